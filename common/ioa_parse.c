@@ -1,0 +1,133 @@
+/*
+ * ioa_parse — strict number parsing (see ioa_parse.h).  Everything funnels
+ * into parse_digits(), which reads an unsigned magnitude and reports where
+ * it stopped, so the range and suffix rules live in one place each.
+ */
+#include "ioa_parse.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <string.h>
+
+/*
+ * Reads an unsigned decimal (or 0x hexadecimal) magnitude at *text and
+ * advances *text past it.  -EINVAL when no digit is there, -ERANGE when the
+ * value passes UINT64_MAX.
+ */
+static int parse_digits(const char **text, uint64_t *out)
+{
+	const char *p = *text;
+	unsigned base = 10;
+	uint64_t value = 0;
+	int digits = 0;
+
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X') && isxdigit((unsigned char)p[2])) {
+		base = 16;
+		p += 2;
+	}
+	for (;; p++, digits++) {
+		unsigned d;
+
+		if (*p >= '0' && *p <= '9')
+			d = (unsigned)(*p - '0');
+		else if (base == 16 && isxdigit((unsigned char)*p))
+			d = (unsigned)(tolower((unsigned char)*p) - 'a' + 10);
+		else
+			break;
+		if (value > (UINT64_MAX - d) / base)
+			return -ERANGE;
+		value = value * base + d;
+	}
+	if (!digits)
+		return -EINVAL;
+	*text = p;
+	*out = value;
+	return 0;
+}
+
+int ioa_parse_u64(const char *text, uint64_t *out)
+{
+	uint64_t value;
+	int rc;
+
+	if (!text)
+		return -EINVAL;
+	rc = parse_digits(&text, &value);
+	if (rc)
+		return rc;
+	if (*text)
+		return -EINVAL;
+	*out = value;
+	return 0;
+}
+
+int ioa_parse_i64(const char *text, int64_t *out)
+{
+	bool negative = false;
+	uint64_t magnitude;
+	int rc;
+
+	if (!text)
+		return -EINVAL;
+	if (*text == '-' || *text == '+')
+		negative = *text++ == '-';
+	rc = parse_digits(&text, &magnitude);
+	if (rc)
+		return rc;
+	if (*text)
+		return -EINVAL;
+	if (negative) {
+		if (magnitude > (uint64_t)INT64_MAX + 1)
+			return -ERANGE;
+		*out = magnitude ? -(int64_t)(magnitude - 1) - 1 : 0;
+	} else {
+		if (magnitude > INT64_MAX)
+			return -ERANGE;
+		*out = (int64_t)magnitude;
+	}
+	return 0;
+}
+
+int ioa_parse_int(const char *text, int min, int max, int *out)
+{
+	int64_t value;
+	int rc = ioa_parse_i64(text, &value);
+
+	if (rc)
+		return rc;
+	if (value < min || value > max)
+		return -ERANGE;
+	*out = (int)value;
+	return 0;
+}
+
+int ioa_parse_size(const char *text, uint64_t *out)
+{
+	static const char units[] = "kmgt";
+	uint64_t value;
+	unsigned shift = 0;
+	const char *unit;
+	int rc;
+
+	if (!text)
+		return -EINVAL;
+	rc = parse_digits(&text, &value);
+	if (rc)
+		return rc;
+
+	if (*text && (unit = strchr(units, tolower((unsigned char)*text)))) {
+		shift = 10 * (unsigned)(unit - units + 1);
+		text++;
+		if (*text == 'i')
+			text++;
+	}
+	if (*text == 'B' || *text == 'b')
+		text++;
+	if (*text)
+		return -EINVAL;
+	if (shift && value > UINT64_MAX >> shift)
+		return -ERANGE;
+	*out = value << shift;
+	return 0;
+}

@@ -1,0 +1,31 @@
+/*
+ * ioa_parse — checked parsing of numbers from configuration, environment
+ * variables, command lines and SQL results.
+ *
+ * Unlike atoi() and bare strtol(), every function here rejects what is not
+ * wholly a number: empty strings, leading or trailing blanks or garbage, a
+ * sign on an unsigned value, and values out of range.  Each returns 0 and
+ * stores the value, or returns -EINVAL (not a number) or -ERANGE (a number
+ * out of range) and leaves *out untouched.  errno is left as it was.
+ * All functions are thread-safe.
+ */
+#ifndef IOA_PARSE_H
+#define IOA_PARSE_H
+
+#include <stdint.h>
+
+/* Decimal, or hexadecimal with a 0x prefix; i64 takes an optional sign. */
+int ioa_parse_u64(const char *text, uint64_t *out);
+int ioa_parse_i64(const char *text, int64_t *out);
+
+/* An int, written as for ioa_parse_i64(), within [min, max]. */
+int ioa_parse_int(const char *text, int min, int max, int *out);
+
+/*
+ * A byte count with an optional binary unit: "4096", "64k", "2MiB", "1G".
+ * Units are powers of 1024 (k, M, G, T in any case, optionally followed by
+ * "i" and then "B"); a plain "B" means bytes.
+ */
+int ioa_parse_size(const char *text, uint64_t *out);
+
+#endif

@@ -1,0 +1,102 @@
+# pg-lib.sh — a throwaway PostgreSQL cluster for one test (sourced by
+# test-lib.sh).
+#
+#	pg_start || bail "no database"
+#	psql -c 'select 1'        # PGHOST, PGPORT, PGUSER, PGDATABASE are set
+#
+# The cluster lives under $TEST_TMP, listens only on a Unix socket in a
+# private directory, trusts local connections, and is stopped when the test
+# exits — also when the test shell is killed outright, by a watchdog that
+# outlives it.  PostgreSQL refuses to run as root, so when the test runs as
+# root the server runs as IOATLAS_TEST_USER (default: nobody).
+#
+# The server binaries are taken from IOATLAS_PG_BINDIR, else the newest
+# Debian (/usr/lib/postgresql/N/bin) or PGDG RHEL (/usr/pgsql-N/bin)
+# installation, else initdb on PATH.
+
+pg_bindir() {
+	local dir
+	if [ -n "${IOATLAS_PG_BINDIR:-}" ]; then
+		echo "$IOATLAS_PG_BINDIR"
+		return 0
+	fi
+	for dir in $(ls -d /usr/lib/postgresql/*/bin /usr/pgsql-*/bin 2>/dev/null | sort -V -r); do
+		[ -x "$dir/initdb" ] && { echo "$dir"; return 0; }
+	done
+	dir=$(command -v initdb 2>/dev/null) || return 1
+	dirname "$dir"
+}
+
+# require_pg: skips the whole test when no PostgreSQL server is installed.
+require_pg() {
+	pg_bindir >/dev/null || skip_all "no PostgreSQL server (initdb) is installed"
+}
+
+# pg_as_owner COMMAND [ARG...]: runs a server command as the cluster's owner.
+pg_as_owner() {
+	if [ "$(id -u)" -eq 0 ]; then
+		runuser -u "$PG_OWNER" -- "$@"
+	else
+		"$@"
+	fi
+}
+
+# pg_start: initialises and starts the cluster; 0 when it accepts queries.
+pg_start() {
+	local bindir
+	bindir=$(pg_bindir) || {
+		diag "pg_start: no PostgreSQL server installation found"
+		return 1
+	}
+	PG_BINDIR=$bindir
+	PG_OWNER=$(id -un)
+	PG_ROOT=$TEST_TMP/pg
+	mkdir -p "$PG_ROOT" || return 1
+	if [ "$(id -u)" -eq 0 ]; then
+		PG_OWNER=${IOATLAS_TEST_USER:-nobody}
+		chmod 711 "$TEST_TMP" && chown "$PG_OWNER" "$PG_ROOT" || return 1
+	fi
+	pg_as_owner mkdir -m 700 "$PG_ROOT/data" || return 1
+	pg_as_owner mkdir -m 755 "$PG_ROOT/sock" || return 1
+
+	pg_as_owner "$PG_BINDIR/initdb" -D "$PG_ROOT/data" -U ioatlas --auth=trust \
+		--no-locale -E UTF8 --no-sync >"$PG_ROOT/initdb.log" 2>&1 || {
+		diag "pg_start: initdb failed:"
+		sed 's/^/#   /' "$PG_ROOT/initdb.log"
+		return 1
+	}
+	at_exit "pg_stop"
+	pg_as_owner "$PG_BINDIR/pg_ctl" -D "$PG_ROOT/data" -l "$PG_ROOT/server.log" -w -t 60 \
+		-o "-c listen_addresses='' -c unix_socket_directories='$PG_ROOT/sock' -c fsync=off -c max_connections=40" \
+		start >/dev/null 2>&1 || {
+		diag "pg_start: the server did not start:"
+		sed -n '1,40p' "$PG_ROOT/server.log" | sed 's/^/#   /'
+		return 1
+	}
+	pg_watchdog $$ &
+
+	export PGHOST="$PG_ROOT/sock" PGPORT=5432 PGUSER=ioatlas PGDATABASE=postgres
+	unset PGPASSWORD PGSERVICE PGSERVICEFILE PGSSLMODE
+}
+
+# The watchdog stops the server once the test shell is gone, however it went.
+# It lets go of every inherited descriptor first (bash keeps copies of a
+# redirected stdout above fd 10), or the test's reader would wait for it; and
+# it counts a zombie as gone, since the reader reaps the test only after
+# seeing end-of-file.
+pg_watchdog() {
+	local fd state
+	exec </dev/null >/dev/null 2>&1
+	for fd in $(ls /proc/$BASHPID/fd); do
+		[ "$fd" -gt 2 ] && eval "exec $fd>&-"
+	done
+	while read -r _ _ state _ </proc/"$1"/stat && [ "$state" != Z ]; do
+		sleep 1
+	done 2>/dev/null
+	pg_as_owner "$PG_BINDIR/pg_ctl" -D "$PG_ROOT/data" -m immediate stop
+}
+
+pg_stop() {
+	[ -n "${PG_ROOT:-}" ] || return 0
+	pg_as_owner "$PG_BINDIR/pg_ctl" -D "$PG_ROOT/data" -m fast -w -t 30 stop >/dev/null 2>&1
+}
