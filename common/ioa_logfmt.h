@@ -1,0 +1,166 @@
+/*
+ * ioa_logfmt — constants of the ioatlas log format and the little-endian
+ * encoding shared by the writer (ioa_logw) and the reader (ioa_logr).
+ * docs/log-format.md is the specification; this header must agree with it.
+ *
+ * A log is a 64-byte header, a region table, and regions.  Everything is
+ * little-endian.  Each region is typed, optionally zlib-compressed and
+ * CRC32-checked; readers skip types they do not know.
+ */
+#ifndef IOA_LOGFMT_H
+#define IOA_LOGFMT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#define IOA_LOG_MAGIC		  "IOATLAS\n"
+#define IOA_LOG_MAGIC_LEN	  8
+#define IOA_LOG_VERSION_MAJOR	  1
+#define IOA_LOG_VERSION_MINOR	  0
+#define IOA_LOG_BYTE_ORDER	  0x01020304u
+#define IOA_LOG_HEADER_SIZE	  64
+#define IOA_LOG_REGION_ENTRY_SIZE 40
+/* Limits that a reader enforces whatever the log claims. */
+#define IOA_LOG_MAX_REGIONS    1048576u
+#define IOA_LOG_MAX_REGION_RAW ((uint64_t)1 << 31)
+
+/* Header flags. */
+#define IOA_LOG_FLAG_FOLDED  0x1u /* some records were folded (memory budget) */
+#define IOA_LOG_FLAG_PARTIAL 0x2u /* some ranks' data is missing */
+
+/* Region compression. */
+#define IOA_LOG_COMPRESS_NONE 0u
+#define IOA_LOG_COMPRESS_ZLIB 1u
+
+/* Region types; the module regions (16..31) come from ioa_counters.h. */
+#define IOA_REGION_JOB	  1u
+#define IOA_REGION_NAMES  2u
+#define IOA_REGION_MOUNTS 3u
+#define IOA_REGION_ERRORS 4u
+#define IOA_REGION_BINS	  32u
+#define IOA_REGION_TRACE  33u
+
+/* Keys of the job region's key/value entries. */
+#define IOA_JOB_KEYS(X)                   \
+	X(UID, 1, "uid")                  \
+	X(USER, 2, "user")                \
+	X(JOBID, 3, "jobid")              \
+	X(START_NS, 4, "start_time_ns")   \
+	X(END_NS, 5, "end_time_ns")       \
+	X(NPROCS, 6, "nprocs")            \
+	X(NNODES, 7, "nnodes")            \
+	X(EXE, 8, "exe")                  \
+	X(ARGS, 9, "args")                \
+	X(VERSION, 10, "runtime_version") \
+	X(SETTINGS, 11, "settings")       \
+	X(HOSTNAMES, 12, "hostnames")     \
+	X(RANK_NODES, 13, "rank_nodes")   \
+	X(FOLDED, 14, "folded")           \
+	X(SCHEDULER, 15, "scheduler")
+
+#define IOA_JOB_KEY_ENUM(id, value, name) IOA_JOB_##id = value,
+enum ioa_job_key { IOA_JOB_KEYS(IOA_JOB_KEY_ENUM) };
+#undef IOA_JOB_KEY_ENUM
+
+/* Record flags, per module record. */
+#define IOA_REC_SHARED	0x1u /* reduced over ranks: rank is -1 */
+#define IOA_REC_CREATED 0x2u /* created by the job */
+#define IOA_REC_REMOVED 0x4u /* removed by the job */
+#define IOA_REC_FOLDED	0x8u /* the overflow record: files past the budget */
+
+static inline void ioa_put_u16(unsigned char *p, uint16_t v)
+{
+	p[0] = (unsigned char)v;
+	p[1] = (unsigned char)(v >> 8);
+}
+
+static inline void ioa_put_u32(unsigned char *p, uint32_t v)
+{
+	ioa_put_u16(p, (uint16_t)v);
+	ioa_put_u16(p + 2, (uint16_t)(v >> 16));
+}
+
+static inline void ioa_put_u64(unsigned char *p, uint64_t v)
+{
+	ioa_put_u32(p, (uint32_t)v);
+	ioa_put_u32(p + 4, (uint32_t)(v >> 32));
+}
+
+static inline uint16_t ioa_get_u16(const unsigned char *p)
+{
+	return (uint16_t)(p[0] | (unsigned)p[1] << 8);
+}
+
+static inline uint32_t ioa_get_u32(const unsigned char *p)
+{
+	return ioa_get_u16(p) | (uint32_t)ioa_get_u16(p + 2) << 16;
+}
+
+static inline uint64_t ioa_get_u64(const unsigned char *p)
+{
+	return ioa_get_u32(p) | (uint64_t)ioa_get_u32(p + 4) << 32;
+}
+
+static inline uint64_t ioa_f64_bits(double d)
+{
+	uint64_t v;
+
+	memcpy(&v, &d, sizeof(v));
+	return v;
+}
+
+static inline double ioa_bits_f64(uint64_t v)
+{
+	double d;
+
+	memcpy(&d, &v, sizeof(d));
+	return d;
+}
+
+/*
+ * A bounds-checked reading position in a decoded region.  Reads past the end
+ * set `overrun` and return zeros; callers check once at the end.
+ */
+struct ioa_cursor {
+	const unsigned char *pos;
+	size_t left;
+	int overrun;
+};
+
+static inline const unsigned char *ioa_cursor_take(struct ioa_cursor *c, size_t n)
+{
+	const unsigned char *p = c->pos;
+
+	if (c->overrun || n > c->left) {
+		c->overrun = 1;
+		c->left = 0;
+		return NULL;
+	}
+	c->pos += n;
+	c->left -= n;
+	return p;
+}
+
+static inline uint16_t ioa_cursor_u16(struct ioa_cursor *c)
+{
+	const unsigned char *p = ioa_cursor_take(c, 2);
+
+	return p ? ioa_get_u16(p) : 0;
+}
+
+static inline uint32_t ioa_cursor_u32(struct ioa_cursor *c)
+{
+	const unsigned char *p = ioa_cursor_take(c, 4);
+
+	return p ? ioa_get_u32(p) : 0;
+}
+
+static inline uint64_t ioa_cursor_u64(struct ioa_cursor *c)
+{
+	const unsigned char *p = ioa_cursor_take(c, 8);
+
+	return p ? ioa_get_u64(p) : 0;
+}
+
+#endif

@@ -1,0 +1,405 @@
+/*
+ * ioa_logr — log reader (see ioa_logr.h).  Validation happens in layers:
+ * the header (magic, version, byte order, CRC, sizes against the real file
+ * size), the region table (CRC, each region inside the file and after the
+ * table), each region on reading (CRC, decompressed size), and each payload
+ * on decoding (every length against what is left).
+ */
+#include "ioa_logr.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+static int fail(struct ioa_log_reader *r, int rc, const char *fmt, ...) IOA_PRINTF(3, 4);
+static int fail(struct ioa_log_reader *r, int rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(r->error, sizeof(r->error), fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+const char *ioa_logr_error(const struct ioa_log_reader *r)
+{
+	return r->error[0] ? r->error : "no error";
+}
+
+/* Reads exactly len bytes at offset; -EINVAL with a message when the file is short. */
+static int read_at(struct ioa_log_reader *r, void *buf, size_t len, uint64_t offset,
+		   const char *what)
+{
+	size_t got = 0;
+
+	while (got < len) {
+		ssize_t n = pread(r->fd, (char *)buf + got, len - got, (off_t)(offset + got));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return fail(r, -errno, "cannot read %s: %s", what, strerror(errno));
+		if (n == 0)
+			return fail(r, -EINVAL, "truncated %s (expected %zu bytes, got %zu)", what,
+				    len, got);
+		got += (size_t)n;
+	}
+	return 0;
+}
+
+static int check_header(struct ioa_log_reader *r, const unsigned char *h, uint64_t *table_offset)
+{
+	uint32_t header_size, byte_order;
+	uint64_t claimed_size;
+
+	if (memcmp(h, IOA_LOG_MAGIC, IOA_LOG_MAGIC_LEN))
+		return fail(r, -EINVAL, "not an ioatlas log (bad magic)");
+	if ((uint32_t)crc32(0L, h, 60) != ioa_get_u32(h + 60))
+		return fail(r, -EINVAL, "corrupt header (checksum mismatch)");
+	r->version_major = ioa_get_u16(h + 8);
+	r->version_minor = ioa_get_u16(h + 10);
+	if (r->version_major != IOA_LOG_VERSION_MAJOR)
+		return fail(r, -EINVAL,
+			    "unsupported log format version %u.%u (this reader knows %u.x)",
+			    r->version_major, r->version_minor, IOA_LOG_VERSION_MAJOR);
+	byte_order = ioa_get_u32(h + 12);
+	if (byte_order != IOA_LOG_BYTE_ORDER)
+		return fail(r, -EINVAL, "unknown byte order mark 0x%08x", byte_order);
+	header_size = ioa_get_u32(h + 16);
+	if (header_size < IOA_LOG_HEADER_SIZE)
+		return fail(r, -EINVAL, "header size %u is below the minimum %d", header_size,
+			    IOA_LOG_HEADER_SIZE);
+	r->region_count = ioa_get_u32(h + 20);
+	if (r->region_count > IOA_LOG_MAX_REGIONS)
+		return fail(r, -EINVAL, "region count %u exceeds the limit %u", r->region_count,
+			    IOA_LOG_MAX_REGIONS);
+	*table_offset = ioa_get_u64(h + 24);
+	claimed_size = ioa_get_u64(h + 32);
+	r->flags = ioa_get_u32(h + 40);
+	if (claimed_size != r->file_size)
+		return fail(r, -EINVAL, "truncated log (header says %llu bytes, file has %llu)",
+			    (unsigned long long)claimed_size, (unsigned long long)r->file_size);
+	if (*table_offset < header_size || *table_offset > r->file_size ||
+	    r->file_size - *table_offset <
+		    (uint64_t)r->region_count * IOA_LOG_REGION_ENTRY_SIZE + 4)
+		return fail(r, -EINVAL, "region table of %u entries does not fit in the file",
+			    r->region_count);
+	return 0;
+}
+
+static int load_table(struct ioa_log_reader *r, uint64_t table_offset)
+{
+	size_t table_len = (size_t)r->region_count * IOA_LOG_REGION_ENTRY_SIZE;
+	uint64_t data_start = table_offset + table_len + 4;
+	unsigned char *table = malloc(table_len + 4);
+	uint32_t i;
+	int rc;
+
+	r->regions = calloc(r->region_count ? r->region_count : 1, sizeof(*r->regions));
+	if (!table || !r->regions) {
+		free(table);
+		return fail(r, -ENOMEM, "out of memory for a region table of %u entries",
+			    r->region_count);
+	}
+	rc = read_at(r, table, table_len + 4, table_offset, "region table");
+	if (!rc && (uint32_t)crc32(0L, table, (uInt)table_len) != ioa_get_u32(table + table_len))
+		rc = fail(r, -EINVAL, "corrupt region table (checksum mismatch)");
+	for (i = 0; !rc && i < r->region_count; i++) {
+		const unsigned char *e = table + (size_t)i * IOA_LOG_REGION_ENTRY_SIZE;
+		struct ioa_log_region *reg = &r->regions[i];
+
+		reg->type = ioa_get_u32(e);
+		reg->compression = ioa_get_u32(e + 4);
+		reg->offset = ioa_get_u64(e + 8);
+		reg->stored_size = ioa_get_u64(e + 16);
+		reg->raw_size = ioa_get_u64(e + 24);
+		reg->crc32 = ioa_get_u32(e + 32);
+		if (reg->offset < data_start || reg->offset > r->file_size ||
+		    reg->stored_size > r->file_size - reg->offset)
+			rc = fail(r, -EINVAL,
+				  "region %u lies outside the file (offset %llu, %llu bytes)", i,
+				  (unsigned long long)reg->offset,
+				  (unsigned long long)reg->stored_size);
+		else if (reg->raw_size > IOA_LOG_MAX_REGION_RAW)
+			rc = fail(r, -EINVAL, "region %u claims %llu bytes, over the limit", i,
+				  (unsigned long long)reg->raw_size);
+		else if (reg->compression > IOA_LOG_COMPRESS_ZLIB)
+			rc = fail(r, -EINVAL, "region %u has unknown compression %u", i,
+				  reg->compression);
+		else if (reg->compression == IOA_LOG_COMPRESS_NONE &&
+			 reg->raw_size != reg->stored_size)
+			rc = fail(r, -EINVAL,
+				  "region %u: stored and raw sizes differ without compression", i);
+	}
+	free(table);
+	return rc;
+}
+
+int ioa_logr_open(struct ioa_log_reader *r, const char *path)
+{
+	unsigned char header[IOA_LOG_HEADER_SIZE];
+	uint64_t table_offset;
+	struct stat st;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	r->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (r->fd < 0)
+		return fail(r, -errno, "%s", strerror(errno));
+	if (fstat(r->fd, &st)) {
+		rc = fail(r, -errno, "%s", strerror(errno));
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		rc = fail(r, -EINVAL, "not a regular file");
+		goto out;
+	}
+	r->file_size = (uint64_t)st.st_size;
+	rc = read_at(r, header, sizeof(header), 0, "header");
+	if (!rc)
+		rc = check_header(r, header, &table_offset);
+	if (!rc)
+		rc = load_table(r, table_offset);
+out:
+	if (rc) {
+		char error[sizeof(r->error)];
+
+		memcpy(error, r->error, sizeof(error));
+		ioa_logr_close(r);
+		memcpy(r->error, error, sizeof(error));
+	}
+	return rc;
+}
+
+void ioa_logr_close(struct ioa_log_reader *r)
+{
+	if (r->fd >= 0)
+		close(r->fd);
+	free(r->regions);
+	memset(r, 0, sizeof(*r));
+	r->fd = -1;
+}
+
+int ioa_logr_read_region(struct ioa_log_reader *r, uint32_t i, struct ioa_buf *raw)
+{
+	const struct ioa_log_region *reg;
+	struct ioa_buf stored = IOA_BUF_INIT(0);
+	char what[64];
+	uLongf out_len;
+	int rc;
+
+	if (i >= r->region_count)
+		return fail(r, -EINVAL, "no region %u (the log has %u)", i, r->region_count);
+	reg = &r->regions[i];
+	ioa_buf_reset(raw);
+	if (reg->raw_size > raw->cap)
+		return fail(r, -EFBIG,
+			    "region %u holds %llu bytes, over this reader's limit of %zu", i,
+			    (unsigned long long)reg->raw_size, raw->cap);
+	snprintf(what, sizeof(what), "region %u", i);
+
+	if (reg->compression == IOA_LOG_COMPRESS_NONE) {
+		rc = ioa_buf_grow(raw, (size_t)reg->raw_size);
+		if (rc)
+			return fail(r, rc, "out of memory for region %u", i);
+		rc = read_at(r, raw->data, (size_t)reg->stored_size, reg->offset, what);
+		if (rc)
+			return rc;
+		if ((uint32_t)crc32(0L, (Bytef *)raw->data, (uInt)reg->stored_size) != reg->crc32)
+			return fail(r, -EINVAL, "corrupt region %u (checksum mismatch)", i);
+		raw->len = (size_t)reg->raw_size;
+		raw->data[raw->len] = '\0';
+		return 0;
+	}
+
+	stored.cap = (size_t)reg->stored_size;
+	rc = ioa_buf_grow(&stored, (size_t)reg->stored_size);
+	if (!rc)
+		rc = ioa_buf_grow(raw, (size_t)reg->raw_size);
+	if (rc) {
+		rc = fail(r, rc, "out of memory for region %u", i);
+		goto out;
+	}
+	rc = read_at(r, stored.data, (size_t)reg->stored_size, reg->offset, what);
+	if (rc)
+		goto out;
+	if ((uint32_t)crc32(0L, (Bytef *)stored.data, (uInt)reg->stored_size) != reg->crc32) {
+		rc = fail(r, -EINVAL, "corrupt region %u (checksum mismatch)", i);
+		goto out;
+	}
+	out_len = (uLongf)reg->raw_size;
+	if (uncompress((Bytef *)raw->data, &out_len, (Bytef *)stored.data,
+		       (uLong)reg->stored_size) != Z_OK ||
+	    out_len != reg->raw_size) {
+		rc = fail(r, -EINVAL, "corrupt region %u (does not decompress to %llu bytes)", i,
+			  (unsigned long long)reg->raw_size);
+		goto out;
+	}
+	raw->len = (size_t)out_len;
+	raw->data[raw->len] = '\0';
+out:
+	ioa_buf_release(&stored);
+	return rc;
+}
+
+static struct ioa_cursor cursor_of(const struct ioa_buf *raw)
+{
+	struct ioa_cursor c = {(const unsigned char *)raw->data, raw->len, 0};
+
+	return c;
+}
+
+/* Maps each counter name in the log to the table's index, or -1. */
+static int map_names(struct ioa_cursor *c, uint32_t count, const char *const *names, unsigned known,
+		     int *map)
+{
+	uint32_t i;
+	unsigned k;
+
+	for (i = 0; i < count; i++) {
+		uint16_t len = ioa_cursor_u16(c);
+		const unsigned char *name = ioa_cursor_take(c, len);
+
+		map[i] = -1;
+		if (!name)
+			return -EINVAL;
+		for (k = 0; k < known; k++) {
+			if (strlen(names[k]) == len && !memcmp(names[k], name, len)) {
+				map[i] = (int)k;
+				break;
+			}
+		}
+	}
+	return 0;
+}
+
+int ioa_logr_each_record(struct ioa_log_reader *r, uint32_t region, const struct ioa_buf *raw,
+			 int (*fn)(const struct ioa_log_record *rec, void *arg), void *arg)
+{
+	const struct ioa_module_desc *mod = ioa_module_by_region(r->regions[region].type);
+	struct ioa_cursor c = cursor_of(raw);
+	uint32_t ncounters, nfcounters, nrecords, i, k;
+	struct ioa_log_record rec;
+	int *map = NULL, rc = 0;
+
+	if (!mod)
+		return fail(r, -EINVAL, "region %u is not a module region", region);
+	ncounters = ioa_cursor_u32(&c);
+	nfcounters = ioa_cursor_u32(&c);
+	/* Each name takes at least 2 bytes: a count past that is a lie. */
+	if (c.overrun || ncounters > c.left / 2 || nfcounters > c.left / 2)
+		return fail(r, -EINVAL, "region %u: counter count out of range", region);
+	map = malloc(((size_t)ncounters + nfcounters + 1) * sizeof(*map));
+	if (!map)
+		return fail(r, -ENOMEM, "out of memory decoding region %u", region);
+	if (map_names(&c, ncounters, mod->counter_names, mod->counter_count, map) ||
+	    map_names(&c, nfcounters, mod->fcounter_names, mod->fcounter_count, map + ncounters)) {
+		rc = fail(r, -EINVAL, "region %u: truncated counter names", region);
+		goto out;
+	}
+	nrecords = ioa_cursor_u32(&c);
+	if (c.overrun ||
+	    (uint64_t)nrecords * (16 + 8 * ((uint64_t)ncounters + nfcounters)) != c.left) {
+		rc = fail(r, -EINVAL, "region %u: %u records do not fill the region's %zu bytes",
+			  region, nrecords, c.left);
+		goto out;
+	}
+	for (i = 0; i < nrecords && !rc; i++) {
+		memset(&rec, 0, sizeof(rec));
+		rec.module = (enum ioa_module)(mod - ioa_modules);
+		rec.id = ioa_cursor_u64(&c);
+		rec.rank = (int32_t)ioa_cursor_u32(&c);
+		rec.flags = ioa_cursor_u32(&c);
+		for (k = 0; k < ncounters; k++) {
+			uint64_t v = ioa_cursor_u64(&c);
+
+			if (map[k] >= 0)
+				rec.counters[map[k]] = (int64_t)v;
+		}
+		for (k = 0; k < nfcounters; k++) {
+			uint64_t v = ioa_cursor_u64(&c);
+
+			if (map[ncounters + k] >= 0)
+				rec.fcounters[map[ncounters + k]] = ioa_bits_f64(v);
+		}
+		rc = fn(&rec, arg);
+	}
+out:
+	free(map);
+	return rc;
+}
+
+int ioa_logr_each_job_entry(struct ioa_log_reader *r, const struct ioa_buf *raw,
+			    int (*fn)(uint16_t key, const unsigned char *value, uint32_t len,
+				      void *arg),
+			    void *arg)
+{
+	struct ioa_cursor c = cursor_of(raw);
+	int rc = 0;
+
+	while (c.left && !rc) {
+		uint16_t key = ioa_cursor_u16(&c);
+		uint32_t len = ioa_cursor_u32(&c);
+		const unsigned char *value = ioa_cursor_take(&c, len);
+
+		if (!value)
+			return fail(r, -EINVAL, "job region: truncated entry (key %u, %u bytes)",
+				    key, len);
+		rc = fn(key, value, len, arg);
+	}
+	return rc;
+}
+
+int ioa_logr_each_name(struct ioa_log_reader *r, const struct ioa_buf *raw,
+		       int (*fn)(uint64_t id, const unsigned char *name, uint32_t len, void *arg),
+		       void *arg)
+{
+	struct ioa_cursor c = cursor_of(raw);
+	uint32_t count = ioa_cursor_u32(&c), i;
+	int rc = 0;
+
+	for (i = 0; i < count && !rc; i++) {
+		uint64_t id = ioa_cursor_u64(&c);
+		uint32_t len = ioa_cursor_u32(&c);
+		const unsigned char *name = ioa_cursor_take(&c, len);
+
+		if (!name)
+			return fail(r, -EINVAL, "name table: truncated entry %u of %u", i, count);
+		rc = fn(id, name, len, arg);
+	}
+	if (!rc && (c.overrun || c.left))
+		return fail(r, -EINVAL, "name table: %zu stray bytes after %u names", c.left,
+			    count);
+	return rc;
+}
+
+int ioa_logr_each_mount(struct ioa_log_reader *r, const struct ioa_buf *raw,
+			int (*fn)(const unsigned char *path, uint32_t path_len,
+				  const unsigned char *type, uint32_t type_len, void *arg),
+			void *arg)
+{
+	struct ioa_cursor c = cursor_of(raw);
+	uint32_t count = ioa_cursor_u32(&c), i;
+	int rc = 0;
+
+	for (i = 0; i < count && !rc; i++) {
+		uint32_t path_len = ioa_cursor_u32(&c);
+		const unsigned char *path = ioa_cursor_take(&c, path_len);
+		uint32_t type_len = ioa_cursor_u32(&c);
+		const unsigned char *type = ioa_cursor_take(&c, type_len);
+
+		if (!path || !type)
+			return fail(r, -EINVAL, "mount table: truncated entry %u of %u", i, count);
+		rc = fn(path, path_len, type, type_len, arg);
+	}
+	if (!rc && (c.overrun || c.left))
+		return fail(r, -EINVAL, "mount table: %zu stray bytes after %u mounts", c.left,
+			    count);
+	return rc;
+}

@@ -1,0 +1,88 @@
+/*
+ * ioa_logr — the only code that parses ioatlas logs.
+ *
+ * Logs are untrusted input: every length, offset and count is checked
+ * against the file and against fixed limits before it is used, every region
+ * is CRC-checked before it is decoded, and decompression stops at the size
+ * the region table promised.  A truncated or corrupt log gets an error that
+ * names the problem (ioa_logr_error()), never a crash or a misreading.
+ *
+ *	struct ioa_log_reader r;
+ *	rc = ioa_logr_open(&r, path);
+ *	for (i = 0; !rc && i < r.region_count; i++)
+ *		rc = ioa_logr_read_region(&r, i, &raw);    ... decode raw ...
+ *	ioa_logr_close(&r);
+ *
+ * Memory is bounded by the largest region read, never the log's size.  Not
+ * thread-safe per reader.
+ */
+#ifndef IOA_LOGR_H
+#define IOA_LOGR_H
+
+#include <stdint.h>
+
+#include "ioa_buf.h"
+#include "ioa_counters.h"
+#include "ioa_logw.h"
+
+struct ioa_log_reader {
+	int fd;
+	uint64_t file_size;
+	uint16_t version_major;
+	uint16_t version_minor;
+	uint32_t flags;
+	uint32_t region_count;
+	struct ioa_log_region *regions;
+	char error[256]; /* what the last failure was, for messages */
+};
+
+/* 0, or a negative errno with r->error set (-EINVAL: not a valid log). */
+int ioa_logr_open(struct ioa_log_reader *r, const char *path);
+void ioa_logr_close(struct ioa_log_reader *r);
+
+/* Describes the last failure: "truncated region 3 (expected 4096 bytes, got 12)". */
+const char *ioa_logr_error(const struct ioa_log_reader *r);
+
+/*
+ * Reads region i into raw (reset first), checking its CRC and decompressing
+ * it.  raw's cap bounds the memory used; -EFBIG if the region is larger.
+ */
+int ioa_logr_read_region(struct ioa_log_reader *r, uint32_t i, struct ioa_buf *raw);
+
+/* One module record as decoded, in the current table's counter order. */
+struct ioa_log_record {
+	enum ioa_module module;
+	uint64_t id;
+	int32_t rank;
+	uint32_t flags;
+	int64_t counters[IOA_MAX_COUNTERS];
+	double fcounters[IOA_MAX_FCOUNTERS];
+};
+
+/*
+ * Decodes a module region (raw, as read) record by record, calling fn for
+ * each; counters the log has and this table lacks are skipped, counters the
+ * table has and the log lacks read as 0.  Stops at fn's first non-zero
+ * return and returns it; -EINVAL (with r->error set) for a malformed region.
+ */
+int ioa_logr_each_record(struct ioa_log_reader *r, uint32_t region, const struct ioa_buf *raw,
+			 int (*fn)(const struct ioa_log_record *rec, void *arg), void *arg);
+
+/*
+ * Decodes key/value or id/name style regions: the job region (key, value),
+ * the name table (record id, name bytes) and the mount table (mount point,
+ * file-system type).  Values point into raw and are not NUL-terminated.
+ */
+int ioa_logr_each_job_entry(struct ioa_log_reader *r, const struct ioa_buf *raw,
+			    int (*fn)(uint16_t key, const unsigned char *value, uint32_t len,
+				      void *arg),
+			    void *arg);
+int ioa_logr_each_name(struct ioa_log_reader *r, const struct ioa_buf *raw,
+		       int (*fn)(uint64_t id, const unsigned char *name, uint32_t len, void *arg),
+		       void *arg);
+int ioa_logr_each_mount(struct ioa_log_reader *r, const struct ioa_buf *raw,
+			int (*fn)(const unsigned char *path, uint32_t path_len,
+				  const unsigned char *type, uint32_t type_len, void *arg),
+			void *arg);
+
+#endif

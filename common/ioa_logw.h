@@ -1,0 +1,80 @@
+/*
+ * ioa_logw — writes ioatlas logs (format: docs/log-format.md).
+ *
+ * Regions are packed one at a time (encoded by the caller into a raw
+ * buffer, then compressed and checksummed here); the header and region
+ * table are built last, once every region's size is known.  That split lets
+ * MPI ranks pack their own regions in parallel and have rank 0 write only
+ * the header (runtime/rt_shutdown.c), while a single process writes the
+ * whole file with ioa_logw_write_file().
+ *
+ * Not thread-safe per writer; different writers are independent.
+ */
+#ifndef IOA_LOGW_H
+#define IOA_LOGW_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "ioa_buf.h"
+#include "ioa_counters.h"
+#include "ioa_logfmt.h"
+
+struct ioa_log_region {
+	uint32_t type;
+	uint32_t compression;
+	uint64_t offset; /* from the start of the file */
+	uint64_t stored_size;
+	uint64_t raw_size;
+	uint32_t crc32; /* of the stored bytes */
+};
+
+struct ioa_log_writer {
+	struct ioa_buf stored;		/* packed regions, back to back */
+	struct ioa_log_region *regions; /* offsets relative to `stored` until placed */
+	uint32_t region_count;
+	uint32_t region_alloc;
+};
+
+/* cap bounds the packed regions' total size. */
+void ioa_logw_init(struct ioa_log_writer *w, size_t cap);
+void ioa_logw_release(struct ioa_log_writer *w);
+
+/*
+ * Compresses raw (raw_len bytes) with zlib when that saves space and appends
+ * it as a region of the given type.  0, -ENOMEM, -ENOBUFS, -EOVERFLOW.
+ */
+int ioa_logw_add(struct ioa_log_writer *w, uint32_t type, const void *raw, size_t raw_len);
+
+/*
+ * Builds the header and region table for `count` regions whose stored bytes
+ * follow the table in the given order, sets each region's offset, and
+ * appends the bytes to out.  The regions may come from several writers.
+ */
+int ioa_logw_header(struct ioa_buf *out, struct ioa_log_region *regions, uint32_t count,
+		    uint32_t flags);
+
+/*
+ * Writes a complete log of w's regions to path: first to "<path>.part"
+ * (created exclusively with `mode`), synced, then renamed to path.  On
+ * failure the .part file is removed.  0 or a negative errno.
+ */
+int ioa_logw_write_file(struct ioa_log_writer *w, const char *path, mode_t mode, uint32_t flags);
+
+/* Little-endian encoders for region payloads; all-or-nothing like ioa_buf_add. */
+int ioa_enc_u16(struct ioa_buf *b, uint16_t v);
+int ioa_enc_u32(struct ioa_buf *b, uint32_t v);
+int ioa_enc_u64(struct ioa_buf *b, uint64_t v);
+/* A length-prefixed (u32) byte string. */
+int ioa_enc_bytes(struct ioa_buf *b, const void *bytes, size_t len);
+
+/*
+ * A module region is its header (the module's counter names and the record
+ * count) followed by exactly that many records, each with every counter of
+ * the module in table order.
+ */
+int ioa_enc_module_header(struct ioa_buf *b, enum ioa_module module, uint32_t record_count);
+int ioa_enc_module_record(struct ioa_buf *b, enum ioa_module module, uint64_t id, int32_t rank,
+			  uint32_t flags, const int64_t *counters, const double *fcounters);
+
+#endif
