@@ -85,4 +85,18 @@ int ioa_logr_each_mount(struct ioa_log_reader *r, const struct ioa_buf *raw,
 				  const unsigned char *type, uint32_t type_len, void *arg),
 			void *arg);
 
+/* One entry of the errors region: calls that failed, by operation and errno. */
+struct ioa_log_failure {
+	uint64_t record_id; /* 0: the call named no recorded file */
+	int32_t rank;
+	enum ioa_module module;
+	const unsigned char *op; /* operation name, not NUL-terminated */
+	uint32_t op_len;
+	int32_t err;
+	uint64_t count;
+};
+
+int ioa_logr_each_failure(struct ioa_log_reader *r, const struct ioa_buf *raw,
+			  int (*fn)(const struct ioa_log_failure *f, void *arg), void *arg);
+
 #endif

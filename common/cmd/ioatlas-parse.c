@@ -1,0 +1,763 @@
+/*
+ * ioatlas-parse — prints an ioatlas log, `ioatlas parse LOG`.
+ *
+ * The default output follows darshan-parser's line layout, one counter per
+ * line: module, rank, record id, counter, value, file name, mount point,
+ * file-system type.  --total sums counters over all records per module,
+ * --perf estimates I/O performance, --file lists files, --json writes the
+ * whole log as one JSON document.  File names are printed with control and
+ * non-UTF-8 bytes escaped (\n, \t, \\, \xNN), so every line stays a line; in
+ * JSON, "name" is that display form and "name_hex" keeps the exact bytes
+ * when they differ.  A damaged log gets a message saying what is wrong and
+ * exit status 1.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ioa_buf.h"
+#include "ioa_log.h"
+#include "ioa_logr.h"
+#include "ioa_parse.h"
+
+#define REGION_CAP ((size_t)1 << 31)
+
+struct name_slot {
+	uint64_t id;
+	const unsigned char *name;
+	uint32_t len;
+};
+
+struct mount {
+	char *path;
+	char *type;
+	size_t path_len;
+};
+
+struct parse {
+	struct ioa_log_reader reader;
+	const char *path;
+	int base, total, perf, file, json;
+	struct ioa_buf *kept;      /* raw regions kept for their names and job entries */
+	size_t kept_count;
+	struct name_slot *names;   /* open addressing on id */
+	size_t name_cap;
+	struct mount *mounts;
+	size_t mount_count;
+	struct ioa_buf job_raw;
+	int64_t totals[IOA_MOD_COUNT][IOA_MAX_COUNTERS];
+	double ftotals[IOA_MOD_COUNT][IOA_MAX_FCOUNTERS];
+	uint64_t records[IOA_MOD_COUNT];
+	double rank_io_time_max;   /* for --perf */
+	json_object *jrecords, *jerrors;
+	struct ioa_buf line;
+};
+
+/* ---------------------------------------------------------------- names */
+
+static int names_add(struct parse *p, uint64_t id, const unsigned char *name, uint32_t len)
+{
+	size_t i;
+
+	if (!p->name_cap)
+		return -ENOMEM;
+	for (i = id % p->name_cap;; i = (i + 1) % p->name_cap) {
+		if (!p->names[i].name || p->names[i].id == id) {
+			p->names[i] = (struct name_slot){ id, name, len };
+			return 0;
+		}
+	}
+}
+
+static const struct name_slot *names_find(const struct parse *p, uint64_t id)
+{
+	size_t i, n;
+
+	for (i = p->name_cap ? id % p->name_cap : 0, n = 0; n < p->name_cap;
+	     i = (i + 1) % p->name_cap, n++) {
+		if (!p->names[i].name)
+			return NULL;
+		if (p->names[i].id == id)
+			return &p->names[i];
+	}
+	return NULL;
+}
+
+static int on_name(uint64_t id, const unsigned char *name, uint32_t len, void *arg)
+{
+	return names_add(arg, id, name, len);
+}
+
+/* Appends name to b with control bytes, backslashes and invalid UTF-8 escaped. */
+static int escape_name(struct ioa_buf *b, const unsigned char *s, size_t len)
+{
+	size_t i = 0;
+	int rc = 0;
+
+	while (i < len && !rc) {
+		unsigned char ch = s[i];
+		size_t seq = ch < 0x80 ? 1 : (ch & 0xe0) == 0xc0 ? 2 : (ch & 0xf0) == 0xe0 ? 3
+						   : (ch & 0xf8) == 0xf0 ? 4 : 0;
+		size_t k;
+
+		if (ch == '\n')
+			rc = ioa_buf_addstr(b, "\\n");
+		else if (ch == '\t')
+			rc = ioa_buf_addstr(b, "\\t");
+		else if (ch == '\\')
+			rc = ioa_buf_addstr(b, "\\\\");
+		else if (ch < 0x20 || ch == 0x7f)
+			rc = ioa_buf_addf(b, "\\x%02x", ch);
+		if (ch < 0x80 && (ch == '\n' || ch == '\t' || ch == '\\' || ch < 0x20 || ch == 0x7f)) {
+			i++;
+			continue;
+		}
+		for (k = 1; seq > 1 && k < seq; k++)
+			if (i + k >= len || (s[i + k] & 0xc0) != 0x80)
+				seq = 0;
+		if (seq == 2 && ch < 0xc2)
+			seq = 0; /* overlong */
+		if (!seq) {
+			rc = ioa_buf_addf(b, "\\x%02x", ch);
+			i++;
+			continue;
+		}
+		rc = ioa_buf_add(b, s + i, seq);
+		i += seq;
+	}
+	return rc;
+}
+
+/* ---------------------------------------------------------------- mounts */
+
+static int on_mount(const unsigned char *path, uint32_t path_len, const unsigned char *type,
+		    uint32_t type_len, void *arg)
+{
+	struct parse *p = arg;
+	struct mount *m = realloc(p->mounts, (p->mount_count + 1) * sizeof(*m));
+
+	if (!m)
+		return -ENOMEM;
+	p->mounts = m;
+	m = &p->mounts[p->mount_count];
+	m->path = strndup((const char *)path, path_len);
+	m->type = strndup((const char *)type, type_len);
+	m->path_len = path_len;
+	if (!m->path || !m->type) {
+		free(m->path);
+		free(m->type);
+		return -ENOMEM;
+	}
+	p->mount_count++;
+	return 0;
+}
+
+/* The mount with the longest mount point that is a prefix of name. */
+static const struct mount *mount_of(const struct parse *p, const struct name_slot *name)
+{
+	const struct mount *best = NULL;
+	size_t i;
+
+	if (!name)
+		return NULL;
+	for (i = 0; i < p->mount_count; i++) {
+		const struct mount *m = &p->mounts[i];
+
+		if (m->path_len <= name->len && !memcmp(m->path, name->name, m->path_len) &&
+		    (m->path_len == name->len || name->name[m->path_len] == '/' ||
+		     (m->path_len == 1 && m->path[0] == '/')) &&
+		    (!best || m->path_len > best->path_len))
+			best = m;
+	}
+	return best;
+}
+
+/* ---------------------------------------------------------------- job */
+
+static const char *const job_key_names[] = {
+#define JOB_KEY_NAME(id, value, name) [value] = name,
+	IOA_JOB_KEYS(JOB_KEY_NAME)
+#undef JOB_KEY_NAME
+};
+
+static int on_job_text(uint16_t key, const unsigned char *value, uint32_t len, void *arg)
+{
+	struct parse *p = arg;
+	const char *name = key < sizeof(job_key_names) / sizeof(job_key_names[0]) ?
+				   job_key_names[key] : NULL;
+	uint32_t i;
+
+	if (!name || key == IOA_JOB_RANK_NODES)
+		return 0;
+	ioa_buf_reset(&p->line);
+	if (key == IOA_JOB_ARGS || key == IOA_JOB_HOSTNAMES) {
+		/* NUL-separated lists print as space-separated words. */
+		for (i = 0; i < len; i++) {
+			if (value[i] == '\0') {
+				if (i + 1 < len && ioa_buf_addstr(&p->line, " "))
+					return -ENOMEM;
+			} else if (escape_name(&p->line, value + i, 1)) {
+				return -ENOMEM;
+			}
+		}
+	} else if (escape_name(&p->line, value, len)) {
+		return -ENOMEM;
+	}
+	if (key == IOA_JOB_SETTINGS) {
+		char *line, *next;
+
+		printf("# settings:\n");
+		for (line = p->line.data; line && *line; line = next) {
+			next = strstr(line, "\\n");
+			if (next) {
+				*next = '\0';
+				next += 2;
+			}
+			printf("#   %s\n", line);
+		}
+		return 0;
+	}
+	printf("# %s: %s\n", name, ioa_buf_str(&p->line));
+	return 0;
+}
+
+static int on_job_json(uint16_t key, const unsigned char *value, uint32_t len, void *arg)
+{
+	json_object *job = arg;
+	const char *name = key < sizeof(job_key_names) / sizeof(job_key_names[0]) ?
+				   job_key_names[key] : NULL;
+	struct ioa_buf text = IOA_BUF_INIT(REGION_CAP);
+	uint32_t i;
+	int rc = 0;
+
+	if (!name)
+		return 0;
+	if (key == IOA_JOB_RANK_NODES) {
+		json_object *nodes = json_object_new_array();
+
+		for (i = 0; i + 4 <= len; i += 4)
+			json_object_array_add(nodes, json_object_new_int64(ioa_get_u32(value + i)));
+		json_object_object_add(job, name, nodes);
+		return 0;
+	}
+	if (key == IOA_JOB_ARGS || key == IOA_JOB_HOSTNAMES) {
+		json_object *list = json_object_new_array();
+		uint32_t start = 0;
+
+		for (i = 0; i <= len && !rc; i++) {
+			if (i == len || value[i] == '\0') {
+				if (i > start || i < len) {
+					ioa_buf_reset(&text);
+					rc = escape_name(&text, value + start, i - start);
+					json_object_array_add(list,
+							      json_object_new_string(ioa_buf_str(&text)));
+				}
+				start = i + 1;
+			}
+		}
+		json_object_object_add(job, name, list);
+	} else {
+		rc = escape_name(&text, value, len);
+		json_object_object_add(job, name, json_object_new_string(ioa_buf_str(&text)));
+	}
+	ioa_buf_release(&text);
+	return rc;
+}
+
+/* ---------------------------------------------------------------- records */
+
+enum agg { AGG_SUM, AGG_MAX, AGG_MIN, AGG_NONE };
+
+/* How --total combines a counter over records, by its name. */
+static enum agg agg_of(const char *name)
+{
+	if (strstr(name, "_START_TIMESTAMP"))
+		return AGG_MIN;
+	if (strstr(name, "_END_TIMESTAMP") || strstr(name, "_MAX_"))
+		return AGG_MAX;
+	if (strstr(name, "RANK") || strstr(name, "ACCESS") || strstr(name, "STRIDE") ||
+	    strstr(name, "ALIGNMENT") || strstr(name, "_MODE") || strstr(name, "RENAMED_FROM") ||
+	    strstr(name, "FIRST_OFFSET"))
+		return strstr(name, "NOT_ALIGNED") || strstr(name, "ACCESS_CHECKS") ? AGG_SUM
+										       : AGG_NONE;
+	return AGG_SUM;
+}
+
+static void add_total(struct parse *p, const struct ioa_log_record *rec)
+{
+	const struct ioa_module_desc *mod = &ioa_modules[rec->module];
+	int64_t *t = p->totals[rec->module];
+	double *ft = p->ftotals[rec->module];
+	unsigned i;
+
+	for (i = 0; i < mod->counter_count; i++) {
+		enum agg a = agg_of(mod->counter_names[i]);
+
+		if (a == AGG_SUM)
+			t[i] += rec->counters[i];
+		else if (a == AGG_MAX && rec->counters[i] > t[i])
+			t[i] = rec->counters[i];
+	}
+	for (i = 0; i < mod->fcounter_count; i++) {
+		enum agg a = agg_of(mod->fcounter_names[i]);
+		double v = rec->fcounters[i];
+
+		if (a == AGG_SUM)
+			ft[i] += v;
+		else if (a == AGG_MAX && v > ft[i])
+			ft[i] = v;
+		else if (a == AGG_MIN && v > 0 && (ft[i] == 0 || v < ft[i]))
+			ft[i] = v;
+	}
+	p->records[rec->module]++;
+}
+
+static int print_record_text(struct parse *p, const struct ioa_log_record *rec)
+{
+	const struct ioa_module_desc *mod = &ioa_modules[rec->module];
+	const struct name_slot *name = names_find(p, rec->id);
+	const struct mount *m = mount_of(p, name);
+	unsigned i;
+
+	ioa_buf_reset(&p->line);
+	if (rec->flags & IOA_REC_FOLDED) {
+		if (ioa_buf_addstr(&p->line, "<folded: files past the memory budget>"))
+			return -ENOMEM;
+	} else if (name ? escape_name(&p->line, name->name, name->len)
+			: ioa_buf_addstr(&p->line, "<unknown>")) {
+		return -ENOMEM;
+	}
+	for (i = 0; i < mod->counter_count; i++)
+		printf("%s\t%d\t%llu\t%s\t%lld\t%s\t%s\t%s\n", mod->name, rec->rank,
+		       (unsigned long long)rec->id, mod->counter_names[i],
+		       (long long)rec->counters[i], p->line.data, m ? m->path : "UNKNOWN",
+		       m ? m->type : "UNKNOWN");
+	for (i = 0; i < mod->fcounter_count; i++)
+		printf("%s\t%d\t%llu\t%s\t%.6f\t%s\t%s\t%s\n", mod->name, rec->rank,
+		       (unsigned long long)rec->id, mod->fcounter_names[i], rec->fcounters[i],
+		       p->line.data, m ? m->path : "UNKNOWN", m ? m->type : "UNKNOWN");
+	return 0;
+}
+
+static int add_name_json(json_object *obj, const struct name_slot *name)
+{
+	struct ioa_buf text = IOA_BUF_INIT(REGION_CAP);
+	int rc;
+
+	if (!name) {
+		json_object_object_add(obj, "name", NULL);
+		return 0;
+	}
+	rc = escape_name(&text, name->name, name->len);
+	if (!rc) {
+		json_object_object_add(obj, "name", json_object_new_string(ioa_buf_str(&text)));
+		if (text.len != name->len || memcmp(text.data, name->name, name->len)) {
+			uint32_t i;
+
+			ioa_buf_reset(&text);
+			for (i = 0; i < name->len && !rc; i++)
+				rc = ioa_buf_addf(&text, "%02x", name->name[i]);
+			json_object_object_add(obj, "name_hex",
+					       json_object_new_string(ioa_buf_str(&text)));
+		}
+	}
+	ioa_buf_release(&text);
+	return rc;
+}
+
+static int add_record_json(struct parse *p, const struct ioa_log_record *rec)
+{
+	const struct ioa_module_desc *mod = &ioa_modules[rec->module];
+	const struct name_slot *name = names_find(p, rec->id);
+	const struct mount *m = mount_of(p, name);
+	json_object *obj = json_object_new_object(), *c = json_object_new_object(),
+		    *fc = json_object_new_object();
+	unsigned i;
+
+	json_object_object_add(obj, "module", json_object_new_string(mod->name));
+	json_object_object_add(obj, "rank", json_object_new_int(rec->rank));
+	json_object_object_add(obj, "id", json_object_new_uint64(rec->id));
+	json_object_object_add(obj, "shared", json_object_new_boolean(rec->flags & IOA_REC_SHARED));
+	json_object_object_add(obj, "created", json_object_new_boolean(rec->flags & IOA_REC_CREATED));
+	json_object_object_add(obj, "removed", json_object_new_boolean(rec->flags & IOA_REC_REMOVED));
+	json_object_object_add(obj, "folded", json_object_new_boolean(rec->flags & IOA_REC_FOLDED));
+	if (add_name_json(obj, rec->flags & IOA_REC_FOLDED ? NULL : name))
+		return -ENOMEM;
+	json_object_object_add(obj, "mount", m ? json_object_new_string(m->path) : NULL);
+	json_object_object_add(obj, "fs_type", m ? json_object_new_string(m->type) : NULL);
+	for (i = 0; i < mod->counter_count; i++)
+		json_object_object_add(c, mod->counter_names[i],
+				       json_object_new_int64(rec->counters[i]));
+	for (i = 0; i < mod->fcounter_count; i++)
+		json_object_object_add(fc, mod->fcounter_names[i],
+				       json_object_new_double(rec->fcounters[i]));
+	json_object_object_add(obj, "counters", c);
+	json_object_object_add(obj, "fcounters", fc);
+	json_object_array_add(p->jrecords, obj);
+	return 0;
+}
+
+static int on_record(const struct ioa_log_record *rec, void *arg)
+{
+	struct parse *p = arg;
+	double io_time;
+
+	add_total(p, rec);
+	if (rec->module == IOA_MOD_POSIX) {
+		io_time = rec->fcounters[POSIX_F_READ_TIME] + rec->fcounters[POSIX_F_WRITE_TIME] +
+			  rec->fcounters[POSIX_F_META_TIME];
+		if (rec->flags & IOA_REC_SHARED && rec->fcounters[POSIX_F_SLOWEST_RANK_TIME] > 0)
+			io_time = rec->fcounters[POSIX_F_SLOWEST_RANK_TIME];
+		if (io_time > p->rank_io_time_max)
+			p->rank_io_time_max = io_time;
+	}
+	if (p->json)
+		return add_record_json(p, rec);
+	if (p->base)
+		return print_record_text(p, rec);
+	return 0;
+}
+
+static int on_failure(const struct ioa_log_failure *f, void *arg)
+{
+	struct parse *p = arg;
+	const struct name_slot *name = f->record_id ? names_find(p, f->record_id) : NULL;
+	const char *errname = strerrorname_np(f->err);
+	char errbuf[16];
+
+	if (!errname) {
+		snprintf(errbuf, sizeof(errbuf), "%d", f->err);
+		errname = errbuf;
+	}
+	ioa_buf_reset(&p->line);
+	if (name ? escape_name(&p->line, name->name, name->len)
+		 : ioa_buf_addstr(&p->line, "<no file>"))
+		return -ENOMEM;
+	if (p->json) {
+		json_object *obj = json_object_new_object();
+
+		json_object_object_add(obj, "module",
+				       json_object_new_string(ioa_modules[f->module].name));
+		json_object_object_add(obj, "rank", json_object_new_int(f->rank));
+		json_object_object_add(obj, "id", json_object_new_uint64(f->record_id));
+		json_object_object_add(obj, "operation",
+				       json_object_new_string_len((const char *)f->op, (int)f->op_len));
+		json_object_object_add(obj, "errno", json_object_new_string(errname));
+		json_object_object_add(obj, "count", json_object_new_uint64(f->count));
+		json_object_object_add(obj, "name", json_object_new_string(ioa_buf_str(&p->line)));
+		json_object_array_add(p->jerrors, obj);
+	} else if (p->base) {
+		printf("FAILED\t%s\t%d\t%llu\t%.*s\t%s\t%llu\t%s\n", ioa_modules[f->module].name,
+		       f->rank, (unsigned long long)f->record_id, (int)f->op_len, f->op, errname,
+		       (unsigned long long)f->count, ioa_buf_str(&p->line));
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- driver */
+
+static int keep_region(struct parse *p, uint32_t i, struct ioa_buf **out)
+{
+	struct ioa_buf *kept = realloc(p->kept, (p->kept_count + 1) * sizeof(*kept));
+	int rc;
+
+	if (!kept)
+		return -ENOMEM;
+	p->kept = kept;
+	ioa_buf_init(&p->kept[p->kept_count], REGION_CAP);
+	rc = ioa_logr_read_region(&p->reader, i, &p->kept[p->kept_count]);
+	*out = &p->kept[p->kept_count++];
+	return rc;
+}
+
+/* First pass: names, mounts and the job, which records refer to. */
+static int load_metadata(struct parse *p)
+{
+	size_t names = 0, i;
+	struct ioa_buf *raw;
+	int rc = 0;
+
+	for (i = 0; i < p->reader.region_count; i++)
+		if (p->reader.regions[i].type == IOA_REGION_NAMES)
+			names += p->reader.regions[i].raw_size / 12 + 1;
+	p->name_cap = 2 * names + 16;
+	p->names = calloc(p->name_cap, sizeof(*p->names));
+	if (!p->names)
+		return -ENOMEM;
+	for (i = 0; i < p->reader.region_count && !rc; i++) {
+		switch (p->reader.regions[i].type) {
+		case IOA_REGION_NAMES:
+			rc = keep_region(p, (uint32_t)i, &raw);
+			if (!rc)
+				rc = ioa_logr_each_name(&p->reader, raw, on_name, p);
+			break;
+		case IOA_REGION_MOUNTS:
+			rc = keep_region(p, (uint32_t)i, &raw);
+			if (!rc)
+				rc = ioa_logr_each_mount(&p->reader, raw, on_mount, p);
+			break;
+		case IOA_REGION_JOB:
+			rc = ioa_logr_read_region(&p->reader, (uint32_t)i, &p->job_raw);
+			break;
+		}
+	}
+	return rc;
+}
+
+static int walk_records(struct parse *p)
+{
+	struct ioa_buf raw = IOA_BUF_INIT(REGION_CAP);
+	uint32_t i;
+	int rc = 0;
+
+	for (i = 0; i < p->reader.region_count && !rc; i++) {
+		uint32_t type = p->reader.regions[i].type;
+		const struct ioa_module_desc *mod = ioa_module_by_region(type);
+
+		if (!mod && type != IOA_REGION_ERRORS)
+			continue;
+		rc = ioa_logr_read_region(&p->reader, i, &raw);
+		if (rc)
+			break;
+		if (mod) {
+			if (p->base && !p->json)
+				printf("\n# %s module data\n#<module>\t<rank>\t<record id>\t<counter>"
+				       "\t<value>\t<file name>\t<mount pt>\t<fs type>\n",
+				       mod->name);
+			rc = ioa_logr_each_record(&p->reader, i, &raw, on_record, p);
+		} else {
+			if (p->base && !p->json)
+				printf("\n# failed calls\n#FAILED\t<module>\t<rank>\t<record id>"
+				       "\t<operation>\t<errno>\t<count>\t<file name>\n");
+			rc = ioa_logr_each_failure(&p->reader, &raw, on_failure, p);
+		}
+	}
+	ioa_buf_release(&raw);
+	return rc;
+}
+
+static void print_totals(const struct parse *p)
+{
+	int m;
+	unsigned i;
+
+	for (m = 0; m < IOA_MOD_COUNT; m++) {
+		const struct ioa_module_desc *mod = &ioa_modules[m];
+
+		if (!p->records[m])
+			continue;
+		printf("\n# %s totals over %llu records\n", mod->name,
+		       (unsigned long long)p->records[m]);
+		for (i = 0; i < mod->counter_count; i++)
+			if (agg_of(mod->counter_names[i]) != AGG_NONE)
+				printf("total_%s: %lld\n", mod->counter_names[i],
+				       (long long)p->totals[m][i]);
+		for (i = 0; i < mod->fcounter_count; i++)
+			if (agg_of(mod->fcounter_names[i]) != AGG_NONE)
+				printf("total_%s: %.6f\n", mod->fcounter_names[i], p->ftotals[m][i]);
+	}
+}
+
+static void print_perf(const struct parse *p)
+{
+	const int64_t *t = p->totals[IOA_MOD_POSIX];
+	double bytes = (double)(t[POSIX_BYTES_READ] + t[POSIX_BYTES_WRITTEN]);
+
+	printf("\n# performance (POSIX)\n");
+	printf("# total_bytes: %.0f\n", bytes);
+	printf("# slowest_rank_io_time: %.6f\n", p->rank_io_time_max);
+	printf("# agg_perf_by_slowest: %.6f # MiB/s\n",
+	       p->rank_io_time_max > 0 ? bytes / 1048576.0 / p->rank_io_time_max : 0.0);
+}
+
+static int on_file_record(const struct ioa_log_record *rec, void *arg)
+{
+	struct parse *p = arg;
+	const struct name_slot *name = names_find(p, rec->id);
+
+	if (rec->module != IOA_MOD_POSIX && rec->module != IOA_MOD_STDIO)
+		return 0;
+	ioa_buf_reset(&p->line);
+	if (name ? escape_name(&p->line, name->name, name->len)
+		 : ioa_buf_addstr(&p->line, rec->flags & IOA_REC_FOLDED ? "<folded>" : "<unknown>"))
+		return -ENOMEM;
+	if (rec->module == IOA_MOD_POSIX)
+		printf("%llu\t%s\t%d\t%lld\t%lld\t%lld\t%s%s\n", (unsigned long long)rec->id,
+		       ioa_modules[rec->module].name, rec->rank, (long long)rec->counters[POSIX_OPENS],
+		       (long long)rec->counters[POSIX_BYTES_READ],
+		       (long long)rec->counters[POSIX_BYTES_WRITTEN], p->line.data,
+		       rec->flags & IOA_REC_CREATED && rec->flags & IOA_REC_REMOVED ? " (temporary)"
+										     : "");
+	else
+		printf("%llu\t%s\t%d\t%lld\t%lld\t%lld\t%s\n", (unsigned long long)rec->id,
+		       ioa_modules[rec->module].name, rec->rank,
+		       (long long)(rec->counters[STDIO_OPENS] + rec->counters[STDIO_FDOPENS]),
+		       (long long)rec->counters[STDIO_BYTES_READ],
+		       (long long)rec->counters[STDIO_BYTES_WRITTEN], p->line.data);
+	return 0;
+}
+
+static int print_files(struct parse *p)
+{
+	struct ioa_buf raw = IOA_BUF_INIT(REGION_CAP);
+	uint32_t i;
+	int rc = 0;
+
+	printf("\n# files\n#<record id>\t<module>\t<rank>\t<opens>\t<bytes read>\t<bytes written>"
+	       "\t<file name>\n");
+	for (i = 0; i < p->reader.region_count && !rc; i++) {
+		if (!ioa_module_by_region(p->reader.regions[i].type))
+			continue;
+		rc = ioa_logr_read_region(&p->reader, i, &raw);
+		if (!rc)
+			rc = ioa_logr_each_record(&p->reader, i, &raw, on_file_record, p);
+	}
+	ioa_buf_release(&raw);
+	return rc;
+}
+
+static int run_json(struct parse *p)
+{
+	json_object *root = json_object_new_object(), *job = json_object_new_object(),
+		    *mounts = json_object_new_array();
+	size_t i;
+	int rc;
+
+	p->jrecords = json_object_new_array();
+	p->jerrors = json_object_new_array();
+	json_object_object_add(root, "format_version",
+			       json_object_new_string(IOA_LOG_VERSION_MAJOR == p->reader.version_major
+							      ? "1"
+							      : "unknown"));
+	json_object_object_add(root, "folded",
+			       json_object_new_boolean(p->reader.flags & IOA_LOG_FLAG_FOLDED));
+	rc = ioa_logr_each_job_entry(&p->reader, &p->job_raw, on_job_json, job);
+	for (i = 0; i < p->mount_count; i++) {
+		json_object *m = json_object_new_object();
+
+		json_object_object_add(m, "path", json_object_new_string(p->mounts[i].path));
+		json_object_object_add(m, "fs_type", json_object_new_string(p->mounts[i].type));
+		json_object_array_add(mounts, m);
+	}
+	if (!rc)
+		rc = walk_records(p);
+	json_object_object_add(root, "job", job);
+	json_object_object_add(root, "mounts", mounts);
+	json_object_object_add(root, "records", p->jrecords);
+	json_object_object_add(root, "failures", p->jerrors);
+	if (!rc)
+		printf("%s\n", json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+									    JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(root);
+	return rc;
+}
+
+static int run_text(struct parse *p)
+{
+	int rc;
+
+	printf("# ioatlas log version: %u.%u\n", p->reader.version_major, p->reader.version_minor);
+	printf("# log: %s\n", p->path);
+	if (p->reader.flags & IOA_LOG_FLAG_FOLDED)
+		printf("# incomplete: some files were folded into an overflow record "
+		       "(memory budget); totals stay exact\n");
+	rc = ioa_logr_each_job_entry(&p->reader, &p->job_raw, on_job_text, p);
+	if (!rc && p->base) {
+		size_t i;
+
+		for (i = 0; i < p->mount_count; i++)
+			printf("# mount entry:\t%s\t%s\n", p->mounts[i].path, p->mounts[i].type);
+	}
+	if (!rc)
+		rc = walk_records(p);
+	if (!rc && p->total)
+		print_totals(p);
+	if (!rc && p->perf)
+		print_perf(p);
+	if (!rc && p->file)
+		rc = print_files(p);
+	return rc;
+}
+
+static void release(struct parse *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->kept_count; i++)
+		ioa_buf_release(&p->kept[i]);
+	free(p->kept);
+	for (i = 0; i < p->mount_count; i++) {
+		free(p->mounts[i].path);
+		free(p->mounts[i].type);
+	}
+	free(p->mounts);
+	free(p->names);
+	ioa_buf_release(&p->job_raw);
+	ioa_buf_release(&p->line);
+	ioa_logr_close(&p->reader);
+}
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: ioatlas parse [--base] [--total] [--perf] [--file] [--json] LOG\n"
+		     "\n"
+		     "  --base   every counter of every record (the default)\n"
+		     "  --total  counters combined over all records, per module\n"
+		     "  --perf   estimated I/O performance\n"
+		     "  --file   one line per file\n"
+		     "  --json   the whole log as JSON\n");
+}
+
+int main(int argc, char **argv)
+{
+	struct parse p = { 0 };
+	int i, rc;
+
+	ioa_log_set_progname("ioatlas parse");
+	for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
+		if (!strcmp(argv[i], "--base"))
+			p.base = 1;
+		else if (!strcmp(argv[i], "--total"))
+			p.total = 1;
+		else if (!strcmp(argv[i], "--perf"))
+			p.perf = 1;
+		else if (!strcmp(argv[i], "--file"))
+			p.file = 1;
+		else if (!strcmp(argv[i], "--json"))
+			p.json = 1;
+		else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			usage(stdout);
+			return 0;
+		} else {
+			ioa_error("unknown option '%s'", argv[i]);
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (i != argc - 1) {
+		usage(stderr);
+		return 2;
+	}
+	if (!p.total && !p.perf && !p.file)
+		p.base = 1;
+	p.path = argv[i];
+	ioa_buf_init(&p.job_raw, REGION_CAP);
+	ioa_buf_init(&p.line, REGION_CAP);
+
+	rc = ioa_logr_open(&p.reader, p.path);
+	if (!rc)
+		rc = load_metadata(&p);
+	if (!rc)
+		rc = p.json ? run_json(&p) : run_text(&p);
+	if (rc) {
+		fflush(stdout);
+		ioa_error("cannot read log '%s': %s", p.path,
+			  p.reader.error[0] ? p.reader.error : ioa_strerror(rc));
+	}
+	release(&p);
+	return rc ? 1 : 0;
+}

@@ -1,0 +1,170 @@
+/*
+ * rt_calls — the table of every call the runtime intercepts.
+ *
+ *	X(return type, name, (parameters), (arguments), KIND, kind arguments...)
+ *
+ * rt_wrappers.c expands it into one wrapper per line (a symbol of the same
+ * name for LD_PRELOAD, __wrap_<name> for static links), `ioatlas-config
+ * --ld-flags` into the -Wl,--wrap list, and the tests into their coverage
+ * check.  KIND names the body macro RT_BODY_<KIND> in rt_wrappers.c that
+ * times the real call and hands the result to the module's handler; the
+ * kind arguments are C expressions over the parameters (and `ret`, the
+ * result, where noted).  Adding a call of an existing kind is one line here.
+ *
+ * POSIX kinds:
+ *	OPEN_VA dirfd, path, flags      open-style with a variadic mode
+ *	OPEN dirfd, path, flags, mode   open-style with a fixed mode
+ *	CLOSE fd
+ *	IO is_write, fd, offset, aligned   offset RT_AT_CURRENT for the file position
+ *	SEEK fd
+ *	FD_META fd, counter             fstat, fsync, fdatasync, ftruncate, mmap
+ *	PATH_META dirfd, path, counter  stat, access, unlink, mkdir, rmdir
+ *	DUP oldfd                       the new descriptor is the result
+ *	RENAME olddirfd, old, newdirfd, new
+ */
+#ifndef RT_CALLS_H
+#define RT_CALLS_H
+
+#define RT_POSIX_CALLS(X)                                                                          \
+	X(int, open, (const char *path, int flags, ...), (path, flags, mode), OPEN_VA, AT_FDCWD,   \
+	  path, flags)                                                                             \
+	X(int, open64, (const char *path, int flags, ...), (path, flags, mode), OPEN_VA,           \
+	  AT_FDCWD, path, flags)                                                                   \
+	X(int, openat, (int dirfd, const char *path, int flags, ...), (dirfd, path, flags, mode),  \
+	  OPEN_VA, dirfd, path, flags)                                                             \
+	X(int, openat64, (int dirfd, const char *path, int flags, ...),                            \
+	  (dirfd, path, flags, mode), OPEN_VA, dirfd, path, flags)                                 \
+	X(int, __open_2, (const char *path, int flags), (path, flags), OPEN, AT_FDCWD, path,       \
+	  flags, 0)                                                                                \
+	X(int, __open64_2, (const char *path, int flags), (path, flags), OPEN, AT_FDCWD, path,     \
+	  flags, 0)                                                                                \
+	X(int, creat, (const char *path, mode_t mode), (path, mode), OPEN, AT_FDCWD, path,         \
+	  O_CREAT | O_WRONLY | O_TRUNC, mode)                                                      \
+	X(int, creat64, (const char *path, mode_t mode), (path, mode), OPEN, AT_FDCWD, path,       \
+	  O_CREAT | O_WRONLY | O_TRUNC, mode)                                                      \
+	X(int, close, (int fd), (fd), CLOSE, fd)                                                   \
+	X(ssize_t, read, (int fd, void *buf, size_t count), (fd, buf, count), IO, 0, fd,           \
+	  RT_AT_CURRENT, rt_mem_aligned(buf))                                                      \
+	X(ssize_t, write, (int fd, const void *buf, size_t count), (fd, buf, count), IO, 1, fd,    \
+	  RT_AT_CURRENT, rt_mem_aligned(buf))                                                      \
+	X(ssize_t, pread, (int fd, void *buf, size_t count, off_t offset),                         \
+	  (fd, buf, count, offset), IO, 0, fd, offset, rt_mem_aligned(buf))                        \
+	X(ssize_t, pwrite, (int fd, const void *buf, size_t count, off_t offset),                  \
+	  (fd, buf, count, offset), IO, 1, fd, offset, rt_mem_aligned(buf))                        \
+	X(ssize_t, pread64, (int fd, void *buf, size_t count, off64_t offset),                     \
+	  (fd, buf, count, offset), IO, 0, fd, offset, rt_mem_aligned(buf))                        \
+	X(ssize_t, pwrite64, (int fd, const void *buf, size_t count, off64_t offset),              \
+	  (fd, buf, count, offset), IO, 1, fd, offset, rt_mem_aligned(buf))                        \
+	X(ssize_t, readv, (int fd, const struct iovec *iov, int iovcnt), (fd, iov, iovcnt), IO, 0, \
+	  fd, RT_AT_CURRENT, rt_iov_aligned(iov, iovcnt))                                          \
+	X(ssize_t, writev, (int fd, const struct iovec *iov, int iovcnt), (fd, iov, iovcnt), IO,   \
+	  1, fd, RT_AT_CURRENT, rt_iov_aligned(iov, iovcnt))                                       \
+	X(ssize_t, preadv, (int fd, const struct iovec *iov, int iovcnt, off_t offset),            \
+	  (fd, iov, iovcnt, offset), IO, 0, fd, offset, rt_iov_aligned(iov, iovcnt))               \
+	X(ssize_t, pwritev, (int fd, const struct iovec *iov, int iovcnt, off_t offset),           \
+	  (fd, iov, iovcnt, offset), IO, 1, fd, offset, rt_iov_aligned(iov, iovcnt))               \
+	X(off_t, lseek, (int fd, off_t offset, int whence), (fd, offset, whence), SEEK, fd)        \
+	X(off64_t, lseek64, (int fd, off64_t offset, int whence), (fd, offset, whence), SEEK, fd)  \
+	X(int, stat, (const char *path, struct stat *st), (path, st), PATH_META, AT_FDCWD, path,   \
+	  POSIX_STATS)                                                                             \
+	X(int, lstat, (const char *path, struct stat *st), (path, st), PATH_META, AT_FDCWD, path,  \
+	  POSIX_STATS)                                                                             \
+	X(int, fstat, (int fd, struct stat *st), (fd, st), FD_META, fd, POSIX_STATS)               \
+	X(int, fstatat, (int dirfd, const char *path, struct stat *st, int flags),                 \
+	  (dirfd, path, st, flags), PATH_META, dirfd, path, POSIX_STATS)                           \
+	X(int, stat64, (const char *path, struct stat64 *st), (path, st), PATH_META, AT_FDCWD,     \
+	  path, POSIX_STATS)                                                                       \
+	X(int, lstat64, (const char *path, struct stat64 *st), (path, st), PATH_META, AT_FDCWD,    \
+	  path, POSIX_STATS)                                                                       \
+	X(int, fstat64, (int fd, struct stat64 *st), (fd, st), FD_META, fd, POSIX_STATS)           \
+	X(int, statx,                                                                              \
+	  (int dirfd, const char *path, int flags, unsigned int mask, struct statx *stx),          \
+	  (dirfd, path, flags, mask, stx), PATH_META, dirfd, path, POSIX_STATS)                    \
+	X(int, __xstat, (int ver, const char *path, struct stat *st), (ver, path, st), PATH_META,  \
+	  AT_FDCWD, path, POSIX_STATS)                                                             \
+	X(int, __lxstat, (int ver, const char *path, struct stat *st), (ver, path, st), PATH_META, \
+	  AT_FDCWD, path, POSIX_STATS)                                                             \
+	X(int, __fxstat, (int ver, int fd, struct stat *st), (ver, fd, st), FD_META, fd,           \
+	  POSIX_STATS)                                                                             \
+	X(int, __xstat64, (int ver, const char *path, struct stat64 *st), (ver, path, st),         \
+	  PATH_META, AT_FDCWD, path, POSIX_STATS)                                                  \
+	X(int, __lxstat64, (int ver, const char *path, struct stat64 *st), (ver, path, st),        \
+	  PATH_META, AT_FDCWD, path, POSIX_STATS)                                                  \
+	X(int, __fxstat64, (int ver, int fd, struct stat64 *st), (ver, fd, st), FD_META, fd,       \
+	  POSIX_STATS)                                                                             \
+	X(int, fsync, (int fd), (fd), FD_META, fd, POSIX_FSYNCS)                                   \
+	X(int, fdatasync, (int fd), (fd), FD_META, fd, POSIX_FDSYNCS)                              \
+	X(int, ftruncate, (int fd, off_t length), (fd, length), FD_META, fd, POSIX_TRUNCATES)      \
+	X(int, ftruncate64, (int fd, off64_t length), (fd, length), FD_META, fd, POSIX_TRUNCATES)  \
+	X(void *, mmap, (void *addr, size_t len, int prot, int flags, int fd, off_t offset),       \
+	  (addr, len, prot, flags, fd, offset), FD_META, fd, POSIX_MMAPS)                          \
+	X(void *, mmap64, (void *addr, size_t len, int prot, int flags, int fd, off64_t offset),   \
+	  (addr, len, prot, flags, fd, offset), FD_META, fd, POSIX_MMAPS)                          \
+	X(int, dup, (int fd), (fd), DUP, fd)                                                       \
+	X(int, dup2, (int fd, int newfd), (fd, newfd), DUP, fd)                                    \
+	X(int, dup3, (int fd, int newfd, int flags), (fd, newfd, flags), DUP, fd)                  \
+	X(int, fcntl, (int fd, int cmd, ...), (fd, cmd, arg), FCNTL_VA, fd, cmd)                   \
+	X(int, fcntl64, (int fd, int cmd, ...), (fd, cmd, arg), FCNTL_VA, fd, cmd)                 \
+	X(int, unlink, (const char *path), (path), PATH_META, AT_FDCWD, path, POSIX_UNLINKS)       \
+	X(int, unlinkat, (int dirfd, const char *path, int flags), (dirfd, path, flags),           \
+	  PATH_META, dirfd, path, (flags & AT_REMOVEDIR) ? POSIX_RMDIRS : POSIX_UNLINKS)           \
+	X(int, rename, (const char *old, const char *new), (old, new), RENAME, AT_FDCWD, old,      \
+	  AT_FDCWD, new)                                                                           \
+	X(int, renameat, (int olddirfd, const char *old, int newdirfd, const char *new),           \
+	  (olddirfd, old, newdirfd, new), RENAME, olddirfd, old, newdirfd, new)                    \
+	X(int, mkdir, (const char *path, mode_t mode), (path, mode), PATH_META, AT_FDCWD, path,    \
+	  POSIX_MKDIRS)                                                                            \
+	X(int, rmdir, (const char *path), (path), PATH_META, AT_FDCWD, path, POSIX_RMDIRS)         \
+	X(int, access, (const char *path, int mode), (path, mode), PATH_META, AT_FDCWD, path,      \
+	  POSIX_ACCESS_CHECKS)
+
+/*
+ * STDIO kinds:
+ *	FOPEN path, mode                the stream is the result
+ *	FREOPEN path, mode, stream      closes stream, opens path on it
+ *	FDOPEN fd, mode
+ *	FCLOSE stream
+ *	SIO is_write, stream, bytes, failed   bytes and failed may use `r`
+ *	SSEEK stream, failed
+ *	SFLUSH stream
+ *	PRINTF_VA stream, vfunc         variadic writer, forwarded to vfunc
+ *	SCANF_VA stream, vfunc          variadic reader; bytes from the position moved
+ */
+#define RT_STDIO_CALLS(X)                                                                          \
+	X(FILE *, fopen, (const char *path, const char *mode), (path, mode), FOPEN, path, mode)    \
+	X(FILE *, fopen64, (const char *path, const char *mode), (path, mode), FOPEN, path, mode)  \
+	X(FILE *, freopen, (const char *path, const char *mode, FILE *stream),                     \
+	  (path, mode, stream), FREOPEN, path, mode, stream)                                       \
+	X(FILE *, freopen64, (const char *path, const char *mode, FILE *stream),                   \
+	  (path, mode, stream), FREOPEN, path, mode, stream)                                       \
+	X(FILE *, fdopen, (int fd, const char *mode), (fd, mode), FDOPEN, fd, mode)                \
+	X(int, fclose, (FILE * stream), (stream), FCLOSE, stream)                                  \
+	X(size_t, fread, (void *ptr, size_t size, size_t n, FILE *stream), (ptr, size, n, stream), \
+	  SIO, 0, stream, (int64_t)(r * size), r < n && ferror(stream))                            \
+	X(size_t, fwrite, (const void *ptr, size_t size, size_t n, FILE *stream),                  \
+	  (ptr, size, n, stream), SIO, 1, stream, (int64_t)(r * size), r < n)                      \
+	X(char *, fgets, (char *s, int size, FILE *stream), (s, size, stream), SIO, 0, stream,     \
+	  r ? (int64_t)strlen(r) : 0, !r && ferror(stream))                                        \
+	X(int, fputs, (const char *s, FILE *stream), (s, stream), SIO, 1, stream,                  \
+	  r >= 0 ? (int64_t)strlen(s) : 0, r < 0)                                                  \
+	X(int, fgetc, (FILE * stream), (stream), SIO, 0, stream, r != EOF, r == EOF && ferror(stream)) \
+	X(int, getc, (FILE * stream), (stream), SIO, 0, stream, r != EOF, r == EOF && ferror(stream))  \
+	X(int, fputc, (int c, FILE *stream), (c, stream), SIO, 1, stream, r != EOF, r == EOF)      \
+	X(int, putc, (int c, FILE *stream), (c, stream), SIO, 1, stream, r != EOF, r == EOF)       \
+	X(int, vfprintf, (FILE * stream, const char *fmt, va_list ap), (stream, fmt, ap), SIO, 1,  \
+	  stream, r > 0 ? r : 0, r < 0)                                                            \
+	X(int, fprintf, (FILE * stream, const char *fmt, ...), (stream, fmt, ap), PRINTF_VA,       \
+	  stream, vfprintf)                                                                        \
+	X(int, fscanf, (FILE * stream, const char *fmt, ...), (stream, fmt, ap), SCANF_VA, stream, \
+	  vfscanf)                                                                                 \
+	X(int, fseek, (FILE * stream, long offset, int whence), (stream, offset, whence), SSEEK,   \
+	  stream, r < 0)                                                                           \
+	X(int, fseeko, (FILE * stream, off_t offset, int whence), (stream, offset, whence), SSEEK, \
+	  stream, r < 0)                                                                           \
+	X(int, fseeko64, (FILE * stream, off64_t offset, int whence), (stream, offset, whence),    \
+	  SSEEK, stream, r < 0)                                                                    \
+	X(long, ftell, (FILE * stream), (stream), SSEEK, stream, r < 0)                            \
+	X(void, rewind, (FILE * stream), (stream), SREWIND, stream)                                \
+	X(int, fflush, (FILE * stream), (stream), SFLUSH, stream)
+
+#endif

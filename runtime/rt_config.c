@@ -1,0 +1,268 @@
+/*
+ * rt_config — reads the runtime's settings (see rt_config.h).  Runs once, in
+ * the library constructor, before any wrapper records anything; the site
+ * file is read with the real stdio calls since the runtime is still off.
+ */
+#define _GNU_SOURCE
+#include "rt_config.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "ioa_parse.h"
+
+enum rt_setting_type { RT_BOOL, RT_PATH, RT_NAME, RT_SIZE, RT_LIST };
+
+struct rt_setting {
+	const char *key;
+	enum rt_setting_type type;
+	size_t offset;
+	size_t size;
+	const char *fallback;
+};
+
+#define RT_SETTING_ROW(key, type, field, fallback, desc)                                          \
+	{ #key, RT_##type, offsetof(struct rt_config, field),                                      \
+	  sizeof(((struct rt_config *)0)->field), fallback },
+static const struct rt_setting settings[] = { RT_SETTINGS(RT_SETTING_ROW) };
+#undef RT_SETTING_ROW
+#define SETTING_COUNT (sizeof(settings) / sizeof(settings[0]))
+
+static int parse_bool(const char *text, bool *out)
+{
+	static const char *const yes[] = { "1", "yes", "true", "on" };
+	static const char *const no[] = { "0", "no", "false", "off" };
+	size_t i;
+
+	for (i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
+		if (!strcasecmp(text, yes[i])) {
+			*out = true;
+			return 0;
+		}
+		if (!strcasecmp(text, no[i])) {
+			*out = false;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static int parse_list(const char *text, struct rt_list *list)
+{
+	struct rt_list parsed = { 0 };
+	const char *p = text;
+
+	while (*p) {
+		const char *end = strchr(p, ':');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+
+		if (len) {
+			if (parsed.count == RT_CONFIG_LIST_MAX || len >= sizeof(parsed.items[0]))
+				return -1;
+			memcpy(parsed.items[parsed.count++], p, len);
+		}
+		p += len + (end != NULL);
+	}
+	*list = parsed;
+	return 0;
+}
+
+/* Stores text into the setting's field; -1 (field unchanged) when it does not parse. */
+static int apply(struct rt_config *c, const struct rt_setting *s, const char *text)
+{
+	char *field = (char *)c + s->offset;
+	uint64_t size;
+
+	switch (s->type) {
+	case RT_BOOL:
+		return parse_bool(text, (bool *)field);
+	case RT_PATH:
+	case RT_NAME:
+		if (strlen(text) >= s->size || (s->type == RT_PATH && *text && *text != '/'))
+			return -1;
+		memcpy(field, text, strlen(text) + 1);
+		return 0;
+	case RT_SIZE:
+		/* Below 64 KiB the runtime cannot hold its own tables. */
+		if (ioa_parse_size(text, &size) || size < 65536 || size > ((uint64_t)1 << 40))
+			return -1;
+		*(uint64_t *)field = size;
+		return 0;
+	case RT_LIST:
+		return parse_list(text, (struct rt_list *)field);
+	}
+	return -1;
+}
+
+static void reject(struct rt_config *c, const char *where, const char *key, const char *value)
+{
+	c->rejected++;
+	if (c->debug)
+		fprintf(stderr, "ioatlas: ignoring bad setting %s '%s' from %s\n", key, value, where);
+}
+
+static const struct rt_setting *find_setting(const char *key, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < SETTING_COUNT; i++)
+		if (strlen(settings[i].key) == len && !strncasecmp(settings[i].key, key, len))
+			return &settings[i];
+	return NULL;
+}
+
+static char *trim(char *s)
+{
+	char *end;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	end = s + strlen(s);
+	while (end > s && isspace((unsigned char)end[-1]))
+		*--end = '\0';
+	return s;
+}
+
+static void load_file(struct rt_config *c, const char *path, bool must_exist)
+{
+	char line[2048];
+	FILE *f = fopen(path, "re");
+
+	if (!f) {
+		if (must_exist && c->debug)
+			fprintf(stderr, "ioatlas: cannot read settings file '%s'\n", path);
+		return;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char *hash = strchr(line, '#'), *eq, *key, *value;
+		const struct rt_setting *s;
+
+		if (hash)
+			*hash = '\0';
+		key = trim(line);
+		if (!*key)
+			continue;
+		eq = strchr(key, '=');
+		if (!eq) {
+			reject(c, path, "line", key);
+			continue;
+		}
+		*eq = '\0';
+		value = trim(eq + 1);
+		key = trim(key);
+		s = find_setting(key, strlen(key));
+		if (!s || apply(c, s, value))
+			reject(c, path, key, value);
+	}
+	fclose(f);
+}
+
+void rt_config_load(struct rt_config *c)
+{
+	const char *env, *file;
+	char name[64];
+	size_t i, k;
+
+	memset(c, 0, sizeof(*c));
+	for (i = 0; i < SETTING_COUNT; i++)
+		apply(c, &settings[i], settings[i].fallback);
+	/* Debug first, so that complaints about the rest can be heard. */
+	env = getenv("IOATLAS_DEBUG");
+	if (env)
+		parse_bool(env, &c->debug);
+
+	file = getenv("IOATLAS_CONF");
+	load_file(c, file && *file ? file : "/etc/ioatlas/ioatlas.conf", file && *file);
+
+	for (i = 0; i < SETTING_COUNT; i++) {
+		int n = snprintf(name, sizeof(name), "IOATLAS_");
+
+		for (k = 0; settings[i].key[k] && (size_t)n + k + 1 < sizeof(name); k++)
+			name[n + (int)k] = (char)toupper((unsigned char)settings[i].key[k]);
+		name[n + (int)k] = '\0';
+		env = getenv(name);
+		if (env && apply(c, &settings[i], env))
+			reject(c, "the environment", name, env);
+	}
+}
+
+size_t rt_config_describe(const struct rt_config *c, char *out, size_t out_len)
+{
+	size_t used = 0, i, k;
+
+	for (i = 0; i < SETTING_COUNT; i++) {
+		const struct rt_setting *s = &settings[i];
+		const char *field = (const char *)c + s->offset;
+		int n = 0;
+
+		switch (s->type) {
+		case RT_BOOL:
+			n = snprintf(out + used, out_len - used, "%s=%d\n", s->key,
+				     *(const bool *)field);
+			break;
+		case RT_PATH:
+		case RT_NAME:
+			n = snprintf(out + used, out_len - used, "%s=%s\n", s->key, field);
+			break;
+		case RT_SIZE:
+			n = snprintf(out + used, out_len - used, "%s=%llu\n", s->key,
+				     (unsigned long long)*(const uint64_t *)field);
+			break;
+		case RT_LIST: {
+			const struct rt_list *list = (const struct rt_list *)field;
+
+			n = snprintf(out + used, out_len - used, "%s=", s->key);
+			for (k = 0; k < list->count && n >= 0 && used + (size_t)n < out_len; k++) {
+				int m = snprintf(out + used + n, out_len - used - (size_t)n, "%s%s",
+						 k ? ":" : "", list->items[k]);
+				n = m < 0 ? m : n + m;
+			}
+			if (n >= 0 && used + (size_t)n < out_len)
+				n += snprintf(out + used + n, out_len - used - (size_t)n, "\n");
+			break;
+		}
+		}
+		if (n < 0 || used + (size_t)n >= out_len)
+			return used;
+		used += (size_t)n;
+	}
+	return used;
+}
+
+/* Length of the longest entry of list that is a path prefix of path, or 0. */
+static size_t longest_prefix(const struct rt_list *list, const char *path)
+{
+	size_t best = 0, i;
+
+	for (i = 0; i < list->count; i++) {
+		size_t len = strlen(list->items[i]);
+
+		if (len > best && !strncmp(path, list->items[i], len) &&
+		    (path[len] == '/' || path[len] == '\0' || list->items[i][len - 1] == '/'))
+			best = len;
+	}
+	return best;
+}
+
+bool rt_config_path_recorded(const struct rt_config *c, const char *path)
+{
+	size_t excluded = longest_prefix(&c->exclude_paths, path);
+
+	return !excluded || longest_prefix(&c->include_paths, path) >= excluded;
+}
+
+bool rt_config_exe_listed(const struct rt_list *list, const char *exe)
+{
+	const char *base = strrchr(exe, '/');
+	size_t i;
+
+	base = base ? base + 1 : exe;
+	for (i = 0; i < list->count; i++)
+		if (!strcmp(list->items[i], base))
+			return true;
+	return longest_prefix(list, exe) > 0;
+}

@@ -1,0 +1,73 @@
+/*
+ * rt_config — the runtime's settings, read once at start-up.
+ *
+ * Sources, later ones winning: built-in defaults, the site file
+ * (/etc/ioatlas/ioatlas.conf, or $IOATLAS_CONF), then IOATLAS_* environment
+ * variables.  The file holds "key = value" lines ('#' starts a comment);
+ * each key's variable is IOATLAS_<KEY in upper case>.  A value that does not
+ * parse keeps the previous one and is reported once on stderr when
+ * IOATLAS_DEBUG is set, silently ignored otherwise: settings never stop the
+ * application.  The table RT_SETTINGS below lists every key once; the
+ * documentation (docs/runtime.md) follows it.
+ *
+ * Storage is fixed-size inside the struct: reading settings allocates
+ * nothing.  Not thread-safe: read once before the runtime turns on.
+ */
+#ifndef RT_CONFIG_H
+#define RT_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define RT_CONFIG_PATH_MAX 1024
+#define RT_CONFIG_LIST_MAX 16
+
+/* A colon-separated list of path prefixes or names. */
+struct rt_list {
+	unsigned count;
+	char items[RT_CONFIG_LIST_MAX][256];
+};
+
+/* X(key, type, field, default, description) */
+#define RT_SETTINGS(X)                                                                             \
+	X(disable, BOOL, disable, "0", "turn the runtime off for this process")                    \
+	X(logdir, PATH, logdir, "/var/log/ioatlas", "root of the log tree (LOGDIR/YYYY/MM/DD/)")   \
+	X(log_group, NAME, log_group, "", "group given to new logs (empty: the user's group)")     \
+	X(memory, SIZE, memory_bytes, "4MiB", "memory budget per process")                         \
+	X(nonmpi, BOOL, nonmpi, "0", "write logs for programs that never call MPI_Init")           \
+	X(nonmpi_exes, LIST, nonmpi_exes, "", "executables (names or path prefixes) logged without MPI") \
+	X(exclude_exes, LIST, exclude_exes, "", "executables (names or path prefixes) never instrumented") \
+	X(exclude_paths, LIST, exclude_paths, "/proc:/sys:/dev", "path prefixes not recorded")      \
+	X(include_paths, LIST, include_paths, "/dev/shm", "path prefixes recorded even inside excluded ones") \
+	X(record_args, BOOL, record_args, "1", "record the command-line arguments in the log")      \
+	X(debug, BOOL, debug, "0", "report bad settings and runtime failures on stderr")
+
+struct rt_config {
+	bool disable;
+	char logdir[RT_CONFIG_PATH_MAX];
+	char log_group[64];
+	uint64_t memory_bytes;
+	bool nonmpi;
+	struct rt_list nonmpi_exes;
+	struct rt_list exclude_exes;
+	struct rt_list exclude_paths;
+	struct rt_list include_paths;
+	bool record_args;
+	bool debug;
+	unsigned rejected; /* settings that did not parse */
+};
+
+/* Fills c from defaults, the site file and the environment. */
+void rt_config_load(struct rt_config *c);
+
+/* Renders the settings in force as "key=value\n" lines (for the log). */
+size_t rt_config_describe(const struct rt_config *c, char *out, size_t out_len);
+
+/* True when path (absolute) is to be recorded under the path lists. */
+bool rt_config_path_recorded(const struct rt_config *c, const char *path);
+
+/* True when exe (absolute path) matches an entry of list (name or prefix). */
+bool rt_config_exe_listed(const struct rt_list *list, const char *exe);
+
+#endif

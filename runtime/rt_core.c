@@ -1,0 +1,114 @@
+/*
+ * rt_core — start-up and process-wide state of the runtime (see rt_core.h).
+ * The constructor reads the settings, maps the arena and builds the record
+ * tables; only when all of that worked does recording start.  A failure at
+ * any point leaves the runtime off and the program untouched.
+ */
+#define _GNU_SOURCE
+#include "rt_core.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rt_posix.h"
+#include "rt_records.h"
+#include "rt_stdio.h"
+
+struct rt_state rt = { .nprocs = 1 };
+_Thread_local int rt_depth __attribute__((tls_model("initial-exec")));
+
+static pthread_mutex_t rt_mutex = PTHREAD_MUTEX_INITIALIZER;
+
+void rt_lock(void)
+{
+	pthread_mutex_lock(&rt_mutex);
+}
+
+void rt_unlock(void)
+{
+	pthread_mutex_unlock(&rt_mutex);
+}
+
+void rt_disable(const char *why)
+{
+	rt.enabled = 0;
+	if (!rt.disabled_reason)
+		rt.disabled_reason = why;
+	if (rt.config.debug)
+		fprintf(stderr, "ioatlas: runtime switched off: %s\n", why);
+}
+
+static uint64_t clock_ns(clockid_t clock)
+{
+	struct timespec ts;
+
+	clock_gettime(clock, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Around fork: the child must not inherit a lock held by another thread. */
+static void before_fork(void)
+{
+	rt_lock();
+}
+
+static void after_fork_parent(void)
+{
+	rt_unlock();
+}
+
+/*
+ * The child of a fork starts with a copy of the parent's records; counting
+ * on in it would report the parent's I/O twice, so the child runs untraced.
+ */
+static void after_fork_child(void)
+{
+	pthread_mutex_init(&rt_mutex, NULL);
+	rt.enabled = 0;
+	rt.disabled_reason = "forked child";
+	rt.log_written = true;
+}
+
+void rt_init(void)
+{
+	static int started;
+	ssize_t n;
+
+	if (started)
+		return;
+	started = 1;
+	rt.start_mono_ns = clock_ns(CLOCK_MONOTONIC);
+	rt.start_real_ns = clock_ns(CLOCK_REALTIME);
+	rt_depth++;
+	rt_config_load(&rt.config);
+	n = readlink("/proc/self/exe", rt.exe, sizeof(rt.exe) - 1);
+	rt.exe[n > 0 ? n : 0] = '\0';
+
+	if (rt.config.disable)
+		rt.disabled_reason = "disabled by settings";
+	else if (rt_config_exe_listed(&rt.config.exclude_exes, rt.exe))
+		rt.disabled_reason = "executable excluded by settings";
+	else if (rt_arena_init(&rt.arena, (size_t)rt.config.memory_bytes))
+		rt.disabled_reason = "cannot map the memory budget";
+	else if (rt_records_init() || rt_posix_init() || rt_stdio_init())
+		rt.disabled_reason = "memory budget too small for the record tables";
+	else if (pthread_atfork(before_fork, after_fork_parent, after_fork_child))
+		rt.disabled_reason = "cannot register fork handlers";
+	else
+		rt.enabled = 1;
+	if (!rt.enabled && rt.config.debug)
+		fprintf(stderr, "ioatlas: runtime off: %s\n", rt.disabled_reason);
+	rt_depth--;
+}
+
+__attribute__((constructor)) static void rt_constructor(void)
+{
+	rt_init();
+}
+
+__attribute__((destructor)) static void rt_destructor(void)
+{
+	rt_shutdown_at_exit();
+}

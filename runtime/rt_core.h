@@ -1,0 +1,83 @@
+/*
+ * rt_core — the runtime's process-wide state: whether it is on, its lock,
+ * its settings and memory, the clock, and the per-thread reentrancy guard.
+ *
+ * Every wrapper starts with rt_begin(): it fails (and the wrapper just calls
+ * through) when the runtime is off, or when this thread is already inside
+ * the runtime — so calls the runtime makes itself, and POSIX calls made by
+ * an intercepted STDIO or MPI-IO call, are never counted twice.  Record
+ * updates happen under rt_lock().  When anything inside fails, rt_disable()
+ * turns recording off for the rest of the process; the application carries
+ * on untouched.
+ */
+#ifndef RT_CORE_H
+#define RT_CORE_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "rt_arena.h"
+#include "rt_config.h"
+
+struct rt_state {
+	volatile int enabled;     /* recording; cleared for good by rt_disable() */
+	struct rt_config config;
+	struct rt_arena arena;
+	uint64_t start_mono_ns;   /* CLOCK_MONOTONIC at start-up */
+	uint64_t start_real_ns;   /* CLOCK_REALTIME at start-up */
+	int rank;                 /* MPI rank, 0 without MPI */
+	int nprocs;               /* MPI size, 1 without MPI */
+	bool mpi_initialized;     /* MPI_Init seen: the log is written at MPI_Finalize */
+	bool log_written;
+	const char *disabled_reason;
+	char exe[PATH_MAX];
+};
+
+extern struct rt_state rt;
+extern _Thread_local int rt_depth __attribute__((tls_model("initial-exec")));
+
+static inline int rt_begin(void)
+{
+	if (!rt.enabled || rt_depth)
+		return 0;
+	rt_depth++;
+	return 1;
+}
+
+static inline void rt_end(void)
+{
+	rt_depth--;
+}
+
+/* Seconds since the process started, from the monotonic clock. */
+static inline double rt_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)((uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec -
+			rt.start_mono_ns) *
+	       1e-9;
+}
+
+void rt_lock(void);
+void rt_unlock(void);
+
+/* Stops recording for the rest of the process; why is a string literal. */
+void rt_disable(const char *why);
+
+/* Starts the runtime (idempotent; the library constructor calls it). */
+void rt_init(void);
+
+/* Writes the log if this process owes one (non-MPI programs, at exit). */
+void rt_shutdown_at_exit(void);
+
+/* Stops recording and waits for calls in flight to finish their updates. */
+void rt_stop_recording(void);
+
+/* Gives a new log the site's log group, when one is configured. */
+void rt_give_log_group(const char *path);
+
+#endif

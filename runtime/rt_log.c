@@ -1,0 +1,352 @@
+/*
+ * rt_log — serialises the records for the log (see rt_log.h).  Derived
+ * counters (the four most common access sizes and strides) are filled in
+ * here, once, rather than on every call.
+ */
+#define _GNU_SOURCE
+#include "rt_log.h"
+
+#include <errno.h>
+#include <mntent.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "rt_core.h"
+#include "rt_records.h"
+
+#define RT_VERSION "0.1.0"
+
+static void finish_record(struct rt_record *rec)
+{
+	int64_t *c = rec->counters;
+
+	if (rec->module == IOA_MOD_POSIX) {
+		rt_values_top4(&rec->access_sizes, &c[POSIX_ACCESS1_ACCESS], &c[POSIX_ACCESS1_COUNT]);
+		rt_values_top4(&rec->strides, &c[POSIX_STRIDE1_STRIDE], &c[POSIX_STRIDE1_COUNT]);
+	} else if (rec->module == IOA_MOD_MPIIO) {
+		rt_values_top4(&rec->access_sizes, &c[MPIIO_ACCESS1_ACCESS], &c[MPIIO_ACCESS1_COUNT]);
+	}
+}
+
+static int pack_module(struct ioa_log_writer *w, struct ioa_buf *raw, enum ioa_module m)
+{
+	struct rt_module_records *mr = &rt_modules[m];
+	struct rt_record *rec;
+	uint32_t count = 0;
+	int rc;
+
+	for (rec = mr->first; rec; rec = rec->next_in_module)
+		count++;
+	/* The overflow record goes in only when something folded into it. */
+	count += mr->folded_files > 0;
+	if (!count)
+		return 0;
+	ioa_buf_reset(raw);
+	rc = ioa_enc_module_header(raw, m, count);
+	for (rec = mr->first; rec && !rc; rec = rec->next_in_module) {
+		finish_record(rec);
+		rc = ioa_enc_module_record(raw, m, rec->id,
+					   rec->flags & IOA_REC_SHARED ? -1 : rt.rank, rec->flags,
+					   rec->counters, rec->fcounters);
+	}
+	if (!rc && mr->folded_files) {
+		finish_record(mr->overflow);
+		rc = ioa_enc_module_record(raw, m, 0, rt.rank, mr->overflow->flags,
+					   mr->overflow->counters, mr->overflow->fcounters);
+	}
+	return rc ? rc : ioa_logw_add(w, ioa_modules[m].region_type, raw->data, raw->len);
+}
+
+static int pack_names(struct ioa_log_writer *w, struct ioa_buf *raw)
+{
+	struct rt_record *rec;
+	uint32_t count = 0;
+	int m, rc;
+
+	ioa_buf_reset(raw);
+	rc = ioa_enc_u32(raw, 0);
+	for (m = 0; m < IOA_MOD_COUNT && !rc; m++) {
+		for (rec = rt_modules[m].first; rec && !rc; rec = rec->next_in_module) {
+			/* Same path, same id: the name goes in once for all modules. */
+			int seen = 0, k;
+
+			for (k = 0; k < m && !seen; k++)
+				seen = rt_record_find((enum ioa_module)k, rec->id) != NULL;
+			if (seen)
+				continue;
+			rc = ioa_enc_u64(raw, rec->id);
+			if (!rc)
+				rc = ioa_enc_bytes(raw, rec->name, strlen(rec->name));
+			count++;
+		}
+	}
+	if (rc)
+		return rc;
+	ioa_put_u32((unsigned char *)raw->data, count);
+	return ioa_logw_add(w, IOA_REGION_NAMES, raw->data, raw->len);
+}
+
+static int pack_failures(struct ioa_log_writer *w, struct ioa_buf *raw)
+{
+	const struct rt_failure *f;
+	size_t count = rt_failures(&f), i;
+	int rc;
+
+	if (!count)
+		return 0;
+	ioa_buf_reset(raw);
+	rc = ioa_enc_u32(raw, (uint32_t)count);
+	for (i = 0; i < count && !rc; i++) {
+		rc = ioa_enc_u64(raw, f[i].record_id);
+		if (!rc)
+			rc = ioa_enc_u32(raw, (uint32_t)rt.rank);
+		if (!rc)
+			rc = ioa_enc_u16(raw, (uint16_t)f[i].module);
+		if (!rc)
+			rc = ioa_enc_bytes(raw, f[i].op, strlen(f[i].op));
+		if (!rc)
+			rc = ioa_enc_u32(raw, (uint32_t)f[i].err);
+		if (!rc)
+			rc = ioa_enc_u64(raw, f[i].count);
+	}
+	return rc ? rc : ioa_logw_add(w, IOA_REGION_ERRORS, raw->data, raw->len);
+}
+
+int rt_log_pack_records(struct ioa_log_writer *w)
+{
+	struct ioa_buf raw = IOA_BUF_INIT((size_t)1 << 30);
+	int m, rc = 0;
+
+	for (m = 0; m < IOA_MOD_COUNT && !rc; m++)
+		rc = pack_module(w, &raw, (enum ioa_module)m);
+	if (!rc)
+		rc = pack_names(w, &raw);
+	if (!rc)
+		rc = pack_failures(w, &raw);
+	ioa_buf_release(&raw);
+	return rc;
+}
+
+static int enc_entry(struct ioa_buf *b, uint16_t key, const void *value, size_t len)
+{
+	int rc = ioa_enc_u16(b, key);
+
+	return rc ? rc : ioa_enc_bytes(b, value, len);
+}
+
+static int enc_entry_str(struct ioa_buf *b, uint16_t key, const char *value)
+{
+	return enc_entry(b, key, value, strlen(value));
+}
+
+static int enc_entry_u64(struct ioa_buf *b, uint16_t key, uint64_t value)
+{
+	char text[32];
+
+	snprintf(text, sizeof(text), "%llu", (unsigned long long)value);
+	return enc_entry_str(b, key, text);
+}
+
+static const char *user_name(char *buf, size_t len)
+{
+	struct passwd pw, *found = NULL;
+	const char *env = getenv("USER");
+
+	if (getpwuid_r(getuid(), &pw, buf, len, &found) == 0 && found)
+		return found->pw_name;
+	return env && *env ? env : "unknown";
+}
+
+/* The batch system's job id and its name, or "nojob". */
+static const char *job_id(const char **scheduler)
+{
+	static const char *const vars[][2] = {
+		{ "SLURM_JOB_ID", "slurm" },  { "PBS_JOBID", "pbs" },	  { "LSB_JOBID", "lsf" },
+		{ "FLUX_JOB_ID", "flux" },    { "COBALT_JOBID", "cobalt" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
+		const char *v = getenv(vars[i][0]);
+
+		if (v && *v) {
+			*scheduler = vars[i][1];
+			return v;
+		}
+	}
+	*scheduler = "none";
+	return "nojob";
+}
+
+static int enc_args(struct ioa_buf *b)
+{
+	char args[8192];
+	FILE *f = fopen("/proc/self/cmdline", "re");
+	size_t n = f ? fread(args, 1, sizeof(args), f) : 0;
+
+	if (f)
+		fclose(f);
+	/* NUL-separated as the kernel gives them; cut at the buffer's end. */
+	return enc_entry(b, IOA_JOB_ARGS, args, n);
+}
+
+static int pack_mounts(struct ioa_log_writer *w, struct ioa_buf *raw)
+{
+	FILE *f = setmntent("/proc/self/mounts", "re");
+	struct mntent ent;
+	char strings[4096];
+	uint32_t count = 0;
+	int rc;
+
+	ioa_buf_reset(raw);
+	rc = ioa_enc_u32(raw, 0);
+	while (f && !rc && getmntent_r(f, &ent, strings, sizeof(strings))) {
+		rc = ioa_enc_bytes(raw, ent.mnt_dir, strlen(ent.mnt_dir));
+		if (!rc)
+			rc = ioa_enc_bytes(raw, ent.mnt_type, strlen(ent.mnt_type));
+		count++;
+	}
+	if (f)
+		endmntent(f);
+	if (rc)
+		return rc;
+	ioa_put_u32((unsigned char *)raw->data, count);
+	return ioa_logw_add(w, IOA_REGION_MOUNTS, raw->data, raw->len);
+}
+
+int rt_log_pack_job(struct ioa_log_writer *w, const char *hostnames, size_t hostnames_len,
+		    const uint32_t *rank_nodes, uint32_t nnodes)
+{
+	struct ioa_buf raw = IOA_BUF_INIT((size_t)1 << 28);
+	char pwbuf[1024], settings[4096];
+	const char *scheduler, *jobid = job_id(&scheduler);
+	struct timespec now;
+	uint64_t end_ns, folded = 0;
+	int rc, m;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	end_ns = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+	for (m = 0; m < IOA_MOD_COUNT; m++)
+		folded += rt_modules[m].folded_files;
+	rt_config_describe(&rt.config, settings, sizeof(settings));
+
+	rc = enc_entry_u64(&raw, IOA_JOB_UID, getuid());
+	if (!rc)
+		rc = enc_entry_str(&raw, IOA_JOB_USER, user_name(pwbuf, sizeof(pwbuf)));
+	if (!rc)
+		rc = enc_entry_str(&raw, IOA_JOB_JOBID, jobid);
+	if (!rc)
+		rc = enc_entry_str(&raw, IOA_JOB_SCHEDULER, scheduler);
+	if (!rc)
+		rc = enc_entry_u64(&raw, IOA_JOB_START_NS, rt.start_real_ns);
+	if (!rc)
+		rc = enc_entry_u64(&raw, IOA_JOB_END_NS, end_ns);
+	if (!rc)
+		rc = enc_entry_u64(&raw, IOA_JOB_NPROCS, (uint64_t)rt.nprocs);
+	if (!rc)
+		rc = enc_entry_u64(&raw, IOA_JOB_NNODES, nnodes);
+	if (!rc)
+		rc = enc_entry_str(&raw, IOA_JOB_EXE, rt.exe);
+	if (!rc && rt.config.record_args)
+		rc = enc_args(&raw);
+	if (!rc)
+		rc = enc_entry_str(&raw, IOA_JOB_VERSION, RT_VERSION);
+	if (!rc)
+		rc = enc_entry_str(&raw, IOA_JOB_SETTINGS, settings);
+	if (!rc)
+		rc = enc_entry(&raw, IOA_JOB_HOSTNAMES, hostnames, hostnames_len);
+	if (!rc) {
+		uint32_t r;
+
+		rc = ioa_enc_u16(&raw, IOA_JOB_RANK_NODES);
+		if (!rc)
+			rc = ioa_enc_u32(&raw, 4 * (uint32_t)rt.nprocs);
+		for (r = 0; r < (uint32_t)rt.nprocs && !rc; r++)
+			rc = ioa_enc_u32(&raw, rank_nodes ? rank_nodes[r] : 0);
+	}
+	if (!rc)
+		rc = enc_entry_u64(&raw, IOA_JOB_FOLDED, folded);
+	if (!rc)
+		rc = ioa_logw_add(w, IOA_REGION_JOB, raw.data, raw.len);
+	if (!rc)
+		rc = pack_mounts(w, &raw);
+	ioa_buf_release(&raw);
+	return rc;
+}
+
+/* Copies src into dst keeping letters, digits, '-', '.', '_'; others become '_'. */
+static void safe_name(char *dst, size_t len, const char *src)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < len && src[i]; i++) {
+		char ch = src[i];
+
+		dst[i] = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+					 (ch >= '0' && ch <= '9') || ch == '-' || ch == '.' ||
+					 ch == '_'
+				 ? ch
+				 : '_';
+	}
+	dst[i] = '\0';
+}
+
+static int make_dir(const char *path)
+{
+	if (mkdir(path, 01777) == 0) {
+		/* Every user's jobs write here: sticky and open like /tmp. */
+		chmod(path, 01777);
+		return 0;
+	}
+	return errno == EEXIST ? 0 : -errno;
+}
+
+int rt_log_path(char *out, size_t out_len)
+{
+	char pwbuf[1024], user[64], exe[64], job[64];
+	const char *base = strrchr(rt.exe, '/'), *scheduler;
+	time_t start = (time_t)(rt.start_real_ns / 1000000000u);
+	struct tm tm;
+	int n, rc;
+
+	if (!rt.config.logdir[0])
+		return -ENOENT;
+	safe_name(user, sizeof(user), user_name(pwbuf, sizeof(pwbuf)));
+	safe_name(exe, sizeof(exe), base ? base + 1 : "unknown");
+	safe_name(job, sizeof(job), job_id(&scheduler));
+	gmtime_r(&start, &tm);
+
+	n = snprintf(out, out_len, "%s/%04d", rt.config.logdir, tm.tm_year + 1900);
+	if (n < 0 || (size_t)n >= out_len)
+		return -ENAMETOOLONG;
+	if ((rc = make_dir(out)))
+		return rc;
+	n += snprintf(out + n, out_len - (size_t)n, "/%02d", tm.tm_mon + 1);
+	if ((size_t)n >= out_len)
+		return -ENAMETOOLONG;
+	if ((rc = make_dir(out)))
+		return rc;
+	n += snprintf(out + n, out_len - (size_t)n, "/%02d", tm.tm_mday);
+	if ((size_t)n >= out_len)
+		return -ENAMETOOLONG;
+	if ((rc = make_dir(out)))
+		return rc;
+	n += snprintf(out + n, out_len - (size_t)n, "/%s_%s_%s_%lld-%d.ioa", user, exe, job,
+		      (long long)start, (int)getpid());
+	return (size_t)n >= out_len ? -ENAMETOOLONG : 0;
+}
+
+uint32_t rt_log_flags(void)
+{
+	int m;
+
+	for (m = 0; m < IOA_MOD_COUNT; m++)
+		if (rt_modules[m].folded_files)
+			return IOA_LOG_FLAG_FOLDED;
+	return 0;
+}

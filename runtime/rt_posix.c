@@ -1,0 +1,420 @@
+/*
+ * rt_posix — POSIX module handlers (see rt_posix.h).  The counter logic
+ * follows Darshan's definitions so that the numbers mean the same thing:
+ * a read or write is "consecutive" when it starts at the byte after the
+ * previous one of its kind ended, "sequential" when it starts beyond it;
+ * strides are the gaps between accesses; times do not double-count
+ * overlapping calls from several threads.
+ */
+#define _GNU_SOURCE
+#include "rt_posix.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "rt_core.h"
+#include "rt_records.h"
+
+/* Descriptors above this are not tracked (counted in untracked_fds). */
+#define RT_MAX_FDS 4096
+
+/* An open file description: what dup'ed descriptors share. */
+struct rt_desc {
+	struct rt_record *rec;
+	int64_t offset;
+	int refs;
+	int append;
+	struct rt_desc *next_free;
+};
+
+static struct rt_desc **fds;
+static struct rt_desc *free_descs;
+static uint64_t untracked_fds;
+
+int rt_posix_init(void)
+{
+	fds = rt_arena_alloc(&rt.arena, RT_MAX_FDS * sizeof(*fds));
+	return fds ? 0 : -1;
+}
+
+int rt_mem_aligned(const void *buf)
+{
+	return ((uintptr_t)buf & 7) == 0;
+}
+
+int rt_iov_aligned(const struct iovec *iov, int iovcnt)
+{
+	int i;
+
+	for (i = 0; i < iovcnt; i++)
+		if (!rt_mem_aligned(iov[i].iov_base))
+			return 0;
+	return 1;
+}
+
+/* Removes "." and empty components and resolves ".." lexically, in place. */
+static size_t clean_path(char *path, size_t len)
+{
+	size_t in = 0, out = 0;
+
+	while (in < len) {
+		size_t start, n;
+
+		while (in < len && path[in] == '/')
+			in++;
+		start = in;
+		while (in < len && path[in] != '/')
+			in++;
+		n = in - start;
+		if (n == 0 || (n == 1 && path[start] == '.'))
+			continue;
+		if (n == 2 && path[start] == '.' && path[start + 1] == '.') {
+			while (out > 0 && path[out - 1] != '/')
+				out--;
+			if (out > 0)
+				out--;
+			continue;
+		}
+		path[out++] = '/';
+		memmove(path + out, path + start, n);
+		out += n;
+	}
+	if (out == 0)
+		path[out++] = '/';
+	path[out] = '\0';
+	return out;
+}
+
+size_t rt_abs_path(int dirfd, const char *path, char *out, size_t out_len)
+{
+	size_t base_len = 0, path_len;
+
+	if (!path || !*path)
+		return 0;
+	path_len = strlen(path);
+	if (path[0] != '/') {
+		if (dirfd == AT_FDCWD) {
+			if (!getcwd(out, out_len))
+				return 0;
+			base_len = strlen(out);
+		} else {
+			char link[64];
+			ssize_t n;
+
+			snprintf(link, sizeof(link), "/proc/self/fd/%d", dirfd);
+			n = readlink(link, out, out_len - 1);
+			if (n <= 0)
+				return 0;
+			base_len = (size_t)n;
+		}
+		if (base_len + 1 >= out_len)
+			return 0;
+		out[base_len++] = '/';
+	}
+	if (base_len + path_len >= out_len)
+		return 0;
+	memcpy(out + base_len, path, path_len + 1);
+	return clean_path(out, base_len + path_len);
+}
+
+/* The record for a path, or NULL when the path is excluded or unusable. */
+static struct rt_record *path_record(int dirfd, const char *path)
+{
+	char abs[PATH_MAX];
+	size_t len = rt_abs_path(dirfd, path, abs, sizeof(abs));
+
+	if (!len || !rt_config_path_recorded(&rt.config, abs))
+		return NULL;
+	return rt_record_get(IOA_MOD_POSIX, abs, len);
+}
+
+static struct rt_desc *desc_of(int fd)
+{
+	return fd >= 0 && fd < RT_MAX_FDS && fds ? fds[fd] : NULL;
+}
+
+struct rt_record *rt_posix_fd_record(int fd)
+{
+	struct rt_desc *d = desc_of(fd);
+
+	return d ? d->rec : NULL;
+}
+
+static void desc_unref(int fd)
+{
+	struct rt_desc *d = desc_of(fd);
+
+	if (!d)
+		return;
+	fds[fd] = NULL;
+	if (--d->refs == 0) {
+		d->next_free = free_descs;
+		free_descs = d;
+	}
+}
+
+static void desc_attach(int fd, struct rt_desc *d)
+{
+	if (fd < 0 || fd >= RT_MAX_FDS) {
+		untracked_fds++;
+		return;
+	}
+	desc_unref(fd); /* a descriptor reused without our seeing its close */
+	fds[fd] = d;
+	d->refs++;
+}
+
+/* Adds elapsed time, counting time overlapped with the last call only once. */
+static void add_time(double *total, double *last_end, double t0, double t1)
+{
+	if (t0 < *last_end)
+		t0 = *last_end;
+	if (t1 > t0)
+		*total += t1 - t0;
+	if (t1 > *last_end)
+		*last_end = t1;
+}
+
+static void set_first(double *stamp, double t)
+{
+	if (*stamp == 0 || t < *stamp)
+		*stamp = t;
+}
+
+static void set_last(double *stamp, double t)
+{
+	if (t > *stamp)
+		*stamp = t;
+}
+
+int rt_posix_exists(int dirfd, const char *path, int flags)
+{
+	int saved = errno, exists;
+
+	if (!(flags & O_CREAT))
+		return 1;
+	exists = syscall(SYS_faccessat, dirfd, path, F_OK) == 0;
+	errno = saved;
+	return exists;
+}
+
+void rt_posix_open(const char *op, int dirfd, const char *path, int flags, mode_t mode,
+		   int existed, int fd, int err, double t0, double t1)
+{
+	struct rt_record *rec = path_record(dirfd, path);
+	struct rt_desc *d;
+
+	if (!rec)
+		return;
+	if (fd < 0) {
+		rt_record_failure(rec, IOA_MOD_POSIX, op, err);
+		return;
+	}
+	rec->counters[POSIX_OPENS]++;
+	rec->counters[POSIX_MODE] = mode;
+	set_first(&rec->fcounters[POSIX_F_OPEN_START_TIMESTAMP], t0);
+	set_last(&rec->fcounters[POSIX_F_OPEN_END_TIMESTAMP], t1);
+	add_time(&rec->fcounters[POSIX_F_META_TIME], &rec->meta_end, t0, t1);
+	if (!existed) {
+		rec->counters[POSIX_CREATES]++;
+		rec->flags |= IOA_REC_CREATED;
+	}
+	rec->flags &= ~IOA_REC_REMOVED;
+
+	d = free_descs;
+	if (d)
+		free_descs = d->next_free;
+	else
+		d = rt_arena_alloc(&rt.arena, sizeof(*d));
+	if (!d) {
+		untracked_fds++;
+		return;
+	}
+	memset(d, 0, sizeof(*d));
+	d->rec = rec;
+	d->append = (flags & O_APPEND) != 0;
+	desc_attach(fd, d);
+}
+
+void rt_posix_close(const char *op, int fd, int ret, int err, double t0, double t1)
+{
+	struct rt_desc *d = desc_of(fd);
+	struct rt_record *rec;
+
+	if (!d)
+		return;
+	rec = d->rec;
+	if (ret < 0)
+		rt_record_failure(rec, IOA_MOD_POSIX, op, err);
+	set_first(&rec->fcounters[POSIX_F_CLOSE_START_TIMESTAMP], t0);
+	set_last(&rec->fcounters[POSIX_F_CLOSE_END_TIMESTAMP], t1);
+	add_time(&rec->fcounters[POSIX_F_META_TIME], &rec->meta_end, t0, t1);
+	/* Even a failed close releases the descriptor on Linux. */
+	desc_unref(fd);
+}
+
+void rt_posix_io(const char *op, int is_write, int fd, int64_t offset, int64_t ret, int err,
+		 int mem_aligned, double t0, double t1)
+{
+	struct rt_desc *d = desc_of(fd);
+	struct rt_record *rec;
+	int64_t *c, this_offset, *last, stride, elapsed_size;
+	double elapsed = t1 - t0;
+
+	if (!d)
+		return;
+	rec = d->rec;
+	c = rec->counters;
+	if (ret < 0) {
+		rt_record_failure(rec, IOA_MOD_POSIX, op, err);
+		return;
+	}
+	this_offset = offset == RT_AT_CURRENT ? d->offset : offset;
+	if (offset == RT_AT_CURRENT)
+		d->offset += ret;
+	last = is_write ? &rec->last_byte_written : &rec->last_byte_read;
+
+	if (this_offset > *last)
+		c[is_write ? POSIX_SEQ_WRITES : POSIX_SEQ_READS]++;
+	if (this_offset == *last + 1)
+		c[is_write ? POSIX_CONSEC_WRITES : POSIX_CONSEC_READS]++;
+	/* As Darshan: the first access (last byte still 0) has no stride. */
+	stride = this_offset > 0 && this_offset > *last && *last != 0 ? this_offset - *last - 1 : 0;
+	*last = this_offset + ret - 1;
+
+	if (c[is_write ? POSIX_MAX_BYTE_WRITTEN : POSIX_MAX_BYTE_READ] < this_offset + ret - 1)
+		c[is_write ? POSIX_MAX_BYTE_WRITTEN : POSIX_MAX_BYTE_READ] = this_offset + ret - 1;
+	c[is_write ? POSIX_BYTES_WRITTEN : POSIX_BYTES_READ] += ret;
+	c[is_write ? POSIX_WRITES : POSIX_READS]++;
+	rt_size_bin(c, is_write ? POSIX_SIZE_WRITE_0_100 : POSIX_SIZE_READ_0_100, ret);
+	rt_values_add(&rec->access_sizes, ret);
+	rt_values_add(&rec->strides, stride);
+	if (!mem_aligned)
+		c[POSIX_MEM_NOT_ALIGNED]++;
+	if (this_offset % c[POSIX_FILE_ALIGNMENT])
+		c[POSIX_FILE_NOT_ALIGNED]++;
+	if (rec->last_io == (is_write ? 1 : 2))
+		c[POSIX_RW_SWITCHES]++;
+	rec->last_io = is_write ? 2 : 1;
+
+	elapsed_size = ret;
+	if (is_write) {
+		int64_t rewritten = rt_extents_add(&rec->written, this_offset, this_offset + ret);
+
+		if (rewritten) {
+			c[POSIX_OVERWRITES]++;
+			c[POSIX_OVERWRITE_BYTES] += rewritten;
+			if (c[POSIX_OVERWRITE_FIRST_OFFSET] < 0)
+				c[POSIX_OVERWRITE_FIRST_OFFSET] = this_offset;
+		}
+		set_first(&rec->fcounters[POSIX_F_WRITE_START_TIMESTAMP], t0);
+		set_last(&rec->fcounters[POSIX_F_WRITE_END_TIMESTAMP], t1);
+		add_time(&rec->fcounters[POSIX_F_WRITE_TIME], &rec->write_end, t0, t1);
+		if (rec->fcounters[POSIX_F_MAX_WRITE_TIME] < elapsed) {
+			rec->fcounters[POSIX_F_MAX_WRITE_TIME] = elapsed;
+			c[POSIX_MAX_WRITE_TIME_SIZE] = elapsed_size;
+		}
+	} else {
+		set_first(&rec->fcounters[POSIX_F_READ_START_TIMESTAMP], t0);
+		set_last(&rec->fcounters[POSIX_F_READ_END_TIMESTAMP], t1);
+		add_time(&rec->fcounters[POSIX_F_READ_TIME], &rec->read_end, t0, t1);
+		if (rec->fcounters[POSIX_F_MAX_READ_TIME] < elapsed) {
+			rec->fcounters[POSIX_F_MAX_READ_TIME] = elapsed;
+			c[POSIX_MAX_READ_TIME_SIZE] = elapsed_size;
+		}
+	}
+}
+
+void rt_posix_seek(const char *op, int fd, int64_t ret, int err, double t0, double t1)
+{
+	struct rt_desc *d = desc_of(fd);
+
+	if (!d)
+		return;
+	if (ret < 0) {
+		rt_record_failure(d->rec, IOA_MOD_POSIX, op, err);
+		return;
+	}
+	d->offset = ret;
+	d->rec->counters[POSIX_SEEKS]++;
+	add_time(&d->rec->fcounters[POSIX_F_META_TIME], &d->rec->meta_end, t0, t1);
+}
+
+void rt_posix_fd_meta(const char *op, int fd, int counter, int failed, int err, double t0,
+		      double t1)
+{
+	struct rt_desc *d = desc_of(fd);
+
+	if (!d)
+		return;
+	if (failed) {
+		rt_record_failure(d->rec, IOA_MOD_POSIX, op, err);
+		return;
+	}
+	d->rec->counters[counter]++;
+	add_time(&d->rec->fcounters[POSIX_F_META_TIME], &d->rec->meta_end, t0, t1);
+}
+
+void rt_posix_path_meta(const char *op, int dirfd, const char *path, int counter, int failed,
+			int err, double t0, double t1)
+{
+	struct rt_record *rec = path_record(dirfd, path);
+
+	if (!rec)
+		return;
+	if (failed) {
+		rt_record_failure(rec, IOA_MOD_POSIX, op, err);
+		return;
+	}
+	rec->counters[counter]++;
+	add_time(&rec->fcounters[POSIX_F_META_TIME], &rec->meta_end, t0, t1);
+	if (counter == POSIX_UNLINKS || counter == POSIX_RMDIRS)
+		rec->flags |= IOA_REC_REMOVED;
+	else if (counter == POSIX_MKDIRS)
+		rec->flags |= IOA_REC_CREATED;
+}
+
+void rt_posix_dup(const char *op, int oldfd, int newfd, int err, double t0, double t1)
+{
+	struct rt_desc *d = desc_of(oldfd);
+
+	if (!d)
+		return;
+	if (newfd < 0) {
+		rt_record_failure(d->rec, IOA_MOD_POSIX, op, err);
+		return;
+	}
+	if (newfd == oldfd)
+		return;
+	d->rec->counters[POSIX_DUPS]++;
+	d->rec->counters[POSIX_OPENS]++;
+	add_time(&d->rec->fcounters[POSIX_F_META_TIME], &d->rec->meta_end, t0, t1);
+	desc_attach(newfd, d);
+}
+
+void rt_posix_rename(const char *op, int olddirfd, const char *old, int newdirfd,
+		     const char *new, int ret, int err, double t0, double t1)
+{
+	struct rt_record *from = path_record(olddirfd, old);
+	struct rt_record *to = path_record(newdirfd, new);
+
+	if (ret < 0) {
+		rt_record_failure(from, IOA_MOD_POSIX, op, err);
+		return;
+	}
+	if (from) {
+		from->counters[POSIX_RENAME_SOURCES]++;
+		from->flags |= IOA_REC_REMOVED;
+		add_time(&from->fcounters[POSIX_F_META_TIME], &from->meta_end, t0, t1);
+	}
+	if (to) {
+		to->counters[POSIX_RENAME_TARGETS]++;
+		to->flags &= ~IOA_REC_REMOVED;
+		if (from)
+			to->counters[POSIX_RENAMED_FROM] = (int64_t)from->id;
+	}
+}

@@ -1,0 +1,58 @@
+/*
+ * rt_posix — the POSIX module: what each kind of intercepted POSIX call
+ * does to the records (Darshan's POSIX counters plus failures, creates,
+ * removals and in-place rewrites), and the table from file descriptors to
+ * open file descriptions (shared by dup'ed descriptors, as in the kernel,
+ * so that offsets stay right).
+ *
+ * Handlers are called by the wrappers in rt_wrappers.c after the real call,
+ * with the runtime lock held, the result, the errno it left (err, 0 on
+ * success), and start and end times from rt_now().
+ */
+#ifndef RT_POSIX_H
+#define RT_POSIX_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <sys/uio.h>
+
+#define RT_AT_CURRENT ((int64_t)-1)
+
+int rt_posix_init(void);
+
+/*
+ * Whether (dirfd, path) exists, asked before an open with O_CREAT so that
+ * the open can tell whether it created the file.  Keeps errno.
+ */
+int rt_posix_exists(int dirfd, const char *path, int flags);
+
+void rt_posix_open(const char *op, int dirfd, const char *path, int flags, mode_t mode,
+		   int existed, int fd, int err, double t0, double t1);
+void rt_posix_close(const char *op, int fd, int ret, int err, double t0, double t1);
+void rt_posix_io(const char *op, int is_write, int fd, int64_t offset, int64_t ret, int err,
+		 int mem_aligned, double t0, double t1);
+void rt_posix_seek(const char *op, int fd, int64_t ret, int err, double t0, double t1);
+void rt_posix_fd_meta(const char *op, int fd, int counter, int failed, int err, double t0,
+		      double t1);
+void rt_posix_path_meta(const char *op, int dirfd, const char *path, int counter, int failed,
+			int err, double t0, double t1);
+void rt_posix_dup(const char *op, int oldfd, int newfd, int err, double t0, double t1);
+void rt_posix_rename(const char *op, int olddirfd, const char *old, int newdirfd,
+		     const char *new, int ret, int err, double t0, double t1);
+
+/* Buffer alignment checks used by the call table's IO lines. */
+int rt_mem_aligned(const void *buf);
+int rt_iov_aligned(const struct iovec *iov, int iovcnt);
+
+/*
+ * Makes an absolute, lexically clean path of (dirfd, path) in out (size
+ * out_len).  Returns its length, or 0 when it cannot (too long, unknown
+ * directory descriptor).
+ */
+size_t rt_abs_path(int dirfd, const char *path, char *out, size_t out_len);
+
+/* The record an open descriptor refers to, or NULL. */
+struct rt_record *rt_posix_fd_record(int fd);
+
+#endif

@@ -1,0 +1,109 @@
+/*
+ * rt_records — per-file records of every module, found by record id (a
+ * 64-bit hash of the file's absolute path, as Darshan does), plus the
+ * per-record state that Darshan-style counters need between calls: last
+ * bytes read and written, the last kind of access, the most common access
+ * sizes and strides, and the extents written (to recognise in-place
+ * rewrites).
+ *
+ * Records live in the arena until shutdown.  When the arena is full a new
+ * file folds into its module's overflow record (flag IOA_REC_FOLDED), so
+ * job totals stay exact.  Failed calls are counted per (record, operation,
+ * errno) in a table of their own.  All functions expect the runtime lock.
+ */
+#ifndef RT_RECORDS_H
+#define RT_RECORDS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ioa_counters.h"
+#include "ioa_logfmt.h"
+
+/* A small exact counter of distinct values (access sizes, strides). */
+#define RT_VALUE_SLOTS 16
+struct rt_values {
+	int64_t value[RT_VALUE_SLOTS];
+	int64_t count[RT_VALUE_SLOTS];
+	unsigned used;
+	int64_t dropped; /* occurrences of values that found no free slot */
+};
+
+/* Disjoint written byte ranges [start, end), merged when they touch. */
+#define RT_EXTENT_SLOTS 8
+struct rt_extents {
+	int64_t start[RT_EXTENT_SLOTS];
+	int64_t end[RT_EXTENT_SLOTS];
+	unsigned used;
+	int coarse; /* slots ran out: gaps were merged, overwrites may be overcounted */
+};
+
+struct rt_record {
+	struct rt_record *next_in_bucket;
+	struct rt_record *next_in_module; /* for shutdown's walk */
+	uint64_t id;
+	const char *name;
+	enum ioa_module module;
+	uint32_t flags;
+	int64_t last_byte_read;    /* 0 before the first read, as in Darshan */
+	int64_t last_byte_written; /* 0 before the first write */
+	int last_io; /* 0 none, 1 read, 2 write */
+	double meta_end, read_end, write_end;
+	struct rt_values access_sizes;
+	struct rt_values strides;
+	struct rt_extents written;
+	int64_t *counters;
+	double *fcounters;
+};
+
+struct rt_module_records {
+	struct rt_record *first;
+	struct rt_record *overflow; /* where files past the budget fold */
+	uint64_t count;
+	uint64_t folded_files; /* distinct lookups that ended in the overflow record */
+};
+
+extern struct rt_module_records rt_modules[IOA_MOD_COUNT];
+
+/* Allocates the lookup tables from the arena.  0 or -ENOMEM. */
+int rt_records_init(void);
+
+/*
+ * The record for (module, absolute path), created if need be; the overflow
+ * record when the arena is full.  NULL only before rt_records_init().
+ */
+struct rt_record *rt_record_get(enum ioa_module module, const char *path, size_t len);
+
+/* The record with this id, or NULL. */
+struct rt_record *rt_record_find(enum ioa_module module, uint64_t id);
+
+/* The record id of a path: XXH3 64-bit of its bytes. */
+uint64_t rt_record_id(const char *path, size_t len);
+
+/* Counts one occurrence of value. */
+void rt_values_add(struct rt_values *v, int64_t value);
+
+/* Writes the four most common values and their counts (Darshan's ACCESS1..4 layout). */
+void rt_values_top4(const struct rt_values *v, int64_t *values, int64_t *counts);
+
+/* Adds [start, end) to the written extents; returns the bytes already written in it. */
+int64_t rt_extents_add(struct rt_extents *e, int64_t start, int64_t end);
+
+/* Records a failed call on rec (may be NULL: no file); op is a string literal. */
+void rt_record_failure(struct rt_record *rec, enum ioa_module module, const char *op, int err);
+
+struct rt_failure {
+	uint64_t record_id; /* 0 when the call named no recorded file */
+	enum ioa_module module;
+	const char *op;
+	int err;
+	uint64_t count;
+};
+
+/* Walks the failure table; returns the number of entries. */
+size_t rt_failures(const struct rt_failure **table);
+
+/* Sorts the size histogram bin for len into counters[first_bin..first_bin+9]. */
+void rt_size_bin(int64_t *counters, int first_bin, int64_t len);
+
+#endif

@@ -1,0 +1,68 @@
+/*
+ * rt_shutdown — the end of a process that is not an MPI job: when the site
+ * or the user opted in (nonmpi, nonmpi_exes), the records become one log.
+ * MPI jobs write their shared log at MPI_Finalize instead (rt_mpi.c).
+ * Nothing here may disturb the exiting program: failures are only reported
+ * under IOATLAS_DEBUG.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <grp.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ioa_log.h"
+#include "rt_core.h"
+#include "rt_log.h"
+
+/* Stops recording and waits for calls in flight to finish their updates. */
+void rt_stop_recording(void)
+{
+	rt_lock();
+	rt.enabled = 0;
+	rt_unlock();
+}
+
+void rt_give_log_group(const char *path)
+{
+	struct group gr, *found = NULL;
+	char buf[1024];
+
+	if (rt.config.log_group[0] &&
+	    getgrnam_r(rt.config.log_group, &gr, buf, sizeof(buf), &found) == 0 && found)
+		(void)chown(path, (uid_t)-1, found->gr_gid);
+}
+
+void rt_shutdown_at_exit(void)
+{
+	struct ioa_log_writer w;
+	char path[PATH_MAX], host[256] = "";
+	uint32_t node = 0;
+	int rc;
+
+	if (rt.log_written || !rt.arena.base || rt.mpi_initialized)
+		return;
+	if (!rt.config.nonmpi && !rt_config_exe_listed(&rt.config.nonmpi_exes, rt.exe))
+		return;
+	rt.log_written = true;
+	rt_depth++;
+	rt_stop_recording();
+
+	gethostname(host, sizeof(host) - 1);
+	ioa_logw_init(&w, (size_t)1 << 30);
+	rc = rt_log_pack_records(&w);
+	if (!rc)
+		rc = rt_log_pack_job(&w, host, strlen(host), &node, 1);
+	if (!rc)
+		rc = rt_log_path(path, sizeof(path));
+	if (!rc)
+		rc = ioa_logw_write_file(&w, path, 0440, rt_log_flags());
+	if (!rc)
+		rt_give_log_group(path);
+	if (rc && rt.config.debug)
+		fprintf(stderr, "ioatlas: cannot write the log under '%s': %s\n", rt.config.logdir,
+			strerror(-rc));
+	ioa_logw_release(&w);
+	rt_depth--;
+}

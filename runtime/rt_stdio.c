@@ -1,0 +1,231 @@
+/*
+ * rt_stdio — STDIO module handlers (see rt_stdio.h).  The stream table is
+ * open addressing on the FILE pointer with tombstones, sized once from the
+ * arena; a stream that finds no slot is not recorded (and counted).
+ */
+#define _GNU_SOURCE
+#include "rt_stdio.h"
+
+#include <fcntl.h>
+#include <limits.h>
+#include <string.h>
+
+#include "rt_core.h"
+#include "rt_posix.h"
+#include "rt_records.h"
+
+#define RT_STREAM_SLOTS 1024
+#define RT_TOMBSTONE ((FILE *)1)
+
+struct rt_stream {
+	FILE *stream;
+	struct rt_record *rec;
+	int64_t offset;
+};
+
+static struct rt_stream *streams;
+static uint64_t untracked_streams;
+
+int rt_stdio_init(void)
+{
+	streams = rt_arena_alloc(&rt.arena, RT_STREAM_SLOTS * sizeof(*streams));
+	return streams ? 0 : -1;
+}
+
+static size_t slot_of(FILE *stream)
+{
+	return ((uintptr_t)stream >> 4) % RT_STREAM_SLOTS;
+}
+
+static struct rt_stream *stream_add(FILE *stream, struct rt_record *rec, int64_t offset)
+{
+	size_t i, slot = slot_of(stream);
+
+	for (i = 0; i < RT_STREAM_SLOTS; i++) {
+		struct rt_stream *s = &streams[(slot + i) % RT_STREAM_SLOTS];
+
+		if (!s->stream || s->stream == RT_TOMBSTONE || s->stream == stream) {
+			s->stream = stream;
+			s->rec = rec;
+			s->offset = offset;
+			return s;
+		}
+	}
+	untracked_streams++;
+	return NULL;
+}
+
+/* The stream's entry; the standard streams are entered on first use. */
+static struct rt_stream *stream_find(FILE *stream)
+{
+	size_t i, slot = slot_of(stream);
+	const char *name = NULL;
+
+	if (!streams || !stream)
+		return NULL;
+	for (i = 0; i < RT_STREAM_SLOTS; i++) {
+		struct rt_stream *s = &streams[(slot + i) % RT_STREAM_SLOTS];
+
+		if (s->stream == stream)
+			return s;
+		if (!s->stream)
+			break;
+	}
+	if (stream == stdin)
+		name = "<STDIN>";
+	else if (stream == stdout)
+		name = "<STDOUT>";
+	else if (stream == stderr)
+		name = "<STDERR>";
+	if (!name)
+		return NULL;
+	return stream_add(stream, rt_record_get(IOA_MOD_STDIO, name, strlen(name)), 0);
+}
+
+static void add_time(double *total, double *last_end, double t0, double t1)
+{
+	if (t0 < *last_end)
+		t0 = *last_end;
+	if (t1 > t0)
+		*total += t1 - t0;
+	if (t1 > *last_end)
+		*last_end = t1;
+}
+
+static void set_first(double *stamp, double t)
+{
+	if (*stamp == 0 || t < *stamp)
+		*stamp = t;
+}
+
+static void set_last(double *stamp, double t)
+{
+	if (t > *stamp)
+		*stamp = t;
+}
+
+static void opened(struct rt_record *rec, FILE *stream, const char *mode, int counter, double t0,
+		   double t1)
+{
+	rec->counters[counter]++;
+	set_first(&rec->fcounters[STDIO_F_OPEN_START_TIMESTAMP], t0);
+	set_last(&rec->fcounters[STDIO_F_OPEN_END_TIMESTAMP], t1);
+	add_time(&rec->fcounters[STDIO_F_META_TIME], &rec->meta_end, t0, t1);
+	/* Append streams start at the end; the position is asked once, here. */
+	stream_add(stream, rec, mode && mode[0] == 'a' ? (int64_t)ftello(stream) : 0);
+}
+
+void rt_stdio_open(const char *op, const char *path, const char *mode, FILE *stream, int err,
+		   double t0, double t1)
+{
+	char abs[PATH_MAX];
+	size_t len = rt_abs_path(AT_FDCWD, path, abs, sizeof(abs));
+	struct rt_record *rec;
+
+	if (!len || !rt_config_path_recorded(&rt.config, abs))
+		return;
+	rec = rt_record_get(IOA_MOD_STDIO, abs, len);
+	if (!stream) {
+		rt_record_failure(rec, IOA_MOD_STDIO, op, err);
+		return;
+	}
+	opened(rec, stream, mode, STDIO_OPENS, t0, t1);
+}
+
+void rt_stdio_fdopen(const char *op, int fd, const char *mode, FILE *stream, int err, double t0,
+		     double t1)
+{
+	struct rt_record *posix = rt_posix_fd_record(fd);
+	struct rt_record *rec;
+
+	if (!posix || posix->flags & IOA_REC_FOLDED)
+		return;
+	rec = rt_record_get(IOA_MOD_STDIO, posix->name, strlen(posix->name));
+	if (!stream) {
+		rt_record_failure(rec, IOA_MOD_STDIO, op, err);
+		return;
+	}
+	opened(rec, stream, mode, STDIO_FDOPENS, t0, t1);
+}
+
+void rt_stdio_close(const char *op, FILE *stream, int failed, int err, double t0, double t1)
+{
+	struct rt_stream *s = stream_find(stream);
+	struct rt_record *rec;
+
+	if (!s)
+		return;
+	rec = s->rec;
+	if (failed)
+		rt_record_failure(rec, IOA_MOD_STDIO, op, err);
+	set_first(&rec->fcounters[STDIO_F_CLOSE_START_TIMESTAMP], t0);
+	set_last(&rec->fcounters[STDIO_F_CLOSE_END_TIMESTAMP], t1);
+	add_time(&rec->fcounters[STDIO_F_META_TIME], &rec->meta_end, t0, t1);
+	/* fclose releases the stream whatever it returns. */
+	s->stream = RT_TOMBSTONE;
+}
+
+void rt_stdio_io(const char *op, int is_write, FILE *stream, int64_t bytes, int failed, int err,
+		 double t0, double t1)
+{
+	struct rt_stream *s = stream_find(stream);
+	struct rt_record *rec;
+	int64_t *c;
+
+	if (!s)
+		return;
+	rec = s->rec;
+	c = rec->counters;
+	if (failed) {
+		rt_record_failure(rec, IOA_MOD_STDIO, op, err);
+		if (bytes <= 0)
+			return;
+	}
+	c[is_write ? STDIO_WRITES : STDIO_READS]++;
+	c[is_write ? STDIO_BYTES_WRITTEN : STDIO_BYTES_READ] += bytes;
+	if (bytes > 0 && c[is_write ? STDIO_MAX_BYTE_WRITTEN : STDIO_MAX_BYTE_READ] <
+				 s->offset + bytes - 1)
+		c[is_write ? STDIO_MAX_BYTE_WRITTEN : STDIO_MAX_BYTE_READ] = s->offset + bytes - 1;
+	s->offset += bytes;
+	if (is_write) {
+		set_first(&rec->fcounters[STDIO_F_WRITE_START_TIMESTAMP], t0);
+		set_last(&rec->fcounters[STDIO_F_WRITE_END_TIMESTAMP], t1);
+		add_time(&rec->fcounters[STDIO_F_WRITE_TIME], &rec->write_end, t0, t1);
+	} else {
+		set_first(&rec->fcounters[STDIO_F_READ_START_TIMESTAMP], t0);
+		set_last(&rec->fcounters[STDIO_F_READ_END_TIMESTAMP], t1);
+		add_time(&rec->fcounters[STDIO_F_READ_TIME], &rec->read_end, t0, t1);
+	}
+}
+
+void rt_stdio_seek(const char *op, FILE *stream, int failed, int err, double t0, double t1)
+{
+	struct rt_stream *s = stream_find(stream);
+	off_t pos;
+
+	if (!s)
+		return;
+	if (failed) {
+		rt_record_failure(s->rec, IOA_MOD_STDIO, op, err);
+		return;
+	}
+	pos = ftello(stream);
+	if (pos >= 0)
+		s->offset = pos;
+	s->rec->counters[STDIO_SEEKS]++;
+	add_time(&s->rec->fcounters[STDIO_F_META_TIME], &s->rec->meta_end, t0, t1);
+}
+
+void rt_stdio_flush(const char *op, FILE *stream, int failed, int err, double t0, double t1)
+{
+	struct rt_stream *s = stream_find(stream);
+
+	if (!s)
+		return;
+	if (failed) {
+		rt_record_failure(s->rec, IOA_MOD_STDIO, op, err);
+		return;
+	}
+	s->rec->counters[STDIO_FLUSHES]++;
+	add_time(&s->rec->fcounters[STDIO_F_META_TIME], &s->rec->meta_end, t0, t1);
+}

@@ -1,0 +1,26 @@
+/*
+ * rt_stdio — the STDIO module: Darshan's STDIO counters per stream's file,
+ * with stdin, stdout and stderr recorded as <STDIN>, <STDOUT>, <STDERR>.
+ * Streams are found by FILE pointer in a table of the module's own; each
+ * knows its position so that the highest offsets read and written are
+ * right.  Handlers run under the runtime lock, after the real call.
+ */
+#ifndef RT_STDIO_H
+#define RT_STDIO_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+int rt_stdio_init(void);
+
+void rt_stdio_open(const char *op, const char *path, const char *mode, FILE *stream, int err,
+		   double t0, double t1);
+void rt_stdio_fdopen(const char *op, int fd, const char *mode, FILE *stream, int err, double t0,
+		     double t1);
+void rt_stdio_close(const char *op, FILE *stream, int failed, int err, double t0, double t1);
+void rt_stdio_io(const char *op, int is_write, FILE *stream, int64_t bytes, int failed, int err,
+		 double t0, double t1);
+void rt_stdio_seek(const char *op, FILE *stream, int failed, int err, double t0, double t1);
+void rt_stdio_flush(const char *op, FILE *stream, int failed, int err, double t0, double t1);
+
+#endif

@@ -1,0 +1,243 @@
+/*
+ * rt_wrappers — expands the call table (rt_calls.h) into wrappers.
+ *
+ * Built twice: into libioatlas.so, where each wrapper carries the call's own
+ * name and finds the real function with dlsym(RTLD_NEXT) (so tools preloaded
+ * after us still see the call), and into libioatlas.a with RT_STATIC, where
+ * each is __wrap_<name> and the linker's -Wl,--wrap provides __real_<name>.
+ *
+ * Every wrapper has the same shape (RT_WRAP): call through untouched when
+ * the runtime is off or this thread is already inside it; otherwise time the
+ * real call, keep the errno it left, update the records under the lock, and
+ * return the real result with that errno.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "ioa_counters.h"
+#include "rt_calls.h"
+#include "rt_core.h"
+#include "rt_posix.h"
+#include "rt_stdio.h"
+
+/* The legacy stat entry points that glibc 2.33 stopped declaring. */
+int __xstat(int ver, const char *path, struct stat *st);
+int __lxstat(int ver, const char *path, struct stat *st);
+int __fxstat(int ver, int fd, struct stat *st);
+int __xstat64(int ver, const char *path, struct stat64 *st);
+int __lxstat64(int ver, const char *path, struct stat64 *st);
+int __fxstat64(int ver, int fd, struct stat64 *st);
+int __open_2(const char *path, int flags);
+int __open64_2(const char *path, int flags);
+
+#ifdef RT_STATIC
+#define RT_SYM(name) __wrap_##name
+#define RT_REAL_DECL(ret, name, params) extern ret __real_##name params;
+#define RT_RESOLVED(name) 1
+#define RT_REAL(name) __real_##name
+#else
+#define RT_SYM(name) name
+#define RT_REAL_DECL(ret, name, params) __attribute__((unused)) static ret(*rt_real_##name) params;
+#define RT_RESOLVED(name) (rt_real_##name || rt_resolve(#name, (void *)&rt_real_##name))
+#define RT_REAL(name) rt_real_##name
+
+/* Finds the next definition of name; 1 when found. */
+static int rt_resolve(const char *name, void *slot)
+{
+	void *sym = dlsym(RTLD_NEXT, name);
+
+	memcpy(slot, &sym, sizeof(sym));
+	return sym != NULL;
+}
+#endif
+
+/* The library hides everything but the wrappers. */
+#define RT_EXPORT __attribute__((visibility("default")))
+
+/* Whether a result means failure: MAP_FAILED for mmap, negative otherwise. */
+#define RT_FAILED(r)                                                                               \
+	_Generic((r), void *: (void *)(intptr_t)(r) == MAP_FAILED, default: (intptr_t)(r) < 0)
+
+/* The value a wrapper returns when the real function cannot be found. */
+#define RT_NOSYS(r) _Generic((r), void *: MAP_FAILED, default: -1)
+
+#define RT_WRAP(ret, name, args, handler) RT_WRAP_PRE(ret, name, args, (void)0, handler)
+
+/* pre runs inside the guard, just before the real call. */
+#define RT_WRAP_PRE(ret, name, args, pre, handler)                                                \
+	ret r;                                                                                     \
+	double t0, t1;                                                                             \
+	int err;                                                                                   \
+	if (!RT_RESOLVED(name)) {                                                                  \
+		errno = ENOSYS;                                                                    \
+		return (ret)RT_NOSYS(r);                                                           \
+	}                                                                                          \
+	if (!rt_begin())                                                                           \
+		return RT_REAL(name) args;                                                         \
+	pre;                                                                                       \
+	t0 = rt_now();                                                                             \
+	r = RT_REAL(name) args;                                                                    \
+	err = errno;                                                                               \
+	t1 = rt_now();                                                                             \
+	rt_lock();                                                                                 \
+	handler;                                                                                   \
+	rt_unlock();                                                                               \
+	rt_end();                                                                                  \
+	errno = err;                                                                               \
+	return r;
+
+#define RT_NEEDS_MODE(flags) (((flags)&O_CREAT) || ((flags)&O_TMPFILE) == O_TMPFILE)
+
+#define RT_BODY_OPEN_VA(ret, name, args, dirfd_e, path_e, flags_e)                                \
+	mode_t mode = 0;                                                                           \
+	int existed;                                                                               \
+	if (RT_NEEDS_MODE(flags)) {                                                                \
+		va_list ap;                                                                        \
+		va_start(ap, flags);                                                               \
+		mode = (mode_t)va_arg(ap, int);                                                    \
+		va_end(ap);                                                                        \
+	}                                                                                          \
+	RT_WRAP_PRE(ret, name, args, existed = rt_posix_exists(dirfd_e, path_e, flags_e),         \
+		    rt_posix_open(#name, dirfd_e, path_e, flags_e, mode, existed, r,              \
+				  r < 0 ? err : 0, t0, t1))
+
+#define RT_BODY_OPEN(ret, name, args, dirfd_e, path_e, flags_e, mode_e)                           \
+	int existed;                                                                               \
+	RT_WRAP_PRE(ret, name, args, existed = rt_posix_exists(dirfd_e, path_e, flags_e),         \
+		    rt_posix_open(#name, dirfd_e, path_e, flags_e, mode_e, existed, r,            \
+				  r < 0 ? err : 0, t0, t1))
+
+#define RT_BODY_CLOSE(ret, name, args, fd_e)                                                      \
+	RT_WRAP(ret, name, args, rt_posix_close(#name, fd_e, r, err, t0, t1))
+
+#define RT_BODY_IO(ret, name, args, is_write, fd_e, offset_e, aligned_e)                         \
+	RT_WRAP(ret, name, args,                                                                   \
+		rt_posix_io(#name, is_write, fd_e, offset_e, (int64_t)r, err, aligned_e, t0, t1))
+
+#define RT_BODY_SEEK(ret, name, args, fd_e)                                                       \
+	RT_WRAP(ret, name, args, rt_posix_seek(#name, fd_e, (int64_t)r, err, t0, t1))
+
+#define RT_BODY_FD_META(ret, name, args, fd_e, counter)                                           \
+	RT_WRAP(ret, name, args, rt_posix_fd_meta(#name, fd_e, counter, RT_FAILED(r), err, t0, t1))
+
+#define RT_BODY_PATH_META(ret, name, args, dirfd_e, path_e, counter)                              \
+	RT_WRAP(ret, name, args,                                                                   \
+		rt_posix_path_meta(#name, dirfd_e, path_e, counter, RT_FAILED(r), err, t0, t1))
+
+#define RT_BODY_DUP(ret, name, args, fd_e)                                                        \
+	RT_WRAP(ret, name, args, rt_posix_dup(#name, fd_e, r, err, t0, t1))
+
+#define RT_BODY_RENAME(ret, name, args, olddir_e, old_e, newdir_e, new_e)                        \
+	RT_WRAP(ret, name, args,                                                                   \
+		rt_posix_rename(#name, olddir_e, old_e, newdir_e, new_e, r, err, t0, t1))
+
+/* fcntl passes its optional argument on as glibc does: one pointer-sized word. */
+#define RT_BODY_FCNTL_VA(ret, name, args, fd_e, cmd_e)                                           \
+	void *arg;                                                                                 \
+	va_list ap;                                                                                \
+	va_start(ap, cmd);                                                                         \
+	arg = va_arg(ap, void *);                                                                  \
+	va_end(ap);                                                                                \
+	RT_WRAP(ret, name, args,                                                                   \
+		if ((cmd_e) == F_DUPFD || (cmd_e) == F_DUPFD_CLOEXEC)                              \
+			rt_posix_dup(#name, fd_e, r, err, t0, t1))
+
+#define RT_BODY_FOPEN(ret, name, args, path_e, mode_e)                                            \
+	RT_WRAP(ret, name, args, rt_stdio_open(#name, path_e, mode_e, r, err, t0, t1))
+
+#define RT_BODY_FREOPEN(ret, name, args, path_e, mode_e, stream_e)                                \
+	RT_WRAP(ret, name, args, rt_stdio_close(#name, stream_e, 0, 0, t0, t0);                    \
+		rt_stdio_open(#name, path_e, mode_e, r, err, t0, t1))
+
+#define RT_BODY_FDOPEN(ret, name, args, fd_e, mode_e)                                             \
+	RT_WRAP(ret, name, args, rt_stdio_fdopen(#name, fd_e, mode_e, r, err, t0, t1))
+
+#define RT_BODY_FCLOSE(ret, name, args, stream_e)                                                 \
+	FILE *closing = stream_e;                                                                  \
+	RT_WRAP(ret, name, args, rt_stdio_close(#name, closing, r == EOF, err, t0, t1))
+
+#define RT_BODY_SIO(ret, name, args, is_write, stream_e, bytes_e, failed_e)                       \
+	RT_WRAP(ret, name, args, rt_stdio_io(#name, is_write, stream_e, bytes_e, failed_e, err, t0, t1))
+
+#define RT_BODY_SSEEK(ret, name, args, stream_e, failed_e)                                        \
+	RT_WRAP(ret, name, args, rt_stdio_seek(#name, stream_e, failed_e, err, t0, t1))
+
+#define RT_BODY_SFLUSH(ret, name, args, stream_e)                                                 \
+	RT_WRAP(ret, name, args, rt_stdio_flush(#name, stream_e, r == EOF, err, t0, t1))
+
+/* rewind returns nothing: time it and count it as a seek. */
+#define RT_BODY_SREWIND(ret, name, args, stream_e)                                                \
+	double t0, t1;                                                                             \
+	int err;                                                                                   \
+	if (!RT_RESOLVED(name))                                                                    \
+		return;                                                                            \
+	if (!rt_begin()) {                                                                         \
+		RT_REAL(name) args;                                                                \
+		return;                                                                            \
+	}                                                                                          \
+	t0 = rt_now();                                                                             \
+	RT_REAL(name) args;                                                                        \
+	err = errno;                                                                               \
+	t1 = rt_now();                                                                             \
+	rt_lock();                                                                                 \
+	rt_stdio_seek(#name, stream_e, 0, 0, t0, t1);                                              \
+	rt_unlock();                                                                               \
+	rt_end();                                                                                  \
+	errno = err;
+
+/* Variadic writers forward to their v-form, found as the real one would be. */
+#define RT_BODY_PRINTF_VA(ret, name, args, stream_e, vfunc)                                       \
+	va_list ap;                                                                                \
+	ret r;                                                                                     \
+	va_start(ap, fmt);                                                                         \
+	r = RT_SYM(vfunc) args;                                                                    \
+	va_end(ap);                                                                                \
+	return r;
+
+#define RT_BODY_SCANF_VA(ret, name, args, stream_e, vfunc)                                        \
+	va_list ap;                                                                                \
+	ret r;                                                                                     \
+	double t0, t1;                                                                             \
+	off_t before, after;                                                                       \
+	int err;                                                                                   \
+	va_start(ap, fmt);                                                                         \
+	if (!rt_begin()) {                                                                         \
+		r = vfunc args;                                                                    \
+		va_end(ap);                                                                        \
+		return r;                                                                          \
+	}                                                                                          \
+	before = ftello(stream_e);                                                                 \
+	t0 = rt_now();                                                                             \
+	r = vfunc args;                                                                            \
+	err = errno;                                                                               \
+	t1 = rt_now();                                                                             \
+	va_end(ap);                                                                                \
+	after = ftello(stream_e);                                                                  \
+	rt_lock();                                                                                 \
+	rt_stdio_io(#name, 0, stream_e, before >= 0 && after > before ? after - before : 0,        \
+		    r == EOF && ferror(stream_e), err, t0, t1);                                    \
+	rt_unlock();                                                                               \
+	rt_end();                                                                                  \
+	errno = err;                                                                               \
+	return r;
+
+#define RT_DEFINE(ret, name, params, args, kind, ...)                                             \
+	RT_REAL_DECL(ret, name, params)                                                            \
+	RT_EXPORT ret RT_SYM(name) params;                                                         \
+	RT_EXPORT ret RT_SYM(name) params                                                          \
+	{                                                                                          \
+		RT_BODY_##kind(ret, name, args, __VA_ARGS__)                                       \
+	}
+
+RT_POSIX_CALLS(RT_DEFINE)
+RT_STDIO_CALLS(RT_DEFINE)
