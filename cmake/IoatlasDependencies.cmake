@@ -13,6 +13,8 @@ function(ioatlas_missing what debian rhel option)
     "${rhel} (RHEL family)${_off}")
 endfunction()
 
+find_package(Threads REQUIRED)
+
 find_package(ZLIB QUIET)
 if(NOT ZLIB_FOUND)
   ioatlas_missing("zlib" "zlib1g-dev" "zlib-devel" "")

@@ -5,6 +5,7 @@
 #include "ioa_counters.h"
 
 #include <stddef.h>
+#include <string.h>
 
 #define NAME(name, desc) #name,
 #define DESC(name, desc) desc,
@@ -50,4 +51,65 @@ const struct ioa_module_desc *ioa_module_by_region(unsigned region_type)
 		if (ioa_modules[i].region_type == region_type)
 			return &ioa_modules[i];
 	return NULL;
+}
+
+enum ioa_agg ioa_counter_agg(const char *name)
+{
+	if (strstr(name, "_START_TIMESTAMP"))
+		return IOA_AGG_MIN;
+	if (strstr(name, "_END_TIMESTAMP") || strstr(name, "_MAX_"))
+		return IOA_AGG_MAX;
+	if (strstr(name, "NOT_ALIGNED") || strstr(name, "ACCESS_CHECKS"))
+		return IOA_AGG_SUM;
+	if (strstr(name, "RANK") || strstr(name, "ACCESS") || strstr(name, "STRIDE") ||
+	    strstr(name, "ALIGNMENT") || strstr(name, "_MODE") || strstr(name, "RENAMED_FROM") ||
+	    strstr(name, "FIRST_OFFSET"))
+		return IOA_AGG_NONE;
+	return IOA_AGG_SUM;
+}
+
+void ioa_counters_combine(enum ioa_module module, int64_t *dst, double *fdst, const int64_t *src,
+			  const double *fsrc)
+{
+	const struct ioa_module_desc *mod = &ioa_modules[module];
+	unsigned i;
+
+	for (i = 0; i < mod->counter_count; i++) {
+		switch (ioa_counter_agg(mod->counter_names[i])) {
+		case IOA_AGG_SUM:
+			dst[i] += src[i];
+			break;
+		case IOA_AGG_MAX:
+			if (src[i] > dst[i])
+				dst[i] = src[i];
+			break;
+		case IOA_AGG_MIN:
+			if (src[i] && (!dst[i] || src[i] < dst[i]))
+				dst[i] = src[i];
+			break;
+		case IOA_AGG_NONE:
+			if (!dst[i])
+				dst[i] = src[i];
+			break;
+		}
+	}
+	for (i = 0; i < mod->fcounter_count; i++) {
+		switch (ioa_counter_agg(mod->fcounter_names[i])) {
+		case IOA_AGG_SUM:
+			fdst[i] += fsrc[i];
+			break;
+		case IOA_AGG_MAX:
+			if (fsrc[i] > fdst[i])
+				fdst[i] = fsrc[i];
+			break;
+		case IOA_AGG_MIN:
+			if (fsrc[i] > 0 && (fdst[i] == 0 || fsrc[i] < fdst[i]))
+				fdst[i] = fsrc[i];
+			break;
+		case IOA_AGG_NONE:
+			if (fdst[i] == 0)
+				fdst[i] = fsrc[i];
+			break;
+		}
+	}
 }

@@ -18,6 +18,8 @@
 #ifndef IOA_COUNTERS_H
 #define IOA_COUNTERS_H
 
+#include <stdint.h>
+
 #define IOA_SIZE_BINS(X, P, WHAT)                                          \
 	X(P##_SIZE_##WHAT##_0_100, "accesses of 0 to 100 bytes")           \
 	X(P##_SIZE_##WHAT##_100_1K, "accesses of 101 bytes to 1 KiB")      \
@@ -220,6 +222,24 @@ struct ioa_module_desc {
 	const char *const *fcounter_names;
 	const char *const *fcounter_descs;
 };
+
+/* How a counter combines over records (ranks sharing a file, --total). */
+enum ioa_agg {
+	IOA_AGG_SUM,  /* counts, bytes, times */
+	IOA_AGG_MAX,  /* highest offsets, slowest calls, last timestamps */
+	IOA_AGG_MIN,  /* first timestamps (ignoring 0: never happened) */
+	IOA_AGG_NONE, /* per-record facts: ranks, modes, alignments, common values */
+};
+
+/* The combination rule of a counter, from its name. */
+enum ioa_agg ioa_counter_agg(const char *name);
+
+/*
+ * Combines src into dst (both one module's counters in table order) by each
+ * counter's rule; IOA_AGG_NONE counters keep dst's value unless it is 0.
+ */
+void ioa_counters_combine(enum ioa_module module, int64_t *dst, double *fdst, const int64_t *src,
+			  const double *fsrc);
 
 /* The modules, indexed by enum ioa_module. */
 extern const struct ioa_module_desc ioa_modules[IOA_MOD_COUNT];

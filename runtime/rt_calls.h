@@ -28,8 +28,8 @@
 #define RT_POSIX_CALLS(X)                                                                          \
 	X(int, open, (const char *path, int flags, ...), (path, flags, mode), OPEN_VA, AT_FDCWD,   \
 	  path, flags)                                                                             \
-	X(int, open64, (const char *path, int flags, ...), (path, flags, mode), OPEN_VA,           \
-	  AT_FDCWD, path, flags)                                                                   \
+	X(int, open64, (const char *path, int flags, ...), (path, flags, mode), OPEN_VA, AT_FDCWD, \
+	  path, flags)                                                                             \
 	X(int, openat, (int dirfd, const char *path, int flags, ...), (dirfd, path, flags, mode),  \
 	  OPEN_VA, dirfd, path, flags)                                                             \
 	X(int, openat64, (int dirfd, const char *path, int flags, ...),                            \
@@ -147,8 +147,10 @@
 	  r ? (int64_t)strlen(r) : 0, !r && ferror(stream))                                        \
 	X(int, fputs, (const char *s, FILE *stream), (s, stream), SIO, 1, stream,                  \
 	  r >= 0 ? (int64_t)strlen(s) : 0, r < 0)                                                  \
-	X(int, fgetc, (FILE * stream), (stream), SIO, 0, stream, r != EOF, r == EOF && ferror(stream)) \
-	X(int, getc, (FILE * stream), (stream), SIO, 0, stream, r != EOF, r == EOF && ferror(stream))  \
+	X(int, fgetc, (FILE * stream), (stream), SIO, 0, stream, r != EOF,                         \
+	  r == EOF && ferror(stream))                                                              \
+	X(int, getc, (FILE * stream), (stream), SIO, 0, stream, r != EOF,                          \
+	  r == EOF && ferror(stream))                                                              \
 	X(int, fputc, (int c, FILE *stream), (c, stream), SIO, 1, stream, r != EOF, r == EOF)      \
 	X(int, putc, (int c, FILE *stream), (c, stream), SIO, 1, stream, r != EOF, r == EOF)       \
 	X(int, vfprintf, (FILE * stream, const char *fmt, va_list ap), (stream, fmt, ap), SIO, 1,  \

@@ -25,17 +25,17 @@ struct rt_setting {
 	const char *fallback;
 };
 
-#define RT_SETTING_ROW(key, type, field, fallback, desc)                                          \
-	{ #key, RT_##type, offsetof(struct rt_config, field),                                      \
-	  sizeof(((struct rt_config *)0)->field), fallback },
-static const struct rt_setting settings[] = { RT_SETTINGS(RT_SETTING_ROW) };
+#define RT_SETTING_ROW(key, type, field, fallback, desc)     \
+	{#key, RT_##type, offsetof(struct rt_config, field), \
+	 sizeof(((struct rt_config *)0)->field), fallback},
+static const struct rt_setting settings[] = {RT_SETTINGS(RT_SETTING_ROW)};
 #undef RT_SETTING_ROW
 #define SETTING_COUNT (sizeof(settings) / sizeof(settings[0]))
 
 static int parse_bool(const char *text, bool *out)
 {
-	static const char *const yes[] = { "1", "yes", "true", "on" };
-	static const char *const no[] = { "0", "no", "false", "off" };
+	static const char *const yes[] = {"1", "yes", "true", "on"};
+	static const char *const no[] = {"0", "no", "false", "off"};
 	size_t i;
 
 	for (i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
@@ -53,7 +53,7 @@ static int parse_bool(const char *text, bool *out)
 
 static int parse_list(const char *text, struct rt_list *list)
 {
-	struct rt_list parsed = { 0 };
+	struct rt_list parsed = {0};
 	const char *p = text;
 
 	while (*p) {
@@ -102,7 +102,8 @@ static void reject(struct rt_config *c, const char *where, const char *key, cons
 {
 	c->rejected++;
 	if (c->debug)
-		fprintf(stderr, "ioatlas: ignoring bad setting %s '%s' from %s\n", key, value, where);
+		fprintf(stderr, "ioatlas: ignoring bad setting %s '%s' from %s\n", key, value,
+			where);
 }
 
 static const struct rt_setting *find_setting(const char *key, size_t len)

@@ -30,17 +30,22 @@ struct rt_list {
 };
 
 /* X(key, type, field, default, description) */
-#define RT_SETTINGS(X)                                                                             \
-	X(disable, BOOL, disable, "0", "turn the runtime off for this process")                    \
-	X(logdir, PATH, logdir, "/var/log/ioatlas", "root of the log tree (LOGDIR/YYYY/MM/DD/)")   \
-	X(log_group, NAME, log_group, "", "group given to new logs (empty: the user's group)")     \
-	X(memory, SIZE, memory_bytes, "4MiB", "memory budget per process")                         \
-	X(nonmpi, BOOL, nonmpi, "0", "write logs for programs that never call MPI_Init")           \
-	X(nonmpi_exes, LIST, nonmpi_exes, "", "executables (names or path prefixes) logged without MPI") \
-	X(exclude_exes, LIST, exclude_exes, "", "executables (names or path prefixes) never instrumented") \
-	X(exclude_paths, LIST, exclude_paths, "/proc:/sys:/dev", "path prefixes not recorded")      \
-	X(include_paths, LIST, include_paths, "/dev/shm", "path prefixes recorded even inside excluded ones") \
-	X(record_args, BOOL, record_args, "1", "record the command-line arguments in the log")      \
+#define RT_SETTINGS(X)                                                                           \
+	X(disable, BOOL, disable, "0", "turn the runtime off for this process")                  \
+	X(logdir, PATH, logdir, "/var/log/ioatlas", "root of the log tree (LOGDIR/YYYY/MM/DD/)") \
+	X(log_group, NAME, log_group, "", "group given to new logs (empty: the user's group)")   \
+	X(memory, SIZE, memory_bytes, "4MiB", "memory budget per process")                       \
+	X(nonmpi, BOOL, nonmpi, "0", "write logs for programs that never call MPI_Init")         \
+	X(nonmpi_exes, LIST, nonmpi_exes, "",                                                    \
+	  "executables (names or path prefixes) logged without MPI")                             \
+	X(exclude_exes, LIST, exclude_exes, "",                                                  \
+	  "executables (names or path prefixes) never instrumented")                             \
+	X(exclude_paths, LIST, exclude_paths,                                                    \
+	  "/proc:/sys:/dev:/etc:/usr:/bin:/sbin:/lib:/lib32:/lib64:/boot",                       \
+	  "path prefixes not recorded (system files)")                                           \
+	X(include_paths, LIST, include_paths, "/dev/shm",                                        \
+	  "path prefixes recorded even inside excluded ones")                                    \
+	X(record_args, BOOL, record_args, "1", "record the command-line arguments in the log")   \
 	X(debug, BOOL, debug, "0", "report bad settings and runtime failures on stderr")
 
 struct rt_config {

@@ -12,12 +12,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "rt_mpiio.h"
 #include "rt_posix.h"
 #include "rt_records.h"
 #include "rt_stdio.h"
 
-struct rt_state rt = { .nprocs = 1 };
-_Thread_local int rt_depth __attribute__((tls_model("initial-exec")));
+struct rt_state rt = {.nprocs = 1};
+_Thread_local unsigned rt_inside __attribute__((tls_model("initial-exec")));
 
 static pthread_mutex_t rt_mutex = PTHREAD_MUTEX_INITIALIZER;
 
@@ -81,7 +82,7 @@ void rt_init(void)
 	started = 1;
 	rt.start_mono_ns = clock_ns(CLOCK_MONOTONIC);
 	rt.start_real_ns = clock_ns(CLOCK_REALTIME);
-	rt_depth++;
+	rt_inside |= RT_IN_RUNTIME;
 	rt_config_load(&rt.config);
 	n = readlink("/proc/self/exe", rt.exe, sizeof(rt.exe) - 1);
 	rt.exe[n > 0 ? n : 0] = '\0';
@@ -92,7 +93,7 @@ void rt_init(void)
 		rt.disabled_reason = "executable excluded by settings";
 	else if (rt_arena_init(&rt.arena, (size_t)rt.config.memory_bytes))
 		rt.disabled_reason = "cannot map the memory budget";
-	else if (rt_records_init() || rt_posix_init() || rt_stdio_init())
+	else if (rt_records_init() || rt_posix_init() || rt_stdio_init() || rt_mpiio_init())
 		rt.disabled_reason = "memory budget too small for the record tables";
 	else if (pthread_atfork(before_fork, after_fork_parent, after_fork_child))
 		rt.disabled_reason = "cannot register fork handlers";
@@ -100,7 +101,7 @@ void rt_init(void)
 		rt.enabled = 1;
 	if (!rt.enabled && rt.config.debug)
 		fprintf(stderr, "ioatlas: runtime off: %s\n", rt.disabled_reason);
-	rt_depth--;
+	rt_inside &= ~RT_IN_RUNTIME;
 }
 
 __attribute__((constructor)) static void rt_constructor(void)

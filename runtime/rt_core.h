@@ -2,10 +2,12 @@
  * rt_core — the runtime's process-wide state: whether it is on, its lock,
  * its settings and memory, the clock, and the per-thread reentrancy guard.
  *
- * Every wrapper starts with rt_begin(): it fails (and the wrapper just calls
- * through) when the runtime is off, or when this thread is already inside
- * the runtime — so calls the runtime makes itself, and POSIX calls made by
- * an intercepted STDIO or MPI-IO call, are never counted twice.  Record
+ * Every wrapper starts with rt_begin(layer): it fails (and the wrapper just
+ * calls through) when the runtime is off, when this thread is already inside
+ * a wrapper of the same layer, or inside the runtime's own work.  Calls the
+ * runtime makes itself are thus never counted, while POSIX calls that an
+ * MPI-IO call makes underneath are counted and tied to it (multi-layer
+ * attribution).  Record
  * updates happen under rt_lock().  When anything inside fails, rt_disable()
  * turns recording off for the rest of the process; the application carries
  * on untouched.
@@ -22,33 +24,40 @@
 #include "rt_config.h"
 
 struct rt_state {
-	volatile int enabled;     /* recording; cleared for good by rt_disable() */
+	volatile int enabled; /* recording; cleared for good by rt_disable() */
 	struct rt_config config;
 	struct rt_arena arena;
-	uint64_t start_mono_ns;   /* CLOCK_MONOTONIC at start-up */
-	uint64_t start_real_ns;   /* CLOCK_REALTIME at start-up */
-	int rank;                 /* MPI rank, 0 without MPI */
-	int nprocs;               /* MPI size, 1 without MPI */
-	bool mpi_initialized;     /* MPI_Init seen: the log is written at MPI_Finalize */
+	uint64_t start_mono_ns; /* CLOCK_MONOTONIC at start-up */
+	uint64_t start_real_ns; /* CLOCK_REALTIME at start-up */
+	int rank;		/* MPI rank, 0 without MPI */
+	int nprocs;		/* MPI size, 1 without MPI */
+	bool mpi_initialized;	/* MPI_Init seen: the log is written at MPI_Finalize */
 	bool log_written;
 	const char *disabled_reason;
 	char exe[PATH_MAX];
 };
 
 extern struct rt_state rt;
-extern _Thread_local int rt_depth __attribute__((tls_model("initial-exec")));
+/* Layers a thread can be inside of (bits of rt_inside). */
+#define RT_IN_POSIX   0x1u
+#define RT_IN_STDIO   0x2u
+#define RT_IN_MPIIO   0x4u
+#define RT_IN_MPI     0x8u  /* MPI_Init, MPI_Finalize, synchronization */
+#define RT_IN_RUNTIME 0x10u /* the runtime's own work: start-up, shutdown */
 
-static inline int rt_begin(void)
+extern _Thread_local unsigned rt_inside __attribute__((tls_model("initial-exec")));
+
+static inline int rt_begin(unsigned layer)
 {
-	if (!rt.enabled || rt_depth)
+	if (!rt.enabled || (rt_inside & (layer | RT_IN_RUNTIME)))
 		return 0;
-	rt_depth++;
+	rt_inside |= layer;
 	return 1;
 }
 
-static inline void rt_end(void)
+static inline void rt_end(unsigned layer)
 {
-	rt_depth--;
+	rt_inside &= ~layer;
 }
 
 /* Seconds since the process started, from the monotonic clock. */

@@ -21,68 +21,103 @@
 
 #define RT_VERSION "0.1.0"
 
-static void finish_record(struct rt_record *rec)
+void rt_log_finish_record(struct rt_record *rec)
 {
 	int64_t *c = rec->counters;
 
 	if (rec->module == IOA_MOD_POSIX) {
-		rt_values_top4(&rec->access_sizes, &c[POSIX_ACCESS1_ACCESS], &c[POSIX_ACCESS1_COUNT]);
+		rt_values_top4(&rec->access_sizes, &c[POSIX_ACCESS1_ACCESS],
+			       &c[POSIX_ACCESS1_COUNT]);
 		rt_values_top4(&rec->strides, &c[POSIX_STRIDE1_STRIDE], &c[POSIX_STRIDE1_COUNT]);
 	} else if (rec->module == IOA_MOD_MPIIO) {
-		rt_values_top4(&rec->access_sizes, &c[MPIIO_ACCESS1_ACCESS], &c[MPIIO_ACCESS1_COUNT]);
+		rt_values_top4(&rec->access_sizes, &c[MPIIO_ACCESS1_ACCESS],
+			       &c[MPIIO_ACCESS1_COUNT]);
 	}
+}
+
+static int pack_list(struct ioa_buf *raw, enum ioa_module m, struct rt_record *rec, uint32_t *count,
+		     int encode)
+{
+	int rc = 0;
+
+	for (; rec && !rc; rec = rec->next_in_module) {
+		if (rec->flags & RT_REC_ELSEWHERE)
+			continue;
+		++*count;
+		if (!encode)
+			continue;
+		rt_log_finish_record(rec);
+		rc = ioa_enc_module_record(
+			raw, m, rec->id, rec->flags & IOA_REC_SHARED ? -1 : rt.rank,
+			rec->flags & ~RT_REC_ELSEWHERE, rec->counters, rec->fcounters);
+	}
+	return rc;
 }
 
 static int pack_module(struct ioa_log_writer *w, struct ioa_buf *raw, enum ioa_module m)
 {
 	struct rt_module_records *mr = &rt_modules[m];
-	struct rt_record *rec;
 	uint32_t count = 0;
 	int rc;
 
-	for (rec = mr->first; rec; rec = rec->next_in_module)
-		count++;
+	pack_list(raw, m, mr->first, &count, 0);
+	pack_list(raw, m, mr->combined, &count, 0);
 	/* The overflow record goes in only when something folded into it. */
 	count += mr->folded_files > 0;
 	if (!count)
 		return 0;
 	ioa_buf_reset(raw);
 	rc = ioa_enc_module_header(raw, m, count);
-	for (rec = mr->first; rec && !rc; rec = rec->next_in_module) {
-		finish_record(rec);
-		rc = ioa_enc_module_record(raw, m, rec->id,
-					   rec->flags & IOA_REC_SHARED ? -1 : rt.rank, rec->flags,
-					   rec->counters, rec->fcounters);
-	}
+	count = 0;
+	if (!rc)
+		rc = pack_list(raw, m, mr->first, &count, 1);
+	if (!rc)
+		rc = pack_list(raw, m, mr->combined, &count, 1);
 	if (!rc && mr->folded_files) {
-		finish_record(mr->overflow);
+		rt_log_finish_record(mr->overflow);
 		rc = ioa_enc_module_record(raw, m, 0, rt.rank, mr->overflow->flags,
 					   mr->overflow->counters, mr->overflow->fcounters);
 	}
 	return rc ? rc : ioa_logw_add(w, ioa_modules[m].region_type, raw->data, raw->len);
 }
 
+/* Whether an earlier module's record (written here) already carries id's name. */
+static int name_written(int module, uint64_t id)
+{
+	struct rt_record *rec;
+	int k;
+
+	for (k = 0; k < module; k++) {
+		rec = rt_record_find((enum ioa_module)k, id);
+		if (rec && !(rec->flags & RT_REC_ELSEWHERE))
+			return 1;
+		for (rec = rt_modules[k].combined; rec; rec = rec->next_in_module)
+			if (rec->id == id)
+				return 1;
+	}
+	return 0;
+}
+
 static int pack_names(struct ioa_log_writer *w, struct ioa_buf *raw)
 {
 	struct rt_record *rec;
 	uint32_t count = 0;
-	int m, rc;
+	int m, pass, rc;
 
 	ioa_buf_reset(raw);
 	rc = ioa_enc_u32(raw, 0);
 	for (m = 0; m < IOA_MOD_COUNT && !rc; m++) {
-		for (rec = rt_modules[m].first; rec && !rc; rec = rec->next_in_module) {
-			/* Same path, same id: the name goes in once for all modules. */
-			int seen = 0, k;
-
-			for (k = 0; k < m && !seen; k++)
-				seen = rt_record_find((enum ioa_module)k, rec->id) != NULL;
-			if (seen)
-				continue;
-			rc = ioa_enc_u64(raw, rec->id);
-			if (!rc)
-				rc = ioa_enc_bytes(raw, rec->name, strlen(rec->name));
-			count++;
+		for (pass = 0; pass < 2; pass++) {
+			rec = pass ? rt_modules[m].combined : rt_modules[m].first;
+			for (; rec && !rc; rec = rec->next_in_module) {
+				/* Same path, same id: one name serves every module. */
+				if (rec->flags & RT_REC_ELSEWHERE || name_written(m, rec->id))
+					continue;
+				rc = ioa_enc_u64(raw, rec->id);
+				if (!rc)
+					rc = ioa_enc_bytes(raw, rec->name, strlen(rec->name));
+				count++;
+			}
 		}
 	}
 	if (rc)
@@ -166,8 +201,8 @@ static const char *user_name(char *buf, size_t len)
 static const char *job_id(const char **scheduler)
 {
 	static const char *const vars[][2] = {
-		{ "SLURM_JOB_ID", "slurm" },  { "PBS_JOBID", "pbs" },	  { "LSB_JOBID", "lsf" },
-		{ "FLUX_JOB_ID", "flux" },    { "COBALT_JOBID", "cobalt" },
+		{"SLURM_JOB_ID", "slurm"}, {"PBS_JOBID", "pbs"},       {"LSB_JOBID", "lsf"},
+		{"FLUX_JOB_ID", "flux"},   {"COBALT_JOBID", "cobalt"},
 	};
 	size_t i;
 

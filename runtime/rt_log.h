@@ -16,6 +16,11 @@
  */
 int rt_log_pack_records(struct ioa_log_writer *w);
 
+struct rt_record;
+
+/* Fills a record's derived counters (the most common sizes and strides). */
+void rt_log_finish_record(struct rt_record *rec);
+
 /* Packs the job region (end time now) and the mount table into w. */
 int rt_log_pack_job(struct ioa_log_writer *w, const char *hostnames, size_t hostnames_len,
 		    const uint32_t *rank_nodes, uint32_t nnodes);

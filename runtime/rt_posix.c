@@ -168,42 +168,25 @@ static void desc_attach(int fd, struct rt_desc *d)
 	d->refs++;
 }
 
-/* Adds elapsed time, counting time overlapped with the last call only once. */
-static void add_time(double *total, double *last_end, double t0, double t1)
+enum rt_create rt_posix_probe_create(int dirfd, const char *path, int flags, mode_t mode)
 {
-	if (t0 < *last_end)
-		t0 = *last_end;
-	if (t1 > t0)
-		*total += t1 - t0;
-	if (t1 > *last_end)
-		*last_end = t1;
-}
+	int saved = errno;
+	long fd;
 
-static void set_first(double *stamp, double t)
-{
-	if (*stamp == 0 || t < *stamp)
-		*stamp = t;
-}
-
-static void set_last(double *stamp, double t)
-{
-	if (t > *stamp)
-		*stamp = t;
-}
-
-int rt_posix_exists(int dirfd, const char *path, int flags)
-{
-	int saved = errno, exists;
-
-	if (!(flags & O_CREAT))
-		return 1;
-	exists = syscall(SYS_faccessat, dirfd, path, F_OK) == 0;
+	if (!(flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE)
+		return RT_EXISTED;
+	if (flags & O_EXCL)
+		return RT_CREATED_IF_OPENED;
+	/* The raw system call: a probe of ours, not a call for other tools to see. */
+	fd = syscall(SYS_openat, dirfd, path, O_CREAT | O_EXCL | O_RDONLY | O_CLOEXEC, mode);
+	if (fd >= 0)
+		syscall(SYS_close, fd);
 	errno = saved;
-	return exists;
+	return fd >= 0 ? RT_CREATED : RT_EXISTED;
 }
 
 void rt_posix_open(const char *op, int dirfd, const char *path, int flags, mode_t mode,
-		   int existed, int fd, int err, double t0, double t1)
+		   enum rt_create create, int fd, int err, double t0, double t1)
 {
 	struct rt_record *rec = path_record(dirfd, path);
 	struct rt_desc *d;
@@ -216,10 +199,10 @@ void rt_posix_open(const char *op, int dirfd, const char *path, int flags, mode_
 	}
 	rec->counters[POSIX_OPENS]++;
 	rec->counters[POSIX_MODE] = mode;
-	set_first(&rec->fcounters[POSIX_F_OPEN_START_TIMESTAMP], t0);
-	set_last(&rec->fcounters[POSIX_F_OPEN_END_TIMESTAMP], t1);
-	add_time(&rec->fcounters[POSIX_F_META_TIME], &rec->meta_end, t0, t1);
-	if (!existed) {
+	rt_set_first(&rec->fcounters[POSIX_F_OPEN_START_TIMESTAMP], t0);
+	rt_set_last(&rec->fcounters[POSIX_F_OPEN_END_TIMESTAMP], t1);
+	rt_add_time(&rec->fcounters[POSIX_F_META_TIME], &rec->meta_end, t0, t1);
+	if (create != RT_EXISTED) {
 		rec->counters[POSIX_CREATES]++;
 		rec->flags |= IOA_REC_CREATED;
 	}
@@ -250,9 +233,9 @@ void rt_posix_close(const char *op, int fd, int ret, int err, double t0, double 
 	rec = d->rec;
 	if (ret < 0)
 		rt_record_failure(rec, IOA_MOD_POSIX, op, err);
-	set_first(&rec->fcounters[POSIX_F_CLOSE_START_TIMESTAMP], t0);
-	set_last(&rec->fcounters[POSIX_F_CLOSE_END_TIMESTAMP], t1);
-	add_time(&rec->fcounters[POSIX_F_META_TIME], &rec->meta_end, t0, t1);
+	rt_set_first(&rec->fcounters[POSIX_F_CLOSE_START_TIMESTAMP], t0);
+	rt_set_last(&rec->fcounters[POSIX_F_CLOSE_END_TIMESTAMP], t1);
+	rt_add_time(&rec->fcounters[POSIX_F_META_TIME], &rec->meta_end, t0, t1);
 	/* Even a failed close releases the descriptor on Linux. */
 	desc_unref(fd);
 }
@@ -311,17 +294,17 @@ void rt_posix_io(const char *op, int is_write, int fd, int64_t offset, int64_t r
 			if (c[POSIX_OVERWRITE_FIRST_OFFSET] < 0)
 				c[POSIX_OVERWRITE_FIRST_OFFSET] = this_offset;
 		}
-		set_first(&rec->fcounters[POSIX_F_WRITE_START_TIMESTAMP], t0);
-		set_last(&rec->fcounters[POSIX_F_WRITE_END_TIMESTAMP], t1);
-		add_time(&rec->fcounters[POSIX_F_WRITE_TIME], &rec->write_end, t0, t1);
+		rt_set_first(&rec->fcounters[POSIX_F_WRITE_START_TIMESTAMP], t0);
+		rt_set_last(&rec->fcounters[POSIX_F_WRITE_END_TIMESTAMP], t1);
+		rt_add_time(&rec->fcounters[POSIX_F_WRITE_TIME], &rec->write_end, t0, t1);
 		if (rec->fcounters[POSIX_F_MAX_WRITE_TIME] < elapsed) {
 			rec->fcounters[POSIX_F_MAX_WRITE_TIME] = elapsed;
 			c[POSIX_MAX_WRITE_TIME_SIZE] = elapsed_size;
 		}
 	} else {
-		set_first(&rec->fcounters[POSIX_F_READ_START_TIMESTAMP], t0);
-		set_last(&rec->fcounters[POSIX_F_READ_END_TIMESTAMP], t1);
-		add_time(&rec->fcounters[POSIX_F_READ_TIME], &rec->read_end, t0, t1);
+		rt_set_first(&rec->fcounters[POSIX_F_READ_START_TIMESTAMP], t0);
+		rt_set_last(&rec->fcounters[POSIX_F_READ_END_TIMESTAMP], t1);
+		rt_add_time(&rec->fcounters[POSIX_F_READ_TIME], &rec->read_end, t0, t1);
 		if (rec->fcounters[POSIX_F_MAX_READ_TIME] < elapsed) {
 			rec->fcounters[POSIX_F_MAX_READ_TIME] = elapsed;
 			c[POSIX_MAX_READ_TIME_SIZE] = elapsed_size;
@@ -341,7 +324,7 @@ void rt_posix_seek(const char *op, int fd, int64_t ret, int err, double t0, doub
 	}
 	d->offset = ret;
 	d->rec->counters[POSIX_SEEKS]++;
-	add_time(&d->rec->fcounters[POSIX_F_META_TIME], &d->rec->meta_end, t0, t1);
+	rt_add_time(&d->rec->fcounters[POSIX_F_META_TIME], &d->rec->meta_end, t0, t1);
 }
 
 void rt_posix_fd_meta(const char *op, int fd, int counter, int failed, int err, double t0,
@@ -356,7 +339,7 @@ void rt_posix_fd_meta(const char *op, int fd, int counter, int failed, int err, 
 		return;
 	}
 	d->rec->counters[counter]++;
-	add_time(&d->rec->fcounters[POSIX_F_META_TIME], &d->rec->meta_end, t0, t1);
+	rt_add_time(&d->rec->fcounters[POSIX_F_META_TIME], &d->rec->meta_end, t0, t1);
 }
 
 void rt_posix_path_meta(const char *op, int dirfd, const char *path, int counter, int failed,
@@ -371,7 +354,7 @@ void rt_posix_path_meta(const char *op, int dirfd, const char *path, int counter
 		return;
 	}
 	rec->counters[counter]++;
-	add_time(&rec->fcounters[POSIX_F_META_TIME], &rec->meta_end, t0, t1);
+	rt_add_time(&rec->fcounters[POSIX_F_META_TIME], &rec->meta_end, t0, t1);
 	if (counter == POSIX_UNLINKS || counter == POSIX_RMDIRS)
 		rec->flags |= IOA_REC_REMOVED;
 	else if (counter == POSIX_MKDIRS)
@@ -392,12 +375,12 @@ void rt_posix_dup(const char *op, int oldfd, int newfd, int err, double t0, doub
 		return;
 	d->rec->counters[POSIX_DUPS]++;
 	d->rec->counters[POSIX_OPENS]++;
-	add_time(&d->rec->fcounters[POSIX_F_META_TIME], &d->rec->meta_end, t0, t1);
+	rt_add_time(&d->rec->fcounters[POSIX_F_META_TIME], &d->rec->meta_end, t0, t1);
 	desc_attach(newfd, d);
 }
 
-void rt_posix_rename(const char *op, int olddirfd, const char *old, int newdirfd,
-		     const char *new, int ret, int err, double t0, double t1)
+void rt_posix_rename(const char *op, int olddirfd, const char *old, int newdirfd, const char *new,
+		     int ret, int err, double t0, double t1)
 {
 	struct rt_record *from = path_record(olddirfd, old);
 	struct rt_record *to = path_record(newdirfd, new);
@@ -409,7 +392,7 @@ void rt_posix_rename(const char *op, int olddirfd, const char *old, int newdirfd
 	if (from) {
 		from->counters[POSIX_RENAME_SOURCES]++;
 		from->flags |= IOA_REC_REMOVED;
-		add_time(&from->fcounters[POSIX_F_META_TIME], &from->meta_end, t0, t1);
+		rt_add_time(&from->fcounters[POSIX_F_META_TIME], &from->meta_end, t0, t1);
 	}
 	if (to) {
 		to->counters[POSIX_RENAME_TARGETS]++;

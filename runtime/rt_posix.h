@@ -22,13 +22,17 @@
 int rt_posix_init(void);
 
 /*
- * Whether (dirfd, path) exists, asked before an open with O_CREAT so that
- * the open can tell whether it created the file.  Keeps errno.
+ * Before an open with O_CREAT: creates the file exclusively (and closes it
+ * again) so that whether this open created the file is known exactly, even
+ * when many ranks open it at once.  Returns RT_CREATED (we created it: the
+ * real open that follows just opens it), RT_CREATED_IF_OPENED (O_EXCL: the
+ * real open creates it if it succeeds) or RT_EXISTED.  Keeps errno.
  */
-int rt_posix_exists(int dirfd, const char *path, int flags);
+enum rt_create { RT_EXISTED, RT_CREATED, RT_CREATED_IF_OPENED };
+enum rt_create rt_posix_probe_create(int dirfd, const char *path, int flags, mode_t mode);
 
 void rt_posix_open(const char *op, int dirfd, const char *path, int flags, mode_t mode,
-		   int existed, int fd, int err, double t0, double t1);
+		   enum rt_create create, int fd, int err, double t0, double t1);
 void rt_posix_close(const char *op, int fd, int ret, int err, double t0, double t1);
 void rt_posix_io(const char *op, int is_write, int fd, int64_t offset, int64_t ret, int err,
 		 int mem_aligned, double t0, double t1);
@@ -38,8 +42,8 @@ void rt_posix_fd_meta(const char *op, int fd, int counter, int failed, int err, 
 void rt_posix_path_meta(const char *op, int dirfd, const char *path, int counter, int failed,
 			int err, double t0, double t1);
 void rt_posix_dup(const char *op, int oldfd, int newfd, int err, double t0, double t1);
-void rt_posix_rename(const char *op, int olddirfd, const char *old, int newdirfd,
-		     const char *new, int ret, int err, double t0, double t1);
+void rt_posix_rename(const char *op, int olddirfd, const char *old, int newdirfd, const char *new,
+		     int ret, int err, double t0, double t1);
 
 /* Buffer alignment checks used by the call table's IO lines. */
 int rt_mem_aligned(const void *buf);

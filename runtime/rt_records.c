@@ -62,7 +62,8 @@ int rt_records_init(void)
 	for (i = 0; i < IOA_MOD_COUNT; i++) {
 		static const char folded[] = "<folded: files past the memory budget>";
 
-		rt_modules[i].overflow = record_new((enum ioa_module)i, 0, folded, sizeof(folded) - 1);
+		rt_modules[i].overflow =
+			record_new((enum ioa_module)i, 0, folded, sizeof(folded) - 1);
 		if (!rt_modules[i].overflow)
 			return -1;
 		rt_modules[i].overflow->flags = IOA_REC_FOLDED;
@@ -133,7 +134,7 @@ void rt_values_add(struct rt_values *v, int64_t value)
 
 void rt_values_top4(const struct rt_values *v, int64_t *values, int64_t *counts)
 {
-	int taken[RT_VALUE_SLOTS] = { 0 };
+	int taken[RT_VALUE_SLOTS] = {0};
 	unsigned k, i;
 
 	for (k = 0; k < 4; k++) {
@@ -228,7 +229,7 @@ void rt_record_failure(struct rt_record *rec, enum ioa_module module, const char
 		failures_dropped++;
 		return;
 	}
-	failures[failure_count++] = (struct rt_failure){ id, module, op, err, 1 };
+	failures[failure_count++] = (struct rt_failure){id, module, op, err, 1};
 }
 
 size_t rt_failures(const struct rt_failure **table)
@@ -239,8 +240,8 @@ size_t rt_failures(const struct rt_failure **table)
 
 void rt_size_bin(int64_t *counters, int first_bin, int64_t len)
 {
-	static const int64_t upper[] = { 100, 1024, 10240, 102400, 1048576, 4194304, 10485760,
-					 104857600, 1073741824 };
+	static const int64_t upper[] = {100,	 1024,	   10240,     102400,	 1048576,
+					4194304, 10485760, 104857600, 1073741824};
 	int bin = 0;
 
 	while (bin < 9 && len > upper[bin])

@@ -45,9 +45,9 @@ struct rt_record {
 	const char *name;
 	enum ioa_module module;
 	uint32_t flags;
-	int64_t last_byte_read;    /* 0 before the first read, as in Darshan */
+	int64_t last_byte_read;	   /* 0 before the first read, as in Darshan */
 	int64_t last_byte_written; /* 0 before the first write */
-	int last_io; /* 0 none, 1 read, 2 write */
+	int last_io;		   /* 0 none, 1 read, 2 write */
 	double meta_end, read_end, write_end;
 	struct rt_values access_sizes;
 	struct rt_values strides;
@@ -56,8 +56,12 @@ struct rt_record {
 	double *fcounters;
 };
 
+/* Internal record flag, never written: the record goes in another rank's log. */
+#define RT_REC_ELSEWHERE 0x80000000u
+
 struct rt_module_records {
 	struct rt_record *first;
+	struct rt_record *combined; /* rank 0 at MPI shutdown: shared files, combined */
 	struct rt_record *overflow; /* where files past the budget fold */
 	uint64_t count;
 	uint64_t folded_files; /* distinct lookups that ended in the overflow record */
@@ -102,6 +106,33 @@ struct rt_failure {
 
 /* Walks the failure table; returns the number of entries. */
 size_t rt_failures(const struct rt_failure **table);
+
+/*
+ * Adds the time t1 - t0 to *total, counting time that overlaps the previous
+ * call (from another thread) only once, as Darshan does.
+ */
+static inline void rt_add_time(double *total, double *last_end, double t0, double t1)
+{
+	if (t0 < *last_end)
+		t0 = *last_end;
+	if (t1 > t0)
+		*total += t1 - t0;
+	if (t1 > *last_end)
+		*last_end = t1;
+}
+
+/* Keeps the earliest (first) or latest (last) of a timestamp's values. */
+static inline void rt_set_first(double *stamp, double t)
+{
+	if (*stamp == 0 || t < *stamp)
+		*stamp = t;
+}
+
+static inline void rt_set_last(double *stamp, double t)
+{
+	if (t > *stamp)
+		*stamp = t;
+}
 
 /* Sorts the size histogram bin for len into counters[first_bin..first_bin+9]. */
 void rt_size_bin(int64_t *counters, int first_bin, int64_t len);

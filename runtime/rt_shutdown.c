@@ -46,7 +46,7 @@ void rt_shutdown_at_exit(void)
 	if (!rt.config.nonmpi && !rt_config_exe_listed(&rt.config.nonmpi_exes, rt.exe))
 		return;
 	rt.log_written = true;
-	rt_depth++;
+	rt_inside |= RT_IN_RUNTIME;
 	rt_stop_recording();
 
 	gethostname(host, sizeof(host) - 1);
@@ -64,5 +64,5 @@ void rt_shutdown_at_exit(void)
 		fprintf(stderr, "ioatlas: cannot write the log under '%s': %s\n", rt.config.logdir,
 			strerror(-rc));
 	ioa_logw_release(&w);
-	rt_depth--;
+	rt_inside &= ~RT_IN_RUNTIME;
 }

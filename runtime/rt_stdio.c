@@ -15,7 +15,7 @@
 #include "rt_records.h"
 
 #define RT_STREAM_SLOTS 1024
-#define RT_TOMBSTONE ((FILE *)1)
+#define RT_TOMBSTONE	((FILE *)1)
 
 struct rt_stream {
 	FILE *stream;
@@ -82,35 +82,13 @@ static struct rt_stream *stream_find(FILE *stream)
 	return stream_add(stream, rt_record_get(IOA_MOD_STDIO, name, strlen(name)), 0);
 }
 
-static void add_time(double *total, double *last_end, double t0, double t1)
-{
-	if (t0 < *last_end)
-		t0 = *last_end;
-	if (t1 > t0)
-		*total += t1 - t0;
-	if (t1 > *last_end)
-		*last_end = t1;
-}
-
-static void set_first(double *stamp, double t)
-{
-	if (*stamp == 0 || t < *stamp)
-		*stamp = t;
-}
-
-static void set_last(double *stamp, double t)
-{
-	if (t > *stamp)
-		*stamp = t;
-}
-
 static void opened(struct rt_record *rec, FILE *stream, const char *mode, int counter, double t0,
 		   double t1)
 {
 	rec->counters[counter]++;
-	set_first(&rec->fcounters[STDIO_F_OPEN_START_TIMESTAMP], t0);
-	set_last(&rec->fcounters[STDIO_F_OPEN_END_TIMESTAMP], t1);
-	add_time(&rec->fcounters[STDIO_F_META_TIME], &rec->meta_end, t0, t1);
+	rt_set_first(&rec->fcounters[STDIO_F_OPEN_START_TIMESTAMP], t0);
+	rt_set_last(&rec->fcounters[STDIO_F_OPEN_END_TIMESTAMP], t1);
+	rt_add_time(&rec->fcounters[STDIO_F_META_TIME], &rec->meta_end, t0, t1);
 	/* Append streams start at the end; the position is asked once, here. */
 	stream_add(stream, rec, mode && mode[0] == 'a' ? (int64_t)ftello(stream) : 0);
 }
@@ -158,9 +136,9 @@ void rt_stdio_close(const char *op, FILE *stream, int failed, int err, double t0
 	rec = s->rec;
 	if (failed)
 		rt_record_failure(rec, IOA_MOD_STDIO, op, err);
-	set_first(&rec->fcounters[STDIO_F_CLOSE_START_TIMESTAMP], t0);
-	set_last(&rec->fcounters[STDIO_F_CLOSE_END_TIMESTAMP], t1);
-	add_time(&rec->fcounters[STDIO_F_META_TIME], &rec->meta_end, t0, t1);
+	rt_set_first(&rec->fcounters[STDIO_F_CLOSE_START_TIMESTAMP], t0);
+	rt_set_last(&rec->fcounters[STDIO_F_CLOSE_END_TIMESTAMP], t1);
+	rt_add_time(&rec->fcounters[STDIO_F_META_TIME], &rec->meta_end, t0, t1);
 	/* fclose releases the stream whatever it returns. */
 	s->stream = RT_TOMBSTONE;
 }
@@ -183,18 +161,18 @@ void rt_stdio_io(const char *op, int is_write, FILE *stream, int64_t bytes, int 
 	}
 	c[is_write ? STDIO_WRITES : STDIO_READS]++;
 	c[is_write ? STDIO_BYTES_WRITTEN : STDIO_BYTES_READ] += bytes;
-	if (bytes > 0 && c[is_write ? STDIO_MAX_BYTE_WRITTEN : STDIO_MAX_BYTE_READ] <
-				 s->offset + bytes - 1)
+	if (bytes > 0 &&
+	    c[is_write ? STDIO_MAX_BYTE_WRITTEN : STDIO_MAX_BYTE_READ] < s->offset + bytes - 1)
 		c[is_write ? STDIO_MAX_BYTE_WRITTEN : STDIO_MAX_BYTE_READ] = s->offset + bytes - 1;
 	s->offset += bytes;
 	if (is_write) {
-		set_first(&rec->fcounters[STDIO_F_WRITE_START_TIMESTAMP], t0);
-		set_last(&rec->fcounters[STDIO_F_WRITE_END_TIMESTAMP], t1);
-		add_time(&rec->fcounters[STDIO_F_WRITE_TIME], &rec->write_end, t0, t1);
+		rt_set_first(&rec->fcounters[STDIO_F_WRITE_START_TIMESTAMP], t0);
+		rt_set_last(&rec->fcounters[STDIO_F_WRITE_END_TIMESTAMP], t1);
+		rt_add_time(&rec->fcounters[STDIO_F_WRITE_TIME], &rec->write_end, t0, t1);
 	} else {
-		set_first(&rec->fcounters[STDIO_F_READ_START_TIMESTAMP], t0);
-		set_last(&rec->fcounters[STDIO_F_READ_END_TIMESTAMP], t1);
-		add_time(&rec->fcounters[STDIO_F_READ_TIME], &rec->read_end, t0, t1);
+		rt_set_first(&rec->fcounters[STDIO_F_READ_START_TIMESTAMP], t0);
+		rt_set_last(&rec->fcounters[STDIO_F_READ_END_TIMESTAMP], t1);
+		rt_add_time(&rec->fcounters[STDIO_F_READ_TIME], &rec->read_end, t0, t1);
 	}
 }
 
@@ -213,7 +191,7 @@ void rt_stdio_seek(const char *op, FILE *stream, int failed, int err, double t0,
 	if (pos >= 0)
 		s->offset = pos;
 	s->rec->counters[STDIO_SEEKS]++;
-	add_time(&s->rec->fcounters[STDIO_F_META_TIME], &s->rec->meta_end, t0, t1);
+	rt_add_time(&s->rec->fcounters[STDIO_F_META_TIME], &s->rec->meta_end, t0, t1);
 }
 
 void rt_stdio_flush(const char *op, FILE *stream, int failed, int err, double t0, double t1)
@@ -227,5 +205,5 @@ void rt_stdio_flush(const char *op, FILE *stream, int failed, int err, double t0
 		return;
 	}
 	s->rec->counters[STDIO_FLUSHES]++;
-	add_time(&s->rec->fcounters[STDIO_F_META_TIME], &s->rec->meta_end, t0, t1);
+	rt_add_time(&s->rec->fcounters[STDIO_F_META_TIME], &s->rec->meta_end, t0, t1);
 }

@@ -41,15 +41,15 @@ int __open_2(const char *path, int flags);
 int __open64_2(const char *path, int flags);
 
 #ifdef RT_STATIC
-#define RT_SYM(name) __wrap_##name
+#define RT_SYM(name)			__wrap_##name
 #define RT_REAL_DECL(ret, name, params) extern ret __real_##name params;
-#define RT_RESOLVED(name) 1
-#define RT_REAL(name) __real_##name
+#define RT_RESOLVED(name)		1
+#define RT_REAL(name)			__real_##name
 #else
-#define RT_SYM(name) name
+#define RT_SYM(name)			name
 #define RT_REAL_DECL(ret, name, params) __attribute__((unused)) static ret(*rt_real_##name) params;
-#define RT_RESOLVED(name) (rt_real_##name || rt_resolve(#name, (void *)&rt_real_##name))
-#define RT_REAL(name) rt_real_##name
+#define RT_RESOLVED(name)		(rt_real_##name || rt_resolve(#name, (void *)&rt_real_##name))
+#define RT_REAL(name)			rt_real_##name
 
 /* Finds the next definition of name; 1 when found. */
 static int rt_resolve(const char *name, void *slot)
@@ -65,179 +65,188 @@ static int rt_resolve(const char *name, void *slot)
 #define RT_EXPORT __attribute__((visibility("default")))
 
 /* Whether a result means failure: MAP_FAILED for mmap, negative otherwise. */
-#define RT_FAILED(r)                                                                               \
-	_Generic((r), void *: (void *)(intptr_t)(r) == MAP_FAILED, default: (intptr_t)(r) < 0)
+#define RT_FAILED(r) \
+	_Generic((r), void * : (void *)(intptr_t)(r) == MAP_FAILED, default : (intptr_t)(r) < 0)
 
 /* The value a wrapper returns when the real function cannot be found. */
-#define RT_NOSYS(r) _Generic((r), void *: MAP_FAILED, default: -1)
+#define RT_NOSYS(r) _Generic((r), void * : MAP_FAILED, default : -1)
 
 #define RT_WRAP(ret, name, args, handler) RT_WRAP_PRE(ret, name, args, (void)0, handler)
 
+/* Which layer a wrapper belongs to: set per table expansion below. */
+
 /* pre runs inside the guard, just before the real call. */
-#define RT_WRAP_PRE(ret, name, args, pre, handler)                                                \
-	ret r;                                                                                     \
-	double t0, t1;                                                                             \
-	int err;                                                                                   \
-	if (!RT_RESOLVED(name)) {                                                                  \
-		errno = ENOSYS;                                                                    \
-		return (ret)RT_NOSYS(r);                                                           \
-	}                                                                                          \
-	if (!rt_begin())                                                                           \
-		return RT_REAL(name) args;                                                         \
-	pre;                                                                                       \
-	t0 = rt_now();                                                                             \
-	r = RT_REAL(name) args;                                                                    \
-	err = errno;                                                                               \
-	t1 = rt_now();                                                                             \
-	rt_lock();                                                                                 \
-	handler;                                                                                   \
-	rt_unlock();                                                                               \
-	rt_end();                                                                                  \
-	errno = err;                                                                               \
+#define RT_WRAP_PRE(ret, name, args, pre, handler) \
+	ret r;                                     \
+	double t0, t1;                             \
+	int err;                                   \
+	if (!RT_RESOLVED(name)) {                  \
+		errno = ENOSYS;                    \
+		return (ret)RT_NOSYS(r);           \
+	}                                          \
+	if (!rt_begin(RT_LAYER))                   \
+		return RT_REAL(name) args;         \
+	pre;                                       \
+	t0 = rt_now();                             \
+	r = RT_REAL(name) args;                    \
+	err = errno;                               \
+	t1 = rt_now();                             \
+	rt_lock();                                 \
+	handler;                                   \
+	rt_unlock();                               \
+	rt_end(RT_LAYER);                          \
+	errno = err;                               \
 	return r;
 
 #define RT_NEEDS_MODE(flags) (((flags)&O_CREAT) || ((flags)&O_TMPFILE) == O_TMPFILE)
 
-#define RT_BODY_OPEN_VA(ret, name, args, dirfd_e, path_e, flags_e)                                \
-	mode_t mode = 0;                                                                           \
-	int existed;                                                                               \
-	if (RT_NEEDS_MODE(flags)) {                                                                \
-		va_list ap;                                                                        \
-		va_start(ap, flags);                                                               \
-		mode = (mode_t)va_arg(ap, int);                                                    \
-		va_end(ap);                                                                        \
-	}                                                                                          \
-	RT_WRAP_PRE(ret, name, args, existed = rt_posix_exists(dirfd_e, path_e, flags_e),         \
-		    rt_posix_open(#name, dirfd_e, path_e, flags_e, mode, existed, r,              \
+#define RT_BODY_OPEN_VA(ret, name, args, dirfd_e, path_e, flags_e)                  \
+	mode_t mode = 0;                                                            \
+	enum rt_create create;                                                      \
+	if (RT_NEEDS_MODE(flags)) {                                                 \
+		va_list ap;                                                         \
+		va_start(ap, flags);                                                \
+		mode = (mode_t)va_arg(ap, int);                                     \
+		va_end(ap);                                                         \
+	}                                                                           \
+	RT_WRAP_PRE(ret, name, args,                                                \
+		    create = rt_posix_probe_create(dirfd_e, path_e, flags_e, mode), \
+		    rt_posix_open(#name, dirfd_e, path_e, flags_e, mode, create, r, \
 				  r < 0 ? err : 0, t0, t1))
 
-#define RT_BODY_OPEN(ret, name, args, dirfd_e, path_e, flags_e, mode_e)                           \
-	int existed;                                                                               \
-	RT_WRAP_PRE(ret, name, args, existed = rt_posix_exists(dirfd_e, path_e, flags_e),         \
-		    rt_posix_open(#name, dirfd_e, path_e, flags_e, mode_e, existed, r,            \
+#define RT_BODY_OPEN(ret, name, args, dirfd_e, path_e, flags_e, mode_e)               \
+	enum rt_create create;                                                        \
+	RT_WRAP_PRE(ret, name, args,                                                  \
+		    create = rt_posix_probe_create(dirfd_e, path_e, flags_e, mode_e), \
+		    rt_posix_open(#name, dirfd_e, path_e, flags_e, mode_e, create, r, \
 				  r < 0 ? err : 0, t0, t1))
 
-#define RT_BODY_CLOSE(ret, name, args, fd_e)                                                      \
+#define RT_BODY_CLOSE(ret, name, args, fd_e) \
 	RT_WRAP(ret, name, args, rt_posix_close(#name, fd_e, r, err, t0, t1))
 
-#define RT_BODY_IO(ret, name, args, is_write, fd_e, offset_e, aligned_e)                         \
-	RT_WRAP(ret, name, args,                                                                   \
+#define RT_BODY_IO(ret, name, args, is_write, fd_e, offset_e, aligned_e) \
+	RT_WRAP(ret, name, args,                                         \
 		rt_posix_io(#name, is_write, fd_e, offset_e, (int64_t)r, err, aligned_e, t0, t1))
 
-#define RT_BODY_SEEK(ret, name, args, fd_e)                                                       \
+#define RT_BODY_SEEK(ret, name, args, fd_e) \
 	RT_WRAP(ret, name, args, rt_posix_seek(#name, fd_e, (int64_t)r, err, t0, t1))
 
-#define RT_BODY_FD_META(ret, name, args, fd_e, counter)                                           \
+#define RT_BODY_FD_META(ret, name, args, fd_e, counter) \
 	RT_WRAP(ret, name, args, rt_posix_fd_meta(#name, fd_e, counter, RT_FAILED(r), err, t0, t1))
 
-#define RT_BODY_PATH_META(ret, name, args, dirfd_e, path_e, counter)                              \
-	RT_WRAP(ret, name, args,                                                                   \
+#define RT_BODY_PATH_META(ret, name, args, dirfd_e, path_e, counter) \
+	RT_WRAP(ret, name, args,                                     \
 		rt_posix_path_meta(#name, dirfd_e, path_e, counter, RT_FAILED(r), err, t0, t1))
 
-#define RT_BODY_DUP(ret, name, args, fd_e)                                                        \
+#define RT_BODY_DUP(ret, name, args, fd_e) \
 	RT_WRAP(ret, name, args, rt_posix_dup(#name, fd_e, r, err, t0, t1))
 
-#define RT_BODY_RENAME(ret, name, args, olddir_e, old_e, newdir_e, new_e)                        \
-	RT_WRAP(ret, name, args,                                                                   \
+#define RT_BODY_RENAME(ret, name, args, olddir_e, old_e, newdir_e, new_e) \
+	RT_WRAP(ret, name, args,                                          \
 		rt_posix_rename(#name, olddir_e, old_e, newdir_e, new_e, r, err, t0, t1))
 
 /* fcntl passes its optional argument on as glibc does: one pointer-sized word. */
-#define RT_BODY_FCNTL_VA(ret, name, args, fd_e, cmd_e)                                           \
-	void *arg;                                                                                 \
-	va_list ap;                                                                                \
-	va_start(ap, cmd);                                                                         \
-	arg = va_arg(ap, void *);                                                                  \
-	va_end(ap);                                                                                \
-	RT_WRAP(ret, name, args,                                                                   \
-		if ((cmd_e) == F_DUPFD || (cmd_e) == F_DUPFD_CLOEXEC)                              \
+#define RT_BODY_FCNTL_VA(ret, name, args, fd_e, cmd_e)                \
+	void *arg;                                                    \
+	va_list ap;                                                   \
+	va_start(ap, cmd);                                            \
+	arg = va_arg(ap, void *);                                     \
+	va_end(ap);                                                   \
+	RT_WRAP(ret, name, args,                                      \
+		if ((cmd_e) == F_DUPFD || (cmd_e) == F_DUPFD_CLOEXEC) \
 			rt_posix_dup(#name, fd_e, r, err, t0, t1))
 
-#define RT_BODY_FOPEN(ret, name, args, path_e, mode_e)                                            \
+#define RT_BODY_FOPEN(ret, name, args, path_e, mode_e) \
 	RT_WRAP(ret, name, args, rt_stdio_open(#name, path_e, mode_e, r, err, t0, t1))
 
-#define RT_BODY_FREOPEN(ret, name, args, path_e, mode_e, stream_e)                                \
-	RT_WRAP(ret, name, args, rt_stdio_close(#name, stream_e, 0, 0, t0, t0);                    \
+#define RT_BODY_FREOPEN(ret, name, args, path_e, mode_e, stream_e)              \
+	RT_WRAP(ret, name, args, rt_stdio_close(#name, stream_e, 0, 0, t0, t0); \
 		rt_stdio_open(#name, path_e, mode_e, r, err, t0, t1))
 
-#define RT_BODY_FDOPEN(ret, name, args, fd_e, mode_e)                                             \
+#define RT_BODY_FDOPEN(ret, name, args, fd_e, mode_e) \
 	RT_WRAP(ret, name, args, rt_stdio_fdopen(#name, fd_e, mode_e, r, err, t0, t1))
 
-#define RT_BODY_FCLOSE(ret, name, args, stream_e)                                                 \
-	FILE *closing = stream_e;                                                                  \
+#define RT_BODY_FCLOSE(ret, name, args, stream_e) \
+	FILE *closing = stream_e;                 \
 	RT_WRAP(ret, name, args, rt_stdio_close(#name, closing, r == EOF, err, t0, t1))
 
-#define RT_BODY_SIO(ret, name, args, is_write, stream_e, bytes_e, failed_e)                       \
-	RT_WRAP(ret, name, args, rt_stdio_io(#name, is_write, stream_e, bytes_e, failed_e, err, t0, t1))
+#define RT_BODY_SIO(ret, name, args, is_write, stream_e, bytes_e, failed_e) \
+	RT_WRAP(ret, name, args,                                            \
+		rt_stdio_io(#name, is_write, stream_e, bytes_e, failed_e, err, t0, t1))
 
-#define RT_BODY_SSEEK(ret, name, args, stream_e, failed_e)                                        \
+#define RT_BODY_SSEEK(ret, name, args, stream_e, failed_e) \
 	RT_WRAP(ret, name, args, rt_stdio_seek(#name, stream_e, failed_e, err, t0, t1))
 
-#define RT_BODY_SFLUSH(ret, name, args, stream_e)                                                 \
+#define RT_BODY_SFLUSH(ret, name, args, stream_e) \
 	RT_WRAP(ret, name, args, rt_stdio_flush(#name, stream_e, r == EOF, err, t0, t1))
 
 /* rewind returns nothing: time it and count it as a seek. */
-#define RT_BODY_SREWIND(ret, name, args, stream_e)                                                \
-	double t0, t1;                                                                             \
-	int err;                                                                                   \
-	if (!RT_RESOLVED(name))                                                                    \
-		return;                                                                            \
-	if (!rt_begin()) {                                                                         \
-		RT_REAL(name) args;                                                                \
-		return;                                                                            \
-	}                                                                                          \
-	t0 = rt_now();                                                                             \
-	RT_REAL(name) args;                                                                        \
-	err = errno;                                                                               \
-	t1 = rt_now();                                                                             \
-	rt_lock();                                                                                 \
-	rt_stdio_seek(#name, stream_e, 0, 0, t0, t1);                                              \
-	rt_unlock();                                                                               \
-	rt_end();                                                                                  \
+#define RT_BODY_SREWIND(ret, name, args, stream_e)    \
+	double t0, t1;                                \
+	int err;                                      \
+	if (!RT_RESOLVED(name))                       \
+		return;                               \
+	if (!rt_begin(RT_LAYER)) {                    \
+		RT_REAL(name) args;                   \
+		return;                               \
+	}                                             \
+	t0 = rt_now();                                \
+	RT_REAL(name) args;                           \
+	err = errno;                                  \
+	t1 = rt_now();                                \
+	rt_lock();                                    \
+	rt_stdio_seek(#name, stream_e, 0, 0, t0, t1); \
+	rt_unlock();                                  \
+	rt_end(RT_LAYER);                             \
 	errno = err;
 
 /* Variadic writers forward to their v-form, found as the real one would be. */
-#define RT_BODY_PRINTF_VA(ret, name, args, stream_e, vfunc)                                       \
-	va_list ap;                                                                                \
-	ret r;                                                                                     \
-	va_start(ap, fmt);                                                                         \
-	r = RT_SYM(vfunc) args;                                                                    \
-	va_end(ap);                                                                                \
+#define RT_BODY_PRINTF_VA(ret, name, args, stream_e, vfunc) \
+	va_list ap;                                         \
+	ret r;                                              \
+	va_start(ap, fmt);                                  \
+	r = RT_SYM(vfunc) args;                             \
+	va_end(ap);                                         \
 	return r;
 
-#define RT_BODY_SCANF_VA(ret, name, args, stream_e, vfunc)                                        \
-	va_list ap;                                                                                \
-	ret r;                                                                                     \
-	double t0, t1;                                                                             \
-	off_t before, after;                                                                       \
-	int err;                                                                                   \
-	va_start(ap, fmt);                                                                         \
-	if (!rt_begin()) {                                                                         \
-		r = vfunc args;                                                                    \
-		va_end(ap);                                                                        \
-		return r;                                                                          \
-	}                                                                                          \
-	before = ftello(stream_e);                                                                 \
-	t0 = rt_now();                                                                             \
-	r = vfunc args;                                                                            \
-	err = errno;                                                                               \
-	t1 = rt_now();                                                                             \
-	va_end(ap);                                                                                \
-	after = ftello(stream_e);                                                                  \
-	rt_lock();                                                                                 \
-	rt_stdio_io(#name, 0, stream_e, before >= 0 && after > before ? after - before : 0,        \
-		    r == EOF && ferror(stream_e), err, t0, t1);                                    \
-	rt_unlock();                                                                               \
-	rt_end();                                                                                  \
-	errno = err;                                                                               \
+#define RT_BODY_SCANF_VA(ret, name, args, stream_e, vfunc)                                  \
+	va_list ap;                                                                         \
+	ret r;                                                                              \
+	double t0, t1;                                                                      \
+	off_t before, after;                                                                \
+	int err;                                                                            \
+	va_start(ap, fmt);                                                                  \
+	if (!rt_begin(RT_LAYER)) {                                                          \
+		r = vfunc args;                                                             \
+		va_end(ap);                                                                 \
+		return r;                                                                   \
+	}                                                                                   \
+	before = ftello(stream_e);                                                          \
+	t0 = rt_now();                                                                      \
+	r = vfunc args;                                                                     \
+	err = errno;                                                                        \
+	t1 = rt_now();                                                                      \
+	va_end(ap);                                                                         \
+	after = ftello(stream_e);                                                           \
+	rt_lock();                                                                          \
+	rt_stdio_io(#name, 0, stream_e, before >= 0 && after > before ? after - before : 0, \
+		    r == EOF && ferror(stream_e), err, t0, t1);                             \
+	rt_unlock();                                                                        \
+	rt_end(RT_LAYER);                                                                   \
+	errno = err;                                                                        \
 	return r;
 
-#define RT_DEFINE(ret, name, params, args, kind, ...)                                             \
-	RT_REAL_DECL(ret, name, params)                                                            \
-	RT_EXPORT ret RT_SYM(name) params;                                                         \
-	RT_EXPORT ret RT_SYM(name) params                                                          \
-	{                                                                                          \
-		RT_BODY_##kind(ret, name, args, __VA_ARGS__)                                       \
+#define RT_DEFINE(ret, name, params, args, kind, ...)        \
+	RT_REAL_DECL(ret, name, params)                      \
+	RT_EXPORT ret RT_SYM(name) params;                   \
+	RT_EXPORT ret RT_SYM(name) params                    \
+	{                                                    \
+		RT_BODY_##kind(ret, name, args, __VA_ARGS__) \
 	}
 
+#define RT_LAYER RT_IN_POSIX
 RT_POSIX_CALLS(RT_DEFINE)
+#undef RT_LAYER
+#define RT_LAYER RT_IN_STDIO
 RT_STDIO_CALLS(RT_DEFINE)
+#undef RT_LAYER

@@ -42,9 +42,9 @@ struct parse {
 	struct ioa_log_reader reader;
 	const char *path;
 	int base, total, perf, file, json;
-	struct ioa_buf *kept;      /* raw regions kept for their names and job entries */
+	struct ioa_buf *kept; /* raw regions kept for their names and job entries */
 	size_t kept_count;
-	struct name_slot *names;   /* open addressing on id */
+	struct name_slot *names; /* open addressing on id */
 	size_t name_cap;
 	struct mount *mounts;
 	size_t mount_count;
@@ -52,7 +52,7 @@ struct parse {
 	int64_t totals[IOA_MOD_COUNT][IOA_MAX_COUNTERS];
 	double ftotals[IOA_MOD_COUNT][IOA_MAX_FCOUNTERS];
 	uint64_t records[IOA_MOD_COUNT];
-	double rank_io_time_max;   /* for --perf */
+	double rank_io_time_max; /* for --perf */
 	json_object *jrecords, *jerrors;
 	struct ioa_buf line;
 };
@@ -67,7 +67,7 @@ static int names_add(struct parse *p, uint64_t id, const unsigned char *name, ui
 		return -ENOMEM;
 	for (i = id % p->name_cap;; i = (i + 1) % p->name_cap) {
 		if (!p->names[i].name || p->names[i].id == id) {
-			p->names[i] = (struct name_slot){ id, name, len };
+			p->names[i] = (struct name_slot){id, name, len};
 			return 0;
 		}
 	}
@@ -100,8 +100,11 @@ static int escape_name(struct ioa_buf *b, const unsigned char *s, size_t len)
 
 	while (i < len && !rc) {
 		unsigned char ch = s[i];
-		size_t seq = ch < 0x80 ? 1 : (ch & 0xe0) == 0xc0 ? 2 : (ch & 0xf0) == 0xe0 ? 3
-						   : (ch & 0xf8) == 0xf0 ? 4 : 0;
+		size_t seq = ch < 0x80		   ? 1
+			     : (ch & 0xe0) == 0xc0 ? 2
+			     : (ch & 0xf0) == 0xe0 ? 3
+			     : (ch & 0xf8) == 0xf0 ? 4
+						   : 0;
 		size_t k;
 
 		if (ch == '\n')
@@ -112,7 +115,8 @@ static int escape_name(struct ioa_buf *b, const unsigned char *s, size_t len)
 			rc = ioa_buf_addstr(b, "\\\\");
 		else if (ch < 0x20 || ch == 0x7f)
 			rc = ioa_buf_addf(b, "\\x%02x", ch);
-		if (ch < 0x80 && (ch == '\n' || ch == '\t' || ch == '\\' || ch < 0x20 || ch == 0x7f)) {
+		if (ch < 0x80 &&
+		    (ch == '\n' || ch == '\t' || ch == '\\' || ch < 0x20 || ch == 0x7f)) {
 			i++;
 			continue;
 		}
@@ -187,8 +191,8 @@ static const char *const job_key_names[] = {
 static int on_job_text(uint16_t key, const unsigned char *value, uint32_t len, void *arg)
 {
 	struct parse *p = arg;
-	const char *name = key < sizeof(job_key_names) / sizeof(job_key_names[0]) ?
-				   job_key_names[key] : NULL;
+	const char *name =
+		key < sizeof(job_key_names) / sizeof(job_key_names[0]) ? job_key_names[key] : NULL;
 	uint32_t i;
 
 	if (!name || key == IOA_JOB_RANK_NODES)
@@ -228,8 +232,8 @@ static int on_job_text(uint16_t key, const unsigned char *value, uint32_t len, v
 static int on_job_json(uint16_t key, const unsigned char *value, uint32_t len, void *arg)
 {
 	json_object *job = arg;
-	const char *name = key < sizeof(job_key_names) / sizeof(job_key_names[0]) ?
-				   job_key_names[key] : NULL;
+	const char *name =
+		key < sizeof(job_key_names) / sizeof(job_key_names[0]) ? job_key_names[key] : NULL;
 	struct ioa_buf text = IOA_BUF_INIT(REGION_CAP);
 	uint32_t i;
 	int rc = 0;
@@ -253,8 +257,8 @@ static int on_job_json(uint16_t key, const unsigned char *value, uint32_t len, v
 				if (i > start || i < len) {
 					ioa_buf_reset(&text);
 					rc = escape_name(&text, value + start, i - start);
-					json_object_array_add(list,
-							      json_object_new_string(ioa_buf_str(&text)));
+					json_object_array_add(
+						list, json_object_new_string(ioa_buf_str(&text)));
 				}
 				start = i + 1;
 			}
@@ -270,49 +274,10 @@ static int on_job_json(uint16_t key, const unsigned char *value, uint32_t len, v
 
 /* ---------------------------------------------------------------- records */
 
-enum agg { AGG_SUM, AGG_MAX, AGG_MIN, AGG_NONE };
-
-/* How --total combines a counter over records, by its name. */
-static enum agg agg_of(const char *name)
-{
-	if (strstr(name, "_START_TIMESTAMP"))
-		return AGG_MIN;
-	if (strstr(name, "_END_TIMESTAMP") || strstr(name, "_MAX_"))
-		return AGG_MAX;
-	if (strstr(name, "RANK") || strstr(name, "ACCESS") || strstr(name, "STRIDE") ||
-	    strstr(name, "ALIGNMENT") || strstr(name, "_MODE") || strstr(name, "RENAMED_FROM") ||
-	    strstr(name, "FIRST_OFFSET"))
-		return strstr(name, "NOT_ALIGNED") || strstr(name, "ACCESS_CHECKS") ? AGG_SUM
-										       : AGG_NONE;
-	return AGG_SUM;
-}
-
 static void add_total(struct parse *p, const struct ioa_log_record *rec)
 {
-	const struct ioa_module_desc *mod = &ioa_modules[rec->module];
-	int64_t *t = p->totals[rec->module];
-	double *ft = p->ftotals[rec->module];
-	unsigned i;
-
-	for (i = 0; i < mod->counter_count; i++) {
-		enum agg a = agg_of(mod->counter_names[i]);
-
-		if (a == AGG_SUM)
-			t[i] += rec->counters[i];
-		else if (a == AGG_MAX && rec->counters[i] > t[i])
-			t[i] = rec->counters[i];
-	}
-	for (i = 0; i < mod->fcounter_count; i++) {
-		enum agg a = agg_of(mod->fcounter_names[i]);
-		double v = rec->fcounters[i];
-
-		if (a == AGG_SUM)
-			ft[i] += v;
-		else if (a == AGG_MAX && v > ft[i])
-			ft[i] = v;
-		else if (a == AGG_MIN && v > 0 && (ft[i] == 0 || v < ft[i]))
-			ft[i] = v;
-	}
+	ioa_counters_combine(rec->module, p->totals[rec->module], p->ftotals[rec->module],
+			     rec->counters, rec->fcounters);
 	p->records[rec->module]++;
 }
 
@@ -382,8 +347,10 @@ static int add_record_json(struct parse *p, const struct ioa_log_record *rec)
 	json_object_object_add(obj, "rank", json_object_new_int(rec->rank));
 	json_object_object_add(obj, "id", json_object_new_uint64(rec->id));
 	json_object_object_add(obj, "shared", json_object_new_boolean(rec->flags & IOA_REC_SHARED));
-	json_object_object_add(obj, "created", json_object_new_boolean(rec->flags & IOA_REC_CREATED));
-	json_object_object_add(obj, "removed", json_object_new_boolean(rec->flags & IOA_REC_REMOVED));
+	json_object_object_add(obj, "created",
+			       json_object_new_boolean(rec->flags & IOA_REC_CREATED));
+	json_object_object_add(obj, "removed",
+			       json_object_new_boolean(rec->flags & IOA_REC_REMOVED));
 	json_object_object_add(obj, "folded", json_object_new_boolean(rec->flags & IOA_REC_FOLDED));
 	if (add_name_json(obj, rec->flags & IOA_REC_FOLDED ? NULL : name))
 		return -ENOMEM;
@@ -444,8 +411,9 @@ static int on_failure(const struct ioa_log_failure *f, void *arg)
 				       json_object_new_string(ioa_modules[f->module].name));
 		json_object_object_add(obj, "rank", json_object_new_int(f->rank));
 		json_object_object_add(obj, "id", json_object_new_uint64(f->record_id));
-		json_object_object_add(obj, "operation",
-				       json_object_new_string_len((const char *)f->op, (int)f->op_len));
+		json_object_object_add(
+			obj, "operation",
+			json_object_new_string_len((const char *)f->op, (int)f->op_len));
 		json_object_object_add(obj, "errno", json_object_new_string(errname));
 		json_object_object_add(obj, "count", json_object_new_uint64(f->count));
 		json_object_object_add(obj, "name", json_object_new_string(ioa_buf_str(&p->line)));
@@ -525,7 +493,8 @@ static int walk_records(struct parse *p)
 			break;
 		if (mod) {
 			if (p->base && !p->json)
-				printf("\n# %s module data\n#<module>\t<rank>\t<record id>\t<counter>"
+				printf("\n# %s module data\n#<module>\t<rank>\t<record "
+				       "id>\t<counter>"
 				       "\t<value>\t<file name>\t<mount pt>\t<fs type>\n",
 				       mod->name);
 			rc = ioa_logr_each_record(&p->reader, i, &raw, on_record, p);
@@ -553,12 +522,13 @@ static void print_totals(const struct parse *p)
 		printf("\n# %s totals over %llu records\n", mod->name,
 		       (unsigned long long)p->records[m]);
 		for (i = 0; i < mod->counter_count; i++)
-			if (agg_of(mod->counter_names[i]) != AGG_NONE)
+			if (ioa_counter_agg(mod->counter_names[i]) != IOA_AGG_NONE)
 				printf("total_%s: %lld\n", mod->counter_names[i],
 				       (long long)p->totals[m][i]);
 		for (i = 0; i < mod->fcounter_count; i++)
-			if (agg_of(mod->fcounter_names[i]) != AGG_NONE)
-				printf("total_%s: %.6f\n", mod->fcounter_names[i], p->ftotals[m][i]);
+			if (ioa_counter_agg(mod->fcounter_names[i]) != IOA_AGG_NONE)
+				printf("total_%s: %.6f\n", mod->fcounter_names[i],
+				       p->ftotals[m][i]);
 	}
 }
 
@@ -587,11 +557,12 @@ static int on_file_record(const struct ioa_log_record *rec, void *arg)
 		return -ENOMEM;
 	if (rec->module == IOA_MOD_POSIX)
 		printf("%llu\t%s\t%d\t%lld\t%lld\t%lld\t%s%s\n", (unsigned long long)rec->id,
-		       ioa_modules[rec->module].name, rec->rank, (long long)rec->counters[POSIX_OPENS],
+		       ioa_modules[rec->module].name, rec->rank,
+		       (long long)rec->counters[POSIX_OPENS],
 		       (long long)rec->counters[POSIX_BYTES_READ],
 		       (long long)rec->counters[POSIX_BYTES_WRITTEN], p->line.data,
 		       rec->flags & IOA_REC_CREATED && rec->flags & IOA_REC_REMOVED ? " (temporary)"
-										     : "");
+										    : "");
 	else
 		printf("%llu\t%s\t%d\t%lld\t%lld\t%lld\t%s\n", (unsigned long long)rec->id,
 		       ioa_modules[rec->module].name, rec->rank,
@@ -629,10 +600,10 @@ static int run_json(struct parse *p)
 
 	p->jrecords = json_object_new_array();
 	p->jerrors = json_object_new_array();
-	json_object_object_add(root, "format_version",
-			       json_object_new_string(IOA_LOG_VERSION_MAJOR == p->reader.version_major
-							      ? "1"
-							      : "unknown"));
+	json_object_object_add(
+		root, "format_version",
+		json_object_new_string(
+			IOA_LOG_VERSION_MAJOR == p->reader.version_major ? "1" : "unknown"));
 	json_object_object_add(root, "folded",
 			       json_object_new_boolean(p->reader.flags & IOA_LOG_FLAG_FOLDED));
 	rc = ioa_logr_each_job_entry(&p->reader, &p->job_raw, on_job_json, job);
@@ -650,8 +621,9 @@ static int run_json(struct parse *p)
 	json_object_object_add(root, "records", p->jrecords);
 	json_object_object_add(root, "failures", p->jerrors);
 	if (!rc)
-		printf("%s\n", json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-									    JSON_C_TO_STRING_NOSLASHESCAPE));
+		printf("%s\n",
+		       json_object_to_json_string_ext(
+			       root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(root);
 	return rc;
 }
@@ -714,7 +686,7 @@ static void usage(FILE *out)
 
 int main(int argc, char **argv)
 {
-	struct parse p = { 0 };
+	struct parse p = {0};
 	int i, rc;
 
 	ioa_log_set_progname("ioatlas parse");

@@ -83,7 +83,8 @@ int main(int argc, char **argv)
 	argv[1] = prog.data;
 	execv(prog.data, argv + 1);
 	if (errno == ENOENT)
-		ioa_error("'%s' is not an ioatlas verb; see 'ioatlas --help'", argv[1] + dir.len + 9);
+		ioa_error("'%s' is not an ioatlas verb; see 'ioatlas --help'",
+			  argv[1] + dir.len + 9);
 	else
 		ioa_error_rc(-errno, "cannot run '%s'", prog.data);
 	return 2;

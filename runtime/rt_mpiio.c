@@ -1,0 +1,180 @@
+/*
+ * rt_mpiio — MPI-IO module handlers (see rt_mpiio.h).  MPI-IO counters
+ * describe the application's requests (count x datatype size), not what
+ * ROMIO turns them into; the POSIX module sees the latter.
+ */
+#define _GNU_SOURCE
+#include "rt_mpiio.h"
+
+#include <fcntl.h>
+#include <limits.h>
+#include <string.h>
+
+#include "rt_core.h"
+#include "rt_posix.h"
+
+#define RT_HANDLE_SLOTS	    256
+#define RT_HANDLE_TOMBSTONE ((const void *)1)
+
+struct rt_handle {
+	const void *handle;
+	struct rt_record *rec;
+};
+
+static struct rt_handle *handles;
+_Thread_local struct rt_record *rt_mpiio_current __attribute__((tls_model("initial-exec")));
+
+int rt_mpiio_init(void)
+{
+	handles = rt_arena_alloc(&rt.arena, RT_HANDLE_SLOTS * sizeof(*handles));
+	return handles ? 0 : -1;
+}
+
+static size_t slot_of(const void *handle)
+{
+	return ((uintptr_t)handle >> 4) % RT_HANDLE_SLOTS;
+}
+
+struct rt_record *rt_mpiio_record_of(const void *handle)
+{
+	size_t i, slot = slot_of(handle);
+
+	for (i = 0; handles && i < RT_HANDLE_SLOTS; i++) {
+		struct rt_handle *h = &handles[(slot + i) % RT_HANDLE_SLOTS];
+
+		if (h->handle == handle)
+			return h->rec;
+		if (!h->handle)
+			break;
+	}
+	return NULL;
+}
+
+static void handle_set(const void *handle, struct rt_record *rec)
+{
+	size_t i, slot = slot_of(handle);
+
+	for (i = 0; handles && i < RT_HANDLE_SLOTS; i++) {
+		struct rt_handle *h = &handles[(slot + i) % RT_HANDLE_SLOTS];
+
+		if (!h->handle || h->handle == RT_HANDLE_TOMBSTONE || h->handle == handle) {
+			h->handle = rec ? handle : RT_HANDLE_TOMBSTONE;
+			h->rec = rec;
+			return;
+		}
+	}
+}
+
+void rt_mpiio_open(const char *op, int collective, const char *path, int amode, int hints,
+		   const void *handle, int failed, int err, double t0, double t1)
+{
+	char abs[PATH_MAX];
+	size_t len;
+	struct rt_record *rec;
+
+	/* ROMIO accepts "ufs:/path" style prefixes naming the driver. */
+	if (path && strchr(path, ':') && strchr(path, ':') < strchr(path, '/'))
+		path = strchr(path, ':') + 1;
+	len = rt_abs_path(AT_FDCWD, path, abs, sizeof(abs));
+	if (!len || !rt_config_path_recorded(&rt.config, abs))
+		return;
+	rec = rt_record_get(IOA_MOD_MPIIO, abs, len);
+	if (failed) {
+		rt_record_failure(rec, IOA_MOD_MPIIO, op, err);
+		return;
+	}
+	rec->counters[collective ? MPIIO_COLL_OPENS : MPIIO_INDEP_OPENS]++;
+	rec->counters[MPIIO_MODE] = amode;
+	rec->counters[MPIIO_HINTS] += hints;
+	rt_set_first(&rec->fcounters[MPIIO_F_OPEN_START_TIMESTAMP], t0);
+	rt_set_last(&rec->fcounters[MPIIO_F_OPEN_END_TIMESTAMP], t1);
+	rt_add_time(&rec->fcounters[MPIIO_F_META_TIME], &rec->meta_end, t0, t1);
+	handle_set(handle, rec);
+}
+
+void rt_mpiio_close(const char *op, const void *handle, int failed, int err, double t0, double t1)
+{
+	struct rt_record *rec = rt_mpiio_record_of(handle);
+
+	if (!rec)
+		return;
+	if (failed)
+		rt_record_failure(rec, IOA_MOD_MPIIO, op, err);
+	rt_set_first(&rec->fcounters[MPIIO_F_CLOSE_START_TIMESTAMP], t0);
+	rt_set_last(&rec->fcounters[MPIIO_F_CLOSE_END_TIMESTAMP], t1);
+	rt_add_time(&rec->fcounters[MPIIO_F_META_TIME], &rec->meta_end, t0, t1);
+	if (!failed)
+		handle_set(handle, NULL);
+}
+
+void rt_mpiio_meta(const char *op, const void *handle, int counter, int failed, int err, double t0,
+		   double t1)
+{
+	struct rt_record *rec = rt_mpiio_record_of(handle);
+
+	if (!rec)
+		return;
+	if (failed) {
+		rt_record_failure(rec, IOA_MOD_MPIIO, op, err);
+		return;
+	}
+	rec->counters[counter]++;
+	rt_add_time(&rec->fcounters[MPIIO_F_META_TIME], &rec->meta_end, t0, t1);
+}
+
+void rt_mpiio_io(const char *op, int is_write, enum rt_mpiio_class cls, const void *handle,
+		 int64_t bytes, int failed, int err, double t0, double t1)
+{
+	static const int reads[] = {MPIIO_INDEP_READS, MPIIO_COLL_READS, MPIIO_SPLIT_READS,
+				    MPIIO_NB_READS};
+	static const int writes[] = {MPIIO_INDEP_WRITES, MPIIO_COLL_WRITES, MPIIO_SPLIT_WRITES,
+				     MPIIO_NB_WRITES};
+	struct rt_record *rec = rt_mpiio_record_of(handle);
+	int64_t *c;
+	double elapsed = t1 - t0;
+
+	if (!rec)
+		return;
+	if (failed) {
+		rt_record_failure(rec, IOA_MOD_MPIIO, op, err);
+		return;
+	}
+	c = rec->counters;
+	c[is_write ? writes[cls] : reads[cls]]++;
+	c[is_write ? MPIIO_BYTES_WRITTEN : MPIIO_BYTES_READ] += bytes;
+	rt_size_bin(c, is_write ? MPIIO_SIZE_WRITE_AGG_0_100 : MPIIO_SIZE_READ_AGG_0_100, bytes);
+	rt_values_add(&rec->access_sizes, bytes);
+	if (rec->last_io == (is_write ? 1 : 2))
+		c[MPIIO_RW_SWITCHES]++;
+	rec->last_io = is_write ? 2 : 1;
+	if (is_write) {
+		rt_set_first(&rec->fcounters[MPIIO_F_WRITE_START_TIMESTAMP], t0);
+		rt_set_last(&rec->fcounters[MPIIO_F_WRITE_END_TIMESTAMP], t1);
+		rt_add_time(&rec->fcounters[MPIIO_F_WRITE_TIME], &rec->write_end, t0, t1);
+		if (rec->fcounters[MPIIO_F_MAX_WRITE_TIME] < elapsed) {
+			rec->fcounters[MPIIO_F_MAX_WRITE_TIME] = elapsed;
+			c[MPIIO_MAX_WRITE_TIME_SIZE] = bytes;
+		}
+	} else {
+		rt_set_first(&rec->fcounters[MPIIO_F_READ_START_TIMESTAMP], t0);
+		rt_set_last(&rec->fcounters[MPIIO_F_READ_END_TIMESTAMP], t1);
+		rt_add_time(&rec->fcounters[MPIIO_F_READ_TIME], &rec->read_end, t0, t1);
+		if (rec->fcounters[MPIIO_F_MAX_READ_TIME] < elapsed) {
+			rec->fcounters[MPIIO_F_MAX_READ_TIME] = elapsed;
+			c[MPIIO_MAX_READ_TIME_SIZE] = bytes;
+		}
+	}
+}
+
+void rt_mpiio_end(const char *op, int is_write, const void *handle, double t0, double t1)
+{
+	struct rt_record *rec = rt_mpiio_record_of(handle);
+
+	(void)op;
+	if (!rec)
+		return;
+	if (is_write)
+		rt_add_time(&rec->fcounters[MPIIO_F_WRITE_TIME], &rec->write_end, t0, t1);
+	else
+		rt_add_time(&rec->fcounters[MPIIO_F_READ_TIME], &rec->read_end, t0, t1);
+}

@@ -1,0 +1,33 @@
+/*
+ * rt_mpiio — the MPI-IO module: Darshan's MPIIO counters per file, found by
+ * file handle, plus the MPI-IO call in progress on each thread, so that the
+ * POSIX calls it makes underneath are counted on its record
+ * (MPIIO_POSIX_SUBCALLS).  Handlers run under the runtime lock.
+ */
+#ifndef RT_MPIIO_H
+#define RT_MPIIO_H
+
+#include <stdint.h>
+
+#include "rt_records.h"
+
+enum rt_mpiio_class { RT_MPIIO_INDEP, RT_MPIIO_COLL, RT_MPIIO_SPLIT, RT_MPIIO_NB };
+
+int rt_mpiio_init(void);
+
+/* The record of the MPI-IO call this thread is inside, or NULL. */
+extern _Thread_local struct rt_record *rt_mpiio_current __attribute__((tls_model("initial-exec")));
+
+/* handle is the MPI_File value (a pointer in MPICH's ABI). */
+struct rt_record *rt_mpiio_record_of(const void *handle);
+
+void rt_mpiio_open(const char *op, int collective, const char *path, int amode, int hints,
+		   const void *handle, int failed, int err, double t0, double t1);
+void rt_mpiio_close(const char *op, const void *handle, int failed, int err, double t0, double t1);
+void rt_mpiio_meta(const char *op, const void *handle, int counter, int failed, int err, double t0,
+		   double t1);
+void rt_mpiio_io(const char *op, int is_write, enum rt_mpiio_class cls, const void *handle,
+		 int64_t bytes, int failed, int err, double t0, double t1);
+void rt_mpiio_end(const char *op, int is_write, const void *handle, double t0, double t1);
+
+#endif

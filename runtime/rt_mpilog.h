@@ -1,0 +1,48 @@
+/*
+ * rt_mpilog — the MPI side of the runtime's life: at MPI_Init it learns
+ * its rank and the MPI library's entry points; at MPI_Finalize it reduces
+ * the records of files that several ranks share, packs every rank's
+ * records, and writes one log for the whole job with one collective
+ * MPI-IO write.
+ */
+#ifndef RT_MPILOG_H
+#define RT_MPILOG_H
+
+#include <mpi.h>
+
+/* The PMPI functions the runtime itself calls, found at MPI_Init. */
+#define RT_PMPI_FUNCTIONS(X)                                                                    \
+	X(Comm_rank, (MPI_Comm, int *))                                                         \
+	X(Comm_size, (MPI_Comm, int *))                                                         \
+	X(Comm_dup, (MPI_Comm, MPI_Comm *))                                                     \
+	X(Comm_free, (MPI_Comm *))                                                              \
+	X(Gather, (const void *, int, MPI_Datatype, void *, int, MPI_Datatype, int, MPI_Comm))  \
+	X(Gatherv, (const void *, int, MPI_Datatype, void *, const int *, const int *,          \
+		    MPI_Datatype, int, MPI_Comm))                                               \
+	X(Bcast, (void *, int, MPI_Datatype, int, MPI_Comm))                                    \
+	X(Scatter, (const void *, int, MPI_Datatype, void *, int, MPI_Datatype, int, MPI_Comm)) \
+	X(Allreduce, (const void *, void *, int, MPI_Datatype, MPI_Op, MPI_Comm))               \
+	X(File_open, (MPI_Comm, const char *, int, MPI_Info, MPI_File *))                       \
+	X(File_write_at_all,                                                                    \
+	  (MPI_File, MPI_Offset, const void *, int, MPI_Datatype, MPI_Status *))                \
+	X(File_close, (MPI_File *))                                                             \
+	X(Type_size, (MPI_Datatype, int *))                                                     \
+	X(Info_get_nkeys, (MPI_Info, int *))                                                    \
+	X(Error_class, (int, int *))
+
+#define RT_PMPI_FIELD(name, params) int(*name) params;
+struct rt_pmpi_api {
+	RT_PMPI_FUNCTIONS(RT_PMPI_FIELD)
+};
+#undef RT_PMPI_FIELD
+
+/* Filled at MPI_Init; every field is set, or the runtime is off. */
+extern struct rt_pmpi_api rt_pmpi;
+
+/* After a successful MPI_Init: resolves rt_pmpi, records rank and size. */
+void rt_mpilog_init(void);
+
+/* At MPI_Finalize, on every rank: writes the job's log (collective). */
+void rt_mpilog_write(void);
+
+#endif

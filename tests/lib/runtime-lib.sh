@@ -1,0 +1,64 @@
+# runtime-lib.sh — helpers for tests that run programs under libioatlas and
+# read the logs they leave (sourced by runtime tests after test-lib.sh).
+#
+#	logs=$(ioa_logdir)                       # an empty log tree in $TEST_TMP
+#	ioa_preload "$logs" command args...      # LD_PRELOAD=libioatlas.so, non-MPI logs on
+#	log=$(ioa_only_log "$logs")              # the one log written, or fail
+#	ioa_counter "$log" POSIX 0 /path POSIX_WRITES   # one counter's value
+#
+# ioa_counter prints nothing when the record is missing, so `is` shows it.
+
+IOA_RUNTIME_SO="$IOA_BUILD_DIR/runtime/libioatlas.so"
+IOA_CMD="$IOA_BUILD_DIR/bin/ioatlas"
+
+ioa_logdir() {
+	local dir
+	dir=$(mktemp -d "$TEST_TMP/logs.XXXXXX") && echo "$dir"
+}
+
+# ioa_preload LOGDIR COMMAND...: runs COMMAND with the runtime preloaded and
+# writing non-MPI logs under LOGDIR; other IOATLAS_* settings pass through.
+ioa_preload() {
+	local logs=$1
+	shift
+	IOATLAS_LOGDIR="$logs" IOATLAS_NONMPI="${IOATLAS_NONMPI:-1}" \
+		LD_PRELOAD="$IOA_RUNTIME_SO${LD_PRELOAD:+:$LD_PRELOAD}" "$@"
+}
+
+# ioa_mpi_preload LOGDIR RANKS SECONDS COMMAND...: the same under mpiexec.
+ioa_mpi_preload() {
+	local logs=$1 ranks=$2 seconds=$3
+	shift 3
+	IOATLAS_LOGDIR="$logs" mpi_run "$ranks" "$seconds" \
+		-genv LD_PRELOAD "$IOA_RUNTIME_SO" -genv IOATLAS_LOGDIR "$logs" "$@"
+}
+
+# ioa_logs LOGDIR: every complete log under LOGDIR, one per line.
+ioa_logs() {
+	find "$1" -type f -name '*.ioa' | LC_ALL=C sort
+}
+
+# ioa_only_log LOGDIR: the path of the single log under LOGDIR; fails (and
+# says what it found) when there is not exactly one.
+ioa_only_log() {
+	local logs
+	logs=$(ioa_logs "$1")
+	if [ -z "$logs" ] || [ "$(printf '%s\n' "$logs" | wc -l)" -ne 1 ]; then
+		diag "expected exactly one log under $1, found:" "${logs:-nothing}"
+		return 1
+	fi
+	echo "$logs"
+}
+
+# ioa_counter LOG MODULE RANK FILE COUNTER: the counter's value in the record
+# of FILE (exact path, as printed by ioatlas parse) for RANK (-1: shared).
+ioa_counter() {
+	"$IOA_CMD" parse "$1" | awk -F '\t' -v m="$2" -v r="$3" -v f="$4" -v c="$5" \
+		'$1 == m && $2 == r && $6 == f && $4 == c { print $5; exit }'
+}
+
+# ioa_records LOG MODULE: the file names of the module's records, sorted.
+ioa_records() {
+	"$IOA_CMD" parse "$1" | awk -F '\t' -v m="$2" '$1 == m { print $2 "\t" $6 }' |
+		LC_ALL=C sort -u
+}

@@ -1,0 +1,82 @@
+# t1001-posix-counters — under LD_PRELOAD, the POSIX counters of a program
+# whose I/O is known exactly come out exactly as Darshan defines them, plus
+# our own: creates, removals, in-place rewrites, failures by errno.
+. "$IOA_SOURCE_DIR/tests/lib/test-lib.sh"
+. "$IOA_SOURCE_DIR/tests/lib/runtime-lib.sh"
+
+ops="$IOA_BUILD_DIR/tests/workloads/posix-ops"
+work="$TEST_TMP/work"
+mkdir -p "$work"
+
+plan 42
+
+# --- basic: writes, a rewrite in place, strided reads, stats, a temporary file
+logs=$(ioa_logdir)
+ok "the basic pattern runs unchanged under the runtime" ioa_preload "$logs" "$ops" basic "$work"
+log=$(ioa_only_log "$logs")
+ok "and leaves one log" test -n "$log"
+data="$work/data"
+c() { ioa_counter "$log" POSIX 0 "$data" "$1"; }
+is "$(c POSIX_OPENS)" 2 "opens"
+is "$(c POSIX_CREATES)" 1 "the first open created the file"
+is "$(c POSIX_MODE)" 0 "mode argument of the last open (read-only: none, 0)"
+is "$(c POSIX_WRITES)" 11 "writes"
+is "$(c POSIX_BYTES_WRITTEN)" 10100 "bytes written"
+is "$(c POSIX_MAX_BYTE_WRITTEN)" 9999 "highest byte written"
+is "$(c POSIX_CONSEC_WRITES)" 9 "consecutive writes (Darshan: the first access is neither)"
+is "$(c POSIX_SEQ_WRITES)" 9 "sequential writes"
+is "$(c POSIX_SIZE_WRITE_100_1K)" 10 "1000-byte writes land in the 100-1K bin"
+is "$(c POSIX_SIZE_WRITE_0_100)" 1 "the 100-byte rewrite lands in the 0-100 bin"
+is "$(c POSIX_OVERWRITES)" 1 "one write rewrote bytes written before"
+is "$(c POSIX_OVERWRITE_BYTES)" 100 "100 bytes were rewritten in place"
+is "$(c POSIX_OVERWRITE_FIRST_OFFSET)" 0 "at offset 0 (a header update)"
+is "$(c POSIX_SEEKS)" 1 "seeks"
+is "$(c POSIX_FSYNCS)" 1 "fsyncs"
+is "$(c POSIX_READS)" 5 "reads"
+is "$(c POSIX_BYTES_READ)" 2010 "bytes read"
+is "$(c POSIX_MAX_BYTE_READ)" 6499 "highest byte read"
+is "$(c POSIX_SEQ_READS)" 3 "sequential reads"
+is "$(c POSIX_CONSEC_READS)" 0 "no consecutive reads"
+is "$(c POSIX_RW_SWITCHES)" 1 "one switch from writing to reading"
+is "$(c POSIX_STATS)" 2 "fstat and stat"
+is "$(c POSIX_FILE_NOT_ALIGNED)" 12 "accesses off a 4 KiB boundary"
+is "$(c POSIX_STRIDE1_STRIDE):$(c POSIX_STRIDE1_COUNT)" 0:13 "most common stride 0, 13 times"
+is "$(c POSIX_STRIDE2_STRIDE):$(c POSIX_STRIDE2_COUNT)" 1500:3 "then stride 1500, 3 times"
+is "$(c POSIX_ACCESS1_ACCESS):$(c POSIX_ACCESS1_COUNT)" 1000:10 "most common access size"
+is "$(c POSIX_ACCESS2_ACCESS):$(c POSIX_ACCESS2_COUNT)" 500:4 "second most common access size"
+tmp_line=$("$IOA_CMD" parse --file "$log" | grep -F "$work/tmp")
+like "$tmp_line" "POSIX	0	1	0	0	$work/tmp \\(temporary\\)$" \
+	"a file created and unlinked in the job is listed as temporary"
+
+# --- failures: by operation and errno, rmdir ENOTDIR then unlink
+logs=$(ioa_logdir)
+ok "the failures pattern runs unchanged" ioa_preload "$logs" "$ops" failures "$work"
+log=$(ioa_only_log "$logs")
+failed=$("$IOA_CMD" parse "$log" | grep '^FAILED')
+like "$failed" "^FAILED	POSIX	0	[0-9]+	open	ENOENT	1	$work/missing$" \
+	"a failed open is recorded with its errno"
+like "$failed" "^FAILED	POSIX	0	[0-9]+	rmdir	ENOTDIR	1	$work/notadir$" \
+	"rmdir failing with ENOTDIR is recorded"
+is "$(ioa_counter "$log" POSIX 0 "$work/notadir" POSIX_UNLINKS)" 1 \
+	"and the unlink of the same name that follows"
+is "$(ioa_counter "$log" POSIX 0 "$work/notadir" POSIX_FAILED_CALLS)" 1 \
+	"the record counts its failed call"
+
+# --- vectors and dup
+logs=$(ioa_logdir)
+ok "the vectors pattern runs unchanged" ioa_preload "$logs" "$ops" vectors "$work"
+log=$(ioa_only_log "$logs")
+v() { ioa_counter "$log" POSIX 0 "$work/vec" "$1"; }
+is "$(v POSIX_WRITES):$(v POSIX_BYTES_WRITTEN)" 3:407 "writev, pwritev and a write through a dup"
+is "$(v POSIX_MAX_BYTE_WRITTEN)" 1099 "pwritev's offset counts"
+is "$(v POSIX_DUPS):$(v POSIX_OPENS)" 1:2 "dup counts as a dup and an open"
+is "$(v POSIX_OVERWRITES)" 0 "adjacent writes are no rewrite"
+
+# --- errno and results untouched
+logs=$(ioa_logdir)
+ok "results and errno are those of the real calls" ioa_preload "$logs" "$ops" errno "$work"
+
+# --- no runtime: the same program, the same behaviour
+ok "the program also passes without the runtime" "$ops" basic "$work"
+
+done_testing

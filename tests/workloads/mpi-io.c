@@ -1,0 +1,85 @@
+/*
+ * mpi-io — MPI-IO and POSIX access patterns with known counts, for the
+ * runtime's tests.  Every rank prints nothing; the test knows what each
+ * pattern does:
+ *
+ *	mpi-io shared DIR   each rank writes BLOCK bytes at rank*BLOCK of DIR/shared.dat
+ *	                    with one MPI_File_write_at_all, then reads it back with
+ *	                    MPI_File_read_at; and pwrite()s BLOCK bytes at rank*BLOCK
+ *	                    of DIR/posix-shared.dat
+ *	mpi-io fpp DIR      each rank writes 3 x BLOCK to DIR/rank-R.dat with write()
+ *	mpi-io subset DIR   ranks 0,1 pwrite BLOCK at rank*BLOCK of DIR/pair-0.dat,
+ *	                    ranks 2,3 the same into DIR/pair-1.dat
+ *
+ * BLOCK is 4096 bytes.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#define BLOCK 4096
+
+static char buf[3 * BLOCK];
+
+static int posix_block(const char *path, int block_index, int count)
+{
+	int fd = open(path, O_CREAT | O_WRONLY, 0644), i;
+
+	if (fd < 0)
+		return 1;
+	for (i = 0; i < count; i++)
+		if (pwrite(fd, buf, BLOCK, (off_t)(block_index + i) * BLOCK) != BLOCK)
+			return 1;
+	return close(fd) != 0;
+}
+
+int main(int argc, char **argv)
+{
+	char path[4096];
+	int rank, size, failed = 0, any = 0;
+	MPI_File fh;
+
+	MPI_Init(&argc, &argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &size);
+	memset(buf, 'a' + rank % 26, sizeof(buf));
+	if (argc != 3) {
+		if (!rank)
+			fprintf(stderr, "usage: mpi-io shared|fpp|subset DIR\n");
+		MPI_Finalize();
+		return 2;
+	}
+	if (!strcmp(argv[1], "shared")) {
+		snprintf(path, sizeof(path), "%s/shared.dat", argv[2]);
+		failed |= MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_RDWR,
+					MPI_INFO_NULL, &fh) != MPI_SUCCESS;
+		if (!failed) {
+			failed |= MPI_File_write_at_all(fh, (MPI_Offset)rank * BLOCK, buf, BLOCK,
+							MPI_BYTE, MPI_STATUS_IGNORE) != MPI_SUCCESS;
+			failed |= MPI_File_read_at(fh, (MPI_Offset)rank * BLOCK, buf, BLOCK,
+						   MPI_BYTE, MPI_STATUS_IGNORE) != MPI_SUCCESS;
+			failed |= MPI_File_close(&fh) != MPI_SUCCESS;
+		}
+		snprintf(path, sizeof(path), "%s/posix-shared.dat", argv[2]);
+		failed |= posix_block(path, rank, 1);
+	} else if (!strcmp(argv[1], "fpp")) {
+		int fd;
+
+		snprintf(path, sizeof(path), "%s/rank-%d.dat", argv[2], rank);
+		fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0644);
+		failed |= fd < 0 || write(fd, buf, BLOCK) != BLOCK ||
+			  write(fd, buf, BLOCK) != BLOCK || write(fd, buf, BLOCK) != BLOCK ||
+			  close(fd);
+	} else if (!strcmp(argv[1], "subset")) {
+		snprintf(path, sizeof(path), "%s/pair-%d.dat", argv[2], rank / 2);
+		failed |= posix_block(path, rank, 1);
+	} else {
+		failed = 1;
+	}
+	MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+	MPI_Finalize();
+	return any;
+}
