@@ -92,13 +92,13 @@ static int rt_mpi_err(int rc)
 				  r == MPI_SUCCESS ? (const void *)*(fh_e) : NULL,       \
 				  r != MPI_SUCCESS, rt_mpi_err(r), t0, t1))
 
-#define RT_MPI_BODY_CLOSE(name, args, fh_e) \
-	const void *closing = *(fh_e);      \
-	RT_MPI_WRAP(name, args, (void)0,    \
+#define RT_MPI_BODY_CLOSE(name, args, fh_e)                                     \
+	const void *closing = *(fh_e);                                          \
+	RT_MPI_WRAP(name, args, rt_mpiio_current = rt_mpiio_record_of(closing), \
 		    rt_mpiio_close(#name, closing, r != MPI_SUCCESS, rt_mpi_err(r), t0, t1))
 
-#define RT_MPI_BODY_META(name, args, fh_e, counter) \
-	RT_MPI_WRAP(name, args, (void)0,            \
+#define RT_MPI_BODY_META(name, args, fh_e, counter)                          \
+	RT_MPI_WRAP(name, args, rt_mpiio_current = rt_mpiio_record_of(fh_e), \
 		    rt_mpiio_meta(#name, fh_e, counter, r != MPI_SUCCESS, rt_mpi_err(r), t0, t1))
 
 #define RT_MPI_BODY_IO(name, args, is_write, cls, fh_e, count_e, dt_e)                             \

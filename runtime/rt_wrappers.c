@@ -27,6 +27,7 @@
 #include "ioa_counters.h"
 #include "rt_calls.h"
 #include "rt_core.h"
+#include "rt_mpiio.h"
 #include "rt_posix.h"
 #include "rt_stdio.h"
 
@@ -61,6 +62,14 @@ static int rt_resolve(const char *name, void *slot)
 }
 #endif
 
+/*
+ * A POSIX call made inside an MPI-IO call counts on the MPI-IO record too
+ * (multi-layer attribution); the rest of the runtime sees it as any call.
+ */
+#define RT_NOTE_SUBCALL()                                \
+	if (RT_LAYER == RT_IN_POSIX && rt_mpiio_current) \
+	rt_mpiio_current->counters[MPIIO_POSIX_SUBCALLS]++
+
 /* The library hides everything but the wrappers. */
 #define RT_EXPORT __attribute__((visibility("default")))
 
@@ -92,6 +101,7 @@ static int rt_resolve(const char *name, void *slot)
 	err = errno;                               \
 	t1 = rt_now();                             \
 	rt_lock();                                 \
+	RT_NOTE_SUBCALL();                         \
 	handler;                                   \
 	rt_unlock();                               \
 	rt_end(RT_LAYER);                          \

@@ -1,0 +1,65 @@
+# t1002-stdio-threads-fork — STDIO counters (including the standard
+# streams), many threads doing I/O at once, a forked child, and the memory
+# budget: past it files fold into one overflow record and totals stay exact.
+. "$IOA_SOURCE_DIR/tests/lib/test-lib.sh"
+. "$IOA_SOURCE_DIR/tests/lib/runtime-lib.sh"
+
+ops="$IOA_BUILD_DIR/tests/workloads/posix-ops"
+work="$TEST_TMP/work"
+mkdir -p "$work"
+
+plan 20
+
+# --- STDIO
+logs=$(ioa_logdir)
+out=$(ioa_preload "$logs" "$ops" stdio "$work")
+is "$?:$out" "0:ok" "the stdio pattern runs, its output unchanged"
+log=$(ioa_only_log "$logs")
+s() { ioa_counter "$log" STDIO 0 "$work/s.txt" "$1"; }
+is "$(s STDIO_OPENS)" 2 "fopen twice"
+is "$(s STDIO_WRITES):$(s STDIO_BYTES_WRITTEN)" 7:4012 "fprintf, fputs, fputc and four fwrites"
+is "$(s STDIO_READS):$(s STDIO_BYTES_READ)" 3:107 "fgets, fread and fgetc"
+is "$(s STDIO_SEEKS)" 3 "fseek, ftell and rewind"
+is "$(s STDIO_FLUSHES)" 1 "fflush"
+is "$(s STDIO_MAX_BYTE_WRITTEN):$(s STDIO_MAX_BYTE_READ)" 4011:106 "highest bytes written and read"
+is "$(ioa_counter "$log" STDIO 0 '<STDOUT>' STDIO_BYTES_WRITTEN)" 3 "stdout is recorded as <STDOUT>"
+is "$(ioa_counter "$log" POSIX 0 "$work/s.txt" POSIX_WRITES)" "" \
+	"stdio's own system calls are not counted again as POSIX"
+
+# --- threads
+logs=$(ioa_logdir)
+ok "8 threads writing at once run unchanged" ioa_preload "$logs" "$ops" threads "$work" 8
+log=$(ioa_only_log "$logs")
+all_right=1
+for i in 0 1 2 3 4 5 6 7; do
+	[ "$(ioa_counter "$log" POSIX 0 "$work/t-$i" POSIX_WRITES)" = 100 ] || all_right=0
+	[ "$(ioa_counter "$log" POSIX 0 "$work/t-$i" POSIX_BYTES_WRITTEN)" = 409600 ] || all_right=0
+done
+ok "each thread's 100 writes of 4 KiB are counted exactly" test "$all_right" = 1
+
+# --- fork
+logs=$(ioa_logdir)
+ok "a program that forks runs unchanged" ioa_preload "$logs" "$ops" fork "$work"
+log=$(ioa_only_log "$logs")
+ok "the child leaves no log of its own" test -n "$log"
+is "$(ioa_counter "$log" POSIX 0 "$work/parent" POSIX_WRITES)" 2 \
+	"the parent's writes before and after the fork are counted once"
+is "$(ioa_counter "$log" POSIX 0 "$work/child" POSIX_WRITES)" "" \
+	"the child's I/O is not reported as the parent's"
+
+# --- memory budget
+logs=$(ioa_logdir)
+ok "300 files with a 256 KiB budget run unchanged" \
+	env IOATLAS_MEMORY=256KiB sh -c '. "$1"; ioa_preload "$2" "$3" many "$4" 300' sh \
+	"$IOA_SOURCE_DIR/tests/lib/runtime-lib.sh" "$logs" "$ops" "$work"
+log=$(ioa_only_log "$logs")
+totals=$("$IOA_CMD" parse --total "$log")
+like "$totals" '^total_POSIX_WRITES: 300$' "the job's write count stays exact"
+like "$totals" '^total_POSIX_BYTES_WRITTEN: 3000$' "and so do its bytes"
+like "$("$IOA_CMD" parse "$log")" '^# incomplete: some files were folded' \
+	"the log says that files were folded"
+folded=$("$IOA_CMD" parse "$log" | awk -F '\t' '$4 == "POSIX_OPENS" && $6 ~ /^<folded/ { print $5 }')
+ok "the overflow record holds the files past the budget ($folded opens)" \
+	test "${folded:-0}" -gt 0 -a "${folded:-0}" -lt 300
+
+done_testing
