@@ -92,9 +92,10 @@ static int rt_mpi_err(int rc)
 				  r == MPI_SUCCESS ? (const void *)*(fh_e) : NULL,       \
 				  r != MPI_SUCCESS, rt_mpi_err(r), t0, t1))
 
-#define RT_MPI_BODY_CLOSE(name, args, fh_e)                                     \
-	const void *closing = *(fh_e);                                          \
-	RT_MPI_WRAP(name, args, rt_mpiio_current = rt_mpiio_record_of(closing), \
+#define RT_MPI_BODY_CLOSE(name, args, fh_e)                              \
+	struct rt_record *closing = NULL;                                \
+	RT_MPI_WRAP(name, args, closing = rt_mpiio_close_begin(*(fh_e)); \
+		    rt_mpiio_current = closing,                          \
 		    rt_mpiio_close(#name, closing, r != MPI_SUCCESS, rt_mpi_err(r), t0, t1))
 
 #define RT_MPI_BODY_META(name, args, fh_e, counter)                          \

@@ -92,10 +92,20 @@ void rt_mpiio_open(const char *op, int collective, const char *path, int amode, 
 	handle_set(handle, rec);
 }
 
-void rt_mpiio_close(const char *op, const void *handle, int failed, int err, double t0, double t1)
+struct rt_record *rt_mpiio_close_begin(const void *handle)
 {
-	struct rt_record *rec = rt_mpiio_record_of(handle);
+	struct rt_record *rec;
 
+	rt_lock();
+	rec = rt_mpiio_record_of(handle);
+	handle_set(handle, NULL);
+	rt_unlock();
+	return rec;
+}
+
+void rt_mpiio_close(const char *op, struct rt_record *rec, int failed, int err, double t0,
+		    double t1)
+{
 	if (!rec)
 		return;
 	if (failed)
@@ -103,8 +113,6 @@ void rt_mpiio_close(const char *op, const void *handle, int failed, int err, dou
 	rt_set_first(&rec->fcounters[MPIIO_F_CLOSE_START_TIMESTAMP], t0);
 	rt_set_last(&rec->fcounters[MPIIO_F_CLOSE_END_TIMESTAMP], t1);
 	rt_add_time(&rec->fcounters[MPIIO_F_META_TIME], &rec->meta_end, t0, t1);
-	if (!failed)
-		handle_set(handle, NULL);
 }
 
 void rt_mpiio_meta(const char *op, const void *handle, int counter, int failed, int err, double t0,

@@ -23,7 +23,10 @@ struct rt_record *rt_mpiio_record_of(const void *handle);
 
 void rt_mpiio_open(const char *op, int collective, const char *path, int amode, int hints,
 		   const void *handle, int failed, int err, double t0, double t1);
-void rt_mpiio_close(const char *op, const void *handle, int failed, int err, double t0, double t1);
+/* As rt_posix_close_begin(): the handle is forgotten before the real close. */
+struct rt_record *rt_mpiio_close_begin(const void *handle);
+void rt_mpiio_close(const char *op, struct rt_record *rec, int failed, int err, double t0,
+		    double t1);
 void rt_mpiio_meta(const char *op, const void *handle, int counter, int failed, int err, double t0,
 		   double t1);
 void rt_mpiio_io(const char *op, int is_write, enum rt_mpiio_class cls, const void *handle,

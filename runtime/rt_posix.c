@@ -223,21 +223,29 @@ void rt_posix_open(const char *op, int dirfd, const char *path, int flags, mode_
 	desc_attach(fd, d);
 }
 
-void rt_posix_close(const char *op, int fd, int ret, int err, double t0, double t1)
+struct rt_record *rt_posix_close_begin(int fd)
 {
-	struct rt_desc *d = desc_of(fd);
+	struct rt_desc *d;
 	struct rt_record *rec;
 
-	if (!d)
+	rt_lock();
+	d = desc_of(fd);
+	rec = d ? d->rec : NULL;
+	/* Even a failed close releases the descriptor on Linux. */
+	desc_unref(fd);
+	rt_unlock();
+	return rec;
+}
+
+void rt_posix_close(const char *op, struct rt_record *rec, int ret, int err, double t0, double t1)
+{
+	if (!rec)
 		return;
-	rec = d->rec;
 	if (ret < 0)
 		rt_record_failure(rec, IOA_MOD_POSIX, op, err);
 	rt_set_first(&rec->fcounters[POSIX_F_CLOSE_START_TIMESTAMP], t0);
 	rt_set_last(&rec->fcounters[POSIX_F_CLOSE_END_TIMESTAMP], t1);
 	rt_add_time(&rec->fcounters[POSIX_F_META_TIME], &rec->meta_end, t0, t1);
-	/* Even a failed close releases the descriptor on Linux. */
-	desc_unref(fd);
 }
 
 void rt_posix_io(const char *op, int is_write, int fd, int64_t offset, int64_t ret, int err,

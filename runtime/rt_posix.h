@@ -33,7 +33,13 @@ enum rt_create rt_posix_probe_create(int dirfd, const char *path, int flags, mod
 
 void rt_posix_open(const char *op, int dirfd, const char *path, int flags, mode_t mode,
 		   enum rt_create create, int fd, int err, double t0, double t1);
-void rt_posix_close(const char *op, int fd, int ret, int err, double t0, double t1);
+/*
+ * Closing is two steps: the descriptor is forgotten (under the lock) before
+ * the real close, since another thread may get the same number back the
+ * moment it is closed; the time goes to its record afterwards.
+ */
+struct rt_record *rt_posix_close_begin(int fd);
+void rt_posix_close(const char *op, struct rt_record *rec, int ret, int err, double t0, double t1);
 void rt_posix_io(const char *op, int is_write, int fd, int64_t offset, int64_t ret, int err,
 		 int mem_aligned, double t0, double t1);
 void rt_posix_seek(const char *op, int fd, int64_t ret, int err, double t0, double t1);

@@ -126,21 +126,32 @@ void rt_stdio_fdopen(const char *op, int fd, const char *mode, FILE *stream, int
 	opened(rec, stream, mode, STDIO_FDOPENS, t0, t1);
 }
 
-void rt_stdio_close(const char *op, FILE *stream, int failed, int err, double t0, double t1)
+struct rt_record *rt_stdio_close_begin(FILE *stream)
 {
-	struct rt_stream *s = stream_find(stream);
-	struct rt_record *rec;
+	struct rt_stream *s;
+	struct rt_record *rec = NULL;
 
-	if (!s)
+	rt_lock();
+	s = stream_find(stream);
+	if (s) {
+		rec = s->rec;
+		/* fclose releases the stream whatever it returns. */
+		s->stream = RT_TOMBSTONE;
+	}
+	rt_unlock();
+	return rec;
+}
+
+void rt_stdio_close(const char *op, struct rt_record *rec, int failed, int err, double t0,
+		    double t1)
+{
+	if (!rec)
 		return;
-	rec = s->rec;
 	if (failed)
 		rt_record_failure(rec, IOA_MOD_STDIO, op, err);
 	rt_set_first(&rec->fcounters[STDIO_F_CLOSE_START_TIMESTAMP], t0);
 	rt_set_last(&rec->fcounters[STDIO_F_CLOSE_END_TIMESTAMP], t1);
 	rt_add_time(&rec->fcounters[STDIO_F_META_TIME], &rec->meta_end, t0, t1);
-	/* fclose releases the stream whatever it returns. */
-	s->stream = RT_TOMBSTONE;
 }
 
 void rt_stdio_io(const char *op, int is_write, FILE *stream, int64_t bytes, int failed, int err,

@@ -11,13 +11,18 @@
 #include <stdint.h>
 #include <stdio.h>
 
+struct rt_record;
+
 int rt_stdio_init(void);
 
 void rt_stdio_open(const char *op, const char *path, const char *mode, FILE *stream, int err,
 		   double t0, double t1);
 void rt_stdio_fdopen(const char *op, int fd, const char *mode, FILE *stream, int err, double t0,
 		     double t1);
-void rt_stdio_close(const char *op, FILE *stream, int failed, int err, double t0, double t1);
+/* As rt_posix_close_begin(): the stream is forgotten before the real fclose. */
+struct rt_record *rt_stdio_close_begin(FILE *stream);
+void rt_stdio_close(const char *op, struct rt_record *rec, int failed, int err, double t0,
+		    double t1);
 void rt_stdio_io(const char *op, int is_write, FILE *stream, int64_t bytes, int failed, int err,
 		 double t0, double t1);
 void rt_stdio_seek(const char *op, FILE *stream, int failed, int err, double t0, double t1);

@@ -131,8 +131,10 @@ static int rt_resolve(const char *name, void *slot)
 		    rt_posix_open(#name, dirfd_e, path_e, flags_e, mode_e, create, r, \
 				  r < 0 ? err : 0, t0, t1))
 
-#define RT_BODY_CLOSE(ret, name, args, fd_e) \
-	RT_WRAP(ret, name, args, rt_posix_close(#name, fd_e, r, err, t0, t1))
+#define RT_BODY_CLOSE(ret, name, args, fd_e)                               \
+	struct rt_record *closing = NULL;                                  \
+	RT_WRAP_PRE(ret, name, args, closing = rt_posix_close_begin(fd_e), \
+		    rt_posix_close(#name, closing, r, err, t0, t1))
 
 #define RT_BODY_IO(ret, name, args, is_write, fd_e, offset_e, aligned_e) \
 	RT_WRAP(ret, name, args,                                         \
@@ -169,16 +171,19 @@ static int rt_resolve(const char *name, void *slot)
 #define RT_BODY_FOPEN(ret, name, args, path_e, mode_e) \
 	RT_WRAP(ret, name, args, rt_stdio_open(#name, path_e, mode_e, r, err, t0, t1))
 
-#define RT_BODY_FREOPEN(ret, name, args, path_e, mode_e, stream_e)              \
-	RT_WRAP(ret, name, args, rt_stdio_close(#name, stream_e, 0, 0, t0, t0); \
-		rt_stdio_open(#name, path_e, mode_e, r, err, t0, t1))
+#define RT_BODY_FREOPEN(ret, name, args, path_e, mode_e, stream_e)             \
+	struct rt_record *closing = NULL;                                      \
+	RT_WRAP_PRE(ret, name, args, closing = rt_stdio_close_begin(stream_e), \
+		    rt_stdio_close(#name, closing, 0, 0, t0, t0);              \
+		    rt_stdio_open(#name, path_e, mode_e, r, err, t0, t1))
 
 #define RT_BODY_FDOPEN(ret, name, args, fd_e, mode_e) \
 	RT_WRAP(ret, name, args, rt_stdio_fdopen(#name, fd_e, mode_e, r, err, t0, t1))
 
-#define RT_BODY_FCLOSE(ret, name, args, stream_e) \
-	FILE *closing = stream_e;                 \
-	RT_WRAP(ret, name, args, rt_stdio_close(#name, closing, r == EOF, err, t0, t1))
+#define RT_BODY_FCLOSE(ret, name, args, stream_e)                              \
+	struct rt_record *closing = NULL;                                      \
+	RT_WRAP_PRE(ret, name, args, closing = rt_stdio_close_begin(stream_e), \
+		    rt_stdio_close(#name, closing, r == EOF, err, t0, t1))
 
 #define RT_BODY_SIO(ret, name, args, is_write, stream_e, bytes_e, failed_e) \
 	RT_WRAP(ret, name, args,                                            \

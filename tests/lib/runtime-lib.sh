@@ -8,7 +8,7 @@
 #
 # ioa_counter prints nothing when the record is missing, so `is` shows it.
 
-IOA_RUNTIME_SO="$IOA_BUILD_DIR/runtime/libioatlas.so"
+IOA_RUNTIME_SO="$IOA_BUILD_DIR/lib/libioatlas.so"
 IOA_CMD="$IOA_BUILD_DIR/bin/ioatlas"
 
 ioa_logdir() {

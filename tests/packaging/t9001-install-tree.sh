@@ -1,25 +1,50 @@
 # t9001-install-tree — `cmake --install` into a prefix lays out exactly the
-# expected tree (GNUInstallDirs), and nothing from the build or the tests
-# leaks into it.
+# expected tree (GNUInstallDirs), nothing from the build or the tests leaks
+# into it, and the installed pieces work from there: the command finds its
+# verbs, ioatlas-config and pkg-config point into the prefix.
 . "$IOA_SOURCE_DIR/tests/lib/test-lib.sh"
-require_cmd cmake
+require_cmd cmake pkg-config
 
 prefix="$TEST_TMP/prefix"
 docdir=share/doc/ioatlas
+libdir=$(sed -n 's/^CMAKE_INSTALL_LIBDIR:PATH=//p' "$IOA_BUILD_DIR/CMakeCache.txt")
 
-plan 3
+plan 9
 
 ok "cmake --install into a fresh prefix succeeds" \
 	run_timeout 120 cmake --install "$IOA_BUILD_DIR" --prefix "$prefix"
 
+programs="bin/ioatlas
+bin/ioatlas-config
+libexec/ioatlas/ioatlas-parse"
 # Every page of docs/ is documentation to install, beside the README.
 expected=$({
+	echo "$programs"
+	echo "$libdir/libioatlas.a"
+	echo "$libdir/libioatlas.so"
+	echo "$libdir/pkgconfig/ioatlas.pc"
 	echo "$docdir/README.md"
-	cd "$IOA_SOURCE_DIR/docs" && find . -name '*.md' | sed "s|^\./|$docdir/|"
+	cd "$IOA_SOURCE_DIR/docs" && find . -name '*.md' | sed "s|^\\./|$docdir/|"
 } | LC_ALL=C sort)
 is "$(cd "$prefix" && find . -type f | sed 's|^\./||' | LC_ALL=C sort)" "$expected" \
 	"the prefix holds exactly the expected files"
-ok "installed files are readable by everyone and not executable" \
-	test -z "$(find "$prefix" -type f \( ! -perm -0444 -o -perm /0111 \))"
+
+not_executable=$(cd "$prefix" && find share "$libdir" -type f \( -name '*.md' -o -name '*.pc' -o -name '*.a' \) -perm /0111)
+is "$not_executable" "" "documentation and data are not executable"
+unreadable=$(cd "$prefix" && find . -type f ! -perm -0444)
+is "$unreadable" "" "everything is readable by everyone"
+for p in $programs; do
+	[ -x "$prefix/$p" ] || missing_x="$missing_x $p"
+done
+is "${missing_x:-}" "" "programs are executable"
+
+like "$("$prefix/bin/ioatlas" --help 2>&1)" '^   parse$' "the installed command finds its verbs"
+is "$("$prefix/bin/ioatlas-config" --preload)" "$prefix/$libdir/libioatlas.so" \
+	"ioatlas-config points into the prefix"
+pc_libs=$(PKG_CONFIG_PATH="$prefix/$libdir/pkgconfig" pkg-config --libs ioatlas)
+pc_libdir=$(printf '%s\n' $pc_libs | sed -n 's/^-L//p')
+is "$(cd "$pc_libdir" 2>/dev/null && pwd -P)" "$(cd "$prefix/$libdir" && pwd -P)" \
+	"pkg-config's library directory is the prefix's"
+like "$pc_libs" "--wrap=fwrite" "including the STDIO calls"
 
 done_testing

@@ -49,9 +49,8 @@ is "$(ioa_counter "$log" POSIX 0 "$work/child" POSIX_WRITES)" "" \
 
 # --- memory budget
 logs=$(ioa_logdir)
-ok "300 files with a 256 KiB budget run unchanged" \
-	env IOATLAS_MEMORY=256KiB sh -c '. "$1"; ioa_preload "$2" "$3" many "$4" 300' sh \
-	"$IOA_SOURCE_DIR/tests/lib/runtime-lib.sh" "$logs" "$ops" "$work"
+IOATLAS_MEMORY=256KiB ioa_preload "$logs" "$ops" many "$work" 300
+is "$?" 0 "300 files with a 256 KiB budget run unchanged"
 log=$(ioa_only_log "$logs")
 totals=$("$IOA_CMD" parse --total "$log")
 like "$totals" '^total_POSIX_WRITES: 300$' "the job's write count stays exact"

@@ -24,8 +24,9 @@ like "$log" "^$logs/[0-9]{4}/[0-9]{2}/[0-9]{2}/[^/]+_posix-ops_nojob_[0-9]+-[0-9
 is "$(find "$logs" -name '*.part' | wc -l)" 0 "and no .part file is left"
 is "$(stat -c %a "$(dirname "$log")")" 1777 "date folders are created sticky and open"
 
-job_log=$(SLURM_JOB_ID=4242 sh -c '. "$1"; ioa_preload "$2" "$3" basic "$4" && ioa_only_log "$2"' \
-	sh "$IOA_SOURCE_DIR/tests/lib/runtime-lib.sh" "$(ioa_logdir)" "$ops" "$work")
+logs=$(ioa_logdir)
+SLURM_JOB_ID=4242 ioa_preload "$logs" "$ops" basic "$work"
+job_log=$(ioa_only_log "$logs")
 like "$job_log" "_posix-ops_4242_" "a Slurm job id names the log"
 
 is "$(ioa_preload "$TEST_TMP/does/not/exist" "$ops" stdio "$work"; echo "status $?")" \

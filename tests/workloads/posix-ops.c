@@ -53,8 +53,9 @@ static const char *dir;
 
 static const char *in_dir(const char *name)
 {
-	static char path[4][4096];
-	static int next;
+	/* Per thread: the threads pattern builds names concurrently. */
+	static _Thread_local char path[4][4096];
+	static _Thread_local int next;
 	char *p = path[next++ % 4];
 
 	snprintf(p, sizeof(path[0]), "%s/%s", dir, name);
