@@ -144,7 +144,7 @@ static int load_table(struct ioa_log_reader *r, uint64_t table_offset)
 int ioa_logr_open(struct ioa_log_reader *r, const char *path)
 {
 	unsigned char header[IOA_LOG_HEADER_SIZE];
-	uint64_t table_offset;
+	uint64_t table_offset = 0;
 	struct stat st;
 	int rc;
 

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -17,6 +18,7 @@
 void ioa_logw_init(struct ioa_log_writer *w, size_t cap)
 {
 	ioa_buf_init(&w->stored, cap);
+	w->stream = NULL;
 	w->regions = NULL;
 	w->region_count = 0;
 	w->region_alloc = 0;
@@ -24,6 +26,8 @@ void ioa_logw_init(struct ioa_log_writer *w, size_t cap)
 
 void ioa_logw_release(struct ioa_log_writer *w)
 {
+	if (w->stream)
+		ioa_logw_region_end(w, -ECANCELED);
 	ioa_buf_release(&w->stored);
 	free(w->regions);
 	w->regions = NULL;
@@ -87,6 +91,134 @@ int ioa_logw_add(struct ioa_log_writer *w, uint32_t type, const void *raw, size_
 					(uInt)region->stored_size);
 	w->region_count++;
 	return 0;
+}
+
+int ioa_logw_region_begin(struct ioa_log_writer *w, uint32_t type)
+{
+	z_stream *zs = calloc(1, sizeof(*zs));
+	struct ioa_log_region *region;
+	int rc;
+
+	if (!zs)
+		return -ENOMEM;
+	rc = writer_new_region(w, &region);
+	if (!rc && deflateInit(zs, Z_BEST_SPEED) != Z_OK)
+		rc = -ENOMEM;
+	if (rc) {
+		free(zs);
+		return rc;
+	}
+	w->stream = zs;
+	w->stream_start = w->stored.len;
+	w->stream_raw = 0;
+	w->stream_type = type;
+	return 0;
+}
+
+/* Runs deflate over input (or to the end) until it needs no more room. */
+static int region_deflate(struct ioa_log_writer *w, const void *raw, size_t len, int flush)
+{
+	z_stream *zs = w->stream;
+	int zrc;
+
+	zs->next_in = (Bytef *)(uintptr_t)raw;
+	zs->avail_in = (uInt)len;
+	do {
+		size_t room = 65536;
+		int rc = ioa_buf_grow(&w->stored, room);
+
+		if (rc)
+			return rc;
+		zs->next_out = (Bytef *)w->stored.data + w->stored.len;
+		zs->avail_out = (uInt)room;
+		zrc = deflate(zs, flush);
+		if (zrc == Z_STREAM_ERROR)
+			return -EINVAL;
+		w->stored.len += room - zs->avail_out;
+	} while (zs->avail_out == 0 || (flush == Z_FINISH && zrc != Z_STREAM_END));
+	return 0;
+}
+
+int ioa_logw_region_add(struct ioa_log_writer *w, const void *raw, size_t len)
+{
+	const char *p = raw;
+
+	if (!w->stream)
+		return -EINVAL;
+	if (w->stream_raw + len > IOA_LOG_MAX_REGION_RAW)
+		return -EOVERFLOW;
+	w->stream_raw += len;
+	/* zlib counts input in uInt: feed large inputs in slices. */
+	while (len) {
+		size_t slice = len > (1u << 30) ? (1u << 30) : len;
+		int rc = region_deflate(w, p, slice, Z_NO_FLUSH);
+
+		if (rc)
+			return rc;
+		p += slice;
+		len -= slice;
+	}
+	return 0;
+}
+
+int ioa_logw_region_end(struct ioa_log_writer *w, int rc)
+{
+	struct ioa_log_region *region = &w->regions[w->region_count];
+
+	if (!w->stream)
+		return rc ? rc : -EINVAL;
+	if (!rc)
+		rc = region_deflate(w, NULL, 0, Z_FINISH);
+	deflateEnd(w->stream);
+	free(w->stream);
+	w->stream = NULL;
+	if (rc) {
+		w->stored.len = w->stream_start;
+		if (w->stored.data)
+			w->stored.data[w->stored.len] = '\0';
+		return rc;
+	}
+	w->stored.data[w->stored.len] = '\0';
+	region->type = w->stream_type;
+	region->compression = IOA_LOG_COMPRESS_ZLIB;
+	region->offset = w->stream_start;
+	region->stored_size = w->stored.len - w->stream_start;
+	region->raw_size = w->stream_raw;
+	region->crc32 = (uint32_t)crc32(0L, (const Bytef *)w->stored.data + w->stream_start,
+					(uInt)region->stored_size);
+	w->region_count++;
+	return 0;
+}
+
+int ioa_logw_append(struct ioa_log_writer *w, const struct ioa_log_region *regions, uint32_t count,
+		    const void *stored, size_t stored_len)
+{
+	size_t base = w->stored.len;
+	uint32_t i, first = w->region_count;
+	int rc;
+
+	for (i = 0; i < count; i++)
+		if (regions[i].offset > stored_len ||
+		    regions[i].stored_size > stored_len - regions[i].offset)
+			return -EINVAL;
+	rc = ioa_buf_add(&w->stored, stored, stored_len);
+	for (i = 0; !rc && i < count; i++) {
+		struct ioa_log_region *region;
+
+		rc = writer_new_region(w, &region);
+		if (rc)
+			break;
+		*region = regions[i];
+		region->offset += base;
+		w->region_count++;
+	}
+	if (rc) {
+		w->region_count = first;
+		w->stored.len = base;
+		if (w->stored.data)
+			w->stored.data[base] = '\0';
+	}
+	return rc;
 }
 
 int ioa_logw_header(struct ioa_buf *out, struct ioa_log_region *regions, uint32_t count,

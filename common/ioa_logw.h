@@ -30,7 +30,11 @@ struct ioa_log_region {
 };
 
 struct ioa_log_writer {
-	struct ioa_buf stored;		/* packed regions, back to back */
+	struct ioa_buf stored; /* packed regions, back to back */
+	void *stream;	       /* zlib state of the region being streamed */
+	size_t stream_start;   /* where that region's bytes begin in stored */
+	uint64_t stream_raw;   /* raw bytes fed to it so far */
+	uint32_t stream_type;
 	struct ioa_log_region *regions; /* offsets relative to `stored` until placed */
 	uint32_t region_count;
 	uint32_t region_alloc;
@@ -45,6 +49,26 @@ void ioa_logw_release(struct ioa_log_writer *w);
  * it as a region of the given type.  0, -ENOMEM, -ENOBUFS, -EOVERFLOW.
  */
 int ioa_logw_add(struct ioa_log_writer *w, uint32_t type, const void *raw, size_t raw_len);
+
+/*
+ * Streams a region of any size through a small buffer: begin, any number
+ * of add calls with raw bytes, end.  Memory is the compressed region plus
+ * zlib's state, never the raw region.  Streamed regions are always stored
+ * zlib-compressed.  Each returns 0 or a negative errno; after a failure
+ * ioa_logw_region_end() must still be called to release the stream (it
+ * then discards the region and returns the first error).
+ */
+int ioa_logw_region_begin(struct ioa_log_writer *w, uint32_t type);
+int ioa_logw_region_add(struct ioa_log_writer *w, const void *raw, size_t len);
+int ioa_logw_region_end(struct ioa_log_writer *w, int rc);
+
+/*
+ * Appends regions packed elsewhere (another rank's writer): their entries,
+ * whose offsets are relative to `stored`, and the stored bytes themselves.
+ * 0, -ENOMEM, -ENOBUFS, -EOVERFLOW, -EINVAL (an entry outside `stored`).
+ */
+int ioa_logw_append(struct ioa_log_writer *w, const struct ioa_log_region *regions, uint32_t count,
+		    const void *stored, size_t stored_len);
 
 /*
  * Builds the header and region table for `count` regions whose stored bytes

@@ -49,6 +49,14 @@ static uint64_t clock_ns(clockid_t clock)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+double rt_seconds_per_tick(void)
+{
+	uint64_t ticks = rt_ticks() - rt.start_ticks;
+	uint64_t ns = clock_ns(CLOCK_MONOTONIC) - rt.start_mono_ns;
+
+	return ticks ? (double)ns * 1e-9 / (double)ticks : 1e-9;
+}
+
 /* Around fork: the child must not inherit a lock held by another thread. */
 static void before_fork(void)
 {
@@ -80,6 +88,7 @@ void rt_init(void)
 	if (started)
 		return;
 	started = 1;
+	rt.start_ticks = rt_ticks();
 	rt.start_mono_ns = clock_ns(CLOCK_MONOTONIC);
 	rt.start_real_ns = clock_ns(CLOCK_REALTIME);
 	rt_inside |= RT_IN_RUNTIME;

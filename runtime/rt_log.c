@@ -35,8 +35,24 @@ void rt_log_finish_record(struct rt_record *rec)
 	}
 }
 
-static int pack_list(struct ioa_buf *raw, enum ioa_module m, struct rt_record *rec, uint32_t *count,
-		     int encode)
+/* Raw bytes are fed to the region's compressor in slices of about this size. */
+#define RT_SLICE 65536
+
+/* Feeds raw to the streamed region once it holds a slice (or always when at_end). */
+static int feed(struct ioa_log_writer *w, struct ioa_buf *raw, int at_end)
+{
+	int rc = 0;
+
+	if (raw->len >= RT_SLICE || (at_end && raw->len)) {
+		rc = ioa_logw_region_add(w, raw->data, raw->len);
+		ioa_buf_reset(raw);
+	}
+	return rc;
+}
+
+/* Counts (w NULL) or encodes the records of a list that belong in this log. */
+static int pack_list(struct ioa_log_writer *w, struct ioa_buf *raw, enum ioa_module m,
+		     struct rt_record *rec, uint32_t *count)
 {
 	int rc = 0;
 
@@ -44,12 +60,14 @@ static int pack_list(struct ioa_buf *raw, enum ioa_module m, struct rt_record *r
 		if (rec->flags & RT_REC_ELSEWHERE)
 			continue;
 		++*count;
-		if (!encode)
+		if (!w)
 			continue;
 		rt_log_finish_record(rec);
 		rc = ioa_enc_module_record(
 			raw, m, rec->id, rec->flags & IOA_REC_SHARED ? -1 : rt.rank,
 			rec->flags & ~RT_REC_ELSEWHERE, rec->counters, rec->fcounters);
+		if (!rc)
+			rc = feed(w, raw, 0);
 	}
 	return rc;
 }
@@ -60,25 +78,30 @@ static int pack_module(struct ioa_log_writer *w, struct ioa_buf *raw, enum ioa_m
 	uint32_t count = 0;
 	int rc;
 
-	pack_list(raw, m, mr->first, &count, 0);
-	pack_list(raw, m, mr->combined, &count, 0);
+	pack_list(NULL, raw, m, mr->first, &count);
+	pack_list(NULL, raw, m, mr->combined, &count);
 	/* The overflow record goes in only when something folded into it. */
 	count += mr->folded_files > 0;
 	if (!count)
 		return 0;
 	ioa_buf_reset(raw);
+	rc = ioa_logw_region_begin(w, ioa_modules[m].region_type);
+	if (rc)
+		return rc;
 	rc = ioa_enc_module_header(raw, m, count);
 	count = 0;
 	if (!rc)
-		rc = pack_list(raw, m, mr->first, &count, 1);
+		rc = pack_list(w, raw, m, mr->first, &count);
 	if (!rc)
-		rc = pack_list(raw, m, mr->combined, &count, 1);
+		rc = pack_list(w, raw, m, mr->combined, &count);
 	if (!rc && mr->folded_files) {
 		rt_log_finish_record(mr->overflow);
 		rc = ioa_enc_module_record(raw, m, 0, rt.rank, mr->overflow->flags,
 					   mr->overflow->counters, mr->overflow->fcounters);
 	}
-	return rc ? rc : ioa_logw_add(w, ioa_modules[m].region_type, raw->data, raw->len);
+	if (!rc)
+		rc = feed(w, raw, 1);
+	return ioa_logw_region_end(w, rc);
 }
 
 /* Whether an earlier module's record (written here) already carries id's name. */
@@ -98,14 +121,12 @@ static int name_written(int module, uint64_t id)
 	return 0;
 }
 
-static int pack_names(struct ioa_log_writer *w, struct ioa_buf *raw)
+/* Counts (w NULL) or streams the names of the records in this log. */
+static int walk_names(struct ioa_log_writer *w, struct ioa_buf *raw, uint32_t *count)
 {
 	struct rt_record *rec;
-	uint32_t count = 0;
-	int m, pass, rc;
+	int m, pass, rc = 0;
 
-	ioa_buf_reset(raw);
-	rc = ioa_enc_u32(raw, 0);
 	for (m = 0; m < IOA_MOD_COUNT && !rc; m++) {
 		for (pass = 0; pass < 2; pass++) {
 			rec = pass ? rt_modules[m].combined : rt_modules[m].first;
@@ -113,17 +134,37 @@ static int pack_names(struct ioa_log_writer *w, struct ioa_buf *raw)
 				/* Same path, same id: one name serves every module. */
 				if (rec->flags & RT_REC_ELSEWHERE || name_written(m, rec->id))
 					continue;
+				++*count;
+				if (!w)
+					continue;
 				rc = ioa_enc_u64(raw, rec->id);
 				if (!rc)
 					rc = ioa_enc_bytes(raw, rec->name, strlen(rec->name));
-				count++;
+				if (!rc)
+					rc = feed(w, raw, 0);
 			}
 		}
 	}
+	return rc;
+}
+
+static int pack_names(struct ioa_log_writer *w, struct ioa_buf *raw)
+{
+	uint32_t count = 0;
+	int rc;
+
+	walk_names(NULL, raw, &count);
+	ioa_buf_reset(raw);
+	rc = ioa_logw_region_begin(w, IOA_REGION_NAMES);
 	if (rc)
 		return rc;
-	ioa_put_u32((unsigned char *)raw->data, count);
-	return ioa_logw_add(w, IOA_REGION_NAMES, raw->data, raw->len);
+	rc = ioa_enc_u32(raw, count);
+	count = 0;
+	if (!rc)
+		rc = walk_names(w, raw, &count);
+	if (!rc)
+		rc = feed(w, raw, 1);
+	return ioa_logw_region_end(w, rc);
 }
 
 static int pack_failures(struct ioa_log_writer *w, struct ioa_buf *raw)
@@ -154,6 +195,7 @@ static int pack_failures(struct ioa_log_writer *w, struct ioa_buf *raw)
 
 int rt_log_pack_records(struct ioa_log_writer *w)
 {
+	/* A slice and one record of slack: regions stream through it. */
 	struct ioa_buf raw = IOA_BUF_INIT((size_t)1 << 30);
 	int m, rc = 0;
 

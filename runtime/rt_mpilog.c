@@ -1,22 +1,24 @@
 /*
  * rt_mpilog — one log per MPI job, written at MPI_Finalize (see rt_mpilog.h).
  *
- *  1. Every rank sends the (module, record id) keys it holds to rank 0,
- *     which finds the keys held by more than one rank and broadcasts them.
- *  2. Ranks send their records of shared files (with names) to rank 0,
- *     which combines them into one record per file (rank -1): counters by
- *     their rule (ioa_counters_combine), plus the fastest and slowest rank
- *     and the variance of I/O time and bytes across the ranks that shared it.
- *  3. Every rank packs the rest of its records (and rank 0 the job, the
- *     mount table and the combined records) into compressed regions; rank 0
- *     gathers the region sizes, lays out the header and region table, and
- *     tells each rank where its bytes go.
- *  4. All ranks write their bytes with one MPI_File_write_at_all to
- *     "<log>.part"; rank 0 renames it when every rank succeeded.
+ *  1. Every rank sends its host name and the (module, record id) keys it
+ *     holds to rank 0, which maps ranks to nodes, finds the keys held by
+ *     more than one rank, and broadcasts those.
+ *  2. Every rank packs the records only it holds into compressed regions
+ *     and serialises its records of shared files; all ranks learn the sizes.
+ *  3. Small logs (the packed regions of all ranks within RT_GATHER_CAP):
+ *     ranks send everything to rank 0, which combines the shared records
+ *     (rt_combine), packs them with the job and mount table, and writes the
+ *     log alone.  Larger logs: ranks send only their shared records and
+ *     region tables; rank 0 lays out the file and scatters each rank's
+ *     offset, and all ranks write with one collective MPI_File_write_at_all.
+ *     Either way the log is "<log>.part" until complete, then renamed.
  *
- * Everything runs on a private duplicate of MPI_COMM_WORLD and through
- * PMPI, so the application's messages and our own wrappers are untouched.
- * A failure anywhere leaves no log and is reported under IOATLAS_DEBUG.
+ * That is five collective steps for a small log; each costs a network
+ * round trip, which is what MPI_Finalize's added time is made of.  All of
+ * it runs through PMPI on MPI_COMM_WORLD, which the MPI standard requires
+ * to be quiet by the time MPI_Finalize is called.  A failure anywhere
+ * leaves no log and is reported under IOATLAS_DEBUG.
  */
 #define _GNU_SOURCE
 #include "rt_mpilog.h"
@@ -31,6 +33,7 @@
 #include <unistd.h>
 
 #include "ioa_logw.h"
+#include "rt_combine.h"
 #include "rt_core.h"
 #include "rt_log.h"
 #include "rt_records.h"
@@ -38,6 +41,12 @@
 struct rt_pmpi_api rt_pmpi;
 
 #define RT_HOST_LEN 64
+
+/* Shared-file keys that travel in the first broadcast. */
+#define RT_BCAST_KEYS 255
+
+/* Above this many bytes of packed regions in all, ranks write collectively. */
+#define RT_GATHER_CAP ((int64_t)64 << 20)
 
 void rt_mpilog_init(void)
 {
@@ -67,7 +76,7 @@ void rt_mpilog_init(void)
 	rt_inside &= ~RT_IN_RUNTIME;
 }
 
-/* --------------------------------------------------------- shared files */
+/* --------------------------------------------------------- helpers */
 
 struct rt_key {
 	uint64_t id;
@@ -83,472 +92,513 @@ static int key_cmp(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
-static size_t local_keys(struct rt_key **out)
-{
-	struct rt_record *rec;
-	size_t n = 0, m;
-
-	for (m = 0; m < IOA_MOD_COUNT; m++)
-		n += rt_modules[m].count;
-	*out = malloc((n ? n : 1) * sizeof(**out));
-	if (!*out)
-		return 0;
-	n = 0;
-	for (m = 0; m < IOA_MOD_COUNT; m++)
-		for (rec = rt_modules[m].first; rec; rec = rec->next_in_module)
-			(*out)[n++] = (struct rt_key){rec->id, m};
-	return n;
-}
-
 /*
- * Gathers variable-size byte buffers at rank 0.  On rank 0 *all receives
- * the concatenation (caller frees) and displs/counts each rank's share.
+ * Gathers variable-size byte buffers at rank 0.  When rank 0 already knows
+ * every rank's length (known_counts, e.g. from an earlier allgather) this
+ * is one collective step, else two.  On rank 0 *all receives the
+ * concatenation and *counts each rank's share; the caller frees both.
  */
-static int gather_bytes(MPI_Comm comm, const void *mine, int len, char **all, int **counts,
-			int **displs)
+static int gather_bytes(const void *mine, size_t len, const int *known_counts, char **all,
+			int **counts)
 {
-	int rank, size, i, total = 0;
+	int *displs = NULL, i, total = 0, my_len = (int)len, rc = 0;
 
-	rt_pmpi.Comm_rank(comm, &rank);
-	rt_pmpi.Comm_size(comm, &size);
 	*all = NULL;
-	*counts = *displs = NULL;
-	if (!rank) {
-		*counts = calloc((size_t)size, sizeof(int));
-		*displs = calloc((size_t)size, sizeof(int));
-		if (!*counts || !*displs)
-			return -ENOMEM;
+	*counts = NULL;
+	if (len > INT_MAX)
+		my_len = 0, rc = -EOVERFLOW;
+	if (rt.rank == 0) {
+		*counts = calloc((size_t)rt.nprocs, sizeof(int));
+		displs = calloc((size_t)rt.nprocs, sizeof(int));
+		if (*counts && known_counts)
+			memcpy(*counts, known_counts, (size_t)rt.nprocs * sizeof(int));
 	}
-	rt_pmpi.Gather(&len, 1, MPI_INT, *counts, 1, MPI_INT, 0, comm);
-	if (!rank) {
-		for (i = 0; i < size; i++) {
-			(*displs)[i] = total;
-			if ((*counts)[i] > INT_MAX - total)
-				return -EOVERFLOW;
-			total += (*counts)[i];
+	if (!known_counts)
+		rt_pmpi.Gather(&my_len, 1, MPI_INT, *counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	if (rt.rank == 0 && *counts && displs) {
+		for (i = 0; i < rt.nprocs; i++) {
+			displs[i] = total;
+			total = (*counts)[i] > INT_MAX - total ? INT_MAX : total + (*counts)[i];
 		}
 		*all = malloc(total ? (size_t)total : 1);
-		if (!*all)
-			return -ENOMEM;
 	}
-	rt_pmpi.Gatherv(mine, len, MPI_BYTE, *all, *counts, *displs, MPI_BYTE, 0, comm);
-	return 0;
-}
-
-/* Rank 0 finds the keys held by two or more ranks; every rank gets them. */
-static size_t shared_keys(MPI_Comm comm, struct rt_key **shared)
-{
-	struct rt_key *mine, *all_keys;
-	size_t n = local_keys(&mine), total = 0, i, nshared = 0;
-	int *counts = NULL, *displs = NULL, nshared_int = 0;
-	char *all = NULL;
-
-	*shared = NULL;
-	gather_bytes(comm, mine, (int)(n * sizeof(*mine)), &all, &counts, &displs);
-	free(mine);
-	if (rt.rank == 0 && all) {
-		for (i = 0; i < (size_t)rt.nprocs; i++)
-			total += (size_t)counts[i] / sizeof(struct rt_key);
-		all_keys = (struct rt_key *)all;
-		qsort(all_keys, total, sizeof(*all_keys), key_cmp);
-		for (i = 0; i < total; i++) {
-			size_t run = i;
-
-			while (run + 1 < total && !key_cmp(&all_keys[i], &all_keys[run + 1]))
-				run++;
-			if (run > i)
-				all_keys[nshared++] = all_keys[i];
-			i = run;
-		}
-		nshared_int = (int)nshared;
+	/*
+	 * Rank 0 without memory still takes part, receiving nothing: with
+	 * MPI_ERRORS_RETURN in force (rt_mpilog_write) that is an error for
+	 * rank 0 alone, never an abort of the job.
+	 */
+	if (rt.rank == 0 && (!*all || total == INT_MAX)) {
+		for (i = 0; *counts && i < rt.nprocs; i++)
+			(*counts)[i] = 0;
+		rc = -ENOMEM;
 	}
-	rt_pmpi.Bcast(&nshared_int, 1, MPI_INT, 0, comm);
-	nshared = (size_t)nshared_int;
-	if (rt.rank == 0) {
-		*shared = (struct rt_key *)all;
-		all = NULL;
-	} else {
-		*shared = malloc((nshared ? nshared : 1) * sizeof(**shared));
-	}
-	if (*shared)
-		rt_pmpi.Bcast(*shared, (int)(nshared * sizeof(**shared)), MPI_BYTE, 0, comm);
-	free(all);
-	free(counts);
+	if (rt_pmpi.Gatherv(mine, my_len, MPI_BYTE, *all, *counts, displs, MPI_BYTE, 0,
+			    MPI_COMM_WORLD) != MPI_SUCCESS)
+		rc = -EIO;
 	free(displs);
-	return *shared ? nshared : 0;
+	return rc;
 }
 
-/* Per shared file on rank 0: the combined record and per-rank statistics. */
-struct rt_combined {
-	struct rt_record rec;
-	int64_t counters[IOA_MAX_COUNTERS];
-	double fcounters[IOA_MAX_FCOUNTERS];
-	int ranks;
-	double time_sum, time_sq, bytes_sum, bytes_sq;
-	double fastest_time, slowest_time;
-	int64_t fastest_bytes, slowest_bytes;
-	int fastest_rank, slowest_rank;
-	char *name;
+/* --------------------------------------------------------- step 1 */
+
+struct rt_job {
+	struct rt_key *shared; /* every rank */
+	size_t nshared;
+	struct ioa_buf hosts; /* rank 0: distinct host names, NUL-separated */
+	uint32_t *rank_nodes; /* rank 0 */
+	uint32_t nnodes;
 };
 
-static void rank_io(enum ioa_module m, const int64_t *c, const double *f, double *time,
-		    int64_t *bytes)
+/* Rank 0: maps a rank's host name to a node number. */
+static void add_host(struct rt_job *job, char **names, int rank, const char *host)
 {
-	switch (m) {
-	case IOA_MOD_POSIX:
-		*time = f[POSIX_F_READ_TIME] + f[POSIX_F_WRITE_TIME] + f[POSIX_F_META_TIME];
-		*bytes = c[POSIX_BYTES_READ] + c[POSIX_BYTES_WRITTEN];
-		break;
-	case IOA_MOD_STDIO:
-		*time = f[STDIO_F_READ_TIME] + f[STDIO_F_WRITE_TIME] + f[STDIO_F_META_TIME];
-		*bytes = c[STDIO_BYTES_READ] + c[STDIO_BYTES_WRITTEN];
-		break;
-	default:
-		*time = f[MPIIO_F_READ_TIME] + f[MPIIO_F_WRITE_TIME] + f[MPIIO_F_META_TIME];
-		*bytes = c[MPIIO_BYTES_READ] + c[MPIIO_BYTES_WRITTEN];
-		break;
+	uint32_t k;
+
+	for (k = 0; k < job->nnodes; k++)
+		if (!strcmp(names[k], host))
+			break;
+	if (k == job->nnodes) {
+		names[job->nnodes++] = (char *)host;
+		ioa_buf_add(&job->hosts, host, strlen(host) + 1);
 	}
+	job->rank_nodes[rank] = k;
 }
 
-/* The counter indices of the rank statistics, per module. */
-struct rt_rank_counters {
-	int fastest, fastest_bytes, slowest, slowest_bytes;
-	int ffastest_time, fslowest_time, fvar_time, fvar_bytes;
-	int access1, access1_count;
-};
-
-static const struct rt_rank_counters rank_counters[IOA_MOD_COUNT] = {
-	[IOA_MOD_POSIX] = {POSIX_FASTEST_RANK, POSIX_FASTEST_RANK_BYTES, POSIX_SLOWEST_RANK,
-			   POSIX_SLOWEST_RANK_BYTES, POSIX_F_FASTEST_RANK_TIME,
-			   POSIX_F_SLOWEST_RANK_TIME, POSIX_F_VARIANCE_RANK_TIME,
-			   POSIX_F_VARIANCE_RANK_BYTES, POSIX_ACCESS1_ACCESS, POSIX_ACCESS1_COUNT},
-	[IOA_MOD_STDIO] = {STDIO_FASTEST_RANK, STDIO_FASTEST_RANK_BYTES, STDIO_SLOWEST_RANK,
-			   STDIO_SLOWEST_RANK_BYTES, STDIO_F_FASTEST_RANK_TIME,
-			   STDIO_F_SLOWEST_RANK_TIME, STDIO_F_VARIANCE_RANK_TIME,
-			   STDIO_F_VARIANCE_RANK_BYTES, -1, -1},
-	[IOA_MOD_MPIIO] = {MPIIO_FASTEST_RANK, MPIIO_FASTEST_RANK_BYTES, MPIIO_SLOWEST_RANK,
-			   MPIIO_SLOWEST_RANK_BYTES, MPIIO_F_FASTEST_RANK_TIME,
-			   MPIIO_F_SLOWEST_RANK_TIME, MPIIO_F_VARIANCE_RANK_TIME,
-			   MPIIO_F_VARIANCE_RANK_BYTES, MPIIO_ACCESS1_ACCESS, MPIIO_ACCESS1_COUNT},
-};
-
-/* Adds one rank's record of a shared file to its combination. */
-static void combine(struct rt_combined *cmb, enum ioa_module m, int rank, const int64_t *c,
-		    const double *f)
+/* Rank 0: the keys that appear more than once, sorted, in place. */
+static size_t keep_shared(struct rt_key *keys, size_t n)
 {
-	const struct rt_rank_counters *rc = &rank_counters[m];
-	double time;
-	int64_t bytes;
-	int k;
+	size_t i, run, kept = 0;
 
-	rank_io(m, c, f, &time, &bytes);
-	if (!cmb->ranks) {
-		memcpy(cmb->counters, c, ioa_modules[m].counter_count * sizeof(*c));
-		memcpy(cmb->fcounters, f, ioa_modules[m].fcounter_count * sizeof(*f));
-		cmb->fastest_time = cmb->slowest_time = time;
-		cmb->fastest_rank = cmb->slowest_rank = rank;
-		cmb->fastest_bytes = cmb->slowest_bytes = bytes;
-	} else {
-		ioa_counters_combine(m, cmb->counters, cmb->fcounters, c, f);
-		if (time < cmb->fastest_time) {
-			cmb->fastest_time = time;
-			cmb->fastest_rank = rank;
-			cmb->fastest_bytes = bytes;
-		}
-		if (time > cmb->slowest_time) {
-			cmb->slowest_time = time;
-			cmb->slowest_rank = rank;
-			cmb->slowest_bytes = bytes;
-		}
+	qsort(keys, n, sizeof(*keys), key_cmp);
+	for (i = 0; i < n; i = run + 1) {
+		run = i;
+		while (run + 1 < n && !key_cmp(&keys[i], &keys[run + 1]))
+			run++;
+		if (run > i)
+			keys[kept++] = keys[i];
 	}
-	/* The common access sizes merge as value/count pairs. */
-	if (rc->access1 >= 0)
-		for (k = 0; k < 4; k++) {
-			int64_t value = c[rc->access1 + k], count = c[rc->access1_count + k], n;
-
-			for (n = 0; n < count; n++)
-				rt_values_add(&cmb->rec.access_sizes, value);
-		}
-	cmb->ranks++;
-	cmb->time_sum += time;
-	cmb->time_sq += time * time;
-	cmb->bytes_sum += (double)bytes;
-	cmb->bytes_sq += (double)bytes * (double)bytes;
+	return kept;
 }
 
-static void finish_combined(struct rt_combined *cmb, enum ioa_module m)
+static int find_shared(struct rt_job *job)
 {
-	const struct rt_rank_counters *rc = &rank_counters[m];
-	double n = cmb->ranks, mean_t = cmb->time_sum / n, mean_b = cmb->bytes_sum / n;
-
-	cmb->counters[rc->fastest] = cmb->fastest_rank;
-	cmb->counters[rc->fastest_bytes] = cmb->fastest_bytes;
-	cmb->counters[rc->slowest] = cmb->slowest_rank;
-	cmb->counters[rc->slowest_bytes] = cmb->slowest_bytes;
-	cmb->fcounters[rc->ffastest_time] = cmb->fastest_time;
-	cmb->fcounters[rc->fslowest_time] = cmb->slowest_time;
-	cmb->fcounters[rc->fvar_time] = cmb->time_sq / n - mean_t * mean_t;
-	cmb->fcounters[rc->fvar_bytes] = cmb->bytes_sq / n - mean_b * mean_b;
-	if (rc->access1 >= 0)
-		rt_values_top4(&cmb->rec.access_sizes, &cmb->counters[rc->access1],
-			       &cmb->counters[rc->access1_count]);
-	cmb->rec.counters = cmb->counters;
-	cmb->rec.fcounters = cmb->fcounters;
-	cmb->rec.name = cmb->name;
-	cmb->rec.flags |= IOA_REC_SHARED;
-}
-
-/*
- * Sends this rank's records of shared files to rank 0 and takes them out of
- * its own log; rank 0 links the combined records into rt_modules[].combined.
- */
-static int reduce_shared(MPI_Comm comm, struct rt_combined **combined_out, size_t *ncombined)
-{
-	struct rt_key *shared;
-	size_t nshared = shared_keys(comm, &shared), i;
 	struct ioa_buf mine = IOA_BUF_INIT((size_t)INT_MAX);
-	struct rt_combined *combined = NULL;
-	int *counts = NULL, *displs = NULL, rc = 0;
-	char *all = NULL;
+	char host[RT_HOST_LEN] = "", *all = NULL, **names = NULL;
+	struct rt_key *keys = NULL;
+	int *counts = NULL, nshared = 0, r, rc;
+	size_t nkeys = 0, m;
+	struct rt_record *rec;
 
-	*combined_out = NULL;
-	*ncombined = 0;
-	for (i = 0; i < nshared && !rc; i++) {
-		struct rt_record *rec =
-			rt_record_find((enum ioa_module)shared[i].module, shared[i].id);
+	gethostname(host, sizeof(host) - 1);
+	rc = ioa_buf_add(&mine, host, sizeof(host));
+	for (m = 0; m < IOA_MOD_COUNT && !rc; m++)
+		for (rec = rt_modules[m].first; rec && !rc; rec = rec->next_in_module) {
+			struct rt_key key = {rec->id, m};
 
-		if (!rec)
-			continue;
-		rt_log_finish_record(rec);
-		rc = ioa_enc_u32(&mine, (uint32_t)i);
-		if (!rc)
-			rc = ioa_enc_bytes(&mine, rec->name, strlen(rec->name));
-		if (!rc)
-			rc = ioa_enc_module_record(&mine, rec->module, rec->id, rt.rank, rec->flags,
-						   rec->counters, rec->fcounters);
-		rec->flags |= RT_REC_ELSEWHERE;
-	}
-	if (!rc)
-		rc = gather_bytes(comm, mine.data, (int)mine.len, &all, &counts, &displs);
-	if (!rc && rt.rank == 0 && nshared) {
-		struct ioa_cursor cur = {(const unsigned char *)all, 0, 0};
-		int r;
+			rc = ioa_buf_add(&mine, &key, sizeof(key));
+		}
+	if (rc)
+		mine.len = sizeof(host) <= mine.len ? sizeof(host) : 0;
+	rc = gather_bytes(mine.data, mine.len, NULL, &all, &counts) || rc;
 
-		combined = calloc(nshared, sizeof(*combined));
-		rc = combined ? 0 : -ENOMEM;
-		for (r = 0; r < rt.nprocs && !rc; r++) {
-			cur.left += (size_t)counts[r];
-			while (cur.left && !cur.overrun && !rc) {
-				uint32_t k = ioa_cursor_u32(&cur), len = ioa_cursor_u32(&cur);
-				const unsigned char *name = ioa_cursor_take(&cur, len);
-				enum ioa_module m;
-				const struct ioa_module_desc *mod;
-				int64_t c[IOA_MAX_COUNTERS];
-				double f[IOA_MAX_FCOUNTERS];
-				unsigned j;
+	if (rt.rank == 0 && all) {
+		size_t at = 0;
 
-				if (k >= nshared || !name) {
-					rc = -EINVAL;
-					break;
-				}
-				m = (enum ioa_module)shared[k].module;
-				mod = &ioa_modules[m];
-				(void)ioa_cursor_u64(&cur);
-				(void)ioa_cursor_u32(&cur);
-				combined[k].rec.flags |= ioa_cursor_u32(&cur) & ~RT_REC_ELSEWHERE;
-				for (j = 0; j < mod->counter_count; j++)
-					c[j] = (int64_t)ioa_cursor_u64(&cur);
-				for (j = 0; j < mod->fcounter_count; j++)
-					f[j] = ioa_bits_f64(ioa_cursor_u64(&cur));
-				if (!combined[k].name)
-					combined[k].name = strndup((const char *)name, len);
-				combined[k].rec.id = shared[k].id;
-				combined[k].rec.module = m;
-				combine(&combined[k], m, r, c, f);
+		for (r = 0; r < rt.nprocs; r++)
+			nkeys += (size_t)counts[r] >= RT_HOST_LEN
+					 ? ((size_t)counts[r] - RT_HOST_LEN) / sizeof(*keys)
+					 : 0;
+		keys = malloc((nkeys + 1) * sizeof(*keys));
+		names = calloc((size_t)rt.nprocs, sizeof(*names));
+		job->rank_nodes = calloc((size_t)rt.nprocs, sizeof(uint32_t));
+		nkeys = 0;
+		for (r = 0; keys && names && job->rank_nodes && r < rt.nprocs; r++) {
+			size_t n = (size_t)counts[r] >= RT_HOST_LEN
+					   ? ((size_t)counts[r] - RT_HOST_LEN) / sizeof(*keys)
+					   : 0;
+
+			if ((size_t)counts[r] >= RT_HOST_LEN) {
+				all[at + RT_HOST_LEN - 1] = '\0';
+				add_host(job, names, r, all + at);
 			}
+			memcpy(keys + nkeys, all + at + RT_HOST_LEN, n * sizeof(*keys));
+			nkeys += n;
+			at += (size_t)counts[r];
 		}
-		for (i = 0; i < nshared && !rc; i++) {
-			finish_combined(&combined[i], combined[i].rec.module);
-			combined[i].rec.next_in_module =
-				rt_modules[combined[i].rec.module].combined;
-			rt_modules[combined[i].rec.module].combined = &combined[i].rec;
-		}
-		*combined_out = combined;
-		*ncombined = nshared;
+		nshared = keys ? (int)keep_shared(keys, nkeys) : 0;
 	}
-	free(shared);
+	/* One broadcast carries the count and the first keys; most jobs need no second. */
+	{
+		struct rt_key first[RT_BCAST_KEYS + 1];
+		size_t n;
+
+		memset(first, 0, sizeof(first));
+		if (rt.rank == 0) {
+			first[0].id = (uint64_t)nshared;
+			memcpy(first + 1, keys,
+			       (nshared < RT_BCAST_KEYS ? (size_t)nshared : RT_BCAST_KEYS) *
+				       sizeof(*keys));
+		}
+		rt_pmpi.Bcast(first, sizeof(first), MPI_BYTE, 0, MPI_COMM_WORLD);
+		nshared = (int)first[0].id;
+		job->nshared = (size_t)nshared;
+		n = job->nshared < RT_BCAST_KEYS ? job->nshared : RT_BCAST_KEYS;
+		if (rt.rank != 0) {
+			keys = malloc((job->nshared + 1) * sizeof(*keys));
+			if (keys)
+				memcpy(keys, first + 1, n * sizeof(*keys));
+		}
+		/* Everyone joins the rest of the broadcast, memory or not. */
+		if (job->nshared > RT_BCAST_KEYS) {
+			struct rt_key *rest = keys ? keys + RT_BCAST_KEYS : NULL;
+			int rest_bytes = (int)((job->nshared - RT_BCAST_KEYS) * sizeof(*keys));
+
+			if (!rest)
+				rest = malloc((size_t)rest_bytes);
+			rt_pmpi.Bcast(rest, rest ? rest_bytes : 0, MPI_BYTE, 0, MPI_COMM_WORLD);
+			if (!keys)
+				free(rest);
+		}
+		if (!keys)
+			rc = -ENOMEM;
+	}
+	job->shared = keys;
 	free(all);
 	free(counts);
-	free(displs);
+	free(names);
 	ioa_buf_release(&mine);
 	return rc;
 }
 
-/* --------------------------------------------------------- nodes */
-
-/* Gathers host names; rank 0 gets the distinct names and each rank's node. */
-static int gather_hosts(MPI_Comm comm, struct ioa_buf *names, uint32_t **rank_nodes,
-			uint32_t *nnodes)
-{
-	char host[RT_HOST_LEN] = "", *all = NULL;
-	int r, k;
-
-	gethostname(host, sizeof(host) - 1);
-	*rank_nodes = NULL;
-	*nnodes = 0;
-	if (rt.rank == 0) {
-		all = calloc((size_t)rt.nprocs, RT_HOST_LEN);
-		*rank_nodes = calloc((size_t)rt.nprocs, sizeof(uint32_t));
-		if (!all || !*rank_nodes) {
-			free(all);
-			return -ENOMEM;
-		}
-	}
-	rt_pmpi.Gather(host, RT_HOST_LEN, MPI_CHAR, all, RT_HOST_LEN, MPI_CHAR, 0, comm);
-	if (rt.rank != 0)
-		return 0;
-	for (r = 0; r < rt.nprocs; r++) {
-		const char *name = all + (size_t)r * RT_HOST_LEN;
-
-		for (k = 0; k < r; k++)
-			if (!strncmp(name, all + (size_t)k * RT_HOST_LEN, RT_HOST_LEN))
-				break;
-		if (k == r) {
-			(*rank_nodes)[r] = (*nnodes)++;
-			ioa_buf_add(names, name, strnlen(name, RT_HOST_LEN - 1) + 1);
-		} else {
-			(*rank_nodes)[r] = (*rank_nodes)[k];
-		}
-	}
-	free(all);
-	return 0;
-}
-
-/* --------------------------------------------------------- the write */
+/* --------------------------------------------------------- steps 2 and 3 */
 
 /* A region table entry as sent to rank 0. */
 struct rt_wire_region {
-	uint64_t type, compression, stored_size, raw_size, crc32;
+	uint64_t type, compression, offset, stored_size, raw_size, crc32;
 };
 
-static int write_log(MPI_Comm comm, struct ioa_log_writer *w)
+/*
+ * This rank's message to rank 0: its records of shared files (name and
+ * counters each, which it then leaves out of its own regions), its region
+ * table, and, for small logs, its packed regions themselves.
+ */
+static int pack_message(struct rt_job *job, struct ioa_log_writer *w, struct ioa_buf *msg)
 {
-	struct rt_wire_region *mine = calloc(w->region_count + 1, sizeof(*mine));
-	struct ioa_buf head = IOA_BUF_INIT((size_t)INT_MAX);
-	int *counts = NULL, *displs = NULL, failed = 0, any_failed = 0, r;
-	char *all = NULL, path[PATH_MAX] = "", part[PATH_MAX + 8];
-	long long my_offset = 0, *offsets = NULL;
-	MPI_File fh;
+	size_t i;
+	int rc = 0;
+
+	rc = ioa_enc_u32(msg, 0);
+	for (i = 0; i < job->nshared && !rc; i++) {
+		struct rt_record *rec =
+			rt_record_find((enum ioa_module)job->shared[i].module, job->shared[i].id);
+
+		if (!rec)
+			continue;
+		rt_log_finish_record(rec);
+		rc = ioa_enc_u32(msg, (uint32_t)i);
+		if (!rc)
+			rc = ioa_enc_bytes(msg, rec->name, strlen(rec->name));
+		if (!rc)
+			rc = ioa_enc_module_record(msg, rec->module, rec->id, rt.rank, rec->flags,
+						   rec->counters, rec->fcounters);
+		rec->flags |= RT_REC_ELSEWHERE;
+		ioa_put_u32((unsigned char *)msg->data,
+			    ioa_get_u32((unsigned char *)msg->data) + 1);
+	}
+	/* Rank 0 packs its own records after combining; the others now. */
+	if (!rc && rt.rank != 0)
+		rc = rt_log_pack_records(w);
+	return rc;
+}
+
+static int add_regions(struct ioa_buf *msg, const struct ioa_log_writer *w)
+{
 	uint32_t i;
-	int rc;
+	int rc = ioa_enc_u32(msg, w->region_count);
 
-	if (!mine)
-		return -ENOMEM;
-	for (i = 0; i < w->region_count; i++)
-		mine[i] = (struct rt_wire_region){w->regions[i].type, w->regions[i].compression,
-						  w->regions[i].stored_size, w->regions[i].raw_size,
-						  w->regions[i].crc32};
-	rc = gather_bytes(comm, mine, (int)(w->region_count * sizeof(*mine)), &all, &counts,
-			  &displs);
-	free(mine);
+	for (i = 0; i < w->region_count && !rc; i++) {
+		struct rt_wire_region wr = {w->regions[i].type,	    w->regions[i].compression,
+					    w->regions[i].offset,   w->regions[i].stored_size,
+					    w->regions[i].raw_size, w->regions[i].crc32};
 
-	if (rt.rank == 0) {
-		size_t total = 0, at = 0;
-		struct ioa_log_region *regions;
-		uint64_t data_offset;
+		rc = ioa_buf_add(msg, &wr, sizeof(wr));
+	}
+	return rc;
+}
 
-		for (r = 0; !rc && r < rt.nprocs; r++)
-			total += (size_t)counts[r] / sizeof(struct rt_wire_region);
-		regions = calloc(total + 1, sizeof(*regions));
-		offsets = calloc((size_t)rt.nprocs, sizeof(*offsets));
-		if (!rc && (!regions || !offsets))
-			rc = -ENOMEM;
-		for (i = 0; !rc && i < total; i++) {
-			const struct rt_wire_region *wr = (const struct rt_wire_region *)all + i;
+/* Rank 0: one rank's shared records into the combinations. */
+static int take_shared(struct rt_job *job, struct rt_combined *combined, int rank,
+		       struct ioa_cursor *cur)
+{
+	uint32_t n = ioa_cursor_u32(cur), k;
 
-			regions[i] = (struct ioa_log_region){
-				(uint32_t)wr->type, (uint32_t)wr->compression, 0, wr->stored_size,
-				wr->raw_size,	    (uint32_t)wr->crc32};
+	for (k = 0; k < n && !cur->overrun; k++) {
+		uint32_t index = ioa_cursor_u32(cur), len = ioa_cursor_u32(cur), j;
+		const unsigned char *name = ioa_cursor_take(cur, len);
+		int64_t c[IOA_MAX_COUNTERS];
+		double f[IOA_MAX_FCOUNTERS];
+		const struct ioa_module_desc *mod;
+		enum ioa_module m;
+
+		if (index >= job->nshared || !name)
+			return -EINVAL;
+		m = (enum ioa_module)job->shared[index].module;
+		mod = &ioa_modules[m];
+		(void)ioa_cursor_u64(cur);
+		(void)ioa_cursor_u32(cur);
+		combined[index].rec.flags |= ioa_cursor_u32(cur) & ~RT_REC_ELSEWHERE;
+		for (j = 0; j < mod->counter_count; j++)
+			c[j] = (int64_t)ioa_cursor_u64(cur);
+		for (j = 0; j < mod->fcounter_count; j++)
+			f[j] = ioa_bits_f64(ioa_cursor_u64(cur));
+		if (!combined[index].name &&
+		    !(combined[index].name = strndup((const char *)name, len)))
+			return -ENOMEM;
+		combined[index].rec.id = job->shared[index].id;
+		combined[index].rec.module = m;
+		rt_combine_add(&combined[index], m, rank, c, f);
+	}
+	return cur->overrun ? -EINVAL : 0;
+}
+
+/* Rank 0: one rank's region table (and bytes, for small logs) into `all`. */
+static int take_regions(struct ioa_log_writer *all, struct ioa_cursor *cur, int with_bytes,
+			struct ioa_log_region *table, uint32_t *table_count)
+{
+	uint32_t n = ioa_cursor_u32(cur), k;
+	uint64_t stored = 0;
+	struct ioa_log_region *regions = calloc(n + 1, sizeof(*regions));
+	int rc = 0;
+
+	if (!regions || cur->overrun)
+		rc = -ENOMEM;
+	for (k = 0; k < n && !rc; k++) {
+		const unsigned char *p = ioa_cursor_take(cur, sizeof(struct rt_wire_region));
+		struct rt_wire_region wr;
+
+		if (!p) {
+			rc = -EINVAL;
+			break;
 		}
-		if (!rc)
-			rc = ioa_logw_header(&head, regions, (uint32_t)total, rt_log_flags());
-		/* Each rank's regions follow its predecessors', after rank 0's header. */
-		data_offset = head.len;
-		for (r = 0; !rc && r < rt.nprocs; r++) {
-			size_t n = (size_t)counts[r] / sizeof(struct rt_wire_region), k;
+		memcpy(&wr, p, sizeof(wr));
+		regions[k] = (struct ioa_log_region){(uint32_t)wr.type, (uint32_t)wr.compression,
+						     wr.offset,		wr.stored_size,
+						     wr.raw_size,	(uint32_t)wr.crc32};
+		stored += wr.stored_size;
+	}
+	if (!rc && with_bytes) {
+		const unsigned char *bytes = ioa_cursor_take(cur, (size_t)stored);
 
-			offsets[r] = (long long)data_offset;
-			for (k = 0; k < n; k++, at++)
-				data_offset += regions[at].stored_size;
-		}
-		/* Rank 0 writes the header in front of its own regions. */
-		if (!rc)
-			offsets[0] = 0;
-		if (!rc)
-			rc = rt_log_path(path, sizeof(path));
-		free(regions);
-		if (rc)
-			path[0] = '\0';
+		rc = bytes ? ioa_logw_append(all, regions, n, bytes, (size_t)stored) : -EINVAL;
+	} else if (!rc && table) {
+		memcpy(table + *table_count, regions, n * sizeof(*regions));
+		*table_count += n;
 	}
-	rt_pmpi.Bcast(path, sizeof(path), MPI_CHAR, 0, comm);
-	if (!path[0]) {
-		free(all);
-		free(counts);
-		free(displs);
-		free(offsets);
-		ioa_buf_release(&head);
-		return rc ? rc : -EIO;
-	}
-	rt_pmpi.Scatter(offsets, 1, MPI_LONG_LONG, &my_offset, 1, MPI_LONG_LONG, 0, comm);
-	snprintf(part, sizeof(part), "%s.part", path);
+	free(regions);
+	return rc;
+}
 
-	if (rt.rank == 0) {
-		/* Rank 0's bytes: the header and table, then its regions. */
-		failed = ioa_buf_add(&head, w->stored.data, w->stored.len) != 0;
-	}
-	rc = rt_pmpi.File_open(comm, part, MPI_MODE_WRONLY | MPI_MODE_CREATE | MPI_MODE_EXCL,
-			       MPI_INFO_NULL, &fh);
+/* --------------------------------------------------------- step 3, large logs */
+
+struct rt_placement {
+	long long offset;
+	char path[PATH_MAX];
+};
+
+static int write_collective(struct ioa_log_writer *w, struct ioa_buf *head,
+			    struct rt_placement *placements)
+{
+	struct rt_placement mine;
+	int failed = 0, any_failed = 0, rc;
+	char part[PATH_MAX + 8];
+	MPI_File fh;
+
+	rt_pmpi.Scatter(placements, sizeof(mine), MPI_BYTE, &mine, sizeof(mine), MPI_BYTE, 0,
+			MPI_COMM_WORLD);
+	if (!mine.path[0])
+		return -EIO;
+	snprintf(part, sizeof(part), "%s.part", mine.path);
+	if (rt.rank == 0)
+		failed = ioa_buf_add(head, w->stored.data, w->stored.len) != 0;
+	rc = rt_pmpi.File_open(MPI_COMM_WORLD, part,
+			       MPI_MODE_WRONLY | MPI_MODE_CREATE | MPI_MODE_EXCL, MPI_INFO_NULL,
+			       &fh);
 	if (rc == MPI_SUCCESS) {
-		const char *bytes = rt.rank == 0 ? head.data : w->stored.data;
-		size_t len = rt.rank == 0 ? head.len : w->stored.len;
+		const char *bytes = rt.rank == 0 ? head->data : w->stored.data;
+		size_t len = rt.rank == 0 ? head->len : w->stored.len;
 
-		if (len > INT_MAX)
-			failed = 1;
-		if (rt_pmpi.File_write_at_all(fh, (MPI_Offset)my_offset, bytes,
-					      failed ? 0 : (int)len, MPI_BYTE,
-					      MPI_STATUS_IGNORE) != MPI_SUCCESS)
-			failed = 1;
-		if (rt_pmpi.File_close(&fh) != MPI_SUCCESS)
-			failed = 1;
+		failed |= len > INT_MAX;
+		failed |= rt_pmpi.File_write_at_all(fh, (MPI_Offset)mine.offset, bytes,
+						    failed ? 0 : (int)len, MPI_BYTE,
+						    MPI_STATUS_IGNORE) != MPI_SUCCESS;
+		failed |= rt_pmpi.File_close(&fh) != MPI_SUCCESS;
 	} else {
 		failed = 1;
 	}
-	rt_pmpi.Allreduce(&failed, &any_failed, 1, MPI_INT, MPI_MAX, comm);
-	rc = 0;
-	if (rt.rank == 0) {
-		if (any_failed || chmod(part, 0440) || rename(part, path)) {
-			rc = any_failed ? -EIO : -errno;
-			unlink(part);
-		} else {
-			rt_give_log_group(path);
-		}
+	rt_pmpi.Reduce(&failed, &any_failed, 1, MPI_INT, MPI_MAX, 0, MPI_COMM_WORLD);
+	if (rt.rank != 0)
+		return 0;
+	if (any_failed || chmod(part, 0440) || rename(part, mine.path)) {
+		unlink(part);
+		return -EIO;
 	}
-	free(all);
+	rt_give_log_group(mine.path);
+	return 0;
+}
+
+/* --------------------------------------------------------- the whole */
+
+static int write_job_log(struct rt_job *job)
+{
+	struct ioa_log_writer w, all;
+	struct ioa_buf msg = IOA_BUF_INIT((size_t)INT_MAX), head = IOA_BUF_INIT((size_t)INT_MAX);
+	struct rt_combined *combined = NULL;
+	struct rt_placement *placements = NULL;
+	struct ioa_log_region *table = NULL;
+	int64_t sizes[3], *all_sizes = NULL, total_stored = 0;
+	int *counts = NULL, *msg_sizes = NULL, small, r, rc;
+	uint32_t table_count = 0;
+	char *gathered = NULL;
+	size_t i;
+
+	ioa_logw_init(&w, (size_t)INT_MAX);
+	ioa_logw_init(&all, (size_t)INT_MAX);
+	rc = pack_message(job, &w, &msg);
+
+	/*
+	 * Everyone learns how big the log is, so that all pick the same way,
+	 * and rank 0 learns the size of each message it is about to receive.
+	 */
+	if (!rc)
+		rc = add_regions(&msg, &w);
+	sizes[0] = rc ? 0 : (int64_t)w.stored.len;
+	sizes[1] = rc ? 0 : (int64_t)msg.len;
+	sizes[2] = rc;
+	all_sizes = calloc((size_t)rt.nprocs * 3, sizeof(*all_sizes));
+	msg_sizes = calloc((size_t)rt.nprocs, sizeof(*msg_sizes));
+	if (!all_sizes || !msg_sizes) {
+		free(all_sizes);
+		free(msg_sizes);
+		return -ENOMEM;
+	}
+	rt_pmpi.Allgather(sizes, 3, MPI_INT64_T, all_sizes, 3, MPI_INT64_T, MPI_COMM_WORLD);
+	for (r = 0; r < rt.nprocs; r++)
+		total_stored += all_sizes[3 * r];
+	small = total_stored <= RT_GATHER_CAP;
+	for (r = 0; r < rt.nprocs; r++) {
+		int64_t n = all_sizes[3 * r + 1] + (small ? all_sizes[3 * r] : 0);
+
+		msg_sizes[r] = n > INT_MAX ? 0 : (int)n;
+	}
+	if (!rc && small)
+		rc = ioa_buf_add(&msg, w.stored.data, w.stored.len);
+	/* Send exactly what the others were told, or nothing. */
+	if (rc || msg.len != (size_t)msg_sizes[rt.rank])
+		msg.len = 0;
+	if (!msg.len)
+		msg_sizes[rt.rank] = 0;
+	rc = gather_bytes(msg.data, msg.len, msg_sizes, &gathered, &counts) || rc;
+
+	if (rt.rank == 0) {
+		struct ioa_cursor cur = {(const unsigned char *)gathered, 0, 0};
+		size_t total_regions = 0;
+
+		combined = calloc(job->nshared + 1, sizeof(*combined));
+		for (r = 0; r < rt.nprocs; r++)
+			total_regions += (size_t)counts[r] / sizeof(struct rt_wire_region) + 1;
+		table = calloc(total_regions + 8 * IOA_MOD_COUNT, sizeof(*table));
+		if (!combined || !table)
+			rc = -ENOMEM;
+		/* Rank 0's own message carries its shared records only. */
+		for (r = 0; !rc && r < rt.nprocs; r++) {
+			cur.left += (size_t)counts[r];
+			rc = take_shared(job, combined, r, &cur);
+			if (!rc && r > 0)
+				rc = take_regions(&all, &cur, small, table, &table_count);
+			else if (!rc)
+				(void)ioa_cursor_take(&cur, cur.left);
+			/* Whatever this rank sent beyond what was read is skipped. */
+			(void)ioa_cursor_take(&cur, cur.left);
+		}
+		for (i = 0; !rc && i < job->nshared; i++)
+			rt_combine_finish(&combined[i]);
+		if (!rc)
+			rc = rt_log_pack_records(&w);
+		if (!rc)
+			rc = rt_log_pack_job(&w, job->hosts.data, job->hosts.len, job->rank_nodes,
+					     job->nnodes);
+	}
+
+	if (small) {
+		if (rt.rank == 0) {
+			char path[PATH_MAX];
+
+			/* Rank 0's regions first, then the other ranks' in rank order. */
+			if (!rc)
+				rc = ioa_logw_append(&w, all.regions, all.region_count,
+						     all.stored.data, all.stored.len);
+			if (!rc)
+				rc = rt_log_path(path, sizeof(path));
+			if (!rc)
+				rc = ioa_logw_write_file(&w, path, 0440, rt_log_flags());
+			if (!rc)
+				rt_give_log_group(path);
+		}
+	} else {
+		if (rt.rank == 0) {
+			struct ioa_log_region *regions =
+				calloc(w.region_count + table_count + 1, sizeof(*regions));
+			uint64_t offset;
+
+			placements = calloc((size_t)rt.nprocs, sizeof(*placements));
+			if (!rc && (!regions || !placements))
+				rc = -ENOMEM;
+			if (!rc) {
+				memcpy(regions, w.regions, w.region_count * sizeof(*regions));
+				memcpy(regions + w.region_count, table,
+				       table_count * sizeof(*regions));
+				rc = ioa_logw_header(&head, regions, w.region_count + table_count,
+						     rt_log_flags());
+			}
+			/* Rank 0 writes the header and its regions; each rank then its own. */
+			offset = head.len + w.stored.len;
+			for (r = 1; !rc && r < rt.nprocs; r++) {
+				placements[r].offset = (long long)offset;
+				offset += (uint64_t)all_sizes[3 * r];
+			}
+			if (!rc)
+				rc = rt_log_path(placements[0].path, sizeof(placements[0].path));
+			for (r = 1; !rc && r < rt.nprocs; r++)
+				memcpy(placements[r].path, placements[0].path,
+				       sizeof(placements[r].path));
+			if (rc && placements)
+				for (r = 0; r < rt.nprocs; r++)
+					placements[r].path[0] = '\0';
+			free(regions);
+		}
+		rc = write_collective(&w, &head, placements) || rc ? -EIO : 0;
+	}
+
+	for (i = 0; combined && i < job->nshared; i++)
+		free(combined[i].name);
+	free(combined);
+	free(placements);
+	free(table);
+	free(gathered);
 	free(counts);
-	free(displs);
-	free(offsets);
+	free(all_sizes);
+	free(msg_sizes);
+	ioa_buf_release(&msg);
 	ioa_buf_release(&head);
-	return rc ? rc : (any_failed ? -EIO : 0);
+	ioa_logw_release(&w);
+	ioa_logw_release(&all);
+	return rc;
 }
 
 void rt_mpilog_write(void)
 {
-	struct ioa_log_writer w;
-	struct ioa_buf hosts = IOA_BUF_INIT(1 << 24);
-	struct rt_combined *combined = NULL;
-	size_t ncombined = 0, i;
-	uint32_t *rank_nodes = NULL, nnodes = 0;
-	MPI_Comm comm;
+	struct rt_job job = {0};
+	MPI_Errhandler saved;
 	int rc;
 
 	if (!rt.mpi_initialized || !rt.arena.base || rt.log_written)
@@ -556,31 +606,21 @@ void rt_mpilog_write(void)
 	rt.log_written = true;
 	rt_inside |= RT_IN_RUNTIME;
 	rt_stop_recording();
-	if (rt_pmpi.Comm_dup(MPI_COMM_WORLD, &comm) != MPI_SUCCESS) {
-		rt_inside &= ~RT_IN_RUNTIME;
-		return;
-	}
-	ioa_logw_init(&w, (size_t)INT_MAX);
-	rc = reduce_shared(comm, &combined, &ncombined);
-	if (!rc)
-		rc = gather_hosts(comm, &hosts, &rank_nodes, &nnodes);
-	if (!rc)
-		rc = rt_log_pack_records(&w);
-	if (!rc && rt.rank == 0)
-		rc = rt_log_pack_job(&w, hosts.data, hosts.len, rank_nodes, nnodes);
-	/* Every rank takes part in the write, even one whose packing failed. */
-	if (rc)
-		w.region_count = 0, w.stored.len = 0;
-	rc = write_log(comm, &w) ? -EIO : rc;
+	rt_records_to_seconds(rt_seconds_per_tick());
+	ioa_buf_init(&job.hosts, 1 << 24);
+
+	/* Our collectives must return errors, never abort the application. */
+	rt_pmpi.Comm_get_errhandler(MPI_COMM_WORLD, &saved);
+	rt_pmpi.Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+	rc = find_shared(&job);
+	rc = write_job_log(&job) || rc;
+	rt_pmpi.Comm_set_errhandler(MPI_COMM_WORLD, saved);
+	rt_pmpi.Errhandler_free(&saved);
 	if (rc && rt.config.debug && rt.rank == 0)
 		fprintf(stderr, "ioatlas: no log written for this job under '%s'\n",
 			rt.config.logdir);
-	rt_pmpi.Comm_free(&comm);
-	for (i = 0; i < ncombined; i++)
-		free(combined[i].name);
-	free(combined);
-	free(rank_nodes);
-	ioa_buf_release(&hosts);
-	ioa_logw_release(&w);
+	free(job.shared);
+	free(job.rank_nodes);
+	ioa_buf_release(&job.hosts);
 	rt_inside &= ~RT_IN_RUNTIME;
 }

@@ -14,20 +14,22 @@
 #define RT_PMPI_FUNCTIONS(X)                                                                    \
 	X(Comm_rank, (MPI_Comm, int *))                                                         \
 	X(Comm_size, (MPI_Comm, int *))                                                         \
-	X(Comm_dup, (MPI_Comm, MPI_Comm *))                                                     \
-	X(Comm_free, (MPI_Comm *))                                                              \
 	X(Gather, (const void *, int, MPI_Datatype, void *, int, MPI_Datatype, int, MPI_Comm))  \
 	X(Gatherv, (const void *, int, MPI_Datatype, void *, const int *, const int *,          \
 		    MPI_Datatype, int, MPI_Comm))                                               \
 	X(Bcast, (void *, int, MPI_Datatype, int, MPI_Comm))                                    \
 	X(Scatter, (const void *, int, MPI_Datatype, void *, int, MPI_Datatype, int, MPI_Comm)) \
-	X(Allreduce, (const void *, void *, int, MPI_Datatype, MPI_Op, MPI_Comm))               \
+	X(Allgather, (const void *, int, MPI_Datatype, void *, int, MPI_Datatype, MPI_Comm))    \
+	X(Reduce, (const void *, void *, int, MPI_Datatype, MPI_Op, int, MPI_Comm))             \
 	X(File_open, (MPI_Comm, const char *, int, MPI_Info, MPI_File *))                       \
 	X(File_write_at_all,                                                                    \
 	  (MPI_File, MPI_Offset, const void *, int, MPI_Datatype, MPI_Status *))                \
 	X(File_close, (MPI_File *))                                                             \
 	X(Type_size, (MPI_Datatype, int *))                                                     \
 	X(Info_get_nkeys, (MPI_Info, int *))                                                    \
+	X(Comm_get_errhandler, (MPI_Comm, MPI_Errhandler *))                                    \
+	X(Comm_set_errhandler, (MPI_Comm, MPI_Errhandler))                                      \
+	X(Errhandler_free, (MPI_Errhandler *))                                                  \
 	X(Error_class, (int, int *))
 
 #define RT_PMPI_FIELD(name, params) int(*name) params;

@@ -248,3 +248,19 @@ void rt_size_bin(int64_t *counters, int first_bin, int64_t len)
 		bin++;
 	counters[first_bin + bin]++;
 }
+
+void rt_records_to_seconds(double seconds_per_tick)
+{
+	struct rt_record *rec;
+	unsigned m, i;
+
+	for (m = 0; m < IOA_MOD_COUNT; m++) {
+		const struct ioa_module_desc *mod = &ioa_modules[m];
+
+		for (rec = rt_modules[m].first; rec; rec = rec->next_in_module)
+			for (i = 0; i < mod->fcounter_count; i++)
+				rec->fcounters[i] *= seconds_per_tick;
+		for (i = 0; i < mod->fcounter_count; i++)
+			rt_modules[m].overflow->fcounters[i] *= seconds_per_tick;
+	}
+}

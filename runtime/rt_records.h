@@ -104,6 +104,13 @@ struct rt_failure {
 	uint64_t count;
 };
 
+/*
+ * At shutdown, once: turns every record's times from ticks (rt_now()) into
+ * seconds.  Every floating-point counter is a time or a timestamp until the
+ * shutdown computes the rank variances.
+ */
+void rt_records_to_seconds(double seconds_per_tick);
+
 /* Walks the failure table; returns the number of entries. */
 size_t rt_failures(const struct rt_failure **table);
 

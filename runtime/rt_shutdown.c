@@ -15,6 +15,7 @@
 #include "ioa_log.h"
 #include "rt_core.h"
 #include "rt_log.h"
+#include "rt_records.h"
 
 /* Stops recording and waits for calls in flight to finish their updates. */
 void rt_stop_recording(void)
@@ -48,6 +49,7 @@ void rt_shutdown_at_exit(void)
 	rt.log_written = true;
 	rt_inside |= RT_IN_RUNTIME;
 	rt_stop_recording();
+	rt_records_to_seconds(rt_seconds_per_tick());
 
 	gethostname(host, sizeof(host) - 1);
 	ioa_logw_init(&w, (size_t)1 << 30);

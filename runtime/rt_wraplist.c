@@ -12,8 +12,8 @@ int main(void)
 {
 	const char *sep = "-Wl";
 
-#define RT_WRAP_FLAG(ret, name, ...)                                                               \
-	printf("%s,--wrap=%s", sep, #name);                                                        \
+#define RT_WRAP_FLAG(ret, name, ...)        \
+	printf("%s,--wrap=%s", sep, #name); \
 	sep = "";
 	RT_POSIX_CALLS(RT_WRAP_FLAG)
 	RT_STDIO_CALLS(RT_WRAP_FLAG)

@@ -1,0 +1,118 @@
+/*
+ * rt_combine — the combination of a shared file's per-rank records (see
+ * rt_combine.h).  The variances are population variances over the ranks
+ * that held the file, as Darshan computes them.
+ */
+#include "rt_combine.h"
+
+#include <string.h>
+
+static void rank_io(enum ioa_module m, const int64_t *c, const double *f, double *time,
+		    int64_t *bytes)
+{
+	switch (m) {
+	case IOA_MOD_POSIX:
+		*time = f[POSIX_F_READ_TIME] + f[POSIX_F_WRITE_TIME] + f[POSIX_F_META_TIME];
+		*bytes = c[POSIX_BYTES_READ] + c[POSIX_BYTES_WRITTEN];
+		break;
+	case IOA_MOD_STDIO:
+		*time = f[STDIO_F_READ_TIME] + f[STDIO_F_WRITE_TIME] + f[STDIO_F_META_TIME];
+		*bytes = c[STDIO_BYTES_READ] + c[STDIO_BYTES_WRITTEN];
+		break;
+	default:
+		*time = f[MPIIO_F_READ_TIME] + f[MPIIO_F_WRITE_TIME] + f[MPIIO_F_META_TIME];
+		*bytes = c[MPIIO_BYTES_READ] + c[MPIIO_BYTES_WRITTEN];
+		break;
+	}
+}
+
+/* The counter indices of the rank statistics, per module. */
+struct rt_rank_counters {
+	int fastest, fastest_bytes, slowest, slowest_bytes;
+	int ffastest_time, fslowest_time, fvar_time, fvar_bytes;
+	int access1, access1_count;
+};
+
+static const struct rt_rank_counters rank_counters[IOA_MOD_COUNT] = {
+	[IOA_MOD_POSIX] = {POSIX_FASTEST_RANK, POSIX_FASTEST_RANK_BYTES, POSIX_SLOWEST_RANK,
+			   POSIX_SLOWEST_RANK_BYTES, POSIX_F_FASTEST_RANK_TIME,
+			   POSIX_F_SLOWEST_RANK_TIME, POSIX_F_VARIANCE_RANK_TIME,
+			   POSIX_F_VARIANCE_RANK_BYTES, POSIX_ACCESS1_ACCESS, POSIX_ACCESS1_COUNT},
+	[IOA_MOD_STDIO] = {STDIO_FASTEST_RANK, STDIO_FASTEST_RANK_BYTES, STDIO_SLOWEST_RANK,
+			   STDIO_SLOWEST_RANK_BYTES, STDIO_F_FASTEST_RANK_TIME,
+			   STDIO_F_SLOWEST_RANK_TIME, STDIO_F_VARIANCE_RANK_TIME,
+			   STDIO_F_VARIANCE_RANK_BYTES, -1, -1},
+	[IOA_MOD_MPIIO] = {MPIIO_FASTEST_RANK, MPIIO_FASTEST_RANK_BYTES, MPIIO_SLOWEST_RANK,
+			   MPIIO_SLOWEST_RANK_BYTES, MPIIO_F_FASTEST_RANK_TIME,
+			   MPIIO_F_SLOWEST_RANK_TIME, MPIIO_F_VARIANCE_RANK_TIME,
+			   MPIIO_F_VARIANCE_RANK_BYTES, MPIIO_ACCESS1_ACCESS, MPIIO_ACCESS1_COUNT},
+};
+
+/* Adds one rank's record of a shared file to its combination. */
+void rt_combine_add(struct rt_combined *cmb, enum ioa_module m, int rank, const int64_t *c,
+		    const double *f)
+{
+	const struct rt_rank_counters *rc = &rank_counters[m];
+	double time;
+	int64_t bytes;
+	int k;
+
+	rank_io(m, c, f, &time, &bytes);
+	if (!cmb->ranks) {
+		memcpy(cmb->counters, c, ioa_modules[m].counter_count * sizeof(*c));
+		memcpy(cmb->fcounters, f, ioa_modules[m].fcounter_count * sizeof(*f));
+		cmb->fastest_time = cmb->slowest_time = time;
+		cmb->fastest_rank = cmb->slowest_rank = rank;
+		cmb->fastest_bytes = cmb->slowest_bytes = bytes;
+	} else {
+		ioa_counters_combine(m, cmb->counters, cmb->fcounters, c, f);
+		if (time < cmb->fastest_time) {
+			cmb->fastest_time = time;
+			cmb->fastest_rank = rank;
+			cmb->fastest_bytes = bytes;
+		}
+		if (time > cmb->slowest_time) {
+			cmb->slowest_time = time;
+			cmb->slowest_rank = rank;
+			cmb->slowest_bytes = bytes;
+		}
+	}
+	/* The common access sizes merge as value/count pairs. */
+	if (rc->access1 >= 0)
+		for (k = 0; k < 4; k++) {
+			int64_t value = c[rc->access1 + k], count = c[rc->access1_count + k], n;
+
+			for (n = 0; n < count; n++)
+				rt_values_add(&cmb->rec.access_sizes, value);
+		}
+	cmb->ranks++;
+	cmb->time_sum += time;
+	cmb->time_sq += time * time;
+	cmb->bytes_sum += (double)bytes;
+	cmb->bytes_sq += (double)bytes * (double)bytes;
+}
+
+void rt_combine_finish(struct rt_combined *cmb)
+{
+	enum ioa_module m = cmb->rec.module;
+	const struct rt_rank_counters *rc = &rank_counters[m];
+	double n = cmb->ranks, mean_t = cmb->time_sum / n, mean_b = cmb->bytes_sum / n;
+
+	cmb->counters[rc->fastest] = cmb->fastest_rank;
+	cmb->counters[rc->fastest_bytes] = cmb->fastest_bytes;
+	cmb->counters[rc->slowest] = cmb->slowest_rank;
+	cmb->counters[rc->slowest_bytes] = cmb->slowest_bytes;
+	cmb->fcounters[rc->ffastest_time] = cmb->fastest_time;
+	cmb->fcounters[rc->fslowest_time] = cmb->slowest_time;
+	cmb->fcounters[rc->fvar_time] = cmb->time_sq / n - mean_t * mean_t;
+	cmb->fcounters[rc->fvar_bytes] = cmb->bytes_sq / n - mean_b * mean_b;
+	if (rc->access1 >= 0)
+		rt_values_top4(&cmb->rec.access_sizes, &cmb->counters[rc->access1],
+			       &cmb->counters[rc->access1_count]);
+	cmb->rec.counters = cmb->counters;
+	cmb->rec.fcounters = cmb->fcounters;
+	cmb->rec.name = cmb->name;
+	cmb->rec.flags |= IOA_REC_SHARED;
+	cmb->rec.next_in_module = rt_modules[m].combined;
+	rt_modules[m].combined = &cmb->rec;
+}
