@@ -432,3 +432,48 @@ int ioa_logr_each_failure(struct ioa_log_reader *r, const struct ioa_buf *raw,
 			    count);
 	return rc;
 }
+
+int ioa_logr_each_bins(struct ioa_log_reader *r, const struct ioa_buf *raw,
+		       int (*fn)(const struct ioa_log_bins *b, void *arg), void *arg)
+{
+	struct ioa_cursor c = cursor_of(raw);
+	struct ioa_log_bins *b = malloc(sizeof(*b));
+	uint32_t count, i, k;
+	int rc = 0;
+
+	if (!b)
+		return fail(r, -ENOMEM, "out of memory decoding a bins region");
+	b->nbins = ioa_cursor_u32(&c);
+	b->width_s = ioa_bits_f64(ioa_cursor_u64(&c));
+	b->start_ns = ioa_cursor_u64(&c);
+	b->rank = (int32_t)ioa_cursor_u32(&c);
+	count = ioa_cursor_u32(&c);
+	if (c.overrun || b->nbins == 0 || b->nbins > IOA_LOG_MAX_BINS || !(b->width_s > 0) ||
+	    (uint64_t)count * (10 + 24 * (uint64_t)b->nbins) != c.left) {
+		uint32_t nbins = b->nbins;
+
+		free(b);
+		return fail(r, -EINVAL, "bins region: bad header (%u bins, %u records)", nbins,
+			    count);
+	}
+	for (i = 0; i < count && !rc; i++) {
+		uint16_t module;
+
+		b->record_id = ioa_cursor_u64(&c);
+		module = ioa_cursor_u16(&c);
+		if (module >= IOA_MOD_COUNT) {
+			rc = fail(r, -EINVAL, "bins region: unknown module %u", module);
+			break;
+		}
+		b->module = (enum ioa_module)module;
+		for (k = 0; k < b->nbins; k++) {
+			b->read_bytes[k] = ioa_cursor_u64(&c);
+			b->write_bytes[k] = ioa_cursor_u64(&c);
+			b->read_ops[k] = ioa_cursor_u32(&c);
+			b->write_ops[k] = ioa_cursor_u32(&c);
+		}
+		rc = fn(b, arg);
+	}
+	free(b);
+	return rc;
+}

@@ -85,6 +85,27 @@ int ioa_logr_each_mount(struct ioa_log_reader *r, const struct ioa_buf *raw,
 				  const unsigned char *type, uint32_t type_len, void *arg),
 			void *arg);
 
+/*
+ * One record's time-resolved view from a bins region: nbins equal bins of
+ * width_s seconds from the rank's start (start_ns, wall clock).
+ */
+#define IOA_LOG_MAX_BINS 1024
+struct ioa_log_bins {
+	uint64_t record_id;
+	enum ioa_module module;
+	int32_t rank;
+	uint32_t nbins;
+	double width_s;
+	uint64_t start_ns;
+	uint64_t read_bytes[IOA_LOG_MAX_BINS];
+	uint64_t write_bytes[IOA_LOG_MAX_BINS];
+	uint32_t read_ops[IOA_LOG_MAX_BINS];
+	uint32_t write_ops[IOA_LOG_MAX_BINS];
+};
+
+int ioa_logr_each_bins(struct ioa_log_reader *r, const struct ioa_buf *raw,
+		       int (*fn)(const struct ioa_log_bins *b, void *arg), void *arg);
+
 /* One entry of the errors region: calls that failed, by operation and errno. */
 struct ioa_log_failure {
 	uint64_t record_id; /* 0: the call named no recorded file */

@@ -193,6 +193,57 @@ static int pack_failures(struct ioa_log_writer *w, struct ioa_buf *raw)
 	return rc ? rc : ioa_logw_add(w, IOA_REGION_ERRORS, raw->data, raw->len);
 }
 
+/* This rank's time-resolved view: the bins of every record that moved data. */
+static int pack_bins(struct ioa_log_writer *w, struct ioa_buf *raw)
+{
+	double width_s = rt_bin_width * rt_seconds_per_tick();
+	struct rt_record *rec;
+	uint32_t count = 0;
+	int m, k, rc;
+
+	for (m = 0; m < IOA_MOD_COUNT; m++)
+		for (rec = rt_modules[m].first; rec; rec = rec->next_in_module)
+			count += rec->bins != NULL;
+	if (!count)
+		return 0;
+	ioa_buf_reset(raw);
+	rc = ioa_logw_region_begin(w, IOA_REGION_BINS);
+	if (rc)
+		return rc;
+	rc = ioa_enc_u32(raw, RT_BINS);
+	if (!rc)
+		rc = ioa_enc_u64(raw, ioa_f64_bits(width_s));
+	if (!rc)
+		rc = ioa_enc_u64(raw, rt.start_real_ns);
+	if (!rc)
+		rc = ioa_enc_u32(raw, (uint32_t)rt.rank);
+	if (!rc)
+		rc = ioa_enc_u32(raw, count);
+	for (m = 0; m < IOA_MOD_COUNT && !rc; m++) {
+		for (rec = rt_modules[m].first; rec && !rc; rec = rec->next_in_module) {
+			if (!rec->bins)
+				continue;
+			rc = ioa_enc_u64(raw, rec->id);
+			if (!rc)
+				rc = ioa_enc_u16(raw, (uint16_t)m);
+			for (k = 0; k < RT_BINS && !rc; k++) {
+				rc = ioa_enc_u64(raw, rec->bins[k].read_bytes);
+				if (!rc)
+					rc = ioa_enc_u64(raw, rec->bins[k].write_bytes);
+				if (!rc)
+					rc = ioa_enc_u32(raw, rec->bins[k].read_ops);
+				if (!rc)
+					rc = ioa_enc_u32(raw, rec->bins[k].write_ops);
+			}
+			if (!rc)
+				rc = feed(w, raw, 0);
+		}
+	}
+	if (!rc)
+		rc = feed(w, raw, 1);
+	return ioa_logw_region_end(w, rc);
+}
+
 int rt_log_pack_records(struct ioa_log_writer *w)
 {
 	/* A slice and one record of slack: regions stream through it. */
@@ -205,6 +256,8 @@ int rt_log_pack_records(struct ioa_log_writer *w)
 		rc = pack_names(w, &raw);
 	if (!rc)
 		rc = pack_failures(w, &raw);
+	if (!rc)
+		rc = pack_bins(w, &raw);
 	ioa_buf_release(&raw);
 	return rc;
 }

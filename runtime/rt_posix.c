@@ -283,6 +283,7 @@ void rt_posix_io(const char *op, int is_write, int fd, int64_t offset, int64_t r
 	c[is_write ? POSIX_WRITES : POSIX_READS]++;
 	rt_size_bin(c, is_write ? POSIX_SIZE_WRITE_0_100 : POSIX_SIZE_READ_0_100, ret);
 	rt_values_add(&rec->access_sizes, ret);
+	rt_bins_add(rec, t0, is_write, ret);
 	rt_values_add(&rec->strides, stride);
 	if (!mem_aligned)
 		c[POSIX_MEM_NOT_ALIGNED]++;

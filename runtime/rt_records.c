@@ -16,6 +16,15 @@
 
 struct rt_module_records rt_modules[IOA_MOD_COUNT];
 
+/* A first width of about 0.1 s at common counter rates; it grows as needed. */
+#if defined(__x86_64__) || defined(__i386__)
+double rt_bin_width = (double)(1u << 28);
+#elif defined(__aarch64__)
+double rt_bin_width = (double)(1u << 22);
+#else
+double rt_bin_width = (double)(1u << 27);
+#endif
+
 static struct rt_record **buckets;
 static size_t bucket_mask;
 static struct rt_failure *failures;
@@ -112,6 +121,54 @@ struct rt_record *rt_record_get(enum ioa_module module, const char *path, size_t
 	m->first = rec;
 	m->count++;
 	return rec;
+}
+
+/* Doubles the bin width: every record's bins merge in pairs. */
+static void bins_widen(void)
+{
+	struct rt_record *rec;
+	unsigned m, i;
+
+	for (m = 0; m < IOA_MOD_COUNT; m++) {
+		for (rec = rt_modules[m].first; rec; rec = rec->next_in_module) {
+			if (!rec->bins)
+				continue;
+			for (i = 0; i < RT_BINS / 2; i++) {
+				struct rt_bin *a = &rec->bins[2 * i], *b = &rec->bins[2 * i + 1];
+
+				rec->bins[i] = (struct rt_bin){a->read_bytes + b->read_bytes,
+							       a->write_bytes + b->write_bytes,
+							       a->read_ops + b->read_ops,
+							       a->write_ops + b->write_ops};
+			}
+			memset(&rec->bins[RT_BINS / 2], 0, RT_BINS / 2 * sizeof(*rec->bins));
+		}
+	}
+	rt_bin_width *= 2;
+}
+
+void rt_bins_add(struct rt_record *rec, double t, int is_write, int64_t bytes)
+{
+	struct rt_bin *bin;
+	double index;
+
+	if (!rec->bins && !(rec->flags & IOA_REC_FOLDED)) {
+		rec->bins = rt_arena_alloc(&rt.arena, RT_BINS * sizeof(*rec->bins));
+		if (!rec->bins)
+			return;
+	}
+	if (!rec->bins || t < 0)
+		return;
+	while ((index = t / rt_bin_width) >= RT_BINS)
+		bins_widen();
+	bin = &rec->bins[(unsigned)index];
+	if (is_write) {
+		bin->write_bytes += (uint64_t)bytes;
+		bin->write_ops++;
+	} else {
+		bin->read_bytes += (uint64_t)bytes;
+		bin->read_ops++;
+	}
 }
 
 void rt_values_add(struct rt_values *v, int64_t value)

@@ -38,6 +38,22 @@ struct rt_extents {
 	int coarse; /* slots ran out: gaps were merged, overwrites may be overcounted */
 };
 
+/*
+ * The time-resolved view: each record's reads and writes in RT_BINS equal
+ * time bins from start-up.  All records share one bin width, which doubles
+ * (adjacent bins merging) whenever the run outgrows the bins, so the view
+ * always spans the whole run at a fixed memory cost per record.
+ */
+#define RT_BINS 16
+struct rt_bin {
+	uint64_t read_bytes;
+	uint64_t write_bytes;
+	uint32_t read_ops;
+	uint32_t write_ops;
+};
+
+extern double rt_bin_width; /* ticks */
+
 struct rt_record {
 	struct rt_record *next_in_bucket;
 	struct rt_record *next_in_module; /* for shutdown's walk */
@@ -52,6 +68,7 @@ struct rt_record {
 	struct rt_values access_sizes;
 	struct rt_values strides;
 	struct rt_extents written;
+	struct rt_bin *bins; /* RT_BINS, from the first read or write on */
 	int64_t *counters;
 	double *fcounters;
 };
@@ -83,6 +100,9 @@ struct rt_record *rt_record_find(enum ioa_module module, uint64_t id);
 
 /* The record id of a path: XXH3 64-bit of its bytes. */
 uint64_t rt_record_id(const char *path, size_t len);
+
+/* Adds an access at time t (ticks) to rec's bins. */
+void rt_bins_add(struct rt_record *rec, double t, int is_write, int64_t bytes);
 
 /* Counts one occurrence of value. */
 void rt_values_add(struct rt_values *v, int64_t value);

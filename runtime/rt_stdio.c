@@ -171,6 +171,7 @@ void rt_stdio_io(const char *op, int is_write, FILE *stream, int64_t bytes, int 
 			return;
 	}
 	c[is_write ? STDIO_WRITES : STDIO_READS]++;
+	rt_bins_add(rec, t0, is_write, bytes);
 	c[is_write ? STDIO_BYTES_WRITTEN : STDIO_BYTES_READ] += bytes;
 	if (bytes > 0 &&
 	    c[is_write ? STDIO_MAX_BYTE_WRITTEN : STDIO_MAX_BYTE_READ] < s->offset + bytes - 1)

@@ -4,12 +4,11 @@
  * The default output follows darshan-parser's line layout, one counter per
  * line: module, rank, record id, counter, value, file name, mount point,
  * file-system type.  --total sums counters over all records per module,
- * --perf estimates I/O performance, --file lists files, --json writes the
- * whole log as one JSON document.  File names are printed with control and
- * non-UTF-8 bytes escaped (\n, \t, \\, \xNN), so every line stays a line; in
- * JSON, "name" is that display form and "name_hex" keeps the exact bytes
- * when they differ.  A damaged log gets a message saying what is wrong and
- * exit status 1.
+ * --perf estimates I/O performance, --file lists files, --bins prints the
+ * time-resolved view, --json writes the whole log as one JSON document.  File names are printed
+ * with control and non-UTF-8 bytes escaped (\n, \t, \\, \xNN), so every line stays a line; in JSON,
+ * "name" is that display form and "name_hex" keeps the exact bytes when they differ.  A damaged log
+ * gets a message saying what is wrong and exit status 1.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -41,7 +40,7 @@ struct mount {
 struct parse {
 	struct ioa_log_reader reader;
 	const char *path;
-	int base, total, perf, file, json;
+	int base, total, perf, file, json, bins;
 	struct ioa_buf *kept; /* raw regions kept for their names and job entries */
 	size_t kept_count;
 	struct name_slot *names; /* open addressing on id */
@@ -53,7 +52,7 @@ struct parse {
 	double ftotals[IOA_MOD_COUNT][IOA_MAX_FCOUNTERS];
 	uint64_t records[IOA_MOD_COUNT];
 	double rank_io_time_max; /* for --perf */
-	json_object *jrecords, *jerrors;
+	json_object *jrecords, *jerrors, *jbins;
 	struct ioa_buf line;
 };
 
@@ -426,6 +425,75 @@ static int on_failure(const struct ioa_log_failure *f, void *arg)
 	return 0;
 }
 
+static int on_bins(const struct ioa_log_bins *b, void *arg)
+{
+	struct parse *p = arg;
+	const struct name_slot *name = names_find(p, b->record_id);
+	uint32_t k;
+
+	ioa_buf_reset(&p->line);
+	if (name ? escape_name(&p->line, name->name, name->len)
+		 : ioa_buf_addstr(&p->line, "<unknown>"))
+		return -ENOMEM;
+	if (p->json) {
+		json_object *obj = json_object_new_object(), *lists[4];
+		int i;
+
+		for (i = 0; i < 4; i++)
+			lists[i] = json_object_new_array();
+		for (k = 0; k < b->nbins; k++) {
+			json_object_array_add(lists[0], json_object_new_uint64(b->read_bytes[k]));
+			json_object_array_add(lists[1], json_object_new_uint64(b->write_bytes[k]));
+			json_object_array_add(lists[2], json_object_new_uint64(b->read_ops[k]));
+			json_object_array_add(lists[3], json_object_new_uint64(b->write_ops[k]));
+		}
+		json_object_object_add(obj, "module",
+				       json_object_new_string(ioa_modules[b->module].name));
+		json_object_object_add(obj, "rank", json_object_new_int(b->rank));
+		json_object_object_add(obj, "id", json_object_new_uint64(b->record_id));
+		json_object_object_add(obj, "name", json_object_new_string(ioa_buf_str(&p->line)));
+		json_object_object_add(obj, "bin_width_s", json_object_new_double(b->width_s));
+		json_object_object_add(obj, "start_time_ns", json_object_new_uint64(b->start_ns));
+		json_object_object_add(obj, "read_bytes", lists[0]);
+		json_object_object_add(obj, "write_bytes", lists[1]);
+		json_object_object_add(obj, "read_ops", lists[2]);
+		json_object_object_add(obj, "write_ops", lists[3]);
+		json_object_array_add(p->jbins, obj);
+		return 0;
+	}
+	for (k = 0; k < b->nbins; k++)
+		if (b->read_ops[k] || b->write_ops[k])
+			printf("BIN\t%s\t%d\t%llu\t%u\t%.6f\t%.6f\t%llu\t%llu\t%u\t%u\t%s\n",
+			       ioa_modules[b->module].name, b->rank,
+			       (unsigned long long)b->record_id, k, k * b->width_s,
+			       (k + 1) * b->width_s, (unsigned long long)b->read_bytes[k],
+			       (unsigned long long)b->write_bytes[k], b->read_ops[k],
+			       b->write_ops[k], p->line.data);
+	return 0;
+}
+
+static int print_bins(struct parse *p)
+{
+	struct ioa_buf raw = IOA_BUF_INIT(REGION_CAP);
+	uint32_t i;
+	int rc = 0;
+
+	if (!p->json)
+		printf("\n# time bins (per rank, from its start)\n#BIN\t<module>\t<rank>\t<record "
+		       "id>"
+		       "\t<bin>\t<start s>\t<end s>\t<bytes read>\t<bytes written>\t<reads>"
+		       "\t<writes>\t<file name>\n");
+	for (i = 0; i < p->reader.region_count && !rc; i++) {
+		if (p->reader.regions[i].type != IOA_REGION_BINS)
+			continue;
+		rc = ioa_logr_read_region(&p->reader, i, &raw);
+		if (!rc)
+			rc = ioa_logr_each_bins(&p->reader, &raw, on_bins, p);
+	}
+	ioa_buf_release(&raw);
+	return rc;
+}
+
 /* ---------------------------------------------------------------- driver */
 
 static int keep_region(struct parse *p, uint32_t i, struct ioa_buf **out)
@@ -600,6 +668,7 @@ static int run_json(struct parse *p)
 
 	p->jrecords = json_object_new_array();
 	p->jerrors = json_object_new_array();
+	p->jbins = json_object_new_array();
 	json_object_object_add(
 		root, "format_version",
 		json_object_new_string(
@@ -616,10 +685,13 @@ static int run_json(struct parse *p)
 	}
 	if (!rc)
 		rc = walk_records(p);
+	if (!rc)
+		rc = print_bins(p);
 	json_object_object_add(root, "job", job);
 	json_object_object_add(root, "mounts", mounts);
 	json_object_object_add(root, "records", p->jrecords);
 	json_object_object_add(root, "failures", p->jerrors);
+	json_object_object_add(root, "bins", p->jbins);
 	if (!rc)
 		printf("%s\n",
 		       json_object_to_json_string_ext(
@@ -652,6 +724,8 @@ static int run_text(struct parse *p)
 		print_perf(p);
 	if (!rc && p->file)
 		rc = print_files(p);
+	if (!rc && p->bins)
+		rc = print_bins(p);
 	return rc;
 }
 
@@ -675,13 +749,15 @@ static void release(struct parse *p)
 
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: ioatlas parse [--base] [--total] [--perf] [--file] [--json] LOG\n"
-		     "\n"
-		     "  --base   every counter of every record (the default)\n"
-		     "  --total  counters combined over all records, per module\n"
-		     "  --perf   estimated I/O performance\n"
-		     "  --file   one line per file\n"
-		     "  --json   the whole log as JSON\n");
+	fprintf(out,
+		"usage: ioatlas parse [--base] [--total] [--perf] [--file] [--bins] [--json] LOG\n"
+		"\n"
+		"  --base   every counter of every record (the default)\n"
+		"  --total  counters combined over all records, per module\n"
+		"  --perf   estimated I/O performance\n"
+		"  --file   one line per file\n"
+		"  --bins   bytes and operations per time bin, file and rank\n"
+		"  --json   the whole log as JSON\n");
 }
 
 int main(int argc, char **argv)
@@ -701,6 +777,8 @@ int main(int argc, char **argv)
 			p.file = 1;
 		else if (!strcmp(argv[i], "--json"))
 			p.json = 1;
+		else if (!strcmp(argv[i], "--bins"))
+			p.bins = 1;
 		else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			usage(stdout);
 			return 0;
@@ -714,7 +792,7 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	if (!p.total && !p.perf && !p.file)
+	if (!p.total && !p.perf && !p.file && !p.bins)
 		p.base = 1;
 	p.path = argv[i];
 	ioa_buf_init(&p.job_raw, REGION_CAP);

@@ -26,6 +26,7 @@
  *	posix-ops many DIR N     create N files DIR/m-<i>, one 10-byte write each
  *	posix-ops errno DIR      checks that failing and succeeding calls leave errno
  *	                         and results exactly as without the runtime
+ *	posix-ops paced DIR N    writes 1000 bytes to DIR/paced N times, 200 ms apart
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -37,6 +38,7 @@
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static char block[4096];
@@ -199,6 +201,20 @@ static void many(int n)
 	}
 }
 
+static void paced(int n)
+{
+	struct timespec gap = { 0, 200 * 1000 * 1000 };
+	int fd = open(in_dir("paced"), O_CREAT | O_WRONLY | O_TRUNC, 0644), i;
+
+	CHECK(fd >= 0);
+	for (i = 0; i < n; i++) {
+		if (i)
+			nanosleep(&gap, NULL);
+		CHECK(write(fd, block, 1000) == 1000);
+	}
+	CHECK(close(fd) == 0);
+}
+
 /* Results and errno must be those of the real calls, success or failure. */
 static void errno_kept(void)
 {
@@ -239,6 +255,8 @@ int main(int argc, char **argv)
 		many(n);
 	else if (!strcmp(mode, "errno"))
 		errno_kept();
+	else if (!strcmp(mode, "paced"))
+		paced(n);
 	else {
 		fprintf(stderr,
 			"usage: posix-ops basic|failures|vectors|stdio|threads|fork|many|errno "
