@@ -21,6 +21,8 @@
 #include <stdint.h>
 
 #define RT_CONFIG_PATH_MAX 1024
+
+/* RT_DEFAULT_LOGDIR, the site's log tree, comes from the build (CMake IOATLAS_LOGDIR). */
 #define RT_CONFIG_LIST_MAX 16
 
 /* A colon-separated list of path prefixes or names. */
@@ -32,7 +34,7 @@ struct rt_list {
 /* X(key, type, field, default, description) */
 #define RT_SETTINGS(X)                                                                           \
 	X(disable, BOOL, disable, "0", "turn the runtime off for this process")                  \
-	X(logdir, PATH, logdir, "/var/log/ioatlas", "root of the log tree (LOGDIR/YYYY/MM/DD/)") \
+	X(logdir, PATH, logdir, RT_DEFAULT_LOGDIR, "root of the log tree (LOGDIR/YYYY/MM/DD/)") \
 	X(log_group, NAME, log_group, "", "group given to new logs (empty: the user's group)")   \
 	X(memory, SIZE, memory_bytes, "4MiB", "memory budget per process")                       \
 	X(nonmpi, BOOL, nonmpi, "0", "write logs for programs that never call MPI_Init")         \

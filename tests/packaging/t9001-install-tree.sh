@@ -8,6 +8,7 @@ require_cmd cmake pkg-config
 prefix="$TEST_TMP/prefix"
 docdir=share/doc/ioatlas
 libdir=$(sed -n 's/^CMAKE_INSTALL_LIBDIR:PATH=//p' "$IOA_BUILD_DIR/CMakeCache.txt")
+version=$(sed -n 's/^CMAKE_PROJECT_VERSION:STATIC=//p' "$IOA_BUILD_DIR/CMakeCache.txt")
 
 plan 9
 
@@ -23,13 +24,15 @@ expected=$({
 	echo "$libdir/libioatlas.a"
 	echo "$libdir/libioatlas.so"
 	echo "$libdir/pkgconfig/ioatlas.pc"
+	echo "share/lmod/modulefiles/ioatlas/$version.lua"
+	echo "share/modulefiles/ioatlas/$version"
 	echo "$docdir/README.md"
 	cd "$IOA_SOURCE_DIR/docs" && find . -name '*.md' | sed "s|^\\./|$docdir/|"
 } | LC_ALL=C sort)
 is "$(cd "$prefix" && find . -type f | sed 's|^\./||' | LC_ALL=C sort)" "$expected" \
 	"the prefix holds exactly the expected files"
 
-not_executable=$(cd "$prefix" && find share "$libdir" -type f \( -name '*.md' -o -name '*.pc' -o -name '*.a' \) -perm /0111)
+not_executable=$(cd "$prefix" && find share "$libdir" -type f ! -name '*.so' -perm /0111)
 is "$not_executable" "" "documentation and data are not executable"
 unreadable=$(cd "$prefix" && find . -type f ! -perm -0444)
 is "$unreadable" "" "everything is readable by everyone"

@@ -1,0 +1,65 @@
+# t1007-modulefiles — `module load ioatlas` with the real Lmod, from an
+# installed tree: the Lmod and the Tcl modulefile both set LD_PRELOAD and the
+# log directory, an MPI job started after the load leaves one log, and
+# opting out (IOATLAS_DISABLE=1, module unload) leaves none; a conflicting
+# profiler's module refuses ioatlas.
+. "$IOA_SOURCE_DIR/tests/lib/test-lib.sh"
+. "$IOA_SOURCE_DIR/tests/lib/runtime-lib.sh"
+require_mpi
+lmod_init=/usr/share/lmod/lmod/init/bash
+[ -r "$lmod_init" ] || skip_all "Lmod is not installed ($lmod_init)"
+
+prefix="$TEST_TMP/prefix"
+libdir=$(sed -n 's/^CMAKE_INSTALL_LIBDIR:PATH=//p' "$IOA_BUILD_DIR/CMakeCache.txt")
+site_logdir=$(sed -n 's/^IOATLAS_LOGDIR:PATH=//p' "$IOA_BUILD_DIR/CMakeCache.txt")
+mpiio="$IOA_BUILD_DIR/tests/workloads/mpi-io"
+work="$TEST_TMP/work"
+mkdir -p "$work"
+unset LD_PRELOAD IOATLAS_LOGDIR MODULEPATH LOADEDMODULES _LMFILES_
+
+plan 14
+
+ok "the tree installs" run_timeout 120 cmake --install "$IOA_BUILD_DIR" --prefix "$prefix"
+. "$lmod_init"
+
+# run_job LOGDIR: the 4-rank MPI-IO job with the current environment, logs under LOGDIR.
+run_job() {
+	IOATLAS_LOGDIR="$1" mpi_run 4 120 "$mpiio" shared "$work" >/dev/null 2>&1
+}
+
+module use "$prefix/share/lmod/modulefiles"
+ok "module load ioatlas (Lmod modulefile)" module load ioatlas
+is "$LD_PRELOAD" "$prefix/$libdir/libioatlas.so" "it preloads the installed runtime"
+is "$IOATLAS_LOGDIR" "$site_logdir" "and sets the site's log directory"
+like "$(module help ioatlas 2>&1)" "IOATLAS_DISABLE=1" "module help says how to opt out"
+like "$(module whatis ioatlas 2>&1)" "I/O characterization" "module whatis describes it"
+
+logs=$(ioa_logdir)
+ok "an MPI job started after the load runs" run_job "$logs"
+ok "and leaves its log" ioa_only_log "$logs"
+
+logs=$(ioa_logdir)
+IOATLAS_DISABLE=1 run_job "$logs"
+is "$(ioa_logs "$logs" | wc -l)" 0 "IOATLAS_DISABLE=1 opts one run out"
+
+module unload ioatlas
+logs=$(ioa_logdir)
+run_job "$logs"
+is "${LD_PRELOAD:-}:$(ioa_logs "$logs" | wc -l)" ":0" "module unload turns it off"
+
+module unuse "$prefix/share/lmod/modulefiles"
+module use "$prefix/share/modulefiles"
+ok "module load ioatlas (Tcl modulefile)" module load ioatlas
+logs=$(ioa_logdir)
+run_job "$logs"
+ok "the Tcl modulefile also leads to a log" ioa_only_log "$logs"
+module unload ioatlas
+
+mkdir -p "$TEST_TMP/other/darshan"
+printf 'whatis("a conflicting profiler")\n' >"$TEST_TMP/other/darshan/3.4.lua"
+module use "$TEST_TMP/other"
+module load darshan
+fails "ioatlas refuses to load beside darshan" module load ioatlas
+is "${LD_PRELOAD:-}" "" "and preloads nothing"
+
+done_testing
