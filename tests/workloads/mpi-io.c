@@ -10,6 +10,8 @@
  *	mpi-io fpp DIR      each rank writes 3 x BLOCK to DIR/rank-R.dat with write()
  *	mpi-io subset DIR   ranks 0,1 pwrite BLOCK at rank*BLOCK of DIR/pair-0.dat,
  *	                    ranks 2,3 the same into DIR/pair-1.dat
+ *	mpi-io pmpi DIR     as the MPI-IO part of shared, into DIR/pmpi.dat, but
+ *	                    calling PMPI_File_* directly, as tools and bindings do
  *
  * BLOCK is 4096 bytes.
  */
@@ -48,7 +50,7 @@ int main(int argc, char **argv)
 	memset(buf, 'a' + rank % 26, sizeof(buf));
 	if (argc != 3) {
 		if (!rank)
-			fprintf(stderr, "usage: mpi-io shared|fpp|subset DIR\n");
+			fprintf(stderr, "usage: mpi-io shared|fpp|subset|pmpi DIR\n");
 		MPI_Finalize();
 		return 2;
 	}
@@ -73,6 +75,16 @@ int main(int argc, char **argv)
 		failed |= fd < 0 || write(fd, buf, BLOCK) != BLOCK ||
 			  write(fd, buf, BLOCK) != BLOCK || write(fd, buf, BLOCK) != BLOCK ||
 			  close(fd);
+	} else if (!strcmp(argv[1], "pmpi")) {
+		snprintf(path, sizeof(path), "%s/pmpi.dat", argv[2]);
+		failed |= PMPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_RDWR,
+					 MPI_INFO_NULL, &fh) != MPI_SUCCESS;
+		if (!failed) {
+			failed |=
+				PMPI_File_write_at_all(fh, (MPI_Offset)rank * BLOCK, buf, BLOCK,
+						       MPI_BYTE, MPI_STATUS_IGNORE) != MPI_SUCCESS;
+			failed |= PMPI_File_close(&fh) != MPI_SUCCESS;
+		}
 	} else if (!strcmp(argv[1], "subset")) {
 		snprintf(path, sizeof(path), "%s/pair-%d.dat", argv[2], rank / 2);
 		failed |= posix_block(path, rank, 1);

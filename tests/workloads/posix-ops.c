@@ -203,7 +203,7 @@ static void many(int n)
 
 static void paced(int n)
 {
-	struct timespec gap = { 0, 200 * 1000 * 1000 };
+	struct timespec gap = {0, 200 * 1000 * 1000};
 	int fd = open(in_dir("paced"), O_CREAT | O_WRONLY | O_TRUNC, 0644), i;
 
 	CHECK(fd >= 0);
