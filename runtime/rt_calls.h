@@ -127,6 +127,7 @@
  *	SIO is_write, stream, bytes, failed   bytes and failed may use `r`
  *	SSEEK stream, failed
  *	SFLUSH stream
+ *	FILENO stream                   the descriptor joins the stream's file (POSIX)
  *	PRINTF_VA stream, vfunc         variadic writer, forwarded to vfunc
  *	SCANF_VA stream, vfunc          variadic reader; bytes from the position moved
  */
@@ -167,6 +168,7 @@
 	  SSEEK, stream, r < 0)                                                                    \
 	X(long, ftell, (FILE * stream), (stream), SSEEK, stream, r < 0)                            \
 	X(void, rewind, (FILE * stream), (stream), SREWIND, stream)                                \
-	X(int, fflush, (FILE * stream), (stream), SFLUSH, stream)
+	X(int, fflush, (FILE * stream), (stream), SFLUSH, stream)                                  \
+	X(int, fileno, (FILE * stream), (stream), FILENO, stream)
 
 #endif

@@ -63,6 +63,7 @@ static int parse_list(const char *text, struct rt_list *list)
 		if (len) {
 			if (parsed.count == RT_CONFIG_LIST_MAX || len >= sizeof(parsed.items[0]))
 				return -1;
+			parsed.lengths[parsed.count] = (unsigned short)len;
 			memcpy(parsed.items[parsed.count++], p, len);
 		}
 		p += len + (end != NULL);
@@ -240,9 +241,10 @@ static size_t longest_prefix(const struct rt_list *list, const char *path)
 	size_t best = 0, i;
 
 	for (i = 0; i < list->count; i++) {
-		size_t len = strlen(list->items[i]);
+		size_t len = list->lengths[i];
 
-		if (len > best && !strncmp(path, list->items[i], len) &&
+		if (len > best && (len < 2 || path[1] == list->items[i][1]) &&
+		    !strncmp(path, list->items[i], len) &&
 		    (path[len] == '/' || path[len] == '\0' || list->items[i][len - 1] == '/'))
 			best = len;
 	}

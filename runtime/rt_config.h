@@ -28,26 +28,29 @@
 /* A colon-separated list of path prefixes or names. */
 struct rt_list {
 	unsigned count;
+	unsigned short lengths[RT_CONFIG_LIST_MAX]; /* checked on every path: kept, not counted */
 	char items[RT_CONFIG_LIST_MAX][256];
 };
 
 /* X(key, type, field, default, description) */
-#define RT_SETTINGS(X)                                                                           \
-	X(disable, BOOL, disable, "0", "turn the runtime off for this process")                  \
+#define RT_SETTINGS(X)                                                                          \
+	X(disable, BOOL, disable, "0", "turn the runtime off for this process")                 \
 	X(logdir, PATH, logdir, RT_DEFAULT_LOGDIR, "root of the log tree (LOGDIR/YYYY/MM/DD/)") \
-	X(log_group, NAME, log_group, "", "group given to new logs (empty: the user's group)")   \
-	X(memory, SIZE, memory_bytes, "4MiB", "memory budget per process")                       \
-	X(nonmpi, BOOL, nonmpi, "0", "write logs for programs that never call MPI_Init")         \
-	X(nonmpi_exes, LIST, nonmpi_exes, "",                                                    \
-	  "executables (names or path prefixes) logged without MPI")                             \
-	X(exclude_exes, LIST, exclude_exes, "",                                                  \
-	  "executables (names or path prefixes) never instrumented")                             \
-	X(exclude_paths, LIST, exclude_paths,                                                    \
-	  "/proc:/sys:/dev:/etc:/usr:/bin:/sbin:/lib:/lib32:/lib64:/boot",                       \
-	  "path prefixes not recorded (system files)")                                           \
-	X(include_paths, LIST, include_paths, "/dev/shm",                                        \
-	  "path prefixes recorded even inside excluded ones")                                    \
-	X(record_args, BOOL, record_args, "1", "record the command-line arguments in the log")   \
+	X(log_group, NAME, log_group, "", "group given to new logs (empty: the user's group)")  \
+	X(memory, SIZE, memory_bytes, "4MiB", "memory budget per process")                      \
+	X(nonmpi, BOOL, nonmpi, "0", "write logs for programs that never call MPI_Init")        \
+	X(nonmpi_exes, LIST, nonmpi_exes, "",                                                   \
+	  "executables (names or path prefixes) logged without MPI")                            \
+	X(exclude_exes, LIST, exclude_exes, "",                                                 \
+	  "executables (names or path prefixes) never instrumented")                            \
+	X(exclude_paths, LIST, exclude_paths,                                                   \
+	  "/proc:/sys:/dev:/etc:/usr:/bin:/sbin:/lib:/lib32:/lib64:/boot",                      \
+	  "path prefixes not recorded (system files)")                                          \
+	X(include_paths, LIST, include_paths, "/dev/shm",                                       \
+	  "path prefixes recorded even inside excluded ones")                                   \
+	X(gather_cap, SIZE, gather_cap_bytes, "64MiB",                                          \
+	  "MPI logs larger than this are written collectively, not gathered on rank 0")         \
+	X(record_args, BOOL, record_args, "1", "record the command-line arguments in the log")  \
 	X(debug, BOOL, debug, "0", "report bad settings and runtime failures on stderr")
 
 struct rt_config {
@@ -60,6 +63,7 @@ struct rt_config {
 	struct rt_list exclude_exes;
 	struct rt_list exclude_paths;
 	struct rt_list include_paths;
+	uint64_t gather_cap_bytes;
 	bool record_args;
 	bool debug;
 	unsigned rejected; /* settings that did not parse */

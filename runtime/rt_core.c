@@ -8,6 +8,7 @@
 #include "rt_core.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -20,16 +21,33 @@
 struct rt_state rt = {.nprocs = 1};
 _Thread_local unsigned rt_inside __attribute__((tls_model("initial-exec")));
 
-static pthread_mutex_t rt_mutex = PTHREAD_MUTEX_INITIALIZER;
+/*
+ * The runtime's lock guards a few dozen instructions of record updates, so
+ * it spins (politely) rather than sleeping; a holder preempted mid-update
+ * makes waiters yield the CPU instead of burning it.
+ */
+static int rt_lock_word;
 
 void rt_lock(void)
 {
-	pthread_mutex_lock(&rt_mutex);
+	unsigned spins = 0;
+
+	while (__atomic_exchange_n(&rt_lock_word, 1, __ATOMIC_ACQUIRE)) {
+		while (__atomic_load_n(&rt_lock_word, __ATOMIC_RELAXED)) {
+			if (++spins < 128) {
+#if defined(__x86_64__) || defined(__i386__)
+				__builtin_ia32_pause();
+#endif
+			} else {
+				sched_yield();
+			}
+		}
+	}
 }
 
 void rt_unlock(void)
 {
-	pthread_mutex_unlock(&rt_mutex);
+	__atomic_store_n(&rt_lock_word, 0, __ATOMIC_RELEASE);
 }
 
 void rt_disable(const char *why)
@@ -74,7 +92,7 @@ static void after_fork_parent(void)
  */
 static void after_fork_child(void)
 {
-	pthread_mutex_init(&rt_mutex, NULL);
+	rt_lock_word = 0;
 	rt.enabled = 0;
 	rt.disabled_reason = "forked child";
 	rt.log_written = true;

@@ -6,7 +6,7 @@
  *     more than one rank, and broadcasts those.
  *  2. Every rank packs the records only it holds into compressed regions
  *     and serialises its records of shared files; all ranks learn the sizes.
- *  3. Small logs (the packed regions of all ranks within RT_GATHER_CAP):
+ *  3. Small logs (the packed regions of all ranks within gather_cap):
  *     ranks send everything to rank 0, which combines the shared records
  *     (rt_combine), packs them with the job and mount table, and writes the
  *     log alone.  Larger logs: ranks send only their shared records and
@@ -44,9 +44,6 @@ struct rt_pmpi_api rt_pmpi;
 
 /* Shared-file keys that travel in the first broadcast. */
 #define RT_BCAST_KEYS 255
-
-/* Above this many bytes of packed regions in all, ranks write collectively. */
-#define RT_GATHER_CAP ((int64_t)64 << 20)
 
 void rt_mpilog_init(void)
 {
@@ -361,7 +358,7 @@ static int take_shared(struct rt_job *job, struct rt_combined *combined, int ran
 	return cur->overrun ? -EINVAL : 0;
 }
 
-/* Rank 0: one rank's region table (and bytes, for small logs) into `all`. */
+/* Rank 0: one rank's regions into w (small logs), or its region table into table. */
 static int take_regions(struct ioa_log_writer *all, struct ioa_cursor *cur, int with_bytes,
 			struct ioa_log_region *table, uint32_t *table_count)
 {
@@ -450,7 +447,7 @@ static int write_collective(struct ioa_log_writer *w, struct ioa_buf *head,
 
 static int write_job_log(struct rt_job *job)
 {
-	struct ioa_log_writer w, all;
+	struct ioa_log_writer w;
 	struct ioa_buf msg = IOA_BUF_INIT((size_t)INT_MAX), head = IOA_BUF_INIT((size_t)INT_MAX);
 	struct rt_combined *combined = NULL;
 	struct rt_placement *placements = NULL;
@@ -462,7 +459,6 @@ static int write_job_log(struct rt_job *job)
 	size_t i;
 
 	ioa_logw_init(&w, (size_t)INT_MAX);
-	ioa_logw_init(&all, (size_t)INT_MAX);
 	rc = pack_message(job, &w, &msg);
 
 	/*
@@ -484,7 +480,7 @@ static int write_job_log(struct rt_job *job)
 	rt_pmpi.Allgather(sizes, 3, MPI_INT64_T, all_sizes, 3, MPI_INT64_T, MPI_COMM_WORLD);
 	for (r = 0; r < rt.nprocs; r++)
 		total_stored += all_sizes[3 * r];
-	small = total_stored <= RT_GATHER_CAP;
+	small = total_stored <= (int64_t)rt.config.gather_cap_bytes;
 	for (r = 0; r < rt.nprocs; r++) {
 		int64_t n = all_sizes[3 * r + 1] + (small ? all_sizes[3 * r] : 0);
 
@@ -514,14 +510,18 @@ static int write_job_log(struct rt_job *job)
 			cur.left += (size_t)counts[r];
 			rc = take_shared(job, combined, r, &cur);
 			if (!rc && r > 0)
-				rc = take_regions(&all, &cur, small, table, &table_count);
+				rc = take_regions(&w, &cur, small, table, &table_count);
 			else if (!rc)
 				(void)ioa_cursor_take(&cur, cur.left);
 			/* Whatever this rank sent beyond what was read is skipped. */
 			(void)ioa_cursor_take(&cur, cur.left);
 		}
+		/* The other ranks' bytes are in w now (small logs): let them go. */
+		free(gathered);
+		gathered = NULL;
 		for (i = 0; !rc && i < job->nshared; i++)
 			rt_combine_finish(&combined[i]);
+		/* Rank 0's regions follow the others' (small logs) or lead (large). */
 		if (!rc)
 			rc = rt_log_pack_records(&w);
 		if (!rc)
@@ -533,10 +533,6 @@ static int write_job_log(struct rt_job *job)
 		if (rt.rank == 0) {
 			char path[PATH_MAX];
 
-			/* Rank 0's regions first, then the other ranks' in rank order. */
-			if (!rc)
-				rc = ioa_logw_append(&w, all.regions, all.region_count,
-						     all.stored.data, all.stored.len);
 			if (!rc)
 				rc = rt_log_path(path, sizeof(path));
 			if (!rc)
@@ -591,7 +587,6 @@ static int write_job_log(struct rt_job *job)
 	ioa_buf_release(&msg);
 	ioa_buf_release(&head);
 	ioa_logw_release(&w);
-	ioa_logw_release(&all);
 	return rc;
 }
 

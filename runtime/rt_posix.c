@@ -157,6 +157,25 @@ static void desc_unref(int fd)
 	}
 }
 
+/* A new open file description, recycled when one is free. */
+static struct rt_desc *desc_new(struct rt_record *rec, int append)
+{
+	struct rt_desc *d = free_descs;
+
+	if (d)
+		free_descs = d->next_free;
+	else
+		d = rt_arena_alloc(&rt.arena, sizeof(*d));
+	if (!d) {
+		untracked_fds++;
+		return NULL;
+	}
+	memset(d, 0, sizeof(*d));
+	d->rec = rec;
+	d->append = append;
+	return d;
+}
+
 static void desc_attach(int fd, struct rt_desc *d)
 {
 	if (fd < 0 || fd >= RT_MAX_FDS) {
@@ -208,19 +227,9 @@ void rt_posix_open(const char *op, int dirfd, const char *path, int flags, mode_
 	}
 	rec->flags &= ~IOA_REC_REMOVED;
 
-	d = free_descs;
+	d = desc_new(rec, (flags & O_APPEND) != 0);
 	if (d)
-		free_descs = d->next_free;
-	else
-		d = rt_arena_alloc(&rt.arena, sizeof(*d));
-	if (!d) {
-		untracked_fds++;
-		return;
-	}
-	memset(d, 0, sizeof(*d));
-	d->rec = rec;
-	d->append = (flags & O_APPEND) != 0;
-	desc_attach(fd, d);
+		desc_attach(fd, d);
 }
 
 struct rt_record *rt_posix_close_begin(int fd)
@@ -369,6 +378,25 @@ void rt_posix_path_meta(const char *op, int dirfd, const char *path, int counter
 		rec->flags |= IOA_REC_REMOVED;
 	else if (counter == POSIX_MKDIRS)
 		rec->flags |= IOA_REC_CREATED;
+}
+
+void rt_posix_fileno(const char *op, const char *name, int fd, double t0, double t1)
+{
+	struct rt_record *rec;
+	struct rt_desc *d;
+
+	(void)op;
+	/* Standard streams have no file name here; the descriptor may already be known. */
+	if (fd < 0 || !name || name[0] != '/' || desc_of(fd))
+		return;
+	rec = path_record(AT_FDCWD, name);
+	d = rec ? desc_new(rec, 0) : NULL;
+	if (!d)
+		return;
+	rec->counters[POSIX_FILENOS]++;
+	rec->counters[POSIX_OPENS]++;
+	rt_add_time(&rec->fcounters[POSIX_F_META_TIME], &rec->meta_end, t0, t1);
+	desc_attach(fd, d);
 }
 
 void rt_posix_dup(const char *op, int oldfd, int newfd, int err, double t0, double t1)

@@ -47,6 +47,8 @@ void rt_posix_fd_meta(const char *op, int fd, int counter, int failed, int err, 
 		      double t1);
 void rt_posix_path_meta(const char *op, int dirfd, const char *path, int counter, int failed,
 			int err, double t0, double t1);
+/* fileno(stream) returned fd: fd now refers to the stream's file (name may be NULL). */
+void rt_posix_fileno(const char *op, const char *name, int fd, double t0, double t1);
 void rt_posix_dup(const char *op, int oldfd, int newfd, int err, double t0, double t1);
 void rt_posix_rename(const char *op, int olddirfd, const char *old, int newdirfd, const char *new,
 		     int ret, int err, double t0, double t1);

@@ -18,12 +18,15 @@ struct rt_module_records rt_modules[IOA_MOD_COUNT];
 
 /* A first width of about 0.1 s at common counter rates; it grows as needed. */
 #if defined(__x86_64__) || defined(__i386__)
-double rt_bin_width = (double)(1u << 28);
+#define rt_bin_width_initial ((double)(1u << 28))
 #elif defined(__aarch64__)
-double rt_bin_width = (double)(1u << 22);
+#define rt_bin_width_initial ((double)(1u << 22))
 #else
-double rt_bin_width = (double)(1u << 27);
+#define rt_bin_width_initial ((double)(1u << 27))
 #endif
+double rt_bin_width = rt_bin_width_initial;
+
+static double rt_bin_per_tick = 1 / rt_bin_width_initial;
 
 static struct rt_record **buckets;
 static size_t bucket_mask;
@@ -145,6 +148,7 @@ static void bins_widen(void)
 		}
 	}
 	rt_bin_width *= 2;
+	rt_bin_per_tick = 1 / rt_bin_width;
 }
 
 void rt_bins_add(struct rt_record *rec, double t, int is_write, int64_t bytes)
@@ -159,7 +163,8 @@ void rt_bins_add(struct rt_record *rec, double t, int is_write, int64_t bytes)
 	}
 	if (!rec->bins || t < 0)
 		return;
-	while ((index = t / rt_bin_width) >= RT_BINS)
+	/* A multiplication, not a division, on every access. */
+	while ((index = t * rt_bin_per_tick) >= RT_BINS)
 		bins_widen();
 	bin = &rec->bins[(unsigned)index];
 	if (is_write) {

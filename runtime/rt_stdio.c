@@ -82,6 +82,13 @@ static struct rt_stream *stream_find(FILE *stream)
 	return stream_add(stream, rt_record_get(IOA_MOD_STDIO, name, strlen(name)), 0);
 }
 
+const char *rt_stdio_name(FILE *stream)
+{
+	struct rt_stream *s = stream_find(stream);
+
+	return s && !(s->rec->flags & IOA_REC_FOLDED) ? s->rec->name : NULL;
+}
+
 static void opened(struct rt_record *rec, FILE *stream, const char *mode, int counter, double t0,
 		   double t1)
 {

@@ -15,6 +15,9 @@ struct rt_record;
 
 int rt_stdio_init(void);
 
+/* The name of the file a tracked stream is open on, or NULL. */
+const char *rt_stdio_name(FILE *stream);
+
 void rt_stdio_open(const char *op, const char *path, const char *mode, FILE *stream, int err,
 		   double t0, double t1);
 void rt_stdio_fdopen(const char *op, int fd, const char *mode, FILE *stream, int err, double t0,

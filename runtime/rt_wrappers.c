@@ -195,6 +195,10 @@ static int rt_resolve(const char *name, void *slot)
 #define RT_BODY_SFLUSH(ret, name, args, stream_e) \
 	RT_WRAP(ret, name, args, rt_stdio_flush(#name, stream_e, r == EOF, err, t0, t1))
 
+/* fileno hands out the stream's descriptor: POSIX calls on it count on the file. */
+#define RT_BODY_FILENO(ret, name, args, stream_e) \
+	RT_WRAP(ret, name, args, rt_posix_fileno(#name, rt_stdio_name(stream_e), r, t0, t1))
+
 /* rewind returns nothing: time it and count it as a seek. */
 #define RT_BODY_SREWIND(ret, name, args, stream_e)    \
 	double t0, t1;                                \

@@ -32,7 +32,7 @@ static int cmp_double(const void *a, const void *b)
 }
 
 enum op { OP_WRITE, OP_READ, OP_LSEEK, OP_STAT, OP_FWRITE, OP_COUNT };
-static const char *const op_names[] = { "write", "read", "lseek", "stat", "fwrite" };
+static const char *const op_names[] = {"write", "read", "lseek", "stat", "fwrite"};
 
 int main(int argc, char **argv)
 {

@@ -8,7 +8,7 @@ ops="$IOA_BUILD_DIR/tests/workloads/posix-ops"
 work="$TEST_TMP/work"
 mkdir -p "$work"
 
-plan 20
+plan 22
 
 # --- STDIO
 logs=$(ioa_logdir)
@@ -23,8 +23,12 @@ is "$(s STDIO_SEEKS)" 3 "fseek, ftell and rewind"
 is "$(s STDIO_FLUSHES)" 1 "fflush"
 is "$(s STDIO_MAX_BYTE_WRITTEN):$(s STDIO_MAX_BYTE_READ)" 4011:106 "highest bytes written and read"
 is "$(ioa_counter "$log" STDIO 0 '<STDOUT>' STDIO_BYTES_WRITTEN)" 3 "stdout is recorded as <STDOUT>"
-is "$(ioa_counter "$log" POSIX 0 "$work/s.txt" POSIX_WRITES)" "" \
+is "$(ioa_counter "$log" POSIX 0 "$work/s.txt" POSIX_WRITES)" 0 \
 	"stdio's own system calls are not counted again as POSIX"
+is "$(ioa_counter "$log" POSIX 0 "$work/s.txt" POSIX_FILENOS)" 1 \
+	"fileno hands the stream's file to POSIX"
+is "$(ioa_counter "$log" POSIX 0 "$work/s.txt" POSIX_STATS)" 1 \
+	"and fstat on that descriptor counts on it"
 
 # --- threads
 logs=$(ioa_logdir)

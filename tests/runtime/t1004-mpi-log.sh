@@ -11,7 +11,7 @@ mpiio="$IOA_BUILD_DIR/tests/workloads/mpi-io"
 work="$TEST_TMP/work"
 mkdir -p "$work"
 
-plan 22
+plan 26
 
 # --- shared file, MPI-IO and POSIX
 logs=$(ioa_logdir)
@@ -64,5 +64,18 @@ is "$(ioa_counter "$log" POSIX -1 "$work/pair-1.dat" POSIX_WRITES)" 2 \
 	"ranks 2 and 3 share pair-1.dat: one combined record"
 is "$(ioa_counter "$log" POSIX -1 "$work/pair-1.dat" POSIX_MAX_BYTE_WRITTEN)" 16383 \
 	"with the pair's highest byte"
+
+# --- a log too large to gather: written collectively
+logs=$(ioa_logdir)
+IOATLAS_GATHER_CAP=64KiB ioa_mpi_preload "$logs" 4 120 \
+	"$IOA_BUILD_DIR/tests/perf/bench-mpi" "$work" 300 10 >/dev/null
+is "$?" 0 "a job whose log passes the gather cap runs unchanged"
+log=$(ioa_only_log "$logs")
+ok "its log, written collectively, is bigger than the cap ($(stat -c %s "$log") bytes)" \
+	test "$(stat -c %s "$log")" -gt 65536
+files=$("$IOA_CMD" parse --file "$log" | grep "$work/bench-[0-3]-[0-9]*\.dat$")
+is "$(wc -l <<<"$files")" 1200 "it reads back whole: every rank's 300 files are in it"
+is "$(awk -F '\t' '{ o += $4; w += $6 } END { print o ":" w }' <<<"$files")" 1200:1200 \
+	"each opened once with one byte written"
 
 done_testing

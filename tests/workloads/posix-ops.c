@@ -17,7 +17,8 @@
  *	                         dup the descriptor and write 7 bytes through the dup
  *	posix-ops stdio DIR      fopen DIR/s.txt "w": fprintf "%d\n" 12345 (6 bytes),
  *	                         fputs "hello" (5), fputc 'x' (1), fwrite 4 x 1000;
- *	                         fflush; fclose; fopen "r": fgets 64 (6), fread 100 x 1,
+ *	                         fflush; fclose; fopen "r": fstat(fileno), fgets 64 (6),
+ *	                         fread 100 x 1,
  *	                         fgetc, fseek 0, ftell, rewind, fclose; fprintf 3
  *	                         bytes "ok\n" to stdout
  *	posix-ops threads DIR N  N threads each open DIR/t-<i>, write 100 x 4096 bytes
@@ -121,6 +122,7 @@ static void vectors(void)
 
 static void stdio(void)
 {
+	struct stat st;
 	char line[64];
 	FILE *f = fopen(in_dir("s.txt"), "w");
 	int i;
@@ -136,6 +138,7 @@ static void stdio(void)
 
 	f = fopen(in_dir("s.txt"), "r");
 	CHECK(f);
+	CHECK(fstat(fileno(f), &st) == 0 && st.st_size == 4012);
 	CHECK(fgets(line, sizeof(line), f) && strlen(line) == 6);
 	CHECK(fread(block, 1, 100, f) == 100);
 	CHECK(fgetc(f) != EOF);
