@@ -32,6 +32,8 @@ void rt_lock(void)
 {
 	unsigned spins = 0;
 
+	/* Before taking it: a signal arriving now must not wait for it. */
+	rt_inside |= RT_IN_LOCK;
 	while (__atomic_exchange_n(&rt_lock_word, 1, __ATOMIC_ACQUIRE)) {
 		while (__atomic_load_n(&rt_lock_word, __ATOMIC_RELAXED)) {
 			if (++spins < 128) {
@@ -48,6 +50,7 @@ void rt_lock(void)
 void rt_unlock(void)
 {
 	__atomic_store_n(&rt_lock_word, 0, __ATOMIC_RELEASE);
+	rt_inside &= ~RT_IN_LOCK;
 }
 
 void rt_disable(const char *why)

@@ -48,12 +48,13 @@ extern struct rt_state rt;
 #define RT_IN_MPIIO   0x4u
 #define RT_IN_MPI     0x8u  /* MPI_Init, MPI_Finalize, synchronization */
 #define RT_IN_RUNTIME 0x10u /* the runtime's own work: start-up, shutdown */
+#define RT_IN_LOCK 0x20u    /* holding the record lock: a signal handler's I/O passes */
 
 extern _Thread_local unsigned rt_inside __attribute__((tls_model("initial-exec")));
 
 static inline int rt_begin(unsigned layer)
 {
-	if (!rt.enabled || (rt_inside & (layer | RT_IN_RUNTIME)))
+	if (!rt.enabled || (rt_inside & (layer | RT_IN_RUNTIME | RT_IN_LOCK)))
 		return 0;
 	rt_inside |= layer;
 	return 1;

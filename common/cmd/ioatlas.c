@@ -54,38 +54,42 @@ static void list_verbs(FILE *out, const char *dir)
 int main(int argc, char **argv)
 {
 	struct ioa_buf dir = IOA_BUF_INIT(PATH_MAX), prog = IOA_BUF_INIT(PATH_MAX);
-	int rc;
+	const char *verb = argc > 1 ? argv[1] : NULL;
+	int status = 2, rc;
 
 	ioa_log_set_progname("ioatlas");
 	rc = libexec_dir(&dir);
 	if (rc) {
 		ioa_error_rc(rc, "cannot find the ioatlas programs");
-		return 2;
+		goto out;
 	}
-	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
-	    !strcmp(argv[1], "help")) {
-		FILE *out = argc < 2 ? stderr : stdout;
+	if (!verb || !strcmp(verb, "-h") || !strcmp(verb, "--help") || !strcmp(verb, "help")) {
+		FILE *out = verb ? stdout : stderr;
 
 		fprintf(out, "usage: ioatlas VERB [ARGS...]\n\nverbs:\n");
 		list_verbs(out, dir.data);
 		fprintf(out, "\n'ioatlas VERB --help' describes each.\n");
-		return argc < 2 ? 2 : 0;
+		status = verb ? 0 : 2;
+		goto out;
 	}
-	if (!strcmp(argv[1], "--version")) {
+	if (!strcmp(verb, "--version")) {
 		printf("ioatlas %s\n", IOATLAS_VERSION);
-		return 0;
+		status = 0;
+		goto out;
 	}
-	if (strchr(argv[1], '/') || argv[1][0] == '.' ||
-	    ioa_buf_addf(&prog, "%s/ioatlas-%s", dir.data, argv[1])) {
-		ioa_error("'%s' is not an ioatlas verb; see 'ioatlas --help'", argv[1]);
-		return 2;
+	if (strchr(verb, '/') || verb[0] == '.' ||
+	    ioa_buf_addf(&prog, "%s/ioatlas-%s", dir.data, verb)) {
+		ioa_error("'%s' is not an ioatlas verb; see 'ioatlas --help'", verb);
+		goto out;
 	}
 	argv[1] = prog.data;
 	execv(prog.data, argv + 1);
 	if (errno == ENOENT)
-		ioa_error("'%s' is not an ioatlas verb; see 'ioatlas --help'",
-			  argv[1] + dir.len + 9);
+		ioa_error("'%s' is not an ioatlas verb; see 'ioatlas --help'", verb);
 	else
 		ioa_error_rc(-errno, "cannot run '%s'", prog.data);
-	return 2;
+out:
+	ioa_buf_release(&dir);
+	ioa_buf_release(&prog);
+	return status;
 }

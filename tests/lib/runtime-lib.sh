@@ -11,6 +11,24 @@
 IOA_RUNTIME_SO="$IOA_BUILD_DIR/lib/libioatlas.so"
 IOA_CMD="$IOA_BUILD_DIR/bin/ioatlas"
 
+# In sanitizer builds the runtime is instrumented, and a process must load
+# the sanitizers' runtimes before it: ioa_preload_list puts them first.
+IOA_SANITIZER_PRELOAD=""
+case ",${IOA_SANITIZE:-}," in
+*,address,*) IOA_SANITIZER_PRELOAD=$("$IOA_CC" -print-file-name=libasan.so) ;;
+esac
+case ",${IOA_SANITIZE:-}," in
+*,undefined,*)
+	IOA_SANITIZER_PRELOAD="${IOA_SANITIZER_PRELOAD:+$IOA_SANITIZER_PRELOAD:}$("$IOA_CC" -print-file-name=libubsan.so)"
+	;;
+esac
+
+# ioa_preload_list LIB...: an LD_PRELOAD value for these libraries, in order.
+ioa_preload_list() {
+	local IFS=:
+	echo "${IOA_SANITIZER_PRELOAD:+$IOA_SANITIZER_PRELOAD:}$*"
+}
+
 ioa_logdir() {
 	local dir
 	dir=$(mktemp -d "$TEST_TMP/logs.XXXXXX") && echo "$dir"
@@ -22,7 +40,7 @@ ioa_preload() {
 	local logs=$1
 	shift
 	IOATLAS_LOGDIR="$logs" IOATLAS_NONMPI="${IOATLAS_NONMPI:-1}" \
-		LD_PRELOAD="$IOA_RUNTIME_SO${LD_PRELOAD:+:$LD_PRELOAD}" "$@"
+		LD_PRELOAD="$(ioa_preload_list "$IOA_RUNTIME_SO")" "$@"
 }
 
 # ioa_mpi_preload LOGDIR RANKS SECONDS COMMAND...: the same under mpiexec.
@@ -30,7 +48,7 @@ ioa_mpi_preload() {
 	local logs=$1 ranks=$2 seconds=$3
 	shift 3
 	IOATLAS_LOGDIR="$logs" mpi_run "$ranks" "$seconds" \
-		-genv LD_PRELOAD "$IOA_RUNTIME_SO" -genv IOATLAS_LOGDIR "$logs" "$@"
+		-genv LD_PRELOAD "$(ioa_preload_list "$IOA_RUNTIME_SO")" -genv IOATLAS_LOGDIR "$logs" "$@"
 }
 
 # ioa_logs LOGDIR: every complete log under LOGDIR, one per line.
@@ -44,7 +62,7 @@ ioa_only_log() {
 	local logs
 	logs=$(ioa_logs "$1")
 	if [ -z "$logs" ] || [ "$(printf '%s\n' "$logs" | wc -l)" -ne 1 ]; then
-		diag "expected exactly one log under $1, found:" "${logs:-nothing}"
+		diag "expected exactly one log under $1, found:" "${logs:-nothing}" >&2
 		return 1
 	fi
 	echo "$logs"

@@ -10,7 +10,7 @@ docdir=share/doc/ioatlas
 libdir=$(sed -n 's/^CMAKE_INSTALL_LIBDIR:PATH=//p' "$IOA_BUILD_DIR/CMakeCache.txt")
 version=$(sed -n 's/^CMAKE_PROJECT_VERSION:STATIC=//p' "$IOA_BUILD_DIR/CMakeCache.txt")
 
-plan 9
+plan 11
 
 ok "cmake --install into a fresh prefix succeeds" \
 	run_timeout 120 cmake --install "$IOA_BUILD_DIR" --prefix "$prefix"
@@ -42,6 +42,9 @@ done
 is "${missing_x:-}" "" "programs are executable"
 
 like "$("$prefix/bin/ioatlas" --help 2>&1)" '^   parse$' "the installed command finds its verbs"
+fails "an unknown verb is refused" "$prefix/bin/ioatlas" frobnicate
+like "$(cat "$TEST_TMP/last.out")" "^ioatlas: 'frobnicate' is not an ioatlas verb; see 'ioatlas --help'$" \
+	"with a message that says what to do"
 is "$("$prefix/bin/ioatlas-config" --preload)" "$prefix/$libdir/libioatlas.so" \
 	"ioatlas-config points into the prefix"
 pc_libs=$(PKG_CONFIG_PATH="$prefix/$libdir/pkgconfig" pkg-config --libs ioatlas)

@@ -48,7 +48,7 @@ if [ "$(id -u)" -eq 0 ]; then
 	chmod 0755 "$own"
 fi
 is "$("${run_as[@]}" env IOATLAS_LOGDIR="$ro" IOATLAS_NONMPI=1 \
-	LD_PRELOAD="$own/libioatlas.so" "$own/posix-ops" stdio "$own/work"; echo "status $?")" \
+	LD_PRELOAD="$(ioa_preload_list "$own/libioatlas.so")" "$own/posix-ops" stdio "$own/work"; echo "status $?")" \
 	"$expected" "an unwritable log directory changes nothing for the program"
 is "$(find "$ro" -type f | wc -l)" 0 "and no log or partial file is left there"
 
@@ -69,19 +69,19 @@ fi
 # Garbage settings: ignored, reported once under IOATLAS_DEBUG, never fatal.
 logs=$(ioa_logdir)
 out=$(IOATLAS_MEMORY=lots IOATLAS_NONMPI=maybe IOATLAS_DEBUG=1 \
-	IOATLAS_LOGDIR="$logs" LD_PRELOAD="$IOA_RUNTIME_SO" "$ops" stdio "$work" 2>"$TEST_TMP/err")
+	IOATLAS_LOGDIR="$logs" LD_PRELOAD="$(ioa_preload_list "$IOA_RUNTIME_SO")" "$ops" stdio "$work" 2>"$TEST_TMP/err")
 is "$out" "ok" "garbage settings do not stop the program"
 like "$(cat "$TEST_TMP/err")" "^ioatlas: ignoring bad setting IOATLAS_MEMORY 'lots'" \
 	"a bad value is reported under IOATLAS_DEBUG"
 is "$(grep -c 'IOATLAS_MEMORY' "$TEST_TMP/err")" 1 "once"
-out=$(IOATLAS_MEMORY=lots IOATLAS_LOGDIR="$logs" LD_PRELOAD="$IOA_RUNTIME_SO" \
+out=$(IOATLAS_MEMORY=lots IOATLAS_LOGDIR="$logs" LD_PRELOAD="$(ioa_preload_list "$IOA_RUNTIME_SO")" \
 	"$ops" stdio "$work" 2>"$TEST_TMP/err")
 is "$(cat "$TEST_TMP/err")" "" "and silently ignored without it"
 
 conf="$TEST_TMP/ioatlas.conf"
 printf '# site file\nlogdir = %s\nnonmpi = yes\nthis line is garbage\nmemory = 8MiB\n' \
 	"$(ioa_logdir)" >"$conf"
-IOATLAS_CONF="$conf" LD_PRELOAD="$IOA_RUNTIME_SO" "$ops" basic "$work"
+IOATLAS_CONF="$conf" LD_PRELOAD="$(ioa_preload_list "$IOA_RUNTIME_SO")" "$ops" basic "$work"
 site_logs=$(sed -n 's/^logdir = //p' "$conf")
 ok "the site file's settings apply, its garbage line ignored" ioa_only_log "$site_logs"
 

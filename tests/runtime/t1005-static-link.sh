@@ -3,7 +3,6 @@
 # as preloaded ones are: the same exact counters, and an MPI job's log.
 . "$IOA_SOURCE_DIR/tests/lib/test-lib.sh"
 . "$IOA_SOURCE_DIR/tests/lib/runtime-lib.sh"
-require_cmd cc
 require_mpi
 
 config="$IOA_BUILD_DIR/bin/ioatlas-config"
@@ -14,9 +13,11 @@ mkdir -p "$work"
 plan 10
 
 flags=$("$config" --ld-flags)
+# A sanitizer build's libioatlas.a needs the sanitizers at link time too.
+san_flags=${IOA_SANITIZE:+-fsanitize=$IOA_SANITIZE}
 like "$flags" '-Wl,--wrap=open,' "ioatlas-config prints the --wrap flags"
 ok "a POSIX program links against libioatlas.a" \
-	cc -o "$TEST_TMP/ops" "$src/posix-ops.c" $flags
+	"$IOA_CC" $san_flags -o "$TEST_TMP/ops" "$src/posix-ops.c" $flags
 ok "the static program does not load libioatlas.so" \
 	sh -c "! ldd '$TEST_TMP/ops' | grep -q libioatlas"
 
@@ -30,7 +31,7 @@ is "$(c POSIX_READS):$(c POSIX_BYTES_READ):$(c POSIX_STRIDE2_STRIDE)" 5:2010:150
 	"and its reads"
 
 ok "an MPI program links against libioatlas.a with mpicc" \
-	mpicc.mpich -o "$TEST_TMP/mpi-io" "$src/mpi-io.c" $flags
+	mpicc.mpich $san_flags -o "$TEST_TMP/mpi-io" "$src/mpi-io.c" $flags
 logs=$(ioa_logdir)
 IOATLAS_LOGDIR="$logs" mpi_run 4 120 "$TEST_TMP/mpi-io" shared "$work"
 is "$?" 0 "the 4-rank job runs unchanged"

@@ -22,14 +22,28 @@ plan 14
 ok "the tree installs" run_timeout 120 cmake --install "$IOA_BUILD_DIR" --prefix "$prefix"
 . "$lmod_init"
 
-# run_job LOGDIR: the 4-rank MPI-IO job with the current environment, logs under LOGDIR.
+# module_did: takes note of the LD_PRELOAD a module command left, for the
+# jobs.  A sanitizer build's runtime cannot be preloaded into every command
+# this shell runs (the sanitizers' runtimes must come first), so there the
+# shell itself goes on without it.
+module_did() {
+	job_preload=${LD_PRELOAD:-}
+	[ -z "$IOA_SANITIZER_PRELOAD" ] || export LD_PRELOAD=
+}
+
+# run_job LOGDIR: the 4-rank MPI-IO job with the preload the modules set,
+# logs under LOGDIR.
 run_job() {
-	IOATLAS_LOGDIR="$1" mpi_run 4 120 "$mpiio" shared "$work" >/dev/null 2>&1
+	local preload=$job_preload
+	[ -z "$preload" ] || preload=$(ioa_preload_list "$preload")
+	IOATLAS_LOGDIR="$1" LD_PRELOAD="$preload" mpi_run 4 120 "$mpiio" shared "$work" \
+		>/dev/null 2>&1
 }
 
 module use "$prefix/share/lmod/modulefiles"
 ok "module load ioatlas (Lmod modulefile)" module load ioatlas
-is "$LD_PRELOAD" "$prefix/$libdir/libioatlas.so" "it preloads the installed runtime"
+module_did
+is "$job_preload" "$prefix/$libdir/libioatlas.so" "it preloads the installed runtime"
 is "$IOATLAS_LOGDIR" "$site_logdir" "and sets the site's log directory"
 like "$(module help ioatlas 2>&1)" "IOATLAS_DISABLE=1" "module help says how to opt out"
 like "$(module whatis ioatlas 2>&1)" "I/O characterization" "module whatis describes it"
@@ -43,23 +57,27 @@ IOATLAS_DISABLE=1 run_job "$logs"
 is "$(ioa_logs "$logs" | wc -l)" 0 "IOATLAS_DISABLE=1 opts one run out"
 
 module unload ioatlas
+module_did
 logs=$(ioa_logdir)
 run_job "$logs"
-is "${LD_PRELOAD:-}:$(ioa_logs "$logs" | wc -l)" ":0" "module unload turns it off"
+is "$job_preload:$(ioa_logs "$logs" | wc -l)" ":0" "module unload turns it off"
 
 module unuse "$prefix/share/lmod/modulefiles"
 module use "$prefix/share/modulefiles"
 ok "module load ioatlas (Tcl modulefile)" module load ioatlas
+module_did
 logs=$(ioa_logdir)
 run_job "$logs"
 ok "the Tcl modulefile also leads to a log" ioa_only_log "$logs"
 module unload ioatlas
+module_did
 
 mkdir -p "$TEST_TMP/other/darshan"
 printf 'whatis("a conflicting profiler")\n' >"$TEST_TMP/other/darshan/3.4.lua"
 module use "$TEST_TMP/other"
 module load darshan
 fails "ioatlas refuses to load beside darshan" module load ioatlas
-is "${LD_PRELOAD:-}" "" "and preloads nothing"
+module_did
+is "$job_preload" "" "and preloads nothing"
 
 done_testing

@@ -33,9 +33,9 @@ is "$(p MPIIO_COLL_WRITES):$(p MPIIO_BYTES_WRITTEN)" 4:16384 "its PMPI calls are
 for order in "shim-first" "runtime-first"; do
 	logs=$(ioa_logdir)
 	if [ "$order" = shim-first ]; then
-		preload="$shim:$IOA_RUNTIME_SO"
+		preload=$(ioa_preload_list "$shim" "$IOA_RUNTIME_SO")
 	else
-		preload="$IOA_RUNTIME_SO:$shim"
+		preload=$(ioa_preload_list "$IOA_RUNTIME_SO" "$shim")
 	fi
 	IOATLAS_LOGDIR="$logs" IOATLAS_NONMPI=1 LD_PRELOAD="$preload" \
 		"$ops" basic "$work" 2>"$TEST_TMP/shim.err"

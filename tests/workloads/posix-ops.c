@@ -28,15 +28,20 @@
  *	posix-ops errno DIR      checks that failing and succeeding calls leave errno
  *	                         and results exactly as without the runtime
  *	posix-ops paced DIR N    writes 1000 bytes to DIR/paced N times, 200 ms apart
+ *	posix-ops signals DIR N  N fwrite+fflush and write calls while a timer's
+ *	                         signal handler write()s one byte every 50 us; the
+ *	                         files must hold exactly what was written
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -218,6 +223,45 @@ static void paced(int n)
 	CHECK(close(fd) == 0);
 }
 
+static int signal_fd = -1;
+static volatile sig_atomic_t signal_writes;
+
+static void on_alarm(int sig)
+{
+	int saved = errno;
+
+	(void)sig;
+	if (write(signal_fd, "s", 1) == 1)
+		signal_writes++;
+	errno = saved;
+}
+
+static void signals(int n)
+{
+	struct itimerval every = { { 0, 50 }, { 0, 50 } }, off = { { 0, 0 }, { 0, 0 } };
+	struct sigaction sa;
+	struct stat st;
+	FILE *f = fopen(in_dir("main-stdio"), "w");
+	int fd = open(in_dir("main-posix"), O_CREAT | O_WRONLY | O_TRUNC, 0644), i;
+
+	signal_fd = open(in_dir("handler"), O_CREAT | O_WRONLY | O_TRUNC, 0644);
+	CHECK(f && fd >= 0 && signal_fd >= 0);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_alarm;
+	sa.sa_flags = SA_RESTART;
+	CHECK(sigaction(SIGALRM, &sa, NULL) == 0);
+	CHECK(setitimer(ITIMER_REAL, &every, NULL) == 0);
+	for (i = 0; i < n; i++) {
+		CHECK(fwrite(block, 1, 10, f) == 10 && fflush(f) == 0);
+		CHECK(write(fd, block, 10) == 10);
+	}
+	CHECK(setitimer(ITIMER_REAL, &off, NULL) == 0);
+	CHECK(fclose(f) == 0 && close(fd) == 0 && close(signal_fd) == 0);
+	CHECK(stat(in_dir("main-stdio"), &st) == 0 && st.st_size == 10L * n);
+	CHECK(stat(in_dir("main-posix"), &st) == 0 && st.st_size == 10L * n);
+	CHECK(stat(in_dir("handler"), &st) == 0 && st.st_size == signal_writes);
+}
+
 /* Results and errno must be those of the real calls, success or failure. */
 static void errno_kept(void)
 {
@@ -260,6 +304,8 @@ int main(int argc, char **argv)
 		errno_kept();
 	else if (!strcmp(mode, "paced"))
 		paced(n);
+	else if (!strcmp(mode, "signals"))
+		signals(n);
 	else {
 		fprintf(stderr,
 			"usage: posix-ops basic|failures|vectors|stdio|threads|fork|many|errno "
