@@ -382,21 +382,28 @@ void rt_posix_path_meta(const char *op, int dirfd, const char *path, int counter
 
 void rt_posix_fileno(const char *op, const char *name, int fd, double t0, double t1)
 {
+	struct rt_desc *d = desc_of(fd);
 	struct rt_record *rec;
-	struct rt_desc *d;
 
 	(void)op;
-	/* Standard streams have no file name here; the descriptor may already be known. */
-	if (fd < 0 || !name || name[0] != '/' || desc_of(fd))
+	if (fd < 0)
 		return;
-	rec = path_record(AT_FDCWD, name);
-	d = rec ? desc_new(rec, 0) : NULL;
-	if (!d)
-		return;
+	/* A descriptor already known (the stream was fdopen'ed) keeps its record. */
+	if (d) {
+		rec = d->rec;
+	} else {
+		/* Standard streams have no file name here. */
+		if (!name || name[0] != '/')
+			return;
+		rec = path_record(AT_FDCWD, name);
+		d = rec ? desc_new(rec, 0) : NULL;
+		if (!d)
+			return;
+		desc_attach(fd, d);
+	}
 	rec->counters[POSIX_FILENOS]++;
 	rec->counters[POSIX_OPENS]++;
 	rt_add_time(&rec->fcounters[POSIX_F_META_TIME], &rec->meta_end, t0, t1);
-	desc_attach(fd, d);
 }
 
 void rt_posix_dup(const char *op, int oldfd, int newfd, int err, double t0, double t1)

@@ -28,6 +28,8 @@
  *	posix-ops errno DIR      checks that failing and succeeding calls leave errno
  *	                         and results exactly as without the runtime
  *	posix-ops paced DIR N    writes 1000 bytes to DIR/paced N times, 200 ms apart
+ *	posix-ops every DIR      calls every intercepted POSIX and STDIO function once
+ *	                         (see every_call() for what each does to which file)
  *	posix-ops signals DIR N  N fwrite+fflush and write calls while a timer's
  *	                         signal handler write()s one byte every 50 us; the
  *	                         files must hold exactly what was written
@@ -35,11 +37,13 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/uio.h>
@@ -238,7 +242,7 @@ static void on_alarm(int sig)
 
 static void signals(int n)
 {
-	struct itimerval every = { { 0, 50 }, { 0, 50 } }, off = { { 0, 0 }, { 0, 0 } };
+	struct itimerval every = {{0, 50}, {0, 50}}, off = {{0, 0}, {0, 0}};
 	struct sigaction sa;
 	struct stat st;
 	FILE *f = fopen(in_dir("main-stdio"), "w");
@@ -260,6 +264,133 @@ static void signals(int n)
 	CHECK(stat(in_dir("main-stdio"), &st) == 0 && st.st_size == 10L * n);
 	CHECK(stat(in_dir("main-posix"), &st) == 0 && st.st_size == 10L * n);
 	CHECK(stat(in_dir("handler"), &st) == 0 && st.st_size == signal_writes);
+}
+
+/* The legacy stat entry points, which glibc 2.33 stopped declaring. */
+int __xstat(int ver, const char *path, struct stat *st);
+int __lxstat(int ver, const char *path, struct stat *st);
+int __fxstat(int ver, int fd, struct stat *st);
+int __xstat64(int ver, const char *path, struct stat64 *st);
+int __lxstat64(int ver, const char *path, struct stat64 *st);
+int __fxstat64(int ver, int fd, struct stat64 *st);
+int __open_2(const char *path, int flags);
+int __open64_2(const char *path, int flags);
+
+/*
+ * Every intercepted call once, on DIR/e (POSIX) and DIR/s (STDIO), so that
+ * t1009 can check each call's effect on the counters.  On DIR/e:
+ *   opens: open, open64, openat, openat64, __open_2, __open64_2, creat,
+ *          creat64 (8), then dup, dup2, dup3, fcntl(F_DUPFD), fcntl64(F_DUPFD)
+ *          (5 dups) and fileno of a stream on it (1): POSIX_OPENS 14
+ *   writes: write, pwrite, pwrite64, writev, pwritev, 10 bytes each (5)
+ *   reads: read, pread, pread64, readv, preadv, 10 bytes each (5)
+ *   seeks: lseek, lseek64 (2); syncs: fsync, fdatasync; truncates:
+ *   ftruncate, ftruncate64 (2); mmaps: mmap, mmap64 (2); access (1);
+ *   stats: stat, lstat, fstat, fstatat, stat64, lstat64, fstat64, statx,
+ *   __xstat, __lxstat, __fxstat, __xstat64, __lxstat64, __fxstat64 (14)
+ * DIR/d: mkdir, rmdir; DIR/d2: mkdir, unlinkat(AT_REMOVEDIR);
+ * DIR/u: creat, unlink; DIR/u2: creat, unlinkat;
+ * DIR/r1 renamed to DIR/r2 (rename), DIR/r2 to DIR/r3 (renameat).
+ * On DIR/s: fopen, fopen64, freopen, freopen64 (4 opens); fdopen (1);
+ *   writes: fwrite, fputs, fputc, putc, vfprintf, fprintf (6; 3+3+1+1+3+3 = 14
+ *   bytes); reads: fread, fgets, fgetc, getc, fscanf (5); seeks: fseek,
+ *   fseeko, fseeko64, ftell, rewind (5); fflush (1).
+ */
+static int vprint(FILE *f, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vfprintf(f, fmt, ap);
+	va_end(ap);
+	return n;
+}
+
+static void every_call(void)
+{
+	const char *e = in_dir("e");
+	struct iovec iov = {block, 10};
+	struct stat st;
+	struct stat64 st64;
+	struct statx stx;
+	char line[64];
+	int fd, fds[16], n = 0, i, value;
+	void *map;
+	FILE *f;
+
+	CHECK((fds[n++] = open(e, O_CREAT | O_RDWR, 0644)) >= 0);
+	CHECK((fds[n++] = open64(e, O_RDWR)) >= 0);
+	CHECK((fds[n++] = openat(AT_FDCWD, e, O_RDWR)) >= 0);
+	CHECK((fds[n++] = openat64(AT_FDCWD, e, O_RDWR)) >= 0);
+	CHECK((fds[n++] = __open_2(e, O_RDWR)) >= 0);
+	CHECK((fds[n++] = __open64_2(e, O_RDWR)) >= 0);
+	CHECK((fds[n++] = creat(e, 0644)) >= 0);
+	CHECK((fds[n++] = creat64(e, 0644)) >= 0);
+	fd = fds[0];
+	CHECK((fds[n++] = dup(fd)) >= 0);
+	CHECK((fds[n++] = dup2(fd, 100)) == 100);
+	CHECK((fds[n++] = dup3(fd, 101, O_CLOEXEC)) == 101);
+	CHECK((fds[n++] = fcntl(fd, F_DUPFD, 102)) >= 102);
+	CHECK((fds[n++] = fcntl64(fd, F_DUPFD, 110)) >= 110);
+
+	CHECK(write(fd, block, 10) == 10);
+	CHECK(pwrite(fd, block, 10, 100) == 10);
+	CHECK(pwrite64(fd, block, 10, 200) == 10);
+	CHECK(writev(fd, &iov, 1) == 10);
+	CHECK(pwritev(fd, &iov, 1, 300) == 10);
+	CHECK(lseek(fd, 0, SEEK_SET) == 0);
+	CHECK(lseek64(fd, 0, SEEK_SET) == 0);
+	CHECK(read(fd, block, 10) == 10);
+	CHECK(pread(fd, block, 10, 100) == 10);
+	CHECK(pread64(fd, block, 10, 200) == 10);
+	CHECK(readv(fd, &iov, 1) == 10);
+	CHECK(preadv(fd, &iov, 1, 300) == 10);
+	CHECK(fsync(fd) == 0 && fdatasync(fd) == 0);
+	CHECK(ftruncate(fd, 4096) == 0 && ftruncate64(fd, 4096) == 0);
+	CHECK((map = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0)) != MAP_FAILED);
+	CHECK(munmap(map, 4096) == 0);
+	CHECK((map = mmap64(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0)) != MAP_FAILED);
+	CHECK(munmap(map, 4096) == 0);
+	CHECK(access(e, R_OK) == 0);
+	CHECK(stat(e, &st) == 0 && lstat(e, &st) == 0 && fstat(fd, &st) == 0);
+	CHECK(fstatat(AT_FDCWD, e, &st, 0) == 0);
+	CHECK(stat64(e, &st64) == 0 && lstat64(e, &st64) == 0 && fstat64(fd, &st64) == 0);
+	CHECK(statx(AT_FDCWD, e, 0, STATX_SIZE, &stx) == 0);
+	CHECK(__xstat(1, e, &st) == 0 && __lxstat(1, e, &st) == 0 && __fxstat(1, fd, &st) == 0);
+	CHECK(__xstat64(1, e, &st64) == 0 && __lxstat64(1, e, &st64) == 0 &&
+	      __fxstat64(1, fd, &st64) == 0);
+	f = fdopen(fds[1], "r");
+	CHECK(f && fileno(f) == fds[1]);
+	for (i = 0; i < n; i++)
+		if (i != 1)
+			CHECK(close(fds[i]) == 0);
+	CHECK(fclose(f) == 0);
+
+	CHECK(mkdir(in_dir("d"), 0755) == 0 && rmdir(in_dir("d")) == 0);
+	CHECK(mkdir(in_dir("d2"), 0755) == 0 &&
+	      unlinkat(AT_FDCWD, in_dir("d2"), AT_REMOVEDIR) == 0);
+	CHECK((fd = creat(in_dir("u"), 0644)) >= 0 && close(fd) == 0 && unlink(in_dir("u")) == 0);
+	CHECK((fd = creat(in_dir("u2"), 0644)) >= 0 && close(fd) == 0 &&
+	      unlinkat(AT_FDCWD, in_dir("u2"), 0) == 0);
+	CHECK((fd = creat(in_dir("r1"), 0644)) >= 0 && close(fd) == 0);
+	CHECK(rename(in_dir("r1"), in_dir("r2")) == 0);
+	CHECK(renameat(AT_FDCWD, in_dir("r2"), AT_FDCWD, in_dir("r3")) == 0);
+
+	CHECK((f = fopen(in_dir("s"), "w+")) && fclose(f) == 0);
+	CHECK((f = fopen64(in_dir("s"), "w+")));
+	CHECK((f = freopen(in_dir("s"), "w+", f)));
+	CHECK((f = freopen64(in_dir("s"), "w+", f)));
+	CHECK(fwrite("abc", 1, 3, f) == 3 && fputs("def", f) >= 0);
+	CHECK(fputc('g', f) == 'g' && putc('h', f) == 'h');
+	CHECK(vprint(f, "%s", "ijk") == 3 && fprintf(f, "%d\n", 42) == 3);
+	CHECK(fflush(f) == 0);
+	CHECK(fseek(f, 0, SEEK_SET) == 0 && fseeko(f, 0, SEEK_SET) == 0);
+	CHECK(fseeko64(f, 0, SEEK_SET) == 0 && ftell(f) == 0);
+	rewind(f);
+	CHECK(fread(line, 1, 3, f) == 3 && fgets(line, 4, f) && fgetc(f) == 'g');
+	CHECK(getc(f) == 'h' && fscanf(f, "ijk%d", &value) == 1 && value == 42);
+	CHECK(fclose(f) == 0);
 }
 
 /* Results and errno must be those of the real calls, success or failure. */
@@ -306,6 +437,8 @@ int main(int argc, char **argv)
 		paced(n);
 	else if (!strcmp(mode, "signals"))
 		signals(n);
+	else if (!strcmp(mode, "every"))
+		every_call();
 	else {
 		fprintf(stderr,
 			"usage: posix-ops basic|failures|vectors|stdio|threads|fork|many|errno "
