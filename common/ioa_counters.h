@@ -77,7 +77,7 @@
 	X(POSIX_FDSYNCS, "fdatasync calls")                                                       \
 	X(POSIX_RENAME_SOURCES, "renames with this file as the source")                           \
 	X(POSIX_RENAME_TARGETS, "renames with this file as the target")                           \
-	X(POSIX_RENAMED_FROM, "record id of the last file renamed to this one")                   \
+	X(POSIX_RENAMED_FROM, "record id (as signed 64-bit) of the last file renamed to this one")                   \
 	X(POSIX_MODE, "mode bits of the last open")                                               \
 	X(POSIX_BYTES_READ, "bytes read")                                                         \
 	X(POSIX_BYTES_WRITTEN, "bytes written")                                                   \
