@@ -64,57 +64,57 @@
 	X(P##_F_WRITE_END_TIMESTAMP, "end of the last write")      \
 	X(P##_F_CLOSE_END_TIMESTAMP, "end of the last close")
 
-#define IOA_POSIX_COUNTERS(X)                                                                     \
-	X(POSIX_OPENS, "opens, including dup and fileno")                                         \
-	X(POSIX_FILENOS, "fileno calls")                                                          \
-	X(POSIX_DUPS, "dup, dup2, dup3 and fcntl(F_DUPFD) calls")                                 \
-	X(POSIX_READS, "read calls (read, pread, readv, preadv)")                                 \
-	X(POSIX_WRITES, "write calls (write, pwrite, writev, pwritev)")                           \
-	X(POSIX_SEEKS, "lseek calls")                                                             \
-	X(POSIX_STATS, "stat, lstat, fstat, fstatat and statx calls")                             \
-	X(POSIX_MMAPS, "mmap calls")                                                              \
-	X(POSIX_FSYNCS, "fsync calls")                                                            \
-	X(POSIX_FDSYNCS, "fdatasync calls")                                                       \
-	X(POSIX_RENAME_SOURCES, "renames with this file as the source")                           \
-	X(POSIX_RENAME_TARGETS, "renames with this file as the target")                           \
-	X(POSIX_RENAMED_FROM, "record id (as signed 64-bit) of the last file renamed to this one")                   \
-	X(POSIX_MODE, "mode bits of the last open")                                               \
-	X(POSIX_BYTES_READ, "bytes read")                                                         \
-	X(POSIX_BYTES_WRITTEN, "bytes written")                                                   \
-	X(POSIX_MAX_BYTE_READ, "highest offset read (last byte)")                                 \
-	X(POSIX_MAX_BYTE_WRITTEN, "highest offset written (last byte)")                           \
-	X(POSIX_CONSEC_READS, "reads that start right after the previous read ends")              \
-	X(POSIX_CONSEC_WRITES, "writes that start right after the previous write ends")           \
-	X(POSIX_SEQ_READS, "reads that start past the previous read's end")                       \
-	X(POSIX_SEQ_WRITES, "writes that start past the previous write's end")                    \
-	X(POSIX_RW_SWITCHES, "switches between reading and writing")                              \
-	X(POSIX_MEM_NOT_ALIGNED, "accesses with a buffer not aligned to POSIX_MEM_ALIGNMENT")     \
-	X(POSIX_MEM_ALIGNMENT, "memory alignment in bytes")                                       \
-	X(POSIX_FILE_NOT_ALIGNED, "accesses not aligned to POSIX_FILE_ALIGNMENT")                 \
-	X(POSIX_FILE_ALIGNMENT, "file alignment in bytes (file system block size)")               \
-	X(POSIX_MAX_READ_TIME_SIZE, "size of the slowest read")                                   \
-	X(POSIX_MAX_WRITE_TIME_SIZE, "size of the slowest write")                                 \
-	IOA_SIZE_BINS(X, POSIX, READ)                                                             \
-	IOA_SIZE_BINS(X, POSIX, WRITE)                                                            \
-	X(POSIX_STRIDE1_STRIDE, "most common stride between accesses")                            \
-	X(POSIX_STRIDE2_STRIDE, "second most common stride")                                      \
-	X(POSIX_STRIDE3_STRIDE, "third most common stride")                                       \
-	X(POSIX_STRIDE4_STRIDE, "fourth most common stride")                                      \
-	X(POSIX_STRIDE1_COUNT, "count of the most common stride")                                 \
-	X(POSIX_STRIDE2_COUNT, "count of the second most common stride")                          \
-	X(POSIX_STRIDE3_COUNT, "count of the third most common stride")                           \
-	X(POSIX_STRIDE4_COUNT, "count of the fourth most common stride")                          \
-	IOA_COMMON_VALUES(X, POSIX)                                                               \
-	IOA_RANK_VARIANCE(X, POSIX)                                                               \
-	X(POSIX_UNLINKS, "(ioatlas) unlink and unlinkat calls on this path")                      \
-	X(POSIX_MKDIRS, "(ioatlas) mkdir calls on this path")                                     \
-	X(POSIX_RMDIRS, "(ioatlas) rmdir calls on this path")                                     \
-	X(POSIX_ACCESS_CHECKS, "(ioatlas) access calls on this path")                             \
-	X(POSIX_TRUNCATES, "(ioatlas) ftruncate calls")                                           \
-	X(POSIX_CREATES, "(ioatlas) opens that created the file (O_CREAT on a missing file)")     \
-	X(POSIX_FAILED_CALLS, "(ioatlas) calls on this path that failed (see the errors region)") \
-	X(POSIX_OVERWRITES, "(ioatlas) writes that rewrote bytes this rank wrote before")         \
-	X(POSIX_OVERWRITE_BYTES, "(ioatlas) bytes rewritten in place")                            \
+#define IOA_POSIX_COUNTERS(X)                                                                      \
+	X(POSIX_OPENS, "opens, including dup and fileno")                                          \
+	X(POSIX_FILENOS, "fileno calls")                                                           \
+	X(POSIX_DUPS, "dup, dup2, dup3 and fcntl(F_DUPFD) calls")                                  \
+	X(POSIX_READS, "read calls (read, pread, readv, preadv)")                                  \
+	X(POSIX_WRITES, "write calls (write, pwrite, writev, pwritev)")                            \
+	X(POSIX_SEEKS, "lseek calls")                                                              \
+	X(POSIX_STATS, "stat, lstat, fstat, fstatat and statx calls")                              \
+	X(POSIX_MMAPS, "mmap calls")                                                               \
+	X(POSIX_FSYNCS, "fsync calls")                                                             \
+	X(POSIX_FDSYNCS, "fdatasync calls")                                                        \
+	X(POSIX_RENAME_SOURCES, "renames with this file as the source")                            \
+	X(POSIX_RENAME_TARGETS, "renames with this file as the target")                            \
+	X(POSIX_RENAMED_FROM, "record id (as signed 64-bit) of the last file renamed to this one") \
+	X(POSIX_MODE, "mode bits of the last open")                                                \
+	X(POSIX_BYTES_READ, "bytes read")                                                          \
+	X(POSIX_BYTES_WRITTEN, "bytes written")                                                    \
+	X(POSIX_MAX_BYTE_READ, "highest offset read (last byte)")                                  \
+	X(POSIX_MAX_BYTE_WRITTEN, "highest offset written (last byte)")                            \
+	X(POSIX_CONSEC_READS, "reads that start right after the previous read ends")               \
+	X(POSIX_CONSEC_WRITES, "writes that start right after the previous write ends")            \
+	X(POSIX_SEQ_READS, "reads that start past the previous read's end")                        \
+	X(POSIX_SEQ_WRITES, "writes that start past the previous write's end")                     \
+	X(POSIX_RW_SWITCHES, "switches between reading and writing")                               \
+	X(POSIX_MEM_NOT_ALIGNED, "accesses with a buffer not aligned to POSIX_MEM_ALIGNMENT")      \
+	X(POSIX_MEM_ALIGNMENT, "memory alignment in bytes")                                        \
+	X(POSIX_FILE_NOT_ALIGNED, "accesses not aligned to POSIX_FILE_ALIGNMENT")                  \
+	X(POSIX_FILE_ALIGNMENT, "file alignment in bytes (file system block size)")                \
+	X(POSIX_MAX_READ_TIME_SIZE, "size of the slowest read")                                    \
+	X(POSIX_MAX_WRITE_TIME_SIZE, "size of the slowest write")                                  \
+	IOA_SIZE_BINS(X, POSIX, READ)                                                              \
+	IOA_SIZE_BINS(X, POSIX, WRITE)                                                             \
+	X(POSIX_STRIDE1_STRIDE, "most common stride between accesses")                             \
+	X(POSIX_STRIDE2_STRIDE, "second most common stride")                                       \
+	X(POSIX_STRIDE3_STRIDE, "third most common stride")                                        \
+	X(POSIX_STRIDE4_STRIDE, "fourth most common stride")                                       \
+	X(POSIX_STRIDE1_COUNT, "count of the most common stride")                                  \
+	X(POSIX_STRIDE2_COUNT, "count of the second most common stride")                           \
+	X(POSIX_STRIDE3_COUNT, "count of the third most common stride")                            \
+	X(POSIX_STRIDE4_COUNT, "count of the fourth most common stride")                           \
+	IOA_COMMON_VALUES(X, POSIX)                                                                \
+	IOA_RANK_VARIANCE(X, POSIX)                                                                \
+	X(POSIX_UNLINKS, "(ioatlas) unlink and unlinkat calls on this path")                       \
+	X(POSIX_MKDIRS, "(ioatlas) mkdir calls on this path")                                      \
+	X(POSIX_RMDIRS, "(ioatlas) rmdir calls on this path")                                      \
+	X(POSIX_ACCESS_CHECKS, "(ioatlas) access calls on this path")                              \
+	X(POSIX_TRUNCATES, "(ioatlas) ftruncate calls")                                            \
+	X(POSIX_CREATES, "(ioatlas) opens that created the file (O_CREAT on a missing file)")      \
+	X(POSIX_FAILED_CALLS, "(ioatlas) calls on this path that failed (see the errors region)")  \
+	X(POSIX_OVERWRITES, "(ioatlas) writes that rewrote bytes this rank wrote before")          \
+	X(POSIX_OVERWRITE_BYTES, "(ioatlas) bytes rewritten in place")                             \
 	X(POSIX_OVERWRITE_FIRST_OFFSET, "(ioatlas) offset of the first in-place rewrite, or -1")
 
 #define IOA_POSIX_FCOUNTERS(X)                                                               \

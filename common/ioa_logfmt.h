@@ -38,6 +38,7 @@
 #define IOA_REGION_NAMES  2u
 #define IOA_REGION_MOUNTS 3u
 #define IOA_REGION_ERRORS 4u
+#define IOA_REGION_HINTS  5u
 #define IOA_REGION_BINS	  32u
 #define IOA_REGION_TRACE  33u
 

@@ -491,3 +491,28 @@ int ioa_logr_each_bins(struct ioa_log_reader *r, const struct ioa_buf *raw,
 	free(b);
 	return rc;
 }
+
+int ioa_logr_each_hints(struct ioa_log_reader *r, const struct ioa_buf *raw,
+			int (*fn)(uint64_t id, int32_t rank, const unsigned char *text,
+				  uint32_t len, void *arg),
+			void *arg)
+{
+	struct ioa_cursor c = cursor_of(raw);
+	uint32_t count = ioa_cursor_u32(&c), i;
+	int rc = 0;
+
+	for (i = 0; i < count && !rc; i++) {
+		uint64_t id = ioa_cursor_u64(&c);
+		int32_t rank = (int32_t)ioa_cursor_u32(&c);
+		uint32_t len = ioa_cursor_u32(&c);
+		const unsigned char *text = ioa_cursor_take(&c, len);
+
+		if (!text)
+			return fail(r, -EINVAL, "hints region: truncated entry %u of %u", i, count);
+		rc = fn(id, rank, text, len, arg);
+	}
+	if (!rc && (c.overrun || c.left))
+		return fail(r, -EINVAL, "hints region: %zu stray bytes after %u entries", c.left,
+			    count);
+	return rc;
+}

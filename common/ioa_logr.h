@@ -106,6 +106,12 @@ struct ioa_log_bins {
 int ioa_logr_each_bins(struct ioa_log_reader *r, const struct ioa_buf *raw,
 		       int (*fn)(const struct ioa_log_bins *b, void *arg), void *arg);
 
+/* The hints region: per file and rank, the MPI-IO hints given at open as "key=value\n" text. */
+int ioa_logr_each_hints(struct ioa_log_reader *r, const struct ioa_buf *raw,
+			int (*fn)(uint64_t id, int32_t rank, const unsigned char *text,
+				  uint32_t len, void *arg),
+			void *arg);
+
 /* One entry of the errors region: calls that failed, by operation and errno. */
 struct ioa_log_failure {
 	uint64_t record_id; /* 0: the call named no recorded file */

@@ -48,7 +48,7 @@ extern struct rt_state rt;
 #define RT_IN_MPIIO   0x4u
 #define RT_IN_MPI     0x8u  /* MPI_Init, MPI_Finalize, synchronization */
 #define RT_IN_RUNTIME 0x10u /* the runtime's own work: start-up, shutdown */
-#define RT_IN_LOCK 0x20u    /* holding the record lock: a signal handler's I/O passes */
+#define RT_IN_LOCK    0x20u /* holding the record lock: a signal handler's I/O passes */
 
 extern _Thread_local unsigned rt_inside __attribute__((tls_model("initial-exec")));
 

@@ -244,6 +244,31 @@ static int pack_bins(struct ioa_log_writer *w, struct ioa_buf *raw)
 	return ioa_logw_region_end(w, rc);
 }
 
+/* MPI-IO hints given at open: each file's "key=value" lines, from this rank. */
+static int pack_hints(struct ioa_log_writer *w, struct ioa_buf *raw)
+{
+	struct rt_record *rec;
+	uint32_t count = 0;
+	int rc;
+
+	for (rec = rt_modules[IOA_MOD_MPIIO].first; rec; rec = rec->next_in_module)
+		count += rec->hints != NULL;
+	if (!count)
+		return 0;
+	ioa_buf_reset(raw);
+	rc = ioa_enc_u32(raw, count);
+	for (rec = rt_modules[IOA_MOD_MPIIO].first; rec && !rc; rec = rec->next_in_module) {
+		if (!rec->hints)
+			continue;
+		rc = ioa_enc_u64(raw, rec->id);
+		if (!rc)
+			rc = ioa_enc_u32(raw, (uint32_t)rt.rank);
+		if (!rc)
+			rc = ioa_enc_bytes(raw, rec->hints, strlen(rec->hints));
+	}
+	return rc ? rc : ioa_logw_add(w, IOA_REGION_HINTS, raw->data, raw->len);
+}
+
 int rt_log_pack_records(struct ioa_log_writer *w)
 {
 	/* A slice and one record of slack: regions stream through it. */
@@ -258,6 +283,8 @@ int rt_log_pack_records(struct ioa_log_writer *w)
 		rc = pack_failures(w, &raw);
 	if (!rc)
 		rc = pack_bins(w, &raw);
+	if (!rc)
+		rc = pack_hints(w, &raw);
 	ioa_buf_release(&raw);
 	return rc;
 }

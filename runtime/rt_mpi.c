@@ -12,6 +12,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <mpi.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "rt_core.h"
@@ -39,6 +40,9 @@ static int rt_pmpi_resolve(const char *name, void *slot)
 
 #define RT_EXPORT __attribute__((visibility("default")))
 
+/* Room for the hints given at one open. */
+#define RT_HINTS_MAX 1024
+
 /* The MPI error class of a failed call, which the failure table keeps. */
 static int rt_mpi_err(int rc)
 {
@@ -47,6 +51,38 @@ static int rt_mpi_err(int rc)
 	if (rt_pmpi.Error_class)
 		rt_pmpi.Error_class(rc, &cls);
 	return cls;
+}
+
+/*
+ * Writes info's hints into out as "key=value" lines (cut at out_len) and
+ * returns how many hints there are.  Runs before the real open, outside the
+ * lock: it calls MPI.
+ */
+static int rt_mpi_hints(MPI_Info info, char *out, size_t out_len)
+{
+	char key[MPI_MAX_INFO_KEY + 1], value[256];
+	size_t used = 0;
+	int n = 0, i, flag;
+
+	out[0] = '\0';
+	if (info == MPI_INFO_NULL || rt_pmpi.Info_get_nkeys(info, &n) != MPI_SUCCESS)
+		return 0;
+	for (i = 0; i < n; i++) {
+		int w;
+
+		if (rt_pmpi.Info_get_nthkey(info, i, key) != MPI_SUCCESS ||
+		    rt_pmpi.Info_get(info, key, (int)sizeof(value) - 1, value, &flag) !=
+			    MPI_SUCCESS ||
+		    !flag)
+			continue;
+		w = snprintf(out + used, out_len - used, "%s=%s\n", key, value);
+		if (w < 0 || (size_t)w >= out_len - used) {
+			out[used] = '\0';
+			break;
+		}
+		used += (size_t)w;
+	}
+	return n;
 }
 
 #define RT_MPI_WRAP(name, args, pre, handler)              \
@@ -83,13 +119,14 @@ static int rt_mpi_err(int rc)
 	return RT_PMPI(name) args;
 
 /* Hints are counted as the number of keys in the info given at open. */
-#define RT_MPI_BODY_OPEN(name, args, comm_e, path_e, amode_e, info_e, fh_e)              \
-	int hints = 0, comm_size = 1;                                                    \
-	RT_MPI_WRAP(name, args,                                                          \
-		    if (info_e != MPI_INFO_NULL) rt_pmpi.Info_get_nkeys(info_e, &hints); \
-		    rt_pmpi.Comm_size(comm_e, &comm_size),                               \
-		    rt_mpiio_open(#name, comm_size > 1, path_e, amode_e, hints,          \
-				  r == MPI_SUCCESS ? (const void *)*(fh_e) : NULL,       \
+/* Hints given at open: their count, and "key=value" lines for the log. */
+#define RT_MPI_BODY_OPEN(name, args, comm_e, path_e, amode_e, info_e, fh_e)             \
+	char hints[RT_HINTS_MAX];                                                       \
+	int nhints = 0, comm_size = 1;                                                  \
+	RT_MPI_WRAP(name, args, nhints = rt_mpi_hints(info_e, hints, sizeof(hints));    \
+		    rt_pmpi.Comm_size(comm_e, &comm_size),                              \
+		    rt_mpiio_open(#name, comm_size > 1, path_e, amode_e, nhints, hints, \
+				  r == MPI_SUCCESS ? (const void *)*(fh_e) : NULL,      \
 				  r != MPI_SUCCESS, rt_mpi_err(r), t0, t1))
 
 #define RT_MPI_BODY_CLOSE(name, args, fh_e)                              \

@@ -66,7 +66,8 @@ static void handle_set(const void *handle, struct rt_record *rec)
 }
 
 void rt_mpiio_open(const char *op, int collective, const char *path, int amode, int hints,
-		   const void *handle, int failed, int err, double t0, double t1)
+		   const char *hint_lines, const void *handle, int failed, int err, double t0,
+		   double t1)
 {
 	char abs[PATH_MAX];
 	size_t len;
@@ -86,6 +87,8 @@ void rt_mpiio_open(const char *op, int collective, const char *path, int amode, 
 	rec->counters[collective ? MPIIO_COLL_OPENS : MPIIO_INDEP_OPENS]++;
 	rec->counters[MPIIO_MODE] = amode;
 	rec->counters[MPIIO_HINTS] += hints;
+	if (hint_lines[0] && (!rec->hints || strcmp(rec->hints, hint_lines)))
+		rec->hints = rt_arena_strndup(&rt.arena, hint_lines, strlen(hint_lines));
 	rt_set_first(&rec->fcounters[MPIIO_F_OPEN_START_TIMESTAMP], t0);
 	rt_set_last(&rec->fcounters[MPIIO_F_OPEN_END_TIMESTAMP], t1);
 	rt_add_time(&rec->fcounters[MPIIO_F_META_TIME], &rec->meta_end, t0, t1);

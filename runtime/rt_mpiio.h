@@ -21,8 +21,10 @@ extern _Thread_local struct rt_record *rt_mpiio_current __attribute__((tls_model
 /* handle is the MPI_File value (a pointer in MPICH's ABI). */
 struct rt_record *rt_mpiio_record_of(const void *handle);
 
+/* hint_lines: the hints given at open as "key=value" lines (kept per file). */
 void rt_mpiio_open(const char *op, int collective, const char *path, int amode, int hints,
-		   const void *handle, int failed, int err, double t0, double t1);
+		   const char *hint_lines, const void *handle, int failed, int err, double t0,
+		   double t1);
 /* As rt_posix_close_begin(): the handle is forgotten before the real close. */
 struct rt_record *rt_mpiio_close_begin(const void *handle);
 void rt_mpiio_close(const char *op, struct rt_record *rec, int failed, int err, double t0,

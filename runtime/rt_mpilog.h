@@ -27,6 +27,8 @@
 	X(File_close, (MPI_File *))                                                             \
 	X(Type_size, (MPI_Datatype, int *))                                                     \
 	X(Info_get_nkeys, (MPI_Info, int *))                                                    \
+	X(Info_get_nthkey, (MPI_Info, int, char *))                                             \
+	X(Info_get, (MPI_Info, const char *, int, char *, int *))                               \
 	X(Comm_get_errhandler, (MPI_Comm, MPI_Errhandler *))                                    \
 	X(Comm_set_errhandler, (MPI_Comm, MPI_Errhandler))                                      \
 	X(Errhandler_free, (MPI_Errhandler *))                                                  \

@@ -69,6 +69,7 @@ struct rt_record {
 	struct rt_values strides;
 	struct rt_extents written;
 	struct rt_bin *bins; /* RT_BINS, from the first read or write on */
+	const char *hints;   /* MPI-IO: hints given at the last open, "key=value" lines */
 	int64_t *counters;
 	double *fcounters;
 };

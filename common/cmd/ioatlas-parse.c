@@ -52,7 +52,7 @@ struct parse {
 	double ftotals[IOA_MOD_COUNT][IOA_MAX_FCOUNTERS];
 	uint64_t records[IOA_MOD_COUNT];
 	double rank_io_time_max; /* for --perf */
-	json_object *jrecords, *jerrors, *jbins;
+	json_object *jrecords, *jerrors, *jbins, *jhints;
 	struct ioa_buf line;
 };
 
@@ -494,6 +494,53 @@ static int print_bins(struct parse *p)
 	return rc;
 }
 
+static int on_hints(uint64_t id, int32_t rank, const unsigned char *text, uint32_t len, void *arg)
+{
+	struct parse *p = arg;
+	const struct name_slot *name = names_find(p, id);
+	struct ioa_buf file = IOA_BUF_INIT(REGION_CAP), key = IOA_BUF_INIT(REGION_CAP),
+		       value = IOA_BUF_INIT(REGION_CAP);
+	uint32_t start = 0, i;
+	int rc = name ? escape_name(&file, name->name, name->len)
+		      : ioa_buf_addstr(&file, "<unknown>");
+
+	for (i = 0; i < len && !rc; i++) {
+		const unsigned char *line = text + start, *eq;
+
+		if (text[i] != '\n')
+			continue;
+		eq = memchr(line, '=', i - start);
+		ioa_buf_reset(&key);
+		ioa_buf_reset(&value);
+		if (eq) {
+			rc = escape_name(&key, line, (size_t)(eq - line));
+			if (!rc)
+				rc = escape_name(&value, eq + 1, (size_t)(text + i - eq - 1));
+		}
+		start = i + 1;
+		if (rc || !eq)
+			continue;
+		if (p->json) {
+			json_object *obj = json_object_new_object();
+
+			json_object_object_add(obj, "rank", json_object_new_int(rank));
+			json_object_object_add(obj, "id", json_object_new_uint64(id));
+			json_object_object_add(obj, "name", json_object_new_string(file.data));
+			json_object_object_add(obj, "key", json_object_new_string(key.data));
+			json_object_object_add(obj, "value",
+					       json_object_new_string(ioa_buf_str(&value)));
+			json_object_array_add(p->jhints, obj);
+		} else if (p->base) {
+			printf("HINT\t%d\t%llu\t%s\t%s\t%s\n", rank, (unsigned long long)id,
+			       key.data, ioa_buf_str(&value), file.data);
+		}
+	}
+	ioa_buf_release(&file);
+	ioa_buf_release(&key);
+	ioa_buf_release(&value);
+	return rc;
+}
+
 /* ---------------------------------------------------------------- driver */
 
 static int keep_region(struct parse *p, uint32_t i, struct ioa_buf **out)
@@ -554,12 +601,18 @@ static int walk_records(struct parse *p)
 		uint32_t type = p->reader.regions[i].type;
 		const struct ioa_module_desc *mod = ioa_module_by_region(type);
 
-		if (!mod && type != IOA_REGION_ERRORS)
+		if (!mod && type != IOA_REGION_ERRORS && type != IOA_REGION_HINTS)
 			continue;
 		rc = ioa_logr_read_region(&p->reader, i, &raw);
 		if (rc)
 			break;
-		if (mod) {
+		if (type == IOA_REGION_HINTS) {
+			if (p->base && !p->json)
+				printf("\n# MPI-IO hints given at open\n#HINT\t<rank>\t<record "
+				       "id>\t<key>"
+				       "\t<value>\t<file name>\n");
+			rc = ioa_logr_each_hints(&p->reader, &raw, on_hints, p);
+		} else if (mod) {
 			if (p->base && !p->json)
 				printf("\n# %s module data\n#<module>\t<rank>\t<record "
 				       "id>\t<counter>"
@@ -669,6 +722,7 @@ static int run_json(struct parse *p)
 	p->jrecords = json_object_new_array();
 	p->jerrors = json_object_new_array();
 	p->jbins = json_object_new_array();
+	p->jhints = json_object_new_array();
 	json_object_object_add(
 		root, "format_version",
 		json_object_new_string(
@@ -692,6 +746,7 @@ static int run_json(struct parse *p)
 	json_object_object_add(root, "records", p->jrecords);
 	json_object_object_add(root, "failures", p->jerrors);
 	json_object_object_add(root, "bins", p->jbins);
+	json_object_object_add(root, "hints", p->jhints);
 	if (!rc)
 		printf("%s\n",
 		       json_object_to_json_string_ext(

@@ -58,6 +58,16 @@ static int on_bins(const struct ioa_log_bins *b, void *arg)
 	return 0;
 }
 
+static int on_hints(uint64_t id, int32_t rank, const unsigned char *text, uint32_t len, void *arg)
+{
+	(void)id;
+	(void)rank;
+	(void)text;
+	(void)len;
+	++*(unsigned long *)arg;
+	return 0;
+}
+
 int logr_harness_read(const char *path, unsigned long *items)
 {
 	struct ioa_log_reader r;
@@ -84,6 +94,8 @@ int logr_harness_read(const char *path, unsigned long *items)
 			rc = ioa_logr_each_failure(&r, &raw, on_failure, items);
 		else if (type == IOA_REGION_BINS)
 			rc = ioa_logr_each_bins(&r, &raw, on_bins, items);
+		else if (type == IOA_REGION_HINTS)
+			rc = ioa_logr_each_hints(&r, &raw, on_hints, items);
 	}
 	ioa_logr_close(&r);
 	ioa_buf_release(&raw);

@@ -12,6 +12,8 @@
  *	                    ranks 2,3 the same into DIR/pair-1.dat
  *	mpi-io pmpi DIR     as the MPI-IO part of shared, into DIR/pmpi.dat, but
  *	                    calling PMPI_File_* directly, as tools and bindings do
+ *	mpi-io every DIR    every MPI-IO call of the runtime's table once per rank
+ *	                    on DIR/every.dat (see every_call())
  *
  * BLOCK is 4096 bytes.
  */
@@ -38,6 +40,110 @@ static int posix_block(const char *path, int block_index, int count)
 	return close(fd) != 0;
 }
 
+/*
+ * Opens DIR/every.dat collectively with 2 hints (cb_nodes, romio_cb_write),
+ * then per rank: set_size, set_view, set_info (1 hint), sync; 14 writes of
+ * SMALL bytes (3 independent: write, write_at, write_shared; 3 collective:
+ * write_all, write_at_all, write_ordered; 5 non-blocking: iwrite, iwrite_all,
+ * iwrite_at, iwrite_at_all, iwrite_shared; 3 split: write_all_begin,
+ * write_at_all_begin, write_ordered_begin, each with its _end), then the
+ * same 14 reads; close.
+ */
+#define SMALL 16
+
+static int every_call(const char *dir, int rank)
+{
+	char path[4096], data[SMALL];
+	MPI_Offset mine = (MPI_Offset)rank * 4096;
+	MPI_Request req;
+	MPI_Info info;
+	MPI_File fh;
+	int rw, failed = 0;
+
+	snprintf(path, sizeof(path), "%s/every.dat", dir);
+	memset(data, 'e', sizeof(data));
+	MPI_Info_create(&info);
+	MPI_Info_set(info, "cb_nodes", "1");
+	MPI_Info_set(info, "romio_cb_write", "enable");
+	failed |= MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_RDWR, info, &fh);
+	MPI_Info_free(&info);
+	if (failed)
+		return 1;
+	MPI_Info_create(&info);
+	MPI_Info_set(info, "romio_ds_write", "disable");
+	failed |= MPI_File_set_size(fh, 1 << 20);
+	failed |= MPI_File_set_view(fh, 0, MPI_BYTE, MPI_BYTE, "native", MPI_INFO_NULL);
+	failed |= MPI_File_set_info(fh, info);
+	failed |= MPI_File_sync(fh);
+	MPI_Info_free(&info);
+	for (rw = 0; rw < 2 && !failed; rw++) {
+		MPI_Offset at = mine;
+
+		failed |= MPI_File_seek(fh, mine, MPI_SEEK_SET);
+		failed |= MPI_File_seek_shared(fh, 65536, MPI_SEEK_SET);
+		if (!rw) {
+			failed |= MPI_File_write(fh, data, SMALL, MPI_BYTE, MPI_STATUS_IGNORE);
+			failed |= MPI_File_write_at(fh, at + 100, data, SMALL, MPI_BYTE,
+						    MPI_STATUS_IGNORE);
+			failed |=
+				MPI_File_write_shared(fh, data, SMALL, MPI_BYTE, MPI_STATUS_IGNORE);
+			failed |= MPI_File_write_all(fh, data, SMALL, MPI_BYTE, MPI_STATUS_IGNORE);
+			failed |= MPI_File_write_at_all(fh, at + 200, data, SMALL, MPI_BYTE,
+							MPI_STATUS_IGNORE);
+			failed |= MPI_File_write_ordered(fh, data, SMALL, MPI_BYTE,
+							 MPI_STATUS_IGNORE);
+			failed |= MPI_File_iwrite(fh, data, SMALL, MPI_BYTE, &req) ||
+				  MPI_Wait(&req, MPI_STATUS_IGNORE);
+			failed |= MPI_File_iwrite_all(fh, data, SMALL, MPI_BYTE, &req) ||
+				  MPI_Wait(&req, MPI_STATUS_IGNORE);
+			failed |= MPI_File_iwrite_at(fh, at + 300, data, SMALL, MPI_BYTE, &req) ||
+				  MPI_Wait(&req, MPI_STATUS_IGNORE);
+			failed |=
+				MPI_File_iwrite_at_all(fh, at + 400, data, SMALL, MPI_BYTE, &req) ||
+				MPI_Wait(&req, MPI_STATUS_IGNORE);
+			failed |= MPI_File_iwrite_shared(fh, data, SMALL, MPI_BYTE, &req) ||
+				  MPI_Wait(&req, MPI_STATUS_IGNORE);
+			failed |= MPI_File_write_all_begin(fh, data, SMALL, MPI_BYTE) ||
+				  MPI_File_write_all_end(fh, data, MPI_STATUS_IGNORE);
+			failed |=
+				MPI_File_write_at_all_begin(fh, at + 500, data, SMALL, MPI_BYTE) ||
+				MPI_File_write_at_all_end(fh, data, MPI_STATUS_IGNORE);
+			failed |= MPI_File_write_ordered_begin(fh, data, SMALL, MPI_BYTE) ||
+				  MPI_File_write_ordered_end(fh, data, MPI_STATUS_IGNORE);
+		} else {
+			failed |= MPI_File_read(fh, data, SMALL, MPI_BYTE, MPI_STATUS_IGNORE);
+			failed |= MPI_File_read_at(fh, at + 100, data, SMALL, MPI_BYTE,
+						   MPI_STATUS_IGNORE);
+			failed |=
+				MPI_File_read_shared(fh, data, SMALL, MPI_BYTE, MPI_STATUS_IGNORE);
+			failed |= MPI_File_read_all(fh, data, SMALL, MPI_BYTE, MPI_STATUS_IGNORE);
+			failed |= MPI_File_read_at_all(fh, at + 200, data, SMALL, MPI_BYTE,
+						       MPI_STATUS_IGNORE);
+			failed |=
+				MPI_File_read_ordered(fh, data, SMALL, MPI_BYTE, MPI_STATUS_IGNORE);
+			failed |= MPI_File_iread(fh, data, SMALL, MPI_BYTE, &req) ||
+				  MPI_Wait(&req, MPI_STATUS_IGNORE);
+			failed |= MPI_File_iread_all(fh, data, SMALL, MPI_BYTE, &req) ||
+				  MPI_Wait(&req, MPI_STATUS_IGNORE);
+			failed |= MPI_File_iread_at(fh, at + 300, data, SMALL, MPI_BYTE, &req) ||
+				  MPI_Wait(&req, MPI_STATUS_IGNORE);
+			failed |=
+				MPI_File_iread_at_all(fh, at + 400, data, SMALL, MPI_BYTE, &req) ||
+				MPI_Wait(&req, MPI_STATUS_IGNORE);
+			failed |= MPI_File_iread_shared(fh, data, SMALL, MPI_BYTE, &req) ||
+				  MPI_Wait(&req, MPI_STATUS_IGNORE);
+			failed |= MPI_File_read_all_begin(fh, data, SMALL, MPI_BYTE) ||
+				  MPI_File_read_all_end(fh, data, MPI_STATUS_IGNORE);
+			failed |= MPI_File_read_at_all_begin(fh, at + 500, data, SMALL, MPI_BYTE) ||
+				  MPI_File_read_at_all_end(fh, data, MPI_STATUS_IGNORE);
+			failed |= MPI_File_read_ordered_begin(fh, data, SMALL, MPI_BYTE) ||
+				  MPI_File_read_ordered_end(fh, data, MPI_STATUS_IGNORE);
+		}
+	}
+	failed |= MPI_File_close(&fh);
+	return failed != 0;
+}
+
 int main(int argc, char **argv)
 {
 	char path[4096];
@@ -50,7 +156,7 @@ int main(int argc, char **argv)
 	memset(buf, 'a' + rank % 26, sizeof(buf));
 	if (argc != 3) {
 		if (!rank)
-			fprintf(stderr, "usage: mpi-io shared|fpp|subset|pmpi DIR\n");
+			fprintf(stderr, "usage: mpi-io shared|fpp|subset|pmpi|every DIR\n");
 		MPI_Finalize();
 		return 2;
 	}
@@ -85,6 +191,8 @@ int main(int argc, char **argv)
 						       MPI_BYTE, MPI_STATUS_IGNORE) != MPI_SUCCESS;
 			failed |= PMPI_File_close(&fh) != MPI_SUCCESS;
 		}
+	} else if (!strcmp(argv[1], "every")) {
+		failed |= every_call(argv[2], rank);
 	} else if (!strcmp(argv[1], "subset")) {
 		snprintf(path, sizeof(path), "%s/pair-%d.dat", argv[2], rank / 2);
 		failed |= posix_block(path, rank, 1);
