@@ -39,6 +39,7 @@
 #define IOA_REGION_MOUNTS 3u
 #define IOA_REGION_ERRORS 4u
 #define IOA_REGION_HINTS  5u
+#define IOA_REGION_FOLDED 6u
 #define IOA_REGION_BINS	  32u
 #define IOA_REGION_TRACE  33u
 
@@ -65,10 +66,11 @@ enum ioa_job_key { IOA_JOB_KEYS(IOA_JOB_KEY_ENUM) };
 #undef IOA_JOB_KEY_ENUM
 
 /* Record flags, per module record. */
-#define IOA_REC_SHARED	0x1u /* reduced over ranks: rank is -1 */
-#define IOA_REC_CREATED 0x2u /* created by the job */
-#define IOA_REC_REMOVED 0x4u /* removed by the job */
-#define IOA_REC_FOLDED	0x8u /* the overflow record: files past the budget */
+#define IOA_REC_SHARED	0x1u  /* reduced over ranks: rank is -1 */
+#define IOA_REC_CREATED 0x2u  /* created by the job */
+#define IOA_REC_REMOVED 0x4u  /* removed by the job */
+#define IOA_REC_FOLDED	0x8u  /* the overflow record: files past the budget */
+#define IOA_REC_PARTIAL 0x10u /* a shared file that some of its ranks folded */
 
 static inline void ioa_put_u16(unsigned char *p, uint16_t v)
 {

@@ -516,3 +516,28 @@ int ioa_logr_each_hints(struct ioa_log_reader *r, const struct ioa_buf *raw,
 			    count);
 	return rc;
 }
+
+int ioa_logr_each_folded(struct ioa_log_reader *r, const struct ioa_buf *raw,
+			 int (*fn)(int32_t rank, uint64_t dropped, uint64_t id,
+				   enum ioa_module module, void *arg),
+			 void *arg)
+{
+	struct ioa_cursor c = cursor_of(raw);
+	int32_t rank = (int32_t)ioa_cursor_u32(&c);
+	uint64_t dropped = ioa_cursor_u64(&c);
+	uint32_t count = ioa_cursor_u32(&c), i;
+	int rc = 0;
+
+	if (c.overrun || (uint64_t)count * 10 != c.left)
+		return fail(r, -EINVAL, "folded region: %u entries do not fill %zu bytes", count,
+			    c.left);
+	for (i = 0; i < count && !rc; i++) {
+		uint64_t id = ioa_cursor_u64(&c);
+		uint16_t module = ioa_cursor_u16(&c);
+
+		if (module >= IOA_MOD_COUNT)
+			return fail(r, -EINVAL, "folded region: unknown module %u", module);
+		rc = fn(rank, dropped, id, (enum ioa_module)module, arg);
+	}
+	return rc;
+}

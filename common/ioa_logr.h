@@ -112,6 +112,16 @@ int ioa_logr_each_hints(struct ioa_log_reader *r, const struct ioa_buf *raw,
 				  uint32_t len, void *arg),
 			void *arg);
 
+/*
+ * The folded region: files a rank folded into its overflow records.  fn is
+ * called once per file; dropped is that rank's count of folded-file lookups
+ * its table had no room to name.
+ */
+int ioa_logr_each_folded(struct ioa_log_reader *r, const struct ioa_buf *raw,
+			 int (*fn)(int32_t rank, uint64_t dropped, uint64_t id,
+				   enum ioa_module module, void *arg),
+			 void *arg);
+
 /* One entry of the errors region: calls that failed, by operation and errno. */
 struct ioa_log_failure {
 	uint64_t record_id; /* 0: the call named no recorded file */

@@ -269,6 +269,30 @@ static int pack_hints(struct ioa_log_writer *w, struct ioa_buf *raw)
 	return rc ? rc : ioa_logw_add(w, IOA_REGION_HINTS, raw->data, raw->len);
 }
 
+/* The files this rank folded into its overflow records, by id. */
+static int pack_folded(struct ioa_log_writer *w, struct ioa_buf *raw)
+{
+	size_t i;
+	int rc;
+
+	if (!rt_folded.count && !rt_folded.dropped)
+		return 0;
+	ioa_buf_reset(raw);
+	rc = ioa_enc_u32(raw, (uint32_t)rt.rank);
+	if (!rc)
+		rc = ioa_enc_u64(raw, rt_folded.dropped);
+	if (!rc)
+		rc = ioa_enc_u32(raw, (uint32_t)rt_folded.count);
+	for (i = 0; i <= rt_folded.mask && !rc; i++) {
+		if (!rt_folded.ids[i])
+			continue;
+		rc = ioa_enc_u64(raw, rt_folded.ids[i]);
+		if (!rc)
+			rc = ioa_enc_u16(raw, rt_folded.modules[i]);
+	}
+	return rc ? rc : ioa_logw_add(w, IOA_REGION_FOLDED, raw->data, raw->len);
+}
+
 int rt_log_pack_records(struct ioa_log_writer *w)
 {
 	/* A slice and one record of slack: regions stream through it. */
@@ -285,6 +309,8 @@ int rt_log_pack_records(struct ioa_log_writer *w)
 		rc = pack_bins(w, &raw);
 	if (!rc)
 		rc = pack_hints(w, &raw);
+	if (!rc)
+		rc = pack_folded(w, &raw);
 	ioa_buf_release(&raw);
 	return rc;
 }

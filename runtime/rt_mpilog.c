@@ -77,15 +77,20 @@ void rt_mpilog_init(void)
 
 struct rt_key {
 	uint64_t id;
-	uint64_t module;
+	uint64_t module; /* enum ioa_module, with the marks below */
 };
+
+/* A rank folded this file (sent to rank 0); some rank folded it (sent back). */
+#define RT_KEY_FOLDED	 0x100u
+#define RT_KEY_PARTIAL	 0x200u
+#define RT_KEY_MODULE(k) ((k)->module & 0xffu)
 
 static int key_cmp(const void *a, const void *b)
 {
 	const struct rt_key *x = a, *y = b;
 
-	if (x->module != y->module)
-		return x->module < y->module ? -1 : 1;
+	if (RT_KEY_MODULE(x) != RT_KEY_MODULE(y))
+		return RT_KEY_MODULE(x) < RT_KEY_MODULE(y) ? -1 : 1;
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
@@ -161,18 +166,27 @@ static void add_host(struct rt_job *job, char **names, int rank, const char *hos
 	job->rank_nodes[rank] = k;
 }
 
-/* Rank 0: the keys that appear more than once, sorted, in place. */
+/*
+ * Rank 0: the keys that appear more than once, sorted, in place.  A file
+ * that some rank folded counts as appearing there too, and is marked
+ * partial: its combined record lacks that rank's share.
+ */
 static size_t keep_shared(struct rt_key *keys, size_t n)
 {
-	size_t i, run, kept = 0;
+	size_t i, k, run, kept = 0;
 
 	qsort(keys, n, sizeof(*keys), key_cmp);
 	for (i = 0; i < n; i = run + 1) {
+		uint64_t partial = 0;
+
 		run = i;
 		while (run + 1 < n && !key_cmp(&keys[i], &keys[run + 1]))
 			run++;
+		for (k = i; k <= run; k++)
+			partial |= keys[k].module & RT_KEY_FOLDED ? RT_KEY_PARTIAL : 0;
 		if (run > i)
-			keys[kept++] = keys[i];
+			keys[kept++] =
+				(struct rt_key){keys[i].id, RT_KEY_MODULE(&keys[i]) | partial};
 	}
 	return kept;
 }
@@ -194,6 +208,13 @@ static int find_shared(struct rt_job *job)
 
 			rc = ioa_buf_add(&mine, &key, sizeof(key));
 		}
+	/* The files this rank folded go too, marked: a file shared with them is partial. */
+	for (m = 0; m <= rt_folded.mask && !rc; m++) {
+		struct rt_key key = {rt_folded.ids[m], rt_folded.modules[m] | RT_KEY_FOLDED};
+
+		if (key.id)
+			rc = ioa_buf_add(&mine, &key, sizeof(key));
+	}
 	if (rc)
 		mine.len = sizeof(host) <= mine.len ? sizeof(host) : 0;
 	rc = gather_bytes(mine.data, mine.len, NULL, &all, &counts) || rc;
@@ -286,8 +307,8 @@ static int pack_message(struct rt_job *job, struct ioa_log_writer *w, struct ioa
 
 	rc = ioa_enc_u32(msg, 0);
 	for (i = 0; i < job->nshared && !rc; i++) {
-		struct rt_record *rec =
-			rt_record_find((enum ioa_module)job->shared[i].module, job->shared[i].id);
+		struct rt_record *rec = rt_record_find(
+			(enum ioa_module)RT_KEY_MODULE(&job->shared[i]), job->shared[i].id);
 
 		if (!rec)
 			continue;
@@ -339,11 +360,13 @@ static int take_shared(struct rt_job *job, struct rt_combined *combined, int ran
 
 		if (index >= job->nshared || !name)
 			return -EINVAL;
-		m = (enum ioa_module)job->shared[index].module;
+		m = (enum ioa_module)RT_KEY_MODULE(&job->shared[index]);
 		mod = &ioa_modules[m];
 		(void)ioa_cursor_u64(cur);
 		(void)ioa_cursor_u32(cur);
 		combined[index].rec.flags |= ioa_cursor_u32(cur) & ~RT_REC_ELSEWHERE;
+		if (job->shared[index].module & RT_KEY_PARTIAL)
+			combined[index].rec.flags |= IOA_REC_PARTIAL;
 		for (j = 0; j < mod->counter_count; j++)
 			c[j] = (int64_t)ioa_cursor_u64(cur);
 		for (j = 0; j < mod->fcounter_count; j++)

@@ -15,6 +15,7 @@
 #define RT_FAILURE_SLOTS 256
 
 struct rt_module_records rt_modules[IOA_MOD_COUNT];
+struct rt_folded rt_folded;
 
 /* A first width of about 0.1 s at common counter rates; it grows as needed. */
 #if defined(__x86_64__) || defined(__i386__)
@@ -67,6 +68,13 @@ int rt_records_init(void)
 	while (nbuckets < rt.config.memory_bytes / 1024 && nbuckets < (1u << 20))
 		nbuckets *= 2;
 	buckets = rt_arena_alloc(&rt.arena, nbuckets * sizeof(*buckets));
+	/* Room to name one folded file per KiB of budget (1% of it). */
+	rt_folded.mask = nbuckets - 1;
+	rt_folded.ids = rt_arena_alloc(&rt.arena, (rt_folded.mask + 1) * sizeof(*rt_folded.ids));
+	rt_folded.modules =
+		rt_arena_alloc(&rt.arena, (rt_folded.mask + 1) * sizeof(*rt_folded.modules));
+	if (!rt_folded.ids || !rt_folded.modules)
+		return -1;
 	failures = rt_arena_alloc(&rt.arena, RT_FAILURE_SLOTS * sizeof(*failures));
 	if (!buckets || !failures)
 		return -1;
@@ -103,6 +111,27 @@ struct rt_record *rt_record_find(enum ioa_module module, uint64_t id)
 	return NULL;
 }
 
+/* Notes a folded file; 1 when it is new to the table (or the table is full). */
+static int folded_note(enum ioa_module module, uint64_t id)
+{
+	size_t i, n;
+
+	for (i = id & rt_folded.mask, n = 0; n <= rt_folded.mask;
+	     i = (i + 1) & rt_folded.mask, n++) {
+		if (!rt_folded.ids[i]) {
+			rt_folded.ids[i] = id;
+			rt_folded.modules[i] = (uint16_t)module;
+			rt_folded.count++;
+			return 1;
+		}
+		if (rt_folded.ids[i] == id && rt_folded.modules[i] == module)
+			return 0;
+	}
+	/* Full: every further lookup of a folded file counts (an overcount, said so). */
+	rt_folded.dropped++;
+	return 1;
+}
+
 struct rt_record *rt_record_get(enum ioa_module module, const char *path, size_t len)
 {
 	uint64_t id = rt_record_id(path, len);
@@ -114,7 +143,8 @@ struct rt_record *rt_record_get(enum ioa_module module, const char *path, size_t
 		return rec;
 	rec = record_new(module, id, path, len);
 	if (!rec) {
-		m->folded_files++;
+		if (folded_note(module, id))
+			m->folded_files++;
 		return m->overflow;
 	}
 	bucket = (id ^ (uint64_t)module) & bucket_mask;

@@ -82,7 +82,7 @@ struct rt_module_records {
 	struct rt_record *combined; /* rank 0 at MPI shutdown: shared files, combined */
 	struct rt_record *overflow; /* where files past the budget fold */
 	uint64_t count;
-	uint64_t folded_files; /* distinct lookups that ended in the overflow record */
+	uint64_t folded_files; /* distinct files that went to the overflow record */
 };
 
 extern struct rt_module_records rt_modules[IOA_MOD_COUNT];
@@ -104,6 +104,23 @@ uint64_t rt_record_id(const char *path, size_t len);
 
 /* Adds an access at time t (ticks) to rec's bins. */
 void rt_bins_add(struct rt_record *rec, double t, int is_write, int64_t bytes);
+
+/*
+ * The files that folded into an overflow record, by (module, record id):
+ * kept in a table of their own, sized from the budget when the runtime
+ * starts, so the log can say exactly which files lost their records (and a
+ * shared file held by other ranks is marked incomplete, never silently
+ * short).  Ids past the table's room are only counted.
+ */
+struct rt_folded {
+	uint64_t *ids; /* open addressing; 0 is empty */
+	uint16_t *modules;
+	size_t mask;
+	uint64_t count;
+	uint64_t dropped;
+};
+
+extern struct rt_folded rt_folded;
 
 /* Counts one occurrence of value. */
 void rt_values_add(struct rt_values *v, int64_t value);

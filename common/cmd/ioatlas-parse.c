@@ -52,7 +52,7 @@ struct parse {
 	double ftotals[IOA_MOD_COUNT][IOA_MAX_FCOUNTERS];
 	uint64_t records[IOA_MOD_COUNT];
 	double rank_io_time_max; /* for --perf */
-	json_object *jrecords, *jerrors, *jbins, *jhints;
+	json_object *jrecords, *jerrors, *jbins, *jhints, *jfolded;
 	struct ioa_buf line;
 };
 
@@ -351,6 +351,8 @@ static int add_record_json(struct parse *p, const struct ioa_log_record *rec)
 	json_object_object_add(obj, "removed",
 			       json_object_new_boolean(rec->flags & IOA_REC_REMOVED));
 	json_object_object_add(obj, "folded", json_object_new_boolean(rec->flags & IOA_REC_FOLDED));
+	json_object_object_add(obj, "partial",
+			       json_object_new_boolean(rec->flags & IOA_REC_PARTIAL));
 	if (add_name_json(obj, rec->flags & IOA_REC_FOLDED ? NULL : name))
 		return -ENOMEM;
 	json_object_object_add(obj, "mount", m ? json_object_new_string(m->path) : NULL);
@@ -541,6 +543,32 @@ static int on_hints(uint64_t id, int32_t rank, const unsigned char *text, uint32
 	return rc;
 }
 
+static int on_folded(int32_t rank, uint64_t dropped, uint64_t id, enum ioa_module module, void *arg)
+{
+	struct parse *p = arg;
+	const struct name_slot *name = names_find(p, id);
+
+	ioa_buf_reset(&p->line);
+	if (name ? escape_name(&p->line, name->name, name->len)
+		 : ioa_buf_addstr(&p->line, "<name not kept>"))
+		return -ENOMEM;
+	if (p->json) {
+		json_object *obj = json_object_new_object();
+
+		json_object_object_add(obj, "module",
+				       json_object_new_string(ioa_modules[module].name));
+		json_object_object_add(obj, "rank", json_object_new_int(rank));
+		json_object_object_add(obj, "id", json_object_new_uint64(id));
+		json_object_object_add(obj, "name", json_object_new_string(p->line.data));
+		json_object_object_add(obj, "unnamed_on_rank", json_object_new_uint64(dropped));
+		json_object_array_add(p->jfolded, obj);
+	} else if (p->base) {
+		printf("FOLDED\t%s\t%d\t%llu\t%llu\t%s\n", ioa_modules[module].name, rank,
+		       (unsigned long long)id, (unsigned long long)dropped, p->line.data);
+	}
+	return 0;
+}
+
 /* ---------------------------------------------------------------- driver */
 
 static int keep_region(struct parse *p, uint32_t i, struct ioa_buf **out)
@@ -601,12 +629,19 @@ static int walk_records(struct parse *p)
 		uint32_t type = p->reader.regions[i].type;
 		const struct ioa_module_desc *mod = ioa_module_by_region(type);
 
-		if (!mod && type != IOA_REGION_ERRORS && type != IOA_REGION_HINTS)
+		if (!mod && type != IOA_REGION_ERRORS && type != IOA_REGION_HINTS &&
+		    type != IOA_REGION_FOLDED)
 			continue;
 		rc = ioa_logr_read_region(&p->reader, i, &raw);
 		if (rc)
 			break;
-		if (type == IOA_REGION_HINTS) {
+		if (type == IOA_REGION_FOLDED) {
+			if (p->base && !p->json)
+				printf("\n# files folded into the overflow record (memory budget)\n"
+				       "#FOLDED\t<module>\t<rank>\t<record id>\t<unnamed on rank>"
+				       "\t<file name>\n");
+			rc = ioa_logr_each_folded(&p->reader, &raw, on_folded, p);
+		} else if (type == IOA_REGION_HINTS) {
 			if (p->base && !p->json)
 				printf("\n# MPI-IO hints given at open\n#HINT\t<rank>\t<record "
 				       "id>\t<key>"
@@ -677,19 +712,21 @@ static int on_file_record(const struct ioa_log_record *rec, void *arg)
 		 : ioa_buf_addstr(&p->line, rec->flags & IOA_REC_FOLDED ? "<folded>" : "<unknown>"))
 		return -ENOMEM;
 	if (rec->module == IOA_MOD_POSIX)
-		printf("%llu\t%s\t%d\t%lld\t%lld\t%lld\t%s%s\n", (unsigned long long)rec->id,
+		printf("%llu\t%s\t%d\t%lld\t%lld\t%lld\t%s%s%s\n", (unsigned long long)rec->id,
 		       ioa_modules[rec->module].name, rec->rank,
 		       (long long)rec->counters[POSIX_OPENS],
 		       (long long)rec->counters[POSIX_BYTES_READ],
 		       (long long)rec->counters[POSIX_BYTES_WRITTEN], p->line.data,
 		       rec->flags & IOA_REC_CREATED && rec->flags & IOA_REC_REMOVED ? " (temporary)"
-										    : "");
+										    : "",
+		       rec->flags & IOA_REC_PARTIAL ? " (partial: some ranks folded it)" : "");
 	else
-		printf("%llu\t%s\t%d\t%lld\t%lld\t%lld\t%s\n", (unsigned long long)rec->id,
+		printf("%llu\t%s\t%d\t%lld\t%lld\t%lld\t%s%s\n", (unsigned long long)rec->id,
 		       ioa_modules[rec->module].name, rec->rank,
 		       (long long)(rec->counters[STDIO_OPENS] + rec->counters[STDIO_FDOPENS]),
 		       (long long)rec->counters[STDIO_BYTES_READ],
-		       (long long)rec->counters[STDIO_BYTES_WRITTEN], p->line.data);
+		       (long long)rec->counters[STDIO_BYTES_WRITTEN], p->line.data,
+		       rec->flags & IOA_REC_PARTIAL ? " (partial: some ranks folded it)" : "");
 	return 0;
 }
 
@@ -723,6 +760,7 @@ static int run_json(struct parse *p)
 	p->jerrors = json_object_new_array();
 	p->jbins = json_object_new_array();
 	p->jhints = json_object_new_array();
+	p->jfolded = json_object_new_array();
 	json_object_object_add(
 		root, "format_version",
 		json_object_new_string(
@@ -747,6 +785,7 @@ static int run_json(struct parse *p)
 	json_object_object_add(root, "failures", p->jerrors);
 	json_object_object_add(root, "bins", p->jbins);
 	json_object_object_add(root, "hints", p->jhints);
+	json_object_object_add(root, "folded_files", p->jfolded);
 	if (!rc)
 		printf("%s\n",
 		       json_object_to_json_string_ext(

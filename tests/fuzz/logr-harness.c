@@ -68,6 +68,16 @@ static int on_hints(uint64_t id, int32_t rank, const unsigned char *text, uint32
 	return 0;
 }
 
+static int on_folded(int32_t rank, uint64_t dropped, uint64_t id, enum ioa_module module, void *arg)
+{
+	(void)rank;
+	(void)dropped;
+	(void)id;
+	(void)module;
+	++*(unsigned long *)arg;
+	return 0;
+}
+
 int logr_harness_read(const char *path, unsigned long *items)
 {
 	struct ioa_log_reader r;
@@ -96,6 +106,8 @@ int logr_harness_read(const char *path, unsigned long *items)
 			rc = ioa_logr_each_bins(&r, &raw, on_bins, items);
 		else if (type == IOA_REGION_HINTS)
 			rc = ioa_logr_each_hints(&r, &raw, on_hints, items);
+		else if (type == IOA_REGION_FOLDED)
+			rc = ioa_logr_each_folded(&r, &raw, on_folded, items);
 	}
 	ioa_logr_close(&r);
 	ioa_buf_release(&raw);

@@ -11,7 +11,7 @@ mpiio="$IOA_BUILD_DIR/tests/workloads/mpi-io"
 work="$TEST_TMP/work"
 mkdir -p "$work"
 
-plan 26
+plan 30
 
 # --- shared file, MPI-IO and POSIX
 logs=$(ioa_logdir)
@@ -64,6 +64,21 @@ is "$(ioa_counter "$log" POSIX -1 "$work/pair-1.dat" POSIX_WRITES)" 2 \
 	"ranks 2 and 3 share pair-1.dat: one combined record"
 is "$(ioa_counter "$log" POSIX -1 "$work/pair-1.dat" POSIX_MAX_BYTE_WRITTEN)" 16383 \
 	"with the pair's highest byte"
+
+# --- a rank past its memory budget: the shared file it folds is marked, totals stay exact
+logs=$(ioa_logdir)
+ioa_mpi_preload "$logs" 1 120 -env IOATLAS_MEMORY 512KiB "$mpiio" fold "$work" \
+	: -n 3 "$mpiio" fold "$work" >/dev/null 2>&1
+is "$?" 0 "a job whose rank 0 runs out of budget runs unchanged"
+log=$(ioa_only_log "$logs")
+shared_line=$("$IOA_CMD" parse --file "$log" | grep "	$work/fold-shared.dat")
+like "$shared_line" "^[0-9]+	POSIX	-1	3	0	12288	$work/fold-shared.dat \(partial: some ranks folded it\)$" \
+	"the shared file keeps its record from the other 3 ranks, marked partial"
+folded=$("$IOA_CMD" parse "$log" | grep '^FOLDED')
+like "$folded" "^FOLDED	POSIX	0	[0-9]+	0	$work/fold-shared.dat$" \
+	"and the log names it among the files rank 0 folded"
+like "$("$IOA_CMD" parse --total "$log")" '^total_POSIX_WRITES: 1204$' \
+	"the job's writes stay exact: 4 x 300 files and 4 blocks"
 
 # --- a log too large to gather: written collectively
 logs=$(ioa_logdir)

@@ -12,6 +12,10 @@
  *	                    ranks 2,3 the same into DIR/pair-1.dat
  *	mpi-io pmpi DIR     as the MPI-IO part of shared, into DIR/pmpi.dat, but
  *	                    calling PMPI_File_* directly, as tools and bindings do
+ *	mpi-io fold DIR     each rank writes 10 bytes to each of 300 files of its own
+ *	                    (DIR/fold-R-I.dat), then BLOCK bytes at rank*BLOCK of
+ *	                    DIR/fold-shared.dat: a rank with a small memory budget
+ *	                    folds the shared file
  *	mpi-io every DIR    every MPI-IO call of the runtime's table once per rank
  *	                    on DIR/every.dat (see every_call())
  *
@@ -156,7 +160,7 @@ int main(int argc, char **argv)
 	memset(buf, 'a' + rank % 26, sizeof(buf));
 	if (argc != 3) {
 		if (!rank)
-			fprintf(stderr, "usage: mpi-io shared|fpp|subset|pmpi|every DIR\n");
+			fprintf(stderr, "usage: mpi-io shared|fpp|subset|pmpi|fold|every DIR\n");
 		MPI_Finalize();
 		return 2;
 	}
@@ -191,6 +195,16 @@ int main(int argc, char **argv)
 						       MPI_BYTE, MPI_STATUS_IGNORE) != MPI_SUCCESS;
 			failed |= PMPI_File_close(&fh) != MPI_SUCCESS;
 		}
+	} else if (!strcmp(argv[1], "fold")) {
+		int i, fd;
+
+		for (i = 0; i < 300 && !failed; i++) {
+			snprintf(path, sizeof(path), "%s/fold-%d-%d.dat", argv[2], rank, i);
+			fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0644);
+			failed |= fd < 0 || write(fd, buf, 10) != 10 || close(fd);
+		}
+		snprintf(path, sizeof(path), "%s/fold-shared.dat", argv[2]);
+		failed |= posix_block(path, rank, 1);
 	} else if (!strcmp(argv[1], "every")) {
 		failed |= every_call(argv[2], rank);
 	} else if (!strcmp(argv[1], "subset")) {
