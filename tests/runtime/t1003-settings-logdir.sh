@@ -9,7 +9,7 @@ ops="$IOA_BUILD_DIR/tests/workloads/posix-ops"
 work="$TEST_TMP/work"
 mkdir -p "$work"
 
-plan 18
+plan 20
 
 # The program's own view: output and status, with and without the runtime.
 expected=$("$ops" stdio "$work"; echo "status $?")
@@ -92,5 +92,11 @@ is "$(ioa_logs "$logs" | wc -l)" 0 "IOATLAS_DISABLE=1 leaves no log"
 logs=$(ioa_logdir)
 IOATLAS_NONMPI=0 ioa_preload "$logs" "$ops" basic "$work"
 is "$(ioa_logs "$logs" | wc -l)" 0 "non-MPI programs leave no log unless opted in"
+logs=$(ioa_logdir)
+IOATLAS_NONMPI=0 IOATLAS_NONMPI_EXES=cat:posix-ops ioa_preload "$logs" "$ops" basic "$work"
+is "$(ioa_logs "$logs" | wc -l)" 1 "a program on the site's non-MPI list is logged"
+logs=$(ioa_logdir)
+IOATLAS_EXCLUDE_EXES="$(dirname "$ops")" ioa_preload "$logs" "$ops" basic "$work"
+is "$(ioa_logs "$logs" | wc -l)" 0 "an excluded executable (by path prefix) is not instrumented"
 
 done_testing
