@@ -533,3 +533,15 @@ uint32_t rt_log_flags(void)
 			return IOA_LOG_FLAG_FOLDED;
 	return 0;
 }
+
+int rt_log_write(struct ioa_log_writer *w)
+{
+	char path[PATH_MAX];
+	int rc = rt_log_path(path, sizeof(path));
+
+	if (!rc)
+		rc = ioa_logw_write_file(w, path, 0440, rt_log_flags());
+	if (!rc)
+		rt_give_log_group(path);
+	return rc;
+}

@@ -31,6 +31,12 @@ int rt_log_pack_job(struct ioa_log_writer *w, const char *hostnames, size_t host
  */
 int rt_log_path(char *out, size_t out_len);
 
+/*
+ * Writes a complete log of w's regions under its final path (rt_log_path),
+ * mode 0440, with the site's log group.  0 or a negative errno.
+ */
+int rt_log_write(struct ioa_log_writer *w);
+
 /* Header flags for what was lost (folded records). */
 uint32_t rt_log_flags(void);
 

@@ -553,16 +553,8 @@ static int write_job_log(struct rt_job *job)
 	}
 
 	if (small) {
-		if (rt.rank == 0) {
-			char path[PATH_MAX];
-
-			if (!rc)
-				rc = rt_log_path(path, sizeof(path));
-			if (!rc)
-				rc = ioa_logw_write_file(&w, path, 0440, rt_log_flags());
-			if (!rc)
-				rt_give_log_group(path);
-		}
+		if (rt.rank == 0 && !rc)
+			rc = rt_log_write(&w);
 	} else {
 		if (rt.rank == 0) {
 			struct ioa_log_region *regions =

@@ -38,7 +38,7 @@ void rt_give_log_group(const char *path)
 void rt_shutdown_at_exit(void)
 {
 	struct ioa_log_writer w;
-	char path[PATH_MAX], host[256] = "";
+	char host[256] = "";
 	uint32_t node = 0;
 	int rc;
 
@@ -57,11 +57,7 @@ void rt_shutdown_at_exit(void)
 	if (!rc)
 		rc = rt_log_pack_job(&w, host, strlen(host), &node, 1);
 	if (!rc)
-		rc = rt_log_path(path, sizeof(path));
-	if (!rc)
-		rc = ioa_logw_write_file(&w, path, 0440, rt_log_flags());
-	if (!rc)
-		rt_give_log_group(path);
+		rc = rt_log_write(&w);
 	if (rc && rt.config.debug)
 		fprintf(stderr, "ioatlas: cannot write the log under '%s': %s\n", rt.config.logdir,
 			strerror(-rc));
