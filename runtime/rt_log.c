@@ -17,6 +17,8 @@
 #include <unistd.h>
 
 #include "rt_core.h"
+#include "rt_posix.h"
+#include "rt_stdio.h"
 #include "rt_records.h"
 
 #define RT_VERSION "0.1.0"
@@ -454,6 +456,18 @@ int rt_log_pack_job(struct ioa_log_writer *w, const char *hostnames, size_t host
 	}
 	if (!rc)
 		rc = enc_entry_u64(&raw, IOA_JOB_FOLDED, folded);
+	if (!rc) {
+		/* What this process could not follow, so a reader knows what is missing. */
+		char lost[256];
+
+		snprintf(lost, sizeof(lost),
+			 "descriptors=%llu streams=%llu failure_entries=%llu "
+			 "memory_refused_bytes=%zu",
+			 (unsigned long long)rt_posix_untracked_fds,
+			 (unsigned long long)rt_stdio_untracked_streams,
+			 (unsigned long long)rt_failures_dropped, rt.arena.refused);
+		rc = enc_entry_str(&raw, IOA_JOB_LOST, lost);
+	}
 	if (!rc)
 		rc = ioa_logw_add(w, IOA_REGION_JOB, raw.data, raw.len);
 	if (!rc)

@@ -19,7 +19,7 @@
 #include "rt_core.h"
 #include "rt_records.h"
 
-/* Descriptors above this are not tracked (counted in untracked_fds). */
+/* Descriptors above this are not tracked (counted in rt_posix_untracked_fds). */
 #define RT_MAX_FDS 4096
 
 /* An open file description: what dup'ed descriptors share. */
@@ -33,7 +33,7 @@ struct rt_desc {
 
 static struct rt_desc **fds;
 static struct rt_desc *free_descs;
-static uint64_t untracked_fds;
+uint64_t rt_posix_untracked_fds;
 
 int rt_posix_init(void)
 {
@@ -167,7 +167,7 @@ static struct rt_desc *desc_new(struct rt_record *rec, int append)
 	else
 		d = rt_arena_alloc(&rt.arena, sizeof(*d));
 	if (!d) {
-		untracked_fds++;
+		rt_posix_untracked_fds++;
 		return NULL;
 	}
 	memset(d, 0, sizeof(*d));
@@ -179,7 +179,7 @@ static struct rt_desc *desc_new(struct rt_record *rec, int append)
 static void desc_attach(int fd, struct rt_desc *d)
 {
 	if (fd < 0 || fd >= RT_MAX_FDS) {
-		untracked_fds++;
+		rt_posix_untracked_fds++;
 		return;
 	}
 	desc_unref(fd); /* a descriptor reused without our seeing its close */

@@ -33,7 +33,7 @@ static struct rt_record **buckets;
 static size_t bucket_mask;
 static struct rt_failure *failures;
 static size_t failure_count;
-static uint64_t failures_dropped;
+uint64_t rt_failures_dropped;
 
 static struct rt_record *record_new(enum ioa_module module, uint64_t id, const char *path,
 				    size_t len)
@@ -318,7 +318,7 @@ void rt_record_failure(struct rt_record *rec, enum ioa_module module, const char
 		}
 	}
 	if (!failures || failure_count == RT_FAILURE_SLOTS) {
-		failures_dropped++;
+		rt_failures_dropped++;
 		return;
 	}
 	failures[failure_count++] = (struct rt_failure){id, module, op, err, 1};

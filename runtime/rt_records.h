@@ -149,6 +149,9 @@ struct rt_failure {
  */
 void rt_records_to_seconds(double seconds_per_tick);
 
+/* Failed calls not kept because the failure table was full. */
+extern uint64_t rt_failures_dropped;
+
 /* Walks the failure table; returns the number of entries. */
 size_t rt_failures(const struct rt_failure **table);
 

@@ -24,7 +24,7 @@ struct rt_stream {
 };
 
 static struct rt_stream *streams;
-static uint64_t untracked_streams;
+uint64_t rt_stdio_untracked_streams;
 
 int rt_stdio_init(void)
 {
@@ -51,7 +51,7 @@ static struct rt_stream *stream_add(FILE *stream, struct rt_record *rec, int64_t
 			return s;
 		}
 	}
-	untracked_streams++;
+	rt_stdio_untracked_streams++;
 	return NULL;
 }
 

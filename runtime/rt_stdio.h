@@ -13,6 +13,9 @@
 
 struct rt_record;
 
+/* Streams the module could not follow (its table was full). */
+extern uint64_t rt_stdio_untracked_streams;
+
 int rt_stdio_init(void);
 
 /* The name of the file a tracked stream is open on, or NULL. */

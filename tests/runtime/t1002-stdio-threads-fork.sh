@@ -8,7 +8,7 @@ ops="$IOA_BUILD_DIR/tests/workloads/posix-ops"
 work="$TEST_TMP/work"
 mkdir -p "$work"
 
-plan 24
+plan 25
 
 # --- STDIO
 logs=$(ioa_logdir)
@@ -69,6 +69,8 @@ like "$totals" '^total_POSIX_WRITES: 300$' "the job's write count stays exact"
 like "$totals" '^total_POSIX_BYTES_WRITTEN: 3000$' "and so do its bytes"
 like "$("$IOA_CMD" parse "$log")" '^# incomplete: some files were folded' \
 	"the log says that files were folded"
+like "$("$IOA_CMD" parse "$log")" '^# untracked: .*memory_refused_bytes=[1-9]' \
+	"and how much memory it was refused"
 folded=$("$IOA_CMD" parse "$log" | awk -F '\t' '$4 == "POSIX_OPENS" && $6 ~ /^<folded/ { print $5 }')
 ok "the overflow record holds the files past the budget ($folded opens)" \
 	test "${folded:-0}" -gt 0 -a "${folded:-0}" -lt 300
