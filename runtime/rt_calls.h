@@ -128,8 +128,9 @@
  *	SSEEK stream, failed
  *	SFLUSH stream
  *	FILENO stream                   the descriptor joins the stream's file (POSIX)
- *	PRINTF_VA stream, vfunc         variadic writer, forwarded to vfunc
- *	SCANF_VA stream, vfunc          variadic reader; bytes from the position moved
+ *	VA_FORWARD vfunc                variadic call, forwarded to its v-form's wrapper
+ *	                                (which must come earlier in the table)
+ *	VSCANF stream                   formatted read; bytes from the position moved
  */
 #define RT_STDIO_CALLS(X)                                                                          \
 	X(FILE *, fopen, (const char *path, const char *mode), (path, mode), FOPEN, path, mode)    \
@@ -156,10 +157,16 @@
 	X(int, putc, (int c, FILE *stream), (c, stream), SIO, 1, stream, r != EOF, r == EOF)       \
 	X(int, vfprintf, (FILE * stream, const char *fmt, va_list ap), (stream, fmt, ap), SIO, 1,  \
 	  stream, r > 0 ? r : 0, r < 0)                                                            \
-	X(int, fprintf, (FILE * stream, const char *fmt, ...), (stream, fmt, ap), PRINTF_VA,       \
-	  stream, vfprintf)                                                                        \
-	X(int, fscanf, (FILE * stream, const char *fmt, ...), (stream, fmt, ap), SCANF_VA, stream, \
+	X(int, fprintf, (FILE * stream, const char *fmt, ...), (stream, fmt, ap), VA_FORWARD,      \
+	  vfprintf)                                                                                \
+	X(int, vfscanf, (FILE * stream, const char *fmt, va_list ap), (stream, fmt, ap), VSCANF,   \
+	  stream)                                                                                  \
+	X(int, fscanf, (FILE * stream, const char *fmt, ...), (stream, fmt, ap), VA_FORWARD,       \
 	  vfscanf)                                                                                 \
+	X(int, __isoc99_vfscanf, (FILE * stream, const char *fmt, va_list ap), (stream, fmt, ap),  \
+	  VSCANF, stream)                                                                          \
+	X(int, __isoc99_fscanf, (FILE * stream, const char *fmt, ...), (stream, fmt, ap),          \
+	  VA_FORWARD, __isoc99_vfscanf)                                                            \
 	X(int, fseek, (FILE * stream, long offset, int whence), (stream, offset, whence), SSEEK,   \
 	  stream, r < 0)                                                                           \
 	X(int, fseeko, (FILE * stream, off_t offset, int whence), (stream, offset, whence), SSEEK, \

@@ -31,23 +31,19 @@
 #include "rt_posix.h"
 #include "rt_stdio.h"
 
-/* The legacy stat entry points that glibc 2.33 stopped declaring. */
-int __xstat(int ver, const char *path, struct stat *st);
-int __lxstat(int ver, const char *path, struct stat *st);
-int __fxstat(int ver, int fd, struct stat *st);
-int __xstat64(int ver, const char *path, struct stat64 *st);
-int __lxstat64(int ver, const char *path, struct stat64 *st);
-int __fxstat64(int ver, int fd, struct stat64 *st);
-int __open_2(const char *path, int flags);
-int __open64_2(const char *path, int flags);
-
+/*
+ * Each wrapper is a C function rt_wrapper_NAME bound by an asm label to the
+ * symbol NAME (or __wrap_NAME), so that headers which rename a function
+ * (fscanf becomes __isoc99_fscanf in C99 modes) or no longer declare it
+ * (__xstat, since glibc 2.33) cannot get in the way.
+ */
 #ifdef RT_STATIC
-#define RT_SYM(name)			__wrap_##name
+#define RT_SYM(name)			"__wrap_" #name
 #define RT_REAL_DECL(ret, name, params) extern ret __real_##name params;
 #define RT_RESOLVED(name)		1
 #define RT_REAL(name)			__real_##name
 #else
-#define RT_SYM(name)			name
+#define RT_SYM(name)			#name
 #define RT_REAL_DECL(ret, name, params) __attribute__((unused)) static ret(*rt_real_##name) params;
 #define RT_RESOLVED(name)		(rt_real_##name || rt_resolve(#name, (void *)&rt_real_##name))
 #define RT_REAL(name)			rt_real_##name
@@ -219,48 +215,34 @@ static int rt_resolve(const char *name, void *slot)
 	rt_end(RT_LAYER);                             \
 	errno = err;
 
-/* Variadic writers forward to their v-form, found as the real one would be. */
-#define RT_BODY_PRINTF_VA(ret, name, args, stream_e, vfunc) \
-	va_list ap;                                         \
-	ret r;                                              \
-	va_start(ap, fmt);                                  \
-	r = RT_SYM(vfunc) args;                             \
-	va_end(ap);                                         \
+/*
+ * Variadic calls forward to their v-form's wrapper, which records them: a
+ * program calling either form is counted once, and so is one whose call
+ * reaches the v-form through another interposer (a sanitizer's fscanf
+ * calls vfscanf).
+ */
+#define RT_BODY_VA_FORWARD(ret, name, args, vfunc) \
+	va_list ap;                                \
+	ret r;                                     \
+	va_start(ap, fmt);                         \
+	r = rt_wrapper_##vfunc args;               \
+	va_end(ap);                                \
 	return r;
 
-#define RT_BODY_SCANF_VA(ret, name, args, stream_e, vfunc)                                  \
-	va_list ap;                                                                         \
-	ret r;                                                                              \
-	double t0, t1;                                                                      \
-	off_t before, after;                                                                \
-	int err;                                                                            \
-	va_start(ap, fmt);                                                                  \
-	if (!rt_begin(RT_LAYER)) {                                                          \
-		r = vfunc args;                                                             \
-		va_end(ap);                                                                 \
-		return r;                                                                   \
-	}                                                                                   \
-	before = ftello(stream_e);                                                          \
-	t0 = rt_now();                                                                      \
-	r = vfunc args;                                                                     \
-	err = errno;                                                                        \
-	t1 = rt_now();                                                                      \
-	va_end(ap);                                                                         \
-	after = ftello(stream_e);                                                           \
-	rt_lock();                                                                          \
-	rt_stdio_io(#name, 0, stream_e, before >= 0 && after > before ? after - before : 0, \
-		    r == EOF && ferror(stream_e), err, t0, t1);                             \
-	rt_unlock();                                                                        \
-	rt_end(RT_LAYER);                                                                   \
-	errno = err;                                                                        \
-	return r;
+/* Formatted reads: the bytes read are how far the stream's position moved. */
+#define RT_BODY_VSCANF(ret, name, args, stream_e)                                         \
+	off_t before = -1, after;                                                         \
+	RT_WRAP_PRE(ret, name, args, before = ftello(stream_e), after = ftello(stream_e); \
+		    rt_stdio_io(#name, 0, stream_e,                                       \
+				before >= 0 && after > before ? after - before : 0,       \
+				r == EOF && ferror(stream_e), err, t0, t1))
 
-#define RT_DEFINE(ret, name, params, args, kind, ...)        \
-	RT_REAL_DECL(ret, name, params)                      \
-	RT_EXPORT ret RT_SYM(name) params;                   \
-	RT_EXPORT ret RT_SYM(name) params                    \
-	{                                                    \
-		RT_BODY_##kind(ret, name, args, __VA_ARGS__) \
+#define RT_DEFINE(ret, name, params, args, kind, ...)                 \
+	RT_REAL_DECL(ret, name, params)                               \
+	RT_EXPORT ret rt_wrapper_##name params __asm__(RT_SYM(name)); \
+	RT_EXPORT ret rt_wrapper_##name params                        \
+	{                                                             \
+		RT_BODY_##kind(ret, name, args, __VA_ARGS__)          \
 	}
 
 #define RT_LAYER RT_IN_POSIX

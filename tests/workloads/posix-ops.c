@@ -275,6 +275,11 @@ int __lxstat64(int ver, const char *path, struct stat64 *st);
 int __fxstat64(int ver, int fd, struct stat64 *st);
 int __open_2(const char *path, int flags);
 int __open64_2(const char *path, int flags);
+int __isoc99_fscanf(FILE *stream, const char *fmt, ...);
+int __isoc99_vfscanf(FILE *stream, const char *fmt, va_list ap);
+/* In C99 modes the headers turn fscanf into __isoc99_fscanf: reach the plain symbols by name. */
+int plain_fscanf(FILE *stream, const char *fmt, ...) __asm__("fscanf");
+int plain_vfscanf(FILE *stream, const char *fmt, va_list ap) __asm__("vfscanf");
 
 /*
  * Every intercepted call once, on DIR/e (POSIX) and DIR/s (STDIO), so that
@@ -292,9 +297,10 @@ int __open64_2(const char *path, int flags);
  * DIR/u: creat, unlink; DIR/u2: creat, unlinkat;
  * DIR/r1 renamed to DIR/r2 (rename), DIR/r2 to DIR/r3 (renameat).
  * On DIR/s: fopen, fopen64, freopen, freopen64 (4 opens); fdopen (1);
- *   writes: fwrite, fputs, fputc, putc, vfprintf, fprintf (6; 3+3+1+1+3+3 = 14
- *   bytes); reads: fread, fgets, fgetc, getc, fscanf (5); seeks: fseek,
- *   fseeko, fseeko64, ftell, rewind (5); fflush (1).
+ *   writes: fwrite, fputs, fputc, putc, vfprintf, fprintf (6; 3+3+1+1+3+9 = 20
+ *   bytes); reads: fread, fgets, fgetc, getc, fscanf, vfscanf,
+ *   __isoc99_fscanf, __isoc99_vfscanf (8; 3+3+1+1+5+2+2+2 = 19 bytes);
+ *   seeks: fseek, fseeko, fseeko64, ftell, rewind (5); fflush (1).
  */
 static int vprint(FILE *f, const char *fmt, ...)
 {
@@ -303,6 +309,18 @@ static int vprint(FILE *f, const char *fmt, ...)
 
 	va_start(ap, fmt);
 	n = vfprintf(f, fmt, ap);
+	va_end(ap);
+	return n;
+}
+
+/* vfscanf, or with iso99 set __isoc99_vfscanf, through a variadic front. */
+static int vscan(int iso99, FILE *f, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = iso99 ? __isoc99_vfscanf(f, fmt, ap) : plain_vfscanf(f, fmt, ap);
 	va_end(ap);
 	return n;
 }
@@ -383,13 +401,16 @@ static void every_call(void)
 	CHECK((f = freopen64(in_dir("s"), "w+", f)));
 	CHECK(fwrite("abc", 1, 3, f) == 3 && fputs("def", f) >= 0);
 	CHECK(fputc('g', f) == 'g' && putc('h', f) == 'h');
-	CHECK(vprint(f, "%s", "ijk") == 3 && fprintf(f, "%d\n", 42) == 3);
+	CHECK(vprint(f, "%s", "ijk") == 3 && fprintf(f, "%d %d %d %d\n", 42, 7, 8, 9) == 9);
 	CHECK(fflush(f) == 0);
 	CHECK(fseek(f, 0, SEEK_SET) == 0 && fseeko(f, 0, SEEK_SET) == 0);
 	CHECK(fseeko64(f, 0, SEEK_SET) == 0 && ftell(f) == 0);
 	rewind(f);
 	CHECK(fread(line, 1, 3, f) == 3 && fgets(line, 4, f) && fgetc(f) == 'g');
-	CHECK(getc(f) == 'h' && fscanf(f, "ijk%d", &value) == 1 && value == 42);
+	CHECK(getc(f) == 'h' && plain_fscanf(f, "ijk%d", &value) == 1 && value == 42);
+	CHECK(vscan(0, f, " %d", &value) == 1 && value == 7);
+	CHECK(__isoc99_fscanf(f, " %d", &value) == 1 && value == 8);
+	CHECK(vscan(1, f, " %d", &value) == 1 && value == 9);
 	CHECK(fclose(f) == 0);
 }
 
