@@ -21,20 +21,14 @@
 struct rt_state rt = {.nprocs = 1};
 _Thread_local unsigned rt_inside __attribute__((tls_model("initial-exec")));
 
-/*
- * The runtime's lock guards a few dozen instructions of record updates, so
- * it spins (politely) rather than sleeping; a holder preempted mid-update
- * makes waiters yield the CPU instead of burning it.
- */
-static int rt_lock_word;
+int rt_lock_word;
 
-void rt_lock(void)
+/* The slow path of rt_lock(): another thread holds the lock. */
+void rt_lock_wait(void)
 {
 	unsigned spins = 0;
 
-	/* Before taking it: a signal arriving now must not wait for it. */
-	rt_inside |= RT_IN_LOCK;
-	while (__atomic_exchange_n(&rt_lock_word, 1, __ATOMIC_ACQUIRE)) {
+	do {
 		while (__atomic_load_n(&rt_lock_word, __ATOMIC_RELAXED)) {
 			if (++spins < 128) {
 #if defined(__x86_64__) || defined(__i386__)
@@ -44,13 +38,7 @@ void rt_lock(void)
 				sched_yield();
 			}
 		}
-	}
-}
-
-void rt_unlock(void)
-{
-	__atomic_store_n(&rt_lock_word, 0, __ATOMIC_RELEASE);
-	rt_inside &= ~RT_IN_LOCK;
+	} while (__atomic_exchange_n(&rt_lock_word, 1, __ATOMIC_ACQUIRE));
 }
 
 void rt_disable(const char *why)

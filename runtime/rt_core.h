@@ -99,8 +99,29 @@ static inline double rt_now(void)
 /* Seconds per tick over the run so far (at shutdown). */
 double rt_seconds_per_tick(void);
 
-void rt_lock(void);
-void rt_unlock(void);
+/*
+ * The runtime's lock guards a few dozen instructions of record updates, so
+ * it spins (politely) rather than sleeping; a holder preempted mid-update
+ * makes waiters yield the CPU instead of burning it.  The thread is marked
+ * inside the runtime first: a signal arriving while it holds the lock must
+ * not wait for it.
+ */
+extern int rt_lock_word;
+
+void rt_lock_wait(void);
+
+static inline void rt_lock(void)
+{
+	rt_inside |= RT_IN_LOCK;
+	if (__atomic_exchange_n(&rt_lock_word, 1, __ATOMIC_ACQUIRE))
+		rt_lock_wait();
+}
+
+static inline void rt_unlock(void)
+{
+	__atomic_store_n(&rt_lock_word, 0, __ATOMIC_RELEASE);
+	rt_inside &= ~RT_IN_LOCK;
+}
 
 /* Stops recording for the rest of the process; why is a string literal. */
 void rt_disable(const char *why);
