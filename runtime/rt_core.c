@@ -91,12 +91,12 @@ static void after_fork_child(void)
 
 void rt_init(void)
 {
-	static int started;
+	static int initialised;
 	ssize_t n;
 
-	if (started)
+	if (initialised)
 		return;
-	started = 1;
+	initialised = 1;
 	rt.start_ticks = rt_ticks();
 	rt.start_mono_ns = clock_ns(CLOCK_MONOTONIC);
 	rt.start_real_ns = clock_ns(CLOCK_REALTIME);
@@ -116,9 +116,15 @@ void rt_init(void)
 	else if (pthread_atfork(before_fork, after_fork_parent, after_fork_child))
 		rt.disabled_reason = "cannot register fork handlers";
 	else
+		rt.started = true;
+	if (rt.started) {
 		rt.enabled = 1;
-	if (!rt.enabled && rt.config.debug)
-		fprintf(stderr, "ioatlas: runtime off: %s\n", rt.disabled_reason);
+	} else {
+		/* What a failed start-up mapped is given back. */
+		rt_arena_release(&rt.arena);
+		if (rt.config.debug)
+			fprintf(stderr, "ioatlas: runtime off: %s\n", rt.disabled_reason);
+	}
 	rt_inside &= ~RT_IN_RUNTIME;
 }
 

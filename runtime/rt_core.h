@@ -36,6 +36,7 @@ struct rt_state {
 	int rank;		/* MPI rank, 0 without MPI */
 	int nprocs;		/* MPI size, 1 without MPI */
 	bool mpi_initialized;	/* MPI_Init seen: the log is written at MPI_Finalize */
+	bool started;		/* recording began: the process owes a log */
 	bool log_written;
 	const char *disabled_reason;
 	char exe[PATH_MAX];

@@ -611,7 +611,7 @@ void rt_mpilog_write(void)
 	MPI_Errhandler saved;
 	int rc;
 
-	if (!rt.mpi_initialized || !rt.arena.base || rt.log_written)
+	if (!rt.mpi_initialized || !rt.started || rt.log_written)
 		return;
 	rt.log_written = true;
 	rt_inside |= RT_IN_RUNTIME;

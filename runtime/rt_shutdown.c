@@ -42,7 +42,7 @@ void rt_shutdown_at_exit(void)
 	uint32_t node = 0;
 	int rc;
 
-	if (rt.log_written || !rt.arena.base || rt.mpi_initialized)
+	if (rt.log_written || !rt.started || rt.mpi_initialized)
 		return;
 	if (!rt.config.nonmpi && !rt_config_exe_listed(&rt.config.nonmpi_exes, rt.exe))
 		return;

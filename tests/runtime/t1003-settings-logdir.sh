@@ -9,7 +9,7 @@ ops="$IOA_BUILD_DIR/tests/workloads/posix-ops"
 work="$TEST_TMP/work"
 mkdir -p "$work"
 
-plan 20
+plan 22
 
 # The program's own view: output and status, with and without the runtime.
 expected=$("$ops" stdio "$work"; echo "status $?")
@@ -84,6 +84,13 @@ printf '# site file\nlogdir = %s\nnonmpi = yes\nthis line is garbage\nmemory = 8
 IOATLAS_CONF="$conf" LD_PRELOAD="$(ioa_preload_list "$IOA_RUNTIME_SO")" "$ops" basic "$work"
 site_logs=$(sed -n 's/^logdir = //p' "$conf")
 ok "the site file's settings apply, its garbage line ignored" ioa_only_log "$site_logs"
+
+# A budget too small for the runtime's own tables: it stays off, the program runs.
+logs=$(ioa_logdir)
+out=$(IOATLAS_MEMORY=64KiB IOATLAS_DEBUG=1 ioa_preload "$logs" "$ops" stdio "$work" 2>"$TEST_TMP/err")
+is "$?:$out:$(ioa_logs "$logs" | wc -l)" "0:ok:0" \
+	"when the runtime cannot start it switches itself off and the program runs unchanged"
+like "$(cat "$TEST_TMP/err")" "^ioatlas: runtime off: memory budget too small" "and says why under IOATLAS_DEBUG"
 
 # Off switches.
 logs=$(ioa_logdir)
