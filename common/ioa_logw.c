@@ -102,7 +102,12 @@ int ioa_logw_region_begin(struct ioa_log_writer *w, uint32_t type)
 	if (!zs)
 		return -ENOMEM;
 	rc = writer_new_region(w, &region);
-	if (!rc && deflateInit(zs, Z_BEST_SPEED) != Z_OK)
+	/*
+	 * A smaller hash table (memLevel 6): about 160 KiB of state instead of
+	 * zlib's default 256 KiB, which matters next to the runtime's budget,
+	 * for logs about 3% larger.
+	 */
+	if (!rc && deflateInit2(zs, Z_BEST_SPEED, Z_DEFLATED, 15, 6, Z_DEFAULT_STRATEGY) != Z_OK)
 		rc = -ENOMEM;
 	if (rc) {
 		free(zs);

@@ -16,20 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
+#include "bench-util.h"
 
 enum op { OP_WRITE, OP_READ, OP_LSEEK, OP_STAT, OP_FWRITE, OP_COUNT };
 static const char *const op_names[] = {"write", "read", "lseek", "stat", "fwrite"};
