@@ -21,7 +21,6 @@
 #include "rt_stdio.h"
 #include "rt_records.h"
 
-#define RT_VERSION "0.1.0"
 
 void rt_log_finish_record(struct rt_record *rec)
 {
@@ -440,7 +439,7 @@ int rt_log_pack_job(struct ioa_log_writer *w, const char *hostnames, size_t host
 	if (!rc && rt.config.record_args)
 		rc = enc_args(&raw);
 	if (!rc)
-		rc = enc_entry_str(&raw, IOA_JOB_VERSION, RT_VERSION);
+		rc = enc_entry_str(&raw, IOA_JOB_VERSION, IOATLAS_VERSION);
 	if (!rc)
 		rc = enc_entry_str(&raw, IOA_JOB_SETTINGS, settings);
 	if (!rc)

@@ -9,7 +9,7 @@ ops="$IOA_BUILD_DIR/tests/workloads/posix-ops"
 work="$TEST_TMP/work"
 mkdir -p "$work"
 
-plan 22
+plan 23
 
 # The program's own view: output and status, with and without the runtime.
 expected=$("$ops" stdio "$work"; echo "status $?")
@@ -22,6 +22,8 @@ is "$(stat -c %a "$log")" 440 "the log is read-only (0440)"
 like "$log" "^$logs/[0-9]{4}/[0-9]{2}/[0-9]{2}/[^/]+_posix-ops_nojob_[0-9]+-[0-9]+\\.ioa$" \
 	"under LOGDIR/YYYY/MM/DD/<user>_<exe>_<jobid>_<start>.ioa"
 is "$(find "$logs" -name '*.part' | wc -l)" 0 "and no .part file is left"
+version=$(sed -n 's/^CMAKE_PROJECT_VERSION:STATIC=//p' "$IOA_BUILD_DIR/CMakeCache.txt")
+like "$("$IOA_CMD" parse "$log")" "^# runtime_version: $version\$" "the log carries the runtime's version"
 is "$(stat -c %a "$(dirname "$log")")" 1777 "date folders are created sticky and open"
 
 logs=$(ioa_logdir)
