@@ -68,14 +68,39 @@ enum ioa_agg ioa_counter_agg(const char *name)
 	return IOA_AGG_SUM;
 }
 
+/*
+ * The rules by counter, worked out from the names once: combining runs for
+ * every shared record at shutdown and every record of `parse --total`.
+ */
+static unsigned char agg_rules[IOA_MOD_COUNT][2][IOA_MAX_COUNTERS];
+static int agg_rules_ready;
+
+static void agg_rules_fill(void)
+{
+	unsigned m, i;
+
+	if (__atomic_load_n(&agg_rules_ready, __ATOMIC_ACQUIRE))
+		return;
+	for (m = 0; m < IOA_MOD_COUNT; m++) {
+		for (i = 0; i < ioa_modules[m].counter_count; i++)
+			agg_rules[m][0][i] =
+				(unsigned char)ioa_counter_agg(ioa_modules[m].counter_names[i]);
+		for (i = 0; i < ioa_modules[m].fcounter_count; i++)
+			agg_rules[m][1][i] =
+				(unsigned char)ioa_counter_agg(ioa_modules[m].fcounter_names[i]);
+	}
+	__atomic_store_n(&agg_rules_ready, 1, __ATOMIC_RELEASE);
+}
+
 void ioa_counters_combine(enum ioa_module module, int64_t *dst, double *fdst, const int64_t *src,
 			  const double *fsrc)
 {
 	const struct ioa_module_desc *mod = &ioa_modules[module];
 	unsigned i;
 
+	agg_rules_fill();
 	for (i = 0; i < mod->counter_count; i++) {
-		switch (ioa_counter_agg(mod->counter_names[i])) {
+		switch ((enum ioa_agg)agg_rules[module][0][i]) {
 		case IOA_AGG_SUM:
 			dst[i] += src[i];
 			break;
@@ -94,7 +119,7 @@ void ioa_counters_combine(enum ioa_module module, int64_t *dst, double *fdst, co
 		}
 	}
 	for (i = 0; i < mod->fcounter_count; i++) {
-		switch (ioa_counter_agg(mod->fcounter_names[i])) {
+		switch ((enum ioa_agg)agg_rules[module][1][i]) {
 		case IOA_AGG_SUM:
 			fdst[i] += fsrc[i];
 			break;
