@@ -91,7 +91,8 @@
 	X(POSIX_MEM_NOT_ALIGNED, "accesses with a buffer not aligned to POSIX_MEM_ALIGNMENT")      \
 	X(POSIX_MEM_ALIGNMENT, "memory alignment in bytes")                                        \
 	X(POSIX_FILE_NOT_ALIGNED, "accesses not aligned to POSIX_FILE_ALIGNMENT")                  \
-	X(POSIX_FILE_ALIGNMENT, "file alignment in bytes (file system block size)")                \
+	X(POSIX_FILE_ALIGNMENT,                                                                    \
+	  "file alignment in bytes (the file system's preferred block size)")                      \
 	X(POSIX_MAX_READ_TIME_SIZE, "size of the slowest read")                                    \
 	X(POSIX_MAX_WRITE_TIME_SIZE, "size of the slowest write")                                  \
 	IOA_SIZE_BINS(X, POSIX, READ)                                                              \

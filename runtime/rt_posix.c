@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -216,6 +217,13 @@ void rt_posix_open(const char *op, int dirfd, const char *path, int flags, mode_
 		rt_record_failure(rec, IOA_MOD_POSIX, op, err);
 		return;
 	}
+	/* The file system's preferred block size is the file's alignment (as Darshan's). */
+	if (!rec->counters[POSIX_OPENS]) {
+		struct stat st;
+
+		if (syscall(SYS_fstat, fd, &st) == 0 && st.st_blksize > 0)
+			rec->counters[POSIX_FILE_ALIGNMENT] = st.st_blksize;
+	}
 	rec->counters[POSIX_OPENS]++;
 	rec->counters[POSIX_MODE] = mode;
 	rt_set_first(&rec->fcounters[POSIX_F_OPEN_START_TIMESTAMP], t0);
@@ -296,8 +304,10 @@ void rt_posix_io(const char *op, int is_write, int fd, int64_t offset, int64_t r
 	rt_values_add(&rec->strides, stride);
 	if (!mem_aligned)
 		c[POSIX_MEM_NOT_ALIGNED]++;
-	/* Alignments are powers of two: a mask, not a division, on every access. */
-	if (this_offset & (c[POSIX_FILE_ALIGNMENT] - 1))
+	/* Block sizes are powers of two but for odd file systems: mask when we can. */
+	if (c[POSIX_FILE_ALIGNMENT] & (c[POSIX_FILE_ALIGNMENT] - 1)
+		    ? this_offset % c[POSIX_FILE_ALIGNMENT]
+		    : this_offset & (c[POSIX_FILE_ALIGNMENT] - 1))
 		c[POSIX_FILE_NOT_ALIGNED]++;
 	if (rec->last_io == (is_write ? 1 : 2))
 		c[POSIX_RW_SWITCHES]++;
