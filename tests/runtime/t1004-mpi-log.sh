@@ -11,7 +11,7 @@ mpiio="$IOA_BUILD_DIR/tests/workloads/mpi-io"
 work="$TEST_TMP/work"
 mkdir -p "$work"
 
-plan 30
+plan 31
 
 # --- shared file, MPI-IO and POSIX
 logs=$(ioa_logdir)
@@ -92,5 +92,7 @@ files=$("$IOA_CMD" parse --file "$log" | grep "$work/bench-[0-3]-[0-9]*\.dat$")
 is "$(wc -l <<<"$files")" 1200 "it reads back whole: every rank's 300 files are in it"
 is "$(awk -F '\t' '{ o += $4; w += $6 } END { print o ":" w }' <<<"$files")" 1200:1200 \
 	"each opened once with one byte written"
+is "$(awk -F '\t' '$3 == "-1"' <<<"$files" | wc -l)" 0 \
+	"and none of these private files is reported as shared"
 
 done_testing
