@@ -11,6 +11,9 @@
  * kind arguments are C expressions over the parameters (and `ret`, the
  * result, where noted).  Adding a call of an existing kind is one line here.
  *
+ * The _chk and __open*_2 forms are what programs built with _FORTIFY_SOURCE
+ * call instead of the plain functions.
+ *
  * POSIX kinds:
  *	OPEN_VA dirfd, path, flags      open-style with a variadic mode
  *	OPEN dirfd, path, flags, mode   open-style with a fixed mode
@@ -38,6 +41,10 @@
 	  flags, 0)                                                                                \
 	X(int, __open64_2, (const char *path, int flags), (path, flags), OPEN, AT_FDCWD, path,     \
 	  flags, 0)                                                                                \
+	X(int, __openat_2, (int dirfd, const char *path, int flags), (dirfd, path, flags), OPEN,   \
+	  dirfd, path, flags, 0)                                                                   \
+	X(int, __openat64_2, (int dirfd, const char *path, int flags), (dirfd, path, flags), OPEN, \
+	  dirfd, path, flags, 0)                                                                   \
 	X(int, creat, (const char *path, mode_t mode), (path, mode), OPEN, AT_FDCWD, path,         \
 	  O_CREAT | O_WRONLY | O_TRUNC, mode)                                                      \
 	X(int, creat64, (const char *path, mode_t mode), (path, mode), OPEN, AT_FDCWD, path,       \
@@ -53,6 +60,13 @@
 	  (fd, buf, count, offset), IO, 1, fd, offset, rt_mem_aligned(buf))                        \
 	X(ssize_t, pread64, (int fd, void *buf, size_t count, off64_t offset),                     \
 	  (fd, buf, count, offset), IO, 0, fd, offset, rt_mem_aligned(buf))                        \
+	X(ssize_t, __read_chk, (int fd, void *buf, size_t count, size_t buflen),                   \
+	  (fd, buf, count, buflen), IO, 0, fd, RT_AT_CURRENT, rt_mem_aligned(buf))                 \
+	X(ssize_t, __pread_chk, (int fd, void *buf, size_t count, off_t offset, size_t buflen),    \
+	  (fd, buf, count, offset, buflen), IO, 0, fd, offset, rt_mem_aligned(buf))                \
+	X(ssize_t, __pread64_chk,                                                                  \
+	  (int fd, void *buf, size_t count, off64_t offset, size_t buflen),                        \
+	  (fd, buf, count, offset, buflen), IO, 0, fd, offset, rt_mem_aligned(buf))                \
 	X(ssize_t, pwrite64, (int fd, const void *buf, size_t count, off64_t offset),              \
 	  (fd, buf, count, offset), IO, 1, fd, offset, rt_mem_aligned(buf))                        \
 	X(ssize_t, readv, (int fd, const struct iovec *iov, int iovcnt), (fd, iov, iovcnt), IO, 0, \
@@ -147,6 +161,12 @@
 	  (ptr, size, n, stream), SIO, 1, stream, (int64_t)(r * size), r < n)                      \
 	X(char *, fgets, (char *s, int size, FILE *stream), (s, size, stream), SIO, 0, stream,     \
 	  r ? (int64_t)strlen(r) : 0, !r && ferror(stream))                                        \
+	X(size_t, __fread_chk, (void *ptr, size_t ptrlen, size_t size, size_t n, FILE *stream),    \
+	  (ptr, ptrlen, size, n, stream), SIO, 0, stream, (int64_t)(r * size),                     \
+	  r < n && ferror(stream))                                                                 \
+	X(char *, __fgets_chk, (char *s, size_t slen, int size, FILE *stream),                     \
+	  (s, slen, size, stream), SIO, 0, stream, r ? (int64_t)strlen(r) : 0,                     \
+	  !r && ferror(stream))                                                                    \
 	X(int, fputs, (const char *s, FILE *stream), (s, stream), SIO, 1, stream,                  \
 	  r >= 0 ? (int64_t)strlen(s) : 0, r < 0)                                                  \
 	X(int, fgetc, (FILE * stream), (stream), SIO, 0, stream, r != EOF,                         \
@@ -159,6 +179,10 @@
 	  stream, r > 0 ? r : 0, r < 0)                                                            \
 	X(int, fprintf, (FILE * stream, const char *fmt, ...), (stream, fmt, ap), VA_FORWARD,      \
 	  vfprintf)                                                                                \
+	X(int, __vfprintf_chk, (FILE * stream, int flag, const char *fmt, va_list ap),             \
+	  (stream, flag, fmt, ap), SIO, 1, stream, r > 0 ? r : 0, r < 0)                           \
+	X(int, __fprintf_chk, (FILE * stream, int flag, const char *fmt, ...),                     \
+	  (stream, flag, fmt, ap), VA_FORWARD, __vfprintf_chk)                                     \
 	X(int, vfscanf, (FILE * stream, const char *fmt, va_list ap), (stream, fmt, ap), VSCANF,   \
 	  stream)                                                                                  \
 	X(int, fscanf, (FILE * stream, const char *fmt, ...), (stream, fmt, ap), VA_FORWARD,       \

@@ -16,12 +16,14 @@ ok "a program calling every intercepted POSIX and STDIO function runs unchanged"
 	ioa_preload "$logs" "$ops" every "$work"
 log=$(ioa_only_log "$logs")
 e() { ioa_counter "$log" POSIX 0 "$work/e" "$1"; }
-is "$(e POSIX_OPENS)" 14 "open, open64, openat, openat64, __open_2, __open64_2, creat, creat64, 5 dups, fileno"
+is "$(e POSIX_OPENS)" 16 \
+	"open, open64, openat, openat64, __open_2, __open64_2, __openat_2, __openat64_2, creat, creat64, 5 dups, fileno"
 is "$(e POSIX_DUPS)" 5 "dup, dup2, dup3, fcntl and fcntl64 with F_DUPFD"
 is "$(e POSIX_FILENOS)" 1 "fileno"
 is "$(e POSIX_CREATES)" 1 "only the first open created the file"
 is "$(e POSIX_WRITES):$(e POSIX_BYTES_WRITTEN)" 5:50 "write, pwrite, pwrite64, writev, pwritev"
-is "$(e POSIX_READS):$(e POSIX_BYTES_READ)" 5:50 "read, pread, pread64, readv, preadv"
+is "$(e POSIX_READS):$(e POSIX_BYTES_READ)" 8:80 \
+	"read, pread, pread64, readv, preadv and the fortified __read_chk, __pread_chk, __pread64_chk"
 is "$(e POSIX_MAX_BYTE_WRITTEN):$(e POSIX_MAX_BYTE_READ)" 309:309 "their offsets"
 is "$(e POSIX_SEEKS)" 2 "lseek, lseek64"
 is "$(e POSIX_FSYNCS):$(e POSIX_FDSYNCS)" 1:1 "fsync, fdatasync"
@@ -43,19 +45,20 @@ is "$(ioa_counter "$log" POSIX 0 "$work/r3" POSIX_RENAMED_FROM)" "$((r2_id))" \
 s() { ioa_counter "$log" STDIO 0 "$work/s" "$1"; }
 is "$(s STDIO_OPENS)" 4 "fopen, fopen64, freopen, freopen64"
 is "$(ioa_counter "$log" STDIO 0 "$work/e" STDIO_FDOPENS)" 1 "fdopen"
-is "$(s STDIO_WRITES):$(s STDIO_BYTES_WRITTEN)" 6:20 "fwrite, fputs, fputc, putc, vfprintf, fprintf"
-is "$(s STDIO_READS):$(s STDIO_BYTES_READ)" 8:19 \
-	"fread, fgets, fgetc, getc, fscanf, vfscanf, __isoc99_fscanf, __isoc99_vfscanf"
+is "$(s STDIO_WRITES):$(s STDIO_BYTES_WRITTEN)" 8:24 \
+	"fwrite, fputs, fputc, putc, vfprintf, fprintf, __fprintf_chk, __vfprintf_chk"
+is "$(s STDIO_READS):$(s STDIO_BYTES_READ)" 10:24 \
+	"fread, fgets, fgetc, getc, the scanf forms, __fgets_chk, __fread_chk"
 is "$(s STDIO_SEEKS)" 5 "fseek, fseeko, fseeko64, ftell, rewind"
 is "$(s STDIO_FLUSHES)" 1 "fflush"
 
 # Every line of the call table is one of the calls above.
 table=$(sed -n 's/^[[:space:]]*X([^,]*, \([_a-z0-9]*\), .*/\1/p' "$IOA_SOURCE_DIR/runtime/rt_calls.h" | sort)
-exercised=$(sed -n '/^static int vprint/,/^}/p; /^static int vscan/,/^}/p; /^static void every_call/,/^}/p' \
+exercised=$(sed -n '/^static int vprint/,/^}/p; /^static int vprint_chk/,/^}/p; /^static int vscan/,/^}/p; /^static void every_call/,/^}/p' \
 	"$IOA_SOURCE_DIR/tests/workloads/posix-ops.c" |
 	grep -o '[_a-z0-9]*(' | tr -d '(' | sed 's/^plain_//' | sort -u)
 missing=$(comm -23 <(echo "$table") <(echo "$exercised") | tr '\n' ' ')
 is "${missing:-none}" "none" "every call in rt_calls.h is exercised"
-is "$(echo "$table" | wc -l)" 80 "the table lists the 80 intercepted POSIX and STDIO calls"
+is "$(echo "$table" | wc -l)" 89 "the table lists the 89 intercepted POSIX and STDIO calls"
 
 done_testing

@@ -275,6 +275,15 @@ int __lxstat64(int ver, const char *path, struct stat64 *st);
 int __fxstat64(int ver, int fd, struct stat64 *st);
 int __open_2(const char *path, int flags);
 int __open64_2(const char *path, int flags);
+int __openat_2(int dirfd, const char *path, int flags);
+int __openat64_2(int dirfd, const char *path, int flags);
+ssize_t __read_chk(int fd, void *buf, size_t count, size_t buflen);
+ssize_t __pread_chk(int fd, void *buf, size_t count, off_t offset, size_t buflen);
+ssize_t __pread64_chk(int fd, void *buf, size_t count, off64_t offset, size_t buflen);
+size_t __fread_chk(void *ptr, size_t ptrlen, size_t size, size_t n, FILE *stream);
+char *__fgets_chk(char *s, size_t slen, int size, FILE *stream);
+int __fprintf_chk(FILE *stream, int flag, const char *fmt, ...);
+int __vfprintf_chk(FILE *stream, int flag, const char *fmt, va_list ap);
 int __isoc99_fscanf(FILE *stream, const char *fmt, ...);
 int __isoc99_vfscanf(FILE *stream, const char *fmt, va_list ap);
 /* In C99 modes the headers turn fscanf into __isoc99_fscanf: reach the plain symbols by name. */
@@ -284,11 +293,13 @@ int plain_vfscanf(FILE *stream, const char *fmt, va_list ap) __asm__("vfscanf");
 /*
  * Every intercepted call once, on DIR/e (POSIX) and DIR/s (STDIO), so that
  * t1009 can check each call's effect on the counters.  On DIR/e:
- *   opens: open, open64, openat, openat64, __open_2, __open64_2, creat,
- *          creat64 (8), then dup, dup2, dup3, fcntl(F_DUPFD), fcntl64(F_DUPFD)
- *          (5 dups) and fileno of a stream on it (1): POSIX_OPENS 14
+ *   opens: open, open64, openat, openat64, __open_2, __open64_2,
+ *          __openat_2, __openat64_2, creat, creat64 (10), then dup, dup2,
+ *          dup3, fcntl(F_DUPFD), fcntl64(F_DUPFD) (5 dups) and fileno of a
+ *          stream on it (1): POSIX_OPENS 16
  *   writes: write, pwrite, pwrite64, writev, pwritev, 10 bytes each (5)
- *   reads: read, pread, pread64, readv, preadv, 10 bytes each (5)
+ *   reads: read, pread, pread64, readv, preadv, __read_chk, __pread_chk,
+ *          __pread64_chk, 10 bytes each (8)
  *   seeks: lseek, lseek64 (2); syncs: fsync, fdatasync; truncates:
  *   ftruncate, ftruncate64 (2); mmaps: mmap, mmap64 (2); access (1);
  *   stats: stat, lstat, fstat, fstatat, stat64, lstat64, fstat64, statx,
@@ -297,9 +308,10 @@ int plain_vfscanf(FILE *stream, const char *fmt, va_list ap) __asm__("vfscanf");
  * DIR/u: creat, unlink; DIR/u2: creat, unlinkat;
  * DIR/r1 renamed to DIR/r2 (rename), DIR/r2 to DIR/r3 (renameat).
  * On DIR/s: fopen, fopen64, freopen, freopen64 (4 opens); fdopen (1);
- *   writes: fwrite, fputs, fputc, putc, vfprintf, fprintf (6; 3+3+1+1+3+9 = 20
- *   bytes); reads: fread, fgets, fgetc, getc, fscanf, vfscanf,
- *   __isoc99_fscanf, __isoc99_vfscanf (8; 3+3+1+1+5+2+2+2 = 19 bytes);
+ *   writes: fwrite, fputs, fputc, putc, vfprintf, fprintf, __fprintf_chk,
+ *   __vfprintf_chk (8; 3+3+1+1+3+9+2+2 = 24 bytes); reads: fread, fgets,
+ *   fgetc, getc, fscanf, vfscanf, __isoc99_fscanf, __isoc99_vfscanf,
+ *   __fgets_chk, __fread_chk (10; 3+3+1+1+5+2+2+2+1+4 = 24 bytes);
  *   seeks: fseek, fseeko, fseeko64, ftell, rewind (5); fflush (1).
  */
 static int vprint(FILE *f, const char *fmt, ...)
@@ -309,6 +321,18 @@ static int vprint(FILE *f, const char *fmt, ...)
 
 	va_start(ap, fmt);
 	n = vfprintf(f, fmt, ap);
+	va_end(ap);
+	return n;
+}
+
+/* __vfprintf_chk, as fortified builds call vfprintf. */
+static int vprint_chk(FILE *f, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = __vfprintf_chk(f, 1, fmt, ap);
 	va_end(ap);
 	return n;
 }
@@ -343,6 +367,8 @@ static void every_call(void)
 	CHECK((fds[n++] = openat64(AT_FDCWD, e, O_RDWR)) >= 0);
 	CHECK((fds[n++] = __open_2(e, O_RDWR)) >= 0);
 	CHECK((fds[n++] = __open64_2(e, O_RDWR)) >= 0);
+	CHECK((fds[n++] = __openat_2(AT_FDCWD, e, O_RDWR)) >= 0);
+	CHECK((fds[n++] = __openat64_2(AT_FDCWD, e, O_RDWR)) >= 0);
 	CHECK((fds[n++] = creat(e, 0644)) >= 0);
 	CHECK((fds[n++] = creat64(e, 0644)) >= 0);
 	fd = fds[0];
@@ -364,6 +390,9 @@ static void every_call(void)
 	CHECK(pread64(fd, block, 10, 200) == 10);
 	CHECK(readv(fd, &iov, 1) == 10);
 	CHECK(preadv(fd, &iov, 1, 300) == 10);
+	CHECK(__read_chk(fd, block, 10, sizeof(block)) == 10);
+	CHECK(__pread_chk(fd, block, 10, 100, sizeof(block)) == 10);
+	CHECK(__pread64_chk(fd, block, 10, 200, sizeof(block)) == 10);
 	CHECK(fsync(fd) == 0 && fdatasync(fd) == 0);
 	CHECK(ftruncate(fd, 4096) == 0 && ftruncate64(fd, 4096) == 0);
 	CHECK((map = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0)) != MAP_FAILED);
@@ -402,6 +431,7 @@ static void every_call(void)
 	CHECK(fwrite("abc", 1, 3, f) == 3 && fputs("def", f) >= 0);
 	CHECK(fputc('g', f) == 'g' && putc('h', f) == 'h');
 	CHECK(vprint(f, "%s", "ijk") == 3 && fprintf(f, "%d %d %d %d\n", 42, 7, 8, 9) == 9);
+	CHECK(__fprintf_chk(f, 1, "%s", "lm") == 2 && vprint_chk(f, "%s", "no") == 2);
 	CHECK(fflush(f) == 0);
 	CHECK(fseek(f, 0, SEEK_SET) == 0 && fseeko(f, 0, SEEK_SET) == 0);
 	CHECK(fseeko64(f, 0, SEEK_SET) == 0 && ftell(f) == 0);
@@ -411,6 +441,8 @@ static void every_call(void)
 	CHECK(vscan(0, f, " %d", &value) == 1 && value == 7);
 	CHECK(__isoc99_fscanf(f, " %d", &value) == 1 && value == 8);
 	CHECK(vscan(1, f, " %d", &value) == 1 && value == 9);
+	CHECK(__fgets_chk(line, sizeof(line), sizeof(line), f) && !strcmp(line, "\n"));
+	CHECK(__fread_chk(line, sizeof(line), 1, 4, f) == 4 && !memcmp(line, "lmno", 4));
 	CHECK(fclose(f) == 0);
 }
 
