@@ -183,6 +183,17 @@
 	  (stream, flag, fmt, ap), SIO, 1, stream, r > 0 ? r : 0, r < 0)                           \
 	X(int, __fprintf_chk, (FILE * stream, int flag, const char *fmt, ...),                     \
 	  (stream, flag, fmt, ap), VA_FORWARD, __vfprintf_chk)                                     \
+	X(int, vprintf, (const char *fmt, va_list ap), (fmt, ap), SIO, 1, stdout, r > 0 ? r : 0,   \
+	  r < 0)                                                                                   \
+	X(int, printf, (const char *fmt, ...), (fmt, ap), VA_FORWARD, vprintf)                     \
+	X(int, __vprintf_chk, (int flag, const char *fmt, va_list ap), (flag, fmt, ap), SIO, 1,    \
+	  stdout, r > 0 ? r : 0, r < 0)                                                            \
+	X(int, __printf_chk, (int flag, const char *fmt, ...), (flag, fmt, ap), VA_FORWARD,        \
+	  __vprintf_chk)                                                                           \
+	X(int, putw, (int w, FILE *stream), (w, stream), SIO, 1, stream,                           \
+	  r == 0 ? (int64_t)sizeof(int) : 0, r != 0)                                               \
+	X(int, getw, (FILE * stream), (stream), SIO, 0, stream,                                    \
+	  r == EOF && ferror(stream) ? 0 : (int64_t)sizeof(int), r == EOF && ferror(stream))       \
 	X(int, vfscanf, (FILE * stream, const char *fmt, va_list ap), (stream, fmt, ap), VSCANF,   \
 	  stream)                                                                                  \
 	X(int, fscanf, (FILE * stream, const char *fmt, ...), (stream, fmt, ap), VA_FORWARD,       \
@@ -198,6 +209,9 @@
 	X(int, fseeko64, (FILE * stream, off64_t offset, int whence), (stream, offset, whence),    \
 	  SSEEK, stream, r < 0)                                                                    \
 	X(long, ftell, (FILE * stream), (stream), SSEEK, stream, r < 0)                            \
+	X(int, fsetpos, (FILE * stream, const fpos_t *pos), (stream, pos), SSEEK, stream, r != 0)  \
+	X(int, fsetpos64, (FILE * stream, const fpos64_t *pos), (stream, pos), SSEEK, stream,      \
+	  r != 0)                                                                                  \
 	X(void, rewind, (FILE * stream), (stream), SREWIND, stream)                                \
 	X(int, fflush, (FILE * stream), (stream), SFLUSH, stream)                                  \
 	X(int, fileno, (FILE * stream), (stream), FILENO, stream)

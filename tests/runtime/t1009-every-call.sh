@@ -9,7 +9,7 @@ ops="$IOA_BUILD_DIR/tests/workloads/posix-ops"
 work="$TEST_TMP/work"
 mkdir -p "$work"
 
-plan 27
+plan 28
 
 logs=$(ioa_logdir)
 ok "a program calling every intercepted POSIX and STDIO function runs unchanged" \
@@ -45,20 +45,22 @@ is "$(ioa_counter "$log" POSIX 0 "$work/r3" POSIX_RENAMED_FROM)" "$((r2_id))" \
 s() { ioa_counter "$log" STDIO 0 "$work/s" "$1"; }
 is "$(s STDIO_OPENS)" 4 "fopen, fopen64, freopen, freopen64"
 is "$(ioa_counter "$log" STDIO 0 "$work/e" STDIO_FDOPENS)" 1 "fdopen"
-is "$(s STDIO_WRITES):$(s STDIO_BYTES_WRITTEN)" 8:24 \
-	"fwrite, fputs, fputc, putc, vfprintf, fprintf, __fprintf_chk, __vfprintf_chk"
-is "$(s STDIO_READS):$(s STDIO_BYTES_READ)" 10:24 \
-	"fread, fgets, fgetc, getc, the scanf forms, __fgets_chk, __fread_chk"
-is "$(s STDIO_SEEKS)" 5 "fseek, fseeko, fseeko64, ftell, rewind"
+is "$(s STDIO_WRITES):$(s STDIO_BYTES_WRITTEN)" 9:28 \
+	"fwrite, fputs, fputc, putc, vfprintf, fprintf, __fprintf_chk, __vfprintf_chk, putw"
+is "$(s STDIO_READS):$(s STDIO_BYTES_READ)" 11:28 \
+	"fread, fgets, fgetc, getc, the scanf forms, __fgets_chk, __fread_chk, getw"
+is "$(s STDIO_SEEKS)" 7 "fseek, fseeko, fseeko64, ftell, rewind, fsetpos, fsetpos64"
+out=$(ioa_counter "$log" STDIO 0 '<STDOUT>' STDIO_WRITES):$(ioa_counter "$log" STDIO 0 '<STDOUT>' STDIO_BYTES_WRITTEN)
+is "$out" 4:8 "printf, vprintf, __printf_chk, __vprintf_chk on stdout"
 is "$(s STDIO_FLUSHES)" 1 "fflush"
 
 # Every line of the call table is one of the calls above.
 table=$(sed -n 's/^[[:space:]]*X([^,]*, \([_a-z0-9]*\), .*/\1/p' "$IOA_SOURCE_DIR/runtime/rt_calls.h" | sort)
-exercised=$(sed -n '/^static int vprint/,/^}/p; /^static int vprint_chk/,/^}/p; /^static int vscan/,/^}/p; /^static void every_call/,/^}/p' \
+exercised=$(sed -n '/^static int vprint/,/^}/p; /^static int vprint_chk/,/^}/p; /^static int vprint_out/,/^}/p; /^static int vscan/,/^}/p; /^static void every_call/,/^}/p' \
 	"$IOA_SOURCE_DIR/tests/workloads/posix-ops.c" |
 	grep -o '[_a-z0-9]*(' | tr -d '(' | sed 's/^plain_//' | sort -u)
 missing=$(comm -23 <(echo "$table") <(echo "$exercised") | tr '\n' ' ')
 is "${missing:-none}" "none" "every call in rt_calls.h is exercised"
-is "$(echo "$table" | wc -l)" 89 "the table lists the 89 intercepted POSIX and STDIO calls"
+is "$(echo "$table" | wc -l)" 97 "the table lists the 97 intercepted POSIX and STDIO calls"
 
 done_testing

@@ -284,6 +284,8 @@ size_t __fread_chk(void *ptr, size_t ptrlen, size_t size, size_t n, FILE *stream
 char *__fgets_chk(char *s, size_t slen, int size, FILE *stream);
 int __fprintf_chk(FILE *stream, int flag, const char *fmt, ...);
 int __vfprintf_chk(FILE *stream, int flag, const char *fmt, va_list ap);
+int __printf_chk(int flag, const char *fmt, ...);
+int __vprintf_chk(int flag, const char *fmt, va_list ap);
 int __isoc99_fscanf(FILE *stream, const char *fmt, ...);
 int __isoc99_vfscanf(FILE *stream, const char *fmt, va_list ap);
 /* In C99 modes the headers turn fscanf into __isoc99_fscanf: reach the plain symbols by name. */
@@ -311,7 +313,9 @@ int plain_vfscanf(FILE *stream, const char *fmt, va_list ap) __asm__("vfscanf");
  *   writes: fwrite, fputs, fputc, putc, vfprintf, fprintf, __fprintf_chk,
  *   __vfprintf_chk (8; 3+3+1+1+3+9+2+2 = 24 bytes); reads: fread, fgets,
  *   fgetc, getc, fscanf, vfscanf, __isoc99_fscanf, __isoc99_vfscanf,
- *   __fgets_chk, __fread_chk (10; 3+3+1+1+5+2+2+2+1+4 = 24 bytes);
+ *   __fgets_chk, __fread_chk (10; 3+3+1+1+5+2+2+2+1+4 = 24 bytes); then
+ *   fsetpos, putw (4 bytes), fsetpos64 back, getw (4 bytes).
+ * On stdout: printf, vprintf, __printf_chk, __vprintf_chk (2 bytes each).
  *   seeks: fseek, fseeko, fseeko64, ftell, rewind (5); fflush (1).
  */
 static int vprint(FILE *f, const char *fmt, ...)
@@ -337,6 +341,18 @@ static int vprint_chk(FILE *f, const char *fmt, ...)
 	return n;
 }
 
+/* vprintf, or with chk set __vprintf_chk, through a variadic front. */
+static int vprint_out(int chk, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = chk ? __vprintf_chk(1, fmt, ap) : vprintf(fmt, ap);
+	va_end(ap);
+	return n;
+}
+
 /* vfscanf, or with iso99 set __isoc99_vfscanf, through a variadic front. */
 static int vscan(int iso99, FILE *f, const char *fmt, ...)
 {
@@ -356,6 +372,8 @@ static void every_call(void)
 	struct stat st;
 	struct stat64 st64;
 	struct statx stx;
+	fpos_t pos;
+	fpos64_t pos64;
 	char line[64];
 	int fd, fds[16], n = 0, i, value;
 	void *map;
@@ -443,7 +461,13 @@ static void every_call(void)
 	CHECK(vscan(1, f, " %d", &value) == 1 && value == 9);
 	CHECK(__fgets_chk(line, sizeof(line), sizeof(line), f) && !strcmp(line, "\n"));
 	CHECK(__fread_chk(line, sizeof(line), 1, 4, f) == 4 && !memcmp(line, "lmno", 4));
+	CHECK(fgetpos(f, &pos) == 0 && fgetpos64(f, &pos64) == 0);
+	CHECK(fsetpos(f, &pos) == 0 && putw(0x41424344, f) == 0);
+	CHECK(fsetpos64(f, &pos64) == 0 && getw(f) == 0x41424344);
 	CHECK(fclose(f) == 0);
+	CHECK(printf("p\n") == 2 && vprint_out(0, "%s\n", "q") == 2);
+	CHECK(__printf_chk(1, "r\n") == 2 && vprint_out(1, "%s\n", "s") == 2);
+	CHECK(fflush(stdout) == 0);
 }
 
 /* Results and errno must be those of the real calls, success or failure. */
