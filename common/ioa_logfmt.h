@@ -26,8 +26,7 @@
 #define IOA_LOG_MAX_REGION_RAW ((uint64_t)1 << 31)
 
 /* Header flags. */
-#define IOA_LOG_FLAG_FOLDED  0x1u /* some records were folded (memory budget) */
-#define IOA_LOG_FLAG_PARTIAL 0x2u /* some ranks' data is missing */
+#define IOA_LOG_FLAG_FOLDED 0x1u /* some records were folded (memory budget) */
 
 /* Region compression. */
 #define IOA_LOG_COMPRESS_NONE 0u

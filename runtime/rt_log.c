@@ -21,7 +21,6 @@
 #include "rt_stdio.h"
 #include "rt_records.h"
 
-
 void rt_log_finish_record(struct rt_record *rec)
 {
 	int64_t *c = rec->counters;

@@ -28,7 +28,6 @@ struct rt_desc {
 	struct rt_record *rec;
 	int64_t offset;
 	int refs;
-	int append;
 	struct rt_desc *next_free;
 };
 
@@ -159,7 +158,7 @@ static void desc_unref(int fd)
 }
 
 /* A new open file description, recycled when one is free. */
-static struct rt_desc *desc_new(struct rt_record *rec, int append)
+static struct rt_desc *desc_new(struct rt_record *rec)
 {
 	struct rt_desc *d = free_descs;
 
@@ -173,7 +172,6 @@ static struct rt_desc *desc_new(struct rt_record *rec, int append)
 	}
 	memset(d, 0, sizeof(*d));
 	d->rec = rec;
-	d->append = append;
 	return d;
 }
 
@@ -205,8 +203,8 @@ enum rt_create rt_posix_probe_create(int dirfd, const char *path, int flags, mod
 	return fd >= 0 ? RT_CREATED : RT_EXISTED;
 }
 
-void rt_posix_open(const char *op, int dirfd, const char *path, int flags, mode_t mode,
-		   enum rt_create create, int fd, int err, double t0, double t1)
+void rt_posix_open(const char *op, int dirfd, const char *path, mode_t mode, enum rt_create create,
+		   int fd, int err, double t0, double t1)
 {
 	struct rt_record *rec = path_record(dirfd, path);
 	struct rt_desc *d;
@@ -235,7 +233,7 @@ void rt_posix_open(const char *op, int dirfd, const char *path, int flags, mode_
 	}
 	rec->flags &= ~IOA_REC_REMOVED;
 
-	d = desc_new(rec, (flags & O_APPEND) != 0);
+	d = desc_new(rec);
 	if (d)
 		desc_attach(fd, d);
 }
@@ -270,7 +268,7 @@ void rt_posix_io(const char *op, int is_write, int fd, int64_t offset, int64_t r
 {
 	struct rt_desc *d = desc_of(fd);
 	struct rt_record *rec;
-	int64_t *c, this_offset, *last, stride, elapsed_size;
+	int64_t *c, this_offset, *last, stride;
 	double elapsed = t1 - t0;
 
 	if (!d)
@@ -313,7 +311,6 @@ void rt_posix_io(const char *op, int is_write, int fd, int64_t offset, int64_t r
 		c[POSIX_RW_SWITCHES]++;
 	rec->last_io = is_write ? 2 : 1;
 
-	elapsed_size = ret;
 	if (is_write) {
 		int64_t rewritten = rt_extents_add(&rec->written, this_offset, this_offset + ret);
 
@@ -328,7 +325,7 @@ void rt_posix_io(const char *op, int is_write, int fd, int64_t offset, int64_t r
 		rt_add_time(&rec->fcounters[POSIX_F_WRITE_TIME], &rec->write_end, t0, t1);
 		if (rec->fcounters[POSIX_F_MAX_WRITE_TIME] < elapsed) {
 			rec->fcounters[POSIX_F_MAX_WRITE_TIME] = elapsed;
-			c[POSIX_MAX_WRITE_TIME_SIZE] = elapsed_size;
+			c[POSIX_MAX_WRITE_TIME_SIZE] = ret;
 		}
 	} else {
 		rt_set_first(&rec->fcounters[POSIX_F_READ_START_TIMESTAMP], t0);
@@ -336,7 +333,7 @@ void rt_posix_io(const char *op, int is_write, int fd, int64_t offset, int64_t r
 		rt_add_time(&rec->fcounters[POSIX_F_READ_TIME], &rec->read_end, t0, t1);
 		if (rec->fcounters[POSIX_F_MAX_READ_TIME] < elapsed) {
 			rec->fcounters[POSIX_F_MAX_READ_TIME] = elapsed;
-			c[POSIX_MAX_READ_TIME_SIZE] = elapsed_size;
+			c[POSIX_MAX_READ_TIME_SIZE] = ret;
 		}
 	}
 }
@@ -406,7 +403,7 @@ void rt_posix_fileno(const char *op, const char *name, int fd, double t0, double
 		if (!name || name[0] != '/')
 			return;
 		rec = path_record(AT_FDCWD, name);
-		d = rec ? desc_new(rec, 0) : NULL;
+		d = rec ? desc_new(rec) : NULL;
 		if (!d)
 			return;
 		desc_attach(fd, d);

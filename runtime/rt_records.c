@@ -152,7 +152,6 @@ struct rt_record *rt_record_get(enum ioa_module module, const char *path, size_t
 	buckets[bucket] = rec;
 	rec->next_in_module = m->first;
 	m->first = rec;
-	m->count++;
 	return rec;
 }
 

@@ -81,8 +81,7 @@ struct rt_module_records {
 	struct rt_record *first;
 	struct rt_record *combined; /* rank 0 at MPI shutdown: shared files, combined */
 	struct rt_record *overflow; /* where files past the budget fold */
-	uint64_t count;
-	uint64_t folded_files; /* distinct files that went to the overflow record */
+	uint64_t folded_files;	    /* distinct files that went to the overflow record */
 };
 
 extern struct rt_module_records rt_modules[IOA_MOD_COUNT];
