@@ -117,3 +117,47 @@ char *ioa_buf_detach(struct ioa_buf *b, size_t *len)
 	ioa_buf_init(b, b->cap);
 	return data;
 }
+
+int ioa_buf_add_escaped(struct ioa_buf *b, const void *bytes, size_t len)
+{
+	const unsigned char *s = bytes;
+	size_t i = 0;
+	int rc = 0;
+
+	while (i < len && !rc) {
+		unsigned char ch = s[i];
+		size_t seq = ch < 0x80		   ? 1
+			     : (ch & 0xe0) == 0xc0 ? 2
+			     : (ch & 0xf0) == 0xe0 ? 3
+			     : (ch & 0xf8) == 0xf0 ? 4
+						   : 0;
+		size_t k;
+
+		if (ch == '\n')
+			rc = ioa_buf_addstr(b, "\\n");
+		else if (ch == '\t')
+			rc = ioa_buf_addstr(b, "\\t");
+		else if (ch == '\\')
+			rc = ioa_buf_addstr(b, "\\\\");
+		else if (ch < 0x20 || ch == 0x7f)
+			rc = ioa_buf_addf(b, "\\x%02x", ch);
+		if (ch < 0x80 &&
+		    (ch == '\n' || ch == '\t' || ch == '\\' || ch < 0x20 || ch == 0x7f)) {
+			i++;
+			continue;
+		}
+		for (k = 1; seq > 1 && k < seq; k++)
+			if (i + k >= len || (s[i + k] & 0xc0) != 0x80)
+				seq = 0;
+		if (seq == 2 && ch < 0xc2)
+			seq = 0; /* overlong */
+		if (!seq) {
+			rc = ioa_buf_addf(b, "\\x%02x", ch);
+			i++;
+			continue;
+		}
+		rc = ioa_buf_add(b, s + i, seq);
+		i += seq;
+	}
+	return rc;
+}

@@ -51,6 +51,13 @@ int ioa_buf_add(struct ioa_buf *b, const void *bytes, size_t n);
 int ioa_buf_addstr(struct ioa_buf *b, const char *s);
 int ioa_buf_addf(struct ioa_buf *b, const char *fmt, ...) IOA_PRINTF(2, 3);
 
+/*
+ * Appends bytes (a file name, say) in display form: newline, tab and
+ * backslash as \n, \t, \\; other control bytes and bytes that are not
+ * valid UTF-8 as \xNN.  The result is one line of valid UTF-8.
+ */
+int ioa_buf_add_escaped(struct ioa_buf *b, const void *bytes, size_t len);
+
 /* The content as a C string; "" for a buffer never written. */
 const char *ioa_buf_str(const struct ioa_buf *b);
 

@@ -37,7 +37,9 @@ struct rt_list {
 	X(disable, BOOL, disable, "0", "turn the runtime off for this process")                 \
 	X(logdir, PATH, logdir, RT_DEFAULT_LOGDIR, "root of the log tree (LOGDIR/YYYY/MM/DD/)") \
 	X(log_group, NAME, log_group, "", "group given to new logs (empty: the user's group)")  \
-	X(memory, SIZE, memory_bytes, "4MiB", "memory budget per process")                      \
+	X(memory, SIZE, memory_bytes, "6MiB", "memory budget per process")                      \
+	X(trace, SIZE, trace_bytes, "2MiB",                                                     \
+	  "part of the memory budget for the operation trace (0: no trace)")                    \
 	X(nonmpi, BOOL, nonmpi, "0", "write logs for programs that never call MPI_Init")        \
 	X(nonmpi_exes, LIST, nonmpi_exes, "",                                                   \
 	  "executables (names or path prefixes) logged without MPI")                            \
@@ -58,6 +60,7 @@ struct rt_config {
 	char logdir[RT_CONFIG_PATH_MAX];
 	char log_group[64];
 	uint64_t memory_bytes;
+	uint64_t trace_bytes;
 	bool nonmpi;
 	struct rt_list nonmpi_exes;
 	struct rt_list exclude_exes;

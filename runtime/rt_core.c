@@ -17,6 +17,7 @@
 #include "rt_posix.h"
 #include "rt_records.h"
 #include "rt_stdio.h"
+#include "rt_trace.h"
 
 struct rt_state rt = {.nprocs = 1};
 _Thread_local unsigned rt_inside __attribute__((tls_model("initial-exec")));
@@ -111,7 +112,10 @@ void rt_init(void)
 		rt.disabled_reason = "executable excluded by settings";
 	else if (rt_arena_init(&rt.arena, (size_t)rt.config.memory_bytes))
 		rt.disabled_reason = "cannot map the memory budget";
-	else if (rt_records_init() || rt_posix_init() || rt_stdio_init() || rt_mpiio_init())
+	else if (rt_trace_init(rt.config.trace_bytes < rt.config.memory_bytes / 2
+				       ? rt.config.trace_bytes
+				       : rt.config.memory_bytes / 2) ||
+		 rt_records_init() || rt_posix_init() || rt_stdio_init() || rt_mpiio_init())
 		rt.disabled_reason = "memory budget too small for the record tables";
 	else if (pthread_atfork(before_fork, after_fork_parent, after_fork_child))
 		rt.disabled_reason = "cannot register fork handlers";

@@ -12,6 +12,8 @@
 
 #include "rt_core.h"
 #include "rt_posix.h"
+#include "rt_records.h"
+#include "rt_trace.h"
 
 #define RT_HANDLE_SLOTS	    256
 #define RT_HANDLE_TOMBSTONE ((const void *)1)
@@ -82,6 +84,7 @@ void rt_mpiio_open(const char *op, int collective, const char *path, int amode, 
 	rec = rt_record_get(IOA_MOD_MPIIO, abs, len);
 	if (failed) {
 		rt_record_failure(rec, IOA_MOD_MPIIO, op, err);
+		rt_trace_io(op, IOA_MOD_MPIIO, rec, IOA_TR_FAILED, 0, 0, 0, err, t0, t1);
 		return;
 	}
 	rec->counters[collective ? MPIIO_COLL_OPENS : MPIIO_INDEP_OPENS]++;
@@ -93,6 +96,9 @@ void rt_mpiio_open(const char *op, int collective, const char *path, int amode, 
 	rt_set_last(&rec->fcounters[MPIIO_F_OPEN_END_TIMESTAMP], t1);
 	rt_add_time(&rec->fcounters[MPIIO_F_META_TIME], &rec->meta_end, t0, t1);
 	handle_set(handle, rec);
+	/* The hints' string index rides in the signature's err field: the call succeeded. */
+	rt_trace_io(op, IOA_MOD_MPIIO, rec, hint_lines[0] ? IOA_TR_HINTS : 0, amode, 0, 0,
+		    (int)rt_trace_hints(rec->hints), t0, t1);
 }
 
 struct rt_record *rt_mpiio_close_begin(const void *handle)
@@ -111,6 +117,8 @@ void rt_mpiio_close(const char *op, struct rt_record *rec, int failed, int err, 
 {
 	if (!rec)
 		return;
+	rt_trace_io(op, IOA_MOD_MPIIO, rec, failed ? IOA_TR_FAILED : 0, 0, 0, 0, failed ? err : 0, t0,
+		    t1);
 	if (failed)
 		rt_record_failure(rec, IOA_MOD_MPIIO, op, err);
 	rt_set_first(&rec->fcounters[MPIIO_F_CLOSE_START_TIMESTAMP], t0);
@@ -125,6 +133,8 @@ void rt_mpiio_meta(const char *op, const void *handle, int counter, int failed, 
 
 	if (!rec)
 		return;
+	rt_trace_io(op, IOA_MOD_MPIIO, rec, failed ? IOA_TR_FAILED : 0, 0, 0, 0, failed ? err : 0, t0,
+		    t1);
 	if (failed) {
 		rt_record_failure(rec, IOA_MOD_MPIIO, op, err);
 		return;
@@ -134,7 +144,7 @@ void rt_mpiio_meta(const char *op, const void *handle, int counter, int failed, 
 }
 
 void rt_mpiio_io(const char *op, int is_write, enum rt_mpiio_class cls, const void *handle,
-		 int64_t bytes, int failed, int err, double t0, double t1)
+		 int64_t offset, int64_t bytes, int failed, int err, double t0, double t1)
 {
 	static const int reads[] = {MPIIO_INDEP_READS, MPIIO_COLL_READS, MPIIO_SPLIT_READS,
 				    MPIIO_NB_READS};
@@ -146,6 +156,9 @@ void rt_mpiio_io(const char *op, int is_write, enum rt_mpiio_class cls, const vo
 
 	if (!rec)
 		return;
+	rt_trace_io(op, IOA_MOD_MPIIO, rec,
+		    (is_write ? IOA_TR_WRITE : IOA_TR_READ) | (failed ? IOA_TR_FAILED : 0), offset,
+		    failed ? 0 : bytes, 0, failed ? err : 0, t0, t1);
 	if (failed) {
 		rt_record_failure(rec, IOA_MOD_MPIIO, op, err);
 		return;
@@ -182,9 +195,10 @@ void rt_mpiio_end(const char *op, int is_write, const void *handle, double t0, d
 {
 	struct rt_record *rec = rt_mpiio_record_of(handle);
 
-	(void)op;
 	if (!rec)
 		return;
+	rt_trace_io(op, IOA_MOD_MPIIO, rec, is_write ? IOA_TR_WRITE : IOA_TR_READ, -1, 0, 0, 0, t0,
+		    t1);
 	if (is_write)
 		rt_add_time(&rec->fcounters[MPIIO_F_WRITE_TIME], &rec->write_end, t0, t1);
 	else

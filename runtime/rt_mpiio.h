@@ -31,8 +31,9 @@ void rt_mpiio_close(const char *op, struct rt_record *rec, int failed, int err, 
 		    double t1);
 void rt_mpiio_meta(const char *op, const void *handle, int counter, int failed, int err, double t0,
 		   double t1);
+/* offset: explicit offset of the _at forms, -1 at the file pointer. */
 void rt_mpiio_io(const char *op, int is_write, enum rt_mpiio_class cls, const void *handle,
-		 int64_t bytes, int failed, int err, double t0, double t1);
+		 int64_t offset, int64_t bytes, int failed, int err, double t0, double t1);
 void rt_mpiio_end(const char *op, int is_write, const void *handle, double t0, double t1);
 
 #endif

@@ -32,11 +32,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <zlib.h>
+
 #include "ioa_logw.h"
+#include "ioa_trace.h"
 #include "rt_combine.h"
 #include "rt_core.h"
 #include "rt_log.h"
 #include "rt_records.h"
+#include "rt_trace.h"
 
 struct rt_pmpi_api rt_pmpi;
 
@@ -149,6 +153,8 @@ struct rt_job {
 	struct ioa_buf hosts; /* rank 0: distinct host names, NUL-separated */
 	uint32_t *rank_nodes; /* rank 0 */
 	uint32_t nnodes;
+	double ns_per_tick;
+	struct ioa_trace trace; /* rank 0, small logs: every rank's trace, to be grouped */
 };
 
 /* Rank 0: maps a rank's host name to a node number. */
@@ -326,6 +332,9 @@ static int pack_message(struct rt_job *job, struct ioa_log_writer *w, struct ioa
 	/* Rank 0 packs its own records after combining; the others now. */
 	if (!rc && rt.rank != 0)
 		rc = rt_log_pack_records(w);
+	if (!rc && rt.rank != 0 && rt_trace_pack(w, job->ns_per_tick) && rt.config.debug)
+		fprintf(stderr, "ioatlas: rank %d's operation trace is left out of the log\n",
+			rt.rank);
 	return rc;
 }
 
@@ -381,9 +390,38 @@ static int take_shared(struct rt_job *job, struct rt_combined *combined, int ran
 	return cur->overrun ? -EINVAL : 0;
 }
 
+/*
+ * Rank 0, small logs: a rank's trace region joins the job's trace, to be
+ * grouped with the others'.  One that does not decode is kept as it came
+ * (a reader takes any number of trace regions).
+ */
+static int take_trace(struct rt_job *job, struct ioa_log_writer *all,
+		      const struct ioa_log_region *reg, const unsigned char *bytes)
+{
+	struct ioa_log_region alone = *reg;
+	unsigned char *raw = NULL;
+	uLongf len = (uLongf)reg->raw_size;
+	int rc = -EINVAL;
+
+	if (reg->raw_size <= rt.config.gather_cap_bytes && (raw = malloc(reg->raw_size + 1))) {
+		if (reg->compression == IOA_LOG_COMPRESS_NONE && reg->stored_size == reg->raw_size)
+			memcpy(raw, bytes, (size_t)reg->raw_size);
+		else if (uncompress(raw, &len, bytes, (uLong)reg->stored_size) != Z_OK ||
+			 len != reg->raw_size)
+			len = 0;
+		if (len == reg->raw_size)
+			rc = ioa_trace_decode(&job->trace, raw, (size_t)len);
+		free(raw);
+	}
+	if (!rc)
+		return 0;
+	alone.offset = 0;
+	return ioa_logw_append(all, &alone, 1, bytes, (size_t)reg->stored_size);
+}
+
 /* Rank 0: one rank's regions into w (small logs), or its region table into table. */
-static int take_regions(struct ioa_log_writer *all, struct ioa_cursor *cur, int with_bytes,
-			struct ioa_log_region *table, uint32_t *table_count)
+static int take_regions(struct rt_job *job, struct ioa_log_writer *all, struct ioa_cursor *cur,
+			int with_bytes, struct ioa_log_region *table, uint32_t *table_count)
 {
 	uint32_t n = ioa_cursor_u32(cur), k;
 	uint64_t stored = 0;
@@ -409,12 +447,42 @@ static int take_regions(struct ioa_log_writer *all, struct ioa_cursor *cur, int 
 	if (!rc && with_bytes) {
 		const unsigned char *bytes = ioa_cursor_take(cur, (size_t)stored);
 
-		rc = bytes ? ioa_logw_append(all, regions, n, bytes, (size_t)stored) : -EINVAL;
+		for (k = 0; k < n && !rc; k++) {
+			struct ioa_log_region one = regions[k];
+
+			if (!bytes || one.offset > stored || one.stored_size > stored - one.offset) {
+				rc = -EINVAL;
+			} else if (one.type == IOA_REGION_TRACE) {
+				rc = take_trace(job, all, &one, bytes + one.offset);
+			} else {
+				one.offset = 0;
+				rc = ioa_logw_append(all, &one, 1, bytes + regions[k].offset,
+						     (size_t)one.stored_size);
+			}
+		}
 	} else if (!rc && table) {
 		memcpy(table + *table_count, regions, n * sizeof(*regions));
 		*table_count += n;
 	}
 	free(regions);
+	return rc;
+}
+
+/*
+ * Rank 0, small logs: its own trace joins the others', ranks with the same
+ * shape become one group, and the job's trace is one region.
+ */
+static int pack_job_trace(struct rt_job *job, struct ioa_log_writer *w)
+{
+	struct ioa_buf raw = IOA_BUF_INIT((size_t)INT_MAX);
+	int rc = rt_trace_group(&job->trace, job->ns_per_tick);
+
+	if (!rc && job->trace.ngroups) {
+		rc = ioa_trace_regroup(&job->trace);
+		rc = rc ? rc : ioa_trace_encode(&job->trace, &raw);
+		rc = rc ? rc : ioa_logw_add(w, IOA_REGION_TRACE, raw.data, raw.len);
+	}
+	ioa_buf_release(&raw);
 	return rc;
 }
 
@@ -533,7 +601,7 @@ static int write_job_log(struct rt_job *job)
 			cur.left += (size_t)counts[r];
 			rc = take_shared(job, combined, r, &cur);
 			if (!rc && r > 0)
-				rc = take_regions(&w, &cur, small, table, &table_count);
+				rc = take_regions(job, &w, &cur, small, table, &table_count);
 			else if (!rc)
 				(void)ioa_cursor_take(&cur, cur.left);
 			/* Whatever this rank sent beyond what was read is skipped. */
@@ -547,6 +615,10 @@ static int write_job_log(struct rt_job *job)
 		/* Rank 0's regions follow the others' (small logs) or lead (large). */
 		if (!rc)
 			rc = rt_log_pack_records(&w);
+		/* A trace that cannot be packed is left out; the log goes on without it. */
+		if (!rc && (small ? pack_job_trace(job, &w) : rt_trace_pack(&w, job->ns_per_tick)) &&
+		    rt.config.debug)
+			fprintf(stderr, "ioatlas: the job's operation trace is left out of its log\n");
 		if (!rc)
 			rc = rt_log_pack_job(&w, job->hosts.data, job->hosts.len, job->rank_nodes,
 					     job->nnodes);
@@ -616,7 +688,8 @@ void rt_mpilog_write(void)
 	rt.log_written = true;
 	rt_inside |= RT_IN_RUNTIME;
 	rt_stop_recording();
-	rt_records_to_seconds(rt_seconds_per_tick());
+	job.ns_per_tick = rt_seconds_per_tick() * 1e9;
+	rt_records_to_seconds(job.ns_per_tick * 1e-9);
 	ioa_buf_init(&job.hosts, 1 << 24);
 
 	/* Our collectives must return errors, never abort the application. */
@@ -631,6 +704,7 @@ void rt_mpilog_write(void)
 			rt.config.logdir);
 	free(job.shared);
 	free(job.rank_nodes);
+	ioa_trace_free(&job.trace);
 	ioa_buf_release(&job.hosts);
 	rt_inside &= ~RT_IN_RUNTIME;
 }

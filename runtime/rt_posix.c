@@ -19,6 +19,7 @@
 
 #include "rt_core.h"
 #include "rt_records.h"
+#include "rt_trace.h"
 
 /* Descriptors above this are not tracked (counted in rt_posix_untracked_fds). */
 #define RT_MAX_FDS 4096
@@ -213,8 +214,11 @@ void rt_posix_open(const char *op, int dirfd, const char *path, mode_t mode, enu
 		return;
 	if (fd < 0) {
 		rt_record_failure(rec, IOA_MOD_POSIX, op, err);
+		rt_trace_io(op, IOA_MOD_POSIX, rec, IOA_TR_FAILED, 0, 0, 0, err, t0, t1);
 		return;
 	}
+	rt_trace_io(op, IOA_MOD_POSIX, rec, create != RT_EXISTED ? IOA_TR_CREATE : 0, 0, 0, 0, 0, t0,
+		    t1);
 	/* The file system's preferred block size is the file's alignment (as Darshan's). */
 	if (!rec->counters[POSIX_OPENS]) {
 		struct stat st;
@@ -256,6 +260,8 @@ void rt_posix_close(const char *op, struct rt_record *rec, int ret, int err, dou
 {
 	if (!rec)
 		return;
+	rt_trace_io(op, IOA_MOD_POSIX, rec, ret < 0 ? IOA_TR_FAILED : 0, 0, 0, 0, ret < 0 ? err : 0,
+		    t0, t1);
 	if (ret < 0)
 		rt_record_failure(rec, IOA_MOD_POSIX, op, err);
 	rt_set_first(&rec->fcounters[POSIX_F_CLOSE_START_TIMESTAMP], t0);
@@ -275,11 +281,16 @@ void rt_posix_io(const char *op, int is_write, int fd, int64_t offset, int64_t r
 		return;
 	rec = d->rec;
 	c = rec->counters;
+	this_offset = offset == RT_AT_CURRENT ? d->offset : offset;
 	if (ret < 0) {
 		rt_record_failure(rec, IOA_MOD_POSIX, op, err);
+		rt_trace_io(op, IOA_MOD_POSIX, rec,
+			    IOA_TR_FAILED | (is_write ? IOA_TR_WRITE : IOA_TR_READ), this_offset, 0, 0,
+			    err, t0, t1);
 		return;
 	}
-	this_offset = offset == RT_AT_CURRENT ? d->offset : offset;
+	rt_trace_io(op, IOA_MOD_POSIX, rec, is_write ? IOA_TR_WRITE : IOA_TR_READ, this_offset, ret,
+		    0, 0, t0, t1);
 	if (offset == RT_AT_CURRENT)
 		d->offset += ret;
 	last = is_write ? &rec->last_byte_written : &rec->last_byte_read;
@@ -346,8 +357,10 @@ void rt_posix_seek(const char *op, int fd, int64_t ret, int err, double t0, doub
 		return;
 	if (ret < 0) {
 		rt_record_failure(d->rec, IOA_MOD_POSIX, op, err);
+		rt_trace_io(op, IOA_MOD_POSIX, d->rec, IOA_TR_FAILED, d->offset, 0, 0, err, t0, t1);
 		return;
 	}
+	rt_trace_io(op, IOA_MOD_POSIX, d->rec, 0, ret, 0, 0, 0, t0, t1);
 	d->offset = ret;
 	d->rec->counters[POSIX_SEEKS]++;
 	rt_add_time(&d->rec->fcounters[POSIX_F_META_TIME], &d->rec->meta_end, t0, t1);
@@ -360,6 +373,8 @@ void rt_posix_fd_meta(const char *op, int fd, int counter, int failed, int err, 
 
 	if (!d)
 		return;
+	rt_trace_io(op, IOA_MOD_POSIX, d->rec, failed ? IOA_TR_FAILED : 0, 0, 0, 0, failed ? err : 0,
+		    t0, t1);
 	if (failed) {
 		rt_record_failure(d->rec, IOA_MOD_POSIX, op, err);
 		return;
@@ -377,8 +392,14 @@ void rt_posix_path_meta(const char *op, int dirfd, const char *path, int counter
 		return;
 	if (failed) {
 		rt_record_failure(rec, IOA_MOD_POSIX, op, err);
+		rt_trace_io(op, IOA_MOD_POSIX, rec, IOA_TR_FAILED, 0, 0, 0, err, t0, t1);
 		return;
 	}
+	rt_trace_io(op, IOA_MOD_POSIX, rec,
+		    counter == POSIX_UNLINKS || counter == POSIX_RMDIRS ? IOA_TR_REMOVE
+		    : counter == POSIX_MKDIRS			      ? IOA_TR_CREATE
+									      : 0,
+		    0, 0, 0, 0, t0, t1);
 	rec->counters[counter]++;
 	rt_add_time(&rec->fcounters[POSIX_F_META_TIME], &rec->meta_end, t0, t1);
 	if (counter == POSIX_UNLINKS || counter == POSIX_RMDIRS)
@@ -392,7 +413,6 @@ void rt_posix_fileno(const char *op, const char *name, int fd, double t0, double
 	struct rt_desc *d = desc_of(fd);
 	struct rt_record *rec;
 
-	(void)op;
 	if (fd < 0)
 		return;
 	/* A descriptor already known (the stream was fdopen'ed) keeps its record. */
@@ -408,6 +428,7 @@ void rt_posix_fileno(const char *op, const char *name, int fd, double t0, double
 			return;
 		desc_attach(fd, d);
 	}
+	rt_trace_io(op, IOA_MOD_POSIX, rec, 0, 0, 0, 0, 0, t0, t1);
 	rec->counters[POSIX_FILENOS]++;
 	rec->counters[POSIX_OPENS]++;
 	rt_add_time(&rec->fcounters[POSIX_F_META_TIME], &rec->meta_end, t0, t1);
@@ -421,10 +442,12 @@ void rt_posix_dup(const char *op, int oldfd, int newfd, int err, double t0, doub
 		return;
 	if (newfd < 0) {
 		rt_record_failure(d->rec, IOA_MOD_POSIX, op, err);
+		rt_trace_io(op, IOA_MOD_POSIX, d->rec, IOA_TR_FAILED, 0, 0, 0, err, t0, t1);
 		return;
 	}
 	if (newfd == oldfd)
 		return;
+	rt_trace_io(op, IOA_MOD_POSIX, d->rec, 0, 0, 0, 0, 0, t0, t1);
 	d->rec->counters[POSIX_DUPS]++;
 	d->rec->counters[POSIX_OPENS]++;
 	rt_add_time(&d->rec->fcounters[POSIX_F_META_TIME], &d->rec->meta_end, t0, t1);
@@ -439,8 +462,11 @@ void rt_posix_rename(const char *op, int olddirfd, const char *old, int newdirfd
 
 	if (ret < 0) {
 		rt_record_failure(from, IOA_MOD_POSIX, op, err);
+		rt_trace_io(op, IOA_MOD_POSIX, from, IOA_TR_FAILED, 0, 0, 0, err, t0, t1);
 		return;
 	}
+	rt_trace_io(op, IOA_MOD_POSIX, from, IOA_TR_REMOVE, 0, 0, 0, 0, t0, t1);
+	rt_trace_io(op, IOA_MOD_POSIX, to, IOA_TR_CREATE, 0, 0, 0, 0, t0, t1);
 	if (from) {
 		from->counters[POSIX_RENAME_SOURCES]++;
 		from->flags |= IOA_REC_REMOVED;

@@ -70,6 +70,7 @@ struct rt_record {
 	struct rt_extents written;
 	struct rt_bin *bins; /* RT_BINS, from the first read or write on */
 	const char *hints;   /* MPI-IO: hints given at the last open, "key=value" lines */
+	uint32_t trace_slot; /* 1 + the file's slot in the operation trace, 0 before */
 	int64_t *counters;
 	double *fcounters;
 };

@@ -16,6 +16,7 @@
 #include "rt_core.h"
 #include "rt_log.h"
 #include "rt_records.h"
+#include "rt_trace.h"
 
 /* Stops recording and waits for calls in flight to finish their updates. */
 void rt_stop_recording(void)
@@ -40,6 +41,7 @@ void rt_shutdown_at_exit(void)
 	struct ioa_log_writer w;
 	char host[256] = "";
 	uint32_t node = 0;
+	double seconds_per_tick;
 	int rc;
 
 	if (rt.log_written || !rt.started || rt.mpi_initialized)
@@ -49,11 +51,15 @@ void rt_shutdown_at_exit(void)
 	rt.log_written = true;
 	rt_inside |= RT_IN_RUNTIME;
 	rt_stop_recording();
-	rt_records_to_seconds(rt_seconds_per_tick());
+	seconds_per_tick = rt_seconds_per_tick();
+	rt_records_to_seconds(seconds_per_tick);
 
 	gethostname(host, sizeof(host) - 1);
 	ioa_logw_init(&w, (size_t)1 << 30);
 	rc = rt_log_pack_records(&w);
+	/* A trace that cannot be packed is left out; the log goes on without it. */
+	if (!rc && rt_trace_pack(&w, seconds_per_tick * 1e9) && rt.config.debug)
+		fprintf(stderr, "ioatlas: the operation trace is left out of the log\n");
 	if (!rc)
 		rc = rt_log_pack_job(&w, host, strlen(host), &node, 1);
 	if (!rc)

@@ -13,6 +13,7 @@
 #include "rt_core.h"
 #include "rt_posix.h"
 #include "rt_records.h"
+#include "rt_trace.h"
 
 #define RT_STREAM_SLOTS 1024
 #define RT_TOMBSTONE	((FILE *)1)
@@ -112,8 +113,10 @@ void rt_stdio_open(const char *op, const char *path, const char *mode, FILE *str
 	rec = rt_record_get(IOA_MOD_STDIO, abs, len);
 	if (!stream) {
 		rt_record_failure(rec, IOA_MOD_STDIO, op, err);
+		rt_trace_io(op, IOA_MOD_STDIO, rec, IOA_TR_FAILED, 0, 0, 0, err, t0, t1);
 		return;
 	}
+	rt_trace_io(op, IOA_MOD_STDIO, rec, 0, 0, 0, 0, 0, t0, t1);
 	opened(rec, stream, mode, STDIO_OPENS, t0, t1);
 }
 
@@ -128,8 +131,10 @@ void rt_stdio_fdopen(const char *op, int fd, const char *mode, FILE *stream, int
 	rec = rt_record_get(IOA_MOD_STDIO, posix->name, strlen(posix->name));
 	if (!stream) {
 		rt_record_failure(rec, IOA_MOD_STDIO, op, err);
+		rt_trace_io(op, IOA_MOD_STDIO, rec, IOA_TR_FAILED, 0, 0, 0, err, t0, t1);
 		return;
 	}
+	rt_trace_io(op, IOA_MOD_STDIO, rec, 0, 0, 0, 0, 0, t0, t1);
 	opened(rec, stream, mode, STDIO_FDOPENS, t0, t1);
 }
 
@@ -154,6 +159,8 @@ void rt_stdio_close(const char *op, struct rt_record *rec, int failed, int err, 
 {
 	if (!rec)
 		return;
+	rt_trace_io(op, IOA_MOD_STDIO, rec, failed ? IOA_TR_FAILED : 0, 0, 0, 0, failed ? err : 0, t0,
+		    t1);
 	if (failed)
 		rt_record_failure(rec, IOA_MOD_STDIO, op, err);
 	rt_set_first(&rec->fcounters[STDIO_F_CLOSE_START_TIMESTAMP], t0);
@@ -172,6 +179,9 @@ void rt_stdio_io(const char *op, int is_write, FILE *stream, int64_t bytes, int 
 		return;
 	rec = s->rec;
 	c = rec->counters;
+	rt_trace_io(op, IOA_MOD_STDIO, rec,
+		    (is_write ? IOA_TR_WRITE : IOA_TR_READ) | (failed ? IOA_TR_FAILED : 0), s->offset,
+		    bytes > 0 ? bytes : 0, 0, failed ? err : 0, t0, t1);
 	if (failed) {
 		rt_record_failure(rec, IOA_MOD_STDIO, op, err);
 		if (bytes <= 0)
@@ -204,11 +214,13 @@ void rt_stdio_seek(const char *op, FILE *stream, int failed, int err, double t0,
 		return;
 	if (failed) {
 		rt_record_failure(s->rec, IOA_MOD_STDIO, op, err);
+		rt_trace_io(op, IOA_MOD_STDIO, s->rec, IOA_TR_FAILED, s->offset, 0, 0, err, t0, t1);
 		return;
 	}
 	pos = ftello(stream);
 	if (pos >= 0)
 		s->offset = pos;
+	rt_trace_io(op, IOA_MOD_STDIO, s->rec, 0, s->offset, 0, 0, 0, t0, t1);
 	s->rec->counters[STDIO_SEEKS]++;
 	rt_add_time(&s->rec->fcounters[STDIO_F_META_TIME], &s->rec->meta_end, t0, t1);
 }
@@ -219,6 +231,8 @@ void rt_stdio_flush(const char *op, FILE *stream, int failed, int err, double t0
 
 	if (!s)
 		return;
+	rt_trace_io(op, IOA_MOD_STDIO, s->rec, failed ? IOA_TR_FAILED : 0, 0, 0, 0, failed ? err : 0,
+		    t0, t1);
 	if (failed) {
 		rt_record_failure(s->rec, IOA_MOD_STDIO, op, err);
 		return;

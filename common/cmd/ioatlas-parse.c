@@ -91,50 +91,6 @@ static int on_name(uint64_t id, const unsigned char *name, uint32_t len, void *a
 	return names_add(arg, id, name, len);
 }
 
-/* Appends name to b with control bytes, backslashes and invalid UTF-8 escaped. */
-static int escape_name(struct ioa_buf *b, const unsigned char *s, size_t len)
-{
-	size_t i = 0;
-	int rc = 0;
-
-	while (i < len && !rc) {
-		unsigned char ch = s[i];
-		size_t seq = ch < 0x80		   ? 1
-			     : (ch & 0xe0) == 0xc0 ? 2
-			     : (ch & 0xf0) == 0xe0 ? 3
-			     : (ch & 0xf8) == 0xf0 ? 4
-						   : 0;
-		size_t k;
-
-		if (ch == '\n')
-			rc = ioa_buf_addstr(b, "\\n");
-		else if (ch == '\t')
-			rc = ioa_buf_addstr(b, "\\t");
-		else if (ch == '\\')
-			rc = ioa_buf_addstr(b, "\\\\");
-		else if (ch < 0x20 || ch == 0x7f)
-			rc = ioa_buf_addf(b, "\\x%02x", ch);
-		if (ch < 0x80 &&
-		    (ch == '\n' || ch == '\t' || ch == '\\' || ch < 0x20 || ch == 0x7f)) {
-			i++;
-			continue;
-		}
-		for (k = 1; seq > 1 && k < seq; k++)
-			if (i + k >= len || (s[i + k] & 0xc0) != 0x80)
-				seq = 0;
-		if (seq == 2 && ch < 0xc2)
-			seq = 0; /* overlong */
-		if (!seq) {
-			rc = ioa_buf_addf(b, "\\x%02x", ch);
-			i++;
-			continue;
-		}
-		rc = ioa_buf_add(b, s + i, seq);
-		i += seq;
-	}
-	return rc;
-}
-
 /* ---------------------------------------------------------------- mounts */
 
 static int on_mount(const unsigned char *path, uint32_t path_len, const unsigned char *type,
@@ -203,11 +159,11 @@ static int on_job_text(uint16_t key, const unsigned char *value, uint32_t len, v
 			if (value[i] == '\0') {
 				if (i + 1 < len && ioa_buf_addstr(&p->line, " "))
 					return -ENOMEM;
-			} else if (escape_name(&p->line, value + i, 1)) {
+			} else if (ioa_buf_add_escaped(&p->line, value + i, 1)) {
 				return -ENOMEM;
 			}
 		}
-	} else if (escape_name(&p->line, value, len)) {
+	} else if (ioa_buf_add_escaped(&p->line, value, len)) {
 		return -ENOMEM;
 	}
 	if (key == IOA_JOB_SETTINGS) {
@@ -255,7 +211,7 @@ static int on_job_json(uint16_t key, const unsigned char *value, uint32_t len, v
 			if (i == len || value[i] == '\0') {
 				if (i > start || i < len) {
 					ioa_buf_reset(&text);
-					rc = escape_name(&text, value + start, i - start);
+					rc = ioa_buf_add_escaped(&text, value + start, i - start);
 					json_object_array_add(
 						list, json_object_new_string(ioa_buf_str(&text)));
 				}
@@ -264,7 +220,7 @@ static int on_job_json(uint16_t key, const unsigned char *value, uint32_t len, v
 		}
 		json_object_object_add(job, name, list);
 	} else {
-		rc = escape_name(&text, value, len);
+		rc = ioa_buf_add_escaped(&text, value, len);
 		json_object_object_add(job, name, json_object_new_string(ioa_buf_str(&text)));
 	}
 	ioa_buf_release(&text);
@@ -291,7 +247,7 @@ static int print_record_text(struct parse *p, const struct ioa_log_record *rec)
 	if (rec->flags & IOA_REC_FOLDED) {
 		if (ioa_buf_addstr(&p->line, "<folded: files past the memory budget>"))
 			return -ENOMEM;
-	} else if (name ? escape_name(&p->line, name->name, name->len)
+	} else if (name ? ioa_buf_add_escaped(&p->line, name->name, name->len)
 			: ioa_buf_addstr(&p->line, "<unknown>")) {
 		return -ENOMEM;
 	}
@@ -316,7 +272,7 @@ static int add_name_json(json_object *obj, const struct name_slot *name)
 		json_object_object_add(obj, "name", NULL);
 		return 0;
 	}
-	rc = escape_name(&text, name->name, name->len);
+	rc = ioa_buf_add_escaped(&text, name->name, name->len);
 	if (!rc) {
 		json_object_object_add(obj, "name", json_object_new_string(ioa_buf_str(&text)));
 		if (text.len != name->len || memcmp(text.data, name->name, name->len)) {
@@ -402,7 +358,7 @@ static int on_failure(const struct ioa_log_failure *f, void *arg)
 		errname = errbuf;
 	}
 	ioa_buf_reset(&p->line);
-	if (name ? escape_name(&p->line, name->name, name->len)
+	if (name ? ioa_buf_add_escaped(&p->line, name->name, name->len)
 		 : ioa_buf_addstr(&p->line, "<no file>"))
 		return -ENOMEM;
 	if (p->json) {
@@ -434,7 +390,7 @@ static int on_bins(const struct ioa_log_bins *b, void *arg)
 	uint32_t k;
 
 	ioa_buf_reset(&p->line);
-	if (name ? escape_name(&p->line, name->name, name->len)
+	if (name ? ioa_buf_add_escaped(&p->line, name->name, name->len)
 		 : ioa_buf_addstr(&p->line, "<unknown>"))
 		return -ENOMEM;
 	if (p->json) {
@@ -503,7 +459,7 @@ static int on_hints(uint64_t id, int32_t rank, const unsigned char *text, uint32
 	struct ioa_buf file = IOA_BUF_INIT(REGION_CAP), key = IOA_BUF_INIT(REGION_CAP),
 		       value = IOA_BUF_INIT(REGION_CAP);
 	uint32_t start = 0, i;
-	int rc = name ? escape_name(&file, name->name, name->len)
+	int rc = name ? ioa_buf_add_escaped(&file, name->name, name->len)
 		      : ioa_buf_addstr(&file, "<unknown>");
 
 	for (i = 0; i < len && !rc; i++) {
@@ -515,9 +471,9 @@ static int on_hints(uint64_t id, int32_t rank, const unsigned char *text, uint32
 		ioa_buf_reset(&key);
 		ioa_buf_reset(&value);
 		if (eq) {
-			rc = escape_name(&key, line, (size_t)(eq - line));
+			rc = ioa_buf_add_escaped(&key, line, (size_t)(eq - line));
 			if (!rc)
-				rc = escape_name(&value, eq + 1, (size_t)(text + i - eq - 1));
+				rc = ioa_buf_add_escaped(&value, eq + 1, (size_t)(text + i - eq - 1));
 		}
 		start = i + 1;
 		if (rc || !eq)
@@ -549,7 +505,7 @@ static int on_folded(int32_t rank, uint64_t dropped, uint64_t id, enum ioa_modul
 	const struct name_slot *name = names_find(p, id);
 
 	ioa_buf_reset(&p->line);
-	if (name ? escape_name(&p->line, name->name, name->len)
+	if (name ? ioa_buf_add_escaped(&p->line, name->name, name->len)
 		 : ioa_buf_addstr(&p->line, "<name not kept>"))
 		return -ENOMEM;
 	if (p->json) {
@@ -708,7 +664,7 @@ static int on_file_record(const struct ioa_log_record *rec, void *arg)
 	if (rec->module != IOA_MOD_POSIX && rec->module != IOA_MOD_STDIO)
 		return 0;
 	ioa_buf_reset(&p->line);
-	if (name ? escape_name(&p->line, name->name, name->len)
+	if (name ? ioa_buf_add_escaped(&p->line, name->name, name->len)
 		 : ioa_buf_addstr(&p->line, rec->flags & IOA_REC_FOLDED ? "<folded>" : "<unknown>"))
 		return -ENOMEM;
 	if (rec->module == IOA_MOD_POSIX)

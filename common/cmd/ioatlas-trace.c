@@ -1,0 +1,622 @@
+/*
+ * ioatlas-trace — prints a log's operation trace, `ioatlas trace LOG`.
+ *
+ * The default view is the compressed one: per group of ranks that did the
+ * same thing, the tree of loops and calls, each call with its numbers as
+ * the trace models them (offset = base + stride*i per enclosing loop, or
+ * the explicit list) and its mean duration and gap.  --expand prints one
+ * line per call, in each rank's order, like a DXT dump: numbers exact,
+ * times from the stored distributions.  --rank and --file select; --json
+ * writes the same as one JSON document.  File names are escaped as in
+ * `ioatlas parse`.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <inttypes.h>
+#include <json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ioa_buf.h"
+#include "ioa_log.h"
+#include "ioa_logr.h"
+#include "ioa_parse.h"
+#include "ioa_trace.h"
+
+#define REGION_CAP ((size_t)1 << 31)
+
+struct name {
+	uint64_t id;
+	char *text; /* display form */
+};
+
+struct tool {
+	struct ioa_log_reader reader;
+	struct ioa_trace trace;
+	struct name *names;
+	size_t nnames, name_cap;
+	int expand, json;
+	int64_t only_rank; /* -1: every rank */
+	const char *only_file;
+	json_object *jout;
+	/* the rank being printed */
+	const struct ioa_trace_rank *r;
+	json_object *jcur; /* the JSON array being filled */
+	json_object *jstack[72];
+	unsigned jdepth;
+	struct ioa_buf line;
+	double io, sync, compute; /* totals of one rank, from the distributions */
+};
+
+static int on_name(uint64_t id, const unsigned char *bytes, uint32_t len, void *arg)
+{
+	struct tool *t = arg;
+	struct ioa_buf text = IOA_BUF_INIT(1 << 20);
+	struct name *n;
+
+	if (t->nnames == t->name_cap) {
+		size_t cap = t->name_cap * 2 + 64;
+		struct name *names = realloc(t->names, cap * sizeof(*names));
+
+		if (!names)
+			return -ENOMEM;
+		t->names = names;
+		t->name_cap = cap;
+	}
+	n = &t->names[t->nnames];
+	n->id = id;
+	if (ioa_buf_add_escaped(&text, bytes, len)) {
+		ioa_buf_release(&text);
+		return -ENOMEM;
+	}
+	n->text = ioa_buf_detach(&text, NULL);
+	if (!n->text)
+		n->text = strdup("");
+	t->nnames++;
+	return n->text ? 0 : -ENOMEM;
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+	const struct name *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static const struct name *name_of(const struct tool *t, uint64_t id)
+{
+	struct name key = {.id = id};
+
+	return t->nnames ? bsearch(&key, t->names, t->nnames, sizeof(key), name_cmp) : NULL;
+}
+
+static int load(struct tool *t)
+{
+	struct ioa_buf raw = IOA_BUF_INIT(REGION_CAP);
+	uint32_t i;
+	int rc = 0;
+
+	for (i = 0; i < t->reader.region_count && !rc; i++) {
+		uint32_t type = t->reader.regions[i].type;
+
+		if (type != IOA_REGION_NAMES && type != IOA_REGION_TRACE)
+			continue;
+		rc = ioa_logr_read_region(&t->reader, i, &raw);
+		if (rc)
+			break;
+		if (type == IOA_REGION_NAMES) {
+			rc = ioa_logr_each_name(&t->reader, &raw, on_name, t);
+		} else {
+			rc = ioa_trace_decode(&t->trace, raw.data, raw.len);
+			if (rc == -EINVAL)
+				ioa_error("malformed trace region %u", i);
+		}
+	}
+	ioa_buf_release(&raw);
+	if (!rc)
+		qsort(t->names, t->nnames, sizeof(*t->names), name_cmp);
+	return rc;
+}
+
+/* ---------------------------------------------------------------- one call */
+
+static const char *module_name(unsigned module)
+{
+	if (module == IOA_TRACE_MPI)
+		return "MPI";
+	return module < IOA_MOD_COUNT ? ioa_modules[module].name : "?";
+}
+
+/* The file (or communicator) a signature refers to, in display form. */
+static void target_of(struct tool *t, const struct ioa_trace_sig *sig, char *out, size_t len)
+{
+	const struct ioa_trace_rank *r = t->r;
+
+	if (sig->module == IOA_TRACE_MPI) {
+		if (sig->slot < r->ncomms)
+			snprintf(out, len, "comm%u(size=%" PRId64 ")", sig->slot,
+				 r->comms[sig->slot].size);
+		else
+			snprintf(out, len, "-");
+	} else {
+		const struct name *n = sig->slot < r->nfiles ? name_of(t, r->files[sig->slot]) : NULL;
+
+		snprintf(out, len, "%s", n ? n->text : "<unknown>");
+	}
+}
+
+static int selected(struct tool *t, const struct ioa_trace_sig *sig)
+{
+	const struct name *n;
+
+	if (!t->only_file)
+		return 1;
+	if (sig->module == IOA_TRACE_MPI || sig->slot >= t->r->nfiles)
+		return 0;
+	n = name_of(t, t->r->files[sig->slot]);
+	return n && strstr(n->text, t->only_file) != NULL;
+}
+
+static const char *flag_text(unsigned flags, char *out, size_t len)
+{
+	static const struct {
+		unsigned bit;
+		const char *name;
+	} names[] = {{IOA_TR_FAILED, "failed"}, {IOA_TR_SUB, "sub"},	 {IOA_TR_CREATE, "create"},
+		     {IOA_TR_REMOVE, "remove"}, {IOA_TR_HINTS, "hints"}, {IOA_TR_ID, "id"}};
+	size_t used = 0, i;
+
+	out[0] = '\0';
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (flags & names[i].bit)
+			used += (size_t)snprintf(out + used, len - used, "%s%s", used ? "," : "",
+						 names[i].name);
+	if (!used)
+		snprintf(out, len, "-");
+	return out;
+}
+
+/* What aux means for this call, as a label. */
+static const char *aux_label(const struct ioa_trace_sig *sig)
+{
+	if (sig->flags & IOA_TR_SUB)
+		return "parent";
+	if (sig->flags & IOA_TR_ID)
+		return "id";
+	if (sig->module == IOA_TRACE_MPI) {
+		if (!strncmp(sig->name, "Comm_", 5))
+			return "newcomm";
+		if (!strcmp(sig->name, "Sendrecv") || !strcmp(sig->name, "Sendrecv_replace"))
+			return "source";
+		if (!strcmp(sig->name, "Send") || !strcmp(sig->name, "Ssend") ||
+		    !strcmp(sig->name, "Rsend") || !strcmp(sig->name, "Bsend") ||
+		    !strcmp(sig->name, "Recv"))
+			return "tag";
+		return "request";
+	}
+	return "aux";
+}
+
+/* The hints of an MPI_File_open (their string index is in err). */
+static const char *hints_of(const struct tool *t, const struct ioa_trace_sig *sig)
+{
+	if (!(sig->flags & IOA_TR_HINTS) || sig->err < 0 || (uint32_t)sig->err >= t->r->nstrings)
+		return NULL;
+	return t->r->strings[sig->err];
+}
+
+static int add_hints_text(struct ioa_buf *b, const char *hints)
+{
+	int rc = ioa_buf_addstr(b, " hints=\"");
+	size_t i;
+
+	for (i = 0; hints[i] && !rc; i++)
+		rc = hints[i] == '\n' ? (hints[i + 1] ? ioa_buf_addstr(b, ";") : 0)
+				      : ioa_buf_add_escaped(b, hints + i, 1);
+	return rc ? rc : ioa_buf_addstr(b, "\"");
+}
+
+/* ---------------------------------------------------------------- expanded */
+
+static int on_event(void *arg, const struct ioa_trace_event *e)
+{
+	struct tool *t = arg;
+	const struct ioa_trace_sig *sig = e->sig;
+	char target[4200], flags[64];
+	const char *hints = hints_of(t, sig);
+	int err = (sig->flags & IOA_TR_FAILED) ? sig->err : 0;
+
+	if (sig->module == IOA_TRACE_MPI)
+		t->sync += e->duration;
+	else if (!(sig->flags & IOA_TR_SUB))
+		t->io += e->duration;
+	t->compute += e->gap;
+	if (!selected(t, sig))
+		return 0;
+	target_of(t, sig, target, sizeof(target));
+	flag_text(sig->flags, flags, sizeof(flags));
+	if (t->json) {
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "seq", json_object_new_int64((int64_t)e->seq));
+		json_object_object_add(o, "module", json_object_new_string(module_name(sig->module)));
+		json_object_object_add(o, "op", json_object_new_string(sig->name));
+		json_object_object_add(o, sig->module == IOA_TRACE_MPI ? "comm" : "file",
+				       json_object_new_string(target));
+		json_object_object_add(o, sig->module == IOA_TRACE_MPI ? "peer" : "offset",
+				       json_object_new_int64(e->offset));
+		json_object_object_add(o, "length", json_object_new_int64(e->length));
+		json_object_object_add(o, aux_label(sig), json_object_new_int64(e->aux));
+		json_object_object_add(o, "start", json_object_new_double(e->start));
+		json_object_object_add(o, "duration", json_object_new_double(e->duration));
+		json_object_object_add(o, "gap", json_object_new_double(e->gap));
+		json_object_object_add(o, "flags", json_object_new_string(flags));
+		if (err)
+			json_object_object_add(o, "errno", json_object_new_int(err));
+		if (hints)
+			json_object_object_add(o, "hints", json_object_new_string(hints));
+		return json_object_array_add(t->jcur, o) ? -ENOMEM : 0;
+	}
+	ioa_buf_reset(&t->line);
+	if (ioa_buf_addf(&t->line,
+			 "%6u %8" PRIu64 " %-6s %-22s %20" PRId64 " %12" PRId64 " %8" PRId64
+			 " %12.6f %10.6f %-8s %s",
+			 t->r->rank, e->seq, module_name(sig->module), sig->name, e->offset,
+			 e->length, e->aux, e->start, e->duration, flags, target) ||
+	    (err && ioa_buf_addf(&t->line, " errno=%d", err)) ||
+	    (hints && add_hints_text(&t->line, hints)) || ioa_buf_addstr(&t->line, "\n"))
+		return -ENOMEM;
+	fputs(ioa_buf_str(&t->line), stdout);
+	return 0;
+}
+
+/* ---------------------------------------------------------------- compressed */
+
+static int add_model_text(struct ioa_buf *b, const char *label, const struct ioa_trace_model *m)
+{
+	unsigned k;
+	int rc = ioa_buf_addf(b, " %s=", label);
+
+	if (m->explicit_list) {
+		uint64_t i, show = m->n < 4 ? m->n : 4;
+
+		rc = rc ? rc : ioa_buf_addstr(b, "[");
+		for (i = 0; i < show && !rc; i++)
+			rc = ioa_buf_addf(b, "%s%" PRId64, i ? "," : "", m->list[i]);
+		if (!rc && m->n > show)
+			rc = ioa_buf_addf(b, ",... %" PRIu64 " values", m->n);
+		return rc ? rc : ioa_buf_addstr(b, "]");
+	}
+	rc = rc ? rc : ioa_buf_addf(b, "%" PRId64, m->base);
+	/* stride[k] goes with the loop k levels out from the call: index i<depth-1-k>. */
+	for (k = 0; k < m->nstrides && !rc; k++)
+		if (m->stride[k])
+			rc = ioa_buf_addf(b, "%+" PRId64 "*i%u", m->stride[k], m->nstrides - 1 - k);
+	return rc;
+}
+
+/* Whether a number is ever anything but 0 (aux is often unused). */
+static int model_used(const struct ioa_trace_model *m)
+{
+	unsigned k;
+
+	for (k = 0; k < m->nstrides; k++)
+		if (m->stride[k])
+			return 1;
+	return m->explicit_list || m->base;
+}
+
+static double hist_mean(const struct ioa_trace_hist *h, uint64_t *total)
+{
+	double sum = 0;
+	uint32_t i;
+
+	*total = 0;
+	for (i = 0; i < h->n; i++) {
+		sum += ioa_trace_bin_ticks(h->bin[i]) * (double)h->count[i];
+		*total += h->count[i];
+	}
+	return *total ? sum / (double)*total : 0;
+}
+
+static json_object *model_json(const struct ioa_trace_model *m)
+{
+	json_object *o = json_object_new_object();
+	unsigned k;
+
+	if (m->explicit_list) {
+		json_object *list = json_object_new_array();
+		uint64_t i;
+
+		for (i = 0; i < m->n; i++)
+			json_object_array_add(list, json_object_new_int64(m->list[i]));
+		json_object_object_add(o, "values", list);
+	} else {
+		json_object *strides = json_object_new_array();
+
+		json_object_object_add(o, "base", json_object_new_int64(m->base));
+		for (k = 0; k < m->nstrides; k++)
+			json_object_array_add(strides, json_object_new_int64(m->stride[k]));
+		json_object_object_add(o, "strides", strides);
+	}
+	return o;
+}
+
+static int on_leaf(void *arg, unsigned depth, const struct ioa_trace_leaf *leaf)
+{
+	struct tool *t = arg;
+	const struct ioa_trace_sig *sig = leaf->sig;
+	double spt = t->r->group->ns_per_tick * 1e-9;
+	uint64_t n_dur, n_gap;
+	double dur = hist_mean(&leaf->dur, &n_dur) * spt, gap = hist_mean(&leaf->gap, &n_gap) * spt;
+	const char *hints = hints_of(t, sig);
+	char target[4200], flags[64];
+	int err = (sig->flags & IOA_TR_FAILED) ? sig->err : 0;
+
+	if (!selected(t, sig))
+		return 0;
+	target_of(t, sig, target, sizeof(target));
+	flag_text(sig->flags, flags, sizeof(flags));
+	if (t->json) {
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "module", json_object_new_string(module_name(sig->module)));
+		json_object_object_add(o, "op", json_object_new_string(sig->name));
+		json_object_object_add(o, sig->module == IOA_TRACE_MPI ? "comm" : "file",
+				       json_object_new_string(target));
+		json_object_object_add(o, sig->module == IOA_TRACE_MPI ? "peer" : "offset",
+				       model_json(&leaf->model[0]));
+		json_object_object_add(o, "length", model_json(&leaf->model[1]));
+		json_object_object_add(o, aux_label(sig), model_json(&leaf->model[2]));
+		json_object_object_add(o, "mean_duration", json_object_new_double(dur));
+		json_object_object_add(o, "mean_gap", json_object_new_double(gap));
+		json_object_object_add(o, "flags", json_object_new_string(flags));
+		if (err)
+			json_object_object_add(o, "errno", json_object_new_int(err));
+		if (hints)
+			json_object_object_add(o, "hints", json_object_new_string(hints));
+		return json_object_array_add(t->jcur, o) ? -ENOMEM : 0;
+	}
+	ioa_buf_reset(&t->line);
+	if (ioa_buf_addf(&t->line, "%*s%s %s %s", (int)depth * 2 + 2, "", module_name(sig->module),
+			 sig->name, target) ||
+	    add_model_text(&t->line, sig->module == IOA_TRACE_MPI ? "peer" : "offset",
+			   &leaf->model[0]) ||
+	    add_model_text(&t->line, "length", &leaf->model[1]) ||
+	    (model_used(&leaf->model[2]) &&
+	     add_model_text(&t->line, aux_label(sig), &leaf->model[2])) ||
+	    ioa_buf_addf(&t->line, " dur=%.3gs gap=%.3gs", dur, gap) ||
+	    (strcmp(flags, "-") && ioa_buf_addf(&t->line, " [%s]", flags)) ||
+	    (err && ioa_buf_addf(&t->line, " errno=%d", err)) ||
+	    (hints && add_hints_text(&t->line, hints)) || ioa_buf_addstr(&t->line, "\n"))
+		return -ENOMEM;
+	fputs(ioa_buf_str(&t->line), stdout);
+	return 0;
+}
+
+static int on_loop_begin(void *arg, unsigned depth, uint64_t count)
+{
+	struct tool *t = arg;
+
+	if (t->json) {
+		json_object *o = json_object_new_object(), *body = json_object_new_array();
+
+		json_object_object_add(o, "loop", json_object_new_int64((int64_t)count));
+		json_object_object_add(o, "body", body);
+		if (json_object_array_add(t->jcur, o) || t->jdepth >= 71)
+			return -ENOMEM;
+		t->jstack[t->jdepth++] = t->jcur;
+		t->jcur = body;
+		return 0;
+	}
+	if (t->only_file)
+		return 0;
+	printf("%*sloop %" PRIu64 " (i%u) {\n", (int)depth * 2 + 2, "", count, depth);
+	return 0;
+}
+
+static int on_loop_end(void *arg, unsigned depth)
+{
+	struct tool *t = arg;
+
+	if (t->json) {
+		t->jcur = t->jstack[--t->jdepth];
+		return 0;
+	}
+	if (!t->only_file)
+		printf("%*s}\n", (int)depth * 2 + 2, "");
+	return 0;
+}
+
+/* ---------------------------------------------------------------- driver */
+
+static void rank_list(const struct ioa_trace_group *g, struct ioa_buf *b)
+{
+	uint32_t i = 0;
+
+	while (i < g->nranks) {
+		uint32_t j = i;
+
+		while (j + 1 < g->nranks && g->ranks[j + 1] == g->ranks[j] + 1)
+			j++;
+		if (j > i)
+			ioa_buf_addf(b, "%s%u-%u", b->len ? "," : "", g->ranks[i], g->ranks[j]);
+		else
+			ioa_buf_addf(b, "%s%u", b->len ? "," : "", g->ranks[i]);
+		i = j + 1;
+	}
+}
+
+static int print_rank(struct tool *t, uint32_t rank, json_object *jgroup)
+{
+	static const struct ioa_trace_visitor visitor = {on_loop_begin, on_loop_end, on_leaf};
+	struct ioa_trace_rank r;
+	json_object *jrank = NULL;
+	int rc = ioa_trace_rank_open(&t->trace, rank, &r);
+	const char *state;
+
+	if (rc)
+		return rc;
+	t->r = &r;
+	t->io = t->sync = t->compute = 0;
+	state = r.header[IOA_TRH_FLAGS] & IOA_TRF_LOST	    ? "lost (out of memory)"
+		: r.header[IOA_TRH_FLAGS] & IOA_TRF_TRUNCATED ? "truncated (memory budget)"
+							      : "complete";
+	if (t->json) {
+		jrank = json_object_new_object();
+		t->jcur = json_object_new_array();
+		json_object_object_add(jrank, "rank", json_object_new_int64(rank));
+		json_object_object_add(jrank, "events_total",
+				       json_object_new_int64(r.header[IOA_TRH_EVENTS_TOTAL]));
+		json_object_object_add(jrank, "events_traced",
+				       json_object_new_int64(r.header[IOA_TRH_EVENTS_TRACED]));
+		json_object_object_add(jrank, "state", json_object_new_string(state));
+		json_object_object_add(jrank, t->expand ? "events" : "tree", t->jcur);
+		json_object_array_add(jgroup, jrank);
+	} else {
+		printf("# rank %u: %" PRId64 " of %" PRId64 " calls traced, %s\n", rank,
+		       r.header[IOA_TRH_EVENTS_TRACED], r.header[IOA_TRH_EVENTS_TOTAL], state);
+		if (t->expand)
+			printf("#   rank      seq module op                                   offset"
+			       "       length      aux        start   duration flags    file\n");
+	}
+	rc = t->expand ? ioa_trace_expand(&r, on_event, t) : ioa_trace_walk(&r, &visitor, t);
+	if (!rc && t->expand) {
+		if (t->json) {
+			json_object_object_add(jrank, "io_time", json_object_new_double(t->io));
+			json_object_object_add(jrank, "sync_time", json_object_new_double(t->sync));
+			json_object_object_add(jrank, "compute_time",
+					       json_object_new_double(t->compute));
+		} else {
+			printf("# rank %u: I/O %.6f s, synchronization %.6f s, compute %.6f s\n", rank,
+			       t->io, t->sync, t->compute);
+		}
+	}
+	ioa_trace_rank_close(&r);
+	t->r = NULL;
+	if (rc == -EINVAL)
+		ioa_error("the trace of rank %u is malformed", rank);
+	return rc;
+}
+
+static int run(struct tool *t)
+{
+	size_t gi;
+	uint32_t k;
+	int rc = 0, printed = 0;
+
+	if (t->json)
+		t->jout = json_object_new_array();
+	for (gi = 0; gi < t->trace.ngroups && !rc; gi++) {
+		const struct ioa_trace_group *g = &t->trace.groups[gi];
+		struct ioa_buf ranks = IOA_BUF_INIT(1 << 24);
+		json_object *jgroup = NULL;
+
+		if (t->only_rank >= 0 && ioa_trace_find(&t->trace, (uint32_t)t->only_rank) != g)
+			continue;
+		rank_list(g, &ranks);
+		if (t->json) {
+			json_object *o = json_object_new_object();
+
+			jgroup = json_object_new_array();
+			json_object_object_add(o, "ranks", json_object_new_string(ioa_buf_str(&ranks)));
+			json_object_object_add(o, "members", jgroup);
+			json_object_array_add(t->jout, o);
+		} else {
+			printf("# group %zu: ranks %s (%u)\n", gi, ioa_buf_str(&ranks), g->nranks);
+		}
+		ioa_buf_release(&ranks);
+		/* The compressed view is the same for every rank of a group: the first stands for all. */
+		for (k = 0; k < g->nranks && !rc; k++) {
+			if (t->only_rank >= 0 ? g->ranks[k] != (uint32_t)t->only_rank
+					      : !t->expand && k > 0)
+				continue;
+			rc = print_rank(t, t->only_rank >= 0 ? (uint32_t)t->only_rank : g->ranks[k],
+					jgroup);
+			printed = 1;
+		}
+	}
+	if (!rc && !printed && t->only_rank >= 0) {
+		ioa_error("no trace for rank %" PRId64 " in this log", t->only_rank);
+		rc = -ENOENT;
+	}
+	if (t->json) {
+		if (!rc)
+			puts(json_object_to_json_string_ext(t->jout, JSON_C_TO_STRING_PRETTY |
+									 JSON_C_TO_STRING_NOSLASHESCAPE));
+		json_object_put(t->jout);
+	}
+	return rc;
+}
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: ioatlas trace [--expand] [--rank R] [--file TEXT] [--json] LOG\n"
+		"\n"
+		"  --expand     one line per call (default: loops shown as loops)\n"
+		"  --rank R     only rank R\n"
+		"  --file TEXT  only calls on files whose name contains TEXT\n"
+		"  --json       the same as JSON\n");
+}
+
+int main(int argc, char **argv)
+{
+	struct tool t = {.only_rank = -1};
+	const char *path;
+	size_t i;
+	int a, rc;
+
+	ioa_log_set_progname("ioatlas trace");
+	for (a = 1; a < argc && argv[a][0] == '-' && argv[a][1]; a++) {
+		if (!strcmp(argv[a], "--expand")) {
+			t.expand = 1;
+		} else if (!strcmp(argv[a], "--json")) {
+			t.json = 1;
+		} else if (!strcmp(argv[a], "--rank") && a + 1 < argc) {
+			int rank;
+
+			if (ioa_parse_int(argv[++a], 0, INT32_MAX, &rank)) {
+				ioa_error("not a rank: '%s'", argv[a]);
+				return 2;
+			}
+			t.only_rank = rank;
+		} else if (!strcmp(argv[a], "--file") && a + 1 < argc) {
+			t.only_file = argv[++a];
+		} else if (!strcmp(argv[a], "-h") || !strcmp(argv[a], "--help")) {
+			usage(stdout);
+			return 0;
+		} else {
+			ioa_error("unknown option '%s'", argv[a]);
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (a != argc - 1) {
+		usage(stderr);
+		return 2;
+	}
+	path = argv[a];
+	ioa_buf_init(&t.line, 1 << 24);
+	rc = ioa_logr_open(&t.reader, path);
+	if (!rc)
+		rc = load(&t);
+	if (!rc && !t.trace.ngroups) {
+		ioa_error("log '%s' has no operation trace", path);
+		rc = 1;
+	} else if (!rc) {
+		rc = run(&t);
+	} else {
+		fflush(stdout);
+		ioa_error("cannot read log '%s': %s", path,
+			  t.reader.error[0] ? t.reader.error : ioa_strerror(rc));
+	}
+	for (i = 0; i < t.nnames; i++)
+		free(t.names[i].text);
+	free(t.names);
+	ioa_trace_free(&t.trace);
+	ioa_buf_release(&t.line);
+	ioa_logr_close(&t.reader);
+	return rc ? 1 : 0;
+}

@@ -1,0 +1,987 @@
+/*
+ * ioa_trace — trace region codec, cross-rank grouping and the tree walker
+ * (see ioa_trace.h; the bytes are described in docs/log-format.md).
+ */
+#include "ioa_trace.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ioa_logfmt.h"
+#include "ioa_logw.h"
+
+/* Bounds on what a reader accepts. */
+#define TR_MAX_RANKS   (1u << 24)
+#define TR_MAX_NESTING 64u
+#define TR_MAX_BIN     (16u + 60u * 8u + 7u)
+
+/* ------------------------------------------------------------ varints */
+
+int ioa_enc_uvar(struct ioa_buf *b, uint64_t v)
+{
+	unsigned char tmp[10];
+	size_t n = 0;
+
+	do {
+		tmp[n] = (unsigned char)(v & 0x7f);
+		v >>= 7;
+		if (v)
+			tmp[n] |= 0x80;
+		n++;
+	} while (v);
+	return ioa_buf_add(b, tmp, n);
+}
+
+int ioa_enc_svar(struct ioa_buf *b, int64_t v)
+{
+	return ioa_enc_uvar(b, ((uint64_t)v << 1) ^ (uint64_t)(v >> 63));
+}
+
+uint64_t ioa_cursor_uvar(struct ioa_cursor *c)
+{
+	uint64_t v = 0;
+	unsigned shift = 0;
+
+	for (;;) {
+		const unsigned char *p = ioa_cursor_take(c, 1);
+
+		if (!p)
+			return 0;
+		if (shift == 63 && (*p & 0x7e)) {
+			c->overrun = 1;
+			return 0;
+		}
+		v |= (uint64_t)(*p & 0x7f) << shift;
+		if (!(*p & 0x80))
+			return v;
+		shift += 7;
+		if (shift > 63) {
+			c->overrun = 1;
+			return 0;
+		}
+	}
+}
+
+int64_t ioa_cursor_svar(struct ioa_cursor *c)
+{
+	uint64_t v = ioa_cursor_uvar(c);
+
+	return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
+}
+
+double ioa_trace_bin_ticks(unsigned bin)
+{
+	unsigned msb, sub;
+	double lo, width;
+
+	if (bin < 16)
+		return bin;
+	msb = (bin - 16) / 8 + 4;
+	sub = (bin - 16) % 8;
+	width = ldexp(1.0, (int)msb - 3);
+	lo = (8 + sub) * width;
+	return lo + width / 2;
+}
+
+/* ------------------------------------------------------------ groups */
+
+static void group_free(struct ioa_trace_group *g)
+{
+	free(g->ranks);
+	free(g->shape);
+	free(g->kind);
+	free(g->a);
+	free(g->b);
+	free(g->table);
+	free(g->times);
+	memset(g, 0, sizeof(*g));
+}
+
+void ioa_trace_free(struct ioa_trace *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->ngroups; i++)
+		group_free(&t->groups[i]);
+	free(t->groups);
+	t->groups = NULL;
+	t->ngroups = 0;
+}
+
+static int group_alloc_values(struct ioa_trace_group *g, size_t nvalues)
+{
+	g->nvalues = nvalues;
+	g->kind = calloc(nvalues + 1, 1);
+	g->a = calloc(nvalues + 1, sizeof(*g->a));
+	g->b = calloc(nvalues + 1, sizeof(*g->b));
+	return g->kind && g->a && g->b ? 0 : -ENOMEM;
+}
+
+static void *dup_bytes(const void *p, size_t n)
+{
+	void *copy = malloc(n + 1);
+
+	if (copy && n)
+		memcpy(copy, p, n);
+	return copy;
+}
+
+static int decode_group(struct ioa_cursor *c, struct ioa_trace_group *g)
+{
+	uint64_t nranks = ioa_cursor_uvar(c), nruns, r, i, k, len, next = 0, ntab = 0;
+	const unsigned char *p;
+	int64_t prev = 0;
+
+	if (c->overrun || nranks == 0 || nranks > TR_MAX_RANKS || nranks > c->left)
+		return -EINVAL;
+	g->nranks = (uint32_t)nranks;
+	if (!(g->ranks = calloc(nranks, sizeof(*g->ranks))))
+		return -ENOMEM;
+	nruns = ioa_cursor_uvar(c);
+	for (r = 0, k = 0; r < nruns && !c->overrun; r++) {
+		uint64_t start = next + ioa_cursor_uvar(c), run = ioa_cursor_uvar(c);
+
+		if (run == 0 || run > nranks - k || start + run > UINT32_MAX)
+			return -EINVAL;
+		for (i = 0; i < run; i++)
+			g->ranks[k++] = (uint32_t)(start + i);
+		next = start + run;
+	}
+	if (k != nranks)
+		return -EINVAL;
+	g->ns_per_tick = ioa_bits_f64(ioa_cursor_u64(c));
+	if (!(g->ns_per_tick > 0 && g->ns_per_tick < 1e9))
+		return -EINVAL;
+	len = ioa_cursor_uvar(c);
+	if (len > c->left || !(p = ioa_cursor_take(c, (size_t)len)))
+		return -EINVAL;
+	if (!(g->shape = dup_bytes(p, (size_t)len)))
+		return -ENOMEM;
+	g->shape_len = (size_t)len;
+	len = ioa_cursor_uvar(c);
+	if (len > c->left)
+		return -EINVAL;
+	if (group_alloc_values(g, (size_t)len))
+		return -ENOMEM;
+	for (i = 0; i < g->nvalues && !c->overrun; i++) {
+		g->kind[i] = (unsigned char)ioa_cursor_uvar(c);
+		if (g->kind[i] == 0) {
+			g->a[i] = ioa_cursor_svar(c);
+			g->b[i] = prev + ioa_cursor_svar(c);
+			prev = g->b[i];
+		} else if (g->kind[i] == 1) {
+			if (nranks > c->left)
+				return -EINVAL;
+			if (!g->table || g->table_len + nranks > ntab) {
+				uint64_t want = (ntab + nranks) * 2;
+				int64_t *t = realloc(g->table, want * sizeof(*t));
+
+				if (!t)
+					return -ENOMEM;
+				g->table = t;
+				ntab = want;
+			}
+			g->b[i] = (int64_t)g->table_len;
+			for (k = 0; k < nranks; k++) {
+				prev += ioa_cursor_svar(c);
+				g->table[g->table_len++] = prev;
+			}
+		} else {
+			return -EINVAL;
+		}
+	}
+	len = ioa_cursor_uvar(c);
+	if (len > c->left || !(p = ioa_cursor_take(c, (size_t)len)))
+		return -EINVAL;
+	if (!(g->times = dup_bytes(p, (size_t)len)))
+		return -ENOMEM;
+	g->times_len = (size_t)len;
+	return c->overrun ? -EINVAL : 0;
+}
+
+int ioa_trace_decode(struct ioa_trace *t, const void *raw, size_t len)
+{
+	struct ioa_cursor c = {raw, len, 0};
+	uint64_t version = ioa_cursor_uvar(&c), n = ioa_cursor_uvar(&c), i;
+	struct ioa_trace_group *groups;
+	int rc = 0;
+
+	if (c.overrun || version != IOA_TRACE_VERSION || n > c.left)
+		return -EINVAL;
+	groups = realloc(t->groups, (t->ngroups + n + 1) * sizeof(*groups));
+	if (!groups)
+		return -ENOMEM;
+	t->groups = groups;
+	memset(groups + t->ngroups, 0, (n + 1) * sizeof(*groups));
+	for (i = 0; i < n && !rc; i++)
+		rc = decode_group(&c, &groups[t->ngroups + i]);
+	if (!rc && (c.overrun || c.left))
+		rc = -EINVAL;
+	if (rc) {
+		for (i = 0; i <= n; i++)
+			group_free(&groups[t->ngroups + i]);
+		return rc;
+	}
+	t->ngroups += n;
+	return 0;
+}
+
+static int encode_group(const struct ioa_trace_group *g, struct ioa_buf *out)
+{
+	uint32_t i, runs = 0, next = 0;
+	int64_t prev = 0;
+	size_t k;
+	int rc = ioa_enc_uvar(out, g->nranks);
+
+	for (i = 0; i < g->nranks; i++)
+		runs += i == 0 || g->ranks[i] != g->ranks[i - 1] + 1;
+	rc = rc ? rc : ioa_enc_uvar(out, runs);
+	for (i = 0; i < g->nranks && !rc;) {
+		uint32_t j = i + 1;
+
+		while (j < g->nranks && g->ranks[j] == g->ranks[j - 1] + 1)
+			j++;
+		rc = ioa_enc_uvar(out, g->ranks[i] - next);
+		rc = rc ? rc : ioa_enc_uvar(out, j - i);
+		next = g->ranks[j - 1] + 1;
+		i = j;
+	}
+	rc = rc ? rc : ioa_enc_u64(out, ioa_f64_bits(g->ns_per_tick));
+	rc = rc ? rc : ioa_enc_uvar(out, g->shape_len);
+	rc = rc ? rc : ioa_buf_add(out, g->shape, g->shape_len);
+	rc = rc ? rc : ioa_enc_uvar(out, g->nvalues);
+	for (k = 0; k < g->nvalues && !rc; k++) {
+		rc = ioa_enc_uvar(out, g->kind[k]);
+		if (g->kind[k] == 0) {
+			rc = rc ? rc : ioa_enc_svar(out, g->a[k]);
+			rc = rc ? rc : ioa_enc_svar(out, (int64_t)((uint64_t)g->b[k] - (uint64_t)prev));
+			prev = g->b[k];
+		} else {
+			for (i = 0; i < g->nranks && !rc; i++) {
+				int64_t v = g->table[(size_t)g->b[k] + i];
+
+				rc = ioa_enc_svar(out, (int64_t)((uint64_t)v - (uint64_t)prev));
+				prev = v;
+			}
+		}
+	}
+	rc = rc ? rc : ioa_enc_uvar(out, g->times_len);
+	return rc ? rc : ioa_buf_add(out, g->times, g->times_len);
+}
+
+int ioa_trace_encode(const struct ioa_trace *t, struct ioa_buf *out)
+{
+	size_t i;
+	int rc = ioa_enc_uvar(out, IOA_TRACE_VERSION);
+
+	rc = rc ? rc : ioa_enc_uvar(out, t->ngroups);
+	for (i = 0; i < t->ngroups && !rc; i++)
+		rc = encode_group(&t->groups[i], out);
+	return rc;
+}
+
+const struct ioa_trace_group *ioa_trace_find(const struct ioa_trace *t, uint32_t rank)
+{
+	size_t i;
+
+	for (i = 0; i < t->ngroups; i++) {
+		const struct ioa_trace_group *g = &t->groups[i];
+		uint32_t lo = 0, hi = g->nranks;
+
+		while (lo < hi) {
+			uint32_t mid = lo + (hi - lo) / 2;
+
+			if (g->ranks[mid] < rank)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < g->nranks && g->ranks[lo] == rank)
+			return g;
+	}
+	return NULL;
+}
+
+static uint32_t rank_index(const struct ioa_trace_group *g, uint32_t rank)
+{
+	uint32_t lo = 0, hi = g->nranks;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (g->ranks[mid] < rank)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+int64_t ioa_trace_value(const struct ioa_trace_group *g, uint32_t rank, size_t pos)
+{
+	if (g->kind[pos] == 0)
+		return (int64_t)((uint64_t)g->a[pos] * rank + (uint64_t)g->b[pos]);
+	return g->table[(size_t)g->b[pos] + rank_index(g, rank)];
+}
+
+/* ------------------------------------------------------------ regrouping */
+
+/* Reads one histogram of a times stream into (bins, counts); returns its size or -1. */
+static int read_hist(struct ioa_cursor *c, uint16_t *bins, uint64_t *counts)
+{
+	uint64_t n = ioa_cursor_uvar(c), i, bin = 0;
+
+	if (n > TR_MAX_BIN + 1)
+		return -1;
+	for (i = 0; i < n; i++) {
+		uint64_t d = ioa_cursor_uvar(c);
+
+		bin = i == 0 ? d : bin + d;
+		if ((i > 0 && d == 0) || bin > TR_MAX_BIN)
+			return -1;
+		bins[i] = (uint16_t)bin;
+		counts[i] = ioa_cursor_uvar(c);
+	}
+	return c->overrun ? -1 : (int)n;
+}
+
+static int write_hist(struct ioa_buf *out, const uint64_t *dense)
+{
+	unsigned i, n = 0, last = 0;
+	int rc;
+
+	for (i = 0; i <= TR_MAX_BIN; i++)
+		n += dense[i] != 0;
+	rc = ioa_enc_uvar(out, n);
+	for (i = 0, n = 0; i <= TR_MAX_BIN && !rc; i++) {
+		if (!dense[i])
+			continue;
+		rc = ioa_enc_uvar(out, n++ ? i - last : i);
+		rc = rc ? rc : ioa_enc_uvar(out, dense[i]);
+		last = i;
+	}
+	return rc;
+}
+
+/* Sums the times streams of groups[0..m) leaf by leaf into out. */
+static int merge_times(struct ioa_trace_group **src, size_t m, struct ioa_buf *out)
+{
+	struct ioa_cursor *cur = calloc(m, sizeof(*cur));
+	uint64_t *dense = calloc(TR_MAX_BIN + 1, sizeof(*dense));
+	uint64_t counts[TR_MAX_BIN + 1];
+	uint16_t bins[TR_MAX_BIN + 1];
+	size_t i;
+	int rc = cur && dense ? 0 : -ENOMEM;
+
+	for (i = 0; i < m && !rc; i++)
+		cur[i] = (struct ioa_cursor){src[i]->times, src[i]->times_len, 0};
+	while (!rc && cur[0].left) {
+		int h;
+
+		for (h = 0; h < 2 && !rc; h++) {
+			memset(dense, 0, (TR_MAX_BIN + 1) * sizeof(*dense));
+			for (i = 0; i < m && !rc; i++) {
+				int n = read_hist(&cur[i], bins, counts), k;
+
+				if (n < 0)
+					rc = -EINVAL;
+				for (k = 0; k < n; k++)
+					dense[bins[k]] += counts[k];
+			}
+			rc = rc ? rc : write_hist(out, dense);
+		}
+	}
+	for (i = 0; i < m && !rc; i++)
+		if (cur[i].left || cur[i].overrun)
+			rc = -EINVAL;
+	free(cur);
+	free(dense);
+	return rc;
+}
+
+/* Fits values v[0..n) of ranks r[0..n) as a*rank + b; 1 when they fit. */
+static int fit_affine(const uint32_t *r, const int64_t *v, uint32_t n, int64_t *a, int64_t *b)
+{
+	int64_t dv, dr, ar, bb;
+	uint32_t i;
+
+	*a = 0;
+	*b = v[0];
+	if (n == 1)
+		return 1;
+	if (__builtin_sub_overflow(v[1], v[0], &dv))
+		return 0;
+	dr = (int64_t)r[1] - r[0];
+	if (dv % dr)
+		return 0;
+	*a = dv / dr;
+	if (__builtin_mul_overflow(*a, (int64_t)r[0], &ar) || __builtin_sub_overflow(v[0], ar, &bb))
+		return 0;
+	*b = bb;
+	for (i = 2; i < n; i++) {
+		int64_t x;
+
+		if (__builtin_mul_overflow(*a, (int64_t)r[i], &x) || __builtin_add_overflow(x, bb, &x) ||
+		    x != v[i])
+			return 0;
+	}
+	return 1;
+}
+
+struct tr_member {
+	uint32_t rank;
+	const struct ioa_trace_group *g;
+};
+
+static int member_cmp(const void *x, const void *y)
+{
+	const struct tr_member *a = x, *b = y;
+
+	return a->rank < b->rank ? -1 : a->rank > b->rank;
+}
+
+/* One group from src[0..m), which share a shape. */
+static int merge_groups(struct ioa_trace_group **src, size_t m, struct ioa_trace_group *g)
+{
+	struct tr_member *mem;
+	struct ioa_buf times = IOA_BUF_INIT(SIZE_MAX / 2);
+	uint32_t total = 0, k;
+	size_t i, p, ntab = 0;
+	int64_t *v = NULL;
+	int rc = 0;
+
+	for (i = 0; i < m; i++)
+		total += src[i]->nranks;
+	mem = calloc(total, sizeof(*mem));
+	g->ranks = calloc(total, sizeof(*g->ranks));
+	v = calloc(total, sizeof(*v));
+	if (!mem || !g->ranks || !v || group_alloc_values(g, src[0]->nvalues)) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (i = 0, k = 0; i < m; i++) {
+		uint32_t j;
+
+		for (j = 0; j < src[i]->nranks; j++)
+			mem[k++] = (struct tr_member){src[i]->ranks[j], src[i]};
+	}
+	qsort(mem, total, sizeof(*mem), member_cmp);
+	for (k = 0; k < total; k++) {
+		if (k && mem[k].rank == mem[k - 1].rank) {
+			rc = -EINVAL;
+			goto out;
+		}
+		g->ranks[k] = mem[k].rank;
+	}
+	g->nranks = total;
+	g->ns_per_tick = src[0]->ns_per_tick;
+	g->shape_len = src[0]->shape_len;
+	if (!(g->shape = dup_bytes(src[0]->shape, g->shape_len))) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (p = 0; p < g->nvalues; p++) {
+		for (k = 0; k < total; k++)
+			v[k] = ioa_trace_value(mem[k].g, mem[k].rank, p);
+		if (fit_affine(g->ranks, v, total, &g->a[p], &g->b[p]))
+			continue;
+		g->kind[p] = 1;
+		if (g->table_len + total > ntab) {
+			size_t want = (ntab + total) * 2;
+			int64_t *t = realloc(g->table, want * sizeof(*t));
+
+			if (!t) {
+				rc = -ENOMEM;
+				goto out;
+			}
+			g->table = t;
+			ntab = want;
+		}
+		g->b[p] = (int64_t)g->table_len;
+		memcpy(g->table + g->table_len, v, total * sizeof(*v));
+		g->table_len += total;
+	}
+	rc = merge_times(src, m, &times);
+	if (!rc) {
+		g->times = (unsigned char *)ioa_buf_detach(&times, &g->times_len);
+		if (!g->times)
+			g->times = calloc(1, 1);
+		rc = g->times ? 0 : -ENOMEM;
+	}
+out:
+	ioa_buf_release(&times);
+	free(mem);
+	free(v);
+	return rc;
+}
+
+static uint64_t shape_hash(const struct ioa_trace_group *g)
+{
+	uint64_t h = 1469598103934665603ull ^ g->nvalues;
+	size_t i;
+
+	for (i = 0; i < g->shape_len; i++)
+		h = (h ^ g->shape[i]) * 1099511628211ull;
+	return h;
+}
+
+struct tr_keyed {
+	uint64_t hash;
+	struct ioa_trace_group *g;
+};
+
+static int keyed_cmp(const void *x, const void *y)
+{
+	const struct tr_keyed *a = x, *b = y;
+
+	if (a->hash != b->hash)
+		return a->hash < b->hash ? -1 : 1;
+	if (a->g->shape_len != b->g->shape_len)
+		return a->g->shape_len < b->g->shape_len ? -1 : 1;
+	if (a->g->nvalues != b->g->nvalues)
+		return a->g->nvalues < b->g->nvalues ? -1 : 1;
+	return memcmp(a->g->shape, b->g->shape, a->g->shape_len);
+}
+
+static int group_first_rank_cmp(const void *x, const void *y)
+{
+	const struct ioa_trace_group *a = x, *b = y;
+
+	return a->ranks[0] < b->ranks[0] ? -1 : a->ranks[0] > b->ranks[0];
+}
+
+int ioa_trace_regroup(struct ioa_trace *t)
+{
+	struct tr_keyed *keys = calloc(t->ngroups + 1, sizeof(*keys));
+	struct ioa_trace_group **run = calloc(t->ngroups + 1, sizeof(*run));
+	struct ioa_trace_group *out = calloc(t->ngroups + 1, sizeof(*out));
+	size_t i, j, nout = 0;
+	int rc = keys && run && out ? 0 : -ENOMEM;
+
+	for (i = 0; i < t->ngroups && !rc; i++)
+		keys[i] = (struct tr_keyed){shape_hash(&t->groups[i]), &t->groups[i]};
+	if (!rc)
+		qsort(keys, t->ngroups, sizeof(*keys), keyed_cmp);
+	for (i = 0; i < t->ngroups && !rc; i = j) {
+		size_t m = 0;
+
+		for (j = i; j < t->ngroups && keyed_cmp(&keys[i], &keys[j]) == 0; j++)
+			run[m++] = keys[j].g;
+		rc = merge_groups(run, m, &out[nout++]);
+	}
+	if (rc) {
+		for (i = 0; i < nout; i++)
+			group_free(&out[i]);
+		free(out);
+	} else {
+		qsort(out, nout, sizeof(*out), group_first_rank_cmp);
+		ioa_trace_free(t);
+		t->groups = out;
+		t->ngroups = nout;
+	}
+	free(keys);
+	free(run);
+	return rc;
+}
+
+/* ------------------------------------------------------------ one rank */
+
+struct ioa_trace_tnode {
+	int is_loop;
+	uint64_t count; /* loop */
+	size_t end;	/* index past this node's subtree */
+	struct ioa_trace_leaf leaf;
+};
+
+struct tr_parse {
+	struct ioa_cursor shape, times;
+	struct ioa_trace_rank *r;
+	size_t cap, nvals, vcap, next_val;
+	size_t hcap, hused;
+};
+
+static int next_value(struct tr_parse *p, int64_t *out)
+{
+	if (p->next_val >= p->r->group->nvalues)
+		return -EINVAL;
+	*out = ioa_trace_value(p->r->group, p->r->rank, p->next_val++);
+	return 0;
+}
+
+static int parse_hist(struct tr_parse *p, struct ioa_trace_hist *h)
+{
+	struct ioa_trace_rank *r = p->r;
+	uint16_t bins[TR_MAX_BIN + 1];
+	uint64_t counts[TR_MAX_BIN + 1];
+	int n = read_hist(&p->times, bins, counts);
+
+	if (n < 0)
+		return -EINVAL;
+	if (p->hused + (size_t)n > p->hcap) {
+		size_t want = (p->hcap + (size_t)n) * 2 + 16;
+		uint16_t *b = realloc(r->hist_bins, want * sizeof(*b));
+		uint64_t *c;
+
+		if (b)
+			r->hist_bins = b;
+		c = b ? realloc(r->hist_counts, want * sizeof(*c)) : NULL;
+		if (!c)
+			return -ENOMEM;
+		r->hist_counts = c;
+		p->hcap = want;
+	}
+	memcpy(r->hist_bins + p->hused, bins, (size_t)n * sizeof(*bins));
+	memcpy(r->hist_counts + p->hused, counts, (size_t)n * sizeof(*counts));
+	/* Pointers are fixed up once all histograms are in place. */
+	h->bin = (const uint16_t *)(uintptr_t)p->hused;
+	h->n = (uint32_t)n;
+	p->hused += (size_t)n;
+	return 0;
+}
+
+/* Parses nodes at depth with the enclosing loop counts (innermost first). */
+static int parse_nodes(struct tr_parse *p, uint64_t n, unsigned depth, const uint64_t *counts)
+{
+	struct ioa_trace_rank *r = p->r;
+	uint64_t i;
+	int rc = 0;
+
+	if (depth > TR_MAX_NESTING)
+		return -EINVAL;
+	for (i = 0; i < n && !rc; i++) {
+		uint64_t tag = ioa_cursor_uvar(&p->shape);
+		struct ioa_trace_tnode *node;
+		size_t self;
+
+		if (p->shape.overrun)
+			return -EINVAL;
+		if (r->nnodes == p->cap) {
+			size_t want = p->cap * 2 + 64;
+			struct ioa_trace_tnode *nn = realloc(r->nodes, want * sizeof(*nn));
+
+			if (!nn)
+				return -ENOMEM;
+			r->nodes = nn;
+			p->cap = want;
+		}
+		self = r->nnodes++;
+		node = &r->nodes[self];
+		memset(node, 0, sizeof(*node));
+		if (tag == 1) {
+			uint64_t inner[TR_MAX_NESTING + 2];
+
+			node->is_loop = 1;
+			node->count = ioa_cursor_uvar(&p->shape);
+			if (node->count < 2)
+				return -EINVAL;
+			inner[0] = node->count;
+			memcpy(inner + 1, counts, depth * sizeof(*counts));
+			rc = parse_nodes(p, ioa_cursor_uvar(&p->shape), depth + 1, inner);
+		} else if (tag == 0) {
+			uint64_t sig = ioa_cursor_uvar(&p->shape), execs = 1;
+			unsigned v, d;
+
+			if (sig >= r->nsigs)
+				return -EINVAL;
+			node->leaf.sig = &r->sigs[sig];
+			for (d = 0; d < depth; d++)
+				if (__builtin_mul_overflow(execs, counts[d], &execs))
+					return -EINVAL;
+			for (v = 0; v < IOA_TRACE_NVALUES && !rc; v++) {
+				struct ioa_trace_model *mo = &node->leaf.model[v];
+				uint64_t mode = ioa_cursor_uvar(&p->shape), k;
+
+				if (mode == 0) {
+					mo->nstrides = (unsigned)ioa_cursor_uvar(&p->shape);
+					if (mo->nstrides != depth || depth > IOA_TRACE_MAX_DEPTH)
+						return -EINVAL;
+					rc = next_value(p, &mo->base);
+					for (k = 0; k < mo->nstrides && !rc; k++)
+						rc = next_value(p, &mo->stride[k]);
+				} else if (mode == 1) {
+					mo->explicit_list = 1;
+					mo->n = ioa_cursor_uvar(&p->shape);
+					if (mo->n != execs ||
+					    mo->n > r->group->nvalues - p->next_val)
+						return -EINVAL;
+					/* Pointer fixed up once vals is complete. */
+					mo->list = (const int64_t *)(uintptr_t)p->next_val;
+					p->next_val += (size_t)mo->n;
+				} else {
+					return -EINVAL;
+				}
+			}
+			rc = rc ? rc : parse_hist(p, &node->leaf.dur);
+			rc = rc ? rc : parse_hist(p, &node->leaf.gap);
+		} else {
+			return -EINVAL;
+		}
+		r->nodes[self].end = r->nnodes;
+	}
+	return rc;
+}
+
+static int parse_tables(struct tr_parse *p)
+{
+	struct ioa_trace_rank *r = p->r;
+	struct ioa_cursor *c = &p->shape;
+	uint64_t n, i;
+	int rc = 0;
+
+	n = ioa_cursor_uvar(c);
+	if (n > c->left || !(r->strings = calloc(n + 1, sizeof(*r->strings))))
+		return c->overrun || n > c->left ? -EINVAL : -ENOMEM;
+	r->nstrings = (uint32_t)n;
+	for (i = 0; i < n; i++) {
+		uint64_t len = ioa_cursor_uvar(c);
+		const unsigned char *s = len <= c->left ? ioa_cursor_take(c, (size_t)len) : NULL;
+		char *copy;
+
+		if (!s || memchr(s, 0, (size_t)len))
+			return -EINVAL;
+		if (!(copy = malloc((size_t)len + 1)))
+			return -ENOMEM;
+		memcpy(copy, s, (size_t)len);
+		copy[len] = '\0';
+		r->strings[i] = copy;
+	}
+	n = ioa_cursor_uvar(c);
+	if (n > c->left || !(r->sigs = calloc(n + 1, sizeof(*r->sigs))))
+		return c->overrun || n > c->left ? -EINVAL : -ENOMEM;
+	r->nsigs = (uint32_t)n;
+	for (i = 0; i < n; i++) {
+		uint64_t name = ioa_cursor_uvar(c);
+
+		if (name >= r->nstrings)
+			return -EINVAL;
+		r->sigs[i].name = r->strings[name];
+		r->sigs[i].module = (unsigned)ioa_cursor_uvar(c);
+		r->sigs[i].flags = (unsigned)ioa_cursor_uvar(c);
+		r->sigs[i].err = (int)ioa_cursor_svar(c);
+		r->sigs[i].slot = (uint32_t)ioa_cursor_uvar(c);
+	}
+	r->nfiles = (uint32_t)ioa_cursor_uvar(c);
+	r->ncomms = (uint32_t)ioa_cursor_uvar(c);
+	if (c->overrun ||
+	    IOA_TRH_COUNT + (uint64_t)r->nfiles + 2ull * r->ncomms > r->group->nvalues)
+		return -EINVAL;
+	for (i = 0; i < IOA_TRH_COUNT; i++)
+		rc = rc ? rc : next_value(p, &r->header[i]);
+	r->files = calloc(r->nfiles + 1, sizeof(*r->files));
+	r->comms = calloc(r->ncomms + 1, sizeof(*r->comms));
+	if (!r->files || !r->comms)
+		return -ENOMEM;
+	for (i = 0; i < r->nfiles && !rc; i++) {
+		int64_t id = 0;
+
+		rc = next_value(p, &id);
+		r->files[i] = (uint64_t)id;
+	}
+	for (i = 0; i < r->ncomms && !rc; i++) {
+		rc = next_value(p, &r->comms[i].size);
+		rc = rc ? rc : next_value(p, &r->comms[i].rank);
+	}
+	for (i = 0; i < r->nsigs && !rc; i++)
+		if (r->sigs[i].slot >= (r->sigs[i].module == IOA_TRACE_MPI ? r->ncomms : r->nfiles) &&
+		    r->sigs[i].slot != UINT32_MAX)
+			rc = -EINVAL;
+	return rc;
+}
+
+void ioa_trace_rank_close(struct ioa_trace_rank *r)
+{
+	uint32_t i;
+
+	for (i = 0; r->strings && i < r->nstrings; i++)
+		free((char *)r->strings[i]);
+	free(r->strings);
+	free(r->sigs);
+	free(r->files);
+	free(r->comms);
+	free(r->nodes);
+	free(r->vals);
+	free(r->hist_bins);
+	free(r->hist_counts);
+	memset(r, 0, sizeof(*r));
+}
+
+int ioa_trace_rank_open(const struct ioa_trace *t, uint32_t rank, struct ioa_trace_rank *r)
+{
+	struct tr_parse p = {0};
+	size_t i, v;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	r->group = ioa_trace_find(t, rank);
+	if (!r->group)
+		return -ENOENT;
+	r->rank = rank;
+	p.r = r;
+	p.shape = (struct ioa_cursor){r->group->shape, r->group->shape_len, 0};
+	p.times = (struct ioa_cursor){r->group->times, r->group->times_len, 0};
+	rc = parse_tables(&p);
+	if (!rc) {
+		uint64_t ntop = ioa_cursor_uvar(&p.shape);
+
+		rc = p.shape.overrun ? -EINVAL : parse_nodes(&p, ntop, 0, NULL);
+		r->ntop = (size_t)ntop;
+	}
+	if (!rc && (p.shape.left || p.shape.overrun || p.times.left || p.times.overrun ||
+		    p.next_val != r->group->nvalues))
+		rc = -EINVAL;
+	/* Every value, evaluated for this rank, so explicit lists can point into it. */
+	if (!rc && !(r->vals = calloc(r->group->nvalues + 1, sizeof(*r->vals))))
+		rc = -ENOMEM;
+	for (v = 0; !rc && v < r->group->nvalues; v++)
+		r->vals[v] = ioa_trace_value(r->group, rank, v);
+	for (i = 0; !rc && i < r->nnodes; i++) {
+		struct ioa_trace_leaf *l = &r->nodes[i].leaf;
+		unsigned k;
+
+		if (r->nodes[i].is_loop)
+			continue;
+		for (k = 0; k < IOA_TRACE_NVALUES; k++)
+			if (l->model[k].explicit_list)
+				l->model[k].list = r->vals + (uintptr_t)l->model[k].list;
+		l->dur.count = r->hist_counts + (uintptr_t)l->dur.bin;
+		l->dur.bin = r->hist_bins + (uintptr_t)l->dur.bin;
+		l->gap.count = r->hist_counts + (uintptr_t)l->gap.bin;
+		l->gap.bin = r->hist_bins + (uintptr_t)l->gap.bin;
+	}
+	if (rc)
+		ioa_trace_rank_close(r);
+	return rc;
+}
+
+/* ------------------------------------------------------------ walking */
+
+static int walk_range(const struct ioa_trace_rank *r, size_t from, size_t to, unsigned depth,
+		      const struct ioa_trace_visitor *v, void *arg)
+{
+	size_t i = from;
+	int rc = 0;
+
+	while (i < to && !rc) {
+		const struct ioa_trace_tnode *n = &r->nodes[i];
+
+		if (n->is_loop) {
+			rc = v->loop_begin ? v->loop_begin(arg, depth, n->count) : 0;
+			rc = rc ? rc : walk_range(r, i + 1, n->end, depth + 1, v, arg);
+			rc = rc ? rc : (v->loop_end ? v->loop_end(arg, depth) : 0);
+		} else if (v->leaf) {
+			rc = v->leaf(arg, depth, &n->leaf);
+		}
+		i = n->end;
+	}
+	return rc;
+}
+
+int ioa_trace_walk(const struct ioa_trace_rank *r, const struct ioa_trace_visitor *v, void *arg)
+{
+	return walk_range(r, 0, r->nnodes, 0, v, arg);
+}
+
+struct tr_expand {
+	const struct ioa_trace_rank *r;
+	int (*fn)(void *arg, const struct ioa_trace_event *e);
+	void *arg;
+	uint64_t *execs; /* per node: executions so far */
+	uint64_t idx[TR_MAX_NESTING + 1]; /* loop indices, innermost at [depth-1] */
+	uint64_t seq, limit;
+	double now, sec_per_tick;
+};
+
+/* The k-th of a leaf's n times: spread over its distribution, low-discrepancy order. */
+static double hist_pick(const struct ioa_trace_hist *h, uint64_t k)
+{
+	uint64_t total = 0, target, seen = 0;
+	double q;
+	uint32_t i;
+
+	for (i = 0; i < h->n; i++)
+		total += h->count[i];
+	if (!total)
+		return 0;
+	q = fmod(((double)k + 0.5) * 0.6180339887498949, 1.0);
+	target = (uint64_t)(q * (double)total);
+	for (i = 0; i < h->n; i++) {
+		seen += h->count[i];
+		if (target < seen)
+			return ioa_trace_bin_ticks(h->bin[i]);
+	}
+	return ioa_trace_bin_ticks(h->bin[h->n - 1]);
+}
+
+static int64_t model_value(const struct ioa_trace_model *m, const uint64_t *idx, unsigned depth,
+			   uint64_t exec)
+{
+	uint64_t v;
+	unsigned k;
+
+	if (m->explicit_list)
+		return m->list[exec];
+	v = (uint64_t)m->base;
+	/* stride[0] belongs to the innermost enclosing loop (index depth-1). */
+	for (k = 0; k < m->nstrides; k++)
+		v += (uint64_t)m->stride[k] * idx[depth - 1 - k];
+	return (int64_t)v;
+}
+
+static int expand_range(struct tr_expand *x, size_t from, size_t to, unsigned depth)
+{
+	size_t i = from;
+	int rc = 0;
+
+	while (i < to && !rc) {
+		const struct ioa_trace_tnode *n = &x->r->nodes[i];
+
+		if (n->is_loop) {
+			uint64_t it;
+
+			for (it = 0; it < n->count && !rc; it++) {
+				x->idx[depth] = it;
+				rc = expand_range(x, i + 1, n->end, depth + 1);
+			}
+		} else {
+			struct ioa_trace_event e = {0};
+			uint64_t exec = x->execs[i]++;
+
+			if (x->seq >= x->limit)
+				return -EINVAL;
+			e.seq = x->seq++;
+			e.sig = n->leaf.sig;
+			e.offset = model_value(&n->leaf.model[0], x->idx, depth, exec);
+			e.length = model_value(&n->leaf.model[1], x->idx, depth, exec);
+			e.aux = model_value(&n->leaf.model[2], x->idx, depth, exec);
+			e.gap = e.seq ? hist_pick(&n->leaf.gap, exec) * x->sec_per_tick : 0;
+			e.duration = hist_pick(&n->leaf.dur, exec) * x->sec_per_tick;
+			e.start = x->now + e.gap;
+			x->now = e.start + e.duration;
+			rc = x->fn(x->arg, &e);
+		}
+		i = n->end;
+	}
+	return rc;
+}
+
+int ioa_trace_expand(const struct ioa_trace_rank *r,
+		     int (*fn)(void *arg, const struct ioa_trace_event *e), void *arg)
+{
+	struct tr_expand x = {0};
+	int rc;
+
+	x.r = r;
+	x.fn = fn;
+	x.arg = arg;
+	x.limit = (uint64_t)r->header[IOA_TRH_EVENTS_TRACED];
+	x.sec_per_tick = r->group->ns_per_tick * 1e-9;
+	x.now = (double)r->header[IOA_TRH_START_TICKS] * x.sec_per_tick;
+	x.execs = calloc(r->nnodes + 1, sizeof(*x.execs));
+	if (!x.execs)
+		return -ENOMEM;
+	rc = expand_range(&x, 0, r->nnodes, 0);
+	free(x.execs);
+	return rc;
+}

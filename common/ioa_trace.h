@@ -1,0 +1,225 @@
+/*
+ * ioa_trace — the operation trace as stored in a log's trace region
+ * (IOA_REGION_TRACE): its encoding, shared by the runtime that writes it
+ * and the tools that read it.  docs/log-format.md describes the bytes.
+ *
+ * A rank's trace is a tree: leaves are calls, loops repeat a body of nodes
+ * a number of times.  It is kept as three streams so that ranks doing the
+ * same thing can share one copy:
+ *
+ *   shape   what does not vary between such ranks: the call names, the
+ *           signature table (call, module, flags, errno, file or
+ *           communicator slot), the tree of loops and leaves, and how each
+ *           leaf's numbers are modelled;
+ *   values  the numbers: per leaf and per number (offset, length, aux) a
+ *           base and one stride per enclosing loop (affine) or, where no
+ *           stride fits, the explicit list; the file ids and communicators
+ *           the slots refer to; the rank's event counts and start time;
+ *   times   per leaf, the distribution of its durations and of the gaps
+ *           before it, in log-spaced bins (IOA_TRACE_BIN_ERROR).
+ *
+ * A group is a set of ranks with one shape: each value position is either
+ * a*rank + b for all of them or a per-rank table.  A rank's trace region
+ * holds one group of one rank; at MPI shutdown rank 0 merges them
+ * (ioa_trace_regroup()) so that identical ranks are stored once.
+ *
+ * Readers never trust the bytes: every count is checked against what is
+ * left, nesting is bounded, and expansion stops at the rank's recorded
+ * event count.
+ */
+#ifndef IOA_TRACE_H
+#define IOA_TRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ioa_buf.h"
+
+#define IOA_TRACE_VERSION 1u
+
+/* Numbers kept per call: file offset (MPI: peer or root), length in bytes, aux. */
+#define IOA_TRACE_NVALUES 3
+
+/* Leaf numbers stay affine through this many nested loops; deeper, explicit. */
+#define IOA_TRACE_MAX_DEPTH 8
+
+/* Signature flags. */
+#define IOA_TR_FAILED 0x01u /* the call failed: err is its errno (MPI: error class) */
+#define IOA_TR_SUB    0x02u /* POSIX call made inside an MPI-IO call: aux is that call's id */
+#define IOA_TR_CREATE 0x04u /* the call created the file */
+#define IOA_TR_REMOVE 0x08u /* the call removed the file (unlink, rmdir, rename source) */
+#define IOA_TR_READ   0x10u
+#define IOA_TR_WRITE  0x20u
+#define IOA_TR_HINTS  0x40u /* MPI_File_open: aux is 1 + the string index of its hints */
+#define IOA_TR_ID     0x80u /* MPI-IO call: aux is its id, which sub-calls refer to */
+
+/* The module of MPI communication and synchronization calls (slot: communicator). */
+#define IOA_TRACE_MPI 255u
+
+/* Trace flags (a rank's header value). */
+#define IOA_TRF_TRUNCATED 0x1u /* the budget ran out: the trace stops at events_traced */
+#define IOA_TRF_LOST	  0x2u /* the trace could not be kept at all */
+
+/* The largest relative error of a time read back from its bin. */
+#define IOA_TRACE_BIN_ERROR 0.0625
+
+/* Header values, in this order, at the start of every rank's values. */
+enum ioa_trace_header {
+	IOA_TRH_EVENTS_TOTAL, /* calls seen while the trace ran */
+	IOA_TRH_EVENTS_TRACED,
+	IOA_TRH_START_TICKS, /* start of the first event, ticks from start-up */
+	IOA_TRH_FLAGS,
+	IOA_TRH_COUNT
+};
+
+/* The bin of a time in ticks, and the time a bin stands for. */
+static inline unsigned ioa_trace_bin(uint64_t ticks)
+{
+	int msb;
+
+	if (ticks < 16)
+		return (unsigned)ticks;
+	msb = 63 - __builtin_clzll(ticks);
+	return 16u + (unsigned)(msb - 4) * 8u + (unsigned)((ticks >> (msb - 3)) & 7u);
+}
+
+double ioa_trace_bin_ticks(unsigned bin);
+
+/* Varints: LEB128, zig-zag for signed numbers. */
+int ioa_enc_uvar(struct ioa_buf *b, uint64_t v);
+int ioa_enc_svar(struct ioa_buf *b, int64_t v);
+
+struct ioa_cursor;
+uint64_t ioa_cursor_uvar(struct ioa_cursor *c);
+int64_t ioa_cursor_svar(struct ioa_cursor *c);
+
+/* One group of ranks sharing a shape. */
+struct ioa_trace_group {
+	uint32_t nranks;
+	uint32_t *ranks; /* ascending */
+	double ns_per_tick;
+	unsigned char *shape;
+	size_t shape_len;
+	size_t nvalues;
+	unsigned char *kind; /* per value position: 0 a*rank+b, 1 per-rank table */
+	int64_t *a, *b;	     /* kind 1: b is the position's first entry in table */
+	int64_t *table;
+	size_t table_len;
+	unsigned char *times;
+	size_t times_len;
+};
+
+struct ioa_trace {
+	size_t ngroups;
+	struct ioa_trace_group *groups;
+};
+
+/*
+ * Decodes a trace region's bytes, appending its groups to t.  0, -EINVAL
+ * (malformed: nothing appended) or -ENOMEM.
+ */
+int ioa_trace_decode(struct ioa_trace *t, const void *raw, size_t len);
+
+/* Encodes t as a trace region's bytes. */
+int ioa_trace_encode(const struct ioa_trace *t, struct ioa_buf *out);
+
+/* Merges the groups of t that share a shape (ranks must be distinct). */
+int ioa_trace_regroup(struct ioa_trace *t);
+
+void ioa_trace_free(struct ioa_trace *t);
+
+/* The group holding rank, or NULL. */
+const struct ioa_trace_group *ioa_trace_find(const struct ioa_trace *t, uint32_t rank);
+
+/* Value position pos for rank in group g. */
+int64_t ioa_trace_value(const struct ioa_trace_group *g, uint32_t rank, size_t pos);
+
+struct ioa_trace_sig {
+	const char *name; /* the call, NUL-terminated */
+	unsigned module;  /* enum ioa_module, or IOA_TRACE_MPI */
+	unsigned flags;	  /* IOA_TR_* */
+	int err;
+	uint32_t slot; /* index into files (I/O) or comms (MPI) */
+};
+
+/* How one of a leaf's numbers is modelled. */
+struct ioa_trace_model {
+	int explicit_list;
+	unsigned nstrides;		       /* affine: one per enclosing loop, innermost first */
+	int64_t base;			       /* affine */
+	int64_t stride[IOA_TRACE_MAX_DEPTH];   /* affine */
+	const int64_t *list;		       /* explicit: one per execution */
+	uint64_t n;			       /* explicit */
+};
+
+/* A histogram of times: bins (ioa_trace_bin) and their counts, bins ascending. */
+struct ioa_trace_hist {
+	uint32_t n;
+	const uint16_t *bin;
+	const uint64_t *count;
+};
+
+struct ioa_trace_leaf {
+	const struct ioa_trace_sig *sig;
+	struct ioa_trace_model model[IOA_TRACE_NVALUES];
+	struct ioa_trace_hist dur, gap;
+};
+
+struct ioa_trace_comm {
+	int64_t size, rank; /* the communicator's size and this rank's rank in it */
+};
+
+/* One expanded call. */
+struct ioa_trace_event {
+	uint64_t seq; /* 0, 1, ... in the rank's order */
+	const struct ioa_trace_sig *sig;
+	int64_t offset, length, aux;
+	double start;	 /* seconds from the runtime's start-up */
+	double duration; /* seconds */
+	double gap;	 /* seconds since the previous call ended: compute time */
+};
+
+/* One rank's trace, opened for walking. */
+struct ioa_trace_rank {
+	uint32_t rank;
+	const struct ioa_trace_group *group;
+	int64_t header[IOA_TRH_COUNT];
+	uint32_t nsigs;
+	struct ioa_trace_sig *sigs;
+	uint32_t nfiles;
+	uint64_t *files; /* record ids */
+	uint32_t ncomms;
+	struct ioa_trace_comm *comms;
+	uint32_t nstrings;
+	const char **strings;
+	/* private: the parsed tree */
+	struct ioa_trace_tnode *nodes;
+	size_t nnodes, ntop;
+	int64_t *vals;
+	uint64_t *hist_counts;
+	uint16_t *hist_bins;
+};
+
+/* Opens rank's trace (0, -ENOENT when not traced, -EINVAL, -ENOMEM). */
+int ioa_trace_rank_open(const struct ioa_trace *t, uint32_t rank, struct ioa_trace_rank *r);
+void ioa_trace_rank_close(struct ioa_trace_rank *r);
+
+/* The compressed view: loops as loops. */
+struct ioa_trace_visitor {
+	int (*loop_begin)(void *arg, unsigned depth, uint64_t count);
+	int (*loop_end)(void *arg, unsigned depth);
+	int (*leaf)(void *arg, unsigned depth, const struct ioa_trace_leaf *leaf);
+};
+
+/* Walks the tree; a callback's non-zero return stops the walk and is returned. */
+int ioa_trace_walk(const struct ioa_trace_rank *r, const struct ioa_trace_visitor *v, void *arg);
+
+/*
+ * The expanded view: every call in order.  Numbers are exact; times come
+ * from the distributions (each within IOA_TRACE_BIN_ERROR).  Stops with
+ * -EINVAL when the tree would expand past the rank's traced event count.
+ */
+int ioa_trace_expand(const struct ioa_trace_rank *r,
+		     int (*fn)(void *arg, const struct ioa_trace_event *e), void *arg);
+
+#endif

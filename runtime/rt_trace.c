@@ -1,0 +1,1098 @@
+/*
+ * rt_trace — the operation trace (see rt_trace.h).
+ *
+ * The folding works on a stack of nodes, newest last, with polynomial
+ * prefix hashes over their structural hashes (a leaf: its signature; a
+ * loop: its count and body), so that "do the last L nodes repeat the L
+ * before them" and "do they repeat the body of the loop before them" cost
+ * O(1) each.  After every node pushed, the smallest L (up to the window)
+ * that folds is folded, and again, until nothing folds: a fresh repeat
+ * becomes a loop of 2, a further one extends the loop.  Folding never
+ * changes what the trace expands to: matching is structural (signatures
+ * and loop counts) and the numbers of the two copies are merged into one
+ * model (ioa_trace_model) or, where no stride fits, an explicit list.
+ *
+ * Memory is a private pool with power-of-two size classes and free lists,
+ * carved from the arena once.  A fold first computes what it would need
+ * and is skipped when the pool cannot give it, so a fold never fails half
+ * done; the trace stops (truncated) before the pool runs dry.
+ */
+#define _GNU_SOURCE
+#include "rt_trace.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ioa_logw.h"
+#include "ioa_trace.h"
+#include "rt_core.h"
+#include "rt_records.h"
+
+#define TR_RAW	       256		  /* raw events buffered before folding */
+#define TR_W	       RT_TRACE_WINDOW	  /* longest loop body, in nodes */
+#define TR_STACK       (3 * TR_W)	  /* nodes kept before the oldest are written out */
+#define TR_HEADROOM    (64 * 1024)	  /* the trace stops with this much of the pool left */
+#define TR_CLASSES     17		  /* size classes: 32 B << 0..16 */
+#define TR_CHUNK       4096		  /* rope chunk size */
+#define TR_MAX_COMMS   256
+#define TR_MAX_REQS    1024
+#define TR_MAX_HINTS   64
+#define TR_MAX_NESTING 64
+#define TR_HASH_BASE   0x9e3779b97f4a7c15ull
+
+struct tr_raw {
+	const char *op;
+	uint32_t slot;
+	uint8_t module, flags;
+	int32_t err;
+	int64_t v[IOA_TRACE_NVALUES];
+	uint64_t dur, gap; /* ticks */
+};
+
+struct tr_sig {
+	const char *op;
+	uint32_t slot;
+	uint8_t module, flags;
+	int32_t err;
+};
+
+struct tr_hbin {
+	uint64_t count;
+	uint16_t bin;
+};
+
+struct tr_hist {
+	uint32_t n, cap; /* cap 0: the entries are inline */
+	struct tr_hbin *ext;
+	struct tr_hbin inl[2];
+};
+
+struct tr_val {
+	uint8_t explicit_list;
+	uint8_t nstrides;
+	int64_t base;
+	int64_t stride[IOA_TRACE_MAX_DEPTH];
+	int64_t *list;
+	uint64_t n, cap;
+};
+
+struct tr_node {
+	uint64_t hash;	/* structural */
+	uint64_t count; /* loop: iterations; 0: a leaf */
+	uint64_t body_hash;
+	struct tr_node **body;
+	uint32_t nbody;
+	uint32_t sig;
+	struct tr_val v[IOA_TRACE_NVALUES];
+	struct tr_hist dur, gap;
+};
+
+struct tr_chunk {
+	struct tr_chunk *next;
+	uint32_t used;
+	unsigned char data[TR_CHUNK - 16];
+};
+
+struct tr_rope {
+	struct tr_chunk *first, *last;
+	uint64_t len;
+};
+
+struct tr_comm {
+	int64_t handle;
+	int32_t size, rank;
+};
+
+static struct {
+	int on, stopped, lost;
+	char *base;
+	size_t size, used;
+	void *free[TR_CLASSES];
+	uint64_t events_total, events_traced;
+	uint64_t first_start, last_end;
+	int have_start;
+	struct tr_raw raw[TR_RAW];
+	unsigned nraw;
+	struct tr_sig *sigs;
+	uint32_t nsigs, sig_cap;
+	uint32_t *sig_table; /* open addressing: index + 1, 0 empty */
+	uint32_t sig_mask;
+	uint64_t *files;
+	uint32_t nfiles, file_cap;
+	struct tr_comm comms[TR_MAX_COMMS];
+	uint32_t ncomms;
+	int64_t requests[TR_MAX_REQS];
+	unsigned char request_used[TR_MAX_REQS];
+	const char *hints[TR_MAX_HINTS];
+	uint32_t nhints;
+	struct tr_node *stack[TR_STACK + 1];
+	uint64_t prefix[TR_STACK + 2];
+	uint64_t pow[TR_W + 1];
+	size_t len;
+	struct tr_rope shape, values, times;
+	uint64_t ntop;
+	uint64_t next_id;
+} tr;
+
+_Thread_local uint64_t rt_trace_parent __attribute__((tls_model("initial-exec")));
+
+/* ------------------------------------------------------------ pool */
+
+static unsigned size_class(size_t n)
+{
+	unsigned c = 0;
+
+	while (((size_t)32 << c) < n)
+		c++;
+	return c;
+}
+
+static size_t class_bytes(size_t n)
+{
+	return (size_t)32 << size_class(n);
+}
+
+static void *tr_alloc(size_t n)
+{
+	unsigned c = size_class(n);
+	size_t bytes = (size_t)32 << c;
+	void *p;
+
+	if (c >= TR_CLASSES)
+		return NULL;
+	p = tr.free[c];
+	if (p) {
+		memcpy(&tr.free[c], p, sizeof(void *));
+		memset(p, 0, bytes);
+		return p;
+	}
+	if (bytes > tr.size - tr.used)
+		return NULL;
+	p = tr.base + tr.used;
+	tr.used += bytes;
+	return p; /* fresh arena memory is zero */
+}
+
+static void tr_free(void *p, size_t n)
+{
+	unsigned c = size_class(n);
+
+	if (!p)
+		return;
+	memcpy(p, &tr.free[c], sizeof(void *));
+	tr.free[c] = p;
+}
+
+static size_t tr_room(void)
+{
+	return tr.size - tr.used;
+}
+
+/* The trace can no longer be kept consistent: it is dropped, counters go on. */
+static void tr_lose(void)
+{
+	tr.lost = 1;
+	tr.stopped = 1;
+}
+
+int rt_trace_init(uint64_t budget)
+{
+	unsigned i;
+
+	memset(&tr, 0, sizeof(tr));
+	if (!budget)
+		return 0;
+	tr.base = rt_arena_alloc(&rt.arena, (size_t)budget);
+	if (!tr.base)
+		return -ENOMEM;
+	tr.size = (size_t)budget;
+	tr.pow[0] = 1;
+	for (i = 1; i <= TR_W; i++)
+		tr.pow[i] = tr.pow[i - 1] * TR_HASH_BASE;
+	tr.on = 1;
+	return 0;
+}
+
+uint64_t rt_trace_next_id(void)
+{
+	return __atomic_add_fetch(&tr.next_id, 1, __ATOMIC_RELAXED);
+}
+
+/* ------------------------------------------------------------ ropes */
+
+static int rope_add(struct tr_rope *r, const void *bytes, size_t n)
+{
+	const unsigned char *p = bytes;
+
+	while (n) {
+		size_t take;
+
+		if (!r->last || r->last->used == sizeof(r->last->data)) {
+			struct tr_chunk *c = tr_alloc(sizeof(*c));
+
+			if (!c)
+				return -ENOMEM;
+			if (r->last)
+				r->last->next = c;
+			else
+				r->first = c;
+			r->last = c;
+		}
+		take = sizeof(r->last->data) - r->last->used;
+		if (take > n)
+			take = n;
+		memcpy(r->last->data + r->last->used, p, take);
+		r->last->used += (uint32_t)take;
+		r->len += take;
+		p += take;
+		n -= take;
+	}
+	return 0;
+}
+
+static int rope_uvar(struct tr_rope *r, uint64_t v)
+{
+	unsigned char tmp[10];
+	size_t n = 0;
+
+	do {
+		tmp[n] = (unsigned char)(v & 0x7f);
+		v >>= 7;
+		if (v)
+			tmp[n] |= 0x80;
+		n++;
+	} while (v);
+	return rope_add(r, tmp, n);
+}
+
+static int rope_svar(struct tr_rope *r, int64_t v)
+{
+	return rope_uvar(r, ((uint64_t)v << 1) ^ (uint64_t)(v >> 63));
+}
+
+/* Copies the rope into malloc'd memory after prefix (prefix_len bytes). */
+static unsigned char *rope_join(const struct tr_rope *r, const struct ioa_buf *prefix,
+				size_t *len)
+{
+	unsigned char *out = malloc(prefix->len + r->len + 1);
+	const struct tr_chunk *c;
+	size_t at = prefix->len;
+
+	if (!out)
+		return NULL;
+	if (prefix->len)
+		memcpy(out, prefix->data, prefix->len);
+	for (c = r->first; c; c = c->next) {
+		memcpy(out + at, c->data, c->used);
+		at += c->used;
+	}
+	*len = at;
+	return out;
+}
+
+/* ------------------------------------------------------------ histograms */
+
+static struct tr_hbin *hist_entries(struct tr_hist *h)
+{
+	return h->cap ? h->ext : h->inl;
+}
+
+static size_t hist_cost(const struct tr_hist *h, uint32_t extra)
+{
+	uint32_t cap = h->cap ? h->cap : 2;
+
+	return h->n + extra > cap ? class_bytes((size_t)(h->n + extra) * sizeof(struct tr_hbin)) : 0;
+}
+
+static int hist_add(struct tr_hist *h, unsigned bin, uint64_t count)
+{
+	struct tr_hbin *e = hist_entries(h);
+	uint32_t i = 0, cap = h->cap ? h->cap : 2;
+
+	while (i < h->n && e[i].bin < bin)
+		i++;
+	if (i < h->n && e[i].bin == bin) {
+		e[i].count += count;
+		return 0;
+	}
+	if (h->n == cap) {
+		uint32_t want = cap * 2 < 8 ? 8 : cap * 2;
+		struct tr_hbin *ext = tr_alloc(want * sizeof(*ext));
+
+		if (!ext)
+			return -ENOMEM;
+		memcpy(ext, e, h->n * sizeof(*ext));
+		if (h->cap)
+			tr_free(h->ext, h->cap * sizeof(*ext));
+		h->ext = ext;
+		h->cap = want;
+		e = ext;
+	}
+	memmove(e + i + 1, e + i, (h->n - i) * sizeof(*e));
+	e[i].bin = (uint16_t)bin;
+	e[i].count = count;
+	h->n++;
+	return 0;
+}
+
+static int hist_merge(struct tr_hist *x, struct tr_hist *y)
+{
+	struct tr_hbin *e = hist_entries(y);
+	uint32_t i;
+	int rc = 0;
+
+	for (i = 0; i < y->n && !rc; i++)
+		rc = hist_add(x, e[i].bin, e[i].count);
+	return rc;
+}
+
+/* ------------------------------------------------------------ nodes */
+
+static uint64_t mix64(uint64_t x)
+{
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ull;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
+
+static uint64_t loop_hash(uint64_t body_hash, uint64_t count)
+{
+	return mix64(body_hash ^ mix64(count + 0x51ed27ull));
+}
+
+static void node_free(struct tr_node *n)
+{
+	unsigned v;
+	uint32_t i;
+
+	if (n->count) {
+		for (i = 0; i < n->nbody; i++)
+			node_free(n->body[i]);
+		tr_free(n->body, n->nbody * sizeof(*n->body));
+	} else {
+		for (v = 0; v < IOA_TRACE_NVALUES; v++)
+			if (n->v[v].list)
+				tr_free(n->v[v].list, n->v[v].cap * sizeof(int64_t));
+		if (n->dur.cap)
+			tr_free(n->dur.ext, n->dur.cap * sizeof(struct tr_hbin));
+		if (n->gap.cap)
+			tr_free(n->gap.ext, n->gap.cap * sizeof(struct tr_hbin));
+	}
+	tr_free(n, sizeof(*n));
+}
+
+static int node_eq(const struct tr_node *a, const struct tr_node *b)
+{
+	uint32_t i;
+
+	if (a->hash != b->hash || a->count != b->count)
+		return 0;
+	if (!a->count)
+		return a->sig == b->sig;
+	if (a->nbody != b->nbody)
+		return 0;
+	for (i = 0; i < a->nbody; i++)
+		if (!node_eq(a->body[i], b->body[i]))
+			return 0;
+	return 1;
+}
+
+static int seq_eq(struct tr_node *const *a, struct tr_node *const *b, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!node_eq(a[i], b[i]))
+			return 0;
+	return 1;
+}
+
+/* ------------------------------------------------------------ merging */
+
+enum tr_mode { TR_NEW, TR_EXTEND };
+
+/* Product of dims, saturating (a huge product can never be afforded anyway). */
+static uint64_t product(const uint64_t *dims, unsigned n)
+{
+	uint64_t p = 1;
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		if (__builtin_mul_overflow(p, dims[i], &p))
+			return UINT64_MAX / 16;
+	return p;
+}
+
+static int list_reserve(struct tr_val *x, uint64_t n)
+{
+	uint64_t cap;
+	int64_t *list;
+
+	if (n <= x->cap)
+		return 0;
+	cap = class_bytes((size_t)n * sizeof(int64_t)) / sizeof(int64_t);
+	list = tr_alloc((size_t)cap * sizeof(int64_t));
+	if (!list)
+		return -ENOMEM;
+	if (x->n)
+		memcpy(list, x->list, (size_t)x->n * sizeof(int64_t));
+	if (x->list)
+		tr_free(x->list, (size_t)x->cap * sizeof(int64_t));
+	x->list = list;
+	x->cap = cap;
+	return 0;
+}
+
+/* Appends the executions of affine model v over dims (innermost first) to x's list. */
+static void append_affine(struct tr_val *x, const struct tr_val *v, const uint64_t *dims,
+			  unsigned nd)
+{
+	uint64_t idx[TR_MAX_NESTING + 1] = {0}, total = product(dims, nd), t;
+	unsigned j;
+
+	for (t = 0; t < total; t++) {
+		uint64_t value = (uint64_t)v->base;
+
+		for (j = 0; j < v->nstrides; j++)
+			value += (uint64_t)v->stride[j] * idx[j];
+		x->list[x->n++] = (int64_t)value;
+		for (j = 0; j < nd && ++idx[j] == dims[j]; j++)
+			idx[j] = 0;
+	}
+}
+
+/*
+ * Merges y's model into x's: mode TR_NEW makes the first loop of two
+ * copies, TR_EXTEND adds iteration k (x then has the loop's dimension
+ * outermost).  counts: the enclosing loops inside the copies, innermost
+ * first.  Without apply, only adds the bytes it would need to *cost.
+ */
+static int merge_val(struct tr_val *x, const struct tr_val *y, enum tr_mode mode, uint64_t k,
+		     const uint64_t *counts, unsigned depth, int apply, size_t *cost)
+{
+	uint64_t dims[TR_MAX_NESTING + 2], e = product(counts, depth), have, want;
+	unsigned xd = depth + (mode == TR_EXTEND);
+
+	if (!x->explicit_list && !y->explicit_list && y->nstrides == depth &&
+	    memcmp(x->stride, y->stride, depth * sizeof(*x->stride)) == 0) {
+		if (mode == TR_NEW && x->nstrides == depth && depth < IOA_TRACE_MAX_DEPTH) {
+			if (apply) {
+				x->stride[depth] = (int64_t)((uint64_t)y->base - (uint64_t)x->base);
+				x->nstrides = (uint8_t)(depth + 1);
+			}
+			return 0;
+		}
+		if (mode == TR_EXTEND && x->nstrides == depth + 1 &&
+		    (uint64_t)y->base == (uint64_t)x->base + (uint64_t)x->stride[depth] * k)
+			return 0;
+	}
+	have = x->explicit_list ? x->n : product(counts, depth) * (mode == TR_EXTEND ? k : 1);
+	if (__builtin_add_overflow(have, e, &want) || want > (uint64_t)tr.size / sizeof(int64_t)) {
+		*cost = SIZE_MAX / 2;
+		return 0;
+	}
+	if (!apply) {
+		if (want > x->cap)
+			*cost += class_bytes((size_t)want * sizeof(int64_t));
+		return 0;
+	}
+	memcpy(dims, counts, depth * sizeof(*dims));
+	dims[depth] = k;
+	if (!x->explicit_list) {
+		struct tr_val affine = *x;
+
+		if (list_reserve(x, want))
+			return -ENOMEM;
+		x->n = 0;
+		append_affine(x, &affine, dims, xd);
+		x->explicit_list = 1;
+		x->nstrides = 0;
+	} else if (list_reserve(x, want)) {
+		return -ENOMEM;
+	}
+	if (y->explicit_list) {
+		memcpy(x->list + x->n, y->list, (size_t)y->n * sizeof(int64_t));
+		x->n += y->n;
+	} else {
+		append_affine(x, y, counts, depth);
+	}
+	return 0;
+}
+
+static int merge_node(struct tr_node *x, struct tr_node *y, enum tr_mode mode, uint64_t k,
+		      const uint64_t *counts, unsigned depth, int apply, size_t *cost)
+{
+	unsigned v;
+	uint32_t i;
+	int rc = 0;
+
+	if (x->count) {
+		uint64_t inner[TR_MAX_NESTING + 2];
+
+		if (depth >= TR_MAX_NESTING) {
+			*cost = SIZE_MAX / 2;
+			return 0;
+		}
+		inner[0] = x->count;
+		memcpy(inner + 1, counts, depth * sizeof(*inner));
+		for (i = 0; i < x->nbody && !rc; i++)
+			rc = merge_node(x->body[i], y->body[i], mode, k, inner, depth + 1, apply,
+					cost);
+		return rc;
+	}
+	for (v = 0; v < IOA_TRACE_NVALUES && !rc; v++)
+		rc = merge_val(&x->v[v], &y->v[v], mode, k, counts, depth, apply, cost);
+	if (!apply) {
+		*cost += hist_cost(&x->dur, y->dur.n) + hist_cost(&x->gap, y->gap.n);
+		return 0;
+	}
+	rc = rc ? rc : hist_merge(&x->dur, &y->dur);
+	return rc ? rc : hist_merge(&x->gap, &y->gap);
+}
+
+/* Merges the sequence y into x (both n nodes) if the pool can afford it; 1 when done. */
+static int merge_seq(struct tr_node **x, struct tr_node **y, size_t n, enum tr_mode mode,
+		     uint64_t k, size_t extra)
+{
+	size_t i, cost = extra;
+
+	for (i = 0; i < n; i++)
+		merge_node(x[i], y[i], mode, k, NULL, 0, 0, &cost);
+	if (cost >= tr_room() || tr_room() - cost < TR_HEADROOM / 2)
+		return 0;
+	for (i = 0; i < n; i++) {
+		if (merge_node(x[i], y[i], mode, k, NULL, 0, 1, &cost)) {
+			tr_lose();
+			return 0;
+		}
+		node_free(y[i]);
+	}
+	return 1;
+}
+
+/* ------------------------------------------------------------ the stack */
+
+static uint64_t range_hash(size_t i, size_t j)
+{
+	return tr.prefix[j] - tr.prefix[i] * tr.pow[j - i];
+}
+
+static void set_top(size_t at, struct tr_node *n)
+{
+	tr.stack[at] = n;
+	tr.prefix[at + 1] = tr.prefix[at] * TR_HASH_BASE + n->hash;
+	tr.len = at + 1;
+}
+
+/* Folds the newest nodes once; 1 when something folded. */
+static int fold_once(void)
+{
+	size_t n = tr.len, L, max = n < TR_W ? n : TR_W;
+
+	for (L = 1; L <= max; L++) {
+		uint64_t tail = range_hash(n - L, n);
+
+		if (n >= L + 1) {
+			struct tr_node *loop = tr.stack[n - L - 1];
+
+			if (loop->count && loop->nbody == L && loop->body_hash == tail &&
+			    seq_eq(loop->body, tr.stack + n - L, L) &&
+			    merge_seq(loop->body, tr.stack + n - L, L, TR_EXTEND, loop->count, 0)) {
+				loop->count++;
+				loop->hash = loop_hash(loop->body_hash, loop->count);
+				set_top(n - L - 1, loop);
+				return 1;
+			}
+		}
+		if (n >= 2 * L && range_hash(n - 2 * L, n - L) == tail &&
+		    seq_eq(tr.stack + n - 2 * L, tr.stack + n - L, L)) {
+			size_t extra = class_bytes(sizeof(struct tr_node)) +
+				       class_bytes(L * sizeof(struct tr_node *));
+			struct tr_node *loop, **body;
+
+			if (!merge_seq(tr.stack + n - 2 * L, tr.stack + n - L, L, TR_NEW, 1, extra))
+				continue;
+			loop = tr_alloc(sizeof(*loop));
+			body = tr_alloc(L * sizeof(*body));
+			if (!loop || !body) {
+				tr_lose();
+				return 0;
+			}
+			memcpy(body, tr.stack + n - 2 * L, L * sizeof(*body));
+			loop->body = body;
+			loop->nbody = (uint32_t)L;
+			loop->count = 2;
+			loop->body_hash = range_hash(n - 2 * L, n - L);
+			loop->hash = loop_hash(loop->body_hash, 2);
+			set_top(n - 2 * L, loop);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int emit_hist(struct tr_hist *h)
+{
+	struct tr_hbin *e = hist_entries(h);
+	uint32_t i;
+	int rc = rope_uvar(&tr.times, h->n);
+
+	for (i = 0; i < h->n && !rc; i++) {
+		rc = rope_uvar(&tr.times, i ? (uint64_t)(e[i].bin - e[i - 1].bin) : e[i].bin);
+		rc = rc ? rc : rope_uvar(&tr.times, e[i].count);
+	}
+	return rc;
+}
+
+/* Writes a node out to the shape, values and times ropes. */
+static int emit_node(struct tr_node *n)
+{
+	unsigned v, j;
+	uint32_t i;
+	int rc;
+
+	if (n->count) {
+		rc = rope_uvar(&tr.shape, 1);
+		rc = rc ? rc : rope_uvar(&tr.shape, n->count);
+		rc = rc ? rc : rope_uvar(&tr.shape, n->nbody);
+		for (i = 0; i < n->nbody && !rc; i++)
+			rc = emit_node(n->body[i]);
+		return rc;
+	}
+	rc = rope_uvar(&tr.shape, 0);
+	rc = rc ? rc : rope_uvar(&tr.shape, n->sig);
+	for (v = 0; v < IOA_TRACE_NVALUES && !rc; v++) {
+		const struct tr_val *x = &n->v[v];
+
+		rc = rope_uvar(&tr.shape, x->explicit_list);
+		if (x->explicit_list) {
+			uint64_t k;
+
+			rc = rc ? rc : rope_uvar(&tr.shape, x->n);
+			for (k = 0; k < x->n && !rc; k++)
+				rc = rope_svar(&tr.values, x->list[k]);
+		} else {
+			rc = rc ? rc : rope_uvar(&tr.shape, x->nstrides);
+			rc = rc ? rc : rope_svar(&tr.values, x->base);
+			for (j = 0; j < x->nstrides && !rc; j++)
+				rc = rope_svar(&tr.values, x->stride[j]);
+		}
+	}
+	rc = rc ? rc : emit_hist(&n->dur);
+	return rc ? rc : emit_hist(&n->gap);
+}
+
+/* Writes out the oldest n nodes of the stack. */
+static void flush(size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (emit_node(tr.stack[i])) {
+			tr_lose();
+			return;
+		}
+		node_free(tr.stack[i]);
+		tr.ntop++;
+	}
+	memmove(tr.stack, tr.stack + n, (tr.len - n) * sizeof(*tr.stack));
+	memmove(tr.prefix, tr.prefix + n, (tr.len - n + 1) * sizeof(*tr.prefix));
+	tr.len -= n;
+}
+
+static uint64_t sig_hash(const char *op, uint32_t slot, unsigned module, unsigned flags, int err)
+{
+	return mix64((uint64_t)(uintptr_t)op ^ ((uint64_t)slot << 20) ^ ((uint64_t)module << 52) ^
+		     ((uint64_t)flags << 44) ^ ((uint64_t)(uint32_t)err << 8));
+}
+
+/* Doubles the signature table. */
+static int sig_grow(void)
+{
+	uint32_t cap = tr.sig_mask ? (tr.sig_mask + 1) * 2 : 256, k, i;
+	uint32_t *table = tr_alloc(cap * sizeof(*table));
+	struct tr_sig *sigs = tr_alloc(cap / 2 * sizeof(*sigs));
+
+	if (!table || !sigs)
+		return -ENOMEM;
+	if (tr.nsigs)
+		memcpy(sigs, tr.sigs, tr.nsigs * sizeof(*sigs));
+	tr_free(tr.sigs, tr.sig_cap * sizeof(*sigs));
+	if (tr.sig_mask)
+		tr_free(tr.sig_table, (tr.sig_mask + 1) * sizeof(*table));
+	tr.sigs = sigs;
+	tr.sig_cap = cap / 2;
+	tr.sig_table = table;
+	tr.sig_mask = cap - 1;
+	for (k = 0; k < tr.nsigs; k++) {
+		const struct tr_sig *s = &sigs[k];
+
+		i = (uint32_t)sig_hash(s->op, s->slot, s->module, s->flags, s->err) & tr.sig_mask;
+		while (table[i])
+			i = (i + 1) & tr.sig_mask;
+		table[i] = k + 1;
+	}
+	return 0;
+}
+
+/* The signature table entry of an event, added if new; UINT32_MAX when out of memory. */
+static uint32_t sig_of(const struct tr_raw *e)
+{
+	uint32_t i;
+
+	if (tr.nsigs * 2 >= tr.sig_mask && sig_grow())
+		return UINT32_MAX;
+	i = (uint32_t)sig_hash(e->op, e->slot, e->module, e->flags, e->err) & tr.sig_mask;
+	for (; tr.sig_table[i]; i = (i + 1) & tr.sig_mask) {
+		const struct tr_sig *s = &tr.sigs[tr.sig_table[i] - 1];
+
+		if (s->op == e->op && s->slot == e->slot && s->module == e->module &&
+		    s->flags == e->flags && s->err == e->err)
+			return tr.sig_table[i] - 1;
+	}
+	tr.sigs[tr.nsigs] = (struct tr_sig){e->op, e->slot, e->module, e->flags, e->err};
+	tr.sig_table[i] = ++tr.nsigs;
+	return tr.nsigs - 1;
+}
+
+/* Folds one raw event into the tree. */
+static void feed(const struct tr_raw *e)
+{
+	struct tr_node *n;
+	uint32_t sig;
+	unsigned v;
+
+	if (tr_room() < TR_HEADROOM) {
+		tr.stopped = 1;
+		return;
+	}
+	sig = sig_of(e);
+	n = sig == UINT32_MAX ? NULL : tr_alloc(sizeof(*n));
+	if (!n || hist_add(&n->dur, ioa_trace_bin(e->dur), 1) ||
+	    hist_add(&n->gap, ioa_trace_bin(e->gap), 1)) {
+		tr_lose();
+		return;
+	}
+	n->sig = sig;
+	n->hash = mix64(sig + 1);
+	for (v = 0; v < IOA_TRACE_NVALUES; v++)
+		n->v[v].base = e->v[v];
+	set_top(tr.len, n);
+	while (!tr.stopped && fold_once())
+		;
+	if (tr.len >= TR_STACK)
+		flush(tr.len - 2 * TR_W);
+	if (!tr.stopped)
+		tr.events_traced++;
+}
+
+static void drain(void)
+{
+	unsigned i;
+
+	for (i = 0; i < tr.nraw && !tr.stopped; i++)
+		feed(&tr.raw[i]);
+	tr.nraw = 0;
+}
+
+/* ------------------------------------------------------------ recording */
+
+static void append(const char *op, uint32_t slot, unsigned module, unsigned flags, int err,
+		   int64_t offset, int64_t length, int64_t aux, double t0, double t1)
+{
+	struct tr_raw *e;
+	uint64_t s = t0 > 0 ? (uint64_t)t0 : 0, f = t1 > 0 ? (uint64_t)t1 : 0;
+
+	tr.events_total++;
+	if (tr.stopped)
+		return;
+	e = &tr.raw[tr.nraw++];
+	e->op = op;
+	e->slot = slot;
+	e->module = (uint8_t)module;
+	e->flags = (uint8_t)flags;
+	e->err = err;
+	e->v[0] = offset;
+	e->v[1] = length;
+	e->v[2] = aux;
+	e->dur = f > s ? f - s : 0;
+	if (!tr.have_start) {
+		tr.have_start = 1;
+		tr.first_start = s;
+		e->gap = 0;
+	} else {
+		e->gap = s > tr.last_end ? s - tr.last_end : 0;
+	}
+	if (f > tr.last_end)
+		tr.last_end = f;
+	if (tr.nraw == TR_RAW)
+		drain();
+}
+
+void rt_trace_io(const char *op, enum ioa_module module, struct rt_record *rec, unsigned flags,
+		 int64_t offset, int64_t length, int64_t aux, int err, double t0, double t1)
+{
+	if (!tr.on || !rec)
+		return;
+	/* The MPI-IO call in progress: its own id, or its sub-calls' parent. */
+	if (rt_trace_parent) {
+		flags |= module == IOA_MOD_MPIIO ? IOA_TR_ID : IOA_TR_SUB;
+		aux = (int64_t)rt_trace_parent - 1;
+	}
+	if (!rec->trace_slot && !tr.stopped) {
+		if (tr.nfiles == tr.file_cap) {
+			uint32_t cap = tr.file_cap ? tr.file_cap * 2 : 64;
+			uint64_t *files = tr_alloc(cap * sizeof(*files));
+
+			if (!files) {
+				tr.events_total++;
+				tr.stopped = 1;
+				return;
+			}
+			if (tr.nfiles)
+				memcpy(files, tr.files, tr.nfiles * sizeof(*files));
+			tr_free(tr.files, tr.file_cap * sizeof(*files));
+			tr.files = files;
+			tr.file_cap = cap;
+		}
+		tr.files[tr.nfiles] = rec->id;
+		rec->trace_slot = ++tr.nfiles;
+	}
+	append(op, rec->trace_slot - 1, module, flags, err, offset, length, aux, t0, t1);
+}
+
+void rt_trace_mpi(const char *op, uint32_t comm, unsigned flags, int err, int64_t offset,
+		  int64_t length, int64_t aux, double t0, double t1)
+{
+	if (tr.on)
+		append(op, comm, IOA_TRACE_MPI, flags, err, offset, length, aux, t0, t1);
+}
+
+int64_t rt_trace_hints(const char *hints)
+{
+	uint32_t i;
+
+	if (!tr.on || !hints || !*hints)
+		return 0;
+	for (i = 0; i < tr.nhints; i++)
+		if (strcmp(tr.hints[i], hints) == 0)
+			return i + 1;
+	if (tr.nhints == TR_MAX_HINTS)
+		return 0;
+	tr.hints[tr.nhints++] = hints;
+	return tr.nhints;
+}
+
+uint32_t rt_trace_comm_find(int64_t handle)
+{
+	uint32_t i;
+
+	for (i = 0; i < tr.ncomms; i++)
+		if (tr.comms[i].handle == handle)
+			return i;
+	return RT_TRACE_NO_COMM;
+}
+
+uint32_t rt_trace_comm(int64_t handle, int size, int rank)
+{
+	uint32_t i = rt_trace_comm_find(handle);
+
+	if (i != RT_TRACE_NO_COMM) {
+		tr.comms[i].size = size;
+		tr.comms[i].rank = rank;
+		return i;
+	}
+	if (tr.ncomms == TR_MAX_COMMS)
+		return RT_TRACE_NO_COMM;
+	tr.comms[tr.ncomms] = (struct tr_comm){handle, size, rank};
+	return tr.ncomms++;
+}
+
+int rt_trace_comm_rank(uint32_t comm, int *size)
+{
+	if (comm >= tr.ncomms) {
+		*size = 1;
+		return 0;
+	}
+	*size = tr.comms[comm].size;
+	return tr.comms[comm].rank;
+}
+
+int64_t rt_trace_request_new(int64_t handle)
+{
+	int64_t i;
+
+	for (i = 0; i < TR_MAX_REQS; i++) {
+		if (!tr.request_used[i]) {
+			tr.request_used[i] = 1;
+			tr.requests[i] = handle;
+			return i;
+		}
+	}
+	return -1;
+}
+
+int64_t rt_trace_request_done(int64_t handle)
+{
+	int64_t i;
+
+	for (i = 0; i < TR_MAX_REQS; i++) {
+		if (tr.request_used[i] && tr.requests[i] == handle) {
+			tr.request_used[i] = 0;
+			return i;
+		}
+	}
+	return -1;
+}
+
+/* ------------------------------------------------------------ shutdown */
+
+static int add_string(const char **strings, uint32_t *n, const char *s)
+{
+	uint32_t i;
+
+	for (i = 0; i < *n; i++)
+		if (strings[i] == s || strcmp(strings[i], s) == 0)
+			return (int)i;
+	strings[*n] = s;
+	return (int)(*n)++;
+}
+
+/* The tables that open the shape: strings (hints first), signatures, counts. */
+static int shape_head(struct ioa_buf *b)
+{
+	const char **strings = calloc(tr.nhints + tr.nsigs + 1, sizeof(*strings));
+	uint32_t nstrings = 0, i;
+	int *name = calloc(tr.nsigs + 1, sizeof(*name));
+	int rc = strings && name ? 0 : -ENOMEM;
+
+	for (i = 0; i < tr.nhints && !rc; i++)
+		strings[nstrings++] = tr.hints[i];
+	for (i = 0; i < tr.nsigs && !rc; i++)
+		name[i] = add_string(strings, &nstrings, tr.sigs[i].op);
+	rc = rc ? rc : ioa_enc_uvar(b, nstrings);
+	for (i = 0; i < nstrings && !rc; i++) {
+		size_t len = strlen(strings[i]);
+
+		rc = ioa_enc_uvar(b, len);
+		rc = rc ? rc : ioa_buf_add(b, strings[i], len);
+	}
+	rc = rc ? rc : ioa_enc_uvar(b, tr.nsigs);
+	for (i = 0; i < tr.nsigs && !rc; i++) {
+		rc = ioa_enc_uvar(b, (uint64_t)name[i]);
+		rc = rc ? rc : ioa_enc_uvar(b, tr.sigs[i].module);
+		rc = rc ? rc : ioa_enc_uvar(b, tr.sigs[i].flags);
+		rc = rc ? rc : ioa_enc_svar(b, tr.sigs[i].err);
+		rc = rc ? rc : ioa_enc_uvar(b, tr.sigs[i].slot);
+	}
+	rc = rc ? rc : ioa_enc_uvar(b, tr.nfiles);
+	rc = rc ? rc : ioa_enc_uvar(b, tr.ncomms);
+	rc = rc ? rc : ioa_enc_uvar(b, tr.ntop);
+	free(strings);
+	free(name);
+	return rc;
+}
+
+/* Finishes the tree: what is buffered is folded, every node written out. */
+static void finish(void)
+{
+	drain();
+	if (!tr.lost)
+		flush(tr.len);
+	if (tr.lost) {
+		/* Nothing of it can be trusted: an empty trace that says so. */
+		tr.nsigs = tr.nfiles = tr.ncomms = tr.nhints = 0;
+		tr.ntop = 0;
+		tr.events_traced = 0;
+		memset(&tr.shape, 0, sizeof(tr.shape));
+		memset(&tr.values, 0, sizeof(tr.values));
+		memset(&tr.times, 0, sizeof(tr.times));
+	}
+	tr.on = 0;
+}
+
+int rt_trace_group(struct ioa_trace *t, double ns_per_tick)
+{
+	struct ioa_buf head = IOA_BUF_INIT((size_t)1 << 30);
+	struct ioa_trace_group *g, *groups;
+	unsigned char *vbytes = NULL;
+	size_t vlen = 0, nvalues, i;
+	struct ioa_cursor c;
+	int rc;
+
+	if (!tr.base)
+		return 0;
+	if (tr.on)
+		finish();
+	groups = realloc(t->groups, (t->ngroups + 1) * sizeof(*groups));
+	if (!groups)
+		return -ENOMEM;
+	t->groups = groups;
+	g = &groups[t->ngroups];
+	memset(g, 0, sizeof(*g));
+	g->nranks = 1;
+	g->ns_per_tick = ns_per_tick > 0 ? ns_per_tick : 1;
+	g->ranks = calloc(1, sizeof(*g->ranks));
+	rc = g->ranks ? shape_head(&head) : -ENOMEM;
+	if (!rc) {
+		g->ranks[0] = (uint32_t)rt.rank;
+		g->shape = rope_join(&tr.shape, &head, &g->shape_len);
+		ioa_buf_reset(&head);
+		g->times = rope_join(&tr.times, &head, &g->times_len);
+		vbytes = rope_join(&tr.values, &head, &vlen);
+		if (!g->shape || !g->times || !vbytes)
+			rc = -ENOMEM;
+	}
+	/* Each value is one varint at least: vlen bounds their number. */
+	nvalues = IOA_TRH_COUNT + tr.nfiles + 2 * (size_t)tr.ncomms + vlen;
+	if (!rc) {
+		g->kind = calloc(nvalues + 1, 1);
+		g->a = calloc(nvalues + 1, sizeof(*g->a));
+		g->b = calloc(nvalues + 1, sizeof(*g->b));
+		if (!g->kind || !g->a || !g->b)
+			rc = -ENOMEM;
+	}
+	if (!rc) {
+		int64_t *b = g->b;
+		size_t n = 0;
+
+		b[n++] = (int64_t)tr.events_total;
+		b[n++] = (int64_t)tr.events_traced;
+		b[n++] = (int64_t)tr.first_start;
+		b[n++] = (tr.lost ? IOA_TRF_LOST : 0) |
+			 (tr.stopped && !tr.lost ? IOA_TRF_TRUNCATED : 0);
+		for (i = 0; i < tr.nfiles; i++)
+			b[n++] = (int64_t)tr.files[i];
+		for (i = 0; i < tr.ncomms; i++) {
+			b[n++] = tr.comms[i].size;
+			b[n++] = tr.comms[i].rank;
+		}
+		c = (struct ioa_cursor){vbytes, vlen, 0};
+		while (c.left)
+			b[n++] = ioa_cursor_svar(&c);
+		g->nvalues = n;
+	}
+	free(vbytes);
+	ioa_buf_release(&head);
+	t->ngroups++;
+	return rc;
+}
+
+int rt_trace_pack(struct ioa_log_writer *w, double ns_per_tick)
+{
+	struct ioa_trace t = {0};
+	struct ioa_buf raw = IOA_BUF_INIT((size_t)1 << 30);
+	int rc;
+
+	if (!tr.base)
+		return 0;
+	rc = rt_trace_group(&t, ns_per_tick);
+	rc = rc ? rc : ioa_trace_encode(&t, &raw);
+	rc = rc ? rc : ioa_logw_add(w, IOA_REGION_TRACE, raw.data, raw.len);
+	ioa_buf_release(&raw);
+	ioa_trace_free(&t);
+	return rc;
+}

@@ -1,0 +1,86 @@
+/*
+ * rt_trace — the per-rank operation trace: every intercepted I/O call and
+ * every MPI call that communicates or synchronizes, compressed online into
+ * loops as it is recorded (what it holds and how it is stored:
+ * common/ioa_trace.h; how it is built: docs/runtime.md).
+ *
+ * Calls are appended to a small buffer of raw events under the runtime
+ * lock; when it fills, the events are folded into a tree of loops:
+ * identical call signatures share a table entry, a repeated sequence of up
+ * to RT_TRACE_WINDOW nodes becomes a loop, a leaf's offset, length and aux
+ * become base + stride per loop level (or an explicit list where no stride
+ * fits), and its durations and the gaps before it become histograms.
+ * Nodes that left the window can no longer fold and are serialised out.
+ *
+ * All of it lives in a pool carved from the runtime's arena (setting
+ * `trace`, 2 MiB by default).  When the pool runs low the trace stops at a
+ * recorded event number (IOA_TRF_TRUNCATED); counters go on, exact.
+ * Functions expect the runtime lock unless said otherwise.
+ */
+#ifndef RT_TRACE_H
+#define RT_TRACE_H
+
+#include <stdint.h>
+
+#include "ioa_counters.h"
+#include "ioa_trace.h" /* IOA_TR_* flags */
+
+struct rt_record;
+struct ioa_log_writer;
+
+/* The longest loop body the folding looks for, in nodes. */
+#define RT_TRACE_WINDOW 32
+
+/* Carves the trace's pool from the arena (budget 0: no trace).  0 or -ENOMEM. */
+int rt_trace_init(uint64_t budget);
+
+/*
+ * The MPI-IO call this thread is inside, 1-based (0: none): POSIX calls
+ * traced while it is set are tied to it (IOA_TR_SUB).  Set by the MPI-IO
+ * wrappers from rt_trace_next_id(), which needs no lock.
+ */
+extern _Thread_local uint64_t rt_trace_parent __attribute__((tls_model("initial-exec")));
+uint64_t rt_trace_next_id(void);
+
+/*
+ * An I/O call on rec (NULL: nothing is traced); flags IOA_TR_*, times from
+ * rt_now().  Inside an MPI-IO call (rt_trace_parent set) aux becomes the
+ * call's id: an MPI-IO event's own, a POSIX event's parent.
+ */
+void rt_trace_io(const char *op, enum ioa_module module, struct rt_record *rec, unsigned flags,
+		 int64_t offset, int64_t length, int64_t aux, int err, double t0, double t1);
+
+/* The hints given at an MPI_File_open, as an aux value (0 when none fit). */
+int64_t rt_trace_hints(const char *hints);
+
+/*
+ * An MPI call on communicator slot comm (RT_TRACE_NO_COMM for none): peer
+ * or root in offset, bytes in length, tag, request slot or new
+ * communicator in aux.
+ */
+#define RT_TRACE_NO_COMM UINT32_MAX
+void rt_trace_mpi(const char *op, uint32_t comm, unsigned flags, int err, int64_t offset,
+		  int64_t length, int64_t aux, double t0, double t1);
+
+/* The slot of a communicator (handle as an integer), registered with its size and rank. */
+uint32_t rt_trace_comm(int64_t handle, int size, int rank);
+/* The slot of a known communicator, or RT_TRACE_NO_COMM. */
+uint32_t rt_trace_comm_find(int64_t handle);
+/* This rank's rank in communicator slot comm (0 when unknown). */
+int rt_trace_comm_rank(uint32_t comm, int *size);
+
+/* Request slots tie non-blocking calls to their waits: the lowest free slot. */
+int64_t rt_trace_request_new(int64_t handle);
+/* The slot of a request, which is released; -1 when unknown. */
+int64_t rt_trace_request_done(int64_t handle);
+
+/*
+ * At shutdown, recording stopped: folds what is buffered and appends this
+ * rank's group to t (malloc'd; the pool is left as it was).
+ */
+int rt_trace_group(struct ioa_trace *t, double ns_per_tick);
+
+/* At shutdown: this rank's trace as a trace region of w. */
+int rt_trace_pack(struct ioa_log_writer *w, double ns_per_tick);
+
+#endif
