@@ -5,7 +5,6 @@
 #include "ioa_trace.h"
 
 #include <errno.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -80,7 +79,7 @@ double ioa_trace_bin_ticks(unsigned bin)
 		return bin;
 	msb = (bin - 16) / 8 + 4;
 	sub = (bin - 16) % 8;
-	width = ldexp(1.0, (int)msb - 3);
+	width = (double)((uint64_t)1 << (msb - 3));
 	lo = (8 + sub) * width;
 	return lo + width / 2;
 }
@@ -256,7 +255,8 @@ static int encode_group(const struct ioa_trace_group *g, struct ioa_buf *out)
 		rc = ioa_enc_uvar(out, g->kind[k]);
 		if (g->kind[k] == 0) {
 			rc = rc ? rc : ioa_enc_svar(out, g->a[k]);
-			rc = rc ? rc : ioa_enc_svar(out, (int64_t)((uint64_t)g->b[k] - (uint64_t)prev));
+			rc = rc ? rc
+				: ioa_enc_svar(out, (int64_t)((uint64_t)g->b[k] - (uint64_t)prev));
 			prev = g->b[k];
 		} else {
 			for (i = 0; i < g->nranks && !rc; i++) {
@@ -423,8 +423,8 @@ static int fit_affine(const uint32_t *r, const int64_t *v, uint32_t n, int64_t *
 	for (i = 2; i < n; i++) {
 		int64_t x;
 
-		if (__builtin_mul_overflow(*a, (int64_t)r[i], &x) || __builtin_add_overflow(x, bb, &x) ||
-		    x != v[i])
+		if (__builtin_mul_overflow(*a, (int64_t)r[i], &x) ||
+		    __builtin_add_overflow(x, bb, &x) || x != v[i])
 			return 0;
 	}
 	return 1;
@@ -784,7 +784,8 @@ static int parse_tables(struct tr_parse *p)
 		rc = rc ? rc : next_value(p, &r->comms[i].rank);
 	}
 	for (i = 0; i < r->nsigs && !rc; i++)
-		if (r->sigs[i].slot >= (r->sigs[i].module == IOA_TRACE_MPI ? r->ncomms : r->nfiles) &&
+		if (r->sigs[i].slot >=
+			    (r->sigs[i].module == IOA_TRACE_MPI ? r->ncomms : r->nfiles) &&
 		    r->sigs[i].slot != UINT32_MAX)
 			rc = -EINVAL;
 	return rc;
@@ -883,29 +884,43 @@ int ioa_trace_walk(const struct ioa_trace_rank *r, const struct ioa_trace_visito
 	return walk_range(r, 0, r->nnodes, 0, v, arg);
 }
 
+/* Classes of time, each scaled to the rank's own total. */
+enum { TR_COMPUTE, TR_SYNC, TR_IO, TR_CLASSES };
+
 struct tr_expand {
 	const struct ioa_trace_rank *r;
 	int (*fn)(void *arg, const struct ioa_trace_event *e);
 	void *arg;
-	uint64_t *execs; /* per node: executions so far */
+	uint64_t *execs;		  /* per node: executions so far */
 	uint64_t idx[TR_MAX_NESTING + 1]; /* loop indices, innermost at [depth-1] */
 	uint64_t seq, limit;
 	double now, sec_per_tick;
+	double picked[TR_CLASSES]; /* first pass: the distributions' times, summed */
+	double scale[TR_CLASSES];  /* second pass: the rank's totals over those */
 };
+
+static int duration_class(const struct ioa_trace_sig *sig)
+{
+	if (sig->module == IOA_TRACE_MPI)
+		return TR_SYNC;
+	return sig->flags & IOA_TR_SUB ? -1 : TR_IO;
+}
 
 /* The k-th of a leaf's n times: spread over its distribution, low-discrepancy order. */
 static double hist_pick(const struct ioa_trace_hist *h, uint64_t k)
 {
 	uint64_t total = 0, target, seen = 0;
-	double q;
 	uint32_t i;
 
 	for (i = 0; i < h->n; i++)
 		total += h->count[i];
 	if (!total)
 		return 0;
-	q = fmod(((double)k + 0.5) * 0.6180339887498949, 1.0);
-	target = (uint64_t)(q * (double)total);
+	/* The fractional part of (k + 1/2) times the golden ratio, in 53 bits. */
+	target =
+		(uint64_t)((double)(((uint64_t)k * 0x9e3779b97f4a7c15ull + 0x4f1bbcdcbfa53e0aull) >>
+				    11) *
+			   0x1p-53 * (double)total);
 	for (i = 0; i < h->n; i++) {
 		seen += h->count[i];
 		if (target < seen)
@@ -955,11 +970,21 @@ static int expand_range(struct tr_expand *x, size_t from, size_t to, unsigned de
 			e.offset = model_value(&n->leaf.model[0], x->idx, depth, exec);
 			e.length = model_value(&n->leaf.model[1], x->idx, depth, exec);
 			e.aux = model_value(&n->leaf.model[2], x->idx, depth, exec);
-			e.gap = e.seq ? hist_pick(&n->leaf.gap, exec) * x->sec_per_tick : 0;
-			e.duration = hist_pick(&n->leaf.dur, exec) * x->sec_per_tick;
-			e.start = x->now + e.gap;
-			x->now = e.start + e.duration;
-			rc = x->fn(x->arg, &e);
+			int cls = duration_class(n->leaf.sig);
+
+			e.gap = e.seq ? hist_pick(&n->leaf.gap, exec) : 0;
+			e.duration = hist_pick(&n->leaf.dur, exec);
+			if (x->fn) {
+				e.gap *= x->scale[TR_COMPUTE] * x->sec_per_tick;
+				e.duration *= (cls >= 0 ? x->scale[cls] : 1) * x->sec_per_tick;
+				e.start = x->now + e.gap;
+				x->now = e.start + e.duration;
+				rc = x->fn(x->arg, &e);
+			} else {
+				x->picked[TR_COMPUTE] += e.gap;
+				if (cls >= 0)
+					x->picked[cls] += e.duration;
+			}
 		}
 		i = n->end;
 	}
@@ -970,10 +995,9 @@ int ioa_trace_expand(const struct ioa_trace_rank *r,
 		     int (*fn)(void *arg, const struct ioa_trace_event *e), void *arg)
 {
 	struct tr_expand x = {0};
-	int rc;
+	int rc, k;
 
 	x.r = r;
-	x.fn = fn;
 	x.arg = arg;
 	x.limit = (uint64_t)r->header[IOA_TRH_EVENTS_TRACED];
 	x.sec_per_tick = r->group->ns_per_tick * 1e-9;
@@ -981,7 +1005,17 @@ int ioa_trace_expand(const struct ioa_trace_rank *r,
 	x.execs = calloc(r->nnodes + 1, sizeof(*x.execs));
 	if (!x.execs)
 		return -ENOMEM;
+	/* First pass: what the distributions add up to, to scale to the rank's totals. */
 	rc = expand_range(&x, 0, r->nnodes, 0);
+	for (k = 0; k < TR_CLASSES; k++) {
+		double total = (double)r->header[IOA_TRH_COMPUTE_TICKS + k];
+
+		x.scale[k] = x.picked[k] > 0 && total > 0 ? total / x.picked[k] : 1;
+	}
+	memset(x.execs, 0, (r->nnodes + 1) * sizeof(*x.execs));
+	x.seq = 0;
+	x.fn = fn;
+	rc = rc ? rc : expand_range(&x, 0, r->nnodes, 0);
 	free(x.execs);
 	return rc;
 }

@@ -19,7 +19,10 @@
  *           before it, in log-spaced bins (IOA_TRACE_BIN_ERROR).
  *
  * A group is a set of ranks with one shape: each value position is either
- * a*rank + b for all of them or a per-rank table.  A rank's trace region
+ * a*rank + b for all of them or a per-rank table.  The ranks of a group
+ * share their time distributions; each keeps its own totals of compute,
+ * synchronization and I/O time (header values), to which its expanded
+ * times are scaled.  A rank's trace region
  * holds one group of one rank; at MPI shutdown rank 0 merges them
  * (ioa_trace_regroup()) so that identical ranks are stored once.
  *
@@ -69,6 +72,9 @@ enum ioa_trace_header {
 	IOA_TRH_EVENTS_TRACED,
 	IOA_TRH_START_TICKS, /* start of the first event, ticks from start-up */
 	IOA_TRH_FLAGS,
+	IOA_TRH_COMPUTE_TICKS, /* sum of the gaps between traced calls */
+	IOA_TRH_SYNC_TICKS,    /* sum of the durations of MPI calls */
+	IOA_TRH_IO_TICKS,      /* sum of the durations of I/O calls (sub-calls aside) */
 	IOA_TRH_COUNT
 };
 
@@ -145,11 +151,11 @@ struct ioa_trace_sig {
 /* How one of a leaf's numbers is modelled. */
 struct ioa_trace_model {
 	int explicit_list;
-	unsigned nstrides;		       /* affine: one per enclosing loop, innermost first */
-	int64_t base;			       /* affine */
-	int64_t stride[IOA_TRACE_MAX_DEPTH];   /* affine */
-	const int64_t *list;		       /* explicit: one per execution */
-	uint64_t n;			       /* explicit */
+	unsigned nstrides;		     /* affine: one per enclosing loop, innermost first */
+	int64_t base;			     /* affine */
+	int64_t stride[IOA_TRACE_MAX_DEPTH]; /* affine */
+	const int64_t *list;		     /* explicit: one per execution */
+	uint64_t n;			     /* explicit */
 };
 
 /* A histogram of times: bins (ioa_trace_bin) and their counts, bins ascending. */
@@ -216,7 +222,9 @@ int ioa_trace_walk(const struct ioa_trace_rank *r, const struct ioa_trace_visito
 
 /*
  * The expanded view: every call in order.  Numbers are exact; times come
- * from the distributions (each within IOA_TRACE_BIN_ERROR).  Stops with
+ * from the distributions (each within IOA_TRACE_BIN_ERROR of a time the
+ * call's loop body took), scaled so that the rank's compute,
+ * synchronization and I/O totals are its own.  Stops with
  * -EINVAL when the tree would expand past the rank's traced event count.
  */
 int ioa_trace_expand(const struct ioa_trace_rank *r,

@@ -146,7 +146,7 @@ static int rt_mpi_hints(MPI_Info info, char *out, size_t out_len)
 	RT_MPI_WRAP(name, args, rt_mpiio_current = rt_mpiio_record_of(fh_e), \
 		    rt_mpiio_meta(#name, fh_e, counter, r != MPI_SUCCESS, rt_mpi_err(r), t0, t1))
 
-#define RT_MPI_BODY_IO(name, args, is_write, cls, fh_e, offset_e, count_e, dt_e)                  \
+#define RT_MPI_BODY_IO(name, args, is_write, cls, fh_e, offset_e, count_e, dt_e)                   \
 	int type_size = 0;                                                                         \
 	RT_MPI_WRAP(name, args, rt_pmpi.Type_size(dt_e, &type_size);                               \
 		    rt_mpiio_current = rt_mpiio_record_of(fh_e),                                   \
@@ -240,116 +240,114 @@ static int64_t rt_bytes(int count, MPI_Datatype dt)
  * Communication calls are traced only when the application makes them:
  * not from inside MPI-IO (ROMIO's own), the runtime or another wrapper.
  */
-#define RT_MPI_SYNC(name, args, pre, post, handler)                                 \
-	int r;                                                                      \
-	double t0, t1;                                                              \
-	if (!RT_PMPI_RESOLVED(name))                                                \
-		return MPI_ERR_INTERN;                                              \
+#define RT_MPI_SYNC(name, args, pre, post, handler)                                   \
+	int r;                                                                        \
+	double t0, t1;                                                                \
+	if (!RT_PMPI_RESOLVED(name))                                                  \
+		return MPI_ERR_INTERN;                                                \
 	if (!rt.mpi_initialized || (rt_inside & RT_IN_MPIIO) || !rt_begin(RT_IN_MPI)) \
-		return RT_PMPI(name) args;                                          \
-	pre;                                                                        \
-	t0 = rt_now();                                                              \
-	r = RT_PMPI(name) args;                                                     \
-	t1 = rt_now();                                                              \
-	post;                                                                       \
-	rt_lock();                                                                  \
-	handler;                                                                    \
-	rt_unlock();                                                                \
-	rt_end(RT_IN_MPI);                                                          \
+		return RT_PMPI(name) args;                                            \
+	pre;                                                                          \
+	t0 = rt_now();                                                                \
+	r = RT_PMPI(name) args;                                                       \
+	t1 = rt_now();                                                                \
+	post;                                                                         \
+	rt_lock();                                                                    \
+	handler;                                                                      \
+	rt_unlock();                                                                  \
+	rt_end(RT_IN_MPI);                                                            \
 	return r;
 
 /* A call's flags and error class, as rt_trace_mpi() takes them. */
 #define RT_TRACE_FAILED(r) \
 	((r) != MPI_SUCCESS ? IOA_TR_FAILED : 0), ((r) != MPI_SUCCESS ? rt_mpi_err(r) : 0)
 
-#define RT_MPI_BODY_COLL(name, args, comm_e, root_e, count_e, dt_e)                            \
-	uint32_t slot;                                                                         \
-	int64_t bytes;                                                                         \
-	RT_MPI_SYNC(name, args, slot = rt_comm_slot(comm_e); bytes = rt_bytes(count_e, dt_e), (void)0, \
+#define RT_MPI_BODY_COLL(name, args, comm_e, root_e, count_e, dt_e) \
+	uint32_t slot;                                              \
+	int64_t bytes;                                              \
+	RT_MPI_SYNC(name, args, slot = rt_comm_slot(comm_e);        \
+		    bytes = rt_bytes(count_e, dt_e), (void)0,       \
 		    rt_trace_mpi(#name, slot, RT_TRACE_FAILED(r), root_e, bytes, 0, t0, t1))
 
-#define RT_MPI_BODY_P2P(name, args, comm_e, peer_e, count_e, dt_e, tag_e)                      \
-	uint32_t slot;                                                                         \
-	int64_t bytes;                                                                         \
-	RT_MPI_SYNC(name, args, slot = rt_comm_slot(comm_e); bytes = rt_bytes(count_e, dt_e), (void)0, \
-		    rt_trace_mpi(#name, slot, RT_TRACE_FAILED(r), rt_relative(slot, peer_e),   \
+#define RT_MPI_BODY_P2P(name, args, comm_e, peer_e, count_e, dt_e, tag_e)                    \
+	uint32_t slot;                                                                       \
+	int64_t bytes;                                                                       \
+	RT_MPI_SYNC(name, args, slot = rt_comm_slot(comm_e);                                 \
+		    bytes = rt_bytes(count_e, dt_e), (void)0,                                \
+		    rt_trace_mpi(#name, slot, RT_TRACE_FAILED(r), rt_relative(slot, peer_e), \
 				 bytes, tag_e, t0, t1))
 
-#define RT_MPI_BODY_P2P_NB(name, args, comm_e, peer_e, count_e, dt_e, req_e)                   \
-	uint32_t slot;                                                                         \
-	int64_t bytes;                                                                         \
-	RT_MPI_SYNC(name, args, slot = rt_comm_slot(comm_e); bytes = rt_bytes(count_e, dt_e), (void)0, \
-		    rt_trace_mpi(#name, slot, RT_TRACE_FAILED(r), rt_relative(slot, peer_e),   \
-				 bytes,                                                        \
-				 r == MPI_SUCCESS ? rt_trace_request_new(RT_HANDLE(*(req_e)))  \
-						  : -1,                                        \
-				 t0, t1))
+#define RT_MPI_BODY_P2P_NB(name, args, comm_e, peer_e, count_e, dt_e, req_e)                    \
+	uint32_t slot;                                                                          \
+	int64_t bytes;                                                                          \
+	RT_MPI_SYNC(                                                                            \
+		name, args, slot = rt_comm_slot(comm_e);                                        \
+		bytes = rt_bytes(count_e, dt_e), (void)0,                                       \
+		rt_trace_mpi(#name, slot, RT_TRACE_FAILED(r), rt_relative(slot, peer_e), bytes, \
+			     r == MPI_SUCCESS ? rt_trace_request_new(RT_HANDLE(*(req_e))) : -1, \
+			     t0, t1))
 
 /* The source goes in aux, relative like the destination. */
-#define RT_MPI_BODY_SENDRECV(name, args, comm_e, dest_e, count_e, dt_e, source_e)              \
-	uint32_t slot;                                                                         \
-	int64_t bytes;                                                                         \
-	RT_MPI_SYNC(name, args, slot = rt_comm_slot(comm_e); bytes = rt_bytes(count_e, dt_e), (void)0, \
-		    rt_trace_mpi(#name, slot, RT_TRACE_FAILED(r), rt_relative(slot, dest_e),   \
+#define RT_MPI_BODY_SENDRECV(name, args, comm_e, dest_e, count_e, dt_e, source_e)            \
+	uint32_t slot;                                                                       \
+	int64_t bytes;                                                                       \
+	RT_MPI_SYNC(name, args, slot = rt_comm_slot(comm_e);                                 \
+		    bytes = rt_bytes(count_e, dt_e), (void)0,                                \
+		    rt_trace_mpi(#name, slot, RT_TRACE_FAILED(r), rt_relative(slot, dest_e), \
 				 bytes, rt_relative(slot, source_e), t0, t1))
 
-#define RT_MPI_BODY_WAIT(name, args, req_e)                                                \
-	int64_t saved = 0;                                                                 \
-	RT_MPI_SYNC(name, args, saved = RT_HANDLE(*(req_e)), (void)0,                      \
-		    rt_trace_mpi(#name, RT_TRACE_NO_COMM, RT_TRACE_FAILED(r), -1, 0,       \
+#define RT_MPI_BODY_WAIT(name, args, req_e)                                          \
+	int64_t saved = 0;                                                           \
+	RT_MPI_SYNC(name, args, saved = RT_HANDLE(*(req_e)), (void)0,                \
+		    rt_trace_mpi(#name, RT_TRACE_NO_COMM, RT_TRACE_FAILED(r), -1, 0, \
 				 rt_trace_request_done(saved), t0, t1))
 
 /* A test that finds the request unfinished is polling, not an event: its time is a gap. */
-#define RT_MPI_BODY_TEST(name, args, req_e, flag_e)                                        \
-	int64_t saved = 0;                                                                 \
-	RT_MPI_SYNC(name, args, saved = RT_HANDLE(*(req_e)), (void)0,                      \
-		    if (r != MPI_SUCCESS || *(flag_e)) rt_trace_mpi(                       \
-			    #name, RT_TRACE_NO_COMM, RT_TRACE_FAILED(r), -1, 0,            \
-			    rt_trace_request_done(saved), t0, t1))
+#define RT_MPI_BODY_TEST(name, args, req_e, flag_e)                                          \
+	int64_t saved = 0;                                                                   \
+	RT_MPI_SYNC(name, args, saved = RT_HANDLE(*(req_e)), (void)0,                        \
+		    if (r != MPI_SUCCESS || *(flag_e))                                       \
+			    rt_trace_mpi(#name, RT_TRACE_NO_COMM, RT_TRACE_FAILED(r), -1, 0, \
+					 rt_trace_request_done(saved), t0, t1))
 
-#define RT_MPI_BODY_WAITALL(name, args, n_e, reqs_e, flag_e)                               \
-	int64_t saved[RT_SAVED_REQUESTS];                                                  \
-	int i, nsaved = 0;                                                                 \
-	RT_MPI_SYNC(                                                                       \
-		name, args,                                                                \
+#define RT_MPI_BODY_WAITALL(name, args, n_e, reqs_e, flag_e)                                       \
+	int64_t saved[RT_SAVED_REQUESTS];                                                          \
+	int i, nsaved = 0;                                                                         \
+	RT_MPI_SYNC(                                                                               \
+		name, args,                                                                        \
 		for (nsaved = 0; reqs_e && nsaved < (n_e) && nsaved < RT_SAVED_REQUESTS; nsaved++) \
-			saved[nsaved] = RT_HANDLE((reqs_e)[nsaved]),                       \
-		(void)0,                                                                   \
-		if (r != MPI_SUCCESS || !(flag_e) || *(int *)(flag_e)) {                   \
-			for (i = 0; i < nsaved; i++)                                       \
-				rt_trace_request_done(saved[i]);                           \
-			rt_trace_mpi(#name, RT_TRACE_NO_COMM, RT_TRACE_FAILED(r), -1, n_e, \
-				     0, t0, t1);                                           \
+			saved[nsaved] = RT_HANDLE((reqs_e)[nsaved]),                               \
+		(void)0, if (r != MPI_SUCCESS || !(flag_e) || *(int *)(flag_e)) {                  \
+			for (i = 0; i < nsaved; i++)                                               \
+				rt_trace_request_done(saved[i]);                                   \
+			rt_trace_mpi(#name, RT_TRACE_NO_COMM, RT_TRACE_FAILED(r), -1, n_e, 0, t0,  \
+				     t1);                                                          \
 		})
 
-#define RT_MPI_BODY_WAITANY(name, args, n_e, reqs_e, index_e)                              \
-	int64_t saved[RT_SAVED_REQUESTS];                                                  \
-	int nsaved = 0;                                                                    \
-	RT_MPI_SYNC(                                                                       \
-		name, args,                                                                \
-		for (nsaved = 0; reqs_e && nsaved < (n_e) && nsaved < RT_SAVED_REQUESTS; nsaved++) \
-			saved[nsaved] = RT_HANDLE((reqs_e)[nsaved]),                       \
-		(void)0,                                                                   \
-		rt_trace_mpi(#name, RT_TRACE_NO_COMM, RT_TRACE_FAILED(r), *(index_e), n_e, \
-			     *(index_e) >= 0 && *(index_e) < nsaved                        \
-				     ? rt_trace_request_done(saved[*(index_e)])            \
-				     : -1,                                                 \
-			     t0, t1))
+#define RT_MPI_BODY_WAITANY(name, args, n_e, reqs_e, index_e)                                  \
+	int64_t saved[RT_SAVED_REQUESTS];                                                      \
+	int nsaved = 0;                                                                        \
+	RT_MPI_SYNC(name, args,                                                                \
+		    for (nsaved = 0; reqs_e && nsaved < (n_e) && nsaved < RT_SAVED_REQUESTS;   \
+			 nsaved++) saved[nsaved] = RT_HANDLE((reqs_e)[nsaved]),                \
+		    (void)0,                                                                   \
+		    rt_trace_mpi(#name, RT_TRACE_NO_COMM, RT_TRACE_FAILED(r), *(index_e), n_e, \
+				 *(index_e) >= 0 && *(index_e) < nsaved                        \
+					 ? rt_trace_request_done(saved[*(index_e)])            \
+					 : -1,                                                 \
+				 t0, t1))
 
 /* The new communicator is registered after the call, outside the lock. */
-#define RT_MPI_BODY_COMM_NEW(name, args, comm_e, color_e, key_e, newcomm_e)                \
-	uint32_t slot, made = RT_TRACE_NO_COMM;                                            \
-	RT_MPI_SYNC(name, args, slot = rt_comm_slot(comm_e),                               \
+#define RT_MPI_BODY_COMM_NEW(name, args, comm_e, color_e, key_e, newcomm_e)                  \
+	uint32_t slot, made = RT_TRACE_NO_COMM;                                              \
+	RT_MPI_SYNC(name, args, slot = rt_comm_slot(comm_e),                                 \
 		    made = r == MPI_SUCCESS ? rt_comm_slot(*(newcomm_e)) : RT_TRACE_NO_COMM, \
-		    rt_trace_mpi(#name, slot, RT_TRACE_FAILED(r), color_e, key_e,          \
+		    rt_trace_mpi(#name, slot, RT_TRACE_FAILED(r), color_e, key_e,            \
 				 made == RT_TRACE_NO_COMM ? -1 : (int64_t)made, t0, t1))
 
-#define RT_MPI_COMM_EXPAND(name, params, args, kind, ...)                              \
-	RT_PMPI_DECL(name, params)                                                     \
-	RT_EXPORT int MPI_##name params                                                \
-	{                                                                              \
-		RT_MPI_BODY_##kind(name, args, __VA_ARGS__)                            \
-	}                                                                              \
-	RT_MPI_DEFINE_P(name, params, args, kind, __VA_ARGS__)
+#define RT_MPI_COMM_EXPAND(name, params, args, kind, ...)   \
+	RT_PMPI_DECL(name, params)                          \
+	RT_EXPORT int MPI_##name params{RT_MPI_BODY_##kind( \
+		name, args, __VA_ARGS__)} RT_MPI_DEFINE_P(name, params, args, kind, __VA_ARGS__)
 
 RT_MPI_COMM_CALLS(RT_MPI_COMM_EXPAND)

@@ -24,39 +24,39 @@
 
 #define RT_MPI_IO_VARIANTS(X, RW, BUF, IS_WRITE)                                                   \
 	X(File_##RW, (MPI_File fh, BUF buf, int count, MPI_Datatype dt, MPI_Status *st),           \
-	  (fh, buf, count, dt, st), IO, IS_WRITE, INDEP, fh, -1, count, dt)                            \
+	  (fh, buf, count, dt, st), IO, IS_WRITE, INDEP, fh, -1, count, dt)                        \
 	X(File_##RW##_all, (MPI_File fh, BUF buf, int count, MPI_Datatype dt, MPI_Status *st),     \
-	  (fh, buf, count, dt, st), IO, IS_WRITE, COLL, fh, -1, count, dt)                             \
+	  (fh, buf, count, dt, st), IO, IS_WRITE, COLL, fh, -1, count, dt)                         \
 	X(File_##RW##_at,                                                                          \
 	  (MPI_File fh, MPI_Offset off, BUF buf, int count, MPI_Datatype dt, MPI_Status *st),      \
-	  (fh, off, buf, count, dt, st), IO, IS_WRITE, INDEP, fh, off, count, dt)                       \
+	  (fh, off, buf, count, dt, st), IO, IS_WRITE, INDEP, fh, off, count, dt)                  \
 	X(File_##RW##_at_all,                                                                      \
 	  (MPI_File fh, MPI_Offset off, BUF buf, int count, MPI_Datatype dt, MPI_Status *st),      \
-	  (fh, off, buf, count, dt, st), IO, IS_WRITE, COLL, fh, off, count, dt)                        \
+	  (fh, off, buf, count, dt, st), IO, IS_WRITE, COLL, fh, off, count, dt)                   \
 	X(File_##RW##_shared, (MPI_File fh, BUF buf, int count, MPI_Datatype dt, MPI_Status *st),  \
-	  (fh, buf, count, dt, st), IO, IS_WRITE, INDEP, fh, -1, count, dt)                            \
+	  (fh, buf, count, dt, st), IO, IS_WRITE, INDEP, fh, -1, count, dt)                        \
 	X(File_##RW##_ordered, (MPI_File fh, BUF buf, int count, MPI_Datatype dt, MPI_Status *st), \
-	  (fh, buf, count, dt, st), IO, IS_WRITE, COLL, fh, -1, count, dt)                             \
+	  (fh, buf, count, dt, st), IO, IS_WRITE, COLL, fh, -1, count, dt)                         \
 	X(File_i##RW, (MPI_File fh, BUF buf, int count, MPI_Datatype dt, MPI_Request *req),        \
-	  (fh, buf, count, dt, req), IO, IS_WRITE, NB, fh, -1, count, dt)                              \
+	  (fh, buf, count, dt, req), IO, IS_WRITE, NB, fh, -1, count, dt)                          \
 	X(File_i##RW##_all, (MPI_File fh, BUF buf, int count, MPI_Datatype dt, MPI_Request *req),  \
-	  (fh, buf, count, dt, req), IO, IS_WRITE, NB, fh, -1, count, dt)                              \
+	  (fh, buf, count, dt, req), IO, IS_WRITE, NB, fh, -1, count, dt)                          \
 	X(File_i##RW##_at,                                                                         \
 	  (MPI_File fh, MPI_Offset off, BUF buf, int count, MPI_Datatype dt, MPI_Request *req),    \
-	  (fh, off, buf, count, dt, req), IO, IS_WRITE, NB, fh, off, count, dt)                         \
+	  (fh, off, buf, count, dt, req), IO, IS_WRITE, NB, fh, off, count, dt)                    \
 	X(File_i##RW##_at_all,                                                                     \
 	  (MPI_File fh, MPI_Offset off, BUF buf, int count, MPI_Datatype dt, MPI_Request *req),    \
-	  (fh, off, buf, count, dt, req), IO, IS_WRITE, NB, fh, off, count, dt)                         \
+	  (fh, off, buf, count, dt, req), IO, IS_WRITE, NB, fh, off, count, dt)                    \
 	X(File_i##RW##_shared,                                                                     \
 	  (MPI_File fh, BUF buf, int count, MPI_Datatype dt, MPI_Request *req),                    \
-	  (fh, buf, count, dt, req), IO, IS_WRITE, NB, fh, -1, count, dt)                              \
+	  (fh, buf, count, dt, req), IO, IS_WRITE, NB, fh, -1, count, dt)                          \
 	X(File_##RW##_all_begin, (MPI_File fh, BUF buf, int count, MPI_Datatype dt),               \
-	  (fh, buf, count, dt), IO, IS_WRITE, SPLIT, fh, -1, count, dt)                                \
+	  (fh, buf, count, dt), IO, IS_WRITE, SPLIT, fh, -1, count, dt)                            \
 	X(File_##RW##_at_all_begin,                                                                \
 	  (MPI_File fh, MPI_Offset off, BUF buf, int count, MPI_Datatype dt),                      \
-	  (fh, off, buf, count, dt), IO, IS_WRITE, SPLIT, fh, off, count, dt)                           \
+	  (fh, off, buf, count, dt), IO, IS_WRITE, SPLIT, fh, off, count, dt)                      \
 	X(File_##RW##_ordered_begin, (MPI_File fh, BUF buf, int count, MPI_Datatype dt),           \
-	  (fh, buf, count, dt), IO, IS_WRITE, SPLIT, fh, -1, count, dt)                                \
+	  (fh, buf, count, dt), IO, IS_WRITE, SPLIT, fh, -1, count, dt)                            \
 	X(File_##RW##_all_end, (MPI_File fh, BUF buf, MPI_Status * st), (fh, buf, st), END,        \
 	  IS_WRITE, fh)                                                                            \
 	X(File_##RW##_at_all_end, (MPI_File fh, BUF buf, MPI_Status * st), (fh, buf, st), END,     \
@@ -103,58 +103,58 @@
 	X(Bcast, (void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm),                 \
 	  (buf, count, dt, root, comm), COLL, comm, root, count, dt)                               \
 	X(Reduce,                                                                                  \
-	  (const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, int root,         \
+	  (const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, int root,          \
 	   MPI_Comm comm),                                                                         \
 	  (sbuf, rbuf, count, dt, op, root, comm), COLL, comm, root, count, dt)                    \
 	X(Allreduce,                                                                               \
-	  (const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm),   \
+	  (const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm),    \
 	  (sbuf, rbuf, count, dt, op, comm), COLL, comm, -1, count, dt)                            \
 	X(Reduce_scatter_block,                                                                    \
-	  (const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm),   \
+	  (const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm),    \
 	  (sbuf, rbuf, count, dt, op, comm), COLL, comm, -1, count, dt)                            \
 	X(Reduce_scatter,                                                                          \
-	  (const void *sbuf, void *rbuf, const int *counts, MPI_Datatype dt, MPI_Op op,           \
+	  (const void *sbuf, void *rbuf, const int *counts, MPI_Datatype dt, MPI_Op op,            \
 	   MPI_Comm comm),                                                                         \
 	  (sbuf, rbuf, counts, dt, op, comm), COLL, comm, -1, 0, dt)                               \
 	X(Scan,                                                                                    \
-	  (const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm),   \
+	  (const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm),    \
 	  (sbuf, rbuf, count, dt, op, comm), COLL, comm, -1, count, dt)                            \
 	X(Exscan,                                                                                  \
-	  (const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm),   \
+	  (const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm),    \
 	  (sbuf, rbuf, count, dt, op, comm), COLL, comm, -1, count, dt)                            \
 	X(Gather,                                                                                  \
-	  (const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,              \
+	  (const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,               \
 	   MPI_Datatype rtype, int root, MPI_Comm comm),                                           \
 	  (sbuf, scount, stype, rbuf, rcount, rtype, root, comm), COLL, comm, root, scount, stype) \
 	X(Gatherv,                                                                                 \
-	  (const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, const int *rcounts,      \
+	  (const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, const int *rcounts,       \
 	   const int *displs, MPI_Datatype rtype, int root, MPI_Comm comm),                        \
 	  (sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm), COLL, comm, root,       \
 	  scount, stype)                                                                           \
 	X(Allgather,                                                                               \
-	  (const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,              \
+	  (const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,               \
 	   MPI_Datatype rtype, MPI_Comm comm),                                                     \
 	  (sbuf, scount, stype, rbuf, rcount, rtype, comm), COLL, comm, -1, scount, stype)         \
 	X(Allgatherv,                                                                              \
-	  (const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, const int *rcounts,      \
+	  (const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, const int *rcounts,       \
 	   const int *displs, MPI_Datatype rtype, MPI_Comm comm),                                  \
 	  (sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm), COLL, comm, -1, scount,       \
 	  stype)                                                                                   \
 	X(Scatter,                                                                                 \
-	  (const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,              \
+	  (const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,               \
 	   MPI_Datatype rtype, int root, MPI_Comm comm),                                           \
 	  (sbuf, scount, stype, rbuf, rcount, rtype, root, comm), COLL, comm, root, rcount, rtype) \
 	X(Scatterv,                                                                                \
-	  (const void *sbuf, const int *scounts, const int *displs, MPI_Datatype stype,           \
+	  (const void *sbuf, const int *scounts, const int *displs, MPI_Datatype stype,            \
 	   void *rbuf, int rcount, MPI_Datatype rtype, int root, MPI_Comm comm),                   \
 	  (sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm), COLL, comm, root,       \
 	  rcount, rtype)                                                                           \
 	X(Alltoall,                                                                                \
-	  (const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,              \
+	  (const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,               \
 	   MPI_Datatype rtype, MPI_Comm comm),                                                     \
 	  (sbuf, scount, stype, rbuf, rcount, rtype, comm), COLL, comm, -1, scount, stype)         \
 	X(Alltoallv,                                                                               \
-	  (const void *sbuf, const int *scounts, const int *sdispls, MPI_Datatype stype,          \
+	  (const void *sbuf, const int *scounts, const int *sdispls, MPI_Datatype stype,           \
 	   void *rbuf, const int *rcounts, const int *rdispls, MPI_Datatype rtype, MPI_Comm comm), \
 	  (sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm), COLL, comm, -1, 0, \
 	  stype)                                                                                   \
@@ -167,33 +167,33 @@
 	X(Bsend, (const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm),  \
 	  (buf, count, dt, dest, tag, comm), P2P, comm, dest, count, dt, tag)                      \
 	X(Recv,                                                                                    \
-	  (void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,             \
+	  (void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,              \
 	   MPI_Status *st),                                                                        \
 	  (buf, count, dt, source, tag, comm, st), P2P, comm, source, count, dt, tag)              \
 	X(Isend,                                                                                   \
-	  (const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,         \
+	  (const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,          \
 	   MPI_Request *req),                                                                      \
 	  (buf, count, dt, dest, tag, comm, req), P2P_NB, comm, dest, count, dt, req)              \
 	X(Issend,                                                                                  \
-	  (const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,         \
+	  (const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,          \
 	   MPI_Request *req),                                                                      \
 	  (buf, count, dt, dest, tag, comm, req), P2P_NB, comm, dest, count, dt, req)              \
 	X(Irecv,                                                                                   \
-	  (void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,             \
+	  (void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,              \
 	   MPI_Request *req),                                                                      \
 	  (buf, count, dt, source, tag, comm, req), P2P_NB, comm, source, count, dt, req)          \
 	X(Sendrecv,                                                                                \
-	  (const void *sbuf, int scount, MPI_Datatype stype, int dest, int stag, void *rbuf,      \
+	  (const void *sbuf, int scount, MPI_Datatype stype, int dest, int stag, void *rbuf,       \
 	   int rcount, MPI_Datatype rtype, int source, int rtag, MPI_Comm comm, MPI_Status *st),   \
-	  (sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, source, rtag, comm, st),         \
+	  (sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, source, rtag, comm, st),          \
 	  SENDRECV, comm, dest, scount, stype, source)                                             \
 	X(Sendrecv_replace,                                                                        \
-	  (void *buf, int count, MPI_Datatype dt, int dest, int stag, int source, int rtag,       \
+	  (void *buf, int count, MPI_Datatype dt, int dest, int stag, int source, int rtag,        \
 	   MPI_Comm comm, MPI_Status *st),                                                         \
-	  (buf, count, dt, dest, stag, source, rtag, comm, st), SENDRECV, comm, dest, count, dt,  \
+	  (buf, count, dt, dest, stag, source, rtag, comm, st), SENDRECV, comm, dest, count, dt,   \
 	  source)                                                                                  \
-	X(Wait, (MPI_Request * req, MPI_Status *st), (req, st), WAIT, req)                         \
-	X(Test, (MPI_Request * req, int *flag, MPI_Status *st), (req, flag, st), TEST, req, flag) \
+	X(Wait, (MPI_Request * req, MPI_Status * st), (req, st), WAIT, req)                        \
+	X(Test, (MPI_Request * req, int *flag, MPI_Status *st), (req, flag, st), TEST, req, flag)  \
 	X(Waitall, (int n, MPI_Request *reqs, MPI_Status *sts), (n, reqs, sts), WAITALL, n, reqs,  \
 	  NULL)                                                                                    \
 	X(Testall, (int n, MPI_Request *reqs, int *flag, MPI_Status *sts), (n, reqs, flag, sts),   \
@@ -202,9 +202,9 @@
 	  WAITANY, n, reqs, index)                                                                 \
 	X(Comm_split, (MPI_Comm comm, int color, int key, MPI_Comm *newcomm),                      \
 	  (comm, color, key, newcomm), COMM_NEW, comm, color, key, newcomm)                        \
-	X(Comm_dup, (MPI_Comm comm, MPI_Comm *newcomm), (comm, newcomm), COMM_NEW, comm, 0, 0,     \
+	X(Comm_dup, (MPI_Comm comm, MPI_Comm * newcomm), (comm, newcomm), COMM_NEW, comm, 0, 0,    \
 	  newcomm)                                                                                 \
-	X(Comm_create, (MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm), (comm, group, newcomm), \
-	  COMM_NEW, comm, 0, 0, newcomm)
+	X(Comm_create, (MPI_Comm comm, MPI_Group group, MPI_Comm * newcomm),                       \
+	  (comm, group, newcomm), COMM_NEW, comm, 0, 0, newcomm)
 
 #endif

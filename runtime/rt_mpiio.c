@@ -74,6 +74,7 @@ void rt_mpiio_open(const char *op, int collective, const char *path, int amode, 
 	char abs[PATH_MAX];
 	size_t len;
 	struct rt_record *rec;
+	int64_t hint_index;
 
 	/* ROMIO accepts "ufs:/path" style prefixes naming the driver. */
 	if (path && strchr(path, ':') && strchr(path, ':') < strchr(path, '/'))
@@ -97,8 +98,9 @@ void rt_mpiio_open(const char *op, int collective, const char *path, int amode, 
 	rt_add_time(&rec->fcounters[MPIIO_F_META_TIME], &rec->meta_end, t0, t1);
 	handle_set(handle, rec);
 	/* The hints' string index rides in the signature's err field: the call succeeded. */
-	rt_trace_io(op, IOA_MOD_MPIIO, rec, hint_lines[0] ? IOA_TR_HINTS : 0, amode, 0, 0,
-		    (int)rt_trace_hints(rec->hints), t0, t1);
+	hint_index = hint_lines[0] ? rt_trace_hints(rec->hints) : 0;
+	rt_trace_io(op, IOA_MOD_MPIIO, rec, hint_index ? IOA_TR_HINTS : 0, amode, 0, 0,
+		    hint_index ? (int)hint_index - 1 : 0, t0, t1);
 }
 
 struct rt_record *rt_mpiio_close_begin(const void *handle)
@@ -117,8 +119,8 @@ void rt_mpiio_close(const char *op, struct rt_record *rec, int failed, int err, 
 {
 	if (!rec)
 		return;
-	rt_trace_io(op, IOA_MOD_MPIIO, rec, failed ? IOA_TR_FAILED : 0, 0, 0, 0, failed ? err : 0, t0,
-		    t1);
+	rt_trace_io(op, IOA_MOD_MPIIO, rec, failed ? IOA_TR_FAILED : 0, 0, 0, 0, failed ? err : 0,
+		    t0, t1);
 	if (failed)
 		rt_record_failure(rec, IOA_MOD_MPIIO, op, err);
 	rt_set_first(&rec->fcounters[MPIIO_F_CLOSE_START_TIMESTAMP], t0);
@@ -133,8 +135,8 @@ void rt_mpiio_meta(const char *op, const void *handle, int counter, int failed, 
 
 	if (!rec)
 		return;
-	rt_trace_io(op, IOA_MOD_MPIIO, rec, failed ? IOA_TR_FAILED : 0, 0, 0, 0, failed ? err : 0, t0,
-		    t1);
+	rt_trace_io(op, IOA_MOD_MPIIO, rec, failed ? IOA_TR_FAILED : 0, 0, 0, 0, failed ? err : 0,
+		    t0, t1);
 	if (failed) {
 		rt_record_failure(rec, IOA_MOD_MPIIO, op, err);
 		return;

@@ -450,7 +450,8 @@ static int take_regions(struct rt_job *job, struct ioa_log_writer *all, struct i
 		for (k = 0; k < n && !rc; k++) {
 			struct ioa_log_region one = regions[k];
 
-			if (!bytes || one.offset > stored || one.stored_size > stored - one.offset) {
+			if (!bytes || one.offset > stored ||
+			    one.stored_size > stored - one.offset) {
 				rc = -EINVAL;
 			} else if (one.type == IOA_REGION_TRACE) {
 				rc = take_trace(job, all, &one, bytes + one.offset);
@@ -616,9 +617,11 @@ static int write_job_log(struct rt_job *job)
 		if (!rc)
 			rc = rt_log_pack_records(&w);
 		/* A trace that cannot be packed is left out; the log goes on without it. */
-		if (!rc && (small ? pack_job_trace(job, &w) : rt_trace_pack(&w, job->ns_per_tick)) &&
+		if (!rc &&
+		    (small ? pack_job_trace(job, &w) : rt_trace_pack(&w, job->ns_per_tick)) &&
 		    rt.config.debug)
-			fprintf(stderr, "ioatlas: the job's operation trace is left out of its log\n");
+			fprintf(stderr,
+				"ioatlas: the job's operation trace is left out of its log\n");
 		if (!rc)
 			rc = rt_log_pack_job(&w, job->hosts.data, job->hosts.len, job->rank_nodes,
 					     job->nnodes);

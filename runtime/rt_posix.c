@@ -217,8 +217,8 @@ void rt_posix_open(const char *op, int dirfd, const char *path, mode_t mode, enu
 		rt_trace_io(op, IOA_MOD_POSIX, rec, IOA_TR_FAILED, 0, 0, 0, err, t0, t1);
 		return;
 	}
-	rt_trace_io(op, IOA_MOD_POSIX, rec, create != RT_EXISTED ? IOA_TR_CREATE : 0, 0, 0, 0, 0, t0,
-		    t1);
+	rt_trace_io(op, IOA_MOD_POSIX, rec, create != RT_EXISTED ? IOA_TR_CREATE : 0, 0, 0, 0, 0,
+		    t0, t1);
 	/* The file system's preferred block size is the file's alignment (as Darshan's). */
 	if (!rec->counters[POSIX_OPENS]) {
 		struct stat st;
@@ -285,8 +285,8 @@ void rt_posix_io(const char *op, int is_write, int fd, int64_t offset, int64_t r
 	if (ret < 0) {
 		rt_record_failure(rec, IOA_MOD_POSIX, op, err);
 		rt_trace_io(op, IOA_MOD_POSIX, rec,
-			    IOA_TR_FAILED | (is_write ? IOA_TR_WRITE : IOA_TR_READ), this_offset, 0, 0,
-			    err, t0, t1);
+			    IOA_TR_FAILED | (is_write ? IOA_TR_WRITE : IOA_TR_READ), this_offset, 0,
+			    0, err, t0, t1);
 		return;
 	}
 	rt_trace_io(op, IOA_MOD_POSIX, rec, is_write ? IOA_TR_WRITE : IOA_TR_READ, this_offset, ret,
@@ -373,8 +373,8 @@ void rt_posix_fd_meta(const char *op, int fd, int counter, int failed, int err, 
 
 	if (!d)
 		return;
-	rt_trace_io(op, IOA_MOD_POSIX, d->rec, failed ? IOA_TR_FAILED : 0, 0, 0, 0, failed ? err : 0,
-		    t0, t1);
+	rt_trace_io(op, IOA_MOD_POSIX, d->rec, failed ? IOA_TR_FAILED : 0, 0, 0, 0,
+		    failed ? err : 0, t0, t1);
 	if (failed) {
 		rt_record_failure(d->rec, IOA_MOD_POSIX, op, err);
 		return;
@@ -397,8 +397,8 @@ void rt_posix_path_meta(const char *op, int dirfd, const char *path, int counter
 	}
 	rt_trace_io(op, IOA_MOD_POSIX, rec,
 		    counter == POSIX_UNLINKS || counter == POSIX_RMDIRS ? IOA_TR_REMOVE
-		    : counter == POSIX_MKDIRS			      ? IOA_TR_CREATE
-									      : 0,
+		    : counter == POSIX_MKDIRS				? IOA_TR_CREATE
+									: 0,
 		    0, 0, 0, 0, t0, t1);
 	rec->counters[counter]++;
 	rt_add_time(&rec->fcounters[POSIX_F_META_TIME], &rec->meta_end, t0, t1);

@@ -159,8 +159,8 @@ void rt_stdio_close(const char *op, struct rt_record *rec, int failed, int err, 
 {
 	if (!rec)
 		return;
-	rt_trace_io(op, IOA_MOD_STDIO, rec, failed ? IOA_TR_FAILED : 0, 0, 0, 0, failed ? err : 0, t0,
-		    t1);
+	rt_trace_io(op, IOA_MOD_STDIO, rec, failed ? IOA_TR_FAILED : 0, 0, 0, 0, failed ? err : 0,
+		    t0, t1);
 	if (failed)
 		rt_record_failure(rec, IOA_MOD_STDIO, op, err);
 	rt_set_first(&rec->fcounters[STDIO_F_CLOSE_START_TIMESTAMP], t0);
@@ -180,8 +180,8 @@ void rt_stdio_io(const char *op, int is_write, FILE *stream, int64_t bytes, int 
 	rec = s->rec;
 	c = rec->counters;
 	rt_trace_io(op, IOA_MOD_STDIO, rec,
-		    (is_write ? IOA_TR_WRITE : IOA_TR_READ) | (failed ? IOA_TR_FAILED : 0), s->offset,
-		    bytes > 0 ? bytes : 0, 0, failed ? err : 0, t0, t1);
+		    (is_write ? IOA_TR_WRITE : IOA_TR_READ) | (failed ? IOA_TR_FAILED : 0),
+		    s->offset, bytes > 0 ? bytes : 0, 0, failed ? err : 0, t0, t1);
 	if (failed) {
 		rt_record_failure(rec, IOA_MOD_STDIO, op, err);
 		if (bytes <= 0)
@@ -231,8 +231,8 @@ void rt_stdio_flush(const char *op, FILE *stream, int failed, int err, double t0
 
 	if (!s)
 		return;
-	rt_trace_io(op, IOA_MOD_STDIO, s->rec, failed ? IOA_TR_FAILED : 0, 0, 0, 0, failed ? err : 0,
-		    t0, t1);
+	rt_trace_io(op, IOA_MOD_STDIO, s->rec, failed ? IOA_TR_FAILED : 0, 0, 0, 0,
+		    failed ? err : 0, t0, t1);
 	if (failed) {
 		rt_record_failure(s->rec, IOA_MOD_STDIO, op, err);
 		return;

@@ -29,12 +29,12 @@
 #include "rt_core.h"
 #include "rt_records.h"
 
-#define TR_RAW	       256		  /* raw events buffered before folding */
-#define TR_W	       RT_TRACE_WINDOW	  /* longest loop body, in nodes */
-#define TR_STACK       (3 * TR_W)	  /* nodes kept before the oldest are written out */
-#define TR_HEADROOM    (64 * 1024)	  /* the trace stops with this much of the pool left */
-#define TR_CLASSES     17		  /* size classes: 32 B << 0..16 */
-#define TR_CHUNK       4096		  /* rope chunk size */
+#define TR_RAW	       256	       /* raw events buffered before folding */
+#define TR_W	       RT_TRACE_WINDOW /* longest loop body, in nodes */
+#define TR_STACK       (3 * TR_W)      /* nodes kept before the oldest are written out */
+#define TR_HEADROOM    (64 * 1024)     /* the trace stops with this much of the pool left */
+#define TR_CLASSES     17	       /* size classes: 32 B << 0..16 */
+#define TR_CHUNK       4096	       /* rope chunk size */
 #define TR_MAX_COMMS   256
 #define TR_MAX_REQS    1024
 #define TR_MAX_HINTS   64
@@ -111,6 +111,7 @@ static struct {
 	void *free[TR_CLASSES];
 	uint64_t events_total, events_traced;
 	uint64_t first_start, last_end;
+	uint64_t compute, sync, io; /* ticks: gaps, MPI durations, I/O durations */
 	int have_start;
 	struct tr_raw raw[TR_RAW];
 	unsigned nraw;
@@ -272,8 +273,7 @@ static int rope_svar(struct tr_rope *r, int64_t v)
 }
 
 /* Copies the rope into malloc'd memory after prefix (prefix_len bytes). */
-static unsigned char *rope_join(const struct tr_rope *r, const struct ioa_buf *prefix,
-				size_t *len)
+static unsigned char *rope_join(const struct tr_rope *r, const struct ioa_buf *prefix, size_t *len)
 {
 	unsigned char *out = malloc(prefix->len + r->len + 1);
 	const struct tr_chunk *c;
@@ -302,7 +302,8 @@ static size_t hist_cost(const struct tr_hist *h, uint32_t extra)
 {
 	uint32_t cap = h->cap ? h->cap : 2;
 
-	return h->n + extra > cap ? class_bytes((size_t)(h->n + extra) * sizeof(struct tr_hbin)) : 0;
+	return h->n + extra > cap ? class_bytes((size_t)(h->n + extra) * sizeof(struct tr_hbin))
+				  : 0;
 }
 
 static int hist_add(struct tr_hist *h, unsigned bin, uint64_t count)
@@ -828,6 +829,11 @@ static void append(const char *op, uint32_t slot, unsigned module, unsigned flag
 	}
 	if (f > tr.last_end)
 		tr.last_end = f;
+	tr.compute += e->gap;
+	if (module == IOA_TRACE_MPI)
+		tr.sync += e->dur;
+	else if (!(flags & IOA_TR_SUB))
+		tr.io += e->dur;
 	if (tr.nraw == TR_RAW)
 		drain();
 }
@@ -1064,6 +1070,9 @@ int rt_trace_group(struct ioa_trace *t, double ns_per_tick)
 		b[n++] = (int64_t)tr.first_start;
 		b[n++] = (tr.lost ? IOA_TRF_LOST : 0) |
 			 (tr.stopped && !tr.lost ? IOA_TRF_TRUNCATED : 0);
+		b[n++] = (int64_t)tr.compute;
+		b[n++] = (int64_t)tr.sync;
+		b[n++] = (int64_t)tr.io;
 		for (i = 0; i < tr.nfiles; i++)
 			b[n++] = (int64_t)tr.files[i];
 		for (i = 0; i < tr.ncomms; i++) {

@@ -140,7 +140,8 @@ static void target_of(struct tool *t, const struct ioa_trace_sig *sig, char *out
 		else
 			snprintf(out, len, "-");
 	} else {
-		const struct name *n = sig->slot < r->nfiles ? name_of(t, r->files[sig->slot]) : NULL;
+		const struct name *n =
+			sig->slot < r->nfiles ? name_of(t, r->files[sig->slot]) : NULL;
 
 		snprintf(out, len, "%s", n ? n->text : "<unknown>");
 	}
@@ -240,7 +241,8 @@ static int on_event(void *arg, const struct ioa_trace_event *e)
 		json_object *o = json_object_new_object();
 
 		json_object_object_add(o, "seq", json_object_new_int64((int64_t)e->seq));
-		json_object_object_add(o, "module", json_object_new_string(module_name(sig->module)));
+		json_object_object_add(o, "module",
+				       json_object_new_string(module_name(sig->module)));
 		json_object_object_add(o, "op", json_object_new_string(sig->name));
 		json_object_object_add(o, sig->module == IOA_TRACE_MPI ? "comm" : "file",
 				       json_object_new_string(target));
@@ -361,7 +363,8 @@ static int on_leaf(void *arg, unsigned depth, const struct ioa_trace_leaf *leaf)
 	if (t->json) {
 		json_object *o = json_object_new_object();
 
-		json_object_object_add(o, "module", json_object_new_string(module_name(sig->module)));
+		json_object_object_add(o, "module",
+				       json_object_new_string(module_name(sig->module)));
 		json_object_object_add(o, "op", json_object_new_string(sig->name));
 		json_object_object_add(o, sig->module == IOA_TRACE_MPI ? "comm" : "file",
 				       json_object_new_string(target));
@@ -460,7 +463,7 @@ static int print_rank(struct tool *t, uint32_t rank, json_object *jgroup)
 		return rc;
 	t->r = &r;
 	t->io = t->sync = t->compute = 0;
-	state = r.header[IOA_TRH_FLAGS] & IOA_TRF_LOST	    ? "lost (out of memory)"
+	state = r.header[IOA_TRH_FLAGS] & IOA_TRF_LOST	      ? "lost (out of memory)"
 		: r.header[IOA_TRH_FLAGS] & IOA_TRF_TRUNCATED ? "truncated (memory budget)"
 							      : "complete";
 	if (t->json) {
@@ -478,7 +481,8 @@ static int print_rank(struct tool *t, uint32_t rank, json_object *jgroup)
 		printf("# rank %u: %" PRId64 " of %" PRId64 " calls traced, %s\n", rank,
 		       r.header[IOA_TRH_EVENTS_TRACED], r.header[IOA_TRH_EVENTS_TOTAL], state);
 		if (t->expand)
-			printf("#   rank      seq module op                                   offset"
+			printf("#   rank      seq module op                                   "
+			       "offset"
 			       "       length      aux        start   duration flags    file\n");
 	}
 	rc = t->expand ? ioa_trace_expand(&r, on_event, t) : ioa_trace_walk(&r, &visitor, t);
@@ -489,8 +493,8 @@ static int print_rank(struct tool *t, uint32_t rank, json_object *jgroup)
 			json_object_object_add(jrank, "compute_time",
 					       json_object_new_double(t->compute));
 		} else {
-			printf("# rank %u: I/O %.6f s, synchronization %.6f s, compute %.6f s\n", rank,
-			       t->io, t->sync, t->compute);
+			printf("# rank %u: I/O %.6f s, synchronization %.6f s, compute %.6f s\n",
+			       rank, t->io, t->sync, t->compute);
 		}
 	}
 	ioa_trace_rank_close(&r);
@@ -520,14 +524,16 @@ static int run(struct tool *t)
 			json_object *o = json_object_new_object();
 
 			jgroup = json_object_new_array();
-			json_object_object_add(o, "ranks", json_object_new_string(ioa_buf_str(&ranks)));
+			json_object_object_add(o, "ranks",
+					       json_object_new_string(ioa_buf_str(&ranks)));
 			json_object_object_add(o, "members", jgroup);
 			json_object_array_add(t->jout, o);
 		} else {
 			printf("# group %zu: ranks %s (%u)\n", gi, ioa_buf_str(&ranks), g->nranks);
 		}
 		ioa_buf_release(&ranks);
-		/* The compressed view is the same for every rank of a group: the first stands for all. */
+		/* The compressed view is the same for every rank of a group: the first stands for
+		 * all. */
 		for (k = 0; k < g->nranks && !rc; k++) {
 			if (t->only_rank >= 0 ? g->ranks[k] != (uint32_t)t->only_rank
 					      : !t->expand && k > 0)
@@ -543,8 +549,8 @@ static int run(struct tool *t)
 	}
 	if (t->json) {
 		if (!rc)
-			puts(json_object_to_json_string_ext(t->jout, JSON_C_TO_STRING_PRETTY |
-									 JSON_C_TO_STRING_NOSLASHESCAPE));
+			puts(json_object_to_json_string_ext(
+				t->jout, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 		json_object_put(t->jout);
 	}
 	return rc;
@@ -552,13 +558,12 @@ static int run(struct tool *t)
 
 static void usage(FILE *out)
 {
-	fprintf(out,
-		"usage: ioatlas trace [--expand] [--rank R] [--file TEXT] [--json] LOG\n"
-		"\n"
-		"  --expand     one line per call (default: loops shown as loops)\n"
-		"  --rank R     only rank R\n"
-		"  --file TEXT  only calls on files whose name contains TEXT\n"
-		"  --json       the same as JSON\n");
+	fprintf(out, "usage: ioatlas trace [--expand] [--rank R] [--file TEXT] [--json] LOG\n"
+		     "\n"
+		     "  --expand     one line per call (default: loops shown as loops)\n"
+		     "  --rank R     only rank R\n"
+		     "  --file TEXT  only calls on files whose name contains TEXT\n"
+		     "  --json       the same as JSON\n");
 }
 
 int main(int argc, char **argv)

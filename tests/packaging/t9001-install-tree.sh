@@ -17,7 +17,8 @@ ok "cmake --install into a fresh prefix succeeds" \
 
 programs="bin/ioatlas
 bin/ioatlas-config
-libexec/ioatlas/ioatlas-parse"
+libexec/ioatlas/ioatlas-parse
+libexec/ioatlas/ioatlas-trace"
 # Every page of docs/ is documentation to install, beside the README.
 expected=$({
 	echo "$programs"

@@ -1,0 +1,164 @@
+# t1011-trace — the operation trace expands to exactly what the program
+# did: trace-ops keeps its own list of calls (DIR/expect.RANK) and `ioatlas
+# trace --expand` must give the same calls, in the same order, with the
+# same files, offsets and lengths, for every pattern; loops show as loops;
+# ranks that did the same thing are stored once; compute and
+# synchronization time are told apart; timings come back within 10%.
+. "$IOA_SOURCE_DIR/tests/lib/test-lib.sh"
+. "$IOA_SOURCE_DIR/tests/lib/runtime-lib.sh"
+require_mpi
+
+ops="$IOA_BUILD_DIR/tests/workloads/trace-ops"
+
+plan 34
+
+# MPICH's own shared-memory files (/dev/shm) are left out so that ranks
+# doing the same thing look the same.
+export IOATLAS_INCLUDE_PATHS=
+
+# run MODE RANKS: runs trace-ops MODE; sets $work and $log.
+run() {
+	local logs
+	work="$TEST_TMP/$1"
+	mkdir -p "$work"
+	logs=$(ioa_logdir)
+	ok "$1: $2 ranks run unchanged under the runtime" \
+		ioa_mpi_preload "$logs" "$2" 120 "$ops" "$1" "$work"
+	log=$(ioa_only_log "$logs") || log=/nonexistent
+}
+
+# The application's calls in the expanded trace, per rank, as trace-ops
+# writes them: module op target offset length.  POSIX calls made by MPI-IO
+# (sub-calls) and files other than the data files are left out.
+got() {
+	"$IOA_CMD" trace --expand "$log" | awk -v want="$1" '
+		/^#/ { next }
+		$1 == want {
+			target = $11
+			sub(/.*\//, "", target)
+			if ($10 ~ /sub/) next
+			if ($3 != "MPI" && target !~ /^d-/) next
+			print $3, $4, target, $5, $6
+		}'
+}
+
+# same_calls MODE RANKS [sorted]: every rank's trace equals its own list.
+same_calls() {
+	local r bad=""
+	for r in $(seq 0 $(($2 - 1))); do
+		if [ "${3:-}" = sorted ]; then
+			# Threads interleave: each file's calls keep their order.
+			got "$r" | sort -s -k3,3 >"$work/got.$r"
+			sort -s -k3,3 "$work/expect.$r" >"$work/want.$r"
+		else
+			got "$r" >"$work/got.$r"
+			cp "$work/expect.$r" "$work/want.$r"
+		fi
+		if [ ! -s "$work/want.$r" ] || ! cmp -s "$work/want.$r" "$work/got.$r"; then
+			bad="$bad $r"
+			diag "rank $r, expected (<) and traced (>):" \
+				"$(diff "$work/want.$r" "$work/got.$r" | head -20)"
+		fi
+	done
+	ok "$1: the expanded trace is exactly the calls each rank made (order, files, offsets, lengths)" \
+		test -z "$bad"
+}
+
+# --- patterns, each compared call by call
+run strided 2
+same_calls strided 2
+like "$("$IOA_CMD" trace "$log")" 'loop 100 \(i0\) \{
+    POSIX pwrite [^ ]*/d-strided.0 offset=0\+8192\*i0 length=1000 ' \
+	"strided: one loop with base and stride, not 100 lines"
+
+run nested 2
+same_calls nested 2
+like "$("$IOA_CMD" trace "$log")" 'loop 6 \(i0\) \{
+    loop 8 \(i1\) \{
+      POSIX pwrite [^ ]* offset=0\+4096\*i1\+1048576\*i0 length=512' \
+	"nested: a loop in a loop, one stride per level"
+
+run irregular 2
+same_calls irregular 2
+
+mkdir -p "$TEST_TMP/rankdep" && : >"$TEST_TMP/rankdep/d-shared"
+run rankdep 4
+same_calls rankdep 4
+compressed=$("$IOA_CMD" trace "$log")
+like "$compressed" '^# group 0: ranks 0-3 \(4\)$' \
+	"rankdep: four ranks whose offsets differ by a*rank are stored once"
+is "$(printf '%s\n' "$compressed" | grep -c '^# group')" 1 "rankdep: and only once"
+
+run collective 4
+same_calls collective 4
+expanded=$("$IOA_CMD" trace --expand "$log")
+aggregators=$(printf '%s\n' "$expanded" | awk '
+	$3 == "MPI-IO" && $4 == "File_write_at_all" { coll[$1 " " $7] = 1 }
+	$3 == "POSIX" && $10 ~ /sub/ && $4 ~ /write/ && $11 ~ /d-coll$/ { sub_w[$1 " " $7] += $6 }
+	END {
+		for (k in sub_w) if (k in coll) { split(k, p, " "); ranks[p[1]] = 1; bytes += sub_w[k] }
+		n = 0; for (r in ranks) n++
+		print n, bytes
+	}')
+is "$aggregators" "2 196608" \
+	"collective: two aggregators issue all the POSIX writes beneath the collective calls"
+like "$expanded" 'File_open .* hints="[^"]*cb_nodes=2' "collective: the hints given at open are in the trace"
+
+run mixed 2
+same_calls mixed 2
+
+run phases 4
+same_calls phases 4
+expanded=$("$IOA_CMD" trace --expand "$log")
+# Rank r computes (r + 1) * 10 ms before each of three barriers: rank 0
+# waits there for rank 3 (about 30 ms each time), rank 3 hardly waits.
+summary() {
+	printf '%s\n' "$expanded" |
+		sed -n "s/^# rank $1: I\/O .* s, synchronization \(.*\) s, compute \(.*\) s$/\1 \2/p"
+}
+s0=$(summary 0) s3=$(summary 3)
+ok "phases: rank 0's time goes to synchronization, rank 3's to compute (sync compute: 0: $s0; 3: $s3)" \
+	awk -v a="$s0" -v b="$s3" 'BEGIN {
+		split(a, x, " "); split(b, y, " ")
+		exit !(x[1] >= 0.045 && y[2] >= 0.108 && y[2] > x[2] + 0.045 && x[1] > y[1] + 0.045)
+	}'
+barriers=$(printf '%s\n' "$expanded" | awk '$1 == 0 && $4 == "Barrier" && $11 ~ /^comm0/' | wc -l)
+is "$barriers" 4 "phases: rank 0's four barriers on MPI_COMM_WORLD are in its trace"
+
+run token 4
+same_calls token 4
+
+run threads 2
+same_calls threads 2 sorted
+
+run paced 2
+same_calls paced 2
+gap_error() {
+	"$IOA_CMD" trace --expand --rank "$1" --file d-paced "$log" | awk -v f="$work/gaps.$1" '
+		/^#/ { next }
+		$4 == "pwrite" { g[n++] = $8 - end }
+		{ end = $8 + $9 }
+		END {
+			while ((getline line < f) > 0) want[m++] = line
+			worst = 0
+			for (i = 0; i < n && i < m; i++) {
+				e = (g[i] - want[i]) / want[i]; if (e < 0) e = -e
+				if (e > worst) worst = e
+			}
+			if (n != 20 || m != 20) worst = 1
+			printf "%.3f\n", worst
+		}'
+}
+for r in 0 1; do
+	err=$(gap_error "$r")
+	ok "paced: rank $r's compute gaps come back within 10% (worst $err)" \
+		awk -v e="$err" 'BEGIN { exit !(e <= 0.10) }'
+done
+
+# --- reading it
+run strided 1
+json=$("$IOA_CMD" trace --json "$log")
+like "$json" '"loop": *100' "--json: the compressed tree, loops as loops"
+like "$("$IOA_CMD" trace --json --expand "$log")" '"offset": *811008' "--json --expand: every call"
+fails "--rank of a rank that does not exist is an error" "$IOA_CMD" trace --rank 7 "$log"
+done_testing
