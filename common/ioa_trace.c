@@ -168,7 +168,7 @@ static int decode_group(struct ioa_cursor *c, struct ioa_trace_group *g)
 		g->kind[i] = (unsigned char)ioa_cursor_uvar(c);
 		if (g->kind[i] == 0) {
 			g->a[i] = ioa_cursor_svar(c);
-			g->b[i] = prev + ioa_cursor_svar(c);
+			g->b[i] = (int64_t)((uint64_t)prev + (uint64_t)ioa_cursor_svar(c));
 			prev = g->b[i];
 		} else if (g->kind[i] == 1) {
 			if (nranks > c->left)
@@ -184,7 +184,7 @@ static int decode_group(struct ioa_cursor *c, struct ioa_trace_group *g)
 			}
 			g->b[i] = (int64_t)g->table_len;
 			for (k = 0; k < nranks; k++) {
-				prev += ioa_cursor_svar(c);
+				prev = (int64_t)((uint64_t)prev + (uint64_t)ioa_cursor_svar(c));
 				g->table[g->table_len++] = prev;
 			}
 		} else {
@@ -619,7 +619,7 @@ static int parse_hist(struct tr_parse *p, struct ioa_trace_hist *h)
 
 	if (n < 0)
 		return -EINVAL;
-	if (p->hused + (size_t)n > p->hcap) {
+	if (p->hused + (size_t)n > p->hcap || !r->hist_bins) {
 		size_t want = (p->hcap + (size_t)n) * 2 + 16;
 		uint16_t *b = realloc(r->hist_bins, want * sizeof(*b));
 		uint64_t *c;
@@ -677,7 +677,8 @@ static int parse_nodes(struct tr_parse *p, uint64_t n, unsigned depth, const uin
 			if (node->count < 2)
 				return -EINVAL;
 			inner[0] = node->count;
-			memcpy(inner + 1, counts, depth * sizeof(*counts));
+			if (depth)
+				memcpy(inner + 1, counts, depth * sizeof(*counts));
 			rc = parse_nodes(p, ioa_cursor_uvar(&p->shape), depth + 1, inner);
 		} else if (tag == 0) {
 			uint64_t sig = ioa_cursor_uvar(&p->shape), execs = 1;

@@ -500,7 +500,8 @@ static int merge_val(struct tr_val *x, const struct tr_val *y, enum tr_mode mode
 			*cost += class_bytes((size_t)want * sizeof(int64_t));
 		return 0;
 	}
-	memcpy(dims, counts, depth * sizeof(*dims));
+	if (depth)
+		memcpy(dims, counts, depth * sizeof(*dims));
 	dims[depth] = k;
 	if (!x->explicit_list) {
 		struct tr_val affine = *x;
@@ -538,7 +539,8 @@ static int merge_node(struct tr_node *x, struct tr_node *y, enum tr_mode mode, u
 			return 0;
 		}
 		inner[0] = x->count;
-		memcpy(inner + 1, counts, depth * sizeof(*inner));
+		if (depth)
+			memcpy(inner + 1, counts, depth * sizeof(*inner));
 		for (i = 0; i < x->nbody && !rc; i++)
 			rc = merge_node(x->body[i], y->body[i], mode, k, inner, depth + 1, apply,
 					cost);

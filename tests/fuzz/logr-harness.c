@@ -7,6 +7,7 @@
 #include "logr-harness.h"
 
 #include "ioa_logr.h"
+#include "ioa_trace.h"
 
 static int on_record(const struct ioa_log_record *rec, void *arg)
 {
@@ -78,6 +79,52 @@ static int on_folded(int32_t rank, uint64_t dropped, uint64_t id, enum ioa_modul
 	return 0;
 }
 
+static int on_trace_leaf(void *arg, unsigned depth, const struct ioa_trace_leaf *leaf)
+{
+	(void)depth;
+	(void)leaf;
+	++*(unsigned long *)arg;
+	return 0;
+}
+
+static int on_trace_event(void *arg, const struct ioa_trace_event *e)
+{
+	(void)e;
+	++*(unsigned long *)arg;
+	return 0;
+}
+
+/* Expansions past this many events are not attempted (a header can claim any number). */
+#define HARNESS_MAX_EVENTS 100000
+
+int logr_harness_trace(const void *raw, size_t len, unsigned long *items)
+{
+	static const struct ioa_trace_visitor visitor = {NULL, NULL, on_trace_leaf};
+	struct ioa_trace t = {0};
+	size_t g;
+	int rc = ioa_trace_decode(&t, raw, len);
+
+	if (!rc)
+		rc = ioa_trace_regroup(&t);
+	for (g = 0; !rc && g < t.ngroups; g++) {
+		struct ioa_trace_rank r;
+		uint32_t k;
+
+		for (k = 0; !rc && k < t.groups[g].nranks && k < 4; k++) {
+			rc = ioa_trace_rank_open(&t, t.groups[g].ranks[k], &r);
+			if (rc)
+				break;
+			rc = ioa_trace_walk(&r, &visitor, items);
+			if (!rc && r.header[IOA_TRH_EVENTS_TRACED] >= 0 &&
+			    r.header[IOA_TRH_EVENTS_TRACED] <= HARNESS_MAX_EVENTS)
+				rc = ioa_trace_expand(&r, on_trace_event, items);
+			ioa_trace_rank_close(&r);
+		}
+	}
+	ioa_trace_free(&t);
+	return rc;
+}
+
 int logr_harness_read(const char *path, unsigned long *items)
 {
 	struct ioa_log_reader r;
@@ -108,6 +155,8 @@ int logr_harness_read(const char *path, unsigned long *items)
 			rc = ioa_logr_each_hints(&r, &raw, on_hints, items);
 		else if (type == IOA_REGION_FOLDED)
 			rc = ioa_logr_each_folded(&r, &raw, on_folded, items);
+		else if (type == IOA_REGION_TRACE)
+			rc = logr_harness_trace(raw.data, raw.len, items);
 	}
 	ioa_logr_close(&r);
 	ioa_buf_release(&raw);

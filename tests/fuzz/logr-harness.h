@@ -6,6 +6,14 @@
 #ifndef LOGR_HARNESS_H
 #define LOGR_HARNESS_H
 
+#include <stddef.h>
+
 int logr_harness_read(const char *path, unsigned long *items);
+
+/*
+ * Decodes a trace region's raw bytes, regroups them as rank 0 does, and
+ * walks and expands (up to 100000 events) the first ranks of each group.
+ */
+int logr_harness_trace(const void *raw, size_t len, unsigned long *items);
 
 #endif
