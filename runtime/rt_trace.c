@@ -99,6 +99,13 @@ struct tr_rope {
 	uint64_t len;
 };
 
+/* A rope's end, to go back to when a node cannot be written out whole. */
+struct tr_mark {
+	struct tr_chunk *last;
+	uint32_t used;
+	uint64_t len;
+};
+
 struct tr_comm {
 	int64_t handle;
 	int32_t size, rank;
@@ -106,6 +113,7 @@ struct tr_comm {
 
 static struct {
 	int on, stopped, lost;
+	int cut; /* a node could not be written out: nothing after it is */
 	char *base;
 	size_t size, used;
 	void *free[TR_CLASSES];
@@ -270,6 +278,31 @@ static int rope_uvar(struct tr_rope *r, uint64_t v)
 static int rope_svar(struct tr_rope *r, int64_t v)
 {
 	return rope_uvar(r, ((uint64_t)v << 1) ^ (uint64_t)(v >> 63));
+}
+
+static void rope_mark(const struct tr_rope *r, struct tr_mark *m)
+{
+	m->last = r->last;
+	m->used = r->last ? r->last->used : 0;
+	m->len = r->len;
+}
+
+static void rope_rewind(struct tr_rope *r, const struct tr_mark *m)
+{
+	struct tr_chunk *c = m->last ? m->last->next : r->first, *next;
+
+	for (; c; c = next) {
+		next = c->next;
+		tr_free(c, sizeof(*c));
+	}
+	if (m->last) {
+		m->last->next = NULL;
+		m->last->used = m->used;
+	} else {
+		r->first = NULL;
+	}
+	r->last = m->last;
+	r->len = m->len;
 }
 
 /* Copies the rope into malloc'd memory after prefix (prefix_len bytes). */
@@ -688,18 +721,46 @@ static int emit_node(struct tr_node *n)
 	return rc ? rc : emit_hist(&n->gap);
 }
 
-/* Writes out the oldest n nodes of the stack. */
+/* The calls a node stands for. */
+static uint64_t node_events(const struct tr_node *n)
+{
+	uint64_t sum = 0;
+	uint32_t i;
+
+	if (!n->count)
+		return 1;
+	for (i = 0; i < n->nbody; i++)
+		sum += node_events(n->body[i]);
+	return sum * n->count;
+}
+
+/*
+ * Writes out the oldest n nodes of the stack.  A node the pool has no room
+ * to write is taken back whole, and the trace ends before it: what was
+ * written stays a consistent prefix of the calls.
+ */
 static void flush(size_t n)
 {
+	struct tr_mark shape, values, times;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		if (emit_node(tr.stack[i])) {
-			tr_lose();
-			return;
+		if (!tr.cut) {
+			rope_mark(&tr.shape, &shape);
+			rope_mark(&tr.values, &values);
+			rope_mark(&tr.times, &times);
+			if (emit_node(tr.stack[i])) {
+				rope_rewind(&tr.shape, &shape);
+				rope_rewind(&tr.values, &values);
+				rope_rewind(&tr.times, &times);
+				tr.cut = 1;
+				tr.stopped = 1;
+			} else {
+				tr.events_traced += node_events(tr.stack[i]);
+				tr.ntop++;
+			}
 		}
 		node_free(tr.stack[i]);
-		tr.ntop++;
 	}
 	memmove(tr.stack, tr.stack + n, (tr.len - n) * sizeof(*tr.stack));
 	memmove(tr.prefix, tr.prefix + n, (tr.len - n + 1) * sizeof(*tr.prefix));
@@ -788,8 +849,6 @@ static void feed(const struct tr_raw *e)
 		;
 	if (tr.len >= TR_STACK)
 		flush(tr.len - 2 * TR_W);
-	if (!tr.stopped)
-		tr.events_traced++;
 }
 
 static void drain(void)
@@ -1004,7 +1063,8 @@ static int shape_head(struct ioa_buf *b)
 	return rc;
 }
 
-/* Finishes the tree: what is buffered is folded, every node written out. */
+/* Finishes the tree: what is buffered is folded, every node written out (or dropped after a cut).
+ */
 static void finish(void)
 {
 	drain();

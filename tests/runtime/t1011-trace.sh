@@ -10,7 +10,7 @@ require_mpi
 
 ops="$IOA_BUILD_DIR/tests/workloads/trace-ops"
 
-plan 34
+plan 40
 
 # MPICH's own shared-memory files (/dev/shm) are left out so that ranks
 # doing the same thing look the same.
@@ -154,6 +154,28 @@ for r in 0 1; do
 	ok "paced: rank $r's compute gaps come back within 10% (worst $err)" \
 		awk -v e="$err" 'BEGIN { exit !(e <= 0.10) }'
 done
+
+# --- a trace larger than its budget stops at a recorded call; counters stay exact
+work="$TEST_TMP/truncated"
+mkdir -p "$work"
+logs=$(ioa_logdir)
+export IOATLAS_TRACE=256KiB
+ok "truncated: 50000 random writes run unchanged with a 256 KiB trace budget" \
+	ioa_mpi_preload "$logs" 1 120 "$ops" random 50000 "$work"
+unset IOATLAS_TRACE
+log=$(ioa_only_log "$logs") || log=/nonexistent
+state=$("$IOA_CMD" trace "$log" | sed -n 's/^# rank 0: \([0-9]*\) of \([0-9]*\) calls traced, \(.*\)$/\1 \2 \3/p')
+traced=${state%% *}
+like "$state" '^[0-9]+ [0-9]+ truncated' "truncated: the trace says it stopped, and at which call ($state)"
+ok "truncated: it stopped well before the end" test "${traced:-50000}" -lt 40000
+is "$("$IOA_CMD" trace --expand "$log" | grep -vc '^#')" "$traced" \
+	"truncated: the expansion holds exactly the calls traced"
+got 0 | grep ' d-random' >"$work/got.0"
+head -n "$(wc -l <"$work/got.0")" "$work/expect.0" >"$work/want.0"
+ok "truncated: and they are the program's first calls, exactly ($(wc -l <"$work/got.0") writes)" \
+	eval 'test -s "$work/got.0" && cmp -s "$work/want.0" "$work/got.0"'
+is "$(ioa_counter "$log" POSIX 0 "$work/d-random.0" POSIX_WRITES)" 50000 \
+	"truncated: the counters still count every write"
 
 # --- reading it
 run strided 1

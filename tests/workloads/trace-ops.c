@@ -368,12 +368,11 @@ static void random_offsets(long n)
 	int fd;
 
 	snprintf(name, sizeof(name), "d-random.%d", rank);
-	fd = open(path_of(name), O_CREAT | O_WRONLY | O_TRUNC, 0644);
-	CHECK(fd >= 0);
+	fd = open_data(name, O_CREAT | O_WRONLY | O_TRUNC);
 	srand(11 + (unsigned)rank);
 	for (i = 0; i < n; i++)
-		CHECK(pwrite(fd, block, 4096, (off_t)(rand() % 65536) * 4096) == 4096);
-	CHECK(close(fd) == 0);
+		pwrite_data(fd, name, 4096, (long long)(rand() % 65536) * 4096);
+	close_data(fd, name);
 }
 
 static void write_journal(void)
