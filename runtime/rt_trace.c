@@ -523,6 +523,15 @@ static int merge_val(struct tr_val *x, const struct tr_val *y, enum tr_mode mode
 		    (uint64_t)y->base == (uint64_t)x->base + (uint64_t)x->stride[depth] * k)
 			return 0;
 	}
+	/*
+	 * A stride that held for three iterations or more is kept: the call
+	 * that breaks it starts a new loop (a loop of loops, when the pattern
+	 * repeats), rather than the whole loop turning into a list.
+	 */
+	if (mode == TR_EXTEND && !x->explicit_list && k >= 3) {
+		*cost = SIZE_MAX / 2;
+		return 0;
+	}
 	have = x->explicit_list ? x->n : product(counts, depth) * (mode == TR_EXTEND ? k : 1);
 	if (__builtin_add_overflow(have, e, &want) || want > (uint64_t)tr.size / sizeof(int64_t)) {
 		*cost = SIZE_MAX / 2;

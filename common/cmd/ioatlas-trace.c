@@ -37,6 +37,7 @@ struct tool {
 	struct name *names;
 	size_t nnames, name_cap;
 	int expand, json;
+	uint64_t stored, raw; /* the trace regions' bytes in the log, and decompressed */
 	int64_t only_rank; /* -1: every rank */
 	const char *only_file;
 	json_object *jout;
@@ -102,6 +103,10 @@ static int load(struct tool *t)
 
 		if (type != IOA_REGION_NAMES && type != IOA_REGION_TRACE)
 			continue;
+		if (type == IOA_REGION_TRACE) {
+			t->stored += t->reader.regions[i].stored_size;
+			t->raw += t->reader.regions[i].raw_size;
+		}
 		rc = ioa_logr_read_region(&t->reader, i, &raw);
 		if (rc)
 			break;
@@ -512,6 +517,10 @@ static int run(struct tool *t)
 
 	if (t->json)
 		t->jout = json_object_new_array();
+	else
+		printf("# trace: %zu groups of ranks, %" PRIu64 " bytes in the log (%" PRIu64
+		       " before compression)\n",
+		       t->trace.ngroups, t->stored, t->raw);
 	for (gi = 0; gi < t->trace.ngroups && !rc; gi++) {
 		const struct ioa_trace_group *g = &t->trace.groups[gi];
 		struct ioa_buf ranks = IOA_BUF_INIT(1 << 24);
