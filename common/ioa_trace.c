@@ -14,7 +14,7 @@
 /* Bounds on what a reader accepts. */
 #define TR_MAX_RANKS   (1u << 24)
 #define TR_MAX_NESTING 64u
-#define TR_MAX_BIN     (16u + 60u * 8u + 7u)
+#define TR_MAX_BIN     (32u + 58u * 16u + 15u)
 
 /* ------------------------------------------------------------ varints */
 
@@ -75,12 +75,12 @@ double ioa_trace_bin_ticks(unsigned bin)
 	unsigned msb, sub;
 	double lo, width;
 
-	if (bin < 16)
+	if (bin < 32)
 		return bin;
-	msb = (bin - 16) / 8 + 4;
-	sub = (bin - 16) % 8;
-	width = (double)((uint64_t)1 << (msb - 3));
-	lo = (8 + sub) * width;
+	msb = (bin - 32) / 16 + 5;
+	sub = (bin - 32) % 16;
+	width = (double)((uint64_t)1 << (msb - 4));
+	lo = (16 + sub) * width;
 	return lo + width / 2;
 }
 

@@ -63,8 +63,8 @@
 #define IOA_TRF_TRUNCATED 0x1u /* the budget ran out: the trace stops at events_traced */
 #define IOA_TRF_LOST	  0x2u /* the trace could not be kept at all */
 
-/* The largest relative error of a time read back from its bin. */
-#define IOA_TRACE_BIN_ERROR 0.0625
+/* The largest relative error of a time read back from its bin (16 bins per octave). */
+#define IOA_TRACE_BIN_ERROR 0.03125
 
 /* Header values, in this order, at the start of every rank's values. */
 enum ioa_trace_header {
@@ -83,10 +83,10 @@ static inline unsigned ioa_trace_bin(uint64_t ticks)
 {
 	int msb;
 
-	if (ticks < 16)
+	if (ticks < 32)
 		return (unsigned)ticks;
 	msb = 63 - __builtin_clzll(ticks);
-	return 16u + (unsigned)(msb - 4) * 8u + (unsigned)((ticks >> (msb - 3)) & 7u);
+	return 32u + (unsigned)(msb - 5) * 16u + (unsigned)((ticks >> (msb - 4)) & 15u);
 }
 
 double ioa_trace_bin_ticks(unsigned bin);
