@@ -347,56 +347,231 @@ static int read_hist(struct ioa_cursor *c, uint16_t *bins, uint64_t *counts)
 	return c->overrun ? -1 : (int)n;
 }
 
-static int write_hist(struct ioa_buf *out, const uint64_t *dense)
+/* Encodes a histogram given as n (bin, count) pairs, bins ascending. */
+static int write_hist(struct ioa_buf *out, const uint16_t *bins, const uint64_t *counts, size_t n)
 {
-	unsigned i, n = 0, last = 0;
-	int rc;
+	size_t i;
+	int rc = ioa_enc_uvar(out, n);
 
-	for (i = 0; i <= TR_MAX_BIN; i++)
-		n += dense[i] != 0;
-	rc = ioa_enc_uvar(out, n);
-	for (i = 0, n = 0; i <= TR_MAX_BIN && !rc; i++) {
-		if (!dense[i])
-			continue;
-		rc = ioa_enc_uvar(out, n++ ? i - last : i);
-		rc = rc ? rc : ioa_enc_uvar(out, dense[i]);
-		last = i;
+	for (i = 0; i < n && !rc; i++) {
+		rc = ioa_enc_uvar(out, i ? (uint64_t)(bins[i] - bins[i - 1]) : bins[i]);
+		rc = rc ? rc : ioa_enc_uvar(out, counts[i]);
 	}
 	return rc;
 }
 
-/* Sums the times streams of groups[0..m) leaf by leaf into out. */
-static int merge_times(struct ioa_trace_group **src, size_t m, struct ioa_buf *out)
+/*
+ * A group's times, parsed: per call (leaf, in shape order) the shared
+ * histograms of durations and gaps, then the ranks' own where they differ
+ * from the shared ones (overrides).  Histogram h is entries [at[h], at[h+1]).
+ */
+struct tr_over {
+	uint32_t rank; /* index in the group */
+	uint32_t leaf;
+	size_t hist; /* its durations are histogram hist, its gaps hist + 1 */
+};
+
+struct tr_hists {
+	uint32_t nleaves;
+	size_t nhists, hcap, *at;
+	uint16_t *bins;
+	uint64_t *counts;
+	size_t n, cap;
+	struct tr_over *over;
+	size_t nover;
+};
+
+static void hists_free(struct tr_hists *hs)
 {
-	struct ioa_cursor *cur = calloc(m, sizeof(*cur));
-	uint64_t *dense = calloc(TR_MAX_BIN + 1, sizeof(*dense));
-	uint64_t counts[TR_MAX_BIN + 1];
+	free(hs->at);
+	free(hs->bins);
+	free(hs->counts);
+	free(hs->over);
+	memset(hs, 0, sizeof(*hs));
+}
+
+static int hists_push(struct tr_hists *hs, const uint16_t *bins, const uint64_t *counts, size_t n)
+{
+	if (hs->nhists + 2 > hs->hcap) {
+		size_t want = hs->hcap * 2 + 16;
+		size_t *at = realloc(hs->at, want * sizeof(*at));
+
+		if (!at)
+			return -ENOMEM;
+		hs->at = at;
+		hs->hcap = want;
+	}
+	if (hs->n + n > hs->cap || !hs->bins) {
+		size_t want = (hs->cap + n) * 2 + 16;
+		uint16_t *b = realloc(hs->bins, want * sizeof(*b));
+		uint64_t *c;
+
+		if (b)
+			hs->bins = b;
+		c = b ? realloc(hs->counts, want * sizeof(*c)) : NULL;
+		if (!c)
+			return -ENOMEM;
+		hs->counts = c;
+		hs->cap = want;
+	}
+	if (n) {
+		memcpy(hs->bins + hs->n, bins, n * sizeof(*bins));
+		memcpy(hs->counts + hs->n, counts, n * sizeof(*counts));
+	}
+	hs->at[hs->nhists] = hs->n;
+	hs->n += n;
+	hs->at[++hs->nhists] = hs->n;
+	return 0;
+}
+
+static int hists_read_one(struct tr_hists *hs, struct ioa_cursor *c)
+{
 	uint16_t bins[TR_MAX_BIN + 1];
+	uint64_t counts[TR_MAX_BIN + 1];
+	int n = read_hist(c, bins, counts);
+
+	return n < 0 ? -EINVAL : hists_push(hs, bins, counts, (size_t)n);
+}
+
+/* Parses a times blob; overrides must name ranks below nranks. */
+static int hists_read(struct tr_hists *hs, const unsigned char *p, size_t len, uint32_t nranks)
+{
+	struct ioa_cursor c = {p, len, 0};
+	uint64_t nleaves = ioa_cursor_uvar(&c), nover, i;
+	int rc = 0;
+
+	if (c.overrun || nleaves > len)
+		return -EINVAL;
+	hs->nleaves = (uint32_t)nleaves;
+	for (i = 0; i < 2 * nleaves && !rc; i++)
+		rc = hists_read_one(hs, &c);
+	nover = rc ? 0 : ioa_cursor_uvar(&c);
+	if (nover > c.left)
+		return -EINVAL;
+	if (nover && !(hs->over = calloc(nover, sizeof(*hs->over))))
+		return -ENOMEM;
+	for (i = 0; i < nover && !rc; i++) {
+		uint64_t rank = ioa_cursor_uvar(&c), leaf = ioa_cursor_uvar(&c);
+
+		if (rank >= nranks || leaf >= nleaves)
+			return -EINVAL;
+		hs->over[i] = (struct tr_over){(uint32_t)rank, (uint32_t)leaf, hs->nhists};
+		rc = hists_read_one(hs, &c);
+		rc = rc ? rc : hists_read_one(hs, &c);
+		hs->nover++;
+	}
+	return rc ? rc : (c.overrun || c.left) ? -EINVAL : 0;
+}
+
+/* The value below which a fraction q of a histogram's counts lie. */
+static double hist_quantile(const uint16_t *bins, const uint64_t *counts, size_t n, double q)
+{
+	uint64_t total = 0, seen = 0;
 	size_t i;
-	int rc = cur && dense ? 0 : -ENOMEM;
 
-	for (i = 0; i < m && !rc; i++)
-		cur[i] = (struct ioa_cursor){src[i]->times, src[i]->times_len, 0};
-	while (!rc && cur[0].left) {
-		int h;
+	for (i = 0; i < n; i++)
+		total += counts[i];
+	for (i = 0; i < n; i++) {
+		seen += counts[i];
+		if ((double)seen >= q * (double)total)
+			return ioa_trace_bin_ticks(bins[i]);
+	}
+	return n ? ioa_trace_bin_ticks(bins[n - 1]) : 0;
+}
 
-		for (h = 0; h < 2 && !rc; h++) {
-			memset(dense, 0, (TR_MAX_BIN + 1) * sizeof(*dense));
-			for (i = 0; i < m && !rc; i++) {
-				int n = read_hist(&cur[i], bins, counts), k;
+/* A rank's own times differ from the group's when a quantile moves by more than 5%. */
+#define TR_OWN_TIMES 0.05
 
-				if (n < 0)
-					rc = -EINVAL;
-				for (k = 0; k < n; k++)
-					dense[bins[k]] += counts[k];
+static int hist_differs(const struct tr_hists *a, size_t ha, const struct tr_hists *b, size_t hb)
+{
+	int i;
+
+	for (i = 0; i <= 16; i++) {
+		double q = i == 0 ? 0 : i == 16 ? 1 : (i - 0.5) / 15.0;
+		double x = hist_quantile(a->bins + a->at[ha], a->counts + a->at[ha],
+					 a->at[ha + 1] - a->at[ha], q);
+		double y = hist_quantile(b->bins + b->at[hb], b->counts + b->at[hb],
+					 b->at[hb + 1] - b->at[hb], q);
+
+		if (x > y * (1 + TR_OWN_TIMES) + 1 || y > x * (1 + TR_OWN_TIMES) + 1)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The times of groups src[0..m) as one group's (whose ranks g->ranks are
+ * the union): the shared histograms summed call by call, and an override
+ * for each rank and call whose own times the sum no longer describes.
+ */
+static int merge_times(struct ioa_trace_group **src, size_t m, const struct ioa_trace_group *g,
+		       struct ioa_buf *out)
+{
+	struct tr_hists *hs = calloc(m, sizeof(*hs)), merged = {0};
+	uint64_t *dense = calloc(TR_MAX_BIN + 1, sizeof(*dense));
+	struct ioa_buf over = IOA_BUF_INIT(SIZE_MAX / 2);
+	uint64_t nover = 0, counts[TR_MAX_BIN + 1];
+	uint16_t bins[TR_MAX_BIN + 1];
+	size_t i, h;
+	int rc = hs && dense ? 0 : -ENOMEM;
+
+	for (i = 0; i < m && !rc; i++) {
+		rc = hists_read(&hs[i], src[i]->times, src[i]->times_len, src[i]->nranks);
+		if (!rc && hs[i].nleaves != hs[0].nleaves)
+			rc = -EINVAL;
+	}
+	/* The shared histograms: sums over the groups. */
+	for (h = 0; !rc && h < 2 * (size_t)hs[0].nleaves; h++) {
+		size_t n = 0, k, b;
+
+		memset(dense, 0, (TR_MAX_BIN + 1) * sizeof(*dense));
+		for (i = 0; i < m; i++)
+			for (k = hs[i].at[h]; k < hs[i].at[h + 1]; k++)
+				dense[hs[i].bins[k]] += hs[i].counts[k];
+		for (b = 0; b <= TR_MAX_BIN; b++)
+			if (dense[b]) {
+				bins[n] = (uint16_t)b;
+				counts[n++] = dense[b];
 			}
-			rc = rc ? rc : write_hist(out, dense);
+		rc = hists_push(&merged, bins, counts, n);
+	}
+	/* Each rank's own times, where the shared ones no longer describe them. */
+	for (i = 0; i < m && !rc; i++) {
+		uint32_t j, leaf;
+
+		for (j = 0; j < src[i]->nranks && !rc; j++) {
+			uint32_t index = rank_index(g, src[i]->ranks[j]);
+
+			for (leaf = 0; leaf < hs[i].nleaves && !rc; leaf++) {
+				size_t own = 2 * (size_t)leaf, k;
+
+				for (k = 0; k < hs[i].nover; k++)
+					if (hs[i].over[k].rank == j && hs[i].over[k].leaf == leaf)
+						own = hs[i].over[k].hist;
+				if (!hist_differs(&hs[i], own, &merged, 2 * (size_t)leaf) &&
+				    !hist_differs(&hs[i], own + 1, &merged, 2 * (size_t)leaf + 1))
+					continue;
+				rc = ioa_enc_uvar(&over, index);
+				rc = rc ? rc : ioa_enc_uvar(&over, leaf);
+				for (k = own; k < own + 2 && !rc; k++)
+					rc = write_hist(&over, hs[i].bins + hs[i].at[k],
+							hs[i].counts + hs[i].at[k],
+							hs[i].at[k + 1] - hs[i].at[k]);
+				nover++;
+			}
 		}
 	}
-	for (i = 0; i < m && !rc; i++)
-		if (cur[i].left || cur[i].overrun)
-			rc = -EINVAL;
-	free(cur);
+	rc = rc ? rc : ioa_enc_uvar(out, hs[0].nleaves);
+	for (h = 0; !rc && h < merged.nhists; h++)
+		rc = write_hist(out, merged.bins + merged.at[h], merged.counts + merged.at[h],
+				merged.at[h + 1] - merged.at[h]);
+	rc = rc ? rc : ioa_enc_uvar(out, nover);
+	rc = rc ? rc : ioa_buf_add(out, over.data, over.len);
+	for (i = 0; hs && i < m; i++)
+		hists_free(&hs[i]);
+	hists_free(&merged);
+	ioa_buf_release(&over);
+	free(hs);
 	free(dense);
 	return rc;
 }
@@ -503,7 +678,7 @@ static int merge_groups(struct ioa_trace_group **src, size_t m, struct ioa_trace
 		memcpy(g->table + g->table_len, v, total * sizeof(*v));
 		g->table_len += total;
 	}
-	rc = merge_times(src, m, &times);
+	rc = merge_times(src, m, g, &times);
 	if (!rc) {
 		g->times = (unsigned char *)ioa_buf_detach(&times, &g->times_len);
 		if (!g->times)
@@ -593,11 +768,30 @@ struct ioa_trace_tnode {
 	uint64_t count; /* loop */
 	size_t end;	/* index past this node's subtree */
 	struct ioa_trace_leaf leaf;
+	int own_times;	/* a call: the histograms are this rank's own, not the group's */
+	uint64_t execs; /* a call: how often the rank made it */
+	uint64_t step;	/* a call: coprime with execs, about 0.618 x execs (see hist_pick) */
 };
+
+/* 128-bit products for the permutation below (a GCC and Clang extension). */
+__extension__ typedef unsigned __int128 tr_u128;
+
+static uint64_t gcd(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
 
 struct tr_parse {
 	struct ioa_cursor shape, times;
 	struct ioa_trace_rank *r;
+	size_t *leaf_node; /* call (leaf) index -> node index */
+	uint64_t nleaves, leaves_seen;
 	size_t cap, nvals, vcap, next_val;
 	size_t hcap, hused;
 };
@@ -690,6 +884,12 @@ static int parse_nodes(struct tr_parse *p, uint64_t n, unsigned depth, const uin
 			for (d = 0; d < depth; d++)
 				if (__builtin_mul_overflow(execs, counts[d], &execs))
 					return -EINVAL;
+			node->execs = execs;
+			node->step = (uint64_t)((double)execs * 0.6180339887498949);
+			while (node->step > 0 && gcd(node->step, execs) != 1)
+				node->step--;
+			if (!node->step)
+				node->step = 1;
 			for (v = 0; v < IOA_TRACE_NVALUES && !rc; v++) {
 				struct ioa_trace_model *mo = &node->leaf.model[v];
 				uint64_t mode = ioa_cursor_uvar(&p->shape), k;
@@ -714,6 +914,9 @@ static int parse_nodes(struct tr_parse *p, uint64_t n, unsigned depth, const uin
 					return -EINVAL;
 				}
 			}
+			if (p->leaves_seen >= p->nleaves)
+				return -EINVAL;
+			p->leaf_node[p->leaves_seen++] = self;
 			rc = rc ? rc : parse_hist(p, &node->leaf.dur);
 			rc = rc ? rc : parse_hist(p, &node->leaf.gap);
 		} else {
@@ -792,6 +995,34 @@ static int parse_tables(struct tr_parse *p)
 	return rc;
 }
 
+/* The ranks' own times: this rank's replace the group's for their calls. */
+static int parse_overrides(struct tr_parse *p)
+{
+	uint32_t me = rank_index(p->r->group, p->r->rank);
+	uint64_t n = ioa_cursor_uvar(&p->times), i;
+	int rc = 0;
+
+	if (n > p->times.left)
+		return -EINVAL;
+	for (i = 0; i < n && !rc; i++) {
+		uint64_t rank = ioa_cursor_uvar(&p->times), leaf = ioa_cursor_uvar(&p->times);
+		struct ioa_trace_tnode *node;
+		struct ioa_trace_hist dur, gap;
+
+		if (rank >= p->r->group->nranks || leaf >= p->nleaves)
+			return -EINVAL;
+		rc = parse_hist(p, &dur);
+		rc = rc ? rc : parse_hist(p, &gap);
+		if (rc || rank != me)
+			continue;
+		node = &p->r->nodes[p->leaf_node[leaf]];
+		node->leaf.dur = dur;
+		node->leaf.gap = gap;
+		node->own_times = 1;
+	}
+	return rc;
+}
+
 void ioa_trace_rank_close(struct ioa_trace_rank *r)
 {
 	uint32_t i;
@@ -827,9 +1058,17 @@ int ioa_trace_rank_open(const struct ioa_trace *t, uint32_t rank, struct ioa_tra
 	if (!rc) {
 		uint64_t ntop = ioa_cursor_uvar(&p.shape);
 
-		rc = p.shape.overrun ? -EINVAL : parse_nodes(&p, ntop, 0, NULL);
-		r->ntop = (size_t)ntop;
+		p.nleaves = ioa_cursor_uvar(&p.times);
+		if (p.shape.overrun || p.times.overrun || p.nleaves > p.times.left)
+			rc = -EINVAL;
+		else if (!(p.leaf_node = calloc(p.nleaves + 1, sizeof(*p.leaf_node))))
+			rc = -ENOMEM;
+		rc = rc ? rc : parse_nodes(&p, ntop, 0, NULL);
+		if (!rc && p.leaves_seen != p.nleaves)
+			rc = -EINVAL;
 	}
+	rc = rc ? rc : parse_overrides(&p);
+	free(p.leaf_node);
 	if (!rc && (p.shape.left || p.shape.overrun || p.times.left || p.times.overrun ||
 		    p.next_val != r->group->nvalues))
 		rc = -EINVAL;
@@ -896,6 +1135,7 @@ struct tr_expand {
 	uint64_t idx[TR_MAX_NESTING + 1]; /* loop indices, innermost at [depth-1] */
 	uint64_t seq, limit;
 	double now, sec_per_tick;
+	uint32_t index;		   /* the rank's index in its group */
 	double picked[TR_CLASSES]; /* first pass: the distributions' times, summed */
 	double scale[TR_CLASSES];  /* second pass: the rank's totals over those */
 };
@@ -907,21 +1147,30 @@ static int duration_class(const struct ioa_trace_sig *sig)
 	return sig->flags & IOA_TR_SUB ? -1 : TR_IO;
 }
 
-/* The k-th of a leaf's n times: spread over its distribution, low-discrepancy order. */
-static double hist_pick(const struct ioa_trace_hist *h, uint64_t k)
+/*
+ * The k-th of a call's times, k < execs.  The executions visit the
+ * histogram's entries in sorted order through the permutation k -> k x
+ * step mod execs (step coprime with execs, near the golden ratio: spread
+ * out over the run, every position once), so that the times given back are
+ * the histogram itself: exactly when it holds this rank's times alone; when
+ * the group's ranks share it, each takes its own share of the positions.
+ */
+static double hist_pick(const struct ioa_trace_hist *h, uint64_t k, uint64_t execs, uint64_t step,
+			uint32_t group_size, uint32_t index)
 {
-	uint64_t total = 0, target, seen = 0;
+	uint64_t total = 0, target, seen = 0, pos;
 	uint32_t i;
 
 	for (i = 0; i < h->n; i++)
 		total += h->count[i];
-	if (!total)
+	if (!total || !execs)
 		return 0;
-	/* The fractional part of (k + 1/2) times the golden ratio, in 53 bits. */
-	target =
-		(uint64_t)((double)(((uint64_t)k * 0x9e3779b97f4a7c15ull + 0x4f1bbcdcbfa53e0aull) >>
-				    11) *
-			   0x1p-53 * (double)total);
+	pos = (uint64_t)(((tr_u128)(k % execs) * step) % execs);
+	/* Rank `index` of the group takes every group_size-th position of a shared histogram. */
+	target = (uint64_t)((((tr_u128)pos * group_size + index) * total + total / 2) /
+			    ((tr_u128)execs * group_size));
+	if (target >= total)
+		target = total - 1;
 	for (i = 0; i < h->n; i++) {
 		seen += h->count[i];
 		if (target < seen)
@@ -973,8 +1222,13 @@ static int expand_range(struct tr_expand *x, size_t from, size_t to, unsigned de
 			e.aux = model_value(&n->leaf.model[2], x->idx, depth, exec);
 			int cls = duration_class(n->leaf.sig);
 
-			e.gap = e.seq ? hist_pick(&n->leaf.gap, exec) : 0;
-			e.duration = hist_pick(&n->leaf.dur, exec);
+			uint32_t size = n->own_times ? 1 : x->r->group->nranks;
+			uint32_t index = n->own_times ? 0 : x->index;
+
+			e.gap = e.seq ? hist_pick(&n->leaf.gap, exec, n->execs, n->step, size,
+						  index)
+				      : 0;
+			e.duration = hist_pick(&n->leaf.dur, exec, n->execs, n->step, size, index);
 			if (x->fn) {
 				e.gap *= x->scale[TR_COMPUTE] * x->sec_per_tick;
 				e.duration *= (cls >= 0 ? x->scale[cls] : 1) * x->sec_per_tick;
@@ -999,6 +1253,7 @@ int ioa_trace_expand(const struct ioa_trace_rank *r,
 	int rc, k;
 
 	x.r = r;
+	x.index = rank_index(r->group, r->rank);
 	x.arg = arg;
 	x.limit = (uint64_t)r->header[IOA_TRH_EVENTS_TRACED];
 	x.sec_per_tick = r->group->ns_per_tick * 1e-9;

@@ -200,7 +200,7 @@ struct ioa_trace_rank {
 	const char **strings;
 	/* private: the parsed tree */
 	struct ioa_trace_tnode *nodes;
-	size_t nnodes, ntop;
+	size_t nnodes;
 	int64_t *vals;
 	uint64_t *hist_counts;
 	uint16_t *hist_bins;

@@ -140,7 +140,8 @@ static struct {
 	uint64_t pow[TR_W + 1];
 	size_t len;
 	struct tr_rope shape, values, times;
-	uint64_t ntop;
+	uint64_t ntop;	  /* nodes written out at the top level */
+	uint64_t nleaves; /* calls (leaves) written out */
 	uint64_t next_id;
 } tr;
 
@@ -305,7 +306,7 @@ static void rope_rewind(struct tr_rope *r, const struct tr_mark *m)
 	r->len = m->len;
 }
 
-/* Copies the rope into malloc'd memory after prefix (prefix_len bytes). */
+/* Copies the rope into malloc'd memory after prefix, with room for one byte more. */
 static unsigned char *rope_join(const struct tr_rope *r, const struct ioa_buf *prefix, size_t *len)
 {
 	unsigned char *out = malloc(prefix->len + r->len + 1);
@@ -707,6 +708,7 @@ static int emit_node(struct tr_node *n)
 			rc = emit_node(n->body[i]);
 		return rc;
 	}
+	tr.nleaves++;
 	rc = rope_uvar(&tr.shape, 0);
 	rc = rc ? rc : rope_uvar(&tr.shape, n->sig);
 	for (v = 0; v < IOA_TRACE_NVALUES && !rc; v++) {
@@ -755,6 +757,8 @@ static void flush(size_t n)
 
 	for (i = 0; i < n; i++) {
 		if (!tr.cut) {
+			uint64_t nleaves = tr.nleaves;
+
 			rope_mark(&tr.shape, &shape);
 			rope_mark(&tr.values, &values);
 			rope_mark(&tr.times, &times);
@@ -762,6 +766,7 @@ static void flush(size_t n)
 				rope_rewind(&tr.shape, &shape);
 				rope_rewind(&tr.values, &values);
 				rope_rewind(&tr.times, &times);
+				tr.nleaves = nleaves;
 				tr.cut = 1;
 				tr.stopped = 1;
 			} else {
@@ -1083,6 +1088,7 @@ static void finish(void)
 		/* Nothing of it can be trusted: an empty trace that says so. */
 		tr.nsigs = tr.nfiles = tr.ncomms = tr.nhints = 0;
 		tr.ntop = 0;
+		tr.nleaves = 0;
 		tr.events_traced = 0;
 		memset(&tr.shape, 0, sizeof(tr.shape));
 		memset(&tr.values, 0, sizeof(tr.values));
@@ -1117,8 +1123,13 @@ int rt_trace_group(struct ioa_trace *t, double ns_per_tick)
 	if (!rc) {
 		g->ranks[0] = (uint32_t)rt.rank;
 		g->shape = rope_join(&tr.shape, &head, &g->shape_len);
+		/* The times: the calls' histograms, no rank's own yet (ioa_trace.h). */
 		ioa_buf_reset(&head);
-		g->times = rope_join(&tr.times, &head, &g->times_len);
+		rc = ioa_enc_uvar(&head, tr.nleaves);
+		g->times = rc ? NULL : rope_join(&tr.times, &head, &g->times_len);
+		if (g->times)
+			g->times[g->times_len++] = 0;
+		ioa_buf_reset(&head);
 		vbytes = rope_join(&tr.values, &head, &vlen);
 		if (!g->shape || !g->times || !vbytes)
 			rc = -ENOMEM;

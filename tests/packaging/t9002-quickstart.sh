@@ -6,7 +6,7 @@ require_mpi
 
 var="$TEST_TMP/var"
 
-plan 5
+plan 6
 
 IOATLAS_VAR="$var" run_timeout 900 "$IOA_SOURCE_DIR/packaging/quickstart" >"$TEST_TMP/out" 2>&1
 is "$?" 0 "packaging/quickstart succeeds"
@@ -16,6 +16,8 @@ logs=$(find "$var/logs" -name '*.ioa' | wc -l)
 is "$logs" 2 "the two sample jobs left one log each"
 like "$out" "	POSIX	-1	4	0	16384	$var/work/posix-shared.dat$" \
 	"it prints the shared file the sample wrote from 4 ranks"
+like "$out" "^  MPI-IO File_write_at_all $var/work/shared.dat offset=" \
+	"it prints the trace of the sample job, MPI-IO calls and all"
 like "$out" "^Read one: +$var/prefix/bin/ioatlas parse $var/logs/" "and says where to look next"
 
 done_testing
