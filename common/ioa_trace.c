@@ -479,8 +479,39 @@ static double hist_quantile(const uint16_t *bins, const uint64_t *counts, size_t
 	return n ? ioa_trace_bin_ticks(bins[n - 1]) : 0;
 }
 
-/* A rank's own times differ from the group's when a quantile moves by more than 5%. */
-#define TR_OWN_TIMES 0.05
+/*
+ * A rank keeps its own times for a call when a quantile of them moves by
+ * more than 5% from the group's (which, with the bins' 3.1%, keeps every
+ * time within 10% of the rank's own) and the time they account for differs
+ * from the rank's share of the group's by more than 5% of the rank's total:
+ * calls that hardly count for the rank's time share the group's.
+ */
+#define TR_OWN_TIMES	  0.05
+#define TR_OWN_TIME_SHARE 0.05
+
+/* Sum and count of a histogram (ticks). */
+static double hist_sum(const struct tr_hists *a, size_t h, uint64_t *count)
+{
+	double sum = 0;
+	size_t k;
+
+	*count = 0;
+	for (k = a->at[h]; k < a->at[h + 1]; k++) {
+		sum += ioa_trace_bin_ticks(a->bins[k]) * (double)a->counts[k];
+		*count += a->counts[k];
+	}
+	return sum;
+}
+
+/* How far a rank's own time for a call is from its share of the group's. */
+static double share_gap(const struct tr_hists *a, size_t ha, const struct tr_hists *b, size_t hb)
+{
+	uint64_t own_n, all_n;
+	double own = hist_sum(a, ha, &own_n), all = hist_sum(b, hb, &all_n);
+	double share = all_n ? all * (double)own_n / (double)all_n : 0;
+
+	return own > share ? own - share : share - own;
+}
 
 static int hist_differs(const struct tr_hists *a, size_t ha, const struct tr_hists *b, size_t hb)
 {
@@ -541,6 +572,14 @@ static int merge_times(struct ioa_trace_group **src, size_t m, const struct ioa_
 
 		for (j = 0; j < src[i]->nranks && !rc; j++) {
 			uint32_t index = rank_index(g, src[i]->ranks[j]);
+			double total = 0;
+			int t;
+
+			/* The rank's compute, synchronization and I/O time (header values). */
+			for (t = IOA_TRH_COMPUTE_TICKS; t <= IOA_TRH_IO_TICKS; t++)
+				if ((size_t)t < src[i]->nvalues)
+					total += (double)ioa_trace_value(src[i], src[i]->ranks[j],
+									 (size_t)t);
 
 			for (leaf = 0; leaf < hs[i].nleaves && !rc; leaf++) {
 				size_t own = 2 * (size_t)leaf, k;
@@ -548,8 +587,13 @@ static int merge_times(struct ioa_trace_group **src, size_t m, const struct ioa_
 				for (k = 0; k < hs[i].nover; k++)
 					if (hs[i].over[k].rank == j && hs[i].over[k].leaf == leaf)
 						own = hs[i].over[k].hist;
-				if (!hist_differs(&hs[i], own, &merged, 2 * (size_t)leaf) &&
-				    !hist_differs(&hs[i], own + 1, &merged, 2 * (size_t)leaf + 1))
+				if ((!hist_differs(&hs[i], own, &merged, 2 * (size_t)leaf) &&
+				     !hist_differs(&hs[i], own + 1, &merged,
+						   2 * (size_t)leaf + 1)) ||
+				    share_gap(&hs[i], own, &merged, 2 * (size_t)leaf) +
+						    share_gap(&hs[i], own + 1, &merged,
+							      2 * (size_t)leaf + 1) <=
+					    TR_OWN_TIME_SHARE * total)
 					continue;
 				rc = ioa_enc_uvar(&over, index);
 				rc = rc ? rc : ioa_enc_uvar(&over, leaf);

@@ -110,13 +110,30 @@ static int rt_mpi_hints(MPI_Info info, char *out, size_t out_len)
 	rt_end(RT_IN_MPIIO);                               \
 	return r;
 
-#define RT_MPI_BODY_INIT(name, args, unused) \
-	int r;                               \
-	if (!RT_PMPI_RESOLVED(name))         \
-		return MPI_ERR_INTERN;       \
-	r = RT_PMPI(name) args;              \
-	if (r == MPI_SUCCESS)                \
-		rt_mpilog_init();            \
+/*
+ * The I/O the MPI library makes while it starts (shared-memory files,
+ * hardware probes) is counted but not traced: the trace shows MPI_Init
+ * itself, as one synchronizing call.
+ */
+#define RT_MPI_BODY_INIT(name, args, unused)                                \
+	int r;                                                              \
+	double t0, t1;                                                      \
+	if (!RT_PMPI_RESOLVED(name))                                        \
+		return MPI_ERR_INTERN;                                      \
+	rt_trace_paused = 1;                                                \
+	t0 = rt_now();                                                      \
+	r = RT_PMPI(name) args;                                             \
+	t1 = rt_now();                                                      \
+	rt_trace_paused = 0;                                                \
+	if (r == MPI_SUCCESS) {                                             \
+		rt_mpilog_init();                                           \
+		if (rt.enabled) {                                           \
+			uint32_t world = rt_comm_slot(MPI_COMM_WORLD);      \
+			rt_lock();                                          \
+			rt_trace_mpi(#name, world, 0, 0, -1, 0, 0, t0, t1); \
+			rt_unlock();                                        \
+		}                                                           \
+	}                                                                   \
 	return r;
 
 #define RT_MPI_BODY_FINALIZE(name, args, unused) \
@@ -179,8 +196,6 @@ static int rt_mpi_hints(MPI_Info info, char *out, size_t out_len)
 #define RT_MPI_EXPAND(name, params, args, kind, ...)         \
 	RT_MPI_DEFINE(name, params, args, kind, __VA_ARGS__) \
 	RT_MPI_DEFINE_P(name, params, args, kind, __VA_ARGS__)
-
-RT_MPI_CALLS(RT_MPI_EXPAND)
 
 /* ------------------------------------------------ communication, traced */
 
@@ -350,4 +365,5 @@ static int64_t rt_bytes(int count, MPI_Datatype dt)
 	RT_EXPORT int MPI_##name params{RT_MPI_BODY_##kind( \
 		name, args, __VA_ARGS__)} RT_MPI_DEFINE_P(name, params, args, kind, __VA_ARGS__)
 
+RT_MPI_CALLS(RT_MPI_EXPAND)
 RT_MPI_COMM_CALLS(RT_MPI_COMM_EXPAND)

@@ -404,6 +404,12 @@ int main(int argc, char **argv)
 	MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
+	{
+		char world[32];
+
+		snprintf(world, sizeof(world), "comm0(size=%d)", size);
+		note("MPI", "Init_thread", world, -1, 0);
+	}
 	dir = argv[argc - 1];
 	if (!strcmp(mode, "strided"))
 		strided();
