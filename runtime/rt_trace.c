@@ -837,6 +837,39 @@ static uint32_t sig_of(const struct tr_raw *e)
 	return tr.nsigs - 1;
 }
 
+/*
+ * The common case, a call that continues the loop of one call on top of
+ * the stack with its strides: the loop grows by one iteration in place,
+ * as the general folding would make it, without a node of its own.
+ */
+static int extend_top(const struct tr_raw *e, uint32_t sig)
+{
+	struct tr_node *loop = tr.len ? tr.stack[tr.len - 1] : NULL, *leaf;
+	unsigned v;
+
+	if (!loop || !loop->count || loop->nbody != 1)
+		return 0;
+	leaf = loop->body[0];
+	if (leaf->count || leaf->sig != sig)
+		return 0;
+	for (v = 0; v < IOA_TRACE_NVALUES; v++) {
+		const struct tr_val *x = &leaf->v[v];
+
+		if (x->explicit_list || x->nstrides != 1 ||
+		    (uint64_t)x->base + (uint64_t)x->stride[0] * loop->count != (uint64_t)e->v[v])
+			return 0;
+	}
+	if (hist_add(&leaf->dur, ioa_trace_bin(e->dur), 1) ||
+	    hist_add(&leaf->gap, ioa_trace_bin(e->gap), 1)) {
+		tr_lose();
+		return 1;
+	}
+	loop->count++;
+	loop->hash = loop_hash(loop->body_hash, loop->count);
+	set_top(tr.len - 1, loop);
+	return 1;
+}
+
 /* Folds one raw event into the tree. */
 static void feed(const struct tr_raw *e)
 {
@@ -849,6 +882,11 @@ static void feed(const struct tr_raw *e)
 		return;
 	}
 	sig = sig_of(e);
+	if (sig != UINT32_MAX && extend_top(e, sig)) {
+		while (!tr.stopped && fold_once())
+			;
+		return;
+	}
 	n = sig == UINT32_MAX ? NULL : tr_alloc(sizeof(*n));
 	if (!n || hist_add(&n->dur, ioa_trace_bin(e->dur), 1) ||
 	    hist_add(&n->gap, ioa_trace_bin(e->gap), 1)) {
