@@ -15,7 +15,8 @@
 
 #include "ioa_parse.h"
 
-enum rt_setting_type { RT_BOOL, RT_PATH, RT_NAME, RT_SIZE, RT_LIST };
+/* SIZE: a memory size of 64 KiB or more; SIZE0: the same, or 0 for "none". */
+enum rt_setting_type { RT_BOOL, RT_PATH, RT_NAME, RT_SIZE, RT_SIZE0, RT_LIST };
 
 struct rt_setting {
 	const char *key;
@@ -88,8 +89,11 @@ static int apply(struct rt_config *c, const struct rt_setting *s, const char *te
 		memcpy(field, text, strlen(text) + 1);
 		return 0;
 	case RT_SIZE:
+	case RT_SIZE0:
 		/* Below 64 KiB the runtime cannot hold its own tables. */
-		if (ioa_parse_size(text, &size) || size < 65536 || size > ((uint64_t)1 << 40))
+		if (ioa_parse_size(text, &size) ||
+		    (size < 65536 && !(size == 0 && s->type == RT_SIZE0)) ||
+		    size > ((uint64_t)1 << 40))
 			return -1;
 		*(uint64_t *)field = size;
 		return 0;
@@ -211,6 +215,7 @@ size_t rt_config_describe(const struct rt_config *c, char *out, size_t out_len)
 			n = snprintf(out + used, out_len - used, "%s=%s\n", s->key, field);
 			break;
 		case RT_SIZE:
+		case RT_SIZE0:
 			n = snprintf(out + used, out_len - used, "%s=%llu\n", s->key,
 				     (unsigned long long)*(const uint64_t *)field);
 			break;

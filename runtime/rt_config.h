@@ -38,7 +38,7 @@ struct rt_list {
 	X(logdir, PATH, logdir, RT_DEFAULT_LOGDIR, "root of the log tree (LOGDIR/YYYY/MM/DD/)") \
 	X(log_group, NAME, log_group, "", "group given to new logs (empty: the user's group)")  \
 	X(memory, SIZE, memory_bytes, "6MiB", "memory budget per process")                      \
-	X(trace, SIZE, trace_bytes, "2MiB",                                                     \
+	X(trace, SIZE0, trace_bytes, "2MiB",                                                     \
 	  "part of the memory budget for the operation trace (0: no trace)")                    \
 	X(nonmpi, BOOL, nonmpi, "0", "write logs for programs that never call MPI_Init")        \
 	X(nonmpi_exes, LIST, nonmpi_exes, "",                                                   \
