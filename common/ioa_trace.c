@@ -481,10 +481,11 @@ static double hist_quantile(const uint16_t *bins, const uint64_t *counts, size_t
 
 /*
  * A rank keeps its own times for a call when a quantile of them moves by
- * more than 5% from the group's (which, with the bins' 3.1%, keeps every
- * time within 10% of the rank's own) and the time they account for differs
+ * more than 25% from the group's and the time they account for differs
  * from the rank's share of the group's by more than 5% of the rank's total:
- * calls that hardly count for the rank's time share the group's.
+ * a rank that really behaves differently (a straggler, a rank that waits)
+ * keeps its own times; the noise between ranks doing the same thing does
+ * not cost a histogram per rank.
  */
 #define TR_OWN_TIMES	  0.05
 #define TR_OWN_TIME_SHARE 0.05

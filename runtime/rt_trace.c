@@ -113,7 +113,10 @@ struct tr_comm {
 
 static struct {
 	int on, stopped, lost;
-	int cut; /* a node could not be written out: nothing after it is */
+	int cut;	   /* a node could not be written out: nothing after it is */
+	int fold_pending;  /* the top loop grew in place; folds it enables wait */
+	uint32_t last_sig; /* the previous event's signature, and the event */
+	struct tr_raw last;
 	char *base;
 	size_t size, used;
 	void *free[TR_CLASSES];
@@ -881,11 +884,30 @@ static void feed(const struct tr_raw *e)
 		tr.stopped = 1;
 		return;
 	}
-	sig = sig_of(e);
+	/* Runs of the same call skip the signature table. */
+	if (tr.nsigs && e->op == tr.last.op && e->slot == tr.last.slot &&
+	    e->module == tr.last.module && e->flags == tr.last.flags && e->err == tr.last.err) {
+		sig = tr.last_sig;
+	} else {
+		sig = sig_of(e);
+		tr.last = *e;
+		tr.last_sig = sig;
+	}
+	/*
+	 * A loop growing in place cannot fold with what is before it until it
+	 * stops growing: the folding waits for the first call that does not
+	 * continue it.
+	 */
 	if (sig != UINT32_MAX && extend_top(e, sig)) {
+		tr.fold_pending = 1;
+		return;
+	}
+	if (tr.fold_pending) {
+		tr.fold_pending = 0;
 		while (!tr.stopped && fold_once())
 			;
-		return;
+		if (tr.stopped)
+			return;
 	}
 	n = sig == UINT32_MAX ? NULL : tr_alloc(sizeof(*n));
 	if (!n || hist_add(&n->dur, ioa_trace_bin(e->dur), 1) ||
@@ -1121,6 +1143,9 @@ static int shape_head(struct ioa_buf *b)
 static void finish(void)
 {
 	drain();
+	while (tr.fold_pending && !tr.stopped && fold_once())
+		;
+	tr.fold_pending = 0;
 	if (!tr.lost)
 		flush(tr.len);
 	if (tr.lost) {
