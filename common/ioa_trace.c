@@ -531,6 +531,13 @@ static int hist_differs(const struct tr_hists *a, size_t ha, const struct tr_his
 	return 0;
 }
 
+static int bin_cmp(const void *a, const void *b)
+{
+	uint16_t x = *(const uint16_t *)a, y = *(const uint16_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 /*
  * The times of groups src[0..m) as one group's (whose ranks g->ranks are
  * the union): the shared histograms summed call by call, and an override
@@ -552,19 +559,27 @@ static int merge_times(struct ioa_trace_group **src, size_t m, const struct ioa_
 		if (!rc && hs[i].nleaves != hs[0].nleaves)
 			rc = -EINVAL;
 	}
-	/* The shared histograms: sums over the groups. */
+	/*
+	 * The shared histograms: sums over the groups, through a dense array
+	 * whose touched bins alone are read back and cleared (a job's calls
+	 * are many, their histograms small).
+	 */
 	for (h = 0; !rc && h < 2 * (size_t)hs[0].nleaves; h++) {
-		size_t n = 0, k, b;
+		size_t n = 0, k, t;
 
-		memset(dense, 0, (TR_MAX_BIN + 1) * sizeof(*dense));
 		for (i = 0; i < m; i++)
-			for (k = hs[i].at[h]; k < hs[i].at[h + 1]; k++)
+			for (k = hs[i].at[h]; k < hs[i].at[h + 1]; k++) {
+				if (!hs[i].counts[k])
+					continue;
+				if (!dense[hs[i].bins[k]])
+					bins[n++] = hs[i].bins[k];
 				dense[hs[i].bins[k]] += hs[i].counts[k];
-		for (b = 0; b <= TR_MAX_BIN; b++)
-			if (dense[b]) {
-				bins[n] = (uint16_t)b;
-				counts[n++] = dense[b];
 			}
+		qsort(bins, n, sizeof(*bins), bin_cmp);
+		for (t = 0; t < n; t++) {
+			counts[t] = dense[bins[t]];
+			dense[bins[t]] = 0;
+		}
 		rc = hists_push(&merged, bins, counts, n);
 	}
 	/* Each rank's own times, where the shared ones no longer describe them. */
