@@ -117,6 +117,9 @@ static struct {
 	int fold_pending;  /* the top loop grew in place; folds it enables wait */
 	uint32_t last_sig; /* the previous event's signature, and the event */
 	struct tr_raw last;
+	struct tr_raw stash[RT_TRACE_WINDOW]; /* the top loop's iteration in progress */
+	uint32_t stash_sig[RT_TRACE_WINDOW];
+	unsigned nstash;
 	char *base;
 	size_t size, used;
 	void *free[TR_CLASSES];
@@ -841,18 +844,20 @@ static uint32_t sig_of(const struct tr_raw *e)
 }
 
 /*
- * The common case, a call that continues the loop of one call on top of
- * the stack with its strides: the loop grows by one iteration in place,
- * as the general folding would make it, without a node of its own.
+ * The common case: a call that continues the loop on top of the stack (its
+ * body made of calls, its strides kept).  The calls of the iteration in
+ * progress wait in the stash; when the iteration is complete, the loop grows
+ * by one in place, as the general folding would make it, without nodes of
+ * their own.  1 when the call was taken.
  */
-static int extend_top(const struct tr_raw *e, uint32_t sig)
+static int continue_top(const struct tr_raw *e, uint32_t sig)
 {
 	struct tr_node *loop = tr.len ? tr.stack[tr.len - 1] : NULL, *leaf;
-	unsigned v;
+	unsigned v, p = tr.nstash, k;
 
-	if (!loop || !loop->count || loop->nbody != 1)
+	if (!loop || !loop->count || p >= loop->nbody)
 		return 0;
-	leaf = loop->body[0];
+	leaf = loop->body[p];
 	if (leaf->count || leaf->sig != sig)
 		return 0;
 	for (v = 0; v < IOA_TRACE_NVALUES; v++) {
@@ -862,23 +867,64 @@ static int extend_top(const struct tr_raw *e, uint32_t sig)
 		    (uint64_t)x->base + (uint64_t)x->stride[0] * loop->count != (uint64_t)e->v[v])
 			return 0;
 	}
-	if (hist_add(&leaf->dur, ioa_trace_bin(e->dur), 1) ||
-	    hist_add(&leaf->gap, ioa_trace_bin(e->gap), 1)) {
-		tr_lose();
+	if (p + 1 < loop->nbody) {
+		tr.stash[tr.nstash] = *e;
+		tr.stash_sig[tr.nstash++] = sig;
 		return 1;
 	}
+	for (k = 0; k <= p; k++) {
+		const struct tr_raw *x = k < p ? &tr.stash[k] : e;
+		struct tr_node *l = loop->body[k];
+
+		if (hist_add(&l->dur, ioa_trace_bin(x->dur), 1) ||
+		    hist_add(&l->gap, ioa_trace_bin(x->gap), 1)) {
+			tr_lose();
+			return 1;
+		}
+	}
+	tr.nstash = 0;
 	loop->count++;
-	loop->hash = loop_hash(loop->body_hash, loop->count);
-	set_top(tr.len - 1, loop);
+	/* Its hash and the stack's prefix hash are brought up to date when the folding resumes. */
+	tr.fold_pending = 1;
 	return 1;
+}
+
+/* The top loop stopped growing: what it enables folds now. */
+static void resume_folding(void)
+{
+	struct tr_node *top;
+
+	if (!tr.fold_pending)
+		return;
+	tr.fold_pending = 0;
+	top = tr.stack[tr.len - 1];
+	top->hash = loop_hash(top->body_hash, top->count);
+	set_top(tr.len - 1, top);
+	while (!tr.stopped && fold_once())
+		;
+}
+
+static void push_event(const struct tr_raw *e, uint32_t sig);
+
+/* The stashed calls of an iteration that did not complete, folded one by one. */
+static void unstash(void)
+{
+	struct tr_raw ev[TR_W];
+	uint32_t sig[TR_W];
+	unsigned n = tr.nstash, i;
+
+	memcpy(ev, tr.stash, n * sizeof(*ev));
+	memcpy(sig, tr.stash_sig, n * sizeof(*sig));
+	tr.nstash = 0;
+	resume_folding();
+	for (i = 0; i < n && !tr.stopped; i++)
+		push_event(&ev[i], sig[i]);
 }
 
 /* Folds one raw event into the tree. */
 static void feed(const struct tr_raw *e)
 {
-	struct tr_node *n;
 	uint32_t sig;
-	unsigned v;
 
 	if (tr_room() < TR_HEADROOM) {
 		tr.stopped = 1;
@@ -898,17 +944,20 @@ static void feed(const struct tr_raw *e)
 	 * stops growing: the folding waits for the first call that does not
 	 * continue it.
 	 */
-	if (sig != UINT32_MAX && extend_top(e, sig)) {
-		tr.fold_pending = 1;
+	if (sig != UINT32_MAX && continue_top(e, sig))
 		return;
-	}
-	if (tr.fold_pending) {
-		tr.fold_pending = 0;
-		while (!tr.stopped && fold_once())
-			;
-		if (tr.stopped)
-			return;
-	}
+	unstash();
+	resume_folding();
+	if (!tr.stopped)
+		push_event(e, sig);
+}
+
+/* A call as a node of its own, pushed and folded. */
+static void push_event(const struct tr_raw *e, uint32_t sig)
+{
+	struct tr_node *n;
+	unsigned v;
+
 	n = sig == UINT32_MAX ? NULL : tr_alloc(sizeof(*n));
 	if (!n || hist_add(&n->dur, ioa_trace_bin(e->dur), 1) ||
 	    hist_add(&n->gap, ioa_trace_bin(e->gap), 1)) {
@@ -1143,9 +1192,10 @@ static int shape_head(struct ioa_buf *b)
 static void finish(void)
 {
 	drain();
-	while (tr.fold_pending && !tr.stopped && fold_once())
-		;
-	tr.fold_pending = 0;
+	if (!tr.stopped)
+		unstash();
+	if (!tr.stopped)
+		resume_folding();
 	if (!tr.lost)
 		flush(tr.len);
 	if (tr.lost) {
