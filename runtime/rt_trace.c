@@ -64,6 +64,7 @@ struct tr_hbin {
 
 struct tr_hist {
 	uint32_t n, cap; /* cap 0: the entries are inline */
+	uint32_t last;	 /* the entry the previous time went to: times repeat */
 	struct tr_hbin *ext;
 	struct tr_hbin inl[2];
 };
@@ -352,8 +353,13 @@ static int hist_add(struct tr_hist *h, unsigned bin, uint64_t count)
 	struct tr_hbin *e = hist_entries(h);
 	uint32_t i = 0, cap = h->cap ? h->cap : 2;
 
+	if (h->last < h->n && e[h->last].bin == bin) {
+		e[h->last].count += count;
+		return 0;
+	}
 	while (i < h->n && e[i].bin < bin)
 		i++;
+	h->last = i;
 	if (i < h->n && e[i].bin == bin) {
 		e[i].count += count;
 		return 0;
