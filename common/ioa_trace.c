@@ -18,19 +18,25 @@
 
 /* ------------------------------------------------------------ varints */
 
-int ioa_enc_uvar(struct ioa_buf *b, uint64_t v)
+size_t ioa_uvar_put(unsigned char *out, uint64_t v)
 {
-	unsigned char tmp[10];
 	size_t n = 0;
 
 	do {
-		tmp[n] = (unsigned char)(v & 0x7f);
+		out[n] = (unsigned char)(v & 0x7f);
 		v >>= 7;
 		if (v)
-			tmp[n] |= 0x80;
+			out[n] |= 0x80;
 		n++;
 	} while (v);
-	return ioa_buf_add(b, tmp, n);
+	return n;
+}
+
+int ioa_enc_uvar(struct ioa_buf *b, uint64_t v)
+{
+	unsigned char tmp[10];
+
+	return ioa_buf_add(b, tmp, ioa_uvar_put(tmp, v));
 }
 
 int ioa_enc_svar(struct ioa_buf *b, int64_t v)
@@ -853,7 +859,7 @@ struct tr_parse {
 	size_t *leaf_node; /* call (leaf) index -> node index */
 	uint64_t nleaves, leaves_seen;
 	size_t cap, nvals, vcap, next_val;
-	size_t hcap, hused;
+	struct tr_hists hs; /* every histogram read, handed to the rank at the end */
 };
 
 static int next_value(struct tr_parse *p, int64_t *out)
@@ -866,33 +872,14 @@ static int next_value(struct tr_parse *p, int64_t *out)
 
 static int parse_hist(struct tr_parse *p, struct ioa_trace_hist *h)
 {
-	struct ioa_trace_rank *r = p->r;
-	uint16_t bins[TR_MAX_BIN + 1];
-	uint64_t counts[TR_MAX_BIN + 1];
-	int n = read_hist(&p->times, bins, counts);
+	int rc = hists_read_one(&p->hs, &p->times);
 
-	if (n < 0)
-		return -EINVAL;
-	if (p->hused + (size_t)n > p->hcap || !r->hist_bins) {
-		size_t want = (p->hcap + (size_t)n) * 2 + 16;
-		uint16_t *b = realloc(r->hist_bins, want * sizeof(*b));
-		uint64_t *c;
-
-		if (b)
-			r->hist_bins = b;
-		c = b ? realloc(r->hist_counts, want * sizeof(*c)) : NULL;
-		if (!c)
-			return -ENOMEM;
-		r->hist_counts = c;
-		p->hcap = want;
+	/* Pointers are fixed up once all histograms are in place (an offset for now). */
+	if (!rc) {
+		h->bin = (const uint16_t *)(uintptr_t)p->hs.at[p->hs.nhists - 1];
+		h->n = (uint32_t)(p->hs.at[p->hs.nhists] - p->hs.at[p->hs.nhists - 1]);
 	}
-	memcpy(r->hist_bins + p->hused, bins, (size_t)n * sizeof(*bins));
-	memcpy(r->hist_counts + p->hused, counts, (size_t)n * sizeof(*counts));
-	/* Pointers are fixed up once all histograms are in place. */
-	h->bin = (const uint16_t *)(uintptr_t)p->hused;
-	h->n = (uint32_t)n;
-	p->hused += (size_t)n;
-	return 0;
+	return rc;
 }
 
 /* Parses nodes at depth with the enclosing loop counts (innermost first). */
@@ -1129,6 +1116,11 @@ int ioa_trace_rank_open(const struct ioa_trace *t, uint32_t rank, struct ioa_tra
 	}
 	rc = rc ? rc : parse_overrides(&p);
 	free(p.leaf_node);
+	r->hist_bins = p.hs.bins;
+	r->hist_counts = p.hs.counts;
+	p.hs.bins = NULL;
+	p.hs.counts = NULL;
+	hists_free(&p.hs);
 	if (!rc && (p.shape.left || p.shape.overrun || p.times.left || p.times.overrun ||
 		    p.next_val != r->group->nvalues))
 		rc = -EINVAL;

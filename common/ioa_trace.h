@@ -91,7 +91,8 @@ static inline unsigned ioa_trace_bin(uint64_t ticks)
 
 double ioa_trace_bin_ticks(unsigned bin);
 
-/* Varints: LEB128, zig-zag for signed numbers. */
+/* Varints: LEB128, zig-zag for signed numbers.  ioa_uvar_put writes at most 10 bytes. */
+size_t ioa_uvar_put(unsigned char *out, uint64_t v);
 int ioa_enc_uvar(struct ioa_buf *b, uint64_t v);
 int ioa_enc_svar(struct ioa_buf *b, int64_t v);
 

@@ -272,16 +272,8 @@ static int rope_add(struct tr_rope *r, const void *bytes, size_t n)
 static int rope_uvar(struct tr_rope *r, uint64_t v)
 {
 	unsigned char tmp[10];
-	size_t n = 0;
 
-	do {
-		tmp[n] = (unsigned char)(v & 0x7f);
-		v >>= 7;
-		if (v)
-			tmp[n] |= 0x80;
-		n++;
-	} while (v);
-	return rope_add(r, tmp, n);
+	return rope_add(r, tmp, ioa_uvar_put(tmp, v));
 }
 
 static int rope_svar(struct tr_rope *r, int64_t v)
