@@ -288,28 +288,7 @@ int ioa_trace_encode(const struct ioa_trace *t, struct ioa_buf *out)
 	return rc;
 }
 
-const struct ioa_trace_group *ioa_trace_find(const struct ioa_trace *t, uint32_t rank)
-{
-	size_t i;
-
-	for (i = 0; i < t->ngroups; i++) {
-		const struct ioa_trace_group *g = &t->groups[i];
-		uint32_t lo = 0, hi = g->nranks;
-
-		while (lo < hi) {
-			uint32_t mid = lo + (hi - lo) / 2;
-
-			if (g->ranks[mid] < rank)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		if (lo < g->nranks && g->ranks[lo] == rank)
-			return g;
-	}
-	return NULL;
-}
-
+/* Where rank is (or would be) in the group's ascending ranks. */
 static uint32_t rank_index(const struct ioa_trace_group *g, uint32_t rank)
 {
 	uint32_t lo = 0, hi = g->nranks;
@@ -323,6 +302,20 @@ static uint32_t rank_index(const struct ioa_trace_group *g, uint32_t rank)
 			hi = mid;
 	}
 	return lo;
+}
+
+const struct ioa_trace_group *ioa_trace_find(const struct ioa_trace *t, uint32_t rank)
+{
+	size_t i;
+
+	for (i = 0; i < t->ngroups; i++) {
+		const struct ioa_trace_group *g = &t->groups[i];
+		uint32_t k = rank_index(g, rank);
+
+		if (k < g->nranks && g->ranks[k] == rank)
+			return g;
+	}
+	return NULL;
 }
 
 int64_t ioa_trace_value(const struct ioa_trace_group *g, uint32_t rank, size_t pos)
@@ -439,6 +432,18 @@ static int hists_read_one(struct tr_hists *hs, struct ioa_cursor *c)
 	return n < 0 ? -EINVAL : hists_push(hs, bins, counts, (size_t)n);
 }
 
+/* By rank, then call, then the order read (the last of a rank's call wins). */
+static int over_cmp(const void *a, const void *b)
+{
+	const struct tr_over *x = a, *y = b;
+
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	if (x->leaf != y->leaf)
+		return x->leaf < y->leaf ? -1 : 1;
+	return x->hist < y->hist ? -1 : x->hist > y->hist;
+}
+
 /* Parses a times blob; overrides must name ranks below nranks. */
 static int hists_read(struct tr_hists *hs, const unsigned char *p, size_t len, uint32_t nranks)
 {
@@ -466,6 +471,8 @@ static int hists_read(struct tr_hists *hs, const unsigned char *p, size_t len, u
 		rc = rc ? rc : hists_read_one(hs, &c);
 		hs->nover++;
 	}
+	if (!rc && hs->nover)
+		qsort(hs->over, hs->nover, sizeof(*hs->over), over_cmp);
 	return rc ? rc : (c.overrun || c.left) ? -EINVAL : 0;
 }
 
@@ -591,6 +598,7 @@ static int merge_times(struct ioa_trace_group **src, size_t m, const struct ioa_
 	/* Each rank's own times, where the shared ones no longer describe them. */
 	for (i = 0; i < m && !rc; i++) {
 		uint32_t j, leaf;
+		size_t o = 0;
 
 		for (j = 0; j < src[i]->nranks && !rc; j++) {
 			uint32_t index = rank_index(g, src[i]->ranks[j]);
@@ -604,11 +612,15 @@ static int merge_times(struct ioa_trace_group **src, size_t m, const struct ioa_
 									 (size_t)t);
 
 			for (leaf = 0; leaf < hs[i].nleaves && !rc; leaf++) {
+				const struct tr_over *ov = hs[i].over;
 				size_t own = 2 * (size_t)leaf, k;
 
-				for (k = 0; k < hs[i].nover; k++)
-					if (hs[i].over[k].rank == j && hs[i].over[k].leaf == leaf)
-						own = hs[i].over[k].hist;
+				/* Overrides are sorted by rank and call: a cursor walks them. */
+				while (o < hs[i].nover &&
+				       (ov[o].rank < j || (ov[o].rank == j && ov[o].leaf < leaf)))
+					o++;
+				while (o < hs[i].nover && ov[o].rank == j && ov[o].leaf == leaf)
+					own = ov[o++].hist;
 				if ((!hist_differs(&hs[i], own, &merged, 2 * (size_t)leaf) &&
 				     !hist_differs(&hs[i], own + 1, &merged,
 						   2 * (size_t)leaf + 1)) ||

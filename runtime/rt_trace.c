@@ -140,6 +140,7 @@ static struct {
 	uint32_t ncomms;
 	int64_t requests[TR_MAX_REQS];
 	unsigned char request_used[TR_MAX_REQS];
+	unsigned nreqs; /* slots ever used: the lowest free one is below or at it */
 	const char *hints[TR_MAX_HINTS];
 	uint32_t nhints;
 	struct tr_node *stack[TR_STACK + 1];
@@ -1118,6 +1119,8 @@ int64_t rt_trace_request_new(int64_t handle)
 		if (!tr.request_used[i]) {
 			tr.request_used[i] = 1;
 			tr.requests[i] = handle;
+			if ((unsigned)i >= tr.nreqs)
+				tr.nreqs = (unsigned)i + 1;
 			return i;
 		}
 	}
@@ -1128,7 +1131,8 @@ int64_t rt_trace_request_done(int64_t handle)
 {
 	int64_t i;
 
-	for (i = 0; i < TR_MAX_REQS; i++) {
+	/* Requests the trace never handed out (MPI-IO's) find nothing quickly. */
+	for (i = 0; i < tr.nreqs; i++) {
 		if (tr.request_used[i] && tr.requests[i] == handle) {
 			tr.request_used[i] = 0;
 			return i;

@@ -38,7 +38,7 @@ struct tool {
 	size_t nnames, name_cap;
 	int expand, json;
 	uint64_t stored, raw; /* the trace regions' bytes in the log, and decompressed */
-	int64_t only_rank; /* -1: every rank */
+	int64_t only_rank;    /* -1: every rank */
 	const char *only_file;
 	json_object *jout;
 	/* the rank being printed */
@@ -223,15 +223,55 @@ static int add_hints_text(struct ioa_buf *b, const char *hints)
 	return rc ? rc : ioa_buf_addstr(b, "\"");
 }
 
+/* What every line and object about a call says: the call, its file or communicator, flags. */
+struct call_text {
+	char target[4200];
+	char flags[64];
+	const char *hints;
+	int err;
+};
+
+static void describe(struct tool *t, const struct ioa_trace_sig *sig, struct call_text *c)
+{
+	target_of(t, sig, c->target, sizeof(c->target));
+	flag_text(sig->flags, c->flags, sizeof(c->flags));
+	c->hints = hints_of(t, sig);
+	c->err = (sig->flags & IOA_TR_FAILED) ? sig->err : 0;
+}
+
+/* A JSON object for a call (its numbers and times are the caller's to add). */
+static json_object *call_json(const struct ioa_trace_sig *sig, const struct call_text *c)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "module", json_object_new_string(module_name(sig->module)));
+	json_object_object_add(o, "op", json_object_new_string(sig->name));
+	json_object_object_add(o, sig->module == IOA_TRACE_MPI ? "comm" : "file",
+			       json_object_new_string(c->target));
+	json_object_object_add(o, "flags", json_object_new_string(c->flags));
+	if (c->err)
+		json_object_object_add(o, "errno", json_object_new_int(c->err));
+	if (c->hints)
+		json_object_object_add(o, "hints", json_object_new_string(c->hints));
+	return o;
+}
+
+/* The end of a text line about a call: errno, hints, newline. */
+static int add_tail_text(struct ioa_buf *b, const struct call_text *c)
+{
+	return (c->err && ioa_buf_addf(b, " errno=%d", c->err)) ||
+			       (c->hints && add_hints_text(b, c->hints)) || ioa_buf_addstr(b, "\n")
+		       ? -ENOMEM
+		       : 0;
+}
+
 /* ---------------------------------------------------------------- expanded */
 
 static int on_event(void *arg, const struct ioa_trace_event *e)
 {
 	struct tool *t = arg;
 	const struct ioa_trace_sig *sig = e->sig;
-	char target[4200], flags[64];
-	const char *hints = hints_of(t, sig);
-	int err = (sig->flags & IOA_TR_FAILED) ? sig->err : 0;
+	struct call_text c;
 
 	if (sig->module == IOA_TRACE_MPI)
 		t->sync += e->duration;
@@ -240,17 +280,11 @@ static int on_event(void *arg, const struct ioa_trace_event *e)
 	t->compute += e->gap;
 	if (!selected(t, sig))
 		return 0;
-	target_of(t, sig, target, sizeof(target));
-	flag_text(sig->flags, flags, sizeof(flags));
+	describe(t, sig, &c);
 	if (t->json) {
-		json_object *o = json_object_new_object();
+		json_object *o = call_json(sig, &c);
 
 		json_object_object_add(o, "seq", json_object_new_int64((int64_t)e->seq));
-		json_object_object_add(o, "module",
-				       json_object_new_string(module_name(sig->module)));
-		json_object_object_add(o, "op", json_object_new_string(sig->name));
-		json_object_object_add(o, sig->module == IOA_TRACE_MPI ? "comm" : "file",
-				       json_object_new_string(target));
 		json_object_object_add(o, sig->module == IOA_TRACE_MPI ? "peer" : "offset",
 				       json_object_new_int64(e->offset));
 		json_object_object_add(o, "length", json_object_new_int64(e->length));
@@ -258,11 +292,6 @@ static int on_event(void *arg, const struct ioa_trace_event *e)
 		json_object_object_add(o, "start", json_object_new_double(e->start));
 		json_object_object_add(o, "duration", json_object_new_double(e->duration));
 		json_object_object_add(o, "gap", json_object_new_double(e->gap));
-		json_object_object_add(o, "flags", json_object_new_string(flags));
-		if (err)
-			json_object_object_add(o, "errno", json_object_new_int(err));
-		if (hints)
-			json_object_object_add(o, "hints", json_object_new_string(hints));
 		return json_object_array_add(t->jcur, o) ? -ENOMEM : 0;
 	}
 	ioa_buf_reset(&t->line);
@@ -270,9 +299,8 @@ static int on_event(void *arg, const struct ioa_trace_event *e)
 			 "%6u %8" PRIu64 " %-6s %-22s %20" PRId64 " %12" PRId64 " %8" PRId64
 			 " %12.6f %10.6f %-8s %s",
 			 t->r->rank, e->seq, module_name(sig->module), sig->name, e->offset,
-			 e->length, e->aux, e->start, e->duration, flags, target) ||
-	    (err && ioa_buf_addf(&t->line, " errno=%d", err)) ||
-	    (hints && add_hints_text(&t->line, hints)) || ioa_buf_addstr(&t->line, "\n"))
+			 e->length, e->aux, e->start, e->duration, c.flags, c.target) ||
+	    add_tail_text(&t->line, &c))
 		return -ENOMEM;
 	fputs(ioa_buf_str(&t->line), stdout);
 	return 0;
@@ -357,47 +385,33 @@ static int on_leaf(void *arg, unsigned depth, const struct ioa_trace_leaf *leaf)
 	double spt = t->r->group->ns_per_tick * 1e-9;
 	uint64_t n_dur, n_gap;
 	double dur = hist_mean(&leaf->dur, &n_dur) * spt, gap = hist_mean(&leaf->gap, &n_gap) * spt;
-	const char *hints = hints_of(t, sig);
-	char target[4200], flags[64];
-	int err = (sig->flags & IOA_TR_FAILED) ? sig->err : 0;
+	struct call_text c;
 
 	if (!selected(t, sig))
 		return 0;
-	target_of(t, sig, target, sizeof(target));
-	flag_text(sig->flags, flags, sizeof(flags));
+	describe(t, sig, &c);
 	if (t->json) {
-		json_object *o = json_object_new_object();
+		json_object *o = call_json(sig, &c);
 
-		json_object_object_add(o, "module",
-				       json_object_new_string(module_name(sig->module)));
-		json_object_object_add(o, "op", json_object_new_string(sig->name));
-		json_object_object_add(o, sig->module == IOA_TRACE_MPI ? "comm" : "file",
-				       json_object_new_string(target));
 		json_object_object_add(o, sig->module == IOA_TRACE_MPI ? "peer" : "offset",
 				       model_json(&leaf->model[0]));
 		json_object_object_add(o, "length", model_json(&leaf->model[1]));
 		json_object_object_add(o, aux_label(sig), model_json(&leaf->model[2]));
 		json_object_object_add(o, "mean_duration", json_object_new_double(dur));
 		json_object_object_add(o, "mean_gap", json_object_new_double(gap));
-		json_object_object_add(o, "flags", json_object_new_string(flags));
-		if (err)
-			json_object_object_add(o, "errno", json_object_new_int(err));
-		if (hints)
-			json_object_object_add(o, "hints", json_object_new_string(hints));
 		return json_object_array_add(t->jcur, o) ? -ENOMEM : 0;
 	}
 	ioa_buf_reset(&t->line);
 	if (ioa_buf_addf(&t->line, "%*s%s %s %s", (int)depth * 2 + 2, "", module_name(sig->module),
-			 sig->name, target) ||
+			 sig->name, c.target) ||
 	    add_model_text(&t->line, sig->module == IOA_TRACE_MPI ? "peer" : "offset",
 			   &leaf->model[0]) ||
 	    add_model_text(&t->line, "length", &leaf->model[1]) ||
 	    (model_used(&leaf->model[2]) &&
 	     add_model_text(&t->line, aux_label(sig), &leaf->model[2])) ||
 	    ioa_buf_addf(&t->line, " dur=%.3gs gap=%.3gs", dur, gap) ||
-	    (strcmp(flags, "-") && ioa_buf_addf(&t->line, " [%s]", flags)) ||
-	    (err && ioa_buf_addf(&t->line, " errno=%d", err)) ||
-	    (hints && add_hints_text(&t->line, hints)) || ioa_buf_addstr(&t->line, "\n"))
+	    (strcmp(c.flags, "-") && ioa_buf_addf(&t->line, " [%s]", c.flags)) ||
+	    add_tail_text(&t->line, &c))
 		return -ENOMEM;
 	fputs(ioa_buf_str(&t->line), stdout);
 	return 0;
