@@ -35,6 +35,8 @@
 #define TR_HEADROOM    (64 * 1024)     /* the trace stops with this much of the pool left */
 #define TR_CLASSES     17	       /* size classes: 32 B << 0..16 */
 #define TR_CHUNK       4096	       /* rope chunk size */
+#define TR_WINDOW_BINS 64	       /* a histogram's window, in bins (4 octaves) */
+#define TR_WINDOW_MIN  8	       /* sorted bins that make a histogram want one */
 #define TR_MAX_COMMS   256
 #define TR_MAX_REQS    1024
 #define TR_MAX_HINTS   64
@@ -62,9 +64,19 @@ struct tr_hbin {
 	uint16_t bin;
 };
 
+/*
+ * A histogram of times: its bins in ascending order, inline while there are
+ * at most two, else in a sorted array.  Once a call repeated in a loop has
+ * spread over TR_WINDOW_MIN bins, the bins around its most frequent one move
+ * into a window of TR_WINDOW_BINS counts indexed by bin, so that adding a
+ * time is one index; the rare times outside it stay sorted.
+ */
 struct tr_hist {
-	uint32_t n, cap; /* cap 0: the entries are inline */
-	uint32_t last;	 /* the entry the previous time went to: times repeat */
+	uint32_t n;	     /* bins with a count */
+	uint32_t nsort, cap; /* sorted entries; cap 0: inline */
+	uint32_t last;	     /* the sorted entry the previous time went to */
+	uint32_t lo;	     /* the window's first bin */
+	uint64_t *window;    /* TR_WINDOW_BINS counts, or NULL */
 	struct tr_hbin *ext;
 	struct tr_hbin inl[2];
 };
@@ -119,8 +131,18 @@ static struct {
 	uint32_t last_sig; /* the previous event's signature, and the event */
 	struct tr_raw last;
 	struct tr_raw stash[RT_TRACE_WINDOW]; /* the top loop's iteration in progress */
-	uint32_t stash_sig[RT_TRACE_WINDOW];
 	unsigned nstash;
+	/*
+	 * What the next iteration of the top loop must be, when its body is
+	 * calls whose values each step by one stride (fast_loop set): per body
+	 * call its signature, values and strides.  Kept by continue_top, dropped
+	 * whenever the tree changes some other way.
+	 */
+	struct tr_node *fast_loop;
+	int fast_tried; /* the top loop was looked at and cannot be continued fast */
+	uint32_t fast_sig[RT_TRACE_WINDOW];
+	int64_t fast_next[RT_TRACE_WINDOW][IOA_TRACE_NVALUES];
+	int64_t fast_stride[RT_TRACE_WINDOW][IOA_TRACE_NVALUES];
 	char *base;
 	size_t size, used;
 	void *free[TR_CLASSES];
@@ -328,63 +350,157 @@ static unsigned char *rope_join(const struct tr_rope *r, const struct ioa_buf *p
 
 /* ------------------------------------------------------------ histograms */
 
-static struct tr_hbin *hist_entries(struct tr_hist *h)
+static struct tr_hbin *hist_sorted(struct tr_hist *h)
 {
 	return h->cap ? h->ext : h->inl;
 }
 
+static void hist_free(struct tr_hist *h)
+{
+	if (h->cap)
+		tr_free(h->ext, h->cap * sizeof(*h->ext));
+	if (h->window)
+		tr_free(h->window, TR_WINDOW_BINS * sizeof(*h->window));
+}
+
+struct hist_cursor {
+	uint32_t sorted, window;
+};
+
+/* The next bin with a count, ascending; 0 after the last. */
+static int hist_next(const struct tr_hist *h, struct hist_cursor *c, struct tr_hbin *out)
+{
+	const struct tr_hbin *e = h->cap ? h->ext : h->inl;
+	int below = c->sorted < h->nsort && (!h->window || e[c->sorted].bin < h->lo);
+
+	if (h->window && !below) {
+		while (c->window < TR_WINDOW_BINS && !h->window[c->window])
+			c->window++;
+		if (c->window < TR_WINDOW_BINS) {
+			out->bin = (uint16_t)(h->lo + c->window);
+			out->count = h->window[c->window++];
+			return 1;
+		}
+	}
+	if (c->sorted >= h->nsort)
+		return 0;
+	*out = e[c->sorted++];
+	return 1;
+}
+
+/* At most the bytes adding extra bins can take from the pool (windows aside). */
 static size_t hist_cost(const struct tr_hist *h, uint32_t extra)
 {
 	uint32_t cap = h->cap ? h->cap : 2;
 
-	return h->n + extra > cap ? class_bytes((size_t)(h->n + extra) * sizeof(struct tr_hbin))
-				  : 0;
+	return h->nsort + extra > cap
+		       ? class_bytes((size_t)(h->nsort + extra) * sizeof(struct tr_hbin))
+		       : 0;
 }
 
-static int hist_add(struct tr_hist *h, unsigned bin, uint64_t count)
+/* Adds a bin to the sorted entries, at i. */
+static int hist_insert(struct tr_hist *h, uint32_t i, unsigned bin, uint64_t count)
 {
-	struct tr_hbin *e = hist_entries(h);
-	uint32_t i = 0, cap = h->cap ? h->cap : 2;
+	struct tr_hbin *e = hist_sorted(h);
+	uint32_t cap = h->cap ? h->cap : 2;
 
-	if (h->last < h->n && e[h->last].bin == bin) {
-		e[h->last].count += count;
-		return 0;
-	}
-	while (i < h->n && e[i].bin < bin)
-		i++;
-	h->last = i;
-	if (i < h->n && e[i].bin == bin) {
-		e[i].count += count;
-		return 0;
-	}
-	if (h->n == cap) {
+	if (h->nsort == cap) {
 		uint32_t want = cap * 2 < 8 ? 8 : cap * 2;
 		struct tr_hbin *ext = tr_alloc(want * sizeof(*ext));
 
 		if (!ext)
 			return -ENOMEM;
-		memcpy(ext, e, h->n * sizeof(*ext));
+		memcpy(ext, e, h->nsort * sizeof(*ext));
 		if (h->cap)
 			tr_free(h->ext, h->cap * sizeof(*ext));
 		h->ext = ext;
 		h->cap = want;
 		e = ext;
 	}
-	memmove(e + i + 1, e + i, (h->n - i) * sizeof(*e));
+	memmove(e + i + 1, e + i, (h->nsort - i) * sizeof(*e));
 	e[i].bin = (uint16_t)bin;
 	e[i].count = count;
+	h->nsort++;
 	h->n++;
 	return 0;
 }
 
-static int hist_merge(struct tr_hist *x, struct tr_hist *y)
+/*
+ * Opens the window around the most frequent sorted bin and moves the bins
+ * it covers into it.  Only while the pool has room to spare: a histogram
+ * without a window is as exact, only slower to add to.
+ */
+static void hist_open_window(struct tr_hist *h)
 {
-	struct tr_hbin *e = hist_entries(y);
-	uint32_t i;
+	struct tr_hbin *e = hist_sorted(h);
+	uint32_t i, k = 0, top = 0;
+
+	if (tr_room() < 2 * TR_HEADROOM)
+		return;
+	h->window = tr_alloc(TR_WINDOW_BINS * sizeof(*h->window));
+	if (!h->window)
+		return;
+	for (i = 1; i < h->nsort; i++)
+		if (e[i].count > e[top].count)
+			top = i;
+	h->lo = e[top].bin > TR_WINDOW_BINS / 4 ? e[top].bin - TR_WINDOW_BINS / 4 : 0;
+	for (i = 0; i < h->nsort; i++) {
+		if (e[i].bin - h->lo < TR_WINDOW_BINS && e[i].bin >= h->lo)
+			h->window[e[i].bin - h->lo] = e[i].count;
+		else
+			e[k++] = e[i];
+	}
+	h->nsort = k;
+	h->last = 0;
+}
+
+static int hist_add_slow(struct tr_hist *h, unsigned bin, uint64_t count, int may_window);
+
+/* Adds count times to bin: in the window, one index. */
+static inline int hist_add(struct tr_hist *h, unsigned bin, uint64_t count, int may_window)
+{
+	uint32_t i = bin - h->lo;
+
+	if (h->window && i < TR_WINDOW_BINS) {
+		h->n += !h->window[i];
+		h->window[i] += count;
+		return 0;
+	}
+	return hist_add_slow(h, bin, count, may_window);
+}
+
+static int hist_add_slow(struct tr_hist *h, unsigned bin, uint64_t count, int may_window)
+{
+	struct tr_hbin *e = hist_sorted(h);
+	uint32_t i = h->last < h->nsort ? h->last : 0;
+	int rc;
+
+	/* Consecutive times fall in the same or nearby bins: the search starts where the last one
+	 * went. */
+	while (i > 0 && e[i - 1].bin >= bin)
+		i--;
+	while (i < h->nsort && e[i].bin < bin)
+		i++;
+	h->last = i;
+	if (i < h->nsort && e[i].bin == bin) {
+		e[i].count += count;
+		return 0;
+	}
+	rc = hist_insert(h, i, bin, count);
+	if (!rc && may_window && !h->window && h->nsort >= TR_WINDOW_MIN)
+		hist_open_window(h);
+	return rc;
+}
+
+/* Merges y's times into x (never opens a window: the merge's cost was counted without). */
+static int hist_merge(struct tr_hist *x, const struct tr_hist *y)
+{
+	struct hist_cursor c = {0, 0};
+	struct tr_hbin b;
 	int rc = 0;
 
-	for (i = 0; i < y->n && !rc; i++)
-		rc = hist_add(x, e[i].bin, e[i].count);
+	while (!rc && hist_next(y, &c, &b))
+		rc = hist_add(x, b.bin, b.count, 0);
 	return rc;
 }
 
@@ -417,10 +533,8 @@ static void node_free(struct tr_node *n)
 		for (v = 0; v < IOA_TRACE_NVALUES; v++)
 			if (n->v[v].list)
 				tr_free(n->v[v].list, n->v[v].cap * sizeof(int64_t));
-		if (n->dur.cap)
-			tr_free(n->dur.ext, n->dur.cap * sizeof(struct tr_hbin));
-		if (n->gap.cap)
-			tr_free(n->gap.ext, n->gap.cap * sizeof(struct tr_hbin));
+		hist_free(&n->dur);
+		hist_free(&n->gap);
 	}
 	tr_free(n, sizeof(*n));
 }
@@ -688,13 +802,15 @@ static int fold_once(void)
 
 static int emit_hist(struct tr_hist *h)
 {
-	struct tr_hbin *e = hist_entries(h);
-	uint32_t i;
+	struct hist_cursor c = {0, 0};
+	struct tr_hbin b;
+	unsigned prev = 0;
 	int rc = rope_uvar(&tr.times, h->n);
 
-	for (i = 0; i < h->n && !rc; i++) {
-		rc = rope_uvar(&tr.times, i ? (uint64_t)(e[i].bin - e[i - 1].bin) : e[i].bin);
-		rc = rc ? rc : rope_uvar(&tr.times, e[i].count);
+	while (!rc && hist_next(h, &c, &b)) {
+		rc = rope_uvar(&tr.times, b.bin - prev);
+		rc = rc ? rc : rope_uvar(&tr.times, b.count);
+		prev = b.bin;
 	}
 	return rc;
 }
@@ -842,6 +958,42 @@ static uint32_t sig_of(const struct tr_raw *e)
 	return tr.nsigs - 1;
 }
 
+/* Sets up the fast path for the loop on top of the stack; 0 when it has none. */
+static int fast_setup(void)
+{
+	struct tr_node *loop = tr.len ? tr.stack[tr.len - 1] : NULL;
+	unsigned p, v;
+
+	tr.fast_tried = 1;
+	if (!loop || !loop->count || loop->nbody > TR_W)
+		return 0;
+	for (p = 0; p < loop->nbody; p++) {
+		const struct tr_node *leaf = loop->body[p];
+
+		if (leaf->count)
+			return 0;
+		for (v = 0; v < IOA_TRACE_NVALUES; v++) {
+			const struct tr_val *x = &leaf->v[v];
+
+			if (x->explicit_list || x->nstrides != 1)
+				return 0;
+			tr.fast_next[p][v] =
+				(int64_t)((uint64_t)x->base + (uint64_t)x->stride[0] * loop->count);
+			tr.fast_stride[p][v] = x->stride[0];
+		}
+		tr.fast_sig[p] = leaf->sig;
+	}
+	tr.fast_loop = loop;
+	return 1;
+}
+
+/* The tree changed other than through continue_top. */
+static void fast_drop(void)
+{
+	tr.fast_loop = NULL;
+	tr.fast_tried = 0;
+}
+
 /*
  * The common case: a call that continues the loop on top of the stack (its
  * body made of calls, its strides kept).  The calls of the iteration in
@@ -851,35 +1003,33 @@ static uint32_t sig_of(const struct tr_raw *e)
  */
 static int continue_top(const struct tr_raw *e, uint32_t sig)
 {
-	struct tr_node *loop = tr.len ? tr.stack[tr.len - 1] : NULL, *leaf;
-	unsigned v, p = tr.nstash, k;
+	struct tr_node *loop = tr.fast_loop;
+	unsigned p = tr.nstash, k, v;
 
-	if (!loop || !loop->count || p >= loop->nbody)
+	if (!loop && (tr.fast_tried || !fast_setup()))
 		return 0;
-	leaf = loop->body[p];
-	if (leaf->count || leaf->sig != sig)
+	loop = tr.fast_loop;
+	if (sig != tr.fast_sig[p])
 		return 0;
-	for (v = 0; v < IOA_TRACE_NVALUES; v++) {
-		const struct tr_val *x = &leaf->v[v];
-
-		if (x->explicit_list || x->nstrides != 1 ||
-		    (uint64_t)x->base + (uint64_t)x->stride[0] * loop->count != (uint64_t)e->v[v])
+	for (v = 0; v < IOA_TRACE_NVALUES; v++)
+		if (e->v[v] != tr.fast_next[p][v])
 			return 0;
-	}
 	if (p + 1 < loop->nbody) {
-		tr.stash[tr.nstash] = *e;
-		tr.stash_sig[tr.nstash++] = sig;
+		tr.stash[tr.nstash++] = *e;
 		return 1;
 	}
 	for (k = 0; k <= p; k++) {
 		const struct tr_raw *x = k < p ? &tr.stash[k] : e;
 		struct tr_node *l = loop->body[k];
 
-		if (hist_add(&l->dur, ioa_trace_bin(x->dur), 1) ||
-		    hist_add(&l->gap, ioa_trace_bin(x->gap), 1)) {
+		if (hist_add(&l->dur, ioa_trace_bin(x->dur), 1, 1) ||
+		    hist_add(&l->gap, ioa_trace_bin(x->gap), 1, 1)) {
 			tr_lose();
 			return 1;
 		}
+		for (v = 0; v < IOA_TRACE_NVALUES; v++)
+			tr.fast_next[k][v] = (int64_t)((uint64_t)tr.fast_next[k][v] +
+						       (uint64_t)tr.fast_stride[k][v]);
 	}
 	tr.nstash = 0;
 	loop->count++;
@@ -909,15 +1059,13 @@ static void push_event(const struct tr_raw *e, uint32_t sig);
 static void unstash(void)
 {
 	struct tr_raw ev[TR_W];
-	uint32_t sig[TR_W];
 	unsigned n = tr.nstash, i;
 
 	memcpy(ev, tr.stash, n * sizeof(*ev));
-	memcpy(sig, tr.stash_sig, n * sizeof(*sig));
 	tr.nstash = 0;
 	resume_folding();
 	for (i = 0; i < n && !tr.stopped; i++)
-		push_event(&ev[i], sig[i]);
+		push_event(&ev[i], tr.fast_sig[i]);
 }
 
 /* Folds one raw event into the tree. */
@@ -945,6 +1093,7 @@ static void feed(const struct tr_raw *e)
 	 */
 	if (sig != UINT32_MAX && continue_top(e, sig))
 		return;
+	fast_drop();
 	unstash();
 	resume_folding();
 	if (!tr.stopped)
@@ -958,8 +1107,8 @@ static void push_event(const struct tr_raw *e, uint32_t sig)
 	unsigned v;
 
 	n = sig == UINT32_MAX ? NULL : tr_alloc(sizeof(*n));
-	if (!n || hist_add(&n->dur, ioa_trace_bin(e->dur), 1) ||
-	    hist_add(&n->gap, ioa_trace_bin(e->gap), 1)) {
+	if (!n || hist_add(&n->dur, ioa_trace_bin(e->dur), 1, 1) ||
+	    hist_add(&n->gap, ioa_trace_bin(e->gap), 1, 1)) {
 		tr_lose();
 		return;
 	}
@@ -985,11 +1134,16 @@ static void drain(void)
 
 /* ------------------------------------------------------------ recording */
 
-static void append(const char *op, uint32_t slot, unsigned module, unsigned flags, int err,
-		   int64_t offset, int64_t length, int64_t aux, double t0, double t1)
+/* Inlined into both callers: this is most of what a traced call costs. */
+static inline __attribute__((always_inline)) void append(const char *op, uint32_t slot,
+							 unsigned module, unsigned flags, int err,
+							 int64_t offset, int64_t length,
+							 int64_t aux, double t0, double t1)
 {
 	struct tr_raw *e;
-	uint64_t s = t0 > 0 ? (uint64_t)t0 : 0, f = t1 > 0 ? (uint64_t)t1 : 0;
+	/* Ticks since start-up: far below 2^63, so a signed conversion (one instruction) is exact.
+	 */
+	uint64_t s = t0 > 0 ? (uint64_t)(int64_t)t0 : 0, f = t1 > 0 ? (uint64_t)(int64_t)t1 : 0;
 
 	tr.events_total++;
 	if (tr.stopped)
@@ -1194,6 +1348,7 @@ static int shape_head(struct ioa_buf *b)
 static void finish(void)
 {
 	drain();
+	fast_drop();
 	if (!tr.stopped)
 		unstash();
 	if (!tr.stopped)
