@@ -588,7 +588,19 @@ static int merge_times(struct ioa_trace_group **src, size_t m, const struct ioa_
 					bins[n++] = hs[i].bins[k];
 				dense[hs[i].bins[k]] += hs[i].counts[k];
 			}
-		qsort(bins, n, sizeof(*bins), bin_cmp);
+		if (n > 16) {
+			qsort(bins, n, sizeof(*bins), bin_cmp);
+		} else {
+			/* A call's bins are few: sorted in place. */
+			for (t = 1; t < n; t++) {
+				uint16_t b = bins[t];
+				size_t u = t;
+
+				for (; u > 0 && bins[u - 1] > b; u--)
+					bins[u] = bins[u - 1];
+				bins[u] = b;
+			}
+		}
 		for (t = 0; t < n; t++) {
 			counts[t] = dense[bins[t]];
 			dense[bins[t]] = 0;
@@ -621,13 +633,15 @@ static int merge_times(struct ioa_trace_group **src, size_t m, const struct ioa_
 					o++;
 				while (o < hs[i].nover && ov[o].rank == j && ov[o].leaf == leaf)
 					own = ov[o++].hist;
-				if ((!hist_differs(&hs[i], own, &merged, 2 * (size_t)leaf) &&
-				     !hist_differs(&hs[i], own + 1, &merged,
-						   2 * (size_t)leaf + 1)) ||
-				    share_gap(&hs[i], own, &merged, 2 * (size_t)leaf) +
-						    share_gap(&hs[i], own + 1, &merged,
-							      2 * (size_t)leaf + 1) <=
-					    TR_OWN_TIME_SHARE * total)
+				/* The cheap test first: most calls are a small part of a rank's
+				 * time. */
+				if (share_gap(&hs[i], own, &merged, 2 * (size_t)leaf) +
+					    share_gap(&hs[i], own + 1, &merged,
+						      2 * (size_t)leaf + 1) <=
+				    TR_OWN_TIME_SHARE * total)
+					continue;
+				if (!hist_differs(&hs[i], own, &merged, 2 * (size_t)leaf) &&
+				    !hist_differs(&hs[i], own + 1, &merged, 2 * (size_t)leaf + 1))
 					continue;
 				rc = ioa_enc_uvar(&over, index);
 				rc = rc ? rc : ioa_enc_uvar(&over, leaf);
