@@ -908,6 +908,39 @@ static int parse_hist(struct tr_parse *p, struct ioa_trace_hist *h)
 	return rc;
 }
 
+/* Whether slot (-1: none) names one of the rank's files, or communicators for MPI calls. */
+static int slot_ok(const struct ioa_trace_rank *r, const struct ioa_trace_sig *sig, int64_t slot)
+{
+	return slot == -1 ||
+	       (slot >= 0 && slot < (sig->module == IOA_TRACE_MPI ? r->ncomms : r->nfiles));
+}
+
+/*
+ * Whether every slot an affine model yields within its loops (counts,
+ * innermost first) is valid: its least and greatest values are.  Explicit
+ * lists are checked once their values are in place.
+ */
+static int slot_model_ok(const struct ioa_trace_rank *r, const struct ioa_trace_leaf *leaf,
+			 const uint64_t *counts)
+{
+	const struct ioa_trace_model *mo = &leaf->model[IOA_TRACE_SLOT];
+	int64_t lo = mo->base, hi = mo->base, span;
+	unsigned k;
+
+	if (mo->explicit_list)
+		return 1;
+	/* Overflow anywhere means slots far beyond any table: invalid. */
+	for (k = 0; k < mo->nstrides; k++) {
+		if (counts[k] - 1 > INT64_MAX ||
+		    __builtin_mul_overflow(mo->stride[k], (int64_t)(counts[k] - 1), &span) ||
+		    __builtin_add_overflow(span < 0 ? lo : hi, span, span < 0 ? &lo : &hi))
+			return 0;
+	}
+	if (lo == -1 && hi == -1)
+		return 1;
+	return lo >= 0 && slot_ok(r, leaf->sig, hi);
+}
+
 /* Parses nodes at depth with the enclosing loop counts (innermost first). */
 static int parse_nodes(struct tr_parse *p, uint64_t n, unsigned depth, const uint64_t *counts)
 {
@@ -987,6 +1020,8 @@ static int parse_nodes(struct tr_parse *p, uint64_t n, unsigned depth, const uin
 					return -EINVAL;
 				}
 			}
+			if (!rc && !slot_model_ok(r, &node->leaf, counts))
+				return -EINVAL;
 			if (p->leaves_seen >= p->nleaves)
 				return -EINVAL;
 			p->leaf_node[p->leaves_seen++] = self;
@@ -1037,7 +1072,6 @@ static int parse_tables(struct tr_parse *p)
 		r->sigs[i].module = (unsigned)ioa_cursor_uvar(c);
 		r->sigs[i].flags = (unsigned)ioa_cursor_uvar(c);
 		r->sigs[i].err = (int)ioa_cursor_svar(c);
-		r->sigs[i].slot = (uint32_t)ioa_cursor_uvar(c);
 	}
 	r->nfiles = (uint32_t)ioa_cursor_uvar(c);
 	r->ncomms = (uint32_t)ioa_cursor_uvar(c);
@@ -1060,11 +1094,6 @@ static int parse_tables(struct tr_parse *p)
 		rc = next_value(p, &r->comms[i].size);
 		rc = rc ? rc : next_value(p, &r->comms[i].rank);
 	}
-	for (i = 0; i < r->nsigs && !rc; i++)
-		if (r->sigs[i].slot >=
-			    (r->sigs[i].module == IOA_TRACE_MPI ? r->ncomms : r->nfiles) &&
-		    r->sigs[i].slot != UINT32_MAX)
-			rc = -EINVAL;
 	return rc;
 }
 
@@ -1157,6 +1186,7 @@ int ioa_trace_rank_open(const struct ioa_trace *t, uint32_t rank, struct ioa_tra
 		r->vals[v] = ioa_trace_value(r->group, rank, v);
 	for (i = 0; !rc && i < r->nnodes; i++) {
 		struct ioa_trace_leaf *l = &r->nodes[i].leaf;
+		uint64_t j;
 		unsigned k;
 
 		if (r->nodes[i].is_loop)
@@ -1164,6 +1194,10 @@ int ioa_trace_rank_open(const struct ioa_trace *t, uint32_t rank, struct ioa_tra
 		for (k = 0; k < IOA_TRACE_NVALUES; k++)
 			if (l->model[k].explicit_list)
 				l->model[k].list = r->vals + (uintptr_t)l->model[k].list;
+		if (l->model[IOA_TRACE_SLOT].explicit_list)
+			for (j = 0; j < l->model[IOA_TRACE_SLOT].n && !rc; j++)
+				if (!slot_ok(r, l->sig, l->model[IOA_TRACE_SLOT].list[j]))
+					rc = -EINVAL;
 		l->dur.count = r->hist_counts + (uintptr_t)l->dur.bin;
 		l->dur.bin = r->hist_bins + (uintptr_t)l->dur.bin;
 		l->gap.count = r->hist_counts + (uintptr_t)l->gap.bin;
@@ -1298,6 +1332,7 @@ static int expand_range(struct tr_expand *x, size_t from, size_t to, unsigned de
 			e.offset = model_value(&n->leaf.model[0], x->idx, depth, exec);
 			e.length = model_value(&n->leaf.model[1], x->idx, depth, exec);
 			e.aux = model_value(&n->leaf.model[2], x->idx, depth, exec);
+			e.slot = model_value(&n->leaf.model[IOA_TRACE_SLOT], x->idx, depth, exec);
 			int cls = duration_class(n->leaf.sig);
 
 			uint32_t size = n->own_times ? 1 : x->r->group->nranks;

@@ -8,13 +8,13 @@
  * same thing can share one copy:
  *
  *   shape   what does not vary between such ranks: the call names, the
- *           signature table (call, module, flags, errno, file or
- *           communicator slot), the tree of loops and leaves, and how each
- *           leaf's numbers are modelled;
- *   values  the numbers: per leaf and per number (offset, length, aux) a
- *           base and one stride per enclosing loop (affine) or, where no
- *           stride fits, the explicit list; the file ids and communicators
- *           the slots refer to; the rank's event counts and start time;
+ *           signature table (call, module, flags, errno), the tree of loops
+ *           and leaves, and how each leaf's numbers are modelled;
+ *   values  the numbers: per leaf and per number (offset, length, aux,
+ *           slot) a base and one stride per enclosing loop (affine) or,
+ *           where no stride fits, the explicit list; the file ids and
+ *           communicators the slots refer to; the rank's event counts and
+ *           start time;
  *   times   per leaf, the distribution of its durations and of the gaps
  *           before it, in log-spaced bins (IOA_TRACE_BIN_ERROR).
  *
@@ -38,10 +38,17 @@
 
 #include "ioa_buf.h"
 
-#define IOA_TRACE_VERSION 1u
+#define IOA_TRACE_VERSION 2u
 
-/* Numbers kept per call: file offset (MPI: peer or root), length in bytes, aux. */
-#define IOA_TRACE_NVALUES 3
+/*
+ * Numbers kept per call: file offset (MPI: peer or root), length in bytes,
+ * aux, and the slot: the index of the call's file (MPI: communicator), -1
+ * for none.  The slot is a number like the others so that a loop over
+ * files (a file per step, per rank, per checkpoint) folds like a loop over
+ * offsets.
+ */
+#define IOA_TRACE_NVALUES 4
+#define IOA_TRACE_SLOT	  3
 
 /* Leaf numbers stay affine through this many nested loops; deeper, explicit. */
 #define IOA_TRACE_MAX_DEPTH 8
@@ -56,7 +63,7 @@
 #define IOA_TR_HINTS  0x40u /* MPI_File_open: aux is 1 + the string index of its hints */
 #define IOA_TR_ID     0x80u /* MPI-IO call: aux is its id, which sub-calls refer to */
 
-/* The module of MPI communication and synchronization calls (slot: communicator). */
+/* The module of MPI communication and synchronization calls (their slot: a communicator). */
 #define IOA_TRACE_MPI 255u
 
 /* Trace flags (a rank's header value). */
@@ -146,7 +153,6 @@ struct ioa_trace_sig {
 	unsigned module;  /* enum ioa_module, or IOA_TRACE_MPI */
 	unsigned flags;	  /* IOA_TR_* */
 	int err;
-	uint32_t slot; /* index into files (I/O) or comms (MPI) */
 };
 
 /* How one of a leaf's numbers is modelled. */
@@ -181,6 +187,7 @@ struct ioa_trace_event {
 	uint64_t seq; /* 0, 1, ... in the rank's order */
 	const struct ioa_trace_sig *sig;
 	int64_t offset, length, aux;
+	int64_t slot;	 /* index into files (I/O) or comms (MPI), -1 for none */
 	double start;	 /* seconds from the runtime's start-up */
 	double duration; /* seconds */
 	double gap;	 /* seconds since the previous call ended: compute time */

@@ -45,7 +45,6 @@
 
 struct tr_raw {
 	const char *op;
-	uint32_t slot;
 	uint8_t module, flags;
 	int32_t err;
 	int64_t v[IOA_TRACE_NVALUES];
@@ -54,7 +53,6 @@ struct tr_raw {
 
 struct tr_sig {
 	const char *op;
-	uint32_t slot;
 	uint8_t module, flags;
 	int32_t err;
 };
@@ -903,10 +901,10 @@ static void flush(size_t n)
 	tr.len -= n;
 }
 
-static uint64_t sig_hash(const char *op, uint32_t slot, unsigned module, unsigned flags, int err)
+static uint64_t sig_hash(const char *op, unsigned module, unsigned flags, int err)
 {
-	return mix64((uint64_t)(uintptr_t)op ^ ((uint64_t)slot << 20) ^ ((uint64_t)module << 52) ^
-		     ((uint64_t)flags << 44) ^ ((uint64_t)(uint32_t)err << 8));
+	return mix64((uint64_t)(uintptr_t)op ^ ((uint64_t)module << 52) ^ ((uint64_t)flags << 44) ^
+		     ((uint64_t)(uint32_t)err << 8));
 }
 
 /* Doubles the signature table. */
@@ -930,7 +928,7 @@ static int sig_grow(void)
 	for (k = 0; k < tr.nsigs; k++) {
 		const struct tr_sig *s = &sigs[k];
 
-		i = (uint32_t)sig_hash(s->op, s->slot, s->module, s->flags, s->err) & tr.sig_mask;
+		i = (uint32_t)sig_hash(s->op, s->module, s->flags, s->err) & tr.sig_mask;
 		while (table[i])
 			i = (i + 1) & tr.sig_mask;
 		table[i] = k + 1;
@@ -945,15 +943,15 @@ static uint32_t sig_of(const struct tr_raw *e)
 
 	if (tr.nsigs * 2 >= tr.sig_mask && sig_grow())
 		return UINT32_MAX;
-	i = (uint32_t)sig_hash(e->op, e->slot, e->module, e->flags, e->err) & tr.sig_mask;
+	i = (uint32_t)sig_hash(e->op, e->module, e->flags, e->err) & tr.sig_mask;
 	for (; tr.sig_table[i]; i = (i + 1) & tr.sig_mask) {
 		const struct tr_sig *s = &tr.sigs[tr.sig_table[i] - 1];
 
-		if (s->op == e->op && s->slot == e->slot && s->module == e->module &&
-		    s->flags == e->flags && s->err == e->err)
+		if (s->op == e->op && s->module == e->module && s->flags == e->flags &&
+		    s->err == e->err)
 			return tr.sig_table[i] - 1;
 	}
-	tr.sigs[tr.nsigs] = (struct tr_sig){e->op, e->slot, e->module, e->flags, e->err};
+	tr.sigs[tr.nsigs] = (struct tr_sig){e->op, e->module, e->flags, e->err};
 	tr.sig_table[i] = ++tr.nsigs;
 	return tr.nsigs - 1;
 }
@@ -1078,8 +1076,8 @@ static void feed(const struct tr_raw *e)
 		return;
 	}
 	/* Runs of the same call skip the signature table. */
-	if (tr.nsigs && e->op == tr.last.op && e->slot == tr.last.slot &&
-	    e->module == tr.last.module && e->flags == tr.last.flags && e->err == tr.last.err) {
+	if (tr.nsigs && e->op == tr.last.op && e->module == tr.last.module &&
+	    e->flags == tr.last.flags && e->err == tr.last.err) {
 		sig = tr.last_sig;
 	} else {
 		sig = sig_of(e);
@@ -1150,7 +1148,7 @@ static inline __attribute__((always_inline)) void append(const char *op, uint32_
 		return;
 	e = &tr.raw[tr.nraw++];
 	e->op = op;
-	e->slot = slot;
+	e->v[IOA_TRACE_SLOT] = slot == UINT32_MAX ? -1 : (int64_t)slot;
 	e->module = (uint8_t)module;
 	e->flags = (uint8_t)flags;
 	e->err = err;
@@ -1333,7 +1331,6 @@ static int shape_head(struct ioa_buf *b)
 		rc = rc ? rc : ioa_enc_uvar(b, tr.sigs[i].module);
 		rc = rc ? rc : ioa_enc_uvar(b, tr.sigs[i].flags);
 		rc = rc ? rc : ioa_enc_svar(b, tr.sigs[i].err);
-		rc = rc ? rc : ioa_enc_uvar(b, tr.sigs[i].slot);
 	}
 	rc = rc ? rc : ioa_enc_uvar(b, tr.nfiles);
 	rc = rc ? rc : ioa_enc_uvar(b, tr.ncomms);

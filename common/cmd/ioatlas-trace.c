@@ -40,6 +40,8 @@ struct tool {
 	uint64_t stored, raw; /* the trace regions' bytes in the log, and decompressed */
 	int64_t only_rank;    /* -1: every rank */
 	const char *only_file;
+	unsigned char *match; /* per file slot of the rank being printed: passes --file */
+	uint64_t counts[72];  /* the iteration counts of the loops around the node being printed */
 	json_object *jout;
 	/* the rank being printed */
 	const struct ioa_trace_rank *r;
@@ -133,35 +135,32 @@ static const char *module_name(unsigned module)
 	return module < IOA_MOD_COUNT ? ioa_modules[module].name : "?";
 }
 
-/* The file (or communicator) a signature refers to, in display form. */
-static void target_of(struct tool *t, const struct ioa_trace_sig *sig, char *out, size_t len)
+/* The file (or communicator) of slot, in display form. */
+static void target_of(const struct tool *t, const struct ioa_trace_sig *sig, int64_t slot,
+		      char *out, size_t len)
 {
 	const struct ioa_trace_rank *r = t->r;
 
 	if (sig->module == IOA_TRACE_MPI) {
-		if (sig->slot < r->ncomms)
-			snprintf(out, len, "comm%u(size=%" PRId64 ")", sig->slot,
-				 r->comms[sig->slot].size);
+		if (slot >= 0 && slot < r->ncomms)
+			snprintf(out, len, "comm%" PRId64 "(size=%" PRId64 ")", slot,
+				 r->comms[slot].size);
 		else
 			snprintf(out, len, "-");
 	} else {
 		const struct name *n =
-			sig->slot < r->nfiles ? name_of(t, r->files[sig->slot]) : NULL;
+			slot >= 0 && slot < r->nfiles ? name_of(t, r->files[slot]) : NULL;
 
 		snprintf(out, len, "%s", n ? n->text : "<unknown>");
 	}
 }
 
-static int selected(struct tool *t, const struct ioa_trace_sig *sig)
+/* Whether a call on slot passes --file (t->match: the rank's files that do). */
+static int selected(const struct tool *t, const struct ioa_trace_sig *sig, int64_t slot)
 {
-	const struct name *n;
-
 	if (!t->only_file)
 		return 1;
-	if (sig->module == IOA_TRACE_MPI || sig->slot >= t->r->nfiles)
-		return 0;
-	n = name_of(t, t->r->files[sig->slot]);
-	return n && strstr(n->text, t->only_file) != NULL;
+	return sig->module != IOA_TRACE_MPI && slot >= 0 && slot < t->r->nfiles && t->match[slot];
 }
 
 static const char *flag_text(unsigned flags, char *out, size_t len)
@@ -231,9 +230,10 @@ struct call_text {
 	int err;
 };
 
-static void describe(struct tool *t, const struct ioa_trace_sig *sig, struct call_text *c)
+static void describe(const struct tool *t, const struct ioa_trace_sig *sig, int64_t slot,
+		     struct call_text *c)
 {
-	target_of(t, sig, c->target, sizeof(c->target));
+	target_of(t, sig, slot, c->target, sizeof(c->target));
 	flag_text(sig->flags, c->flags, sizeof(c->flags));
 	c->hints = hints_of(t, sig);
 	c->err = (sig->flags & IOA_TR_FAILED) ? sig->err : 0;
@@ -278,9 +278,9 @@ static int on_event(void *arg, const struct ioa_trace_event *e)
 	else if (!(sig->flags & IOA_TR_SUB))
 		t->io += e->duration;
 	t->compute += e->gap;
-	if (!selected(t, sig))
+	if (!selected(t, sig, e->slot))
 		return 0;
-	describe(t, sig, &c);
+	describe(t, sig, e->slot, &c);
 	if (t->json) {
 		json_object *o = call_json(sig, &c);
 
@@ -378,20 +378,109 @@ static json_object *model_json(const struct ioa_trace_model *m)
 	return o;
 }
 
+static uint64_t gcd64(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t r = a % b;
+
+		a = b;
+		b = r;
+	}
+	return a;
+}
+
+/*
+ * The slots a leaf's calls use: the first and last (all loop indices at
+ * their start, at their end), the least and greatest, and the step between
+ * them (0: one slot).  The reader checked that they are valid slots or -1.
+ */
+struct slot_span {
+	int64_t first, last, lo, hi;
+	uint64_t step;
+};
+
+static void slot_span(const struct tool *t, unsigned depth, const struct ioa_trace_model *m,
+		      struct slot_span *sp)
+{
+	unsigned k;
+
+	if (m->explicit_list) {
+		uint64_t i;
+
+		sp->first = sp->lo = sp->hi = m->n ? m->list[0] : -1;
+		sp->last = m->n ? m->list[m->n - 1] : -1;
+		for (i = 1; i < m->n; i++) {
+			sp->lo = m->list[i] < sp->lo ? m->list[i] : sp->lo;
+			sp->hi = m->list[i] > sp->hi ? m->list[i] : sp->hi;
+		}
+		sp->step = sp->lo != sp->hi;
+		return;
+	}
+	sp->first = sp->last = sp->lo = sp->hi = m->base;
+	sp->step = 0;
+	for (k = 0; k < m->nstrides && k < depth; k++) {
+		int64_t span = m->stride[k] * (int64_t)(t->counts[depth - 1 - k] - 1);
+
+		if (span < 0)
+			sp->lo += span;
+		else
+			sp->hi += span;
+		sp->last += span;
+		sp->step = gcd64(sp->step,
+				 (uint64_t)(m->stride[k] < 0 ? -m->stride[k] : m->stride[k]));
+	}
+}
+
+/* Whether any call of a leaf passes --file. */
+static int leaf_selected(const struct tool *t, const struct ioa_trace_leaf *leaf,
+			 const struct slot_span *sp)
+{
+	const struct ioa_trace_model *m = &leaf->model[IOA_TRACE_SLOT];
+	int64_t j;
+	uint64_t i;
+
+	if (!t->only_file || !sp->step)
+		return selected(t, leaf->sig, sp->first);
+	if (m->explicit_list) {
+		for (i = 0; i < m->n; i++)
+			if (selected(t, leaf->sig, m->list[i]))
+				return 1;
+		return 0;
+	}
+	for (j = sp->lo; j <= sp->hi; j += (int64_t)sp->step)
+		if (selected(t, leaf->sig, j))
+			return 1;
+	return 0;
+}
+
 static int on_leaf(void *arg, unsigned depth, const struct ioa_trace_leaf *leaf)
 {
 	struct tool *t = arg;
 	const struct ioa_trace_sig *sig = leaf->sig;
+	const struct ioa_trace_model *slot = &leaf->model[IOA_TRACE_SLOT];
 	double spt = t->r->group->ns_per_tick * 1e-9;
 	uint64_t n_dur, n_gap;
 	double dur = hist_mean(&leaf->dur, &n_dur) * spt, gap = hist_mean(&leaf->gap, &n_gap) * spt;
+	struct slot_span sp;
 	struct call_text c;
 
-	if (!selected(t, sig))
+	slot_span(t, depth, slot, &sp);
+	if (!leaf_selected(t, leaf, &sp))
 		return 0;
-	describe(t, sig, &c);
+	describe(t, sig, sp.first, &c);
+	/* A call over several files (a loop over files): the first and the last. */
+	if (sp.step) {
+		size_t used = strlen(c.target);
+
+		snprintf(c.target + used, sizeof(c.target) - used, " ... ");
+		used = strlen(c.target);
+		target_of(t, sig, sp.last, c.target + used, sizeof(c.target) - used);
+	}
 	if (t->json) {
 		json_object *o = call_json(sig, &c);
+
+		if (sp.step)
+			json_object_object_add(o, "slot", model_json(slot));
 
 		json_object_object_add(o, sig->module == IOA_TRACE_MPI ? "peer" : "offset",
 				       model_json(&leaf->model[0]));
@@ -409,6 +498,7 @@ static int on_leaf(void *arg, unsigned depth, const struct ioa_trace_leaf *leaf)
 	    add_model_text(&t->line, "length", &leaf->model[1]) ||
 	    (model_used(&leaf->model[2]) &&
 	     add_model_text(&t->line, aux_label(sig), &leaf->model[2])) ||
+	    (sp.step && add_model_text(&t->line, "slot", slot)) ||
 	    ioa_buf_addf(&t->line, " dur=%.3gs gap=%.3gs", dur, gap) ||
 	    (strcmp(c.flags, "-") && ioa_buf_addf(&t->line, " [%s]", c.flags)) ||
 	    add_tail_text(&t->line, &c))
@@ -421,6 +511,8 @@ static int on_loop_begin(void *arg, unsigned depth, uint64_t count)
 {
 	struct tool *t = arg;
 
+	if (depth < sizeof(t->counts) / sizeof(t->counts[0]))
+		t->counts[depth] = count;
 	if (t->json) {
 		json_object *o = json_object_new_object(), *body = json_object_new_array();
 
@@ -482,6 +574,19 @@ static int print_rank(struct tool *t, uint32_t rank, json_object *jgroup)
 		return rc;
 	t->r = &r;
 	t->io = t->sync = t->compute = 0;
+	if (t->only_file) {
+		uint32_t j;
+
+		if (!(t->match = calloc(r.nfiles + 1, 1))) {
+			ioa_trace_rank_close(&r);
+			return -ENOMEM;
+		}
+		for (j = 0; j < r.nfiles; j++) {
+			const struct name *n = name_of(t, r.files[j]);
+
+			t->match[j] = n && strstr(n->text, t->only_file) != NULL;
+		}
+	}
 	state = r.header[IOA_TRH_FLAGS] & IOA_TRF_LOST	      ? "lost (out of memory)"
 		: r.header[IOA_TRH_FLAGS] & IOA_TRF_TRUNCATED ? "truncated (memory budget)"
 							      : "complete";
@@ -517,6 +622,8 @@ static int print_rank(struct tool *t, uint32_t rank, json_object *jgroup)
 		}
 	}
 	ioa_trace_rank_close(&r);
+	free(t->match);
+	t->match = NULL;
 	t->r = NULL;
 	if (rc == -EINVAL)
 		ioa_error("the trace of rank %u is malformed", rank);

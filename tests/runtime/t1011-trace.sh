@@ -10,7 +10,7 @@ require_mpi
 
 ops="$IOA_BUILD_DIR/tests/workloads/trace-ops"
 
-plan 39
+plan 44
 
 # MPICH's own shared-memory files (/dev/shm) are left out so that ranks
 # doing the same thing look the same.
@@ -77,6 +77,19 @@ like "$("$IOA_CMD" trace "$log")" 'loop 6 \(i0\) \{
     loop 8 \(i1\) \{
       POSIX pwrite [^ ]* offset=0\+4096\*i1\+1048576\*i0 length=512' \
 	"nested: a loop in a loop, one stride per level"
+
+run files 2
+same_calls files 2
+compressed=$("$IOA_CMD" trace "$log")
+like "$compressed" 'loop 20 \(i0\) \{
+    POSIX open [^ ]*/d-files.0.0 \.\.\. [^ ]*/d-files.0.19 offset=0 length=0 slot=[0-9]+\+1\*i0 ' \
+	"files: a file per step is one loop over files, the file a number with a stride"
+is "$(printf '%s\n' "$compressed" | grep -c '^# group')" 1 \
+	"files: ranks writing their own files the same way are stored once"
+like "$("$IOA_CMD" trace --file d-files.1.7 --expand "$log" | grep -v '^#' | awk '{ print $4, $11 }' | sort -u)" \
+	'^close [^ ]*/d-files.1.7
+open [^ ]*/d-files.1.7
+pwrite [^ ]*/d-files.1.7$' "files: --file picks one file out of the loop"
 
 run irregular 2
 same_calls irregular 2

@@ -11,6 +11,7 @@
  *
  *	strided     a loop of writes with a fixed stride
  *	nested      loops in loops (strides at two levels, an fsync per row)
+ *	files       a file per step: open, two writes, close, 20 times
  *	irregular   writes at shuffled offsets
  *	rankdep     offsets that depend on the rank (DIR/d-shared must exist)
  *	collective  collective MPI-IO with two aggregators (cb_nodes=2, two per node)
@@ -142,6 +143,21 @@ static void nested(void)
 		note("POSIX", "fsync", name, 0, 0);
 	}
 	close_data(fd, name);
+}
+
+/* A file per step, as checkpoints often are: the loop runs over files. */
+static void files(void)
+{
+	char name[64];
+	int fd, i;
+
+	for (i = 0; i < 20; i++) {
+		snprintf(name, sizeof(name), "d-files.%d.%d", rank, i);
+		fd = open_data(name, O_CREAT | O_WRONLY | O_TRUNC);
+		pwrite_data(fd, name, 4096, 0);
+		pwrite_data(fd, name, 512, 4096);
+		close_data(fd, name);
+	}
 }
 
 static void irregular(void)
@@ -415,6 +431,8 @@ int main(int argc, char **argv)
 		strided();
 	else if (!strcmp(mode, "nested"))
 		nested();
+	else if (!strcmp(mode, "files"))
+		files();
 	else if (!strcmp(mode, "irregular"))
 		irregular();
 	else if (!strcmp(mode, "rankdep"))
