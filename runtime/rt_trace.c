@@ -29,7 +29,6 @@
 #include "rt_core.h"
 #include "rt_records.h"
 
-#define TR_RAW	       256	       /* raw events buffered before folding */
 #define TR_W	       RT_TRACE_WINDOW /* longest loop body, in nodes */
 #define TR_STACK       (3 * TR_W)      /* nodes kept before the oldest are written out */
 #define TR_HEADROOM    (64 * 1024)     /* the trace stops with this much of the pool left */
@@ -148,8 +147,6 @@ static struct {
 	uint64_t first_start, last_end;
 	uint64_t compute, sync, io; /* ticks: gaps, MPI durations, I/O durations */
 	int have_start;
-	struct tr_raw raw[TR_RAW];
-	unsigned nraw;
 	struct tr_sig *sigs;
 	uint32_t nsigs, sig_cap;
 	uint32_t *sig_table; /* open addressing: index + 1, 0 empty */
@@ -1121,15 +1118,6 @@ static void push_event(const struct tr_raw *e, uint32_t sig)
 		flush(tr.len - 2 * TR_W);
 }
 
-static void drain(void)
-{
-	unsigned i;
-
-	for (i = 0; i < tr.nraw && !tr.stopped; i++)
-		feed(&tr.raw[i]);
-	tr.nraw = 0;
-}
-
 /* ------------------------------------------------------------ recording */
 
 /* Inlined into both callers: this is most of what a traced call costs. */
@@ -1138,7 +1126,7 @@ static inline __attribute__((always_inline)) void append(const char *op, uint32_
 							 int64_t offset, int64_t length,
 							 int64_t aux, double t0, double t1)
 {
-	struct tr_raw *e;
+	struct tr_raw ev, *e = &ev;
 	/* Ticks since start-up: far below 2^63, so a signed conversion (one instruction) is exact.
 	 */
 	uint64_t s = t0 > 0 ? (uint64_t)(int64_t)t0 : 0, f = t1 > 0 ? (uint64_t)(int64_t)t1 : 0;
@@ -1146,7 +1134,6 @@ static inline __attribute__((always_inline)) void append(const char *op, uint32_
 	tr.events_total++;
 	if (tr.stopped)
 		return;
-	e = &tr.raw[tr.nraw++];
 	e->op = op;
 	e->v[IOA_TRACE_SLOT] = slot == UINT32_MAX ? -1 : (int64_t)slot;
 	e->module = (uint8_t)module;
@@ -1170,8 +1157,7 @@ static inline __attribute__((always_inline)) void append(const char *op, uint32_
 		tr.sync += e->dur;
 	else if (!(flags & IOA_TR_SUB))
 		tr.io += e->dur;
-	if (tr.nraw == TR_RAW)
-		drain();
+	feed(e);
 }
 
 void rt_trace_io(const char *op, enum ioa_module module, struct rt_record *rec, unsigned flags,
@@ -1340,11 +1326,9 @@ static int shape_head(struct ioa_buf *b)
 	return rc;
 }
 
-/* Finishes the tree: what is buffered is folded, every node written out (or dropped after a cut).
- */
+/* Finishes the tree: the stashed calls folded, every node written out (or dropped after a cut). */
 static void finish(void)
 {
-	drain();
 	fast_drop();
 	if (!tr.stopped)
 		unstash();
