@@ -915,6 +915,43 @@ static int slot_ok(const struct ioa_trace_rank *r, const struct ioa_trace_sig *s
 	       (slot >= 0 && slot < (sig->module == IOA_TRACE_MPI ? r->ncomms : r->nfiles));
 }
 
+int ioa_trace_model_span(const struct ioa_trace_model *m, const uint64_t *counts,
+			 struct ioa_trace_span *out)
+{
+	int64_t span;
+	uint64_t i;
+	unsigned k;
+
+	memset(out, 0, sizeof(*out));
+	if (m->explicit_list) {
+		if (!m->n)
+			return 0;
+		out->first = out->lo = out->hi = m->list[0];
+		out->last = m->list[m->n - 1];
+		for (i = 1; i < m->n; i++) {
+			out->lo = m->list[i] < out->lo ? m->list[i] : out->lo;
+			out->hi = m->list[i] > out->hi ? m->list[i] : out->hi;
+			out->step = gcd(out->step,
+					m->list[i] > m->list[0]
+						? (uint64_t)m->list[i] - (uint64_t)m->list[0]
+						: (uint64_t)m->list[0] - (uint64_t)m->list[i]);
+		}
+		return 0;
+	}
+	out->first = out->last = out->lo = out->hi = m->base;
+	for (k = 0; k < m->nstrides; k++) {
+		if (counts[k] - 1 > INT64_MAX ||
+		    __builtin_mul_overflow(m->stride[k], (int64_t)(counts[k] - 1), &span) ||
+		    __builtin_add_overflow(span < 0 ? out->lo : out->hi, span,
+					   span < 0 ? &out->lo : &out->hi) ||
+		    __builtin_add_overflow(out->last, span, &out->last))
+			return -ERANGE;
+		out->step = gcd(out->step, m->stride[k] < 0 ? -(uint64_t)m->stride[k]
+							    : (uint64_t)m->stride[k]);
+	}
+	return 0;
+}
+
 /*
  * Whether every slot an affine model yields within its loops (counts,
  * innermost first) is valid: its least and greatest values are.  Explicit
@@ -923,22 +960,15 @@ static int slot_ok(const struct ioa_trace_rank *r, const struct ioa_trace_sig *s
 static int slot_model_ok(const struct ioa_trace_rank *r, const struct ioa_trace_leaf *leaf,
 			 const uint64_t *counts)
 {
-	const struct ioa_trace_model *mo = &leaf->model[IOA_TRACE_SLOT];
-	int64_t lo = mo->base, hi = mo->base, span;
-	unsigned k;
+	struct ioa_trace_span sp;
 
-	if (mo->explicit_list)
+	if (leaf->model[IOA_TRACE_SLOT].explicit_list)
 		return 1;
-	/* Overflow anywhere means slots far beyond any table: invalid. */
-	for (k = 0; k < mo->nstrides; k++) {
-		if (counts[k] - 1 > INT64_MAX ||
-		    __builtin_mul_overflow(mo->stride[k], (int64_t)(counts[k] - 1), &span) ||
-		    __builtin_add_overflow(span < 0 ? lo : hi, span, span < 0 ? &lo : &hi))
-			return 0;
-	}
-	if (lo == -1 && hi == -1)
+	if (ioa_trace_model_span(&leaf->model[IOA_TRACE_SLOT], counts, &sp))
+		return 0;
+	if (sp.lo == -1 && sp.hi == -1)
 		return 1;
-	return lo >= 0 && slot_ok(r, leaf->sig, hi);
+	return sp.lo >= 0 && slot_ok(r, leaf->sig, sp.hi);
 }
 
 /* Parses nodes at depth with the enclosing loop counts (innermost first). */

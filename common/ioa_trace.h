@@ -165,6 +165,20 @@ struct ioa_trace_model {
 	uint64_t n;			     /* explicit */
 };
 
+/*
+ * The values a model takes inside loops of counts (innermost first, one per
+ * stride): the first and last (every index at its start, at its end), the
+ * least and greatest, and the gcd of the steps between them (0: one value).
+ */
+struct ioa_trace_span {
+	int64_t first, last, lo, hi;
+	uint64_t step;
+};
+
+/* 0, or -ERANGE when a value would overflow (a corrupt model). */
+int ioa_trace_model_span(const struct ioa_trace_model *m, const uint64_t *counts,
+			 struct ioa_trace_span *out);
+
 /* A histogram of times: bins (ioa_trace_bin) and their counts, bins ascending. */
 struct ioa_trace_hist {
 	uint32_t n;

@@ -378,62 +378,22 @@ static json_object *model_json(const struct ioa_trace_model *m)
 	return o;
 }
 
-static uint64_t gcd64(uint64_t a, uint64_t b)
-{
-	while (b) {
-		uint64_t r = a % b;
-
-		a = b;
-		b = r;
-	}
-	return a;
-}
-
-/*
- * The slots a leaf's calls use: the first and last (all loop indices at
- * their start, at their end), the least and greatest, and the step between
- * them (0: one slot).  The reader checked that they are valid slots or -1.
- */
-struct slot_span {
-	int64_t first, last, lo, hi;
-	uint64_t step;
-};
-
+/* The slots a leaf's calls use (the reader checked they are valid, or -1). */
 static void slot_span(const struct tool *t, unsigned depth, const struct ioa_trace_model *m,
-		      struct slot_span *sp)
+		      struct ioa_trace_span *sp)
 {
+	uint64_t counts[IOA_TRACE_MAX_DEPTH];
 	unsigned k;
 
-	if (m->explicit_list) {
-		uint64_t i;
-
-		sp->first = sp->lo = sp->hi = m->n ? m->list[0] : -1;
-		sp->last = m->n ? m->list[m->n - 1] : -1;
-		for (i = 1; i < m->n; i++) {
-			sp->lo = m->list[i] < sp->lo ? m->list[i] : sp->lo;
-			sp->hi = m->list[i] > sp->hi ? m->list[i] : sp->hi;
-		}
-		sp->step = sp->lo != sp->hi;
-		return;
-	}
-	sp->first = sp->last = sp->lo = sp->hi = m->base;
-	sp->step = 0;
-	for (k = 0; k < m->nstrides && k < depth; k++) {
-		int64_t span = m->stride[k] * (int64_t)(t->counts[depth - 1 - k] - 1);
-
-		if (span < 0)
-			sp->lo += span;
-		else
-			sp->hi += span;
-		sp->last += span;
-		sp->step = gcd64(sp->step,
-				 (uint64_t)(m->stride[k] < 0 ? -m->stride[k] : m->stride[k]));
-	}
+	for (k = 0; k < m->nstrides && k < depth && k < IOA_TRACE_MAX_DEPTH; k++)
+		counts[k] = t->counts[depth - 1 - k];
+	if (ioa_trace_model_span(m, counts, sp))
+		sp->step = 0;
 }
 
 /* Whether any call of a leaf passes --file. */
 static int leaf_selected(const struct tool *t, const struct ioa_trace_leaf *leaf,
-			 const struct slot_span *sp)
+			 const struct ioa_trace_span *sp)
 {
 	const struct ioa_trace_model *m = &leaf->model[IOA_TRACE_SLOT];
 	int64_t j;
@@ -461,7 +421,7 @@ static int on_leaf(void *arg, unsigned depth, const struct ioa_trace_leaf *leaf)
 	double spt = t->r->group->ns_per_tick * 1e-9;
 	uint64_t n_dur, n_gap;
 	double dur = hist_mean(&leaf->dur, &n_dur) * spt, gap = hist_mean(&leaf->gap, &n_gap) * spt;
-	struct slot_span sp;
+	struct ioa_trace_span sp;
 	struct call_text c;
 
 	slot_span(t, depth, slot, &sp);
