@@ -160,6 +160,9 @@ static void load_file(struct rt_config *c, const char *path, bool must_exist)
 		*eq = '\0';
 		value = trim(eq + 1);
 		key = trim(key);
+		/* Dotted keys ("collector.quarantine") are the tools' (common/ioa_conf.h). */
+		if (strchr(key, '.'))
+			continue;
 		s = find_setting(key, strlen(key));
 		if (!s || apply(c, s, value))
 			reject(c, path, key, value);

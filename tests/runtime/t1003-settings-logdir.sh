@@ -9,7 +9,7 @@ ops="$IOA_BUILD_DIR/tests/workloads/posix-ops"
 work="$TEST_TMP/work"
 mkdir -p "$work"
 
-plan 23
+plan 24
 
 # The program's own view: output and status, with and without the runtime.
 expected=$("$ops" stdio "$work"; echo "status $?")
@@ -86,6 +86,11 @@ printf '# site file\nlogdir = %s\nnonmpi = yes\nthis line is garbage\nmemory = 8
 IOATLAS_CONF="$conf" LD_PRELOAD="$(ioa_preload_list "$IOA_RUNTIME_SO")" "$ops" basic "$work"
 site_logs=$(sed -n 's/^logdir = //p' "$conf")
 ok "the site file's settings apply, its garbage line ignored" ioa_only_log "$site_logs"
+printf 'collector.quarantine = /q\nwarehouse.conninfo = service=x\n' >>"$conf"
+IOATLAS_CONF="$conf" IOATLAS_DEBUG=1 LD_PRELOAD="$(ioa_preload_list "$IOA_RUNTIME_SO")" \
+	"$ops" basic "$work" 2>"$TEST_TMP/err"
+is "$(grep -cE 'collector|warehouse' "$TEST_TMP/err")" 0 \
+	"the tools' dotted keys in the site file are not the runtime's to complain about"
 
 # A budget too small for the runtime's own tables: it stays off, the program runs.
 logs=$(ioa_logdir)
