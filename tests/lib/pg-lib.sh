@@ -100,3 +100,22 @@ pg_stop() {
 	[ -n "${PG_ROOT:-}" ] || return 0
 	pg_as_owner "$PG_BINDIR/pg_ctl" -D "$PG_ROOT/data" -m fast -w -t 30 stop >/dev/null 2>&1
 }
+
+# pgtap_run FILE: runs a pgTAP file with psql; each of its results becomes a
+# result of this test ("pgTAP: ..."), its diagnostics are passed on, and a
+# file that stops early (an SQL error) is a failure.
+pgtap_run() {
+	local out status line
+	out=$(psql -X -q -t -A -v ON_ERROR_STOP=1 -f "$1" 2>&1)
+	status=$?
+	while IFS= read -r line; do
+		case $line in
+		"ok "*) tap_result 0 "pgTAP: ${line#ok * - }" ;;
+		"not ok "*) tap_result 1 "pgTAP: ${line#not ok * - }" ;;
+		"#"*) echo "$line" ;;
+		esac
+	done <<<"$out"
+	[ "$status" -eq 0 ] && return 0
+	tap_result 1 "pgTAP: $(basename "$1") runs to its end"
+	diag "$out"
+}

@@ -293,7 +293,7 @@ GRANT SELECT ON users, executables, file_names, file_systems, counter_names, mod
 ALTER TABLE jobs ENABLE ROW LEVEL SECURITY;
 CREATE POLICY staff ON jobs TO ioatlas_ingest, ioatlas_reader USING (true) WITH CHECK (true);
 CREATE POLICY own_jobs ON jobs FOR SELECT TO ioatlas_user
-	USING (user_id IN (SELECT id FROM users WHERE name = session_user));
+	USING (user_id IN (SELECT id FROM users WHERE name = current_user));
 
 DO $$
 DECLARE
@@ -314,7 +314,7 @@ $$;
 -- of their own jobs; the ledger is for staff only (no grant).
 ALTER TABLE users ENABLE ROW LEVEL SECURITY;
 CREATE POLICY staff ON users TO ioatlas_ingest, ioatlas_reader USING (true) WITH CHECK (true);
-CREATE POLICY own_user ON users FOR SELECT TO ioatlas_user USING (name = session_user);
+CREATE POLICY own_user ON users FOR SELECT TO ioatlas_user USING (name = current_user);
 
 ALTER TABLE executables ENABLE ROW LEVEL SECURITY;
 CREATE POLICY staff ON executables TO ioatlas_ingest, ioatlas_reader USING (true) WITH CHECK (true);

@@ -1,0 +1,57 @@
+/*
+ * ioa_db — the warehouse connection shared by the tools (collector,
+ * migrations, analyses, reports): connect from the settings, run statements
+ * with parameters (never values spliced into SQL), and stream rows with
+ * COPY.  Errors come back as negative errnos with a one-line message in the
+ * caller's buffer; -ECONNRESET means the connection is gone (the server
+ * went away), which callers treat as "retry later", never as a bad log.
+ */
+#ifndef IOA_DB_H
+#define IOA_DB_H
+
+#include <libpq-fe.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ioa_buf.h"
+
+/* The schema every table lives in. */
+#define IOA_DB_SCHEMA "ioatlas"
+
+/*
+ * Connects with conninfo (libpq keywords or a URI; empty: libpq's defaults
+ * from PG* variables, a service file, .pgpass), application_name set to
+ * app, search_path to the warehouse schema.  NULL with err set on failure.
+ */
+PGconn *ioa_db_connect(const char *conninfo, const char *app, struct ioa_buf *err);
+
+/*
+ * Runs sql with n text parameters (NULL for SQL NULL).  Returns the result
+ * (PGRES_COMMAND_OK or PGRES_TUPLES_OK; PQclear it) or NULL with err set.
+ * rc, if given, gets 0, -ECONNRESET (connection lost) or -EIO (the
+ * statement failed), and sqlstate, if given, the failure's SQLSTATE.
+ */
+PGresult *ioa_db_query(PGconn *conn, const char *sql, int n, const char *const *params,
+		       struct ioa_buf *err, int *rc, char sqlstate[6]);
+
+/* As ioa_db_query(), for statements without rows: 0, -ECONNRESET or -EIO. */
+int ioa_db_exec(PGconn *conn, const char *sql, int n, const char *const *params,
+		struct ioa_buf *err);
+
+/*
+ * Runs a script of several statements (a migration: trusted SQL shipped
+ * with the program, never built from values); 0, -ECONNRESET or -EIO.
+ */
+int ioa_db_script(PGconn *conn, const char *sql, struct ioa_buf *err);
+
+/* COPY ... FROM STDIN: begin, send text-format data in pieces, end (0 or as above). */
+int ioa_db_copy_begin(PGconn *conn, const char *sql, struct ioa_buf *err);
+int ioa_db_copy_put(PGconn *conn, const struct ioa_buf *data, struct ioa_buf *err);
+int ioa_db_copy_end(PGconn *conn, struct ioa_buf *err);
+
+/* COPY text format: a field's text with \, tab, newline and CR escaped. */
+int ioa_copy_text(struct ioa_buf *b, const void *bytes, size_t len);
+/* A bytea field in COPY text format (\\x followed by hex). */
+int ioa_copy_bytea(struct ioa_buf *b, const void *bytes, size_t len);
+
+#endif

@@ -1,0 +1,191 @@
+/*
+ * ioatlas warehouse — looks after the warehouse's schema.
+ *
+ *	ioatlas warehouse migrate     apply the migrations the database lacks
+ *	ioatlas warehouse status      the schema version, and this program's
+ *
+ * The connection comes from the site settings (warehouse.conninfo, or
+ * IOATLAS_WAREHOUSE_CONNINFO; empty: libpq's PG* variables, service file and
+ * .pgpass), never from the command line.  Migrations run in one transaction
+ * under an advisory lock, so two at once cannot interleave; a database whose
+ * schema is newer than this program knows is refused.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ioa_conf.h"
+#include "ioa_db.h"
+#include "ioa_log.h"
+#include "ioa_migrations.h"
+#include "ioa_parse.h"
+
+static char *conninfo;
+
+static const struct ioa_setting settings[] = {
+	{"warehouse.conninfo", IOA_SET_TEXT, &conninfo, "",
+	 "libpq connection string of the warehouse (secrets belong in .pgpass or a service file)"},
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: ioatlas warehouse migrate | status\n"
+		     "\n"
+		     "  migrate  apply the schema migrations the warehouse lacks (idempotent)\n"
+		     "  status   print the warehouse's schema version and this program's\n"
+		     "\n"
+		     "The connection is the setting warehouse.conninfo (see ioatlas.conf(5)).\n");
+}
+
+static int latest_known(void)
+{
+	return ioa_migration_count ? ioa_migrations[ioa_migration_count - 1].version : 0;
+}
+
+/* The applied version (0: none), or a negative errno. */
+static int applied_version(PGconn *conn, struct ioa_buf *err)
+{
+	PGresult *res = ioa_db_query(
+		conn, "SELECT coalesce(max(version), 0) FROM " IOA_DB_SCHEMA ".schema_migrations",
+		0, NULL, err, NULL, NULL);
+	int version = -EIO;
+
+	if (res && ioa_parse_int(PQgetvalue(res, 0, 0), 0, 1 << 30, &version))
+		version = -EIO;
+	PQclear(res);
+	return version;
+}
+
+static int migrate(PGconn *conn, struct ioa_buf *err)
+{
+	char version_text[16];
+	int current, rc;
+	size_t i, applied = 0;
+
+	rc = ioa_db_exec(conn, "BEGIN", 0, NULL, err);
+	rc = rc ? rc
+		: ioa_db_exec(conn, "SELECT pg_advisory_xact_lock(hashtext('ioatlas.migrate'))", 0,
+			      NULL, err);
+	rc = rc ? rc
+		: ioa_db_exec(conn, "CREATE SCHEMA IF NOT EXISTS " IOA_DB_SCHEMA, 0, NULL, err);
+	rc = rc ? rc
+		: ioa_db_exec(conn,
+			      "CREATE TABLE IF NOT EXISTS " IOA_DB_SCHEMA ".schema_migrations ("
+			      "version integer PRIMARY KEY, name text NOT NULL, "
+			      "applied_at timestamptz NOT NULL DEFAULT now(), "
+			      "applied_by text NOT NULL DEFAULT session_user)",
+			      0, NULL, err);
+	current = rc ? rc : applied_version(conn, err);
+	if (current < 0) {
+		ioa_db_exec(conn, "ROLLBACK", 0, NULL, err);
+		return current;
+	}
+	if (current > latest_known()) {
+		ioa_db_exec(conn, "ROLLBACK", 0, NULL, err);
+		ioa_buf_reset(err);
+		ioa_buf_addf(
+			err,
+			"the warehouse's schema is at version %d, newer than this ioatlas knows "
+			"(%d): upgrade ioatlas",
+			current, latest_known());
+		return -EPROTO;
+	}
+	for (i = 0; i < ioa_migration_count && !rc; i++) {
+		const struct ioa_migration *m = &ioa_migrations[i];
+		const char *params[2] = {version_text, m->name};
+
+		if (m->version <= current)
+			continue;
+		snprintf(version_text, sizeof(version_text), "%d", m->version);
+		rc = ioa_db_exec(conn, "SET LOCAL search_path = " IOA_DB_SCHEMA, 0, NULL, err);
+		/* Later migrations run as the owner the first one made. */
+		if (!rc && current > 0)
+			rc = ioa_db_exec(conn, "SET LOCAL ROLE ioatlas_admin", 0, NULL, err);
+		rc = rc ? rc : ioa_db_script(conn, m->sql, err);
+		if (rc) {
+			char what[IOA_LOG_LINE_MAX];
+
+			snprintf(what, sizeof(what), "migration %s: %s", m->name, ioa_buf_str(err));
+			ioa_buf_reset(err);
+			ioa_buf_addstr(err, what);
+			break;
+		}
+		rc = ioa_db_exec(conn,
+				 "INSERT INTO " IOA_DB_SCHEMA ".schema_migrations (version, name) "
+				 "VALUES ($1::integer, $2)",
+				 2, params, err);
+		rc = rc ? rc : ioa_db_exec(conn, "RESET ROLE", 0, NULL, err);
+		current = m->version;
+		applied++;
+		if (!rc)
+			printf("warehouse: applied %s\n", m->name);
+	}
+	rc = rc ? rc : ioa_db_exec(conn, "COMMIT", 0, NULL, err);
+	if (rc) {
+		struct ioa_buf ignore = IOA_BUF_INIT(1024);
+
+		ioa_db_exec(conn, "ROLLBACK", 0, NULL, &ignore);
+		ioa_buf_release(&ignore);
+		return rc;
+	}
+	printf("warehouse: schema at version %d%s\n", current, applied ? "" : " (nothing to do)");
+	return 0;
+}
+
+static int status(PGconn *conn, struct ioa_buf *err)
+{
+	PGresult *res = ioa_db_query(conn, "SELECT to_regclass($1) IS NOT NULL", 1,
+				     (const char *const[]){IOA_DB_SCHEMA ".schema_migrations"}, err,
+				     NULL, NULL);
+	int version = 0, exists;
+
+	if (!res)
+		return -EIO;
+	exists = !strcmp(PQgetvalue(res, 0, 0), "t");
+	PQclear(res);
+	if (exists && (version = applied_version(conn, err)) < 0)
+		return version;
+	printf("warehouse schema: %d\nthis ioatlas: %d\n", version, latest_known());
+	if (version < latest_known())
+		printf("run 'ioatlas warehouse migrate' to bring the warehouse up to date\n");
+	else if (version > latest_known())
+		printf("the warehouse is newer than this ioatlas: upgrade ioatlas\n");
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct ioa_buf err = IOA_BUF_INIT(IOA_LOG_LINE_MAX);
+	PGconn *conn = NULL;
+	int status_code = 1, rc;
+
+	ioa_log_set_progname("ioatlas warehouse");
+	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		usage(stdout);
+		return 0;
+	}
+	if (argc != 2 || (strcmp(argv[1], "migrate") && strcmp(argv[1], "status"))) {
+		usage(stderr);
+		return 2;
+	}
+	if (ioa_conf_load(settings, sizeof(settings) / sizeof(settings[0]), &err)) {
+		ioa_error("%s", ioa_buf_str(&err));
+		goto out;
+	}
+	conn = ioa_db_connect(conninfo, "ioatlas warehouse", &err);
+	if (!conn) {
+		ioa_error("%s", ioa_buf_str(&err));
+		goto out;
+	}
+	rc = !strcmp(argv[1], "migrate") ? migrate(conn, &err) : status(conn, &err);
+	if (rc)
+		ioa_error("%s", ioa_buf_str(&err));
+	else
+		status_code = 0;
+out:
+	PQfinish(conn);
+	ioa_conf_free(settings, sizeof(settings) / sizeof(settings[0]));
+	ioa_buf_release(&err);
+	return status_code;
+}

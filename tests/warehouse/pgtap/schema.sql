@@ -1,0 +1,124 @@
+-- pgTAP: the warehouse's schema, roles and row-level security, on a
+-- database `ioatlas warehouse migrate` brought up to date.  Everything runs
+-- in one transaction that is rolled back.
+BEGIN;
+CREATE EXTENSION IF NOT EXISTS pgtap;
+SET search_path = ioatlas, public;
+SELECT plan(46);
+
+-- The schema and its tables.
+SELECT has_schema('ioatlas');
+SELECT tables_are('ioatlas', ARRAY['schema_migrations', 'ingest_ledger', 'users', 'executables',
+	'file_names', 'file_systems', 'counter_names', 'modules', 'jobs', 'job_files', 'records',
+	'time_bins', 'failures', 'hints', 'traces', 'job_mounts', 'analysis_results',
+	'partitioned_tables'], 'the warehouse has exactly its tables (partitions come later)');
+SELECT col_type_is('ioatlas', 'file_names', 'name', 'bytea', 'file names are bytes, not text');
+SELECT col_type_is('ioatlas', 'executables', 'path', 'bytea', 'executable paths are bytes');
+SELECT col_type_is('ioatlas', 'records', 'counters', 'bigint[]', 'counters are 64-bit');
+SELECT col_type_is('ioatlas', 'traces', 'data', 'bytea', 'traces are kept as stored (compressed)');
+SELECT is((SELECT count(*)::int FROM pg_partitioned_table p JOIN pg_class c ON c.oid = p.partrelid
+	   JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'ioatlas'), 9,
+	  'nine tables are partitioned by the job''s start time');
+SELECT is(max(version), 1, 'the schema records its version') FROM schema_migrations;
+SELECT has_index('ioatlas', 'ingest_ledger', 'ingest_ledger_path', 'a log path is in the ledger once');
+SELECT has_index('ioatlas', 'ingest_ledger', 'ingest_ledger_content', 'content is ingested once');
+SELECT has_index('ioatlas', 'jobs', 'jobs_user', 'jobs of a user');
+SELECT has_index('ioatlas', 'job_files', 'job_files_file', 'jobs that touched a file');
+
+-- Partitions appear on demand, and twice is harmless.
+SELECT lives_ok($$SELECT ensure_partitions('2026-03-15 12:00+00')$$, 'partitions for a month');
+SELECT lives_ok($$SELECT ensure_partitions('2026-03-01 00:00+00')$$, 'again: no-op');
+SELECT has_table('ioatlas', 'jobs_202603', 'the month''s jobs partition exists');
+SELECT has_table('ioatlas', 'records_202603', 'and its records partition');
+
+-- Roles.
+SELECT has_role('ioatlas_admin');
+SELECT has_role('ioatlas_ingest');
+SELECT has_role('ioatlas_reader');
+SELECT has_role('ioatlas_user');
+SELECT is((SELECT pg_get_userbyid(nspowner) FROM pg_namespace WHERE nspname = 'ioatlas'),
+	  'ioatlas_admin', 'the admin role owns the schema');
+SELECT is((SELECT tableowner FROM pg_tables WHERE schemaname = 'ioatlas' AND tablename = 'jobs'),
+	  'ioatlas_admin', 'and its tables');
+
+-- Two users, a job each, with a file each; a reader and a collector.
+CREATE ROLE alice LOGIN IN ROLE ioatlas_user;
+CREATE ROLE bob LOGIN IN ROLE ioatlas_user;
+CREATE ROLE dash LOGIN IN ROLE ioatlas_reader;
+CREATE ROLE collector LOGIN IN ROLE ioatlas_ingest;
+INSERT INTO users (uid, name) VALUES (1001, 'alice'), (1002, 'bob');
+INSERT INTO executables (path, display) VALUES ('\x2f612f617070'::bytea, '/a/app'),
+	('\x2f622f636f6465'::bytea, '/b/code');
+INSERT INTO file_names (name, display) VALUES ('\x2f612f64617461'::bytea, '/a/data'),
+	('\x2f622f73656372ff'::bytea, '/b/secr\xff');
+INSERT INTO ingest_ledger (path, size, mtime, content_hash, status, reader_version, collector,
+			   started_at, job)
+	VALUES ('/logs/a.ioa', 1, now(), sha256('a'), 'ingested', 't', 'h:1', now(), 1),
+	       ('/logs/b.ioa', 1, now(), sha256('b'), 'ingested', 't', 'h:1', now(), 2);
+INSERT INTO jobs (id, start_time, end_time, ledger, scheduler, job_id, user_id, exe_id, nprocs,
+		  nnodes, runtime_version, settings, log_flags, folded, bytes_read, bytes_written)
+	OVERRIDING SYSTEM VALUE
+	SELECT v.id, '2026-03-15 12:00+00', '2026-03-15 13:00+00', v.id, 'none', v.job, u.id,
+	       e.id, 4, 1, '0.1.0', '', 0, false, 0, 100
+	FROM (VALUES (1, 'j1', 'alice', '/a/app'), (2, 'j2', 'bob', '/b/code')) v(id, job, who, exe)
+	JOIN users u ON u.name = v.who JOIN executables e ON e.display = v.exe;
+INSERT INTO job_files SELECT j.id, j.start_time, 7, f.id, NULL FROM jobs j
+	JOIN file_names f ON (j.id = 1 AND f.display = '/a/data') OR (j.id = 2 AND f.display LIKE '/b/%');
+INSERT INTO records SELECT j.id, j.start_time, 0, 0, 7, 0, 0, 100, '{1,2}', '{0.5}' FROM jobs j;
+
+-- A user's own connection sees that user's jobs only.
+SET ROLE alice;
+SELECT results_eq('SELECT job_id FROM jobs', ARRAY['j1'], 'alice sees her job, not bob''s');
+SELECT results_eq('SELECT count(*)::int FROM records', ARRAY[1], 'and only her records');
+SELECT results_eq('SELECT display FROM file_names', ARRAY['/a/data'], 'and only her files'' names');
+SELECT results_eq('SELECT display FROM executables', ARRAY['/a/app'], 'and only her programs');
+SELECT results_eq('SELECT name FROM users', ARRAY['alice'], 'and only herself among the users');
+SELECT throws_ok('SELECT * FROM ingest_ledger', '42501', NULL, 'the ledger is not hers to read');
+SELECT throws_ok($$INSERT INTO jobs (start_time, end_time, ledger, scheduler, job_id, user_id,
+	exe_id, nprocs, nnodes, runtime_version, settings, log_flags, folded, bytes_read,
+	bytes_written) VALUES (now(), now(), 1, 'x', 'x', 1, 1, 1, 1, 'x', '', 0, false, 0, 0)$$,
+	'42501', NULL, 'nor may she add jobs');
+RESET ROLE;
+SET ROLE bob;
+SELECT results_eq('SELECT job_id FROM jobs', ARRAY['j2'], 'bob sees his job only');
+SELECT results_eq('SELECT display FROM file_names', ARRAY['/b/secr\xff'],
+		  'and his file, whose name is not UTF-8, in display form');
+RESET ROLE;
+
+-- The reader sees everything and writes only analysis results.
+SET ROLE dash;
+SELECT results_eq('SELECT count(*)::int FROM jobs', ARRAY[2], 'a reader sees every job');
+SELECT results_eq('SELECT count(*)::int FROM ingest_ledger', ARRAY[2], 'and the ledger');
+SELECT lives_ok($$INSERT INTO analysis_results (job, start_time, analysis, version, result)
+	VALUES (1, '2026-03-15 12:00+00', 'checkpoints', 1, '{}')$$, 'a reader writes analysis results');
+SELECT throws_ok('DELETE FROM jobs', '42501', NULL, 'but deletes no job');
+SELECT throws_ok($$INSERT INTO users (uid, name) VALUES (5, 'mallory')$$, '42501', NULL,
+		 'and adds no user');
+RESET ROLE;
+
+-- The collector adds, and cannot take away.
+SET ROLE collector;
+SELECT lives_ok($$INSERT INTO users (uid, name) VALUES (1003, 'carol')$$, 'the collector adds users');
+SELECT lives_ok($$SELECT ensure_partitions('2031-07-04 00:00+00')$$,
+		'and makes partitions through the owner''s function');
+SELECT results_eq('SELECT count(*)::int FROM jobs', ARRAY[2], 'it sees every job (to deduplicate)');
+SELECT throws_ok('DELETE FROM records', '42501', NULL, 'it deletes no records');
+SELECT throws_ok($$UPDATE ingest_ledger SET status = 'quarantined', error = 'x'$$, '42501', NULL,
+		 'nor rewrites the ledger');
+SELECT throws_ok('DROP TABLE records', '42501', NULL, 'nor drops tables');
+RESET ROLE;
+SELECT has_table('ioatlas', 'jobs_203107', 'the partition it asked for exists');
+
+-- The ledger's rules.
+SELECT throws_ok($$INSERT INTO ingest_ledger (path, size, mtime, content_hash, status,
+	reader_version, collector, started_at, job) VALUES ('/logs/a.ioa', 1, now(), sha256('c'),
+	'ingested', 't', 'h:1', now(), 1)$$, '23505', NULL, 'a path is ingested once');
+SELECT throws_ok($$INSERT INTO ingest_ledger (path, size, mtime, content_hash, status,
+	reader_version, collector, started_at, job) VALUES ('/logs/copy.ioa', 1, now(), sha256('a'),
+	'ingested', 't', 'h:1', now(), 1)$$, '23505', NULL, 'the same content is ingested once');
+SELECT throws_ok($$INSERT INTO ingest_ledger (path, size, mtime, content_hash, status,
+	reader_version, collector, started_at) VALUES ('/logs/q.ioa', 1, now(), sha256('q'),
+	'quarantined', 't', 'h:1', now())$$, '23514', NULL, 'a quarantined log says why');
+
+SELECT * FROM finish();
+ROLLBACK;
