@@ -46,7 +46,7 @@ CREATE TABLE ingest_ledger (
 	path text NOT NULL,                -- where the log was found
 	size bigint NOT NULL CHECK (size >= 0),
 	mtime timestamptz NOT NULL,
-	content_hash bytea NOT NULL CHECK (octet_length(content_hash) = 32), -- SHA-256
+	content_hash bytea CHECK (octet_length(content_hash) = 32), -- SHA-256 (none: unreadable)
 	status text NOT NULL CHECK (status IN ('ingested', 'duplicate', 'quarantined')),
 	error text,                        -- why it was quarantined
 	quarantine_path text,              -- where it was moved
@@ -57,6 +57,7 @@ CREATE TABLE ingest_ledger (
 	job bigint,                        -- jobs.id when ingested
 	duplicate_of bigint REFERENCES ingest_ledger (id),
 	CHECK ((status = 'quarantined') = (error IS NOT NULL)),
+	CHECK (content_hash IS NOT NULL OR status = 'quarantined'),
 	CHECK ((status = 'ingested') = (job IS NOT NULL)),
 	CHECK ((status = 'duplicate') = (duplicate_of IS NOT NULL))
 );

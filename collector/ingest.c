@@ -1,0 +1,1106 @@
+/*
+ * ingest — one log into the warehouse, exactly once (see ingest.h).
+ */
+#define _GNU_SOURCE
+#include "ingest.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <libgen.h>
+#include <limits.h>
+#include <openssl/evp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ioa_counters.h"
+#include "ioa_db.h"
+#include "ioa_log.h"
+#include "ioa_logfmt.h"
+#include "ioa_logr.h"
+#include "ioa_parse.h"
+
+#define READER_VERSION "ioatlasd " IOATLAS_VERSION
+#define COPY_FLUSH     (1u << 20) /* COPY data is sent in pieces of about this size */
+
+/* Why a load stopped: the log is bad (quarantine it), or the database failed (retry). */
+#define LOAD_BAD (-EBADMSG)
+
+struct mount {
+	unsigned char *path;
+	uint32_t len;
+	char *type;
+};
+
+struct job_info {
+	int have[32]; /* per job key */
+	uint64_t uid, start_ns, end_ns, nprocs, nnodes, folded;
+	struct ioa_buf user, jobid, scheduler, exe, args, version, settings;
+};
+
+struct load {
+	PGconn *conn;
+	const struct ingest_settings *set;
+	struct ioa_log_reader r;
+	struct stat st;
+	int fd;
+	struct ioa_buf raw, copy, err, text;
+	struct job_info job;
+	char job_id[24], start[48];
+	struct mount *mounts;
+	size_t nmounts;
+	uint64_t records, bytes_read, bytes_written;
+	int byte_counter[IOA_MOD_COUNT][2]; /* index of BYTES_READ, BYTES_WRITTEN; -1: none */
+	char *reason;			    /* stats->reason */
+};
+
+const char *ingest_result_name(enum ingest_result r)
+{
+	static const char *const names[] = {"ingested", "duplicate", "quarantined", "known",
+					    "busy",	"gone",	     "retry"};
+
+	return (unsigned)r < sizeof(names) / sizeof(names[0]) ? names[r] : "?";
+}
+
+/* ------------------------------------------------------------ small helpers */
+
+static int bad(struct load *l, const char *fmt, ...) IOA_PRINTF(2, 3);
+static int bad(struct load *l, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(l->reason, sizeof(((struct ingest_stats *)0)->reason), fmt, ap);
+	va_end(ap);
+	return LOAD_BAD;
+}
+
+/* A database failure: its message becomes the reason; data errors are the log's fault. */
+static int db_failed(struct load *l, int rc, const char *sqlstate)
+{
+	snprintf(l->reason, sizeof(((struct ingest_stats *)0)->reason), "%s", ioa_buf_str(&l->err));
+	if (sqlstate && (!strncmp(sqlstate, "22", 2) || !strncmp(sqlstate, "23", 2)))
+		return LOAD_BAD;
+	return rc ? rc : -EIO;
+}
+
+static int query1(struct load *l, const char *sql, int n, const char *const *params, char *out,
+		  size_t out_len)
+{
+	char state[6];
+	int rc;
+	PGresult *res = ioa_db_query(l->conn, sql, n, params, &l->err, &rc, state);
+
+	if (!res)
+		return db_failed(l, rc, state);
+	if (out) {
+		if (PQntuples(res) < 1 || PQnfields(res) < 1)
+			out[0] = '\0';
+		else
+			snprintf(out, out_len, "%s", PQgetvalue(res, 0, 0));
+	}
+	PQclear(res);
+	return 0;
+}
+
+static int exec(struct load *l, const char *sql, int n, const char *const *params)
+{
+	return query1(l, sql, n, params, NULL, 0);
+}
+
+/* bytes as a bytea parameter in text form (\x and hex). */
+static const char *bytea_param(struct ioa_buf *b, const void *bytes, size_t len)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *p = bytes;
+	size_t i;
+
+	ioa_buf_reset(b);
+	if (ioa_buf_grow(b, 2 + 2 * len))
+		return NULL;
+	b->data[b->len++] = '\\';
+	b->data[b->len++] = 'x';
+	for (i = 0; i < len; i++) {
+		b->data[b->len++] = hex[p[i] >> 4];
+		b->data[b->len++] = hex[p[i] & 15];
+	}
+	b->data[b->len] = '\0';
+	return b->data;
+}
+
+/* ns since the epoch as a timestamptz literal, microseconds kept. */
+static void time_text(uint64_t ns, char *out, size_t len)
+{
+	time_t s = (time_t)(ns / 1000000000u);
+	struct tm tm;
+
+	gmtime_r(&s, &tm);
+	snprintf(out, len, "%04d-%02d-%02d %02d:%02d:%02d.%06u+00", tm.tm_year + 1900,
+		 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
+		 (unsigned)(ns % 1000000000u / 1000u));
+}
+
+static int sha256_fd(int fd, unsigned char out[32])
+{
+	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+	unsigned char buf[1 << 16];
+	off_t at = 0;
+	ssize_t n;
+	int rc = ctx && EVP_DigestInit_ex(ctx, EVP_sha256(), NULL) == 1 ? 0 : -ENOMEM;
+
+	while (!rc && (n = pread(fd, buf, sizeof(buf), at)) != 0) {
+		if (n < 0) {
+			if (errno != EINTR)
+				rc = -errno;
+			continue;
+		}
+		at += n;
+		if (EVP_DigestUpdate(ctx, buf, (size_t)n) != 1)
+			rc = -EIO;
+	}
+	if (!rc && EVP_DigestFinal_ex(ctx, out, NULL) != 1)
+		rc = -EIO;
+	EVP_MD_CTX_free(ctx);
+	return rc;
+}
+
+/* ------------------------------------------------------------ COPY */
+
+static int copy_flush(struct load *l, int force)
+{
+	int rc = 0;
+
+	if (l->copy.len && (force || l->copy.len >= COPY_FLUSH)) {
+		rc = ioa_db_copy_put(l->conn, &l->copy, &l->err);
+		ioa_buf_reset(&l->copy);
+	}
+	return rc ? db_failed(l, rc, NULL) : 0;
+}
+
+static int copy_begin(struct load *l, const char *sql)
+{
+	int rc = ioa_db_copy_begin(l->conn, sql, &l->err);
+
+	ioa_buf_reset(&l->copy);
+	return rc ? db_failed(l, rc, NULL) : 0;
+}
+
+/* Ends a COPY; a row the server refuses (a value out of range) is the log's fault. */
+static int copy_end(struct load *l, int rc)
+{
+	int end;
+
+	if (!rc)
+		rc = copy_flush(l, 1);
+	if (rc) {
+		PQputCopyEnd(l->conn, "the log could not be read");
+		while (PQgetResult(l->conn))
+			;
+		return rc;
+	}
+	end = ioa_db_copy_end(l->conn, &l->err);
+	if (end && PQstatus(l->conn) == CONNECTION_OK)
+		return db_failed(l, end, "22");
+	return end ? db_failed(l, end, NULL) : 0;
+}
+
+/* The prefix every per-job row starts with: job id and the job's start time. */
+static int row_start(struct load *l)
+{
+	return ioa_buf_addf(&l->copy, "%s\t%s\t", l->job_id, l->start);
+}
+
+/* ------------------------------------------------------------ the job */
+
+static int on_job(uint16_t key, const unsigned char *value, uint32_t len, void *arg)
+{
+	struct job_info *j = arg;
+	struct ioa_buf *text = NULL;
+	uint64_t *num = NULL;
+	char digits[32];
+
+	switch (key) {
+	case IOA_JOB_UID:
+		num = &j->uid;
+		break;
+	case IOA_JOB_START_NS:
+		num = &j->start_ns;
+		break;
+	case IOA_JOB_END_NS:
+		num = &j->end_ns;
+		break;
+	case IOA_JOB_NPROCS:
+		num = &j->nprocs;
+		break;
+	case IOA_JOB_NNODES:
+		num = &j->nnodes;
+		break;
+	case IOA_JOB_FOLDED:
+		num = &j->folded;
+		break;
+	case IOA_JOB_USER:
+		text = &j->user;
+		break;
+	case IOA_JOB_JOBID:
+		text = &j->jobid;
+		break;
+	case IOA_JOB_SCHEDULER:
+		text = &j->scheduler;
+		break;
+	case IOA_JOB_EXE:
+		text = &j->exe;
+		break;
+	case IOA_JOB_ARGS:
+		text = &j->args;
+		break;
+	case IOA_JOB_VERSION:
+		text = &j->version;
+		break;
+	case IOA_JOB_SETTINGS:
+		text = &j->settings;
+		break;
+	default:
+		return 0; /* kept in the log, not in the warehouse */
+	}
+	if (key < sizeof(j->have) / sizeof(j->have[0]))
+		j->have[key] = 1;
+	if (num) {
+		if (len == 0 || len >= sizeof(digits))
+			return -EINVAL;
+		memcpy(digits, value, len);
+		digits[len] = '\0';
+		return ioa_parse_u64(digits, num) ? -EINVAL : 0;
+	}
+	ioa_buf_reset(text);
+	return ioa_buf_add(text, value, len);
+}
+
+static int read_job(struct load *l)
+{
+	static const int required[] = {IOA_JOB_UID,    IOA_JOB_USER,   IOA_JOB_START_NS,
+				       IOA_JOB_END_NS, IOA_JOB_NPROCS, IOA_JOB_EXE};
+	static const char *const required_names[] = {"uid",	 "user",       "start time",
+						     "end time", "rank count", "executable"};
+	uint32_t i, found = 0;
+	size_t k;
+	int rc;
+
+	for (i = 0; i < l->r.region_count; i++) {
+		if (l->r.regions[i].type != IOA_REGION_JOB)
+			continue;
+		if (found++)
+			return bad(l, "more than one job region");
+		rc = ioa_logr_read_region(&l->r, i, &l->raw);
+		rc = rc ? rc : ioa_logr_each_job_entry(&l->r, &l->raw, on_job, &l->job);
+		if (rc == -ENOMEM)
+			return rc;
+		if (rc)
+			return bad(l, "job region: %s",
+				   ioa_logr_error(&l->r)[0] ? ioa_logr_error(&l->r)
+							    : "a value is not a number");
+	}
+	if (!found)
+		return bad(l, "no job region");
+	for (k = 0; k < sizeof(required) / sizeof(required[0]); k++)
+		if (!l->job.have[required[k]])
+			return bad(l, "the job region lacks the %s", required_names[k]);
+	if (l->job.start_ns < (uint64_t)946684800 * 1000000000u ||
+	    l->job.start_ns > (uint64_t)7258118400 * 1000000000u)
+		return bad(l, "start time out of range (%" PRIu64 " ns)", l->job.start_ns);
+	if (l->job.end_ns < l->job.start_ns)
+		return bad(l, "the job ends before it starts");
+	if (l->job.nprocs == 0 || l->job.nprocs > INT32_MAX || l->job.nnodes > INT32_MAX)
+		return bad(l, "rank or node count out of range");
+	if (l->job.uid > UINT32_MAX)
+		return bad(l, "uid out of range");
+	/* The runtime writes a log as the user who ran the job: anyone else forged it. */
+	if ((uid_t)l->job.uid != l->st.st_uid && l->st.st_uid != l->set->trusted_uid)
+		return bad(l, "forged: the file belongs to uid %u but records uid %" PRIu64,
+			   (unsigned)l->st.st_uid, l->job.uid);
+	return 0;
+}
+
+static int insert_job(struct load *l)
+{
+	char uid[24], nprocs[24], nnodes[24], end[48], user_id[24], exe_id[24], flags[24];
+	struct ioa_buf exe = IOA_BUF_INIT(1 << 20), exe_display = IOA_BUF_INIT(1 << 20),
+		       args = IOA_BUF_INIT(1 << 24), args_display = IOA_BUF_INIT(1 << 24);
+	int rc;
+
+	snprintf(uid, sizeof(uid), "%" PRIu64, l->job.uid);
+	snprintf(nprocs, sizeof(nprocs), "%" PRIu64, l->job.nprocs);
+	snprintf(nnodes, sizeof(nnodes), "%" PRIu64, l->job.nnodes);
+	snprintf(flags, sizeof(flags), "%u", l->r.flags);
+	time_text(l->job.start_ns, l->start, sizeof(l->start));
+	time_text(l->job.end_ns, end, sizeof(end));
+
+	rc = exec(l, "SELECT ensure_partitions($1::timestamptz)", 1,
+		  (const char *const[]){l->start});
+	{
+		const char *p[] = {uid, ioa_buf_str(&l->job.user)};
+
+		rc = rc ? rc
+			: query1(l,
+				 "WITH ins AS (INSERT INTO users (uid, name) VALUES ($1, $2) "
+				 "ON CONFLICT (uid, name) DO NOTHING RETURNING id) "
+				 "SELECT id FROM ins UNION ALL "
+				 "SELECT id FROM users WHERE uid = $1 AND name = $2 LIMIT 1",
+				 2, p, user_id, sizeof(user_id));
+	}
+	if (!rc && (!bytea_param(&exe, l->job.exe.data, l->job.exe.len) ||
+		    ioa_buf_add_escaped(&exe_display, l->job.exe.data, l->job.exe.len)))
+		rc = -ENOMEM;
+	{
+		const char *p[] = {exe.data, ioa_buf_str(&exe_display)};
+
+		rc = rc ? rc
+			: query1(l,
+				 "WITH ins AS (INSERT INTO executables (path, display) "
+				 "VALUES ($1::bytea, $2) ON CONFLICT (sha256(path)) DO NOTHING "
+				 "RETURNING id) SELECT id FROM ins UNION ALL "
+				 "SELECT id FROM executables WHERE sha256(path) = "
+				 "sha256($1::bytea) "
+				 "LIMIT 1",
+				 2, p, exe_id, sizeof(exe_id));
+	}
+	if (!rc && l->job.args.len) {
+		size_t i;
+
+		/* Arguments are NUL-separated: shown separated by spaces. */
+		for (i = 0; i < l->job.args.len && !rc; i++)
+			rc = l->job.args.data[i]
+				     ? ioa_buf_add_escaped(&args_display, l->job.args.data + i, 1)
+				     : (i + 1 < l->job.args.len ? ioa_buf_addstr(&args_display, " ")
+								: 0);
+		if (!rc && !bytea_param(&args, l->job.args.data, l->job.args.len))
+			rc = -ENOMEM;
+	}
+	{
+		const char *p[] = {l->start,
+				   end,
+				   ioa_buf_str(&l->job.scheduler),
+				   ioa_buf_str(&l->job.jobid),
+				   user_id,
+				   exe_id,
+				   l->job.args.len ? args.data : NULL,
+				   l->job.args.len ? ioa_buf_str(&args_display) : NULL,
+				   nprocs,
+				   nnodes,
+				   ioa_buf_str(&l->job.version),
+				   ioa_buf_str(&l->job.settings),
+				   flags,
+				   l->job.folded ? "t" : "f"};
+
+		rc = rc ? rc
+			: query1(l,
+				 "INSERT INTO jobs (start_time, end_time, ledger, scheduler, "
+				 "job_id, "
+				 "user_id, exe_id, args, args_display, nprocs, nnodes, "
+				 "runtime_version, "
+				 "settings, log_flags, folded, bytes_read, bytes_written) VALUES "
+				 "($1, "
+				 "$2, 0, $3, $4, $5, $6, $7::bytea, $8, $9, $10, $11, $12, $13, "
+				 "$14, 0, "
+				 "0) RETURNING id",
+				 14, p, l->job_id, sizeof(l->job_id));
+	}
+	ioa_buf_release(&exe);
+	ioa_buf_release(&exe_display);
+	ioa_buf_release(&args);
+	ioa_buf_release(&args_display);
+	return rc;
+}
+
+/* ------------------------------------------------------------ names and mounts */
+
+static int on_mount(const unsigned char *path, uint32_t path_len, const unsigned char *type,
+		    uint32_t type_len, void *arg)
+{
+	struct load *l = arg;
+	struct mount *m;
+
+	if (!(l->nmounts & (l->nmounts - 1)) || !l->nmounts) {
+		size_t cap = l->nmounts ? l->nmounts * 2 : 16;
+		struct mount *mounts = realloc(l->mounts, cap * sizeof(*mounts));
+
+		if (!mounts)
+			return -ENOMEM;
+		l->mounts = mounts;
+	}
+	m = &l->mounts[l->nmounts];
+	m->path = malloc(path_len + 1);
+	m->type = strndup((const char *)type, type_len);
+	if (!m->path || !m->type) {
+		free(m->path);
+		free(m->type);
+		return -ENOMEM;
+	}
+	memcpy(m->path, path, path_len);
+	m->len = path_len;
+	l->nmounts++;
+	return 0;
+}
+
+/* The mount holding a name: the longest mount point that is a prefix at a '/'. */
+static const struct mount *mount_of(const struct load *l, const unsigned char *name, uint32_t len)
+{
+	const struct mount *best = NULL;
+	size_t i;
+
+	for (i = 0; i < l->nmounts; i++) {
+		const struct mount *m = &l->mounts[i];
+
+		if (m->len > len || memcmp(m->path, name, m->len) ||
+		    (m->len < len && m->len > 1 && name[m->len] != '/') ||
+		    (best && best->len >= m->len))
+			continue;
+		best = m;
+	}
+	return best;
+}
+
+static int on_name(uint64_t id, const unsigned char *name, uint32_t len, void *arg)
+{
+	struct load *l = arg;
+	const struct mount *m = mount_of(l, name, len);
+	int rc = ioa_buf_addf(&l->copy, "%" PRId64 "\t", (int64_t)id);
+
+	ioa_buf_reset(&l->text);
+	rc = rc ? rc : ioa_copy_bytea(&l->copy, name, len);
+	rc = rc ? rc : ioa_buf_addstr(&l->copy, "\t");
+	rc = rc ? rc : ioa_buf_add_escaped(&l->text, name, len);
+	rc = rc ? rc : ioa_copy_text(&l->copy, l->text.data, l->text.len);
+	rc = rc ? rc : ioa_buf_addstr(&l->copy, "\t");
+	if (m) {
+		rc = rc ? rc : ioa_copy_bytea(&l->copy, m->path, m->len);
+		rc = rc ? rc : ioa_buf_addstr(&l->copy, "\t");
+		rc = rc ? rc : ioa_copy_text(&l->copy, m->type, strlen(m->type));
+		rc = rc ? rc : ioa_buf_addstr(&l->copy, "\n");
+	} else {
+		rc = rc ? rc : ioa_buf_addstr(&l->copy, "\\N\t\\N\n");
+	}
+	return rc ? rc : copy_flush(l, 0);
+}
+
+/* Reads every region of a type with fn; a region that does not decode makes the log bad. */
+static int each_region(struct load *l, uint32_t type, const char *what,
+		       int (*fn)(struct load *l, uint32_t i))
+{
+	uint32_t i;
+	int rc = 0;
+
+	for (i = 0; i < l->r.region_count && !rc; i++) {
+		if (l->r.regions[i].type != type)
+			continue;
+		rc = ioa_logr_read_region(&l->r, i, &l->raw);
+		if (rc == -EFBIG)
+			return bad(l,
+				   "%s region %u is larger than the collector reads (%" PRIu64
+				   " bytes)",
+				   what, i, l->r.regions[i].raw_size);
+		if (rc && rc != -ENOMEM)
+			return bad(l, "%s region %u: %s", what, i, ioa_logr_error(&l->r));
+		rc = rc ? rc : fn(l, i);
+	}
+	return rc;
+}
+
+/* A decoder's failure: the log's fault unless it was ours (memory) or the database's. */
+static int decoded(struct load *l, int rc, const char *what, uint32_t i)
+{
+	if (!rc || rc == -ENOMEM || rc == -ECONNRESET || rc == -EIO || rc == LOAD_BAD)
+		return rc;
+	return bad(l, "%s region %u: %s", what, i,
+		   ioa_logr_error(&l->r)[0] ? ioa_logr_error(&l->r) : ioa_strerror(rc));
+}
+
+static int load_mounts(struct load *l, uint32_t i)
+{
+	return decoded(l, ioa_logr_each_mount(&l->r, &l->raw, on_mount, l), "mount", i);
+}
+
+static int load_names(struct load *l, uint32_t i)
+{
+	return decoded(l, ioa_logr_each_name(&l->r, &l->raw, on_name, l), "name", i);
+}
+
+static int names_and_mounts(struct load *l)
+{
+	size_t i;
+	int rc = each_region(l, IOA_REGION_MOUNTS, "mount", load_mounts);
+
+	rc = rc ? rc : copy_begin(l, "COPY tmp_mounts FROM STDIN");
+	for (i = 0; i < l->nmounts && !rc; i++) {
+		const struct mount *m = &l->mounts[i];
+
+		ioa_buf_reset(&l->text);
+		rc = ioa_copy_bytea(&l->copy, m->path, m->len);
+		rc = rc ? rc : ioa_buf_addstr(&l->copy, "\t");
+		rc = rc ? rc : ioa_buf_add_escaped(&l->text, m->path, m->len);
+		rc = rc ? rc : ioa_copy_text(&l->copy, l->text.data, l->text.len);
+		rc = rc ? rc : ioa_buf_addstr(&l->copy, "\t");
+		rc = rc ? rc : ioa_copy_text(&l->copy, m->type, strlen(m->type));
+		rc = rc ? rc : ioa_buf_addstr(&l->copy, "\n");
+	}
+	rc = copy_end(l, rc);
+	rc = rc ? rc : copy_begin(l, "COPY tmp_names FROM STDIN");
+	rc = copy_end(l, rc ? rc : each_region(l, IOA_REGION_NAMES, "name", load_names));
+	{
+		const char *p[] = {l->job_id, l->start};
+
+		rc = rc ? rc
+			: exec(l,
+			       "INSERT INTO file_systems (mount_point, display, fs_type) "
+			       "SELECT DISTINCT ON (sha256(mount), fs_type) mount, display, "
+			       "fs_type "
+			       "FROM tmp_mounts ON CONFLICT (sha256(mount_point), fs_type) DO "
+			       "NOTHING",
+			       0, NULL);
+		rc = rc ? rc
+			: exec(l,
+			       "INSERT INTO job_mounts (job, start_time, fs) "
+			       "SELECT DISTINCT $1::bigint, $2::timestamptz, f.id FROM tmp_mounts "
+			       "t "
+			       "JOIN file_systems f ON sha256(f.mount_point) = sha256(t.mount) "
+			       "AND f.fs_type = t.fs_type",
+			       2, p);
+		rc = rc ? rc
+			: exec(l,
+			       "INSERT INTO file_names (name, display) "
+			       "SELECT DISTINCT ON (sha256(name)) name, display FROM tmp_names "
+			       "ON CONFLICT (sha256(name)) DO NOTHING",
+			       0, NULL);
+		rc = rc ? rc
+			: exec(l,
+			       "INSERT INTO job_files (job, start_time, record_id, file, fs) "
+			       "SELECT DISTINCT ON (t.record_id) $1::bigint, $2::timestamptz, "
+			       "t.record_id, n.id, f.id FROM tmp_names t "
+			       "JOIN file_names n ON sha256(n.name) = sha256(t.name) "
+			       "LEFT JOIN file_systems f ON sha256(f.mount_point) = "
+			       "sha256(t.mount) "
+			       "AND f.fs_type = t.fs_type",
+			       2, p);
+	}
+	return rc;
+}
+
+/* ------------------------------------------------------------ records */
+
+static int on_record(const struct ioa_log_record *rec, void *arg)
+{
+	struct load *l = arg;
+	const struct ioa_module_desc *mod = &ioa_modules[rec->module];
+	int rd = l->byte_counter[rec->module][0], wr = l->byte_counter[rec->module][1];
+	int64_t bytes_read = rd >= 0 ? rec->counters[rd] : 0;
+	int64_t bytes_written = wr >= 0 ? rec->counters[wr] : 0;
+	unsigned k;
+	int rc = row_start(l);
+
+	rc = rc ? rc
+		: ioa_buf_addf(&l->copy,
+			       "%d\t%" PRId32 "\t%" PRId64 "\t%" PRIu32 "\t%" PRId64 "\t%" PRId64
+			       "\t{",
+			       (int)rec->module, rec->rank, (int64_t)rec->id, rec->flags,
+			       bytes_read, bytes_written);
+	for (k = 0; k < mod->counter_count && !rc; k++)
+		rc = ioa_buf_addf(&l->copy, "%s%" PRId64, k ? "," : "", rec->counters[k]);
+	rc = rc ? rc : ioa_buf_addstr(&l->copy, "}\t{");
+	for (k = 0; k < mod->fcounter_count && !rc; k++)
+		rc = ioa_buf_addf(&l->copy, "%s%.17g", k ? "," : "", rec->fcounters[k]);
+	rc = rc ? rc : ioa_buf_addstr(&l->copy, "}\n");
+	l->records++;
+	/* MPI-IO bytes are also in the POSIX calls beneath them: the job's totals skip them. */
+	if (rec->module != IOA_MOD_MPIIO && bytes_read > 0)
+		l->bytes_read += (uint64_t)bytes_read;
+	if (rec->module != IOA_MOD_MPIIO && bytes_written > 0)
+		l->bytes_written += (uint64_t)bytes_written;
+	return rc ? rc : copy_flush(l, 0);
+}
+
+static int load_records(struct load *l, uint32_t i)
+{
+	return decoded(l, ioa_logr_each_record(&l->r, i, &l->raw, on_record, l), "record", i);
+}
+
+static int records(struct load *l)
+{
+	unsigned m;
+	int rc = copy_begin(l, "COPY records (job, start_time, module, rank, record_id, flags, "
+			       "bytes_read, bytes_written, counters, fcounters) FROM STDIN");
+
+	for (m = 0; m < IOA_MOD_COUNT && !rc; m++)
+		rc = each_region(l, ioa_modules[m].region_type, ioa_modules[m].name, load_records);
+	return copy_end(l, rc);
+}
+
+/* ------------------------------------------------------------ bins, failures, hints */
+
+static int add_array_u64(struct ioa_buf *b, const uint64_t *v, uint32_t n)
+{
+	uint32_t i;
+	int rc = ioa_buf_addstr(b, "{");
+
+	for (i = 0; i < n && !rc; i++)
+		rc = ioa_buf_addf(b, "%s%" PRId64, i ? "," : "", (int64_t)v[i]);
+	return rc ? rc : ioa_buf_addstr(b, "}");
+}
+
+static int on_bins(const struct ioa_log_bins *b, void *arg)
+{
+	struct load *l = arg;
+	char start[48];
+	uint32_t i;
+	int rc = row_start(l);
+
+	time_text(b->start_ns, start, sizeof(start));
+	rc = rc ? rc
+		: ioa_buf_addf(&l->copy, "%d\t%" PRId32 "\t%" PRId64 "\t%s\t%.17g\t",
+			       (int)b->module, b->rank, (int64_t)b->record_id, start, b->width_s);
+	rc = rc ? rc : add_array_u64(&l->copy, b->read_bytes, b->nbins);
+	rc = rc ? rc : ioa_buf_addstr(&l->copy, "\t");
+	rc = rc ? rc : add_array_u64(&l->copy, b->write_bytes, b->nbins);
+	for (i = 0; i < 2 && !rc; i++) {
+		const uint32_t *ops = i ? b->write_ops : b->read_ops;
+		uint32_t k;
+
+		rc = ioa_buf_addstr(&l->copy, "\t{");
+		for (k = 0; k < b->nbins && !rc; k++)
+			rc = ioa_buf_addf(&l->copy, "%s%" PRIu32, k ? "," : "", ops[k]);
+		rc = rc ? rc : ioa_buf_addstr(&l->copy, "}");
+	}
+	rc = rc ? rc : ioa_buf_addstr(&l->copy, "\n");
+	return rc ? rc : copy_flush(l, 0);
+}
+
+static int load_bins(struct load *l, uint32_t i)
+{
+	return decoded(l, ioa_logr_each_bins(&l->r, &l->raw, on_bins, l), "time bins", i);
+}
+
+static int on_failure(const struct ioa_log_failure *f, void *arg)
+{
+	struct load *l = arg;
+	int rc = row_start(l);
+
+	ioa_buf_reset(&l->text);
+	rc = rc ? rc
+		: ioa_buf_addf(&l->copy, "%d\t%" PRId32 "\t%" PRId64 "\t", (int)f->module, f->rank,
+			       (int64_t)f->record_id);
+	rc = rc ? rc : ioa_buf_add_escaped(&l->text, f->op, f->op_len);
+	rc = rc ? rc : ioa_copy_text(&l->copy, l->text.data, l->text.len);
+	rc = rc ? rc
+		: ioa_buf_addf(&l->copy, "\t%" PRId32 "\t%" PRId64 "\n", f->err, (int64_t)f->count);
+	return rc ? rc : copy_flush(l, 0);
+}
+
+static int load_failures(struct load *l, uint32_t i)
+{
+	return decoded(l, ioa_logr_each_failure(&l->r, &l->raw, on_failure, l), "errors", i);
+}
+
+static int on_hints(uint64_t id, int32_t rank, const unsigned char *text, uint32_t len, void *arg)
+{
+	struct load *l = arg;
+	int rc = row_start(l);
+
+	ioa_buf_reset(&l->text);
+	rc = rc ? rc : ioa_buf_addf(&l->copy, "%" PRId32 "\t%" PRId64 "\t", rank, (int64_t)id);
+	rc = rc ? rc : ioa_buf_add_escaped(&l->text, text, len);
+	rc = rc ? rc : ioa_copy_text(&l->copy, l->text.data, l->text.len);
+	rc = rc ? rc : ioa_buf_addstr(&l->copy, "\n");
+	return rc ? rc : copy_flush(l, 0);
+}
+
+static int load_hints(struct load *l, uint32_t i)
+{
+	return decoded(l, ioa_logr_each_hints(&l->r, &l->raw, on_hints, l), "hints", i);
+}
+
+/* A trace region as stored (compressed); read once to check it, then its stored bytes. */
+static int load_trace(struct load *l, uint32_t i)
+{
+	const struct ioa_log_region *reg = &l->r.regions[i];
+	struct ioa_buf stored = IOA_BUF_INIT((size_t)1 << 31);
+	char seq[16], compression[16], raw_size[24];
+	ssize_t n = -1;
+	int rc = ioa_buf_grow(&stored, (size_t)reg->stored_size);
+
+	if (!rc)
+		n = pread(l->fd, stored.data, (size_t)reg->stored_size, (off_t)reg->offset);
+	if (!rc && n != (ssize_t)reg->stored_size)
+		rc = bad(l, "trace region %u: short read", i);
+	if (!rc) {
+		struct ioa_buf param = IOA_BUF_INIT((size_t)1 << 31);
+		const char *p[] = {l->job_id, l->start,
+				   seq,	      compression,
+				   raw_size,  bytea_param(&param, stored.data, (size_t)n)};
+
+		snprintf(seq, sizeof(seq), "%u", i);
+		snprintf(compression, sizeof(compression), "%u", reg->compression);
+		snprintf(raw_size, sizeof(raw_size), "%" PRIu64, reg->raw_size);
+		rc = p[5] ? exec(l,
+				 "INSERT INTO traces (job, start_time, seq, compression, raw_size, "
+				 "data) VALUES ($1, $2, $3, $4, $5, $6::bytea)",
+				 6, p)
+			  : -ENOMEM;
+		ioa_buf_release(&param);
+	}
+	ioa_buf_release(&stored);
+	return rc;
+}
+
+static int the_rest(struct load *l)
+{
+	int rc = copy_begin(l, "COPY time_bins FROM STDIN");
+
+	rc = copy_end(l, rc ? rc : each_region(l, IOA_REGION_BINS, "time bins", load_bins));
+	rc = rc ? rc : copy_begin(l, "COPY failures FROM STDIN");
+	rc = copy_end(l, rc ? rc : each_region(l, IOA_REGION_ERRORS, "errors", load_failures));
+	rc = rc ? rc : copy_begin(l, "COPY hints FROM STDIN");
+	rc = copy_end(l, rc ? rc : each_region(l, IOA_REGION_HINTS, "hints", load_hints));
+	return rc ? rc : each_region(l, IOA_REGION_TRACE, "trace", load_trace);
+}
+
+/* ------------------------------------------------------------ the ledger */
+
+/* The session's staging tables (emptied at each commit). */
+static int temp_tables(struct load *l)
+{
+	int rc = ioa_db_script(l->conn,
+			       "CREATE TEMP TABLE IF NOT EXISTS tmp_names (record_id bigint, "
+			       "name bytea, display text, mount bytea, fs_type text) "
+			       "ON COMMIT DELETE ROWS; "
+			       "CREATE TEMP TABLE IF NOT EXISTS tmp_mounts (mount bytea, "
+			       "display text, fs_type text) ON COMMIT DELETE ROWS",
+			       &l->err);
+
+	return rc ? db_failed(l, rc, NULL) : 0;
+}
+
+static void rollback(PGconn *conn)
+{
+	struct ioa_buf ignore = IOA_BUF_INIT(1024);
+
+	ioa_db_exec(conn, "ROLLBACK", 0, NULL, &ignore);
+	ioa_buf_release(&ignore);
+}
+
+/* Where a quarantined log goes: the quarantine folder, its name kept (a suffix if taken). */
+static int quarantine_path(const struct load *l, const char *path, char *out, size_t len)
+{
+	char copy[PATH_MAX];
+	struct stat st;
+	int k;
+
+	snprintf(copy, sizeof(copy), "%s", path);
+	for (k = 0; k < 1000; k++) {
+		if (k)
+			snprintf(out, len, "%s/%s.%d", l->set->quarantine, basename(copy), k);
+		else
+			snprintf(out, len, "%s/%s", l->set->quarantine, basename(copy));
+		if (lstat(out, &st) && errno == ENOENT)
+			return 0;
+	}
+	return -EEXIST;
+}
+
+/* The log's ledger row; its id into id (may be NULL). */
+static int ledger(struct load *l, const char *status, const char *path, const char *hash,
+		  const char *error, const char *qpath, const char *dup_of, const char *started,
+		  char *id, size_t id_len)
+{
+	char size[24], mtime[48], hostpid[300], host[256] = "";
+	const char *p[] = {path,
+			   size,
+			   mtime,
+			   hash,
+			   status,
+			   error,
+			   qpath,
+			   READER_VERSION,
+			   hostpid,
+			   started,
+			   !strcmp(status, "ingested") ? l->job_id : NULL,
+			   dup_of};
+
+	gethostname(host, sizeof(host) - 1);
+	snprintf(hostpid, sizeof(hostpid), "%s:%ld", host, (long)getpid());
+	snprintf(size, sizeof(size), "%lld", (long long)l->st.st_size);
+	time_text((uint64_t)l->st.st_mtim.tv_sec * 1000000000u + (uint64_t)l->st.st_mtim.tv_nsec,
+		  mtime, sizeof(mtime));
+	return query1(l,
+		      "INSERT INTO ingest_ledger (path, size, mtime, content_hash, status, error, "
+		      "quarantine_path, reader_version, collector, started_at, job, duplicate_of) "
+		      "VALUES ($1, $2, $3, $4::bytea, $5, $6, $7, $8, $9, $10, $11, $12) "
+		      "RETURNING id",
+		      12, p, id, id_len);
+}
+
+/* Begins the log's transaction and takes its lock: 0, or KNOWN, BUSY or RETRY. */
+static int claim(struct load *l, const char *path, enum ingest_result *result)
+{
+	char got[8];
+	int rc = exec(l, "BEGIN", 0, NULL);
+
+	rc = rc ? rc
+		: query1(l, "SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0))", 1,
+			 (const char *const[]){path}, got, sizeof(got));
+	if (!rc && strcmp(got, "t")) {
+		*result = INGEST_BUSY;
+		return 1;
+	}
+	rc = rc ? rc
+		: query1(l, "SELECT count(*) FROM ingest_ledger WHERE path = $1", 1,
+			 (const char *const[]){path}, got, sizeof(got));
+	if (!rc && strcmp(got, "0")) {
+		*result = INGEST_KNOWN;
+		return 1;
+	}
+	if (rc)
+		*result = INGEST_RETRY;
+	return rc ? 1 : 0;
+}
+
+static enum ingest_result quarantine(struct load *l, const char *path, const char *hash,
+				     const char *started)
+{
+	enum ingest_result result = INGEST_QUARANTINED;
+	char dest[PATH_MAX], reason[sizeof(((struct ingest_stats *)0)->reason)];
+	int rc;
+
+	snprintf(reason, sizeof(reason), "%s", l->reason);
+	rollback(l->conn);
+	if (claim(l, path, &result)) {
+		rollback(l->conn);
+		return result;
+	}
+	if (mkdir(l->set->quarantine, 0750) && errno != EEXIST)
+		ioa_warning("cannot create the quarantine folder '%s': %s", l->set->quarantine,
+			    strerror(errno));
+	rc = quarantine_path(l, path, dest, sizeof(dest));
+	rc = rc ? rc : ledger(l, "quarantined", path, hash, reason, dest, NULL, started, NULL, 0);
+	rc = rc ? rc : exec(l, "COMMIT", 0, NULL);
+	snprintf(l->reason, sizeof(reason), "%s", reason);
+	if (rc) {
+		rollback(l->conn);
+		return INGEST_RETRY;
+	}
+	/* Recorded first, moved after: a crash in between leaves the log in place, known. */
+	if (rename(path, dest))
+		ioa_warning("cannot move '%s' to the quarantine folder: %s", path, strerror(errno));
+	return INGEST_QUARANTINED;
+}
+
+static void load_free(struct load *l)
+{
+	size_t i;
+
+	ioa_logr_close(&l->r);
+	for (i = 0; i < l->nmounts; i++) {
+		free(l->mounts[i].path);
+		free(l->mounts[i].type);
+	}
+	free(l->mounts);
+	ioa_buf_release(&l->raw);
+	ioa_buf_release(&l->copy);
+	ioa_buf_release(&l->err);
+	ioa_buf_release(&l->text);
+	ioa_buf_release(&l->job.user);
+	ioa_buf_release(&l->job.jobid);
+	ioa_buf_release(&l->job.scheduler);
+	ioa_buf_release(&l->job.exe);
+	ioa_buf_release(&l->job.args);
+	ioa_buf_release(&l->job.version);
+	ioa_buf_release(&l->job.settings);
+	if (l->fd >= 0)
+		close(l->fd);
+}
+
+static void find_byte_counters(struct load *l)
+{
+	unsigned m, k;
+
+	for (m = 0; m < IOA_MOD_COUNT; m++) {
+		const struct ioa_module_desc *mod = &ioa_modules[m];
+
+		l->byte_counter[m][0] = l->byte_counter[m][1] = -1;
+		for (k = 0; k < mod->counter_count; k++) {
+			const char *name = mod->counter_names[k], *us = strchr(name, '_');
+
+			if (us && !strcmp(us, "_BYTES_READ"))
+				l->byte_counter[m][0] = (int)k;
+			if (us && !strcmp(us, "_BYTES_WRITTEN"))
+				l->byte_counter[m][1] = (int)k;
+		}
+	}
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+enum ingest_result ingest_log(PGconn *conn, const struct ingest_settings *set, const char *path,
+			      struct ingest_stats *stats)
+{
+	struct load l = {.conn = conn, .set = set, .fd = -1, .r = {.fd = -1}};
+	enum ingest_result result = INGEST_RETRY;
+	unsigned char digest[32];
+	char hash[80], started[48], proc[64], dup[24], ledger_id[24];
+	struct timespec wall;
+	double t0 = now_s();
+	int rc;
+
+	memset(stats, 0, sizeof(*stats));
+	l.reason = stats->reason;
+	ioa_buf_init(&l.raw, (size_t)set->region_cap);
+	ioa_buf_init(&l.copy, (size_t)1 << 30);
+	ioa_buf_init(&l.err, 1024);
+	ioa_buf_init(&l.text, (size_t)1 << 24);
+	ioa_buf_init(&l.job.user, 4096);
+	ioa_buf_init(&l.job.jobid, 4096);
+	ioa_buf_init(&l.job.scheduler, 4096);
+	ioa_buf_init(&l.job.exe, (size_t)1 << 20);
+	ioa_buf_init(&l.job.args, (size_t)1 << 24);
+	ioa_buf_init(&l.job.version, 4096);
+	ioa_buf_init(&l.job.settings, (size_t)1 << 20);
+	find_byte_counters(&l);
+	clock_gettime(CLOCK_REALTIME, &wall);
+	time_text((uint64_t)wall.tv_sec * 1000000000u + (uint64_t)wall.tv_nsec, started,
+		  sizeof(started));
+
+	if (claim(&l, path, &result))
+		goto out_rollback;
+	l.fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	if (l.fd < 0 && errno == ENOENT) {
+		result = INGEST_GONE;
+		goto out_rollback;
+	}
+	if (l.fd < 0 || fstat(l.fd, &l.st)) {
+		bad(&l, "cannot open: %s", errno == ELOOP ? "a symbolic link" : strerror(errno));
+		if (lstat(path, &l.st))
+			memset(&l.st, 0, sizeof(l.st));
+		result = quarantine(&l, path, NULL, started);
+		goto out;
+	}
+	stats->bytes = (uint64_t)l.st.st_size;
+	if (!S_ISREG(l.st.st_mode)) {
+		bad(&l, "not a regular file");
+		result = quarantine(&l, path, NULL, started);
+		goto out;
+	}
+	rc = sha256_fd(l.fd, digest);
+	if (rc) {
+		bad(&l, "cannot read: %s", ioa_strerror(rc));
+		result = quarantine(&l, path, NULL, started);
+		goto out;
+	}
+	bytea_param(&l.text, digest, sizeof(digest));
+	snprintf(hash, sizeof(hash), "%s", ioa_buf_str(&l.text));
+
+	/* The same content under another name: recorded as a duplicate, loaded once. */
+	rc = query1(&l,
+		    "SELECT id FROM ingest_ledger WHERE content_hash = $1::bytea AND "
+		    "status = 'ingested'",
+		    1, (const char *const[]){hash}, dup, sizeof(dup));
+	if (!rc && dup[0]) {
+		rc = ledger(&l, "duplicate", path, hash, NULL, NULL, dup, started, NULL, 0);
+		rc = rc ? rc : exec(&l, "COMMIT", 0, NULL);
+		result = rc ? INGEST_RETRY : INGEST_DUPLICATE;
+		if (rc)
+			goto out_rollback;
+		goto out;
+	}
+
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", l.fd);
+	rc = rc ? rc : temp_tables(&l);
+	if (!rc && (rc = ioa_logr_open(&l.r, proc)))
+		rc = rc == -ENOMEM ? rc : bad(&l, "%s", ioa_logr_error(&l.r));
+	rc = rc ? rc : read_job(&l);
+	rc = rc ? rc : insert_job(&l);
+	rc = rc ? rc : names_and_mounts(&l);
+	rc = rc ? rc : records(&l);
+	rc = rc ? rc : the_rest(&l);
+	rc = rc ? rc
+		: ledger(&l, "ingested", path, hash, NULL, NULL, NULL, started, ledger_id,
+			 sizeof(ledger_id));
+	if (!rc) {
+		char rd[24], wr[24];
+		const char *p[] = {l.job_id, l.start, ledger_id, rd, wr};
+
+		snprintf(rd, sizeof(rd), "%" PRIu64, l.bytes_read);
+		snprintf(wr, sizeof(wr), "%" PRIu64, l.bytes_written);
+		rc = exec(&l,
+			  "UPDATE jobs SET ledger = $3, bytes_read = $4, bytes_written = $5 "
+			  "WHERE id = $1 AND start_time = $2",
+			  5, p);
+	}
+	rc = rc ? rc : exec(&l, "COMMIT", 0, NULL);
+	if (!rc) {
+		result = INGEST_DONE;
+		ioa_parse_i64(l.job_id, &stats->job);
+		stats->records = l.records;
+		goto out;
+	}
+	if (rc == LOAD_BAD) {
+		result = quarantine(&l, path, hash, started);
+		goto out;
+	}
+	if (rc == -ENOMEM)
+		snprintf(stats->reason, sizeof(stats->reason), "out of memory");
+	result = INGEST_RETRY;
+out_rollback:
+	if (PQtransactionStatus(conn) != PQTRANS_IDLE)
+		rollback(conn);
+out:
+	load_free(&l);
+	stats->seconds = now_s() - t0;
+	return result;
+}
+
+int ingest_register_counters(PGconn *conn, struct ioa_buf *err)
+{
+	unsigned m, k, kind;
+	int rc = ioa_db_exec(conn, "BEGIN", 0, NULL, err);
+
+	for (m = 0; m < IOA_MOD_COUNT && !rc; m++) {
+		const struct ioa_module_desc *mod = &ioa_modules[m];
+
+		for (kind = 0; kind < 2 && !rc; kind++) {
+			unsigned n = kind ? mod->fcounter_count : mod->counter_count;
+
+			for (k = 0; k < n && !rc; k++) {
+				char module[8], position[16];
+				const char *p[] = {module, kind ? "fcounter" : "counter", position,
+						   kind ? mod->fcounter_names[k]
+							: mod->counter_names[k]};
+
+				snprintf(module, sizeof(module), "%u", m);
+				snprintf(position, sizeof(position), "%u", k + 1);
+				rc = ioa_db_exec(
+					conn,
+					"INSERT INTO counter_names (module, kind, position, "
+					"name) VALUES ($1, $2, $3, $4) ON CONFLICT (module, "
+					"kind, position) DO NOTHING",
+					4, p, err);
+			}
+		}
+	}
+	if (!rc)
+		return ioa_db_exec(conn, "COMMIT", 0, NULL, err);
+	{
+		struct ioa_buf ignore = IOA_BUF_INIT(1024);
+
+		ioa_db_exec(conn, "ROLLBACK", 0, NULL, &ignore);
+		ioa_buf_release(&ignore);
+	}
+	return rc;
+}

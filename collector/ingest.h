@@ -1,0 +1,58 @@
+/*
+ * ingest — moves one log into the warehouse, exactly once.
+ *
+ * One transaction per log: an advisory lock on the log's path (a second
+ * collector skips a log the first is busy with), the ledger checked for the
+ * path (done already) and the content hash (the same log under another
+ * name: recorded as a duplicate), then the job and everything the log holds
+ * streamed in with COPY, and the ledger row last.  The log is read through
+ * the common reader region by region, so memory stays bounded whatever its
+ * size.  A log that fails validation (unreadable, corrupt, truncated, its
+ * file owner not the uid it records) is rolled back and recorded as
+ * quarantined with the reason, then moved to the quarantine folder.  A
+ * database problem (connection lost, server out of space, a statement of
+ * ours refused) leaves the log untouched for a later try.
+ */
+#ifndef INGEST_H
+#define INGEST_H
+
+#include <libpq-fe.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "ioa_buf.h"
+
+enum ingest_result {
+	INGEST_DONE,	    /* the job is in the warehouse */
+	INGEST_DUPLICATE,   /* the same content is in already: recorded as such */
+	INGEST_QUARANTINED, /* invalid: recorded, moved aside */
+	INGEST_KNOWN,	    /* the ledger has this path already */
+	INGEST_BUSY,	    /* another collector has it now */
+	INGEST_GONE,	    /* the file vanished before it was read */
+	INGEST_RETRY,	    /* the database failed: try again later */
+};
+
+struct ingest_settings {
+	const char *quarantine; /* folder for invalid logs */
+	uid_t trusted_uid;	/* may own any log ((uid_t)-1: nobody) */
+	uint64_t region_cap;	/* largest region read into memory */
+};
+
+struct ingest_stats {
+	int64_t job;	  /* jobs.id when done */
+	uint64_t records; /* module records loaded */
+	uint64_t bytes;	  /* the log's size */
+	double seconds;	  /* wall time of the whole log */
+	char reason[512]; /* why it was quarantined, or what failed (RETRY) */
+};
+
+const char *ingest_result_name(enum ingest_result r);
+
+/* Ingests the log at path (a complete *.ioa) on conn, which has no transaction open. */
+enum ingest_result ingest_log(PGconn *conn, const struct ingest_settings *set, const char *path,
+			      struct ingest_stats *stats);
+
+/* Writes the collector's counter layout into counter_names (once per connection). */
+int ingest_register_counters(PGconn *conn, struct ioa_buf *err);
+
+#endif
