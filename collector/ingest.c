@@ -1066,6 +1066,28 @@ out:
 	return result;
 }
 
+int ingest_check_role(PGconn *conn, struct ioa_buf *err)
+{
+	int rc;
+	PGresult *res = ioa_db_query(conn,
+				     "SELECT rolsuper OR rolbypassrls, current_user FROM pg_roles "
+				     "WHERE rolname = current_user",
+				     0, NULL, err, &rc, NULL);
+
+	if (!res)
+		return rc;
+	if (PQntuples(res) == 1 && strcmp(PQgetvalue(res, 0, 0), "t")) {
+		ioa_buf_reset(err);
+		ioa_buf_addf(err,
+			     "the collector's role '%s' cannot load tables under row-level "
+			     "security: a superuser must run ALTER ROLE \"%s\" BYPASSRLS",
+			     PQgetvalue(res, 0, 1), PQgetvalue(res, 0, 1));
+		rc = -EPERM;
+	}
+	PQclear(res);
+	return rc;
+}
+
 int ingest_register_counters(PGconn *conn, struct ioa_buf *err)
 {
 	unsigned m, k, kind;

@@ -52,6 +52,14 @@ const char *ingest_result_name(enum ingest_result r);
 enum ingest_result ingest_log(PGconn *conn, const struct ingest_settings *set, const char *path,
 			      struct ingest_stats *stats);
 
+/*
+ * Checks that the connection's role may load the warehouse: COPY cannot
+ * load tables under row-level security, so the collector's login role
+ * needs BYPASSRLS (its privileges still allow only adding).  0, -EPERM
+ * with the fix in err, or a database error.
+ */
+int ingest_check_role(PGconn *conn, struct ioa_buf *err);
+
 /* Writes the collector's counter layout into counter_names (once per connection). */
 int ingest_register_counters(PGconn *conn, struct ioa_buf *err);
 

@@ -86,6 +86,8 @@ struct collector {
 	char quarantine[PATH_MAX];
 	PGconn *conn;
 	int once, stop, inotify, sigfd;
+	int db_down;  /* the last try to reach the warehouse failed */
+	int fatal;    /* stopped by an error no retry mends */
 	char **watch; /* watch descriptor -> folder */
 	size_t nwatch;
 	struct queue queue;
@@ -342,12 +344,27 @@ static int connect_db(struct collector *c)
 	}
 	PQfinish(c->conn);
 	c->conn = ioa_db_connect(c->set.conninfo, "ioatlasd", &err);
+	if (c->conn && ingest_check_role(c->conn, &err) == -EPERM) {
+		/* Not something waiting mends: the collector stops and says what to do. */
+		ioa_error("%s", ioa_buf_str(&err));
+		c->stop = c->fatal = 1;
+		PQfinish(c->conn);
+		c->conn = NULL;
+		ioa_buf_release(&err);
+		return -EPERM;
+	}
 	if (c->conn && ingest_register_counters(c->conn, &err)) {
 		PQfinish(c->conn);
 		c->conn = NULL;
 	}
-	if (!c->conn)
-		ioa_warning("%s", ioa_buf_str(&err));
+	/* Said once when the warehouse goes away and once when it is back, not at every try. */
+	if (!c->conn && !c->db_down)
+		ioa_warning("%s (trying again, with backoff)", ioa_buf_str(&err));
+	else if (!c->conn)
+		ioa_debug("%s", ioa_buf_str(&err));
+	else if (c->db_down)
+		ioa_info("the warehouse is reachable again");
+	c->db_down = !c->conn;
 	ioa_buf_release(&err);
 	return c->conn ? 0 : -ECONNREFUSED;
 }
@@ -457,10 +474,16 @@ static int ingest_next(struct collector *c)
 		ioa_info("'%s' went away before it was read", path);
 		break;
 	case INGEST_RETRY:
-		ioa_warning("'%s' not ingested, will try again: %s", path, st.reason);
 		if (PQstatus(c->conn) != CONNECTION_OK) {
+			ioa_warning(
+				"the warehouse went away while ingesting '%s': %s (trying again, "
+				"with backoff)",
+				path, st.reason);
 			PQfinish(c->conn);
 			c->conn = NULL;
+			c->db_down = 1;
+		} else {
+			ioa_warning("'%s' not ingested, will try again: %s", path, st.reason);
 		}
 		return -EAGAIN;
 	}
@@ -549,7 +572,7 @@ static int run(struct collector *c)
 					       now);
 			continue;
 		}
-		if (ingest_next(c)) {
+		if (ingest_next(c) && !c->fatal) {
 			/* The database is away: wait, longer each time, up to a minute. */
 			if (!c->retry_since)
 				c->retry_since = now;
@@ -571,7 +594,7 @@ static int run(struct collector *c)
 	}
 	if (c->once || c->stop)
 		summary(c);
-	return 0;
+	return c->fatal ? 1 : 0;
 }
 
 static void usage(FILE *out)
