@@ -363,7 +363,7 @@ static int connect_db(struct collector *c)
 	else if (!c->conn)
 		ioa_debug("%s", ioa_buf_str(&err));
 	else if (c->db_down)
-		ioa_info("the warehouse is reachable again");
+		ioa_warning("the warehouse is reachable again");
 	c->db_down = !c->conn;
 	ioa_buf_release(&err);
 	return c->conn ? 0 : -ECONNREFUSED;

@@ -96,6 +96,13 @@ pg_watchdog() {
 	pg_as_owner "$PG_BINDIR/pg_ctl" -D "$PG_ROOT/data" -m immediate stop
 }
 
+# pg_resume: starts the cluster again after pg_stop (the same data).
+pg_resume() {
+	pg_as_owner "$PG_BINDIR/pg_ctl" -D "$PG_ROOT/data" -l "$PG_ROOT/server.log" -w -t 60 \
+		-o "-c listen_addresses='' -c unix_socket_directories='$PG_ROOT/sock' -c fsync=off -c max_connections=40" \
+		start >/dev/null 2>&1
+}
+
 pg_stop() {
 	[ -n "${PG_ROOT:-}" ] || return 0
 	pg_as_owner "$PG_BINDIR/pg_ctl" -D "$PG_ROOT/data" -m fast -w -t 30 stop >/dev/null 2>&1
