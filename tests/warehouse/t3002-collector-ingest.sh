@@ -129,6 +129,22 @@ chown nobody "$trusted"
 IOATLAS_COLLECTOR_TRUSTED_USER=nobody run_timeout 120 "$daemon" --once >/dev/null 2>&1
 is "$(status "$trusted")" "ingested: " "a log owned by the trusted service account is accepted"
 
+# --- by hand ------------------------------------------------------------------
+by_hand=$(ioa_logdir)
+ioa_preload "$by_hand" touch "$data/by-hand"
+hl=$(ioa_only_log "$by_hand")
+like "$("$IOA_CMD" ingest "$hl")" "^ingested $hl: job [0-9]+, [0-9]+ records$" \
+	"ioatlas ingest LOG ingests a log by hand"
+like "$(cd "$(dirname "$hl")" && "$IOA_CMD" ingest "$(basename "$hl")")" "^known $hl: in the ledger" \
+	"a second time (named relative to the working folder) it is known"
+out=$("$IOA_CMD" ingest "$by_hand/nonexistent.ioa")
+is "$?" 1 "a log that is not there: status 1"
+like "$out" "^gone $by_hand/nonexistent.ioa" "saying so"
+status=$("$IOA_CMD" ingest --status)
+like "$status" "^  quarantined:  5  5$" "ioatlas ingest --status counts the quarantined"
+like "$status" "^  ingested:  $((jobs + 2))  $((jobs + 2))$" "and the ingested, all time and the last day"
+like "$status" "^log tree $logs: [0-9]+ logs, backlog 0$" "and the tree's backlog"
+
 # --- the service ---------------------------------------------------------------
 site="$TEST_TMP/site.conf"
 printf 'collector.rescan = 1h\ncollector.summary = 1h\n' >"$site"

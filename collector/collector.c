@@ -1,0 +1,349 @@
+/*
+ * collector — settings and discovery shared by ioatlasd and `ioatlas ingest`
+ * (see collector.h).
+ */
+#define _GNU_SOURCE
+#include "collector.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/inotify.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ioa_conf.h"
+#include "ioa_db.h"
+#include "ioa_log.h"
+
+#ifndef IOATLAS_LOGDIR
+#define IOATLAS_LOGDIR "/var/log/ioatlas"
+#endif
+
+#define SETTINGS_TABLE(s)                                                                          \
+	{                                                                                          \
+		{"logdir", IOA_SET_TEXT, &(s)->logdir, IOATLAS_LOGDIR,                             \
+		 "root of the log tree (LOGDIR/YYYY/MM/DD/*.ioa)"},                                \
+			{"warehouse.conninfo", IOA_SET_TEXT, &(s)->conninfo, "",                   \
+			 "libpq connection string (secrets in .pgpass or a service file)"},        \
+			{"collector.quarantine", IOA_SET_TEXT, &(s)->quarantine, "",               \
+			 "folder for logs that fail validation (empty: LOGDIR/quarantine)"},       \
+			{"collector.trusted_user", IOA_SET_TEXT, &(s)->trusted_user, "",           \
+			 "account that may own any user's log (a service that copies logs)"},      \
+			{"collector.rescan", IOA_SET_SECONDS, &(s)->rescan, "10m",                 \
+			 "how often the last days of the tree are scanned again"},                 \
+			{"collector.rescan_days", IOA_SET_COUNT, &(s)->rescan_days, "3",           \
+			 "how many days back a rescan looks (--once: the whole tree)"},            \
+			{"collector.summary", IOA_SET_SECONDS, &(s)->summary, "10m",               \
+			 "how often a summary line is logged"},                                    \
+			{"collector.retry_max", IOA_SET_SECONDS, &(s)->retry_max, "1h",            \
+			 "--once and ingest: how long to wait for the database before giving up"}, \
+			{"collector.region_cap_mib", IOA_SET_COUNT, &(s)->region_cap_mib, "32",    \
+			 "largest log region read into memory, MiB (bounds the collector's "       \
+			 "memory)"},                                                               \
+			{"collector.log_level", IOA_SET_TEXT, &(s)->log_level, "info",             \
+			 "error, warning, info or debug"},                                         \
+	}
+
+double collector_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* ------------------------------------------------------------ settings */
+
+int collector_settings_load(struct collector_settings *s, struct ioa_buf *err)
+{
+	const struct ioa_setting table[] = SETTINGS_TABLE(s);
+	enum ioa_log_level level;
+	int rc = ioa_conf_load(table, sizeof(table) / sizeof(table[0]), err);
+
+	if (!rc && ioa_log_level_parse(s->log_level, &level)) {
+		ioa_buf_addf(err, "bad value for collector.log_level: '%s'", s->log_level);
+		rc = -EINVAL;
+	}
+	if (!rc && (s->region_cap_mib < 1 || s->region_cap_mib > 4096)) {
+		ioa_buf_addf(err, "collector.region_cap_mib must be 1 to 4096");
+		rc = -EINVAL;
+	}
+	if (!rc && !s->logdir[0]) {
+		ioa_buf_addf(err, "logdir is empty");
+		rc = -EINVAL;
+	}
+	return rc;
+}
+
+void collector_settings_free(struct collector_settings *s)
+{
+	const struct ioa_setting table[] = SETTINGS_TABLE(s);
+
+	ioa_conf_free(table, sizeof(table) / sizeof(table[0]));
+}
+
+int collector_settings_apply(struct collector_settings *s, struct ioa_buf *err)
+{
+	struct passwd *pw;
+	enum ioa_log_level level = IOA_LOG_INFO;
+
+	ioa_log_level_parse(s->log_level, &level);
+	ioa_log_set_level(level);
+	if (s->quarantine[0])
+		snprintf(s->quarantine_dir, sizeof(s->quarantine_dir), "%s", s->quarantine);
+	else
+		snprintf(s->quarantine_dir, sizeof(s->quarantine_dir), "%s/quarantine", s->logdir);
+	s->ingest.quarantine = s->quarantine_dir;
+	s->ingest.region_cap = (uint64_t)s->region_cap_mib << 20;
+	s->ingest.trusted_uid = (uid_t)-1;
+	if (s->trusted_user[0]) {
+		pw = getpwnam(s->trusted_user);
+		if (!pw) {
+			ioa_buf_addf(err, "collector.trusted_user: no such user '%s'",
+				     s->trusted_user);
+			return -EINVAL;
+		}
+		s->ingest.trusted_uid = pw->pw_uid;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------ discovery */
+
+int discover_add(struct discover *d, const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < d->n; i++)
+		if (!strcmp(d->paths[i], path))
+			return 0;
+	if (d->n == d->cap) {
+		size_t cap = d->cap ? d->cap * 2 : 256;
+		char **paths = realloc(d->paths, cap * sizeof(*paths));
+
+		if (!paths)
+			return -ENOMEM;
+		d->paths = paths;
+		d->cap = cap;
+	}
+	if (!(d->paths[d->n] = strdup(path)))
+		return -ENOMEM;
+	d->n++;
+	return 0;
+}
+
+void discover_drop_first(struct discover *d)
+{
+	free(d->paths[0]);
+	memmove(d->paths, d->paths + 1, (d->n - 1) * sizeof(*d->paths));
+	d->n--;
+}
+
+/* A complete log: *.ioa, not hidden, not the runtime's *.ioa.part. */
+static int is_log_name(const char *name)
+{
+	size_t n = strlen(name);
+
+	return name[0] != '.' && n > 4 && !strcmp(name + n - 4, ".ioa");
+}
+
+static int all_digits(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return 0;
+	return strlen(s) == n;
+}
+
+/* Watches a folder of the tree; watch descriptors are small integers: a table maps them back. */
+static void watch_dir(struct discover *d, const char *dir)
+{
+	int wd;
+
+	if (d->inotify < 0)
+		return;
+	wd = inotify_add_watch(d->inotify, dir,
+			       IN_MOVED_TO | IN_CLOSE_WRITE | IN_CREATE | IN_ONLYDIR);
+	if (wd < 0) {
+		if (errno != ENOENT)
+			ioa_debug("cannot watch '%s': %s", dir, strerror(errno));
+		return;
+	}
+	if ((size_t)wd >= d->nwatch) {
+		size_t n = (size_t)wd * 2 + 16;
+		char **watch = realloc(d->watch, n * sizeof(*watch));
+
+		if (!watch)
+			return;
+		memset(watch + d->nwatch, 0, (n - d->nwatch) * sizeof(*watch));
+		d->watch = watch;
+		d->nwatch = n;
+	}
+	if (!d->watch[wd])
+		d->watch[wd] = strdup(dir);
+}
+
+/*
+ * Walks the tree's day folders (LOGDIR/YYYY/MM/DD) from dir, depth levels
+ * below LOGDIR, queueing complete logs and watching the folders.
+ */
+static void walk(struct discover *d, const char *dir, int depth)
+{
+	static const size_t widths[] = {4, 2, 2};
+	struct dirent **entries;
+	int n, i;
+
+	watch_dir(d, dir);
+	n = scandir(dir, &entries, NULL, alphasort);
+	if (n < 0) {
+		if (errno != ENOENT)
+			ioa_warning("cannot read the folder '%s': %s", dir, strerror(errno));
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		const char *name = entries[i]->d_name;
+		char path[PATH_MAX];
+
+		if (snprintf(path, sizeof(path), "%s/%s", dir, name) >= (int)sizeof(path))
+			continue;
+		if (depth < 3 && all_digits(name, widths[depth]))
+			walk(d, path, depth + 1);
+		else if (depth == 3 && is_log_name(name) && discover_add(d, path))
+			ioa_error("out of memory queueing '%s'", path);
+	}
+	for (i = 0; i < n; i++)
+		free(entries[i]);
+	free(entries);
+}
+
+void discover_scan(struct discover *d, long long days)
+{
+	char dir[PATH_MAX];
+	time_t t = time(NULL);
+	long long k;
+
+	if (days <= 0) {
+		walk(d, d->logdir, 0);
+		return;
+	}
+	watch_dir(d, d->logdir);
+	for (k = 0; k < days; k++) {
+		time_t day = t - (time_t)k * 86400;
+		struct tm tm;
+
+		gmtime_r(&day, &tm);
+		snprintf(dir, sizeof(dir), "%s/%04d", d->logdir, tm.tm_year + 1900);
+		watch_dir(d, dir);
+		snprintf(dir, sizeof(dir), "%s/%04d/%02d", d->logdir, tm.tm_year + 1900,
+			 tm.tm_mon + 1);
+		watch_dir(d, dir);
+		snprintf(dir, sizeof(dir), "%s/%04d/%02d/%02d", d->logdir, tm.tm_year + 1900,
+			 tm.tm_mon + 1, tm.tm_mday);
+		walk(d, dir, 3);
+	}
+}
+
+void discover_read_events(struct discover *d)
+{
+	char buf[16384] __attribute__((aligned(__alignof__(struct inotify_event))));
+	ssize_t n;
+	char *p;
+
+	while ((n = read(d->inotify, buf, sizeof(buf))) > 0) {
+		for (p = buf; p < buf + n;) {
+			const struct inotify_event *ev = (const struct inotify_event *)p;
+			const char *dir =
+				ev->wd >= 0 && (size_t)ev->wd < d->nwatch ? d->watch[ev->wd] : NULL;
+			char path[PATH_MAX];
+
+			p += sizeof(*ev) + ev->len;
+			if (ev->mask & IN_Q_OVERFLOW) {
+				/* Events were lost: the recent days are looked at again now. */
+				d->rescan_now = 1;
+				continue;
+			}
+			if (!ev->len || !dir ||
+			    snprintf(path, sizeof(path), "%s/%s", dir, ev->name) >=
+				    (int)sizeof(path))
+				continue;
+			if (ev->mask & IN_ISDIR)
+				d->rescan_now = 1; /* a new year, month or day folder */
+			else if (is_log_name(ev->name) && discover_add(d, path))
+				ioa_error("out of memory queueing '%s'", path);
+		}
+	}
+}
+
+/* Drops logs the ledger already knows, in one query per batch. */
+void discover_drop_known(struct discover *d, PGconn *conn)
+{
+	struct ioa_buf array = IOA_BUF_INIT((size_t)1 << 30), err = IOA_BUF_INIT(1024);
+	size_t i, j, batch;
+
+	for (i = 0; conn && i < d->n; i += batch) {
+		const char *param;
+		PGresult *res;
+		int k, rows;
+
+		batch = d->n - i < 1000 ? d->n - i : 1000;
+		ioa_buf_reset(&array);
+		ioa_buf_addstr(&array, "{");
+		for (j = i; j < i + batch; j++) {
+			const char *s;
+
+			ioa_buf_addstr(&array, j > i ? ",\"" : "\"");
+			for (s = d->paths[j]; *s; s++) {
+				if (*s == '"' || *s == '\\')
+					ioa_buf_addstr(&array, "\\");
+				ioa_buf_add(&array, s, 1);
+			}
+			ioa_buf_addstr(&array, "\"");
+		}
+		if (ioa_buf_addstr(&array, "}"))
+			break;
+		param = array.data;
+		res = ioa_db_query(conn,
+				   "SELECT path FROM ingest_ledger WHERE path = ANY($1::text[]) "
+				   "AND (status <> 'quarantined' OR quarantine_path IS NULL)",
+				   1, &param, &err, NULL, NULL);
+		if (!res)
+			break;
+		rows = PQntuples(res);
+		for (k = 0; k < rows; k++)
+			for (j = i; j < i + batch; j++)
+				if (d->paths[j][0] && !strcmp(d->paths[j], PQgetvalue(res, k, 0)))
+					d->paths[j][0] = '\0';
+		PQclear(res);
+	}
+	for (i = j = 0; i < d->n; i++) {
+		if (d->paths[i][0])
+			d->paths[j++] = d->paths[i];
+		else
+			free(d->paths[i]);
+	}
+	d->n = j;
+	ioa_buf_release(&array);
+	ioa_buf_release(&err);
+}
+
+void discover_free(struct discover *d)
+{
+	size_t i;
+
+	while (d->n)
+		discover_drop_first(d);
+	free(d->paths);
+	for (i = 0; i < d->nwatch; i++)
+		free(d->watch[i]);
+	free(d->watch);
+	if (d->inotify >= 0)
+		close(d->inotify);
+	memset(d, 0, sizeof(*d));
+	d->inotify = -1;
+}

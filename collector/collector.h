@@ -1,0 +1,60 @@
+/*
+ * collector — what ioatlasd and `ioatlas ingest` share: their settings
+ * (ioatlas.conf(5): logdir, warehouse.conninfo, collector.*) and the
+ * discovery of logs in the tree (LOGDIR/YYYY/MM/DD/NAME.ioa, never NAME.ioa.part or
+ * the quarantine folder), with inotify watches on the folders walked.
+ */
+#ifndef COLLECTOR_H
+#define COLLECTOR_H
+
+#include <libpq-fe.h>
+#include <limits.h>
+#include <stddef.h>
+
+#include "ingest.h"
+#include "ioa_buf.h"
+
+struct collector_settings {
+	char *logdir, *conninfo, *quarantine, *trusted_user, *log_level;
+	double rescan, summary, retry_max;
+	long long rescan_days, region_cap_mib;
+	/* derived by collector_settings_apply() */
+	char quarantine_dir[PATH_MAX];
+	struct ingest_settings ingest;
+};
+
+/* Loads and checks the settings; 0, or -EINVAL with the reason in err. */
+int collector_settings_load(struct collector_settings *s, struct ioa_buf *err);
+void collector_settings_free(struct collector_settings *s);
+
+/* Sets the log level and derives the ingest settings (quarantine folder, trusted uid). */
+int collector_settings_apply(struct collector_settings *s, struct ioa_buf *err);
+
+/* Logs found and not yet known to be done, in the order found, without repeats. */
+struct discover {
+	const char *logdir;
+	int inotify;  /* -1: no watches */
+	char **watch; /* watch descriptor -> folder */
+	size_t nwatch;
+	char **paths;
+	size_t n, cap;
+	int rescan_now; /* inotify saw a new folder, or lost events */
+};
+
+int discover_add(struct discover *d, const char *path);
+void discover_drop_first(struct discover *d);
+
+/* Walks the whole tree (days <= 0) or the last days' folders, adding logs and watching folders. */
+void discover_scan(struct discover *d, long long days);
+
+/* Reads pending inotify events: new logs are added, new folders set rescan_now. */
+void discover_read_events(struct discover *d);
+
+/* Drops the paths the warehouse's ledger knows (one query per 1,000). */
+void discover_drop_known(struct discover *d, PGconn *conn);
+
+void discover_free(struct discover *d);
+
+double collector_now(void);
+
+#endif

@@ -1,0 +1,216 @@
+/*
+ * ioatlas ingest — the collector's work by hand, and its state.
+ *
+ *	ioatlas ingest LOG...     ingest these logs now, exactly as ioatlasd would
+ *	ioatlas ingest --status   the ledger (logs by status, the last day, the
+ *	                          newest), the quarantined, and the tree's backlog
+ *
+ * Settings as for ioatlasd (ioatlas.conf(5)).  Exit status: 0 when every
+ * log named is in the warehouse (ingested now, before, or as a duplicate),
+ * 1 when one was quarantined or could not be ingested, 2 on usage errors.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "collector.h"
+#include "ingest.h"
+#include "ioa_db.h"
+#include "ioa_log.h"
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: ioatlas ingest LOG... | --status\n"
+		     "\n"
+		     "  LOG...    ingest these logs now, exactly once, as ioatlasd would\n"
+		     "  --status  the warehouse's ledger and the log tree's backlog\n"
+		     "\n"
+		     "Settings: logdir, warehouse.conninfo, collector.* (ioatlas.conf(5)).\n");
+}
+
+static void sleep_s(double s)
+{
+	struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
+
+	nanosleep(&ts, NULL);
+}
+
+/* One log, waiting out a database that is away (up to collector.retry_max). */
+static int ingest_one(PGconn **conn, const struct collector_settings *set, const char *path)
+{
+	struct ioa_buf err = IOA_BUF_INIT(IOA_LOG_LINE_MAX);
+	double start = collector_now(), backoff = 0.5;
+	struct ingest_stats st;
+	enum ingest_result r = INGEST_RETRY;
+	int busy = 0;
+
+	for (;;) {
+		if (!*conn) {
+			*conn = ioa_db_connect(set->conninfo, "ioatlas ingest", &err);
+			if (*conn && ingest_check_role(*conn, &err) == -EPERM) {
+				ioa_error("%s", ioa_buf_str(&err));
+				PQfinish(*conn);
+				*conn = NULL;
+				break;
+			}
+			if (*conn && ingest_register_counters(*conn, &err)) {
+				PQfinish(*conn);
+				*conn = NULL;
+			}
+		}
+		if (*conn) {
+			r = ingest_log(*conn, &set->ingest, path, &st);
+			/* Another collector has it: wait for it to finish, then it is known. */
+			if (r == INGEST_BUSY && busy++ < 600) {
+				sleep_s(0.1);
+				continue;
+			}
+			if (r != INGEST_RETRY)
+				break;
+			ioa_buf_reset(&err);
+			ioa_buf_addstr(&err, st.reason);
+			if (PQstatus(*conn) != CONNECTION_OK) {
+				PQfinish(*conn);
+				*conn = NULL;
+			}
+		}
+		if (collector_now() - start > set->retry_max) {
+			ioa_error("'%s' not ingested: %s", path, ioa_buf_str(&err));
+			break;
+		}
+		sleep_s(backoff);
+		backoff = backoff * 2 > 60 ? 60 : backoff * 2;
+	}
+	ioa_buf_release(&err);
+	switch (r) {
+	case INGEST_DONE:
+		printf("ingested %s: job %" PRId64 ", %" PRIu64 " records\n", path, st.job,
+		       st.records);
+		return 0;
+	case INGEST_DUPLICATE:
+		printf("duplicate %s: the same log is in the warehouse already\n", path);
+		return 0;
+	case INGEST_KNOWN:
+		printf("known %s: in the ledger already\n", path);
+		return 0;
+	case INGEST_QUARANTINED:
+		printf("quarantined %s: %s\n", path, st.reason);
+		return 1;
+	case INGEST_GONE:
+		printf("gone %s: no such log\n", path);
+		return 1;
+	default:
+		return 1;
+	}
+}
+
+static int print_query(PGconn *conn, const char *title, const char *sql, int n,
+		       const char *const *params)
+{
+	struct ioa_buf err = IOA_BUF_INIT(IOA_LOG_LINE_MAX);
+	PGresult *res = ioa_db_query(conn, sql, n, params, &err, NULL, NULL);
+	int row, col;
+
+	if (!res) {
+		ioa_error("%s", ioa_buf_str(&err));
+		ioa_buf_release(&err);
+		return 1;
+	}
+	if (title)
+		printf("%s\n", title);
+	for (row = 0; row < PQntuples(res); row++) {
+		for (col = 0; col < PQnfields(res); col++)
+			printf("%s%s", col ? "  " : "  ", PQgetvalue(res, row, col));
+		printf("\n");
+	}
+	PQclear(res);
+	ioa_buf_release(&err);
+	return 0;
+}
+
+static int status(const struct collector_settings *set)
+{
+	struct ioa_buf err = IOA_BUF_INIT(IOA_LOG_LINE_MAX);
+	struct discover d = {.logdir = set->logdir, .inotify = -1};
+	PGconn *conn = ioa_db_connect(set->conninfo, "ioatlas ingest", &err);
+	size_t found;
+	int rc = 0;
+
+	if (!conn) {
+		ioa_error("%s", ioa_buf_str(&err));
+		ioa_buf_release(&err);
+		return 1;
+	}
+	rc |= print_query(conn, "ledger (all time, last 24 hours):",
+			  "SELECT s.status || ':', count(l.id), count(l.id) FILTER (WHERE "
+			  "l.finished_at > now() - interval '1 day') FROM (VALUES ('ingested'), "
+			  "('duplicate'), ('quarantined')) s(status) LEFT JOIN ingest_ledger l "
+			  "ON l.status = s.status GROUP BY s.status ORDER BY s.status",
+			  0, NULL);
+	rc |= print_query(conn, "newest:",
+			  "SELECT coalesce(max(finished_at)::text, 'none') FROM ingest_ledger", 0,
+			  NULL);
+	rc |= print_query(conn, "last quarantined:",
+			  "SELECT finished_at, path, error FROM ingest_ledger "
+			  "WHERE status = 'quarantined' ORDER BY finished_at DESC LIMIT 5",
+			  0, NULL);
+	discover_scan(&d, 0);
+	found = d.n;
+	discover_drop_known(&d, conn);
+	printf("log tree %s: %zu logs, backlog %zu\n", set->logdir, found, d.n);
+	discover_free(&d);
+	PQfinish(conn);
+	ioa_buf_release(&err);
+	return rc ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct collector_settings set = {0};
+	struct ioa_buf err = IOA_BUF_INIT(IOA_LOG_LINE_MAX);
+	PGconn *conn = NULL;
+	int a, rc = 0;
+
+	ioa_log_set_progname("ioatlas ingest");
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (collector_settings_load(&set, &err) || collector_settings_apply(&set, &err)) {
+		ioa_error("%s", ioa_buf_str(&err));
+		collector_settings_free(&set);
+		ioa_buf_release(&err);
+		return 1;
+	}
+	if (!strcmp(argv[1], "--status")) {
+		rc = argc == 2 ? status(&set) : 2;
+		if (rc == 2)
+			usage(stderr);
+	} else {
+		for (a = 1; a < argc; a++) {
+			/* The ledger holds absolute paths, as ioatlasd finds them. */
+			struct ioa_buf path = IOA_BUF_INIT(2 * PATH_MAX);
+			char cwd[PATH_MAX];
+
+			if (argv[a][0] != '/' && getcwd(cwd, sizeof(cwd)))
+				ioa_buf_addf(&path, "%s/%s", cwd, argv[a]);
+			else
+				ioa_buf_addstr(&path, argv[a]);
+			rc |= ingest_one(&conn, &set, ioa_buf_str(&path));
+			ioa_buf_release(&path);
+		}
+	}
+	PQfinish(conn);
+	collector_settings_free(&set);
+	ioa_buf_release(&err);
+	return rc;
+}
