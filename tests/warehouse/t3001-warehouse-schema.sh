@@ -14,9 +14,10 @@ export PGDATABASE=fresh IOATLAS_CONF=/dev/null
 is "$("$wh" status 2>&1 | head -n 1)" "warehouse schema: 0" "an empty database is at version 0"
 out=$("$wh" migrate 2>&1)
 like "$out" '^warehouse: applied 0001_schema$' "migrate applies the first migration"
-like "$out" '^warehouse: schema at version 1$' "and says where the schema is"
-is "$("$wh" migrate 2>&1)" "warehouse: schema at version 1 (nothing to do)" "a second migrate is a no-op"
-is "$(psql -X -t -A -c 'SELECT count(*) FROM ioatlas.schema_migrations')" 1 "recorded once"
+like "$out" '^warehouse: applied 0002_views$' "and the next, in order"
+like "$out" '^warehouse: schema at version 2$' "and says where the schema is"
+is "$("$wh" migrate 2>&1)" "warehouse: schema at version 2 (nothing to do)" "a second migrate is a no-op"
+is "$(psql -X -t -A -c 'SELECT count(*) FROM ioatlas.schema_migrations')" 2 "each recorded once"
 
 # Two at once on a fresh database: one applies, the other finds nothing to do.
 PGDATABASE=race "$wh" migrate >"$TEST_TMP/m1" 2>&1 &
@@ -24,12 +25,12 @@ PGDATABASE=race "$wh" migrate >"$TEST_TMP/m2" 2>&1
 wait $!
 is "$(cat "$TEST_TMP/m1" "$TEST_TMP/m2" | grep -c 'applied 0001_schema')" 1 \
 	"two migrations at once: the schema is applied once"
-is "$(PGDATABASE=race psql -X -t -A -c 'SELECT count(*) FROM ioatlas.schema_migrations')" 1 \
+is "$(PGDATABASE=race psql -X -t -A -c 'SELECT count(*) FROM ioatlas.schema_migrations')" 2 \
 	"and recorded once"
 
 psql -X -q -c "INSERT INTO ioatlas.schema_migrations (version, name) VALUES (9999, '9999_future')"
 fails "a database newer than this ioatlas is refused" "$wh" migrate
-like "$(cat "$TEST_TMP/last.out")" "schema is at version 9999, newer than this ioatlas knows \(1\): upgrade ioatlas" \
+like "$(cat "$TEST_TMP/last.out")" "schema is at version 9999, newer than this ioatlas knows \(2\): upgrade ioatlas" \
 	"with a message that says what to do"
 like "$("$wh" status 2>&1)" "newer than this ioatlas" "status says so too"
 psql -X -q -c 'DELETE FROM ioatlas.schema_migrations WHERE version = 9999'

@@ -4,10 +4,12 @@
 BEGIN;
 CREATE EXTENSION IF NOT EXISTS pgtap;
 SET search_path = ioatlas, public;
-SELECT plan(46);
+SELECT plan(51);
 
 -- The schema and its tables.
 SELECT has_schema('ioatlas');
+SELECT views_are('ioatlas', ARRAY['job_overview', 'job_file_system_bytes', 'job_file_names',
+	'record_counters', 'ingest_daily'], 'the views of docs/warehouse.md');
 SELECT tables_are('ioatlas', ARRAY['schema_migrations', 'ingest_ledger', 'users', 'executables',
 	'file_names', 'file_systems', 'counter_names', 'modules', 'jobs', 'job_files', 'records',
 	'time_bins', 'failures', 'hints', 'traces', 'job_mounts', 'analysis_results',
@@ -19,7 +21,7 @@ SELECT col_type_is('ioatlas', 'traces', 'data', 'bytea', 'traces are kept as sto
 SELECT is((SELECT count(*)::int FROM pg_partitioned_table p JOIN pg_class c ON c.oid = p.partrelid
 	   JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'ioatlas'), 9,
 	  'nine tables are partitioned by the job''s start time');
-SELECT is(max(version), 1, 'the schema records its version') FROM schema_migrations;
+SELECT is(max(version), 2, 'the schema records its version') FROM schema_migrations;
 SELECT has_index('ioatlas', 'ingest_ledger', 'ingest_ledger_path', 'a log path is in the ledger once');
 SELECT has_index('ioatlas', 'ingest_ledger', 'ingest_ledger_content', 'content is ingested once');
 SELECT has_index('ioatlas', 'jobs', 'jobs_user', 'jobs of a user');
@@ -65,6 +67,8 @@ INSERT INTO jobs (id, start_time, end_time, ledger, scheduler, job_id, user_id, 
 INSERT INTO job_files SELECT j.id, j.start_time, 7, f.id, NULL FROM jobs j
 	JOIN file_names f ON (j.id = 1 AND f.display = '/a/data') OR (j.id = 2 AND f.display LIKE '/b/%');
 INSERT INTO records SELECT j.id, j.start_time, 0, 0, 7, 0, 0, 100, '{1,2}', '{0.5}' FROM jobs j;
+INSERT INTO counter_names VALUES (0, 'counter', 1, 'POSIX_OPENS'), (0, 'counter', 2, 'POSIX_FILENOS'),
+	(0, 'fcounter', 1, 'POSIX_F_OPEN_START_TIMESTAMP');
 
 -- A user's own connection sees that user's jobs only.
 SET ROLE alice;
@@ -73,6 +77,12 @@ SELECT results_eq('SELECT count(*)::int FROM records', ARRAY[1], 'and only her r
 SELECT results_eq('SELECT display FROM file_names', ARRAY['/a/data'], 'and only her files'' names');
 SELECT results_eq('SELECT display FROM executables', ARRAY['/a/app'], 'and only her programs');
 SELECT results_eq('SELECT name FROM users', ARRAY['alice'], 'and only herself among the users');
+SELECT results_eq('SELECT job_id FROM job_overview', ARRAY['j1'],
+		  'views show her only her jobs too (security_invoker)');
+SELECT results_eq('SELECT file_name FROM job_file_names', ARRAY['/a/data'], 'and her files');
+SELECT results_eq($$SELECT value FROM record_counters WHERE counter = 'POSIX_OPENS'$$,
+		  ARRAY[1::numeric], 'and her counters, by name');
+SELECT throws_ok('SELECT * FROM ingest_daily', '42501', NULL, 'the ledger''s view is staff only');
 SELECT throws_ok('SELECT * FROM ingest_ledger', '42501', NULL, 'the ledger is not hers to read');
 SELECT throws_ok($$INSERT INTO jobs (start_time, end_time, ledger, scheduler, job_id, user_id,
 	exe_id, nprocs, nnodes, runtime_version, settings, log_flags, folded, bytes_read,
