@@ -17,8 +17,11 @@ ok "cmake --install into a fresh prefix succeeds" \
 
 programs="bin/ioatlas
 bin/ioatlas-config
+libexec/ioatlas/ioatlas-ingest
 libexec/ioatlas/ioatlas-parse
-libexec/ioatlas/ioatlas-trace"
+libexec/ioatlas/ioatlas-trace
+libexec/ioatlas/ioatlas-warehouse
+sbin/ioatlasd"
 # Every page of docs/ is documentation to install, beside the README.
 expected=$({
 	echo "$programs"
@@ -27,6 +30,8 @@ expected=$({
 	echo "$libdir/pkgconfig/ioatlas.pc"
 	echo "share/lmod/modulefiles/ioatlas/$version.lua"
 	echo "share/modulefiles/ioatlas/$version"
+	echo "share/ioatlas/ioatlasd.service"
+	echo "share/ioatlas/ioatlasd.cron"
 	echo "$docdir/README.md"
 	cd "$IOA_SOURCE_DIR/docs" && find . -name '*.md' | sed "s|^\\./|$docdir/|"
 } | LC_ALL=C sort)

@@ -145,6 +145,16 @@ like "$status" "^  quarantined:  5  5$" "ioatlas ingest --status counts the quar
 like "$status" "^  ingested:  $((jobs + 2))  $((jobs + 2))$" "and the ingested, all time and the last day"
 like "$status" "^log tree $logs: [0-9]+ logs, backlog 0$" "and the tree's backlog"
 
+# The example queries of docs/warehouse.md, on the warehouse this test filled.
+awk -v dir="$TEST_TMP" '/^```sql$/ { n++; f = dir "/query." n ".sql"; next }
+	/^```$/ { f = ""; next } f { print > f }' "$IOA_SOURCE_DIR/docs/warehouse.md"
+bad=""
+for f in "$TEST_TMP"/query.*.sql; do
+	psql -X -q -v ON_ERROR_STOP=1 -U ioatlas -f "$f" >"$f.out" 2>&1 || bad="$bad $(basename "$f")"
+done
+is "$(ls "$TEST_TMP"/query.*.sql | wc -l):$bad" "7:" "the documented example queries run"
+like "$(cat "$TEST_TMP/query.1.sql.out")" "^ root +\| +[0-9]+ \| +[0-9]+" "and find what the jobs did"
+
 # --- the service ---------------------------------------------------------------
 site="$TEST_TMP/site.conf"
 printf 'collector.rescan = 1h\ncollector.summary = 1h\n' >"$site"
@@ -180,5 +190,11 @@ out=$(IOATLAS_COLLECTOR_RESCAN=soon "$daemon" --once 2>&1)
 is "$?" 1 "bad settings: the collector refuses to start"
 like "$out" "bad value in IOATLAS_COLLECTOR_RESCAN: 'soon' \(a duration" "and says what is wrong"
 like "$("$daemon" --help)" "^usage: ioatlasd \[--once\]" "--help"
+
+# The unit a site installs, pointed at this build's collector.
+sed "s|^ExecStart=.*|ExecStart=$daemon|" "$IOA_BUILD_DIR/share/ioatlas/ioatlasd.service" \
+	>"$TEST_TMP/ioatlasd.service"
+ok "the systemd unit passes systemd-analyze verify" \
+	systemd-analyze verify "$TEST_TMP/ioatlasd.service"
 
 done_testing
