@@ -31,6 +31,9 @@
 /* Why a load stopped: the log is bad (quarantine it), or the database failed (retry). */
 #define LOAD_BAD (-EBADMSG)
 
+/* Slots of the set of record ids already named (8 MiB): up to half are used. */
+#define NAMES_SEEN_MAX ((size_t)1 << 20)
+
 struct mount {
 	unsigned char *path;
 	uint32_t len;
@@ -52,6 +55,10 @@ struct load {
 	struct ioa_buf raw, copy, err, text;
 	struct job_info job;
 	char job_id[24], start[48];
+	int64_t job_num; /* job_id as a number */
+	uint64_t *seen;	 /* record ids whose names were sent (open addressing) */
+	size_t nseen;
+	int names_overflow; /* too many to remember: duplicates left to the database */
 	struct mount *mounts;
 	size_t nmounts;
 	uint64_t records, bytes_read, bytes_written;
@@ -409,6 +416,8 @@ static int insert_job(struct load *l)
 				 "0) RETURNING id",
 				 14, p, l->job_id, sizeof(l->job_id));
 	}
+	if (!rc && ioa_parse_i64(l->job_id, &l->job_num))
+		rc = bad(l, "the warehouse returned no job id");
 	ioa_buf_release(&exe);
 	ioa_buf_release(&exe_display);
 	ioa_buf_release(&args);
@@ -464,26 +473,56 @@ static const struct mount *mount_of(const struct load *l, const unsigned char *n
 	return best;
 }
 
+/*
+ * Whether a record id was seen already in this log (a file several ranks
+ * name).  The set is bounded; past it, duplicates are left to the database.
+ */
+static int seen_before(struct load *l, uint64_t id)
+{
+	size_t i;
+
+	if (l->nseen >= NAMES_SEEN_MAX / 2) {
+		l->names_overflow = 1;
+		return 0;
+	}
+	if (!l->seen && !(l->seen = calloc(NAMES_SEEN_MAX, sizeof(*l->seen)))) {
+		l->names_overflow = 1;
+		return 0;
+	}
+	/* 0 marks a free slot: id 0 is stored as 1, which only costs a rare false repeat check. */
+	id = id ? id : 1;
+	for (i = (size_t)(id * 0x9e3779b97f4a7c15ull >> 40) & (NAMES_SEEN_MAX - 1); l->seen[i];
+	     i = (i + 1) & (NAMES_SEEN_MAX - 1))
+		if (l->seen[i] == id)
+			return 1;
+	l->seen[i] = id;
+	l->nseen++;
+	return 0;
+}
+
+/* A name row of tmp_names (binary): record id, SHA-256, bytes, display, mount, type. */
 static int on_name(uint64_t id, const unsigned char *name, uint32_t len, void *arg)
 {
 	struct load *l = arg;
 	const struct mount *m = mount_of(l, name, len);
-	int rc = ioa_buf_addf(&l->copy, "%" PRId64 "\t", (int64_t)id);
+	unsigned char digest[32];
+	int rc;
 
+	if (seen_before(l, id))
+		return 0;
+	if (EVP_Digest(name, len, digest, NULL, EVP_sha256(), NULL) != 1)
+		return -ENOMEM;
 	ioa_buf_reset(&l->text);
-	rc = rc ? rc : ioa_copy_bytea(&l->copy, name, len);
-	rc = rc ? rc : ioa_buf_addstr(&l->copy, "\t");
-	rc = rc ? rc : ioa_buf_add_escaped(&l->text, name, len);
-	rc = rc ? rc : ioa_copy_text(&l->copy, l->text.data, l->text.len);
-	rc = rc ? rc : ioa_buf_addstr(&l->copy, "\t");
-	if (m) {
-		rc = rc ? rc : ioa_copy_bytea(&l->copy, m->path, m->len);
-		rc = rc ? rc : ioa_buf_addstr(&l->copy, "\t");
-		rc = rc ? rc : ioa_copy_text(&l->copy, m->type, strlen(m->type));
-		rc = rc ? rc : ioa_buf_addstr(&l->copy, "\n");
-	} else {
-		rc = rc ? rc : ioa_buf_addstr(&l->copy, "\\N\t\\N\n");
-	}
+	rc = ioa_buf_add_escaped(&l->text, name, len);
+	rc = rc ? rc : ioa_copyb_row(&l->copy, 6);
+	rc = rc ? rc : ioa_copyb_i64(&l->copy, (int64_t)id);
+	rc = rc ? rc : ioa_copyb_bytes(&l->copy, digest, sizeof(digest));
+	rc = rc ? rc : ioa_copyb_bytes(&l->copy, name, len);
+	rc = rc ? rc : ioa_copyb_bytes(&l->copy, l->text.data, l->text.len);
+	rc = rc ? rc : (m ? ioa_copyb_bytes(&l->copy, m->path, m->len) : ioa_copyb_null(&l->copy));
+	rc = rc ? rc
+		: (m ? ioa_copyb_bytes(&l->copy, m->type, strlen(m->type))
+		     : ioa_copyb_null(&l->copy));
 	return rc ? rc : copy_flush(l, 0);
 }
 
@@ -548,8 +587,10 @@ static int names_and_mounts(struct load *l)
 		rc = rc ? rc : ioa_buf_addstr(&l->copy, "\n");
 	}
 	rc = copy_end(l, rc);
-	rc = rc ? rc : copy_begin(l, "COPY tmp_names FROM STDIN");
-	rc = copy_end(l, rc ? rc : each_region(l, IOA_REGION_NAMES, "name", load_names));
+	rc = rc ? rc : copy_begin(l, "COPY tmp_names FROM STDIN (FORMAT binary)");
+	rc = rc ? rc : ioa_copyb_header(&l->copy);
+	rc = rc ? rc : each_region(l, IOA_REGION_NAMES, "name", load_names);
+	rc = copy_end(l, rc ? rc : ioa_copyb_trailer(&l->copy));
 	{
 		const char *p[] = {l->job_id, l->start};
 
@@ -569,27 +610,52 @@ static int names_and_mounts(struct load *l)
 			       "JOIN file_systems f ON sha256(f.mount_point) = sha256(t.mount) "
 			       "AND f.fs_type = t.fs_type",
 			       2, p);
+		/* Names are keyed by their SHA-256: new ones are added, no lookups. */
 		rc = rc ? rc
 			: exec(l,
-			       "INSERT INTO file_names (name, display) "
-			       "SELECT DISTINCT ON (sha256(name)) name, display FROM tmp_names "
-			       "ON CONFLICT (sha256(name)) DO NOTHING",
+			       l->names_overflow ? "INSERT INTO file_names (sha256, name, display) "
+						   "SELECT DISTINCT "
+						   "ON (sha256) sha256, name, display FROM "
+						   "tmp_names ON CONFLICT "
+						   "(sha256) DO NOTHING"
+						 : "INSERT INTO file_names (sha256, name, display) "
+						   "SELECT sha256, "
+						   "name, display FROM tmp_names ON CONFLICT "
+						   "(sha256) DO NOTHING",
 			       0, NULL);
 		rc = rc ? rc
 			: exec(l,
-			       "INSERT INTO job_files (job, start_time, record_id, file, fs) "
-			       "SELECT DISTINCT ON (t.record_id) $1::bigint, $2::timestamptz, "
-			       "t.record_id, n.id, f.id FROM tmp_names t "
-			       "JOIN file_names n ON sha256(n.name) = sha256(t.name) "
-			       "LEFT JOIN file_systems f ON sha256(f.mount_point) = "
-			       "sha256(t.mount) "
-			       "AND f.fs_type = t.fs_type",
+			       l->names_overflow
+				       ? "INSERT INTO job_files (job, start_time, record_id, file, "
+					 "fs) "
+					 "SELECT DISTINCT ON (t.record_id) $1::bigint, "
+					 "$2::timestamptz, "
+					 "t.record_id, t.sha256, f.id FROM tmp_names t LEFT JOIN "
+					 "file_systems f ON f.mount_point = t.mount AND f.fs_type "
+					 "= "
+					 "t.fs_type"
+				       : "INSERT INTO job_files (job, start_time, record_id, file, "
+					 "fs) "
+					 "SELECT $1::bigint, $2::timestamptz, t.record_id, "
+					 "t.sha256, f.id "
+					 "FROM tmp_names t LEFT JOIN file_systems f ON "
+					 "f.mount_point = "
+					 "t.mount AND f.fs_type = t.fs_type",
 			       2, p);
 	}
 	return rc;
 }
 
 /* ------------------------------------------------------------ records */
+
+/* The binary prefix of a per-job row: its field count, the job and the job's start time. */
+static int row_start_binary(struct load *l, uint16_t fields)
+{
+	int rc = ioa_copyb_row(&l->copy, fields);
+
+	rc = rc ? rc : ioa_copyb_i64(&l->copy, l->job_num);
+	return rc ? rc : ioa_copyb_time(&l->copy, l->job.start_ns);
+}
 
 static int on_record(const struct ioa_log_record *rec, void *arg)
 {
@@ -598,21 +664,16 @@ static int on_record(const struct ioa_log_record *rec, void *arg)
 	int rd = l->byte_counter[rec->module][0], wr = l->byte_counter[rec->module][1];
 	int64_t bytes_read = rd >= 0 ? rec->counters[rd] : 0;
 	int64_t bytes_written = wr >= 0 ? rec->counters[wr] : 0;
-	unsigned k;
-	int rc = row_start(l);
+	int rc = row_start_binary(l, 10);
 
-	rc = rc ? rc
-		: ioa_buf_addf(&l->copy,
-			       "%d\t%" PRId32 "\t%" PRId64 "\t%" PRIu32 "\t%" PRId64 "\t%" PRId64
-			       "\t{",
-			       (int)rec->module, rec->rank, (int64_t)rec->id, rec->flags,
-			       bytes_read, bytes_written);
-	for (k = 0; k < mod->counter_count && !rc; k++)
-		rc = ioa_buf_addf(&l->copy, "%s%" PRId64, k ? "," : "", rec->counters[k]);
-	rc = rc ? rc : ioa_buf_addstr(&l->copy, "}\t{");
-	for (k = 0; k < mod->fcounter_count && !rc; k++)
-		rc = ioa_buf_addf(&l->copy, "%s%.17g", k ? "," : "", rec->fcounters[k]);
-	rc = rc ? rc : ioa_buf_addstr(&l->copy, "}\n");
+	rc = rc ? rc : ioa_copyb_i16(&l->copy, (int16_t)rec->module);
+	rc = rc ? rc : ioa_copyb_i32(&l->copy, rec->rank);
+	rc = rc ? rc : ioa_copyb_i64(&l->copy, (int64_t)rec->id);
+	rc = rc ? rc : ioa_copyb_i32(&l->copy, (int32_t)rec->flags);
+	rc = rc ? rc : ioa_copyb_i64(&l->copy, bytes_read);
+	rc = rc ? rc : ioa_copyb_i64(&l->copy, bytes_written);
+	rc = rc ? rc : ioa_copyb_i64_array(&l->copy, rec->counters, mod->counter_count);
+	rc = rc ? rc : ioa_copyb_f64_array(&l->copy, rec->fcounters, mod->fcounter_count);
 	l->records++;
 	/* MPI-IO bytes are also in the POSIX calls beneath them: the job's totals skip them. */
 	if (rec->module != IOA_MOD_MPIIO && bytes_read > 0)
@@ -631,49 +692,32 @@ static int records(struct load *l)
 {
 	unsigned m;
 	int rc = copy_begin(l, "COPY records (job, start_time, module, rank, record_id, flags, "
-			       "bytes_read, bytes_written, counters, fcounters) FROM STDIN");
+			       "bytes_read, bytes_written, counters, fcounters) FROM STDIN "
+			       "(FORMAT binary)");
 
+	rc = rc ? rc : ioa_copyb_header(&l->copy);
 	for (m = 0; m < IOA_MOD_COUNT && !rc; m++)
 		rc = each_region(l, ioa_modules[m].region_type, ioa_modules[m].name, load_records);
+	rc = rc ? rc : ioa_copyb_trailer(&l->copy);
 	return copy_end(l, rc);
 }
 
 /* ------------------------------------------------------------ bins, failures, hints */
 
-static int add_array_u64(struct ioa_buf *b, const uint64_t *v, uint32_t n)
-{
-	uint32_t i;
-	int rc = ioa_buf_addstr(b, "{");
-
-	for (i = 0; i < n && !rc; i++)
-		rc = ioa_buf_addf(b, "%s%" PRId64, i ? "," : "", (int64_t)v[i]);
-	return rc ? rc : ioa_buf_addstr(b, "}");
-}
-
 static int on_bins(const struct ioa_log_bins *b, void *arg)
 {
 	struct load *l = arg;
-	char start[48];
-	uint32_t i;
-	int rc = row_start(l);
+	int rc = row_start_binary(l, 11);
 
-	time_text(b->start_ns, start, sizeof(start));
-	rc = rc ? rc
-		: ioa_buf_addf(&l->copy, "%d\t%" PRId32 "\t%" PRId64 "\t%s\t%.17g\t",
-			       (int)b->module, b->rank, (int64_t)b->record_id, start, b->width_s);
-	rc = rc ? rc : add_array_u64(&l->copy, b->read_bytes, b->nbins);
-	rc = rc ? rc : ioa_buf_addstr(&l->copy, "\t");
-	rc = rc ? rc : add_array_u64(&l->copy, b->write_bytes, b->nbins);
-	for (i = 0; i < 2 && !rc; i++) {
-		const uint32_t *ops = i ? b->write_ops : b->read_ops;
-		uint32_t k;
-
-		rc = ioa_buf_addstr(&l->copy, "\t{");
-		for (k = 0; k < b->nbins && !rc; k++)
-			rc = ioa_buf_addf(&l->copy, "%s%" PRIu32, k ? "," : "", ops[k]);
-		rc = rc ? rc : ioa_buf_addstr(&l->copy, "}");
-	}
-	rc = rc ? rc : ioa_buf_addstr(&l->copy, "\n");
+	rc = rc ? rc : ioa_copyb_i16(&l->copy, (int16_t)b->module);
+	rc = rc ? rc : ioa_copyb_i32(&l->copy, b->rank);
+	rc = rc ? rc : ioa_copyb_i64(&l->copy, (int64_t)b->record_id);
+	rc = rc ? rc : ioa_copyb_time(&l->copy, b->start_ns);
+	rc = rc ? rc : ioa_copyb_f64(&l->copy, b->width_s);
+	rc = rc ? rc : ioa_copyb_i64_array(&l->copy, (const int64_t *)b->read_bytes, b->nbins);
+	rc = rc ? rc : ioa_copyb_i64_array(&l->copy, (const int64_t *)b->write_bytes, b->nbins);
+	rc = rc ? rc : ioa_copyb_u32_array(&l->copy, b->read_ops, b->nbins);
+	rc = rc ? rc : ioa_copyb_u32_array(&l->copy, b->write_ops, b->nbins);
 	return rc ? rc : copy_flush(l, 0);
 }
 
@@ -756,9 +800,11 @@ static int load_trace(struct load *l, uint32_t i)
 
 static int the_rest(struct load *l)
 {
-	int rc = copy_begin(l, "COPY time_bins FROM STDIN");
+	int rc = copy_begin(l, "COPY time_bins FROM STDIN (FORMAT binary)");
 
-	rc = copy_end(l, rc ? rc : each_region(l, IOA_REGION_BINS, "time bins", load_bins));
+	rc = rc ? rc : ioa_copyb_header(&l->copy);
+	rc = rc ? rc : each_region(l, IOA_REGION_BINS, "time bins", load_bins);
+	rc = copy_end(l, rc ? rc : ioa_copyb_trailer(&l->copy));
 	rc = rc ? rc : copy_begin(l, "COPY failures FROM STDIN");
 	rc = copy_end(l, rc ? rc : each_region(l, IOA_REGION_ERRORS, "errors", load_failures));
 	rc = rc ? rc : copy_begin(l, "COPY hints FROM STDIN");
@@ -773,7 +819,7 @@ static int temp_tables(struct load *l)
 {
 	int rc = ioa_db_script(l->conn,
 			       "CREATE TEMP TABLE IF NOT EXISTS tmp_names (record_id bigint, "
-			       "name bytea, display text, mount bytea, fs_type text) "
+			       "sha256 bytea, name bytea, display text, mount bytea, fs_type text) "
 			       "ON COMMIT DELETE ROWS; "
 			       "CREATE TEMP TABLE IF NOT EXISTS tmp_mounts (mount bytea, "
 			       "display text, fs_type text) ON COMMIT DELETE ROWS",
@@ -906,6 +952,7 @@ static void load_free(struct load *l)
 		free(l->mounts[i].type);
 	}
 	free(l->mounts);
+	free(l->seen);
 	ioa_buf_release(&l->raw);
 	ioa_buf_release(&l->copy);
 	ioa_buf_release(&l->err);

@@ -171,3 +171,166 @@ int ioa_copy_bytea(struct ioa_buf *b, const void *bytes, size_t len)
 	b->data[b->len] = '\0';
 	return 0;
 }
+
+/* ------------------------------------------------------------ COPY binary */
+
+#define OID_INT4   23u
+#define OID_INT8   20u
+#define OID_FLOAT8 701u
+
+static void put_be(unsigned char *p, uint64_t v, unsigned n)
+{
+	while (n--) {
+		p[n] = (unsigned char)v;
+		v >>= 8;
+	}
+}
+
+static int add_be(struct ioa_buf *b, uint64_t v, unsigned n)
+{
+	int rc = ioa_buf_grow(b, n);
+
+	if (rc)
+		return rc;
+	put_be((unsigned char *)b->data + b->len, v, n);
+	b->len += n;
+	b->data[b->len] = '\0';
+	return 0;
+}
+
+int ioa_copyb_header(struct ioa_buf *b)
+{
+	static const char sig[11] = "PGCOPY\n\377\r\n";
+	int rc = ioa_buf_add(b, sig, sizeof(sig));
+
+	rc = rc ? rc : add_be(b, 0, 4);	  /* flags */
+	return rc ? rc : add_be(b, 0, 4); /* header extension */
+}
+
+int ioa_copyb_trailer(struct ioa_buf *b)
+{
+	return add_be(b, 0xffff, 2);
+}
+
+int ioa_copyb_row(struct ioa_buf *b, uint16_t fields)
+{
+	return add_be(b, fields, 2);
+}
+
+int ioa_copyb_i16(struct ioa_buf *b, int16_t v)
+{
+	int rc = add_be(b, 2, 4);
+
+	return rc ? rc : add_be(b, (uint16_t)v, 2);
+}
+
+int ioa_copyb_i32(struct ioa_buf *b, int32_t v)
+{
+	int rc = add_be(b, 4, 4);
+
+	return rc ? rc : add_be(b, (uint32_t)v, 4);
+}
+
+int ioa_copyb_i64(struct ioa_buf *b, int64_t v)
+{
+	int rc = add_be(b, 8, 4);
+
+	return rc ? rc : add_be(b, (uint64_t)v, 8);
+}
+
+int ioa_copyb_f64(struct ioa_buf *b, double v)
+{
+	uint64_t bits;
+
+	memcpy(&bits, &v, sizeof(bits));
+	return ioa_copyb_i64(b, (int64_t)bits);
+}
+
+int ioa_copyb_bytes(struct ioa_buf *b, const void *bytes, size_t len)
+{
+	int rc = len > INT32_MAX ? -EOVERFLOW : add_be(b, len, 4);
+
+	return rc ? rc : ioa_buf_add(b, bytes, len);
+}
+
+int ioa_copyb_null(struct ioa_buf *b)
+{
+	return add_be(b, 0xffffffffu, 4);
+}
+
+int ioa_copyb_time(struct ioa_buf *b, uint64_t unix_ns)
+{
+	/* PostgreSQL's epoch is 2000-01-01 00:00:00 UTC, 946684800 s after Unix's. */
+	return ioa_copyb_i64(b, (int64_t)(unix_ns / 1000u) - (int64_t)946684800 * 1000000);
+}
+
+/* An array's header: one dimension of n elements from index 1, no NULLs. */
+static int array_header(struct ioa_buf *b, uint32_t n, uint32_t oid, uint32_t elem)
+{
+	uint64_t len = 20 + (uint64_t)n * (4 + elem);
+	int rc = len > INT32_MAX ? -EOVERFLOW : ioa_buf_grow(b, (size_t)len + 4);
+
+	rc = rc ? rc : add_be(b, len, 4);
+	rc = rc ? rc : add_be(b, 1, 4);	  /* dimensions */
+	rc = rc ? rc : add_be(b, 0, 4);	  /* no NULLs */
+	rc = rc ? rc : add_be(b, oid, 4); /* element type */
+	rc = rc ? rc : add_be(b, n, 4);
+	return rc ? rc : add_be(b, 1, 4); /* lower bound */
+}
+
+int ioa_copyb_i64_array(struct ioa_buf *b, const int64_t *v, uint32_t n)
+{
+	uint32_t i;
+	int rc = array_header(b, n, OID_INT8, 8);
+	unsigned char *p;
+
+	if (rc)
+		return rc;
+	p = (unsigned char *)b->data + b->len;
+	for (i = 0; i < n; i++, p += 12) {
+		put_be(p, 8, 4);
+		put_be(p + 4, (uint64_t)v[i], 8);
+	}
+	b->len += (size_t)n * 12;
+	b->data[b->len] = '\0';
+	return 0;
+}
+
+int ioa_copyb_u32_array(struct ioa_buf *b, const uint32_t *v, uint32_t n)
+{
+	uint32_t i;
+	int rc = array_header(b, n, OID_INT4, 4);
+	unsigned char *p;
+
+	if (rc)
+		return rc;
+	p = (unsigned char *)b->data + b->len;
+	for (i = 0; i < n; i++, p += 8) {
+		put_be(p, 4, 4);
+		put_be(p + 4, v[i] > INT32_MAX ? INT32_MAX : v[i], 4);
+	}
+	b->len += (size_t)n * 8;
+	b->data[b->len] = '\0';
+	return 0;
+}
+
+int ioa_copyb_f64_array(struct ioa_buf *b, const double *v, uint32_t n)
+{
+	uint32_t i;
+	int rc = array_header(b, n, OID_FLOAT8, 8);
+	unsigned char *p;
+
+	if (rc)
+		return rc;
+	p = (unsigned char *)b->data + b->len;
+	for (i = 0; i < n; i++, p += 12) {
+		uint64_t bits;
+
+		memcpy(&bits, &v[i], sizeof(bits));
+		put_be(p, 8, 4);
+		put_be(p + 4, bits, 8);
+	}
+	b->len += (size_t)n * 12;
+	b->data[b->len] = '\0';
+	return 0;
+}

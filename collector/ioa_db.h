@@ -54,4 +54,26 @@ int ioa_copy_text(struct ioa_buf *b, const void *bytes, size_t len);
 /* A bytea field in COPY text format (\\x followed by hex). */
 int ioa_copy_bytea(struct ioa_buf *b, const void *bytes, size_t len);
 
+/*
+ * COPY binary format (COPY ... FROM STDIN (FORMAT binary)): no text to
+ * format or parse, for the big tables.  A stream is the header, rows (each
+ * its field count, then its fields), the trailer.  Integers are sent
+ * big-endian; timestamps as microseconds since 2000-01-01 UTC.
+ */
+int ioa_copyb_header(struct ioa_buf *b);
+int ioa_copyb_trailer(struct ioa_buf *b);
+int ioa_copyb_row(struct ioa_buf *b, uint16_t fields);
+int ioa_copyb_i16(struct ioa_buf *b, int16_t v);
+int ioa_copyb_i32(struct ioa_buf *b, int32_t v);
+int ioa_copyb_i64(struct ioa_buf *b, int64_t v);
+int ioa_copyb_f64(struct ioa_buf *b, double v);
+int ioa_copyb_bytes(struct ioa_buf *b, const void *bytes, size_t len);
+int ioa_copyb_null(struct ioa_buf *b);
+/* ns since the Unix epoch as a timestamptz. */
+int ioa_copyb_time(struct ioa_buf *b, uint64_t unix_ns);
+/* One-dimensional arrays of bigint, integer and double precision, without NULLs. */
+int ioa_copyb_i64_array(struct ioa_buf *b, const int64_t *v, uint32_t n);
+int ioa_copyb_u32_array(struct ioa_buf *b, const uint32_t *v, uint32_t n);
+int ioa_copyb_f64_array(struct ioa_buf *b, const double *v, uint32_t n);
+
 #endif

@@ -84,12 +84,13 @@ CREATE TABLE executables (
 );
 CREATE UNIQUE INDEX executables_path ON executables (sha256(path));
 
+-- A name's key is its SHA-256: the collector computes it, so a job's files
+-- are loaded without looking each name up.
 CREATE TABLE file_names (
-	id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+	sha256 bytea PRIMARY KEY CHECK (octet_length(sha256) = 32),
 	name bytea NOT NULL,
 	display text NOT NULL
 );
-CREATE UNIQUE INDEX file_names_name ON file_names (sha256(name));
 
 CREATE TABLE file_systems (
 	id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
@@ -147,7 +148,7 @@ CREATE TABLE job_files (
 	job bigint NOT NULL,
 	start_time timestamptz NOT NULL,   -- the job's, for partitioning
 	record_id bigint NOT NULL,         -- the log's 64-bit id of the name
-	file bigint NOT NULL,              -- file_names.id
+	file bytea NOT NULL,               -- file_names.sha256
 	fs integer                         -- file_systems.id (longest mount prefix), if any
 ) PARTITION BY RANGE (start_time);
 CREATE INDEX job_files_job ON job_files (job, record_id);
@@ -325,4 +326,4 @@ CREATE POLICY own_jobs ON executables FOR SELECT TO ioatlas_user
 ALTER TABLE file_names ENABLE ROW LEVEL SECURITY;
 CREATE POLICY staff ON file_names TO ioatlas_ingest, ioatlas_reader USING (true) WITH CHECK (true);
 CREATE POLICY own_jobs ON file_names FOR SELECT TO ioatlas_user
-	USING (id IN (SELECT file FROM job_files));
+	USING (sha256 IN (SELECT file FROM job_files));

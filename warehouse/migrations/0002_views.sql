@@ -29,10 +29,10 @@ GROUP BY r.job, r.start_time, fs.display, fs.fs_type;
 
 -- One row per job and file it touched, by name.
 CREATE VIEW job_file_names WITH (security_invoker = true) AS
-SELECT f.job, f.start_time, f.record_id, n.id AS file, n.display AS file_name,
+SELECT f.job, f.start_time, f.record_id, n.sha256 AS file, n.display AS file_name,
        fs.display AS mount_point, fs.fs_type
 FROM job_files f
-JOIN file_names n ON n.id = f.file
+JOIN file_names n ON n.sha256 = f.file
 LEFT JOIN file_systems fs ON fs.id = f.fs;
 
 -- Every counter of every record, by name: one row per counter.
@@ -43,14 +43,14 @@ FROM records r
 JOIN modules m ON m.id = r.module
 JOIN counter_names c ON c.module = r.module AND c.kind = 'counter'
 JOIN job_files f ON f.job = r.job AND f.start_time = r.start_time AND f.record_id = r.record_id
-JOIN file_names n ON n.id = f.file
+JOIN file_names n ON n.sha256 = f.file
 UNION ALL
 SELECT r.job, r.start_time, m.name, r.rank, n.display, c.name, r.fcounters[c.position]::numeric
 FROM records r
 JOIN modules m ON m.id = r.module
 JOIN counter_names c ON c.module = r.module AND c.kind = 'fcounter'
 JOIN job_files f ON f.job = r.job AND f.start_time = r.start_time AND f.record_id = r.record_id
-JOIN file_names n ON n.id = f.file;
+JOIN file_names n ON n.sha256 = f.file;
 
 -- The collector's work by day and outcome.
 CREATE VIEW ingest_daily WITH (security_invoker = true) AS

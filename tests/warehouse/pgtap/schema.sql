@@ -51,8 +51,9 @@ CREATE ROLE collector LOGIN IN ROLE ioatlas_ingest;
 INSERT INTO users (uid, name) VALUES (1001, 'alice'), (1002, 'bob');
 INSERT INTO executables (path, display) VALUES ('\x2f612f617070'::bytea, '/a/app'),
 	('\x2f622f636f6465'::bytea, '/b/code');
-INSERT INTO file_names (name, display) VALUES ('\x2f612f64617461'::bytea, '/a/data'),
-	('\x2f622f73656372ff'::bytea, '/b/secr\xff');
+INSERT INTO file_names (sha256, name, display)
+	SELECT sha256(n), n, d FROM (VALUES ('\x2f612f64617461'::bytea, '/a/data'),
+	('\x2f622f73656372ff'::bytea, '/b/secr\xff')) v(n, d);
 INSERT INTO ingest_ledger (path, size, mtime, content_hash, status, reader_version, collector,
 			   started_at, job)
 	VALUES ('/logs/a.ioa', 1, now(), sha256('a'), 'ingested', 't', 'h:1', now(), 1),
@@ -64,7 +65,7 @@ INSERT INTO jobs (id, start_time, end_time, ledger, scheduler, job_id, user_id, 
 	       e.id, 4, 1, '0.1.0', '', 0, false, 0, 100
 	FROM (VALUES (1, 'j1', 'alice', '/a/app'), (2, 'j2', 'bob', '/b/code')) v(id, job, who, exe)
 	JOIN users u ON u.name = v.who JOIN executables e ON e.display = v.exe;
-INSERT INTO job_files SELECT j.id, j.start_time, 7, f.id, NULL FROM jobs j
+INSERT INTO job_files SELECT j.id, j.start_time, 7, f.sha256, NULL FROM jobs j
 	JOIN file_names f ON (j.id = 1 AND f.display = '/a/data') OR (j.id = 2 AND f.display LIKE '/b/%');
 INSERT INTO records SELECT j.id, j.start_time, 0, 0, 7, 0, 0, 100, '{1,2}', '{0.5}' FROM jobs j;
 INSERT INTO counter_names VALUES (0, 'counter', 1, 'POSIX_OPENS'), (0, 'counter', 2, 'POSIX_FILENOS'),
