@@ -568,82 +568,77 @@ static int load_names(struct load *l, uint32_t i)
 	return decoded(l, ioa_logr_each_name(&l->r, &l->raw, on_name, l), "name", i);
 }
 
+/* Whether the log has a region of this type. */
+static int has_region(const struct load *l, uint32_t type)
+{
+	uint32_t i;
+
+	for (i = 0; i < l->r.region_count; i++)
+		if (l->r.regions[i].type == type)
+			return 1;
+	return 0;
+}
+
+/* The job's file systems: new ones added, the job's mounts recorded, in one statement. */
+static const char sql_mounts[] =
+	"WITH ins AS (INSERT INTO file_systems (mount_point, display, fs_type) "
+	"SELECT DISTINCT ON (sha256(mount), fs_type) mount, display, fs_type FROM tmp_mounts "
+	"ON CONFLICT (sha256(mount_point), fs_type) DO NOTHING RETURNING id, mount_point, fs_type) "
+	"INSERT INTO job_mounts (job, start_time, fs) SELECT DISTINCT $1::bigint, $2::timestamptz, "
+	"f.id FROM tmp_mounts t JOIN (SELECT id, mount_point, fs_type FROM ins UNION ALL "
+	"SELECT id, mount_point, fs_type FROM file_systems) f "
+	"ON f.mount_point = t.mount AND f.fs_type = t.fs_type";
+
+/*
+ * The job's files: names keyed by their SHA-256, new ones added, and the
+ * job's record ids mapped to them, in one statement.  DISTINCT only when
+ * the collector could not remember every record id it sent.
+ */
+static const char sql_files[] =
+	"WITH ins AS (INSERT INTO file_names (sha256, name, display) "
+	"SELECT sha256, name, display FROM tmp_names ON CONFLICT (sha256) DO NOTHING) "
+	"INSERT INTO job_files (job, start_time, record_id, file, fs) "
+	"SELECT $1::bigint, $2::timestamptz, t.record_id, t.sha256, f.id FROM tmp_names t "
+	"LEFT JOIN file_systems f ON f.mount_point = t.mount AND f.fs_type = t.fs_type";
+static const char sql_files_distinct[] =
+	"WITH ins AS (INSERT INTO file_names (sha256, name, display) "
+	"SELECT DISTINCT ON (sha256) sha256, name, display FROM tmp_names "
+	"ON CONFLICT (sha256) DO NOTHING) "
+	"INSERT INTO job_files (job, start_time, record_id, file, fs) "
+	"SELECT DISTINCT ON (t.record_id) $1::bigint, $2::timestamptz, t.record_id, t.sha256, "
+	"f.id FROM tmp_names t "
+	"LEFT JOIN file_systems f ON f.mount_point = t.mount AND f.fs_type = t.fs_type";
+
 static int names_and_mounts(struct load *l)
 {
+	const char *p[] = {l->job_id, l->start};
 	size_t i;
 	int rc = each_region(l, IOA_REGION_MOUNTS, "mount", load_mounts);
 
-	rc = rc ? rc : copy_begin(l, "COPY tmp_mounts FROM STDIN");
-	for (i = 0; i < l->nmounts && !rc; i++) {
-		const struct mount *m = &l->mounts[i];
+	if (!rc && l->nmounts) {
+		rc = copy_begin(l, "COPY tmp_mounts FROM STDIN");
+		for (i = 0; i < l->nmounts && !rc; i++) {
+			const struct mount *m = &l->mounts[i];
 
-		ioa_buf_reset(&l->text);
-		rc = ioa_copy_bytea(&l->copy, m->path, m->len);
-		rc = rc ? rc : ioa_buf_addstr(&l->copy, "\t");
-		rc = rc ? rc : ioa_buf_add_escaped(&l->text, m->path, m->len);
-		rc = rc ? rc : ioa_copy_text(&l->copy, l->text.data, l->text.len);
-		rc = rc ? rc : ioa_buf_addstr(&l->copy, "\t");
-		rc = rc ? rc : ioa_copy_text(&l->copy, m->type, strlen(m->type));
-		rc = rc ? rc : ioa_buf_addstr(&l->copy, "\n");
+			ioa_buf_reset(&l->text);
+			rc = ioa_copy_bytea(&l->copy, m->path, m->len);
+			rc = rc ? rc : ioa_buf_addstr(&l->copy, "\t");
+			rc = rc ? rc : ioa_buf_add_escaped(&l->text, m->path, m->len);
+			rc = rc ? rc : ioa_copy_text(&l->copy, l->text.data, l->text.len);
+			rc = rc ? rc : ioa_buf_addstr(&l->copy, "\t");
+			rc = rc ? rc : ioa_copy_text(&l->copy, m->type, strlen(m->type));
+			rc = rc ? rc : ioa_buf_addstr(&l->copy, "\n");
+		}
+		rc = copy_end(l, rc);
+		rc = rc ? rc : exec(l, sql_mounts, 2, p);
 	}
-	rc = copy_end(l, rc);
-	rc = rc ? rc : copy_begin(l, "COPY tmp_names FROM STDIN (FORMAT binary)");
+	if (rc || !has_region(l, IOA_REGION_NAMES))
+		return rc;
+	rc = copy_begin(l, "COPY tmp_names FROM STDIN (FORMAT binary)");
 	rc = rc ? rc : ioa_copyb_header(&l->copy);
 	rc = rc ? rc : each_region(l, IOA_REGION_NAMES, "name", load_names);
 	rc = copy_end(l, rc ? rc : ioa_copyb_trailer(&l->copy));
-	{
-		const char *p[] = {l->job_id, l->start};
-
-		rc = rc ? rc
-			: exec(l,
-			       "INSERT INTO file_systems (mount_point, display, fs_type) "
-			       "SELECT DISTINCT ON (sha256(mount), fs_type) mount, display, "
-			       "fs_type "
-			       "FROM tmp_mounts ON CONFLICT (sha256(mount_point), fs_type) DO "
-			       "NOTHING",
-			       0, NULL);
-		rc = rc ? rc
-			: exec(l,
-			       "INSERT INTO job_mounts (job, start_time, fs) "
-			       "SELECT DISTINCT $1::bigint, $2::timestamptz, f.id FROM tmp_mounts "
-			       "t "
-			       "JOIN file_systems f ON sha256(f.mount_point) = sha256(t.mount) "
-			       "AND f.fs_type = t.fs_type",
-			       2, p);
-		/* Names are keyed by their SHA-256: new ones are added, no lookups. */
-		rc = rc ? rc
-			: exec(l,
-			       l->names_overflow ? "INSERT INTO file_names (sha256, name, display) "
-						   "SELECT DISTINCT "
-						   "ON (sha256) sha256, name, display FROM "
-						   "tmp_names ON CONFLICT "
-						   "(sha256) DO NOTHING"
-						 : "INSERT INTO file_names (sha256, name, display) "
-						   "SELECT sha256, "
-						   "name, display FROM tmp_names ON CONFLICT "
-						   "(sha256) DO NOTHING",
-			       0, NULL);
-		rc = rc ? rc
-			: exec(l,
-			       l->names_overflow
-				       ? "INSERT INTO job_files (job, start_time, record_id, file, "
-					 "fs) "
-					 "SELECT DISTINCT ON (t.record_id) $1::bigint, "
-					 "$2::timestamptz, "
-					 "t.record_id, t.sha256, f.id FROM tmp_names t LEFT JOIN "
-					 "file_systems f ON f.mount_point = t.mount AND f.fs_type "
-					 "= "
-					 "t.fs_type"
-				       : "INSERT INTO job_files (job, start_time, record_id, file, "
-					 "fs) "
-					 "SELECT $1::bigint, $2::timestamptz, t.record_id, "
-					 "t.sha256, f.id "
-					 "FROM tmp_names t LEFT JOIN file_systems f ON "
-					 "f.mount_point = "
-					 "t.mount AND f.fs_type = t.fs_type",
-			       2, p);
-	}
-	return rc;
+	return rc ? rc : exec(l, l->names_overflow ? sql_files_distinct : sql_files, 2, p);
 }
 
 /* ------------------------------------------------------------ records */
@@ -800,33 +795,27 @@ static int load_trace(struct load *l, uint32_t i)
 
 static int the_rest(struct load *l)
 {
-	int rc = copy_begin(l, "COPY time_bins FROM STDIN (FORMAT binary)");
+	int rc = 0;
 
-	rc = rc ? rc : ioa_copyb_header(&l->copy);
-	rc = rc ? rc : each_region(l, IOA_REGION_BINS, "time bins", load_bins);
-	rc = copy_end(l, rc ? rc : ioa_copyb_trailer(&l->copy));
-	rc = rc ? rc : copy_begin(l, "COPY failures FROM STDIN");
-	rc = copy_end(l, rc ? rc : each_region(l, IOA_REGION_ERRORS, "errors", load_failures));
-	rc = rc ? rc : copy_begin(l, "COPY hints FROM STDIN");
-	rc = copy_end(l, rc ? rc : each_region(l, IOA_REGION_HINTS, "hints", load_hints));
+	if (has_region(l, IOA_REGION_BINS)) {
+		rc = copy_begin(l, "COPY time_bins FROM STDIN (FORMAT binary)");
+		rc = rc ? rc : ioa_copyb_header(&l->copy);
+		rc = rc ? rc : each_region(l, IOA_REGION_BINS, "time bins", load_bins);
+		rc = copy_end(l, rc ? rc : ioa_copyb_trailer(&l->copy));
+	}
+	if (!rc && has_region(l, IOA_REGION_ERRORS)) {
+		rc = copy_begin(l, "COPY failures FROM STDIN");
+		rc = copy_end(l,
+			      rc ? rc : each_region(l, IOA_REGION_ERRORS, "errors", load_failures));
+	}
+	if (!rc && has_region(l, IOA_REGION_HINTS)) {
+		rc = copy_begin(l, "COPY hints FROM STDIN");
+		rc = copy_end(l, rc ? rc : each_region(l, IOA_REGION_HINTS, "hints", load_hints));
+	}
 	return rc ? rc : each_region(l, IOA_REGION_TRACE, "trace", load_trace);
 }
 
 /* ------------------------------------------------------------ the ledger */
-
-/* The session's staging tables (emptied at each commit). */
-static int temp_tables(struct load *l)
-{
-	int rc = ioa_db_script(l->conn,
-			       "CREATE TEMP TABLE IF NOT EXISTS tmp_names (record_id bigint, "
-			       "sha256 bytea, name bytea, display text, mount bytea, fs_type text) "
-			       "ON COMMIT DELETE ROWS; "
-			       "CREATE TEMP TABLE IF NOT EXISTS tmp_mounts (mount bytea, "
-			       "display text, fs_type text) ON COMMIT DELETE ROWS",
-			       &l->err);
-
-	return rc ? db_failed(l, rc, NULL) : 0;
-}
 
 static void rollback(PGconn *conn)
 {
@@ -855,12 +844,26 @@ static int quarantine_path(const struct load *l, const char *path, char *out, si
 	return -EEXIST;
 }
 
-/* The log's ledger row; its id into id (may be NULL). */
+/*
+ * The log's ledger row.  For an ingested log the same statement completes
+ * the job's row: its ledger id and byte totals.
+ */
 static int ledger(struct load *l, const char *status, const char *path, const char *hash,
-		  const char *error, const char *qpath, const char *dup_of, const char *started,
-		  char *id, size_t id_len)
+		  const char *error, const char *qpath, const char *dup_of, const char *started)
 {
-	char size[24], mtime[48], hostpid[300], host[256] = "";
+	static const char insert[] =
+		"INSERT INTO ingest_ledger (path, size, mtime, content_hash, status, error, "
+		"quarantine_path, reader_version, collector, started_at, job, duplicate_of) "
+		"VALUES ($1, $2, $3, $4::bytea, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id";
+	static const char insert_and_complete[] =
+		"WITH entry AS (INSERT INTO ingest_ledger (path, size, mtime, content_hash, status, "
+		"error, quarantine_path, reader_version, collector, started_at, job, duplicate_of) "
+		"VALUES ($1, $2, $3, $4::bytea, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id) "
+		"UPDATE jobs SET ledger = (SELECT id FROM entry), bytes_read = $13, bytes_written = "
+		"$14 "
+		"WHERE id = $11::bigint AND start_time = $15::timestamptz";
+	char size[24], mtime[48], hostpid[300], host[256] = "", rd[24], wr[24];
+	int ingested = !strcmp(status, "ingested");
 	const char *p[] = {path,
 			   size,
 			   mtime,
@@ -871,45 +874,44 @@ static int ledger(struct load *l, const char *status, const char *path, const ch
 			   READER_VERSION,
 			   hostpid,
 			   started,
-			   !strcmp(status, "ingested") ? l->job_id : NULL,
-			   dup_of};
+			   ingested ? l->job_id : NULL,
+			   dup_of,
+			   rd,
+			   wr,
+			   l->start};
 
 	gethostname(host, sizeof(host) - 1);
 	snprintf(hostpid, sizeof(hostpid), "%s:%ld", host, (long)getpid());
 	snprintf(size, sizeof(size), "%lld", (long long)l->st.st_size);
+	snprintf(rd, sizeof(rd), "%" PRIu64, l->bytes_read);
+	snprintf(wr, sizeof(wr), "%" PRIu64, l->bytes_written);
 	time_text((uint64_t)l->st.st_mtim.tv_sec * 1000000000u + (uint64_t)l->st.st_mtim.tv_nsec,
 		  mtime, sizeof(mtime));
-	return query1(l,
-		      "INSERT INTO ingest_ledger (path, size, mtime, content_hash, status, error, "
-		      "quarantine_path, reader_version, collector, started_at, job, duplicate_of) "
-		      "VALUES ($1, $2, $3, $4::bytea, $5, $6, $7, $8, $9, $10, $11, $12) "
-		      "RETURNING id",
-		      12, p, id, id_len);
+	return ingested ? exec(l, insert_and_complete, 15, p) : exec(l, insert, 12, p);
 }
 
 /* Begins the log's transaction and takes its lock: 0, or KNOWN, BUSY or RETRY. */
 static int claim(struct load *l, const char *path, enum ingest_result *result)
 {
-	char got[8];
+	char state[6];
 	int rc = exec(l, "BEGIN", 0, NULL);
+	PGresult *res = NULL;
 
-	rc = rc ? rc
-		: query1(l, "SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0))", 1,
-			 (const char *const[]){path}, got, sizeof(got));
-	if (!rc && strcmp(got, "t")) {
-		*result = INGEST_BUSY;
-		return 1;
-	}
-	rc = rc ? rc
-		: query1(l, "SELECT count(*) FROM ingest_ledger WHERE path = $1", 1,
-			 (const char *const[]){path}, got, sizeof(got));
-	if (!rc && strcmp(got, "0")) {
-		*result = INGEST_KNOWN;
-		return 1;
-	}
-	if (rc)
+	if (!rc)
+		res = ioa_db_query(l->conn,
+				   "SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)), "
+				   "EXISTS (SELECT 1 FROM ingest_ledger WHERE path = $1)",
+				   1, (const char *const[]){path}, &l->err, &rc, state);
+	if (!res) {
+		db_failed(l, rc ? rc : -EIO, state);
 		*result = INGEST_RETRY;
-	return rc ? 1 : 0;
+		return 1;
+	}
+	*result = strcmp(PQgetvalue(res, 0, 0), "t")	? INGEST_BUSY
+		  : !strcmp(PQgetvalue(res, 0, 1), "t") ? INGEST_KNOWN
+							: INGEST_RETRY;
+	PQclear(res);
+	return *result != INGEST_RETRY;
 }
 
 static enum ingest_result quarantine(struct load *l, const char *path, const char *hash,
@@ -929,7 +931,7 @@ static enum ingest_result quarantine(struct load *l, const char *path, const cha
 		ioa_warning("cannot create the quarantine folder '%s': %s", l->set->quarantine,
 			    strerror(errno));
 	rc = quarantine_path(l, path, dest, sizeof(dest));
-	rc = rc ? rc : ledger(l, "quarantined", path, hash, reason, dest, NULL, started, NULL, 0);
+	rc = rc ? rc : ledger(l, "quarantined", path, hash, reason, dest, NULL, started);
 	rc = rc ? rc : exec(l, "COMMIT", 0, NULL);
 	snprintf(l->reason, sizeof(reason), "%s", reason);
 	if (rc) {
@@ -1001,7 +1003,7 @@ enum ingest_result ingest_log(PGconn *conn, const struct ingest_settings *set, c
 	struct load l = {.conn = conn, .set = set, .fd = -1, .r = {.fd = -1}};
 	enum ingest_result result = INGEST_RETRY;
 	unsigned char digest[32];
-	char hash[80], started[48], proc[64], dup[24], ledger_id[24];
+	char hash[80], started[48], proc[64], dup[24];
 	struct timespec wall;
 	double t0 = now_s();
 	int rc;
@@ -1059,7 +1061,7 @@ enum ingest_result ingest_log(PGconn *conn, const struct ingest_settings *set, c
 		    "status = 'ingested'",
 		    1, (const char *const[]){hash}, dup, sizeof(dup));
 	if (!rc && dup[0]) {
-		rc = ledger(&l, "duplicate", path, hash, NULL, NULL, dup, started, NULL, 0);
+		rc = ledger(&l, "duplicate", path, hash, NULL, NULL, dup, started);
 		rc = rc ? rc : exec(&l, "COMMIT", 0, NULL);
 		result = rc ? INGEST_RETRY : INGEST_DUPLICATE;
 		if (rc)
@@ -1068,7 +1070,6 @@ enum ingest_result ingest_log(PGconn *conn, const struct ingest_settings *set, c
 	}
 
 	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", l.fd);
-	rc = rc ? rc : temp_tables(&l);
 	if (!rc && (rc = ioa_logr_open(&l.r, proc)))
 		rc = rc == -ENOMEM ? rc : bad(&l, "%s", ioa_logr_error(&l.r));
 	rc = rc ? rc : read_job(&l);
@@ -1076,20 +1077,7 @@ enum ingest_result ingest_log(PGconn *conn, const struct ingest_settings *set, c
 	rc = rc ? rc : names_and_mounts(&l);
 	rc = rc ? rc : records(&l);
 	rc = rc ? rc : the_rest(&l);
-	rc = rc ? rc
-		: ledger(&l, "ingested", path, hash, NULL, NULL, NULL, started, ledger_id,
-			 sizeof(ledger_id));
-	if (!rc) {
-		char rd[24], wr[24];
-		const char *p[] = {l.job_id, l.start, ledger_id, rd, wr};
-
-		snprintf(rd, sizeof(rd), "%" PRIu64, l.bytes_read);
-		snprintf(wr, sizeof(wr), "%" PRIu64, l.bytes_written);
-		rc = exec(&l,
-			  "UPDATE jobs SET ledger = $3, bytes_read = $4, bytes_written = $5 "
-			  "WHERE id = $1 AND start_time = $2",
-			  5, p);
-	}
+	rc = rc ? rc : ledger(&l, "ingested", path, hash, NULL, NULL, NULL, started);
 	rc = rc ? rc : exec(&l, "COMMIT", 0, NULL);
 	if (!rc) {
 		result = INGEST_DONE;
@@ -1135,10 +1123,19 @@ int ingest_check_role(PGconn *conn, struct ioa_buf *err)
 	return rc;
 }
 
-int ingest_register_counters(PGconn *conn, struct ioa_buf *err)
+int ingest_prepare(PGconn *conn, struct ioa_buf *err)
 {
 	unsigned m, k, kind;
-	int rc = ioa_db_exec(conn, "BEGIN", 0, NULL, err);
+	/* The session's staging tables, emptied at each commit. */
+	int rc = ioa_db_script(conn,
+			       "CREATE TEMP TABLE IF NOT EXISTS tmp_names (record_id bigint, "
+			       "sha256 bytea, name bytea, display text, mount bytea, fs_type text) "
+			       "ON COMMIT DELETE ROWS; "
+			       "CREATE TEMP TABLE IF NOT EXISTS tmp_mounts (mount bytea, "
+			       "display text, fs_type text) ON COMMIT DELETE ROWS",
+			       err);
+
+	rc = rc ? rc : ioa_db_exec(conn, "BEGIN", 0, NULL, err);
 
 	for (m = 0; m < IOA_MOD_COUNT && !rc; m++) {
 		const struct ioa_module_desc *mod = &ioa_modules[m];

@@ -48,7 +48,10 @@ struct ingest_stats {
 
 const char *ingest_result_name(enum ingest_result r);
 
-/* Ingests the log at path (a complete *.ioa) on conn, which has no transaction open. */
+/*
+ * Ingests the log at path (a complete *.ioa) on conn, which has no
+ * transaction open and was prepared by ingest_prepare().
+ */
 enum ingest_result ingest_log(PGconn *conn, const struct ingest_settings *set, const char *path,
 			      struct ingest_stats *stats);
 
@@ -60,7 +63,10 @@ enum ingest_result ingest_log(PGconn *conn, const struct ingest_settings *set, c
  */
 int ingest_check_role(PGconn *conn, struct ioa_buf *err);
 
-/* Writes the collector's counter layout into counter_names (once per connection). */
-int ingest_register_counters(PGconn *conn, struct ioa_buf *err);
+/*
+ * Prepares a new connection for ingest_log(): its staging tables, and the
+ * collector's counter layout in counter_names.  0 or a database error.
+ */
+int ingest_prepare(PGconn *conn, struct ioa_buf *err);
 
 #endif

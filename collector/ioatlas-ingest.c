@@ -58,7 +58,7 @@ static int ingest_one(PGconn **conn, const struct collector_settings *set, const
 				*conn = NULL;
 				break;
 			}
-			if (*conn && ingest_register_counters(*conn, &err)) {
+			if (*conn && ingest_prepare(*conn, &err)) {
 				PQfinish(*conn);
 				*conn = NULL;
 			}

@@ -79,7 +79,7 @@ static int connect_db(struct collector *c)
 		ioa_buf_release(&err);
 		return -EPERM;
 	}
-	if (c->conn && ingest_register_counters(c->conn, &err)) {
+	if (c->conn && ingest_prepare(c->conn, &err)) {
 		PQfinish(c->conn);
 		c->conn = NULL;
 	}
