@@ -1,4 +1,4 @@
-# t3003-collector-races — exactly once whatever happens around the
+# t2002-races — exactly once whatever happens around the
 # collector: two collectors racing over 200 logs, the database stopped and
 # started again in the middle of a backlog, and the collector killed with
 # SIGKILL twenty times at random moments.  Every log ends up in the

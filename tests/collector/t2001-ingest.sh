@@ -1,4 +1,4 @@
-# t3002-collector-ingest — ioatlasd moves real MPI jobs' logs into a
+# t2001-ingest — ioatlasd moves real MPI jobs' logs into a
 # throwaway warehouse: every record, counter and file name byte for byte;
 # a second pass is a no-op; corrupt, truncated, foreign and forged logs are
 # quarantined with their reasons; copies are recorded as duplicates; the
