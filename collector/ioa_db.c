@@ -278,22 +278,32 @@ static int array_header(struct ioa_buf *b, uint32_t n, uint32_t oid, uint32_t el
 	return rc ? rc : add_be(b, 1, 4); /* lower bound */
 }
 
-int ioa_copyb_i64_array(struct ioa_buf *b, const int64_t *v, uint32_t n)
+/* Elements of 8 bytes (bigint, or the bits of double precision), big-endian. */
+static int array8(struct ioa_buf *b, const void *v, uint32_t n, uint32_t oid)
 {
+	const unsigned char *in = v;
 	uint32_t i;
-	int rc = array_header(b, n, OID_INT8, 8);
+	int rc = array_header(b, n, oid, 8);
 	unsigned char *p;
 
 	if (rc)
 		return rc;
 	p = (unsigned char *)b->data + b->len;
 	for (i = 0; i < n; i++, p += 12) {
+		uint64_t bits;
+
+		memcpy(&bits, in + (size_t)i * 8, sizeof(bits));
 		put_be(p, 8, 4);
-		put_be(p + 4, (uint64_t)v[i], 8);
+		put_be(p + 4, bits, 8);
 	}
 	b->len += (size_t)n * 12;
 	b->data[b->len] = '\0';
 	return 0;
+}
+
+int ioa_copyb_i64_array(struct ioa_buf *b, const int64_t *v, uint32_t n)
+{
+	return array8(b, v, n, OID_INT8);
 }
 
 int ioa_copyb_u32_array(struct ioa_buf *b, const uint32_t *v, uint32_t n)
@@ -316,21 +326,5 @@ int ioa_copyb_u32_array(struct ioa_buf *b, const uint32_t *v, uint32_t n)
 
 int ioa_copyb_f64_array(struct ioa_buf *b, const double *v, uint32_t n)
 {
-	uint32_t i;
-	int rc = array_header(b, n, OID_FLOAT8, 8);
-	unsigned char *p;
-
-	if (rc)
-		return rc;
-	p = (unsigned char *)b->data + b->len;
-	for (i = 0; i < n; i++, p += 12) {
-		uint64_t bits;
-
-		memcpy(&bits, &v[i], sizeof(bits));
-		put_be(p, 8, 4);
-		put_be(p + 4, bits, 8);
-	}
-	b->len += (size_t)n * 12;
-	b->data[b->len] = '\0';
-	return 0;
+	return array8(b, v, n, OID_FLOAT8);
 }

@@ -102,7 +102,7 @@ static const char *type_hint(enum ioa_setting_type type)
 	}
 }
 
-static char *trim(char *s)
+char *ioa_conf_trim(char *s)
 {
 	char *end;
 
@@ -164,7 +164,7 @@ static int load_file(const struct ioa_setting *settings, size_t n, const char *p
 		}
 		if ((hash = strchr(line, '#')))
 			*hash = '\0';
-		key = trim(line);
+		key = ioa_conf_trim(line);
 		if (!*key)
 			continue;
 		if (!(eq = strchr(key, '='))) {
@@ -173,8 +173,8 @@ static int load_file(const struct ioa_setting *settings, size_t n, const char *p
 			break;
 		}
 		*eq = '\0';
-		value = trim(eq + 1);
-		key = trim(key);
+		value = ioa_conf_trim(eq + 1);
+		key = ioa_conf_trim(key);
 		s = find(settings, n, key);
 		if (!s) {
 			if (own_prefix(settings, n, key)) {

@@ -53,6 +53,9 @@ void ioa_conf_free(const struct ioa_setting *settings, size_t n);
 /* Parses one value of a type into field; 0 or -EINVAL. */
 int ioa_conf_parse(enum ioa_setting_type type, const char *text, void *field);
 
+/* s without leading and trailing blanks (cut in place); shared with the runtime's reader. */
+char *ioa_conf_trim(char *s);
+
 /* The path of the site file: $IOATLAS_CONF, else /etc/ioatlas/ioatlas.conf. */
 const char *ioa_conf_path(void);
 

@@ -13,6 +13,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "ioa_conf.h"
 #include "ioa_parse.h"
 
 /* SIZE: a memory size of 64 KiB or more; SIZE0: the same, or 0 for "none". */
@@ -121,18 +122,6 @@ static const struct rt_setting *find_setting(const char *key, size_t len)
 	return NULL;
 }
 
-static char *trim(char *s)
-{
-	char *end;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	end = s + strlen(s);
-	while (end > s && isspace((unsigned char)end[-1]))
-		*--end = '\0';
-	return s;
-}
-
 static void load_file(struct rt_config *c, const char *path, bool must_exist)
 {
 	char line[2048];
@@ -149,7 +138,7 @@ static void load_file(struct rt_config *c, const char *path, bool must_exist)
 
 		if (hash)
 			*hash = '\0';
-		key = trim(line);
+		key = ioa_conf_trim(line);
 		if (!*key)
 			continue;
 		eq = strchr(key, '=');
@@ -158,8 +147,8 @@ static void load_file(struct rt_config *c, const char *path, bool must_exist)
 			continue;
 		}
 		*eq = '\0';
-		value = trim(eq + 1);
-		key = trim(key);
+		value = ioa_conf_trim(eq + 1);
+		key = ioa_conf_trim(key);
 		/* Dotted keys ("collector.quarantine") are the tools' (common/ioa_conf.h). */
 		if (strchr(key, '.'))
 			continue;
