@@ -205,9 +205,11 @@ static int copy_end(struct load *l, int rc)
 	if (!rc)
 		rc = copy_flush(l, 1);
 	if (rc) {
+		PGresult *res;
+
 		PQputCopyEnd(l->conn, "the log could not be read");
-		while (PQgetResult(l->conn))
-			;
+		while ((res = PQgetResult(l->conn)))
+			PQclear(res);
 		return rc;
 	}
 	end = ioa_db_copy_end(l->conn, &l->err);
@@ -332,12 +334,14 @@ static int read_job(struct load *l)
 	return 0;
 }
 
+/* The job's row, through ingest_job() (warehouse): its partitions, user and program with it. */
 static int insert_job(struct load *l)
 {
-	char uid[24], nprocs[24], nnodes[24], end[48], user_id[24], exe_id[24], flags[24];
+	char uid[24], nprocs[24], nnodes[24], end[48], flags[24];
 	struct ioa_buf exe = IOA_BUF_INIT(1 << 20), exe_display = IOA_BUF_INIT(1 << 20),
 		       args = IOA_BUF_INIT(1 << 24), args_display = IOA_BUF_INIT(1 << 24);
-	int rc;
+	size_t i;
+	int rc = 0;
 
 	snprintf(uid, sizeof(uid), "%" PRIu64, l->job.uid);
 	snprintf(nprocs, sizeof(nprocs), "%" PRIu64, l->job.nprocs);
@@ -345,55 +349,25 @@ static int insert_job(struct load *l)
 	snprintf(flags, sizeof(flags), "%u", l->r.flags);
 	time_text(l->job.start_ns, l->start, sizeof(l->start));
 	time_text(l->job.end_ns, end, sizeof(end));
-
-	rc = exec(l, "SELECT ensure_partitions($1::timestamptz)", 1,
-		  (const char *const[]){l->start});
-	{
-		const char *p[] = {uid, ioa_buf_str(&l->job.user)};
-
-		rc = rc ? rc
-			: query1(l,
-				 "WITH ins AS (INSERT INTO users (uid, name) VALUES ($1, $2) "
-				 "ON CONFLICT (uid, name) DO NOTHING RETURNING id) "
-				 "SELECT id FROM ins UNION ALL "
-				 "SELECT id FROM users WHERE uid = $1 AND name = $2 LIMIT 1",
-				 2, p, user_id, sizeof(user_id));
-	}
-	if (!rc && (!bytea_param(&exe, l->job.exe.data, l->job.exe.len) ||
-		    ioa_buf_add_escaped(&exe_display, l->job.exe.data, l->job.exe.len)))
+	if (!bytea_param(&exe, l->job.exe.data, l->job.exe.len) ||
+	    ioa_buf_add_escaped(&exe_display, l->job.exe.data, l->job.exe.len))
 		rc = -ENOMEM;
-	{
-		const char *p[] = {exe.data, ioa_buf_str(&exe_display)};
-
-		rc = rc ? rc
-			: query1(l,
-				 "WITH ins AS (INSERT INTO executables (path, display) "
-				 "VALUES ($1::bytea, $2) ON CONFLICT (sha256(path)) DO NOTHING "
-				 "RETURNING id) SELECT id FROM ins UNION ALL "
-				 "SELECT id FROM executables WHERE sha256(path) = "
-				 "sha256($1::bytea) "
-				 "LIMIT 1",
-				 2, p, exe_id, sizeof(exe_id));
-	}
-	if (!rc && l->job.args.len) {
-		size_t i;
-
-		/* Arguments are NUL-separated: shown separated by spaces. */
-		for (i = 0; i < l->job.args.len && !rc; i++)
-			rc = l->job.args.data[i]
-				     ? ioa_buf_add_escaped(&args_display, l->job.args.data + i, 1)
-				     : (i + 1 < l->job.args.len ? ioa_buf_addstr(&args_display, " ")
-								: 0);
-		if (!rc && !bytea_param(&args, l->job.args.data, l->job.args.len))
-			rc = -ENOMEM;
-	}
+	/* Arguments are NUL-separated: shown separated by spaces. */
+	for (i = 0; i < l->job.args.len && !rc; i++)
+		rc = l->job.args.data[i]
+			     ? ioa_buf_add_escaped(&args_display, l->job.args.data + i, 1)
+			     : (i + 1 < l->job.args.len ? ioa_buf_addstr(&args_display, " ") : 0);
+	if (!rc && l->job.args.len && !bytea_param(&args, l->job.args.data, l->job.args.len))
+		rc = -ENOMEM;
 	{
 		const char *p[] = {l->start,
 				   end,
+				   uid,
+				   ioa_buf_str(&l->job.user),
+				   exe.data,
+				   ioa_buf_str(&exe_display),
 				   ioa_buf_str(&l->job.scheduler),
 				   ioa_buf_str(&l->job.jobid),
-				   user_id,
-				   exe_id,
 				   l->job.args.len ? args.data : NULL,
 				   l->job.args.len ? ioa_buf_str(&args_display) : NULL,
 				   nprocs,
@@ -405,16 +379,10 @@ static int insert_job(struct load *l)
 
 		rc = rc ? rc
 			: query1(l,
-				 "INSERT INTO jobs (start_time, end_time, ledger, scheduler, "
-				 "job_id, "
-				 "user_id, exe_id, args, args_display, nprocs, nnodes, "
-				 "runtime_version, "
-				 "settings, log_flags, folded, bytes_read, bytes_written) VALUES "
-				 "($1, "
-				 "$2, 0, $3, $4, $5, $6, $7::bytea, $8, $9, $10, $11, $12, $13, "
-				 "$14, 0, "
-				 "0) RETURNING id",
-				 14, p, l->job_id, sizeof(l->job_id));
+				 "SELECT ingest_job($1, $2, $3, $4, $5::bytea, $6, $7, $8, "
+				 "$9::bytea, "
+				 "$10, $11, $12, $13, $14, $15, $16)",
+				 16, p, l->job_id, sizeof(l->job_id));
 	}
 	if (!rc && ioa_parse_i64(l->job_id, &l->job_num))
 		rc = bad(l, "the warehouse returned no job id");
@@ -856,10 +824,12 @@ static int ledger(struct load *l, const char *status, const char *path, const ch
 		"quarantine_path, reader_version, collector, started_at, job, duplicate_of) "
 		"VALUES ($1, $2, $3, $4::bytea, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id";
 	static const char insert_and_complete[] =
-		"WITH entry AS (INSERT INTO ingest_ledger (path, size, mtime, content_hash, status, "
+		"WITH entry AS (INSERT INTO ingest_ledger (path, size, mtime, content_hash, "
+		"status, "
 		"error, quarantine_path, reader_version, collector, started_at, job, duplicate_of) "
 		"VALUES ($1, $2, $3, $4::bytea, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id) "
-		"UPDATE jobs SET ledger = (SELECT id FROM entry), bytes_read = $13, bytes_written = "
+		"UPDATE jobs SET ledger = (SELECT id FROM entry), bytes_read = $13, bytes_written "
+		"= "
 		"$14 "
 		"WHERE id = $11::bigint AND start_time = $15::timestamptz";
 	char size[24], mtime[48], hostpid[300], host[256] = "", rd[24], wr[24];

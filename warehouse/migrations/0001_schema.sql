@@ -271,6 +271,45 @@ BEGIN
 END
 $$;
 
+-- A job's row and what it needs first (its month's partitions, its user
+-- and program in the dictionaries), in one call from the collector.
+CREATE FUNCTION ingest_job(p_start timestamptz, p_end timestamptz, p_uid bigint, p_user text,
+			   p_exe bytea, p_exe_display text, p_scheduler text, p_job_id text,
+			   p_args bytea, p_args_display text, p_nprocs integer, p_nnodes integer,
+			   p_version text, p_settings text, p_flags integer, p_folded boolean)
+RETURNS bigint LANGUAGE plpgsql SET search_path = ioatlas, pg_catalog AS $$
+DECLARE
+	u integer;
+	e integer;
+	j bigint;
+BEGIN
+	PERFORM ensure_partitions(p_start);
+	SELECT id INTO u FROM users WHERE uid = p_uid AND name = p_user;
+	IF u IS NULL THEN
+		INSERT INTO users (uid, name) VALUES (p_uid, p_user)
+			ON CONFLICT (uid, name) DO NOTHING RETURNING id INTO u;
+		IF u IS NULL THEN
+			SELECT id INTO u FROM users WHERE uid = p_uid AND name = p_user;
+		END IF;
+	END IF;
+	SELECT id INTO e FROM executables WHERE sha256(path) = sha256(p_exe);
+	IF e IS NULL THEN
+		INSERT INTO executables (path, display) VALUES (p_exe, p_exe_display)
+			ON CONFLICT (sha256(path)) DO NOTHING RETURNING id INTO e;
+		IF e IS NULL THEN
+			SELECT id INTO e FROM executables WHERE sha256(path) = sha256(p_exe);
+		END IF;
+	END IF;
+	INSERT INTO jobs (start_time, end_time, ledger, scheduler, job_id, user_id, exe_id, args,
+			  args_display, nprocs, nnodes, runtime_version, settings, log_flags,
+			  folded, bytes_read, bytes_written)
+		VALUES (p_start, p_end, 0, p_scheduler, p_job_id, u, e, p_args, p_args_display,
+			p_nprocs, p_nnodes, p_version, p_settings, p_flags, p_folded, 0, 0)
+		RETURNING id INTO j;
+	RETURN j;
+END
+$$;
+
 -- ------------------------------------------------------------ privileges and row-level security
 
 GRANT USAGE ON SCHEMA ioatlas TO ioatlas_ingest, ioatlas_reader, ioatlas_user;
@@ -281,7 +320,13 @@ GRANT SELECT, INSERT ON users, executables, file_names, file_systems, counter_na
 GRANT UPDATE ON jobs TO ioatlas_ingest;
 GRANT UPDATE ON counter_names TO ioatlas_ingest;
 GRANT SELECT ON modules, partitioned_tables TO ioatlas_ingest;
+-- Functions are everyone's to call unless taken back: these are the collector's.
+REVOKE EXECUTE ON FUNCTION ensure_partitions(timestamptz) FROM PUBLIC;
+REVOKE EXECUTE ON FUNCTION ingest_job(timestamptz, timestamptz, bigint, text, bytea, text, text,
+	text, bytea, text, integer, integer, text, text, integer, boolean) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION ensure_partitions(timestamptz) TO ioatlas_ingest;
+GRANT EXECUTE ON FUNCTION ingest_job(timestamptz, timestamptz, bigint, text, bytea, text, text,
+	text, bytea, text, integer, integer, text, text, integer, boolean) TO ioatlas_ingest;
 
 GRANT SELECT ON ALL TABLES IN SCHEMA ioatlas TO ioatlas_reader;
 GRANT INSERT, UPDATE, DELETE ON analysis_results TO ioatlas_reader;

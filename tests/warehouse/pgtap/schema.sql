@@ -4,7 +4,7 @@
 BEGIN;
 CREATE EXTENSION IF NOT EXISTS pgtap;
 SET search_path = ioatlas, public;
-SELECT plan(51);
+SELECT plan(52);
 
 -- The schema and its tables.
 SELECT has_schema('ioatlas');
@@ -85,6 +85,8 @@ SELECT results_eq($$SELECT value FROM record_counters WHERE counter = 'POSIX_OPE
 		  ARRAY[1::numeric], 'and her counters, by name');
 SELECT throws_ok('SELECT * FROM ingest_daily', '42501', NULL, 'the ledger''s view is staff only');
 SELECT throws_ok('SELECT * FROM ingest_ledger', '42501', NULL, 'the ledger is not hers to read');
+SELECT throws_ok($$SELECT ensure_partitions('2040-01-01')$$, '42501', NULL,
+		 'nor the owner''s partition function hers to call');
 SELECT throws_ok($$INSERT INTO jobs (start_time, end_time, ledger, scheduler, job_id, user_id,
 	exe_id, nprocs, nnodes, runtime_version, settings, log_flags, folded, bytes_read,
 	bytes_written) VALUES (now(), now(), 1, 'x', 'x', 1, 1, 1, 1, 'x', '', 0, false, 0, 0)$$,
