@@ -101,7 +101,7 @@ static int query1(struct load *l, const char *sql, int n, const char *const *par
 {
 	char state[6];
 	int rc;
-	PGresult *res = ioa_db_query(l->conn, sql, n, params, &l->err, &rc, state);
+	PGresult *res = ioa_db_query_prepared(l->conn, sql, n, params, &l->err, &rc, state);
 
 	if (!res)
 		return db_failed(l, rc, state);
@@ -860,18 +860,26 @@ static int ledger(struct load *l, const char *status, const char *path, const ch
 	return ingested ? exec(l, insert_and_complete, 15, p) : exec(l, insert, 12, p);
 }
 
-/* Begins the log's transaction and takes its lock: 0, or KNOWN, BUSY or RETRY. */
-static int claim(struct load *l, const char *path, enum ingest_result *result)
+/*
+ * Begins the log's transaction, takes its lock and reads the ledger about
+ * it in one statement: 0 (dup, if given, gets the ledger id of an ingested
+ * log with the same content, or ""), or 1 with KNOWN, BUSY or RETRY.
+ */
+static int claim(struct load *l, const char *path, const char *hash, enum ingest_result *result,
+		 char *dup, size_t dup_len)
 {
+	static const char sql[] =
+		"SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)), "
+		"EXISTS (SELECT 1 FROM ingest_ledger WHERE path = $1), "
+		"(SELECT min(id) FROM ingest_ledger WHERE content_hash = $2::bytea AND "
+		"status = 'ingested')";
 	char state[6];
 	int rc = exec(l, "BEGIN", 0, NULL);
 	PGresult *res = NULL;
 
 	if (!rc)
-		res = ioa_db_query(l->conn,
-				   "SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)), "
-				   "EXISTS (SELECT 1 FROM ingest_ledger WHERE path = $1)",
-				   1, (const char *const[]){path}, &l->err, &rc, state);
+		res = ioa_db_query_prepared(l->conn, sql, 2, (const char *const[]){path, hash},
+					    &l->err, &rc, state);
 	if (!res) {
 		db_failed(l, rc ? rc : -EIO, state);
 		*result = INGEST_RETRY;
@@ -880,6 +888,8 @@ static int claim(struct load *l, const char *path, enum ingest_result *result)
 	*result = strcmp(PQgetvalue(res, 0, 0), "t")	? INGEST_BUSY
 		  : !strcmp(PQgetvalue(res, 0, 1), "t") ? INGEST_KNOWN
 							: INGEST_RETRY;
+	if (dup)
+		snprintf(dup, dup_len, "%s", PQgetvalue(res, 0, 2));
 	PQclear(res);
 	return *result != INGEST_RETRY;
 }
@@ -893,7 +903,7 @@ static enum ingest_result quarantine(struct load *l, const char *path, const cha
 
 	snprintf(reason, sizeof(reason), "%s", l->reason);
 	rollback(l->conn);
-	if (claim(l, path, &result)) {
+	if (claim(l, path, NULL, &result, NULL, 0)) {
 		rollback(l->conn);
 		return result;
 	}
@@ -996,12 +1006,10 @@ enum ingest_result ingest_log(PGconn *conn, const struct ingest_settings *set, c
 	time_text((uint64_t)wall.tv_sec * 1000000000u + (uint64_t)wall.tv_nsec, started,
 		  sizeof(started));
 
-	if (claim(&l, path, &result))
-		goto out_rollback;
 	l.fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
 	if (l.fd < 0 && errno == ENOENT) {
 		result = INGEST_GONE;
-		goto out_rollback;
+		goto out;
 	}
 	if (l.fd < 0 || fstat(l.fd, &l.st)) {
 		bad(&l, "cannot open: %s", errno == ELOOP ? "a symbolic link" : strerror(errno));
@@ -1025,11 +1033,9 @@ enum ingest_result ingest_log(PGconn *conn, const struct ingest_settings *set, c
 	bytea_param(&l.text, digest, sizeof(digest));
 	snprintf(hash, sizeof(hash), "%s", ioa_buf_str(&l.text));
 
+	if (claim(&l, path, hash, &result, dup, sizeof(dup)))
+		goto out_rollback;
 	/* The same content under another name: recorded as a duplicate, loaded once. */
-	rc = query1(&l,
-		    "SELECT id FROM ingest_ledger WHERE content_hash = $1::bytea AND "
-		    "status = 'ingested'",
-		    1, (const char *const[]){hash}, dup, sizeof(dup));
 	if (!rc && dup[0]) {
 		rc = ledger(&l, "duplicate", path, hash, NULL, NULL, dup, started);
 		rc = rc ? rc : exec(&l, "COMMIT", 0, NULL);

@@ -20,6 +20,22 @@ static int conn_rc(PGconn *conn)
 	return PQstatus(conn) == CONNECTION_OK ? -EIO : -ECONNRESET;
 }
 
+/* The statements each connection has prepared (ioa_db_query_prepared), by their text's address. */
+#define PREPARED_MAX 64
+static struct {
+	const PGconn *conn;
+	const char *sql;
+} prepared[PREPARED_MAX];
+
+static void forget_prepared(const PGconn *conn)
+{
+	size_t i;
+
+	for (i = 0; i < PREPARED_MAX; i++)
+		if (prepared[i].conn == conn)
+			prepared[i].conn = NULL;
+}
+
 PGconn *ioa_db_connect(const char *conninfo, const char *app, struct ioa_buf *err)
 {
 	const char *keys[] = {"dbname", "application_name", "options", NULL};
@@ -40,13 +56,25 @@ PGconn *ioa_db_connect(const char *conninfo, const char *app, struct ioa_buf *er
 		PQfinish(conn);
 		return NULL;
 	}
+	/* A new connection may have the address of a closed one: it has prepared nothing. */
+	forget_prepared(conn);
 	return conn;
 }
+
+static PGresult *checked(PGconn *conn, PGresult *res, struct ioa_buf *err, int *rc,
+			 char sqlstate[6]);
 
 PGresult *ioa_db_query(PGconn *conn, const char *sql, int n, const char *const *params,
 		       struct ioa_buf *err, int *rc, char sqlstate[6])
 {
-	PGresult *res = PQexecParams(conn, sql, n, NULL, params, NULL, NULL, 0);
+	return checked(conn, PQexecParams(conn, sql, n, NULL, params, NULL, NULL, 0), err, rc,
+		       sqlstate);
+}
+
+/* The result's verdict, as ioa_db_query() gives it. */
+static PGresult *checked(PGconn *conn, PGresult *res, struct ioa_buf *err, int *rc,
+			 char sqlstate[6])
+{
 	ExecStatusType st = res ? PQresultStatus(res) : PGRES_FATAL_ERROR;
 	const char *state;
 
@@ -65,6 +93,34 @@ PGresult *ioa_db_query(PGconn *conn, const char *sql, int n, const char *const *
 		*rc = conn_rc(conn);
 	PQclear(res);
 	return NULL;
+}
+
+PGresult *ioa_db_query_prepared(PGconn *conn, const char *sql, int n, const char *const *params,
+				struct ioa_buf *err, int *rc, char sqlstate[6])
+{
+	char name[32];
+	size_t i, slot = PREPARED_MAX;
+
+	for (i = 0; i < PREPARED_MAX; i++) {
+		if (prepared[i].conn == conn && prepared[i].sql == sql)
+			break;
+		if (!prepared[i].conn && slot == PREPARED_MAX)
+			slot = i;
+	}
+	if (i == PREPARED_MAX) {
+		/* Nothing left to remember it by: run it as it is. */
+		if (slot == PREPARED_MAX)
+			return ioa_db_query(conn, sql, n, params, err, rc, sqlstate);
+		snprintf(name, sizeof(name), "ioatlas_%zu", slot);
+		if (!checked(conn, PQprepare(conn, name, sql, n, NULL), err, rc, sqlstate))
+			return NULL;
+		prepared[slot].conn = conn;
+		prepared[slot].sql = sql;
+		i = slot;
+	}
+	snprintf(name, sizeof(name), "ioatlas_%zu", i);
+	return checked(conn, PQexecPrepared(conn, name, n, params, NULL, NULL, 0), err, rc,
+		       sqlstate);
 }
 
 int ioa_db_exec(PGconn *conn, const char *sql, int n, const char *const *params,

@@ -34,6 +34,15 @@ PGconn *ioa_db_connect(const char *conninfo, const char *app, struct ioa_buf *er
 PGresult *ioa_db_query(PGconn *conn, const char *sql, int n, const char *const *params,
 		       struct ioa_buf *err, int *rc, char sqlstate[6]);
 
+/*
+ * As ioa_db_query(), for a statement run again and again (sql a string
+ * constant): prepared on its connection the first time, executed by name
+ * after.  Not thread-safe (a per-process table of what each connection made
+ * by ioa_db_connect() has prepared).
+ */
+PGresult *ioa_db_query_prepared(PGconn *conn, const char *sql, int n, const char *const *params,
+				struct ioa_buf *err, int *rc, char sqlstate[6]);
+
 /* As ioa_db_query(), for statements without rows: 0, -ECONNRESET or -EIO. */
 int ioa_db_exec(PGconn *conn, const char *sql, int n, const char *const *params,
 		struct ioa_buf *err);
