@@ -38,7 +38,23 @@ struct mount {
 	unsigned char *path;
 	uint32_t len;
 	char *type;
+	int32_t fs; /* file_systems.id, once known (0: not yet) */
 };
+
+/*
+ * The file systems the warehouse has rows for: mount point and type -> id.
+ * Rows are never removed, so what was learnt stays true on the same
+ * warehouse; ingest_prepare() (a new connection) starts it afresh.
+ */
+#define FS_CACHE_MAX 1024
+static struct {
+	unsigned char *path;
+	uint32_t len;
+	char *type;
+	int32_t id;
+} fs_cache[FS_CACHE_MAX];
+/* Entries from fs_committed on were learnt in the transaction in progress. */
+static size_t fs_cached, fs_committed;
 
 struct job_info {
 	int have[32]; /* per job key */
@@ -91,7 +107,12 @@ static int bad(struct load *l, const char *fmt, ...)
 static int db_failed(struct load *l, int rc, const char *sqlstate)
 {
 	snprintf(l->reason, sizeof(((struct ingest_stats *)0)->reason), "%s", ioa_buf_str(&l->err));
-	if (sqlstate && (!strncmp(sqlstate, "22", 2) || !strncmp(sqlstate, "23", 2)))
+	/*
+	 * A value the schema cannot hold (out of range, a bad encoding, a check)
+	 * is the log's fault; anything else (a lost connection, a full disk, a
+	 * race with another collector on the same content) is tried again.
+	 */
+	if (sqlstate && (!strncmp(sqlstate, "22", 2) || !strcmp(sqlstate, "23514")))
 		return LOAD_BAD;
 	return rc ? rc : -EIO;
 }
@@ -419,6 +440,7 @@ static int on_mount(const unsigned char *path, uint32_t path_len, const unsigned
 	}
 	memcpy(m->path, path, path_len);
 	m->len = path_len;
+	m->fs = 0;
 	l->nmounts++;
 	return 0;
 }
@@ -468,7 +490,7 @@ static int seen_before(struct load *l, uint64_t id)
 	return 0;
 }
 
-/* A name row of tmp_names (binary): record id, SHA-256, bytes, display, mount, type. */
+/* A name row of tmp_names (binary): record id, SHA-256, bytes, display, file system. */
 static int on_name(uint64_t id, const unsigned char *name, uint32_t len, void *arg)
 {
 	struct load *l = arg;
@@ -482,15 +504,12 @@ static int on_name(uint64_t id, const unsigned char *name, uint32_t len, void *a
 		return -ENOMEM;
 	ioa_buf_reset(&l->text);
 	rc = ioa_buf_add_escaped(&l->text, name, len);
-	rc = rc ? rc : ioa_copyb_row(&l->copy, 6);
+	rc = rc ? rc : ioa_copyb_row(&l->copy, 5);
 	rc = rc ? rc : ioa_copyb_i64(&l->copy, (int64_t)id);
 	rc = rc ? rc : ioa_copyb_bytes(&l->copy, digest, sizeof(digest));
 	rc = rc ? rc : ioa_copyb_bytes(&l->copy, name, len);
 	rc = rc ? rc : ioa_copyb_bytes(&l->copy, l->text.data, l->text.len);
-	rc = rc ? rc : (m ? ioa_copyb_bytes(&l->copy, m->path, m->len) : ioa_copyb_null(&l->copy));
-	rc = rc ? rc
-		: (m ? ioa_copyb_bytes(&l->copy, m->type, strlen(m->type))
-		     : ioa_copyb_null(&l->copy));
+	rc = rc ? rc : (m && m->fs ? ioa_copyb_i32(&l->copy, m->fs) : ioa_copyb_null(&l->copy));
 	return rc ? rc : copy_flush(l, 0);
 }
 
@@ -547,15 +566,20 @@ static int has_region(const struct load *l, uint32_t type)
 	return 0;
 }
 
-/* The job's file systems: new ones added, the job's mounts recorded, in one statement. */
+/*
+ * The job's file systems not yet known: added if new, and each mount's id
+ * (by its position in the job's table) returned.
+ */
 static const char sql_mounts[] =
 	"WITH ins AS (INSERT INTO file_systems (mount_point, display, fs_type) "
 	"SELECT DISTINCT ON (sha256(mount), fs_type) mount, display, fs_type FROM tmp_mounts "
 	"ON CONFLICT (sha256(mount_point), fs_type) DO NOTHING RETURNING id, mount_point, fs_type) "
-	"INSERT INTO job_mounts (job, start_time, fs) SELECT DISTINCT $1::bigint, $2::timestamptz, "
-	"f.id FROM tmp_mounts t JOIN (SELECT id, mount_point, fs_type FROM ins UNION ALL "
-	"SELECT id, mount_point, fs_type FROM file_systems) f "
+	"SELECT t.ord, f.id FROM tmp_mounts t JOIN (SELECT id, mount_point, fs_type FROM ins "
+	"UNION ALL SELECT id, mount_point, fs_type FROM file_systems) f "
 	"ON f.mount_point = t.mount AND f.fs_type = t.fs_type";
+static const char sql_job_mounts[] =
+	"INSERT INTO job_mounts (job, start_time, fs) "
+	"SELECT DISTINCT $1::bigint, $2::timestamptz, unnest($3::integer[])";
 
 /*
  * The job's files: names keyed by their SHA-256, new ones added, and the
@@ -566,40 +590,125 @@ static const char sql_files[] =
 	"WITH ins AS (INSERT INTO file_names (sha256, name, display) "
 	"SELECT sha256, name, display FROM tmp_names ON CONFLICT (sha256) DO NOTHING) "
 	"INSERT INTO job_files (job, start_time, record_id, file, fs) "
-	"SELECT $1::bigint, $2::timestamptz, t.record_id, t.sha256, f.id FROM tmp_names t "
-	"LEFT JOIN file_systems f ON f.mount_point = t.mount AND f.fs_type = t.fs_type";
+	"SELECT $1::bigint, $2::timestamptz, record_id, sha256, fs FROM tmp_names";
 static const char sql_files_distinct[] =
 	"WITH ins AS (INSERT INTO file_names (sha256, name, display) "
 	"SELECT DISTINCT ON (sha256) sha256, name, display FROM tmp_names "
 	"ON CONFLICT (sha256) DO NOTHING) "
 	"INSERT INTO job_files (job, start_time, record_id, file, fs) "
-	"SELECT DISTINCT ON (t.record_id) $1::bigint, $2::timestamptz, t.record_id, t.sha256, "
-	"f.id FROM tmp_names t "
-	"LEFT JOIN file_systems f ON f.mount_point = t.mount AND f.fs_type = t.fs_type";
+	"SELECT DISTINCT ON (record_id) $1::bigint, $2::timestamptz, record_id, sha256, fs "
+	"FROM tmp_names";
+
+static void fs_cache_find(struct mount *m)
+{
+	size_t i;
+
+	for (i = 0; i < fs_cached; i++)
+		if (fs_cache[i].len == m->len && !memcmp(fs_cache[i].path, m->path, m->len) &&
+		    !strcmp(fs_cache[i].type, m->type)) {
+			m->fs = fs_cache[i].id;
+			return;
+		}
+}
+
+static void fs_cache_add(const struct mount *m)
+{
+	if (fs_cached == FS_CACHE_MAX || !m->fs)
+		return;
+	fs_cache[fs_cached].path = malloc(m->len + 1);
+	fs_cache[fs_cached].type = strdup(m->type);
+	if (!fs_cache[fs_cached].path || !fs_cache[fs_cached].type) {
+		free(fs_cache[fs_cached].path);
+		free(fs_cache[fs_cached].type);
+		return;
+	}
+	memcpy(fs_cache[fs_cached].path, m->path, m->len);
+	fs_cache[fs_cached].len = m->len;
+	fs_cache[fs_cached].id = m->fs;
+	fs_cached++;
+}
+
+/* Forgets what was learnt since `keep` entries (a rollback undid those rows). */
+static void fs_cache_truncate(size_t keep)
+{
+	while (fs_cached > keep) {
+		fs_cached--;
+		free(fs_cache[fs_cached].path);
+		free(fs_cache[fs_cached].type);
+	}
+	fs_committed = fs_cached;
+}
+
+static void fs_cache_clear(void)
+{
+	fs_cache_truncate(0);
+}
+
+/* Mounts whose file system the cache does not know: added to the warehouse, ids learnt. */
+static int learn_mounts(struct load *l)
+{
+	size_t i;
+	int rc = copy_begin(l, "COPY tmp_mounts FROM STDIN");
+	PGresult *res;
+	char state[6];
+
+	for (i = 0; i < l->nmounts && !rc; i++) {
+		const struct mount *m = &l->mounts[i];
+
+		if (m->fs)
+			continue;
+		ioa_buf_reset(&l->text);
+		rc = ioa_buf_addf(&l->copy, "%zu\t", i);
+		rc = rc ? rc : ioa_copy_bytea(&l->copy, m->path, m->len);
+		rc = rc ? rc : ioa_buf_addstr(&l->copy, "\t");
+		rc = rc ? rc : ioa_buf_add_escaped(&l->text, m->path, m->len);
+		rc = rc ? rc : ioa_copy_text(&l->copy, l->text.data, l->text.len);
+		rc = rc ? rc : ioa_buf_addstr(&l->copy, "\t");
+		rc = rc ? rc : ioa_copy_text(&l->copy, m->type, strlen(m->type));
+		rc = rc ? rc : ioa_buf_addstr(&l->copy, "\n");
+	}
+	rc = copy_end(l, rc);
+	if (rc)
+		return rc;
+	res = ioa_db_query_prepared(l->conn, sql_mounts, 0, NULL, &l->err, &rc, state);
+	if (!res)
+		return db_failed(l, rc, state);
+	for (i = 0; i < (size_t)PQntuples(res); i++) {
+		int ord = atoi(PQgetvalue(res, (int)i, 0));
+
+		if (ord >= 0 && (size_t)ord < l->nmounts) {
+			l->mounts[ord].fs = atoi(PQgetvalue(res, (int)i, 1));
+			fs_cache_add(&l->mounts[ord]);
+		}
+	}
+	PQclear(res);
+	return 0;
+}
 
 static int names_and_mounts(struct load *l)
 {
-	const char *p[] = {l->job_id, l->start};
-	size_t i;
+	const char *p[] = {l->job_id, l->start, NULL};
+	struct ioa_buf ids = IOA_BUF_INIT((size_t)1 << 20);
+	size_t i, unknown = 0;
 	int rc = each_region(l, IOA_REGION_MOUNTS, "mount", load_mounts);
 
-	if (!rc && l->nmounts) {
-		rc = copy_begin(l, "COPY tmp_mounts FROM STDIN");
-		for (i = 0; i < l->nmounts && !rc; i++) {
-			const struct mount *m = &l->mounts[i];
-
-			ioa_buf_reset(&l->text);
-			rc = ioa_copy_bytea(&l->copy, m->path, m->len);
-			rc = rc ? rc : ioa_buf_addstr(&l->copy, "\t");
-			rc = rc ? rc : ioa_buf_add_escaped(&l->text, m->path, m->len);
-			rc = rc ? rc : ioa_copy_text(&l->copy, l->text.data, l->text.len);
-			rc = rc ? rc : ioa_buf_addstr(&l->copy, "\t");
-			rc = rc ? rc : ioa_copy_text(&l->copy, m->type, strlen(m->type));
-			rc = rc ? rc : ioa_buf_addstr(&l->copy, "\n");
-		}
-		rc = copy_end(l, rc);
-		rc = rc ? rc : exec(l, sql_mounts, 2, p);
+	for (i = 0; i < l->nmounts && !rc; i++) {
+		fs_cache_find(&l->mounts[i]);
+		unknown += !l->mounts[i].fs;
 	}
+	if (!rc && unknown)
+		rc = learn_mounts(l);
+	if (!rc && l->nmounts) {
+		rc = ioa_buf_addstr(&ids, "{");
+		for (i = 0; i < l->nmounts && !rc; i++)
+			if (l->mounts[i].fs)
+				rc = ioa_buf_addf(&ids, "%s%d", ids.len > 1 ? "," : "",
+						  (int)l->mounts[i].fs);
+		rc = rc ? rc : ioa_buf_addstr(&ids, "}");
+		p[2] = ids.data;
+		rc = rc ? rc : exec(l, sql_job_mounts, 3, p);
+	}
+	ioa_buf_release(&ids);
 	if (rc || !has_region(l, IOA_REGION_NAMES))
 		return rc;
 	rc = copy_begin(l, "COPY tmp_names FROM STDIN (FORMAT binary)");
@@ -789,6 +898,8 @@ static void rollback(PGconn *conn)
 {
 	struct ioa_buf ignore = IOA_BUF_INIT(1024);
 
+	if (PQtransactionStatus(conn) == PQTRANS_IDLE)
+		return;
 	ioa_db_exec(conn, "ROLLBACK", 0, NULL, &ignore);
 	ioa_buf_release(&ignore);
 }
@@ -1072,6 +1183,11 @@ out_rollback:
 	if (PQtransactionStatus(conn) != PQTRANS_IDLE)
 		rollback(conn);
 out:
+	/* File systems learnt in a transaction that did not commit are not in the warehouse. */
+	if (result == INGEST_DONE)
+		fs_committed = fs_cached;
+	else
+		fs_cache_truncate(fs_committed);
 	load_free(&l);
 	stats->seconds = now_s() - t0;
 	return result;
@@ -1105,11 +1221,13 @@ int ingest_prepare(PGconn *conn, struct ioa_buf *err)
 	/* The session's staging tables, emptied at each commit. */
 	int rc = ioa_db_script(conn,
 			       "CREATE TEMP TABLE IF NOT EXISTS tmp_names (record_id bigint, "
-			       "sha256 bytea, name bytea, display text, mount bytea, fs_type text) "
+			       "sha256 bytea, name bytea, display text, fs integer) "
 			       "ON COMMIT DELETE ROWS; "
-			       "CREATE TEMP TABLE IF NOT EXISTS tmp_mounts (mount bytea, "
-			       "display text, fs_type text) ON COMMIT DELETE ROWS",
+			       "CREATE TEMP TABLE IF NOT EXISTS tmp_mounts (ord integer, "
+			       "mount bytea, display text, fs_type text) ON COMMIT DELETE ROWS",
 			       err);
+
+	fs_cache_clear();
 
 	rc = rc ? rc : ioa_db_exec(conn, "BEGIN", 0, NULL, err);
 

@@ -111,9 +111,13 @@ PGresult *ioa_db_query_prepared(PGconn *conn, const char *sql, int n, const char
 		/* Nothing left to remember it by: run it as it is. */
 		if (slot == PREPARED_MAX)
 			return ioa_db_query(conn, sql, n, params, err, rc, sqlstate);
+		PGresult *made;
+
 		snprintf(name, sizeof(name), "ioatlas_%zu", slot);
-		if (!checked(conn, PQprepare(conn, name, sql, n, NULL), err, rc, sqlstate))
+		made = checked(conn, PQprepare(conn, name, sql, n, NULL), err, rc, sqlstate);
+		if (!made)
 			return NULL;
+		PQclear(made);
 		prepared[slot].conn = conn;
 		prepared[slot].sql = sql;
 		i = slot;
