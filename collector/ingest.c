@@ -1217,6 +1217,8 @@ int ingest_check_role(PGconn *conn, struct ioa_buf *err)
 
 int ingest_prepare(PGconn *conn, struct ioa_buf *err)
 {
+	struct ioa_buf modules = IOA_BUF_INIT(1 << 20), kinds = IOA_BUF_INIT(1 << 20),
+		       positions = IOA_BUF_INIT(1 << 20), names = IOA_BUF_INIT(1 << 20);
 	unsigned m, k, kind;
 	/* The session's staging tables, emptied at each commit. */
 	int rc = ioa_db_script(conn,
@@ -1228,9 +1230,7 @@ int ingest_prepare(PGconn *conn, struct ioa_buf *err)
 			       err);
 
 	fs_cache_clear();
-
-	rc = rc ? rc : ioa_db_exec(conn, "BEGIN", 0, NULL, err);
-
+	/* The counter layout, as four parallel arrays in one statement (names are identifiers). */
 	for (m = 0; m < IOA_MOD_COUNT && !rc; m++) {
 		const struct ioa_module_desc *mod = &ioa_modules[m];
 
@@ -1238,29 +1238,36 @@ int ingest_prepare(PGconn *conn, struct ioa_buf *err)
 			unsigned n = kind ? mod->fcounter_count : mod->counter_count;
 
 			for (k = 0; k < n && !rc; k++) {
-				char module[8], position[16];
-				const char *p[] = {module, kind ? "fcounter" : "counter", position,
-						   kind ? mod->fcounter_names[k]
-							: mod->counter_names[k]};
+				const char *sep = modules.len ? "," : "{";
 
-				snprintf(module, sizeof(module), "%u", m);
-				snprintf(position, sizeof(position), "%u", k + 1);
-				rc = ioa_db_exec(
-					conn,
-					"INSERT INTO counter_names (module, kind, position, "
-					"name) VALUES ($1, $2, $3, $4) ON CONFLICT (module, "
-					"kind, position) DO NOTHING",
-					4, p, err);
+				rc = ioa_buf_addf(&modules, "%s%u", sep, m);
+				rc = rc ? rc
+					: ioa_buf_addf(&kinds, "%s%s", sep,
+						       kind ? "fcounter" : "counter");
+				rc = rc ? rc : ioa_buf_addf(&positions, "%s%u", sep, k + 1);
+				rc = rc ? rc
+					: ioa_buf_addf(&names, "%s\"%s\"", sep,
+						       kind ? mod->fcounter_names[k]
+							    : mod->counter_names[k]);
 			}
 		}
 	}
-	if (!rc)
-		return ioa_db_exec(conn, "COMMIT", 0, NULL, err);
-	{
-		struct ioa_buf ignore = IOA_BUF_INIT(1024);
+	rc = rc ? rc : ioa_buf_addstr(&modules, "}");
+	rc = rc ? rc : ioa_buf_addstr(&kinds, "}");
+	rc = rc ? rc : ioa_buf_addstr(&positions, "}");
+	rc = rc ? rc : ioa_buf_addstr(&names, "}");
+	if (!rc) {
+		const char *p[] = {modules.data, kinds.data, positions.data, names.data};
 
-		ioa_db_exec(conn, "ROLLBACK", 0, NULL, &ignore);
-		ioa_buf_release(&ignore);
+		rc = ioa_db_exec(conn,
+				 "INSERT INTO counter_names (module, kind, position, name) "
+				 "SELECT * FROM unnest($1::smallint[], $2::text[], $3::integer[], "
+				 "$4::text[]) ON CONFLICT (module, kind, position) DO NOTHING",
+				 4, p, err);
 	}
+	ioa_buf_release(&modules);
+	ioa_buf_release(&kinds);
+	ioa_buf_release(&positions);
+	ioa_buf_release(&names);
 	return rc;
 }
