@@ -917,7 +917,7 @@ static int quarantine_path(const struct load *l, const char *path, char *out, si
 			snprintf(out, len, "%s/%s.%d", l->set->quarantine, basename(copy), k);
 		else
 			snprintf(out, len, "%s/%s", l->set->quarantine, basename(copy));
-		if (lstat(out, &st) && errno == ENOENT)
+		if (lstat(out, &st)) /* free, or unreachable: the move will say so */
 			return 0;
 	}
 	return -EEXIST;
@@ -972,6 +972,23 @@ static int ledger(struct load *l, const char *status, const char *path, const ch
 }
 
 /*
+ * A quarantined log still where it was found (its move failed, or the
+ * collector died between recording and moving it): moved now, unless
+ * something already holds its place in the quarantine folder.
+ */
+static void finish_move(const char *path, const char *dest)
+{
+	struct stat st;
+
+	if (lstat(path, &st) || !lstat(dest, &st) || errno != ENOENT)
+		return;
+	if (rename(path, dest))
+		ioa_warning("cannot move '%s' to the quarantine folder: %s", path, strerror(errno));
+	else
+		ioa_info("moved '%s' to the quarantine folder, as recorded", path);
+}
+
+/*
  * Begins the log's transaction, takes its lock and reads the ledger about
  * it in one statement: 0 (dup, if given, gets the ledger id of an ingested
  * log with the same content, or ""), or 1 with KNOWN, BUSY or RETRY.
@@ -983,7 +1000,9 @@ static int claim(struct load *l, const char *path, const char *hash, enum ingest
 		"SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)), "
 		"EXISTS (SELECT 1 FROM ingest_ledger WHERE path = $1), "
 		"(SELECT min(id) FROM ingest_ledger WHERE content_hash = $2::bytea AND "
-		"status = 'ingested')";
+		"status = 'ingested'), "
+		"(SELECT quarantine_path FROM ingest_ledger WHERE path = $1 AND "
+		"status = 'quarantined')";
 	char state[6];
 	int rc = exec(l, "BEGIN", 0, NULL);
 	PGresult *res = NULL;
@@ -1001,6 +1020,8 @@ static int claim(struct load *l, const char *path, const char *hash, enum ingest
 							: INGEST_RETRY;
 	if (dup)
 		snprintf(dup, dup_len, "%s", PQgetvalue(res, 0, 2));
+	if (*result == INGEST_KNOWN && !PQgetisnull(res, 0, 3))
+		finish_move(path, PQgetvalue(res, 0, 3));
 	PQclear(res);
 	return *result != INGEST_RETRY;
 }

@@ -123,6 +123,21 @@ is "$(q "SELECT count(*) FROM ingest_ledger WHERE status = 'quarantined' AND
 	quarantine_path LIKE '$logs/quarantine/%'")" 5 "the ledger says where each went"
 is "$(q 'SELECT count(*) FROM jobs')" "$jobs" "no bad log added a job"
 
+# A move to the quarantine folder that fails is said, and finished by a later pass.
+qdir="$TEST_TMP/qdir"
+: >"$qdir"
+cp "$a_log" "$day/late.ioa"
+printf 'YYYYYYYY' | dd of="$day/late.ioa" bs=1 seek=$((size / 3)) conv=notrunc 2>/dev/null
+IOATLAS_COLLECTOR_QUARANTINE="$qdir" run_timeout 120 "$daemon" --once >"$TEST_TMP/late.out" 2>&1
+like "$(cat "$TEST_TMP/late.out")" "cannot move '$day/late.ioa' to the quarantine folder" \
+	"a move to the quarantine folder that fails is said"
+ok "the log stays where it was, recorded as quarantined" \
+	test -f "$day/late.ioa" -a "$(status "$day/late.ioa" | cut -d: -f1)" = quarantined
+rm "$qdir"
+mkdir "$qdir"
+IOATLAS_COLLECTOR_QUARANTINE="$qdir" run_timeout 120 "$daemon" --once >"$TEST_TMP/late.out" 2>&1
+ok "a later pass moves it where the ledger says" test -f "$qdir/late.ioa" -a ! -e "$day/late.ioa"
+
 ioa_preload "$logs" "$ops" basic "$data" >/dev/null
 trusted=$(ioa_logs "$logs" | grep -v /quarantine/ | grep posix-ops)
 chown nobody "$trusted"
@@ -141,7 +156,7 @@ out=$("$IOA_CMD" ingest "$by_hand/nonexistent.ioa")
 is "$?" 1 "a log that is not there: status 1"
 like "$out" "^gone $by_hand/nonexistent.ioa" "saying so"
 status=$("$IOA_CMD" ingest --status)
-like "$status" "^  quarantined:  5  5$" "ioatlas ingest --status counts the quarantined"
+like "$status" "^  quarantined:  6  6$" "ioatlas ingest --status counts the quarantined"
 like "$status" "^  ingested:  $((jobs + 2))  $((jobs + 2))$" "and the ingested, all time and the last day"
 like "$status" "^log tree $logs: [0-9]+ logs, backlog 0$" "and the tree's backlog"
 
