@@ -114,13 +114,8 @@ int collector_settings_apply(struct collector_settings *s, struct ioa_buf *err)
 
 /* ------------------------------------------------------------ discovery */
 
-int discover_add(struct discover *d, const char *path)
+static int discover_add(struct discover *d, const char *path)
 {
-	size_t i;
-
-	for (i = 0; i < d->n; i++)
-		if (!strcmp(d->paths[i], path))
-			return 0;
 	if (d->n == d->cap) {
 		size_t cap = d->cap ? d->cap * 2 : 256;
 		char **paths = realloc(d->paths, cap * sizeof(*paths));
@@ -133,14 +128,43 @@ int discover_add(struct discover *d, const char *path)
 	if (!(d->paths[d->n] = strdup(path)))
 		return -ENOMEM;
 	d->n++;
+	d->untidy = 1;
 	return 0;
+}
+
+/* Descending, so that the next log (the least path: the oldest day) is the last entry. */
+static int path_desc(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)b, *(char *const *)a);
+}
+
+/* Sorts what was added since the last time and drops repeats: n log n, whatever the backlog. */
+static void discover_tidy(struct discover *d)
+{
+	size_t i, j;
+
+	if (!d->untidy)
+		return;
+	qsort(d->paths, d->n, sizeof(*d->paths), path_desc);
+	for (i = j = 0; i < d->n; i++) {
+		if (j && !strcmp(d->paths[j - 1], d->paths[i]))
+			free(d->paths[i]);
+		else
+			d->paths[j++] = d->paths[i];
+	}
+	d->n = j;
+	d->untidy = 0;
+}
+
+const char *discover_first(const struct discover *d)
+{
+	return d->n ? d->paths[d->n - 1] : NULL;
 }
 
 void discover_drop_first(struct discover *d)
 {
-	free(d->paths[0]);
-	memmove(d->paths, d->paths + 1, (d->n - 1) * sizeof(*d->paths));
-	d->n--;
+	if (d->n)
+		free(d->paths[--d->n]);
 }
 
 /* A complete log: *.ioa, not hidden, not the runtime's *.ioa.part. */
@@ -230,6 +254,7 @@ void discover_scan(struct discover *d, long long days)
 
 	if (days <= 0) {
 		walk(d, d->logdir, 0);
+		discover_tidy(d);
 		return;
 	}
 	watch_dir(d, d->logdir);
@@ -247,6 +272,7 @@ void discover_scan(struct discover *d, long long days)
 			 tm.tm_mon + 1, tm.tm_mday);
 		walk(d, dir, 3);
 	}
+	discover_tidy(d);
 }
 
 void discover_read_events(struct discover *d)
@@ -278,20 +304,23 @@ void discover_read_events(struct discover *d)
 				ioa_error("out of memory queueing '%s'", path);
 		}
 	}
+	discover_tidy(d);
 }
 
 /* Drops logs the ledger already knows, in one query per batch. */
 void discover_drop_known(struct discover *d, PGconn *conn)
 {
 	struct ioa_buf array = IOA_BUF_INIT((size_t)1 << 30), err = IOA_BUF_INIT(1024);
+	unsigned char known[1000];
 	size_t i, j, batch;
 
+	discover_tidy(d);
 	for (i = 0; conn && i < d->n; i += batch) {
 		const char *param;
 		PGresult *res;
 		int k, rows;
 
-		batch = d->n - i < 1000 ? d->n - i : 1000;
+		batch = d->n - i < sizeof(known) ? d->n - i : sizeof(known);
 		ioa_buf_reset(&array);
 		ioa_buf_addstr(&array, "{");
 		for (j = i; j < i + batch; j++) {
@@ -314,11 +343,21 @@ void discover_drop_known(struct discover *d, PGconn *conn)
 				   1, &param, &err, NULL, NULL);
 		if (!res)
 			break;
+		/* The batch is sorted: each known path is found by bisection, marked, then dropped.
+		 */
+		memset(known, 0, sizeof(known));
 		rows = PQntuples(res);
-		for (k = 0; k < rows; k++)
-			for (j = i; j < i + batch; j++)
-				if (d->paths[j][0] && !strcmp(d->paths[j], PQgetvalue(res, k, 0)))
-					d->paths[j][0] = '\0';
+		for (k = 0; k < rows; k++) {
+			const char *path = PQgetvalue(res, k, 0);
+			char **hit =
+				bsearch(&path, d->paths + i, batch, sizeof(*d->paths), path_desc);
+
+			if (hit)
+				known[hit - (d->paths + i)] = 1;
+		}
+		for (j = 0; j < batch; j++)
+			if (known[j])
+				d->paths[i + j][0] = '\0';
 		PQclear(res);
 	}
 	for (i = j = 0; i < d->n; i++) {

@@ -30,18 +30,23 @@ void collector_settings_free(struct collector_settings *s);
 /* Sets the log level and derives the ingest settings (quarantine folder, trusted uid). */
 int collector_settings_apply(struct collector_settings *s, struct ioa_buf *err);
 
-/* Logs found and not yet known to be done, in the order found, without repeats. */
+/*
+ * Logs found and not yet known to be done, without repeats, taken least
+ * path first (the oldest day first).
+ */
 struct discover {
 	const char *logdir;
 	int inotify;  /* -1: no watches */
 	char **watch; /* watch descriptor -> folder */
 	size_t nwatch;
-	char **paths;
+	char **paths; /* sorted descending: the next log is the last */
 	size_t n, cap;
+	int untidy;	/* added to since last sorted */
 	int rescan_now; /* inotify saw a new folder, or lost events */
 };
 
-int discover_add(struct discover *d, const char *path);
+/* The next log (NULL when none), and dropping it once done. */
+const char *discover_first(const struct discover *d);
 void discover_drop_first(struct discover *d);
 
 /* Walks the whole tree (days <= 0) or the last days' folders, adding logs and watching folders. */

@@ -113,7 +113,7 @@ static void summary(struct collector *c)
 static int ingest_next(struct collector *c)
 {
 	struct ingest_stats st;
-	const char *path = c->found.paths[0];
+	const char *path = discover_first(&c->found);
 	enum ingest_result r;
 
 	if (connect_db(c))
