@@ -48,14 +48,6 @@
 			 "error, warning, info or debug"},                                         \
 	}
 
-double collector_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* ------------------------------------------------------------ settings */
 
 int collector_settings_load(struct collector_settings *s, struct ioa_buf *err)

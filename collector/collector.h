@@ -60,6 +60,4 @@ void discover_drop_known(struct discover *d, PGconn *conn);
 
 void discover_free(struct discover *d);
 
-double collector_now(void);
-
 #endif

@@ -82,14 +82,6 @@ struct load {
 	char *reason;			    /* stats->reason */
 };
 
-const char *ingest_result_name(enum ingest_result r)
-{
-	static const char *const names[] = {"ingested", "duplicate", "quarantined", "known",
-					    "busy",	"gone",	     "retry"};
-
-	return (unsigned)r < sizeof(names) / sizeof(names[0]) ? names[r] : "?";
-}
-
 /* ------------------------------------------------------------ small helpers */
 
 static int bad(struct load *l, const char *fmt, ...) IOA_PRINTF(2, 3);
@@ -141,24 +133,11 @@ static int exec(struct load *l, const char *sql, int n, const char *const *param
 	return query1(l, sql, n, params, NULL, 0);
 }
 
-/* bytes as a bytea parameter in text form (\x and hex). */
+/* bytes as a bytea parameter (in b, reset first), or NULL when out of memory. */
 static const char *bytea_param(struct ioa_buf *b, const void *bytes, size_t len)
 {
-	static const char hex[] = "0123456789abcdef";
-	const unsigned char *p = bytes;
-	size_t i;
-
 	ioa_buf_reset(b);
-	if (ioa_buf_grow(b, 2 + 2 * len))
-		return NULL;
-	b->data[b->len++] = '\\';
-	b->data[b->len++] = 'x';
-	for (i = 0; i < len; i++) {
-		b->data[b->len++] = hex[p[i] >> 4];
-		b->data[b->len++] = hex[p[i] & 15];
-	}
-	b->data[b->len] = '\0';
-	return b->data;
+	return ioa_bytea_text(b, bytes, len) ? NULL : b->data;
 }
 
 /* ns since the epoch as a timestamptz literal, microseconds kept. */
@@ -221,6 +200,7 @@ static int copy_begin(struct load *l, const char *sql)
 /* Ends a COPY; a row the server refuses (a value out of range) is the log's fault. */
 static int copy_end(struct load *l, int rc)
 {
+	char state[6];
 	int end;
 
 	if (!rc)
@@ -233,10 +213,8 @@ static int copy_end(struct load *l, int rc)
 			PQclear(res);
 		return rc;
 	}
-	end = ioa_db_copy_end(l->conn, &l->err);
-	if (end && PQstatus(l->conn) == CONNECTION_OK)
-		return db_failed(l, end, "22");
-	return end ? db_failed(l, end, NULL) : 0;
+	end = ioa_db_copy_end(l->conn, &l->err, state);
+	return end ? db_failed(l, end, state) : 0;
 }
 
 /* The prefix every per-job row starts with: job id and the job's start time. */
@@ -1101,7 +1079,7 @@ static void find_byte_counters(struct load *l)
 	}
 }
 
-static double now_s(void)
+double ingest_now(void)
 {
 	struct timespec ts;
 
@@ -1117,7 +1095,7 @@ enum ingest_result ingest_log(PGconn *conn, const struct ingest_settings *set, c
 	unsigned char digest[32];
 	char hash[80], started[48], proc[64], dup[24];
 	struct timespec wall;
-	double t0 = now_s();
+	double t0 = ingest_now();
 	int rc;
 
 	memset(stats, 0, sizeof(*stats));
@@ -1210,7 +1188,7 @@ out:
 	else
 		fs_cache_truncate(fs_committed);
 	load_free(&l);
-	stats->seconds = now_s() - t0;
+	stats->seconds = ingest_now() - t0;
 	return result;
 }
 

@@ -46,7 +46,8 @@ struct ingest_stats {
 	char reason[512]; /* why it was quarantined, or what failed (RETRY) */
 };
 
-const char *ingest_result_name(enum ingest_result r);
+/* Seconds on a monotonic clock (stats->seconds, and the callers' own timing). */
+double ingest_now(void);
 
 /*
  * Ingests the log at path (a complete *.ioa) on conn, which has no

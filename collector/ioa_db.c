@@ -172,17 +172,23 @@ int ioa_db_copy_put(PGconn *conn, const struct ioa_buf *data, struct ioa_buf *er
 	return conn_rc(conn);
 }
 
-int ioa_db_copy_end(PGconn *conn, struct ioa_buf *err)
+int ioa_db_copy_end(PGconn *conn, struct ioa_buf *err, char sqlstate[6])
 {
 	PGresult *res;
 	int rc = 0;
 
+	if (sqlstate)
+		sqlstate[0] = '\0';
 	if (PQputCopyEnd(conn, NULL) != 1) {
 		set_error(err, "COPY failed", PQerrorMessage(conn));
 		return conn_rc(conn);
 	}
 	while ((res = PQgetResult(conn))) {
 		if (PQresultStatus(res) != PGRES_COMMAND_OK && !rc) {
+			const char *state = PQresultErrorField(res, PG_DIAG_SQLSTATE);
+
+			if (sqlstate && state)
+				snprintf(sqlstate, 6, "%s", state);
 			set_error(err, "COPY failed", PQresultErrorMessage(res));
 			rc = conn_rc(conn);
 		}
@@ -213,23 +219,31 @@ int ioa_copy_text(struct ioa_buf *b, const void *bytes, size_t len)
 	return rc ? rc : ioa_buf_add(b, p + start, len - start);
 }
 
-int ioa_copy_bytea(struct ioa_buf *b, const void *bytes, size_t len)
+int ioa_bytea_text(struct ioa_buf *b, const void *bytes, size_t len)
 {
 	static const char hex[] = "0123456789abcdef";
 	const unsigned char *p = bytes;
 	size_t i;
-	int rc = ioa_buf_grow(b, 3 + 2 * len);
+	int rc = ioa_buf_grow(b, 2 + 2 * len);
 
 	if (rc)
 		return rc;
-	memcpy(b->data + b->len, "\\\\x", 3);
-	b->len += 3;
+	b->data[b->len++] = '\\';
+	b->data[b->len++] = 'x';
 	for (i = 0; i < len; i++) {
 		b->data[b->len++] = hex[p[i] >> 4];
 		b->data[b->len++] = hex[p[i] & 15];
 	}
 	b->data[b->len] = '\0';
 	return 0;
+}
+
+int ioa_copy_bytea(struct ioa_buf *b, const void *bytes, size_t len)
+{
+	/* COPY's text format takes the backslash of \x escaped. */
+	int rc = ioa_buf_addstr(b, "\\");
+
+	return rc ? rc : ioa_bytea_text(b, bytes, len);
 }
 
 /* ------------------------------------------------------------ COPY binary */

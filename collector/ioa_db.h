@@ -56,10 +56,13 @@ int ioa_db_script(PGconn *conn, const char *sql, struct ioa_buf *err);
 /* COPY ... FROM STDIN: begin, send text-format data in pieces, end (0 or as above). */
 int ioa_db_copy_begin(PGconn *conn, const char *sql, struct ioa_buf *err);
 int ioa_db_copy_put(PGconn *conn, const struct ioa_buf *data, struct ioa_buf *err);
-int ioa_db_copy_end(PGconn *conn, struct ioa_buf *err);
+/* sqlstate, if given, gets the failure's SQLSTATE (a row the server refused, say). */
+int ioa_db_copy_end(PGconn *conn, struct ioa_buf *err, char sqlstate[6]);
 
 /* COPY text format: a field's text with \, tab, newline and CR escaped. */
 int ioa_copy_text(struct ioa_buf *b, const void *bytes, size_t len);
+/* bytea in its text form, \x followed by hex: a parameter's value. */
+int ioa_bytea_text(struct ioa_buf *b, const void *bytes, size_t len);
 /* A bytea field in COPY text format (\\x followed by hex). */
 int ioa_copy_bytea(struct ioa_buf *b, const void *bytes, size_t len);
 

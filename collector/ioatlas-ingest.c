@@ -44,7 +44,7 @@ static void sleep_s(double s)
 static int ingest_one(PGconn **conn, const struct collector_settings *set, const char *path)
 {
 	struct ioa_buf err = IOA_BUF_INIT(IOA_LOG_LINE_MAX);
-	double start = collector_now(), backoff = 0.5;
+	double start = ingest_now(), backoff = 0.5;
 	struct ingest_stats st;
 	enum ingest_result r = INGEST_RETRY;
 	int busy = 0;
@@ -79,7 +79,7 @@ static int ingest_one(PGconn **conn, const struct collector_settings *set, const
 				*conn = NULL;
 			}
 		}
-		if (collector_now() - start > set->retry_max) {
+		if (ingest_now() - start > set->retry_max) {
 			ioa_error("'%s' not ingested: %s", path, ioa_buf_str(&err));
 			break;
 		}

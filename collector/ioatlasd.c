@@ -53,7 +53,7 @@ struct collector {
 	int fatal;   /* stopped by an error no retry mends */
 	struct discover found;
 	/* the summary */
-	uint64_t done, duplicates, quarantined, known, failed_tries;
+	uint64_t done, duplicates, quarantined;
 	uint64_t period_done;
 	double period_start, next_rescan, next_summary, backoff, retry_since;
 };
@@ -99,7 +99,7 @@ static int connect_db(struct collector *c)
 
 static void summary(struct collector *c)
 {
-	double now = collector_now(), span = now - c->period_start;
+	double now = ingest_now(), span = now - c->period_start;
 
 	ioa_info("summary: %" PRIu64 " logs in %.0f s (%.1f logs/s), backlog %zu, ingested %" PRIu64
 		 ", duplicates %" PRIu64 ", quarantined %" PRIu64,
@@ -138,7 +138,6 @@ static int ingest_next(struct collector *c)
 		ioa_warning("quarantined '%s': %s", path, st.reason);
 		break;
 	case INGEST_KNOWN:
-		c->known++;
 		break;
 	case INGEST_BUSY:
 		ioa_debug("'%s' is being ingested by another collector", path);
@@ -220,14 +219,14 @@ static int run(struct collector *c)
 {
 	double now;
 
-	c->period_start = collector_now();
+	c->period_start = ingest_now();
 	c->next_summary = c->period_start + c->set.summary;
 	discover_scan(&c->found, c->once ? 0 : c->set.rescan_days);
-	c->next_rescan = c->once ? 1e300 : collector_now() + c->set.rescan;
+	c->next_rescan = c->once ? 1e300 : ingest_now() + c->set.rescan;
 	if (!connect_db(c))
 		discover_drop_known(&c->found, c->conn);
 	while (!c->stop) {
-		now = collector_now();
+		now = ingest_now();
 		if (c->found.rescan_now) {
 			c->found.rescan_now = 0;
 			c->next_rescan = now;
