@@ -62,13 +62,27 @@ struct job_info {
 	struct ioa_buf user, jobid, scheduler, exe, args, version, settings;
 };
 
+/* A name as records refer to it: the log's record id, its SHA-256 and file system. */
+struct named {
+	uint64_t id;
+	int32_t fs; /* 0: none */
+	unsigned char sha[32];
+};
+
 struct load {
-	PGconn *conn;
+	PGconn *conn;  /* the log's transaction */
+	PGconn *names; /* file_names, loaded beside it (see ingest.h) */
 	const struct ingest_settings *set;
 	struct ioa_log_reader r;
 	struct stat st;
 	int fd;
 	struct ioa_buf raw, copy, err, text;
+	struct ioa_buf names_raw, names_copy; /* the names region mapped; names' COPY data */
+	int names_pending;		      /* their insert is running */
+	struct named *map;		      /* that region's names, by id */
+	size_t nmap, map_cap;
+	int64_t map_region; /* the names region mapped (-1: none) */
+	uint64_t unnamed;   /* records the log names no file for */
 	struct job_info job;
 	char job_id[24], start[48];
 	int64_t job_num; /* job_id as a number */
@@ -109,12 +123,12 @@ static int db_failed(struct load *l, int rc, const char *sqlstate)
 	return rc ? rc : -EIO;
 }
 
-static int query1(struct load *l, const char *sql, int n, const char *const *params, char *out,
-		  size_t out_len)
+static int query1_on(struct load *l, PGconn *conn, const char *sql, int n,
+		     const char *const *params, char *out, size_t out_len)
 {
 	char state[6];
 	int rc;
-	PGresult *res = ioa_db_query_prepared(l->conn, sql, n, params, &l->err, &rc, state);
+	PGresult *res = ioa_db_query_prepared(conn, sql, n, params, &l->err, &rc, state);
 
 	if (!res)
 		return db_failed(l, rc, state);
@@ -128,9 +142,25 @@ static int query1(struct load *l, const char *sql, int n, const char *const *par
 	return 0;
 }
 
+static int query1(struct load *l, const char *sql, int n, const char *const *params, char *out,
+		  size_t out_len)
+{
+	return query1_on(l, l->conn, sql, n, params, out, out_len);
+}
+
 static int exec(struct load *l, const char *sql, int n, const char *const *params)
 {
 	return query1(l, sql, n, params, NULL, 0);
+}
+
+static void rollback(PGconn *conn)
+{
+	struct ioa_buf ignore = IOA_BUF_INIT(1024);
+
+	if (PQtransactionStatus(conn) == PQTRANS_IDLE)
+		return;
+	ioa_db_exec(conn, "ROLLBACK", 0, NULL, &ignore);
+	ioa_buf_release(&ignore);
 }
 
 /* bytes as a bytea parameter (in b, reset first), or NULL when out of memory. */
@@ -178,43 +208,59 @@ static int sha256_fd(int fd, unsigned char out[32])
 
 /* ------------------------------------------------------------ COPY */
 
-static int copy_flush(struct load *l, int force)
+/* COPY data in b goes to conn once there is enough of it (or now, with force). */
+static int copy_flush_on(struct load *l, PGconn *conn, struct ioa_buf *b, int force)
 {
 	int rc = 0;
 
-	if (l->copy.len && (force || l->copy.len >= COPY_FLUSH)) {
-		rc = ioa_db_copy_put(l->conn, &l->copy, &l->err);
-		ioa_buf_reset(&l->copy);
+	if (b->len && (force || b->len >= COPY_FLUSH)) {
+		rc = ioa_db_copy_put(conn, b, &l->err);
+		ioa_buf_reset(b);
 	}
+	return rc ? db_failed(l, rc, NULL) : 0;
+}
+
+static int copy_flush(struct load *l, int force)
+{
+	return copy_flush_on(l, l->conn, &l->copy, force);
+}
+
+static int copy_begin_on(struct load *l, PGconn *conn, struct ioa_buf *b, const char *sql)
+{
+	int rc = ioa_db_copy_begin(conn, sql, &l->err);
+
+	ioa_buf_reset(b);
 	return rc ? db_failed(l, rc, NULL) : 0;
 }
 
 static int copy_begin(struct load *l, const char *sql)
 {
-	int rc = ioa_db_copy_begin(l->conn, sql, &l->err);
-
-	ioa_buf_reset(&l->copy);
-	return rc ? db_failed(l, rc, NULL) : 0;
+	return copy_begin_on(l, l->conn, &l->copy, sql);
 }
 
 /* Ends a COPY; a row the server refuses (a value out of range) is the log's fault. */
-static int copy_end(struct load *l, int rc)
+static int copy_end_on(struct load *l, PGconn *conn, struct ioa_buf *b, int rc)
 {
 	char state[6];
 	int end;
 
 	if (!rc)
-		rc = copy_flush(l, 1);
+		rc = copy_flush_on(l, conn, b, 1);
 	if (rc) {
 		PGresult *res;
 
-		PQputCopyEnd(l->conn, "the log could not be read");
-		while ((res = PQgetResult(l->conn)))
+		PQputCopyEnd(conn, "the log could not be read");
+		while ((res = PQgetResult(conn)))
 			PQclear(res);
 		return rc;
 	}
-	end = ioa_db_copy_end(l->conn, &l->err, state);
+	end = ioa_db_copy_end(conn, &l->err, state);
 	return end ? db_failed(l, end, state) : 0;
+}
+
+static int copy_end(struct load *l, int rc)
+{
+	return copy_end_on(l, l->conn, &l->copy, rc);
 }
 
 /* The prefix every per-job row starts with: job id and the job's start time. */
@@ -468,11 +514,10 @@ static int seen_before(struct load *l, uint64_t id)
 	return 0;
 }
 
-/* A name row of tmp_names (binary): record id, SHA-256, bytes, display, file system. */
+/* A name row of tmp_names (binary): SHA-256, bytes, display. */
 static int on_name(uint64_t id, const unsigned char *name, uint32_t len, void *arg)
 {
 	struct load *l = arg;
-	const struct mount *m = mount_of(l, name, len);
 	unsigned char digest[32];
 	int rc;
 
@@ -482,13 +527,24 @@ static int on_name(uint64_t id, const unsigned char *name, uint32_t len, void *a
 		return -ENOMEM;
 	ioa_buf_reset(&l->text);
 	rc = ioa_buf_add_escaped(&l->text, name, len);
-	rc = rc ? rc : ioa_copyb_row(&l->copy, 5);
-	rc = rc ? rc : ioa_copyb_i64(&l->copy, (int64_t)id);
-	rc = rc ? rc : ioa_copyb_bytes(&l->copy, digest, sizeof(digest));
-	rc = rc ? rc : ioa_copyb_bytes(&l->copy, name, len);
-	rc = rc ? rc : ioa_copyb_bytes(&l->copy, l->text.data, l->text.len);
-	rc = rc ? rc : (m && m->fs ? ioa_copyb_i32(&l->copy, m->fs) : ioa_copyb_null(&l->copy));
-	return rc ? rc : copy_flush(l, 0);
+	rc = rc ? rc : ioa_copyb_row(&l->names_copy, 3);
+	rc = rc ? rc : ioa_copyb_bytes(&l->names_copy, digest, sizeof(digest));
+	rc = rc ? rc : ioa_copyb_bytes(&l->names_copy, name, len);
+	rc = rc ? rc : ioa_copyb_bytes(&l->names_copy, l->text.data, l->text.len);
+	return rc ? rc : copy_flush_on(l, l->names, &l->names_copy, 0);
+}
+
+/* Reads region i into raw; a region the reader refuses makes the log bad. */
+static int read_region(struct load *l, uint32_t i, const char *what, struct ioa_buf *raw)
+{
+	int rc = ioa_logr_read_region(&l->r, i, raw);
+
+	if (rc == -EFBIG)
+		return bad(l, "%s region %u is larger than the collector reads (%" PRIu64 " bytes)",
+			   what, i, l->r.regions[i].raw_size);
+	if (rc && rc != -ENOMEM)
+		return bad(l, "%s region %u: %s", what, i, ioa_logr_error(&l->r));
+	return rc;
 }
 
 /* Reads every region of a type with fn; a region that does not decode makes the log bad. */
@@ -498,19 +554,11 @@ static int each_region(struct load *l, uint32_t type, const char *what,
 	uint32_t i;
 	int rc = 0;
 
-	for (i = 0; i < l->r.region_count && !rc; i++) {
-		if (l->r.regions[i].type != type)
-			continue;
-		rc = ioa_logr_read_region(&l->r, i, &l->raw);
-		if (rc == -EFBIG)
-			return bad(l,
-				   "%s region %u is larger than the collector reads (%" PRIu64
-				   " bytes)",
-				   what, i, l->r.regions[i].raw_size);
-		if (rc && rc != -ENOMEM)
-			return bad(l, "%s region %u: %s", what, i, ioa_logr_error(&l->r));
-		rc = rc ? rc : fn(l, i);
-	}
+	for (i = 0; i < l->r.region_count && !rc; i++)
+		if (l->r.regions[i].type == type) {
+			rc = read_region(l, i, what, &l->raw);
+			rc = rc ? rc : fn(l, i);
+		}
 	return rc;
 }
 
@@ -560,22 +608,15 @@ static const char sql_job_mounts[] =
 	"SELECT DISTINCT $1::bigint, $2::timestamptz, unnest($3::integer[])";
 
 /*
- * The job's files: names keyed by their SHA-256, new ones added, and the
- * job's record ids mapped to them, in one statement.  DISTINCT only when
- * the collector could not remember every record id it sent.
+ * The job's names not yet known, added and committed on the names
+ * connection.  In key order, so that collectors adding the same names wait
+ * for each other instead of deadlocking.
  */
-static const char sql_files[] =
-	"WITH ins AS (INSERT INTO file_names (sha256, name, display) "
-	"SELECT sha256, name, display FROM tmp_names ON CONFLICT (sha256) DO NOTHING) "
-	"INSERT INTO job_files (job, start_time, record_id, file, fs) "
-	"SELECT $1::bigint, $2::timestamptz, record_id, sha256, fs FROM tmp_names";
-static const char sql_files_distinct[] =
-	"WITH ins AS (INSERT INTO file_names (sha256, name, display) "
-	"SELECT DISTINCT ON (sha256) sha256, name, display FROM tmp_names "
-	"ON CONFLICT (sha256) DO NOTHING) "
-	"INSERT INTO job_files (job, start_time, record_id, file, fs) "
-	"SELECT DISTINCT ON (record_id) $1::bigint, $2::timestamptz, record_id, sha256, fs "
-	"FROM tmp_names";
+static const char sql_names[] =
+	"INSERT INTO file_names (sha256, name, display) "
+	"SELECT DISTINCT ON (sha256) sha256, name, display FROM tmp_names ORDER BY sha256 "
+	"ON CONFLICT (sha256) DO NOTHING; "
+	"COMMIT";
 
 static void fs_cache_find(struct mount *m)
 {
@@ -663,7 +704,7 @@ static int learn_mounts(struct load *l)
 	return 0;
 }
 
-static int names_and_mounts(struct load *l)
+static int mounts(struct load *l)
 {
 	const char *p[] = {l->job_id, l->start, NULL};
 	struct ioa_buf ids = IOA_BUF_INIT((size_t)1 << 20);
@@ -687,13 +728,56 @@ static int names_and_mounts(struct load *l)
 		rc = rc ? rc : exec(l, sql_job_mounts, 3, p);
 	}
 	ioa_buf_release(&ids);
-	if (rc || !has_region(l, IOA_REGION_NAMES))
-		return rc;
-	rc = copy_begin(l, "COPY tmp_names FROM STDIN (FORMAT binary)");
-	rc = rc ? rc : ioa_copyb_header(&l->copy);
+	return rc;
+}
+
+/*
+ * The log's names go to file_names on the names connection, in a
+ * transaction of their own that runs while this one loads the records; the
+ * log's transaction waits for it before it commits (names_wait()).  Names
+ * are a dictionary: a name committed for a log that then rolls back is
+ * found there by its next try.
+ */
+static int names_send(struct load *l)
+{
+	int rc;
+
+	if (!has_region(l, IOA_REGION_NAMES))
+		return 0;
+	rc = query1_on(l, l->names, "BEGIN", 0, NULL, NULL, 0);
+	rc = rc ? rc
+		: copy_begin_on(l, l->names, &l->names_copy,
+				"COPY tmp_names FROM STDIN (FORMAT binary)");
+	rc = rc ? rc : ioa_copyb_header(&l->names_copy);
 	rc = rc ? rc : each_region(l, IOA_REGION_NAMES, "name", load_names);
-	rc = copy_end(l, rc ? rc : ioa_copyb_trailer(&l->copy));
-	return rc ? rc : exec(l, l->names_overflow ? sql_files_distinct : sql_files, 2, p);
+	rc = copy_end_on(l, l->names, &l->names_copy, rc ? rc : ioa_copyb_trailer(&l->names_copy));
+	if (rc)
+		return rc;
+	rc = ioa_db_send(l->names, sql_names, &l->err);
+	if (rc)
+		return db_failed(l, rc, NULL);
+	l->names_pending = 1;
+	return 0;
+}
+
+/*
+ * Waits for the names' transaction: 0 once it committed; on failure its
+ * error (the log's fault for a value the schema refuses).  Either way the
+ * names connection is left idle.
+ */
+static int names_wait(struct load *l)
+{
+	char state[6];
+	int rc;
+
+	if (!l->names_pending)
+		return 0;
+	l->names_pending = 0;
+	rc = ioa_db_wait(l->names, &l->err, state);
+	if (!rc)
+		return 0;
+	rollback(l->names);
+	return db_failed(l, rc, state);
 }
 
 /* ------------------------------------------------------------ records */
@@ -707,24 +791,100 @@ static int row_start_binary(struct load *l, uint16_t fields)
 	return rc ? rc : ioa_copyb_time(&l->copy, l->job.start_ns);
 }
 
+static int on_map_name(uint64_t id, const unsigned char *name, uint32_t len, void *arg)
+{
+	struct load *l = arg;
+	const struct mount *m = mount_of(l, name, len);
+	struct named *n;
+
+	if (l->nmap == l->map_cap) {
+		size_t cap = l->map_cap ? l->map_cap * 2 : 1024;
+		struct named *map = realloc(l->map, cap * sizeof(*map));
+
+		if (!map)
+			return -ENOMEM;
+		l->map = map;
+		l->map_cap = cap;
+	}
+	n = &l->map[l->nmap++];
+	n->id = id;
+	n->fs = m ? m->fs : 0;
+	return EVP_Digest(name, len, n->sha, NULL, EVP_sha256(), NULL) == 1 ? 0 : -ENOMEM;
+}
+
+static int named_cmp(const void *a, const void *b)
+{
+	uint64_t x = ((const struct named *)a)->id, y = ((const struct named *)b)->id;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The names of module region i's records: a rank's names region follows
+ * its module regions (the runtime writes them so), so the first names
+ * region after i, or else the last one before it.  Kept while the regions
+ * after i use it too.
+ */
+static int names_for(struct load *l, uint32_t i)
+{
+	int64_t j = -1;
+	uint32_t k;
+	int rc;
+
+	for (k = i + 1; k < l->r.region_count && j < 0; k++)
+		if (l->r.regions[k].type == IOA_REGION_NAMES)
+			j = k;
+	for (k = i; k-- > 0 && j < 0;)
+		if (l->r.regions[k].type == IOA_REGION_NAMES)
+			j = k;
+	if (j == l->map_region)
+		return 0;
+	l->nmap = 0;
+	l->map_region = j;
+	if (j < 0)
+		return 0;
+	rc = read_region(l, (uint32_t)j, "name", &l->names_raw);
+	rc = rc ? rc
+		: decoded(l, ioa_logr_each_name(&l->r, &l->names_raw, on_map_name, l), "name",
+			  (uint32_t)j);
+	if (!rc)
+		qsort(l->map, l->nmap, sizeof(*l->map), named_cmp);
+	return rc;
+}
+
+static const struct named *named(const struct load *l, uint64_t id)
+{
+	const struct named key = {.id = id};
+
+	return l->nmap ? bsearch(&key, l->map, l->nmap, sizeof(*l->map), named_cmp) : NULL;
+}
+
 static int on_record(const struct ioa_log_record *rec, void *arg)
 {
 	struct load *l = arg;
 	const struct ioa_module_desc *mod = &ioa_modules[rec->module];
+	const struct named *file = named(l, rec->id);
 	int rd = l->byte_counter[rec->module][0], wr = l->byte_counter[rec->module][1];
 	int64_t bytes_read = rd >= 0 ? rec->counters[rd] : 0;
 	int64_t bytes_written = wr >= 0 ? rec->counters[wr] : 0;
-	int rc = row_start_binary(l, 10);
+	int rc = row_start_binary(l, 12);
 
 	rc = rc ? rc : ioa_copyb_i16(&l->copy, (int16_t)rec->module);
 	rc = rc ? rc : ioa_copyb_i32(&l->copy, rec->rank);
 	rc = rc ? rc : ioa_copyb_i64(&l->copy, (int64_t)rec->id);
+	rc = rc	    ? rc
+	     : file ? ioa_copyb_bytes(&l->copy, file->sha, sizeof(file->sha))
+		    : ioa_copyb_null(&l->copy);
+	rc = rc			? rc
+	     : file && file->fs ? ioa_copyb_i32(&l->copy, file->fs)
+				: ioa_copyb_null(&l->copy);
 	rc = rc ? rc : ioa_copyb_i32(&l->copy, (int32_t)rec->flags);
 	rc = rc ? rc : ioa_copyb_i64(&l->copy, bytes_read);
 	rc = rc ? rc : ioa_copyb_i64(&l->copy, bytes_written);
 	rc = rc ? rc : ioa_copyb_i64_array(&l->copy, rec->counters, mod->counter_count);
 	rc = rc ? rc : ioa_copyb_f64_array(&l->copy, rec->fcounters, mod->fcounter_count);
 	l->records++;
+	l->unnamed += !file && !(rec->flags & IOA_REC_FOLDED);
 	/* MPI-IO bytes are also in the POSIX calls beneath them: the job's totals skip them. */
 	if (rec->module != IOA_MOD_MPIIO && bytes_read > 0)
 		l->bytes_read += (uint64_t)bytes_read;
@@ -738,16 +898,23 @@ static int load_records(struct load *l, uint32_t i)
 	return decoded(l, ioa_logr_each_record(&l->r, i, &l->raw, on_record, l), "record", i);
 }
 
+/* The module regions in the log's order, each with its rank's names at hand. */
 static int records(struct load *l)
 {
+	uint32_t i;
 	unsigned m;
-	int rc = copy_begin(l, "COPY records (job, start_time, module, rank, record_id, flags, "
-			       "bytes_read, bytes_written, counters, fcounters) FROM STDIN "
+	int rc = copy_begin(l, "COPY records (job, start_time, module, rank, record_id, file, fs, "
+			       "flags, bytes_read, bytes_written, counters, fcounters) FROM STDIN "
 			       "(FORMAT binary)");
 
 	rc = rc ? rc : ioa_copyb_header(&l->copy);
-	for (m = 0; m < IOA_MOD_COUNT && !rc; m++)
-		rc = each_region(l, ioa_modules[m].region_type, ioa_modules[m].name, load_records);
+	for (i = 0; i < l->r.region_count && !rc; i++)
+		for (m = 0; m < IOA_MOD_COUNT && !rc; m++)
+			if (l->r.regions[i].type == ioa_modules[m].region_type) {
+				rc = names_for(l, i);
+				rc = rc ? rc : read_region(l, i, ioa_modules[m].name, &l->raw);
+				rc = rc ? rc : load_records(l, i);
+			}
 	rc = rc ? rc : ioa_copyb_trailer(&l->copy);
 	return copy_end(l, rc);
 }
@@ -871,16 +1038,6 @@ static int the_rest(struct load *l)
 }
 
 /* ------------------------------------------------------------ the ledger */
-
-static void rollback(PGconn *conn)
-{
-	struct ioa_buf ignore = IOA_BUF_INIT(1024);
-
-	if (PQtransactionStatus(conn) == PQTRANS_IDLE)
-		return;
-	ioa_db_exec(conn, "ROLLBACK", 0, NULL, &ignore);
-	ioa_buf_release(&ignore);
-}
 
 /* Where a quarantined log goes: the quarantine folder, its name kept (a suffix if taken). */
 static int quarantine_path(const struct load *l, const char *path, char *out, size_t len)
@@ -1045,7 +1202,10 @@ static void load_free(struct load *l)
 	}
 	free(l->mounts);
 	free(l->seen);
+	free(l->map);
 	ioa_buf_release(&l->raw);
+	ioa_buf_release(&l->names_raw);
+	ioa_buf_release(&l->names_copy);
 	ioa_buf_release(&l->copy);
 	ioa_buf_release(&l->err);
 	ioa_buf_release(&l->text);
@@ -1087,10 +1247,15 @@ double ingest_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-enum ingest_result ingest_log(PGconn *conn, const struct ingest_settings *set, const char *path,
-			      struct ingest_stats *stats)
+enum ingest_result ingest_log(struct ingest_db *db, const struct ingest_settings *set,
+			      const char *path, struct ingest_stats *stats)
 {
-	struct load l = {.conn = conn, .set = set, .fd = -1, .r = {.fd = -1}};
+	struct load l = {.conn = db->conn,
+			 .names = db->names,
+			 .set = set,
+			 .fd = -1,
+			 .r = {.fd = -1},
+			 .map_region = -1};
 	enum ingest_result result = INGEST_RETRY;
 	unsigned char digest[32];
 	char hash[80], started[48], proc[64], dup[24];
@@ -1102,6 +1267,8 @@ enum ingest_result ingest_log(PGconn *conn, const struct ingest_settings *set, c
 	l.reason = stats->reason;
 	ioa_buf_init(&l.raw, (size_t)set->region_cap);
 	ioa_buf_init(&l.copy, (size_t)1 << 30);
+	ioa_buf_init(&l.names_raw, (size_t)set->region_cap);
+	ioa_buf_init(&l.names_copy, (size_t)1 << 30);
 	ioa_buf_init(&l.err, 1024);
 	ioa_buf_init(&l.text, (size_t)1 << 24);
 	ioa_buf_init(&l.job.user, 4096);
@@ -1160,17 +1327,27 @@ enum ingest_result ingest_log(PGconn *conn, const struct ingest_settings *set, c
 		rc = rc == -ENOMEM ? rc : bad(&l, "%s", ioa_logr_error(&l.r));
 	rc = rc ? rc : read_job(&l);
 	rc = rc ? rc : insert_job(&l);
-	rc = rc ? rc : names_and_mounts(&l);
+	rc = rc ? rc : mounts(&l);
+	rc = rc ? rc : names_send(&l);
 	rc = rc ? rc : records(&l);
 	rc = rc ? rc : the_rest(&l);
+	rc = rc ? rc : names_wait(&l);
 	rc = rc ? rc : ledger(&l, "ingested", path, hash, NULL, NULL, NULL, started);
 	rc = rc ? rc : exec(&l, "COMMIT", 0, NULL);
 	if (!rc) {
 		result = INGEST_DONE;
 		ioa_parse_i64(l.job_id, &stats->job);
 		stats->records = l.records;
+		if (l.unnamed)
+			ioa_warning("'%s': %" PRIu64 " records have no name in their rank's names "
+				    "region: loaded without their file",
+				    path, l.unnamed);
 		goto out;
 	}
+	/* The names' transaction ends (committed, or rolled back if cut short) before anything
+	 * else. */
+	names_wait(&l);
+	rollback(l.names);
 	if (rc == LOAD_BAD) {
 		result = quarantine(&l, path, hash, started);
 		goto out;
@@ -1179,8 +1356,7 @@ enum ingest_result ingest_log(PGconn *conn, const struct ingest_settings *set, c
 		snprintf(stats->reason, sizeof(stats->reason), "out of memory");
 	result = INGEST_RETRY;
 out_rollback:
-	if (PQtransactionStatus(conn) != PQTRANS_IDLE)
-		rollback(conn);
+	rollback(l.conn);
 out:
 	/* File systems learnt in a transaction that did not commit are not in the warehouse. */
 	if (result == INGEST_DONE)
@@ -1192,7 +1368,7 @@ out:
 	return result;
 }
 
-int ingest_check_role(PGconn *conn, struct ioa_buf *err)
+static int check_role(PGconn *conn, struct ioa_buf *err)
 {
 	int rc;
 	PGresult *res = ioa_db_query(conn,
@@ -1214,19 +1390,22 @@ int ingest_check_role(PGconn *conn, struct ioa_buf *err)
 	return rc;
 }
 
-int ingest_prepare(PGconn *conn, struct ioa_buf *err)
+static int prepare(PGconn *conn, PGconn *names_conn, struct ioa_buf *err)
 {
 	struct ioa_buf modules = IOA_BUF_INIT(1 << 20), kinds = IOA_BUF_INIT(1 << 20),
 		       positions = IOA_BUF_INIT(1 << 20), names = IOA_BUF_INIT(1 << 20);
 	unsigned m, k, kind;
 	/* The session's staging tables, emptied at each commit. */
 	int rc = ioa_db_script(conn,
-			       "CREATE TEMP TABLE IF NOT EXISTS tmp_names (record_id bigint, "
-			       "sha256 bytea, name bytea, display text, fs integer) "
-			       "ON COMMIT DELETE ROWS; "
 			       "CREATE TEMP TABLE IF NOT EXISTS tmp_mounts (ord integer, "
 			       "mount bytea, display text, fs_type text) ON COMMIT DELETE ROWS",
 			       err);
+
+	rc = rc ? rc
+		: ioa_db_script(names_conn,
+				"CREATE TEMP TABLE IF NOT EXISTS tmp_names (sha256 bytea, "
+				"name bytea, display text) ON COMMIT DELETE ROWS",
+				err);
 
 	fs_cache_clear();
 	/* The counter layout, as four parallel arrays in one statement (names are identifiers). */
@@ -1269,4 +1448,31 @@ int ingest_prepare(PGconn *conn, struct ioa_buf *err)
 	ioa_buf_release(&positions);
 	ioa_buf_release(&names);
 	return rc;
+}
+
+int ingest_connect(struct ingest_db *db, const char *conninfo, const char *app, struct ioa_buf *err)
+{
+	int rc;
+
+	ingest_disconnect(db);
+	db->conn = ioa_db_connect(conninfo, app, err);
+	db->names = db->conn ? ioa_db_connect(conninfo, app, err) : NULL;
+	rc = db->names ? check_role(db->conn, err) : -ECONNREFUSED;
+	rc = rc ? rc : prepare(db->conn, db->names, err);
+	if (rc)
+		ingest_disconnect(db);
+	return rc;
+}
+
+int ingest_connected(const struct ingest_db *db)
+{
+	return db->conn && db->names && PQstatus(db->conn) == CONNECTION_OK &&
+	       PQstatus(db->names) == CONNECTION_OK;
+}
+
+void ingest_disconnect(struct ingest_db *db)
+{
+	PQfinish(db->conn);
+	PQfinish(db->names);
+	db->conn = db->names = NULL;
 }

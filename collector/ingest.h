@@ -12,6 +12,12 @@
  * quarantined with the reason, then moved to the quarantine folder.  A
  * database problem (connection lost, server out of space, a statement of
  * ours refused) leaves the log untouched for a later try.
+ *
+ * The log's file names go in on a second connection, in a transaction of
+ * their own that runs while the first loads the records (both cores
+ * work), and that commits before the log's does: file_names is a
+ * dictionary, so names a failed log left there only wait for its next try
+ * or another job.
  */
 #ifndef INGEST_H
 #define INGEST_H
@@ -49,25 +55,34 @@ struct ingest_stats {
 /* Seconds on a monotonic clock (stats->seconds, and the callers' own timing). */
 double ingest_now(void);
 
-/*
- * Ingests the log at path (a complete *.ioa) on conn, which has no
- * transaction open and was prepared by ingest_prepare().
- */
-enum ingest_result ingest_log(PGconn *conn, const struct ingest_settings *set, const char *path,
-			      struct ingest_stats *stats);
+/* The collector's connections to the warehouse: the log's, and its names'. */
+struct ingest_db {
+	PGconn *conn;
+	PGconn *names;
+};
 
 /*
- * Checks that the connection's role may load the warehouse: COPY cannot
- * load tables under row-level security, so the collector's login role
- * needs BYPASSRLS (its privileges still allow only adding).  0, -EPERM
- * with the fix in err, or a database error.
+ * Connects (conninfo as ioa_db_connect() takes it; app names the
+ * connections) and prepares the connections: their staging tables, and
+ * the collector's counter layout in counter_names.  0, or a database error
+ * with err set; -EPERM when the role may not load the warehouse (COPY
+ * cannot load tables under row-level security, so the collector's login
+ * role needs BYPASSRLS; its privileges still allow only adding), with the
+ * fix in err: waiting does not mend that.
  */
-int ingest_check_role(PGconn *conn, struct ioa_buf *err);
+int ingest_connect(struct ingest_db *db, const char *conninfo, const char *app,
+		   struct ioa_buf *err);
+
+/* Whether both connections are up (a lost one: disconnect, connect again). */
+int ingest_connected(const struct ingest_db *db);
+
+void ingest_disconnect(struct ingest_db *db);
 
 /*
- * Prepares a new connection for ingest_log(): its staging tables, and the
- * collector's counter layout in counter_names.  0 or a database error.
+ * Ingests the log at path (a complete *.ioa) through db, connected and
+ * with no transaction open.
  */
-int ingest_prepare(PGconn *conn, struct ioa_buf *err);
+enum ingest_result ingest_log(struct ingest_db *db, const struct ingest_settings *set,
+			      const char *path, struct ingest_stats *stats);
 
 #endif

@@ -152,6 +152,33 @@ int ioa_db_script(PGconn *conn, const char *sql, struct ioa_buf *err)
 	return rc;
 }
 
+int ioa_db_send(PGconn *conn, const char *sql, struct ioa_buf *err)
+{
+	if (PQsendQuery(conn, sql))
+		return 0;
+	set_error(err, "statement failed", PQerrorMessage(conn));
+	return conn_rc(conn);
+}
+
+int ioa_db_wait(PGconn *conn, struct ioa_buf *err, char sqlstate[6])
+{
+	PGresult *res;
+	int rc = 0, failed;
+
+	if (sqlstate)
+		sqlstate[0] = '\0';
+	while ((res = PQgetResult(conn))) {
+		/* checked() clears a failed result; only the first failure is told. */
+		failed = PQresultStatus(res) != PGRES_COMMAND_OK &&
+			 PQresultStatus(res) != PGRES_TUPLES_OK;
+		if (failed && !rc)
+			checked(conn, res, err, &rc, sqlstate);
+		else
+			PQclear(res);
+	}
+	return rc;
+}
+
 int ioa_db_copy_begin(PGconn *conn, const char *sql, struct ioa_buf *err)
 {
 	PGresult *res = PQexec(conn, sql);

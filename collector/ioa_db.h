@@ -53,6 +53,15 @@ int ioa_db_exec(PGconn *conn, const char *sql, int n, const char *const *params,
  */
 int ioa_db_script(PGconn *conn, const char *sql, struct ioa_buf *err);
 
+/*
+ * A script (as ioa_db_script()) run while the caller does other work:
+ * ioa_db_send() starts it, ioa_db_wait() waits for every result and gives
+ * the first failure (0, -ECONNRESET or -EIO; sqlstate, if given, its
+ * SQLSTATE).
+ */
+int ioa_db_send(PGconn *conn, const char *sql, struct ioa_buf *err);
+int ioa_db_wait(PGconn *conn, struct ioa_buf *err, char sqlstate[6]);
+
 /* COPY ... FROM STDIN: begin, send text-format data in pieces, end (0 or as above). */
 int ioa_db_copy_begin(PGconn *conn, const char *sql, struct ioa_buf *err);
 int ioa_db_copy_put(PGconn *conn, const struct ioa_buf *data, struct ioa_buf *err);

@@ -41,7 +41,7 @@ static void sleep_s(double s)
 }
 
 /* One log, waiting out a database that is away (up to collector.retry_max). */
-static int ingest_one(PGconn **conn, const struct collector_settings *set, const char *path)
+static int ingest_one(struct ingest_db *db, const struct collector_settings *set, const char *path)
 {
 	struct ioa_buf err = IOA_BUF_INIT(IOA_LOG_LINE_MAX);
 	double start = ingest_now(), backoff = 0.5;
@@ -50,21 +50,13 @@ static int ingest_one(PGconn **conn, const struct collector_settings *set, const
 	int busy = 0;
 
 	for (;;) {
-		if (!*conn) {
-			*conn = ioa_db_connect(set->conninfo, "ioatlas ingest", &err);
-			if (*conn && ingest_check_role(*conn, &err) == -EPERM) {
-				ioa_error("%s", ioa_buf_str(&err));
-				PQfinish(*conn);
-				*conn = NULL;
-				break;
-			}
-			if (*conn && ingest_prepare(*conn, &err)) {
-				PQfinish(*conn);
-				*conn = NULL;
-			}
+		if (!ingest_connected(db) &&
+		    ingest_connect(db, set->conninfo, "ioatlas ingest", &err) == -EPERM) {
+			ioa_error("%s", ioa_buf_str(&err));
+			break;
 		}
-		if (*conn) {
-			r = ingest_log(*conn, &set->ingest, path, &st);
+		if (ingest_connected(db)) {
+			r = ingest_log(db, &set->ingest, path, &st);
 			/* Another collector has it: wait for it to finish, then it is known. */
 			if (r == INGEST_BUSY && busy++ < 600) {
 				sleep_s(0.1);
@@ -74,10 +66,8 @@ static int ingest_one(PGconn **conn, const struct collector_settings *set, const
 				break;
 			ioa_buf_reset(&err);
 			ioa_buf_addstr(&err, st.reason);
-			if (PQstatus(*conn) != CONNECTION_OK) {
-				PQfinish(*conn);
-				*conn = NULL;
-			}
+			if (!ingest_connected(db))
+				ingest_disconnect(db);
 		}
 		if (ingest_now() - start > set->retry_max) {
 			ioa_error("'%s' not ingested: %s", path, ioa_buf_str(&err));
@@ -173,7 +163,7 @@ int main(int argc, char **argv)
 {
 	struct collector_settings set = {0};
 	struct ioa_buf err = IOA_BUF_INIT(IOA_LOG_LINE_MAX);
-	PGconn *conn = NULL;
+	struct ingest_db db = {0};
 	int a, rc = 0;
 
 	ioa_log_set_progname("ioatlas ingest");
@@ -205,11 +195,11 @@ int main(int argc, char **argv)
 				ioa_buf_addf(&path, "%s/%s", cwd, argv[a]);
 			else
 				ioa_buf_addstr(&path, argv[a]);
-			rc |= ingest_one(&conn, &set, ioa_buf_str(&path));
+			rc |= ingest_one(&db, &set, ioa_buf_str(&path));
 			ioa_buf_release(&path);
 		}
 	}
-	PQfinish(conn);
+	ingest_disconnect(&db);
 	collector_settings_free(&set);
 	ioa_buf_release(&err);
 	return rc;

@@ -47,7 +47,7 @@
 
 struct collector {
 	struct collector_settings set;
-	PGconn *conn;
+	struct ingest_db db;
 	int once, stop, inotify, sigfd;
 	int db_down; /* the last try to reach the warehouse failed */
 	int fatal;   /* stopped by an error no retry mends */
@@ -64,35 +64,30 @@ static int connect_db(struct collector *c)
 {
 	struct ioa_buf err = IOA_BUF_INIT(IOA_LOG_LINE_MAX);
 
-	if (c->conn && PQstatus(c->conn) == CONNECTION_OK) {
+	int rc;
+
+	if (ingest_connected(&c->db)) {
 		ioa_buf_release(&err);
 		return 0;
 	}
-	PQfinish(c->conn);
-	c->conn = ioa_db_connect(c->set.conninfo, "ioatlasd", &err);
-	if (c->conn && ingest_check_role(c->conn, &err) == -EPERM) {
+	rc = ingest_connect(&c->db, c->set.conninfo, "ioatlasd", &err);
+	if (rc == -EPERM) {
 		/* Not something waiting mends: the collector stops and says what to do. */
 		ioa_error("%s", ioa_buf_str(&err));
 		c->stop = c->fatal = 1;
-		PQfinish(c->conn);
-		c->conn = NULL;
 		ioa_buf_release(&err);
-		return -EPERM;
-	}
-	if (c->conn && ingest_prepare(c->conn, &err)) {
-		PQfinish(c->conn);
-		c->conn = NULL;
+		return rc;
 	}
 	/* Said once when the warehouse goes away and once when it is back, not at every try. */
-	if (!c->conn && !c->db_down)
+	if (rc && !c->db_down)
 		ioa_warning("%s (trying again, with backoff)", ioa_buf_str(&err));
-	else if (!c->conn)
+	else if (rc)
 		ioa_debug("%s", ioa_buf_str(&err));
 	else if (c->db_down)
 		ioa_warning("the warehouse is reachable again");
-	c->db_down = !c->conn;
+	c->db_down = rc != 0;
 	ioa_buf_release(&err);
-	return c->conn ? 0 : -ECONNREFUSED;
+	return rc ? -ECONNREFUSED : 0;
 }
 
 /* ------------------------------------------------------------ the loop */
@@ -118,7 +113,7 @@ static int ingest_next(struct collector *c)
 
 	if (connect_db(c))
 		return -EAGAIN;
-	r = ingest_log(c->conn, &c->set.ingest, path, &st);
+	r = ingest_log(&c->db, &c->set.ingest, path, &st);
 	switch (r) {
 	case INGEST_DONE:
 		c->done++;
@@ -146,13 +141,12 @@ static int ingest_next(struct collector *c)
 		ioa_info("'%s' went away before it was read", path);
 		break;
 	case INGEST_RETRY:
-		if (PQstatus(c->conn) != CONNECTION_OK) {
+		if (!ingest_connected(&c->db)) {
 			ioa_warning(
 				"the warehouse went away while ingesting '%s': %s (trying again, "
 				"with backoff)",
 				path, st.reason);
-			PQfinish(c->conn);
-			c->conn = NULL;
+			ingest_disconnect(&c->db);
 			c->db_down = 1;
 		} else {
 			ioa_warning("'%s' not ingested, will try again: %s", path, st.reason);
@@ -186,8 +180,7 @@ static void handle_signals(struct collector *c)
 					collector_settings_free(&fresh);
 				} else {
 					collector_settings_free(&old);
-					PQfinish(c->conn);
-					c->conn = NULL;
+					ingest_disconnect(&c->db);
 					c->found.logdir = c->set.logdir;
 					c->next_rescan = 0;
 					ioa_info("settings reloaded");
@@ -224,7 +217,7 @@ static int run(struct collector *c)
 	discover_scan(&c->found, c->once ? 0 : c->set.rescan_days);
 	c->next_rescan = c->once ? 1e300 : ingest_now() + c->set.rescan;
 	if (!connect_db(c))
-		discover_drop_known(&c->found, c->conn);
+		discover_drop_known(&c->found, c->db.conn);
 	while (!c->stop) {
 		now = ingest_now();
 		if (c->found.rescan_now) {
@@ -233,8 +226,8 @@ static int run(struct collector *c)
 		}
 		if (now >= c->next_rescan) {
 			discover_scan(&c->found, c->set.rescan_days);
-			if (c->conn)
-				discover_drop_known(&c->found, c->conn);
+			if (c->db.conn)
+				discover_drop_known(&c->found, c->db.conn);
 			c->next_rescan = now + c->set.rescan;
 		}
 		if (now >= c->next_summary) {
@@ -326,7 +319,7 @@ int main(int argc, char **argv)
 	ioa_info("collecting '%s' into the warehouse%s", c.set.logdir, c.once ? " (once)" : "");
 	status = run(&c);
 out:
-	PQfinish(c.conn);
+	ingest_disconnect(&c.db);
 	discover_free(&c.found);
 	if (c.sigfd >= 0)
 		close(c.sigfd);

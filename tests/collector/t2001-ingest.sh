@@ -57,16 +57,17 @@ want=$(for log in $(ioa_logs "$logs"); do
 		END { print length(n) }'
 done | awk '{ sum += $1 } END { print sum }')
 is "$(q 'SELECT count(*) FROM records')" "$want" "every module record is in the warehouse"
+is "$(q 'SELECT count(*) FROM records WHERE file IS NULL')" 0 \
+	"each names its file (a rank's names region follows its module regions)"
 log=$(ioa_logs "$logs" | grep trace-ops)
 want=$(ioa_counter "$log" POSIX 0 "$data/d-strided.0" POSIX_WRITES)
 got=$(q "SELECT r.counters[c.position] FROM records r
-	JOIN job_files f ON f.job = r.job AND f.record_id = r.record_id
-	JOIN file_names n ON n.sha256 = f.file
+	JOIN file_names n ON n.sha256 = r.file
 	JOIN counter_names c ON c.module = r.module AND c.kind = 'counter' AND c.name = 'POSIX_WRITES'
 	WHERE n.display = '$data/d-strided.0' AND r.rank = 0")
 is "$got" "$want" "a counter reads back as the log has it (POSIX_WRITES = $want)"
-is "$(q "SELECT bytes_written FROM records r JOIN job_files f USING (job, record_id)
-	JOIN file_names n ON n.sha256 = f.file WHERE n.display = '$data/d-strided.0' AND module = 0")" \
+is "$(q "SELECT bytes_written FROM records r
+	JOIN file_names n ON n.sha256 = r.file WHERE n.display = '$data/d-strided.0' AND module = 0")" \
 	100000 "bytes written are pulled out of the counters"
 is "$(q "SELECT nprocs FROM jobs j JOIN executables e ON e.id = j.exe_id
 	WHERE e.display LIKE '%/trace-ops'")" 2 "the job's rank count"

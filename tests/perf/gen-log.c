@@ -75,17 +75,9 @@ static int rank_regions(struct ioa_log_writer *w, long rank, long files)
 	char name[128];
 	long f;
 	unsigned k;
-	int rc = ioa_enc_u32(&b, (uint32_t)files);
+	/* As the runtime writes a rank: its module regions, then their names. */
+	int rc = ioa_enc_module_header(&b, IOA_MOD_POSIX, (uint32_t)files);
 
-	for (f = 0; f < files && !rc; f++) {
-		snprintf(name, sizeof(name), "/lustre/project/run/rank-%06ld/field-%06ld.dat", rank,
-			 f);
-		rc = ioa_enc_u64(&b, ((uint64_t)rank << 32) | (uint64_t)f);
-		rc = rc ? rc : ioa_enc_bytes(&b, name, strlen(name));
-	}
-	rc = rc ? rc : ioa_logw_add(w, IOA_REGION_NAMES, b.data, b.len);
-	ioa_buf_reset(&b);
-	rc = rc ? rc : ioa_enc_module_header(&b, IOA_MOD_POSIX, (uint32_t)files);
 	for (f = 0; f < files && !rc; f++) {
 		for (k = 0; k < mod->counter_count; k++)
 			counters[k] = (int64_t)(next() % (k % 4 == 0 ? 1000000 : 64));
@@ -95,6 +87,15 @@ static int rank_regions(struct ioa_log_writer *w, long rank, long files)
 					   (int32_t)rank, 0, counters, fcounters);
 	}
 	rc = rc ? rc : ioa_logw_add(w, mod->region_type, b.data, b.len);
+	ioa_buf_reset(&b);
+	rc = rc ? rc : ioa_enc_u32(&b, (uint32_t)files);
+	for (f = 0; f < files && !rc; f++) {
+		snprintf(name, sizeof(name), "/lustre/project/run/rank-%06ld/field-%06ld.dat", rank,
+			 f);
+		rc = ioa_enc_u64(&b, ((uint64_t)rank << 32) | (uint64_t)f);
+		rc = rc ? rc : ioa_enc_bytes(&b, name, strlen(name));
+	}
+	rc = rc ? rc : ioa_logw_add(w, IOA_REGION_NAMES, b.data, b.len);
 	ioa_buf_release(&b);
 	return rc;
 }

@@ -143,26 +143,18 @@ CREATE INDEX jobs_exe ON jobs (exe_id, start_time);
 CREATE INDEX jobs_job_id ON jobs (job_id);
 CREATE INDEX jobs_ledger ON jobs (ledger);
 
--- The job's files: the log's record id of each, its name and file system.
-CREATE TABLE job_files (
-	job bigint NOT NULL,
-	start_time timestamptz NOT NULL,   -- the job's, for partitioning
-	record_id bigint NOT NULL,         -- the log's 64-bit id of the name
-	file bytea NOT NULL,               -- file_names.sha256
-	fs integer                         -- file_systems.id (longest mount prefix), if any
-) PARTITION BY RANGE (start_time);
-CREATE INDEX job_files_job ON job_files (job, record_id);
-CREATE INDEX job_files_file ON job_files (file);
-
 -- One row per module record: rank -1 for a file shared by all ranks.
 -- Counter arrays follow counter_names; bytes are pulled out for the common
--- questions.
+-- questions.  Each row names its file and file system itself (no table
+-- between records and names to load and join).
 CREATE TABLE records (
 	job bigint NOT NULL,
 	start_time timestamptz NOT NULL,
 	module smallint NOT NULL,
 	rank integer NOT NULL,
-	record_id bigint NOT NULL,         -- job_files.record_id
+	record_id bigint NOT NULL,         -- the log's 64-bit id of the file's name
+	file bytea,                        -- file_names.sha256 (NULL: the log names none)
+	fs integer,                        -- file_systems.id (longest mount prefix), if any
 	flags integer NOT NULL,
 	bytes_read bigint NOT NULL,
 	bytes_written bigint NOT NULL,
@@ -170,6 +162,7 @@ CREATE TABLE records (
 	fcounters double precision[] NOT NULL
 ) PARTITION BY RANGE (start_time);
 CREATE INDEX records_job ON records (job, record_id);
+CREATE INDEX records_file ON records (file);
 
 -- The time-resolved view: per record, equal bins from the rank's start.
 CREATE TABLE time_bins (
@@ -245,8 +238,7 @@ CREATE TABLE analysis_results (
 
 -- The tables partitioned by the job's start time, one partition per month.
 CREATE TABLE partitioned_tables (name text PRIMARY KEY);
-INSERT INTO partitioned_tables VALUES ('jobs'), ('job_files'), ('records'), ('time_bins'),
-	('failures'), ('hints'), ('traces'), ('job_mounts'), ('analysis_results');
+INSERT INTO partitioned_tables VALUES ('jobs'), ('records'), ('time_bins'), ('failures'), ('hints'), ('traces'), ('job_mounts'), ('analysis_results');
 
 -- Makes the month's partitions holding ts, if missing (safe to call concurrently).
 -- Runs as its owner (ioatlas_admin): only the owner may add partitions.
@@ -316,7 +308,7 @@ GRANT USAGE ON SCHEMA ioatlas TO ioatlas_ingest, ioatlas_reader, ioatlas_user;
 
 GRANT SELECT, INSERT ON ingest_ledger TO ioatlas_ingest;
 GRANT SELECT, INSERT ON users, executables, file_names, file_systems, counter_names,
-	jobs, job_files, records, time_bins, failures, hints, traces, job_mounts TO ioatlas_ingest;
+	jobs, records, time_bins, failures, hints, traces, job_mounts TO ioatlas_ingest;
 GRANT UPDATE ON jobs TO ioatlas_ingest;
 GRANT UPDATE ON counter_names TO ioatlas_ingest;
 GRANT SELECT ON modules, partitioned_tables TO ioatlas_ingest;
@@ -332,7 +324,7 @@ GRANT SELECT ON ALL TABLES IN SCHEMA ioatlas TO ioatlas_reader;
 GRANT INSERT, UPDATE, DELETE ON analysis_results TO ioatlas_reader;
 
 GRANT SELECT ON users, executables, file_names, file_systems, counter_names, modules,
-	jobs, job_files, records, time_bins, failures, hints, traces, job_mounts, analysis_results
+	jobs, records, time_bins, failures, hints, traces, job_mounts, analysis_results
 	TO ioatlas_user;
 
 -- A user's own connection sees that user's jobs and what hangs off them;
@@ -346,8 +338,8 @@ DO $$
 DECLARE
 	t text;
 BEGIN
-	FOREACH t IN ARRAY ARRAY['job_files', 'records', 'time_bins', 'failures', 'hints', 'traces',
-				 'job_mounts', 'analysis_results'] LOOP
+	FOREACH t IN ARRAY ARRAY['records', 'time_bins', 'failures', 'hints', 'traces', 'job_mounts',
+				 'analysis_results'] LOOP
 		EXECUTE format('ALTER TABLE %I ENABLE ROW LEVEL SECURITY', t);
 		EXECUTE format('CREATE POLICY staff ON %I TO ioatlas_ingest, ioatlas_reader '
 			       'USING (true) WITH CHECK (true)', t);
@@ -371,4 +363,4 @@ CREATE POLICY own_jobs ON executables FOR SELECT TO ioatlas_user
 ALTER TABLE file_names ENABLE ROW LEVEL SECURITY;
 CREATE POLICY staff ON file_names TO ioatlas_ingest, ioatlas_reader USING (true) WITH CHECK (true);
 CREATE POLICY own_jobs ON file_names FOR SELECT TO ioatlas_user
-	USING (sha256 IN (SELECT file FROM job_files));
+	USING (sha256 IN (SELECT file FROM records));

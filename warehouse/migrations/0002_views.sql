@@ -22,8 +22,7 @@ SELECT r.job, r.start_time, fs.display AS mount_point, fs.fs_type,
        sum(r.bytes_read) AS bytes_read, sum(r.bytes_written) AS bytes_written,
        count(*) AS records
 FROM records r
-JOIN job_files f ON f.job = r.job AND f.start_time = r.start_time AND f.record_id = r.record_id
-JOIN file_systems fs ON fs.id = f.fs
+JOIN file_systems fs ON fs.id = r.fs
 WHERE r.module <> 2 -- MPI-IO bytes are also counted by the POSIX calls beneath them
 GROUP BY r.job, r.start_time, fs.display, fs.fs_type;
 
@@ -31,7 +30,7 @@ GROUP BY r.job, r.start_time, fs.display, fs.fs_type;
 CREATE VIEW job_file_names WITH (security_invoker = true) AS
 SELECT f.job, f.start_time, f.record_id, n.sha256 AS file, n.display AS file_name,
        fs.display AS mount_point, fs.fs_type
-FROM job_files f
+FROM (SELECT DISTINCT job, start_time, record_id, file, fs FROM records) f
 JOIN file_names n ON n.sha256 = f.file
 LEFT JOIN file_systems fs ON fs.id = f.fs;
 
@@ -42,15 +41,13 @@ SELECT r.job, r.start_time, m.name AS module, r.rank, n.display AS file_name, c.
 FROM records r
 JOIN modules m ON m.id = r.module
 JOIN counter_names c ON c.module = r.module AND c.kind = 'counter'
-JOIN job_files f ON f.job = r.job AND f.start_time = r.start_time AND f.record_id = r.record_id
-JOIN file_names n ON n.sha256 = f.file
+LEFT JOIN file_names n ON n.sha256 = r.file
 UNION ALL
 SELECT r.job, r.start_time, m.name, r.rank, n.display, c.name, r.fcounters[c.position]::numeric
 FROM records r
 JOIN modules m ON m.id = r.module
 JOIN counter_names c ON c.module = r.module AND c.kind = 'fcounter'
-JOIN job_files f ON f.job = r.job AND f.start_time = r.start_time AND f.record_id = r.record_id
-JOIN file_names n ON n.sha256 = f.file;
+LEFT JOIN file_names n ON n.sha256 = r.file;
 
 -- The collector's work by day and outcome.
 CREATE VIEW ingest_daily WITH (security_invoker = true) AS

@@ -11,21 +11,20 @@ SELECT has_schema('ioatlas');
 SELECT views_are('ioatlas', ARRAY['job_overview', 'job_file_system_bytes', 'job_file_names',
 	'record_counters', 'ingest_daily'], 'the views of docs/warehouse.md');
 SELECT tables_are('ioatlas', ARRAY['schema_migrations', 'ingest_ledger', 'users', 'executables',
-	'file_names', 'file_systems', 'counter_names', 'modules', 'jobs', 'job_files', 'records',
-	'time_bins', 'failures', 'hints', 'traces', 'job_mounts', 'analysis_results',
-	'partitioned_tables'], 'the warehouse has exactly its tables (partitions come later)');
+	'file_names', 'file_systems', 'counter_names', 'modules', 'jobs', 'records', 'time_bins',
+	'failures', 'hints', 'traces', 'job_mounts', 'analysis_results', 'partitioned_tables'], 'the warehouse has exactly its tables (partitions come later)');
 SELECT col_type_is('ioatlas', 'file_names', 'name', 'bytea', 'file names are bytes, not text');
 SELECT col_type_is('ioatlas', 'executables', 'path', 'bytea', 'executable paths are bytes');
 SELECT col_type_is('ioatlas', 'records', 'counters', 'bigint[]', 'counters are 64-bit');
 SELECT col_type_is('ioatlas', 'traces', 'data', 'bytea', 'traces are kept as stored (compressed)');
 SELECT is((SELECT count(*)::int FROM pg_partitioned_table p JOIN pg_class c ON c.oid = p.partrelid
-	   JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'ioatlas'), 9,
-	  'nine tables are partitioned by the job''s start time');
+	   JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'ioatlas'), 8,
+	  'eight tables are partitioned by the job''s start time');
 SELECT is(max(version), 2, 'the schema records its version') FROM schema_migrations;
 SELECT has_index('ioatlas', 'ingest_ledger', 'ingest_ledger_path', 'a log path is in the ledger once');
 SELECT has_index('ioatlas', 'ingest_ledger', 'ingest_ledger_content', 'content is ingested once');
 SELECT has_index('ioatlas', 'jobs', 'jobs_user', 'jobs of a user');
-SELECT has_index('ioatlas', 'job_files', 'job_files_file', 'jobs that touched a file');
+SELECT has_index('ioatlas', 'records', 'records_file', 'jobs that touched a file');
 
 -- Partitions appear on demand, and twice is harmless.
 SELECT lives_ok($$SELECT ensure_partitions('2026-03-15 12:00+00')$$, 'partitions for a month');
@@ -65,9 +64,9 @@ INSERT INTO jobs (id, start_time, end_time, ledger, scheduler, job_id, user_id, 
 	       e.id, 4, 1, '0.1.0', '', 0, false, 0, 100
 	FROM (VALUES (1, 'j1', 'alice', '/a/app'), (2, 'j2', 'bob', '/b/code')) v(id, job, who, exe)
 	JOIN users u ON u.name = v.who JOIN executables e ON e.display = v.exe;
-INSERT INTO job_files SELECT j.id, j.start_time, 7, f.sha256, NULL FROM jobs j
+INSERT INTO records SELECT j.id, j.start_time, 0, 0, 7, f.sha256, NULL, 0, 0, 100, '{1,2}', '{0.5}'
+	FROM jobs j
 	JOIN file_names f ON (j.id = 1 AND f.display = '/a/data') OR (j.id = 2 AND f.display LIKE '/b/%');
-INSERT INTO records SELECT j.id, j.start_time, 0, 0, 7, 0, 0, 100, '{1,2}', '{0.5}' FROM jobs j;
 INSERT INTO counter_names VALUES (0, 'counter', 1, 'POSIX_OPENS'), (0, 'counter', 2, 'POSIX_FILENOS'),
 	(0, 'fcounter', 1, 'POSIX_F_OPEN_START_TIMESTAMP');
 
