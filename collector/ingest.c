@@ -60,6 +60,7 @@ struct job_info {
 	int have[32]; /* per job key */
 	uint64_t uid, start_ns, end_ns, nprocs, nnodes, folded;
 	struct ioa_buf user, jobid, scheduler, exe, args, version, settings;
+	struct ioa_buf hostnames, rank_nodes; /* as the log has them */
 };
 
 /* A name as records refer to it: the log's record id, its SHA-256 and file system. */
@@ -317,6 +318,12 @@ static int on_job(uint16_t key, const unsigned char *value, uint32_t len, void *
 		break;
 	case IOA_JOB_SETTINGS:
 		text = &j->settings;
+		break;
+	case IOA_JOB_HOSTNAMES:
+		text = &j->hostnames;
+		break;
+	case IOA_JOB_RANK_NODES:
+		text = &j->rank_nodes;
 		break;
 	default:
 		return 0; /* kept in the log, not in the warehouse */
@@ -1059,6 +1066,32 @@ static int quarantine_path(const struct load *l, const char *path, char *out, si
 }
 
 /*
+ * Where the ranks ran, as parameters: the node names in display form one
+ * per line (the display form has no raw newline), and an integer array
+ * literal of each rank's node.
+ */
+static int node_params(const struct job_info *j, struct ioa_buf *hosts, struct ioa_buf *nodes)
+{
+	size_t i, start = 0;
+	int rc = 0;
+
+	for (i = 0; i <= j->hostnames.len && !rc; i++)
+		if (i == j->hostnames.len || !j->hostnames.data[i]) {
+			if (i > start) {
+				rc = hosts->len ? ioa_buf_addstr(hosts, "\n") : 0;
+				rc = rc ? rc
+					: ioa_buf_add_escaped(hosts, j->hostnames.data + start,
+							      i - start);
+			}
+			start = i + 1;
+		}
+	for (i = 0; i + 4 <= j->rank_nodes.len && !rc; i += 4)
+		rc = ioa_buf_addf(nodes, "%s%" PRIu32, i ? "," : "{",
+				  ioa_get_u32((const unsigned char *)j->rank_nodes.data + i));
+	return rc || !nodes->len ? rc : ioa_buf_addstr(nodes, "}");
+}
+
+/*
  * The log's ledger row.  For an ingested log the same statement completes
  * the job's row: its ledger id and byte totals.
  */
@@ -1074,9 +1107,9 @@ static int ledger(struct load *l, const char *status, const char *path, const ch
 		"status, "
 		"error, quarantine_path, reader_version, collector, started_at, job, duplicate_of) "
 		"VALUES ($1, $2, $3, $4::bytea, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id) "
-		"UPDATE jobs SET ledger = (SELECT id FROM entry), bytes_read = $13, bytes_written "
-		"= "
-		"$14 "
+		"UPDATE jobs SET ledger = (SELECT id FROM entry), bytes_read = $13, "
+		"bytes_written = $14, hostnames = string_to_array($16, chr(10)), "
+		"rank_nodes = $17::integer[] "
 		"WHERE id = $11::bigint AND start_time = $15::timestamptz";
 	char size[24], mtime[48], hostpid[300], host[256] = "", rd[24], wr[24];
 	int ingested = !strcmp(status, "ingested");
@@ -1094,7 +1127,11 @@ static int ledger(struct load *l, const char *status, const char *path, const ch
 			   dup_of,
 			   rd,
 			   wr,
-			   l->start};
+			   l->start,
+			   NULL,
+			   NULL};
+	struct ioa_buf hosts = IOA_BUF_INIT((size_t)1 << 26), nodes = IOA_BUF_INIT((size_t)1 << 26);
+	int rc;
 
 	gethostname(host, sizeof(host) - 1);
 	snprintf(hostpid, sizeof(hostpid), "%s:%ld", host, (long)getpid());
@@ -1103,7 +1140,15 @@ static int ledger(struct load *l, const char *status, const char *path, const ch
 	snprintf(wr, sizeof(wr), "%" PRIu64, l->bytes_written);
 	time_text((uint64_t)l->st.st_mtim.tv_sec * 1000000000u + (uint64_t)l->st.st_mtim.tv_nsec,
 		  mtime, sizeof(mtime));
-	return ingested ? exec(l, insert_and_complete, 15, p) : exec(l, insert, 12, p);
+	if (!ingested)
+		return exec(l, insert, 12, p);
+	rc = node_params(&l->job, &hosts, &nodes);
+	p[15] = hosts.len ? hosts.data : NULL;
+	p[16] = nodes.len ? nodes.data : NULL;
+	rc = rc ? rc : exec(l, insert_and_complete, 17, p);
+	ioa_buf_release(&hosts);
+	ioa_buf_release(&nodes);
+	return rc;
 }
 
 /*
@@ -1216,6 +1261,8 @@ static void load_free(struct load *l)
 	ioa_buf_release(&l->job.args);
 	ioa_buf_release(&l->job.version);
 	ioa_buf_release(&l->job.settings);
+	ioa_buf_release(&l->job.hostnames);
+	ioa_buf_release(&l->job.rank_nodes);
 	if (l->fd >= 0)
 		close(l->fd);
 }
@@ -1278,6 +1325,8 @@ enum ingest_result ingest_log(struct ingest_db *db, const struct ingest_settings
 	ioa_buf_init(&l.job.args, (size_t)1 << 24);
 	ioa_buf_init(&l.job.version, 4096);
 	ioa_buf_init(&l.job.settings, (size_t)1 << 20);
+	ioa_buf_init(&l.job.hostnames, (size_t)1 << 26);
+	ioa_buf_init(&l.job.rank_nodes, (size_t)1 << 26);
 	find_byte_counters(&l);
 	clock_gettime(CLOCK_REALTIME, &wall);
 	time_text((uint64_t)wall.tv_sec * 1000000000u + (uint64_t)wall.tv_nsec, started,

@@ -20,6 +20,16 @@ const char *ioa_conf_path(void)
 	return file && *file ? file : "/etc/ioatlas/ioatlas.conf";
 }
 
+/* A finite number >= 0 at the start of text; end: what follows it. */
+static int parse_number(const char *text, double *out, char **end)
+{
+	if (!*text || isspace((unsigned char)*text))
+		return -EINVAL;
+	errno = 0;
+	*out = strtod(text, end);
+	return errno || *end == text || !isfinite(*out) || *out < 0 ? -EINVAL : 0;
+}
+
 static int parse_seconds(const char *text, double *out)
 {
 	static const struct {
@@ -30,11 +40,7 @@ static int parse_seconds(const char *text, double *out)
 	double v;
 	size_t i;
 
-	if (!*text || isspace((unsigned char)*text))
-		return -EINVAL;
-	errno = 0;
-	v = strtod(text, &end);
-	if (errno || end == text || !isfinite(v) || v < 0)
+	if (parse_number(text, &v, &end))
 		return -EINVAL;
 	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
 		if (!strcmp(end, units[i].unit)) {
@@ -77,6 +83,11 @@ int ioa_conf_parse(enum ioa_setting_type type, const char *text, void *field)
 		return 0;
 	case IOA_SET_SECONDS:
 		return parse_seconds(text, field);
+	case IOA_SET_NUMBER: {
+		char *end;
+
+		return parse_number(text, field, &end) || *end ? -EINVAL : 0;
+	}
 	case IOA_SET_COUNT:
 		if (ioa_parse_i64(text, &n) || n < 0)
 			return -EINVAL;
@@ -93,6 +104,8 @@ static const char *type_hint(enum ioa_setting_type type)
 	switch (type) {
 	case IOA_SET_SECONDS:
 		return " (a duration: 30, 30s, 5m, 2h, 1d)";
+	case IOA_SET_NUMBER:
+		return " (a number >= 0: 0.25)";
 	case IOA_SET_COUNT:
 		return " (a non-negative integer)";
 	case IOA_SET_BOOL:

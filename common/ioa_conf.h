@@ -32,6 +32,7 @@
 enum ioa_setting_type {
 	IOA_SET_TEXT,	 /* char *: any text (may be empty) */
 	IOA_SET_SECONDS, /* double: "30", "1.5s", "5m", "2h", "1d" */
+	IOA_SET_NUMBER,	 /* double: a number >= 0 ("0.25") */
 	IOA_SET_COUNT,	 /* long long: a non-negative integer */
 	IOA_SET_BOOL,	 /* int: 1/0, yes/no, true/false, on/off */
 };

@@ -198,12 +198,36 @@ void ioa_logr_close(struct ioa_log_reader *r)
 	r->fd = -1;
 }
 
+int ioa_region_inflate(uint32_t compression, const void *stored, size_t stored_len,
+		       uint64_t raw_size, struct ioa_buf *raw)
+{
+	uLongf out_len = (uLongf)raw_size;
+
+	ioa_buf_reset(raw);
+	if (raw_size > raw->cap)
+		return -EFBIG;
+	if (ioa_buf_grow(raw, (size_t)raw_size))
+		return -ENOMEM;
+	if (compression == IOA_LOG_COMPRESS_NONE) {
+		if (stored_len != raw_size)
+			return -EINVAL;
+		memcpy(raw->data, stored, stored_len);
+	} else if (compression != IOA_LOG_COMPRESS_ZLIB ||
+		   uncompress((Bytef *)raw->data, &out_len, (const Bytef *)stored,
+			      (uLong)stored_len) != Z_OK ||
+		   out_len != raw_size) {
+		return -EINVAL;
+	}
+	raw->len = (size_t)raw_size;
+	raw->data[raw->len] = '\0';
+	return 0;
+}
+
 int ioa_logr_read_region(struct ioa_log_reader *r, uint32_t i, struct ioa_buf *raw)
 {
 	const struct ioa_log_region *reg;
 	struct ioa_buf stored = IOA_BUF_INIT(0);
 	char what[64];
-	uLongf out_len;
 	int rc;
 
 	if (i >= r->region_count)
@@ -247,16 +271,12 @@ int ioa_logr_read_region(struct ioa_log_reader *r, uint32_t i, struct ioa_buf *r
 		rc = fail(r, -EINVAL, "corrupt region %u (checksum mismatch)", i);
 		goto out;
 	}
-	out_len = (uLongf)reg->raw_size;
-	if (uncompress((Bytef *)raw->data, &out_len, (Bytef *)stored.data,
-		       (uLong)reg->stored_size) != Z_OK ||
-	    out_len != reg->raw_size) {
+	if (ioa_region_inflate(reg->compression, stored.data, (size_t)reg->stored_size,
+			       reg->raw_size, raw)) {
 		rc = fail(r, -EINVAL, "corrupt region %u (does not decompress to %llu bytes)", i,
 			  (unsigned long long)reg->raw_size);
 		goto out;
 	}
-	raw->len = (size_t)out_len;
-	raw->data[raw->len] = '\0';
 out:
 	ioa_buf_release(&stored);
 	return rc;

@@ -60,6 +60,15 @@ struct ioa_log_record {
 };
 
 /*
+ * A region's raw bytes from its stored ones (as the warehouse keeps trace
+ * regions): into raw, reset first.  0, -EFBIG (over raw's cap), -ENOMEM,
+ * or -EINVAL (unknown compression, or the bytes do not decompress to
+ * raw_size).
+ */
+int ioa_region_inflate(uint32_t compression, const void *stored, size_t stored_len,
+		       uint64_t raw_size, struct ioa_buf *raw);
+
+/*
  * Decodes a module region (raw, as read) record by record, calling fn for
  * each; counters the log has and this table lacks are skipped, counters the
  * table has and the log lacks read as 0.  Stops at fn's first non-zero

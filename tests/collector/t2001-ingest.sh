@@ -71,6 +71,9 @@ is "$(q "SELECT bytes_written FROM records r
 	100000 "bytes written are pulled out of the counters"
 is "$(q "SELECT nprocs FROM jobs j JOIN executables e ON e.id = j.exe_id
 	WHERE e.display LIKE '%/trace-ops'")" 2 "the job's rank count"
+is "$(q "SELECT array_length(rank_nodes, 1), hostnames[rank_nodes[1] + 1] FROM jobs j
+	JOIN executables e ON e.id = j.exe_id WHERE e.display LIKE '%/trace-ops'")" \
+	"2|$(hostname)" "where each rank ran"
 is "$(q "SELECT count(*) FROM traces t JOIN jobs j ON j.id = t.job
 	JOIN executables e ON e.id = j.exe_id WHERE e.display LIKE '%/trace-ops'")" 1 \
 	"its operation trace is kept"

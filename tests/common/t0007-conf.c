@@ -13,7 +13,7 @@
 #include "tap.h"
 
 static char *quarantine, *conninfo;
-static double rescan;
+static double rescan, share;
 static long long batch;
 static int follow;
 
@@ -22,6 +22,7 @@ static const struct ioa_setting settings[] = {
 	{"collector.rescan", IOA_SET_SECONDS, &rescan, "5m", "rescan period"},
 	{"collector.batch", IOA_SET_COUNT, &batch, "100", "logs per batch"},
 	{"collector.follow", IOA_SET_BOOL, &follow, "yes", "watch for new logs"},
+	{"collector.share", IOA_SET_NUMBER, &share, "0.25", "a fraction"},
 	{"warehouse.conninfo", IOA_SET_TEXT, &conninfo, "", "libpq connection string"},
 };
 #define N (sizeof(settings) / sizeof(settings[0]))
@@ -54,13 +55,14 @@ int main(void)
 	close(fd);
 	setenv("IOATLAS_CONF", path, 1);
 	unsetenv("IOATLAS_COLLECTOR_BATCH");
-	tap_plan(17);
+	tap_plan(22);
 
 	is_int(load_with("", &err), 0, "an empty file loads");
 	is_str(quarantine, "/q", "defaults apply");
 	ok(rescan == 300, "a duration default in minutes is 300 s");
 	is_int(batch, 100, "a count default");
 	is_int(follow, 1, "a boolean default");
+	ok(share == 0.25, "a number default");
 
 	is_int(load_with("# site file\nlogdir = /lustre/logs  # the runtime's\n"
 			 "memory = 8MiB\nreports.out = /srv/www\n"
@@ -87,6 +89,10 @@ int main(void)
 		   NULL,
 	   "and the message says what a good one looks like");
 	is_int(load_with("collector.batch\n", &err), -22, "a line without '=' is refused");
+	is_int(load_with("collector.share = 1e-1\n", &err), 0, "a number in any C notation");
+	ok(share == 0.1, "reads as written");
+	is_int(load_with("collector.share = 0.5s\n", &err), -22, "a number takes no unit");
+	is_int(load_with("collector.share = -1\n", &err), -22, "nor a sign");
 
 	ioa_conf_free(settings, N);
 	ioa_buf_release(&err);

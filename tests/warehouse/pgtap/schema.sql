@@ -4,7 +4,7 @@
 BEGIN;
 CREATE EXTENSION IF NOT EXISTS pgtap;
 SET search_path = ioatlas, public;
-SELECT plan(52);
+SELECT plan(53);
 
 -- The schema and its tables.
 SELECT has_schema('ioatlas');
@@ -20,7 +20,8 @@ SELECT col_type_is('ioatlas', 'traces', 'data', 'bytea', 'traces are kept as sto
 SELECT is((SELECT count(*)::int FROM pg_partitioned_table p JOIN pg_class c ON c.oid = p.partrelid
 	   JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'ioatlas'), 8,
 	  'eight tables are partitioned by the job''s start time');
-SELECT is(max(version), 2, 'the schema records its version') FROM schema_migrations;
+SELECT is(max(version), (SELECT count(*)::int FROM schema_migrations), 'the schema records its version') FROM schema_migrations;
+SELECT col_type_is('ioatlas', 'jobs', 'rank_nodes', 'integer[]', 'where each rank ran');
 SELECT has_index('ioatlas', 'ingest_ledger', 'ingest_ledger_path', 'a log path is in the ledger once');
 SELECT has_index('ioatlas', 'ingest_ledger', 'ingest_ledger_content', 'content is ingested once');
 SELECT has_index('ioatlas', 'jobs', 'jobs_user', 'jobs of a user');
