@@ -20,6 +20,15 @@ if(NOT ZLIB_FOUND)
   ioatlas_missing("zlib" "zlib1g-dev" "zlib-devel" "")
 endif()
 
+# json-c: the tools' JSON (ioatlas parse --json, the analyses' results).
+find_package(PkgConfig QUIET)
+if(PkgConfig_FOUND)
+  pkg_check_modules(JSONC QUIET IMPORTED_TARGET GLOBAL json-c)
+endif()
+if(NOT JSONC_FOUND)
+  ioatlas_missing("json-c" "libjson-c-dev" "json-c-devel" "")
+endif()
+
 if(IOATLAS_WITH_MPI)
   if(NOT MPI_C_COMPILER)
     find_program(IOATLAS_MPICC_MPICH NAMES mpicc.mpich)

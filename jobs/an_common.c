@@ -1,0 +1,314 @@
+/*
+ * an_common — what several analyses share: write phases, size bins,
+ * statistics, rank lists, findings, errno names (see analyze.h).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze.h"
+#include "ioa_trace.h"
+
+const char *const an_size_bin_names[10] = {"0-100", "100-1K", "1K-10K",	  "10K-100K", "100K-1M",
+					   "1M-4M", "4M-10M", "10M-100M", "100M-1G",  "1G+"};
+
+unsigned an_size_bin(int64_t n)
+{
+	static const int64_t upper[9] = {100,	  1024,	    10240,     102400,	  1048576,
+					 4194304, 10485760, 104857600, 1073741824};
+	unsigned b;
+
+	for (b = 0; b < 9; b++)
+		if (n <= upper[b])
+			return b;
+	return 9;
+}
+
+double an_cv(const double *v, size_t n, double *mean)
+{
+	double sum = 0, sq = 0, m;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		sum += v[i];
+	m = n ? sum / (double)n : 0;
+	if (mean)
+		*mean = m;
+	if (n < 2 || m == 0)
+		return 0;
+	for (i = 0; i < n; i++)
+		sq += (v[i] - m) * (v[i] - m);
+	return sqrt(sq / (double)n) / fabs(m);
+}
+
+json_object *an_num(double v)
+{
+	return json_object_new_double(isfinite(v) ? v : 0);
+}
+
+json_object *an_rank_list(const int32_t *ranks, size_t n)
+{
+	struct ioa_buf b = IOA_BUF_INIT(1 << 20);
+	json_object *s;
+	size_t i = 0, j;
+
+	while (i < n) {
+		for (j = i; j + 1 < n && ranks[j + 1] == ranks[j] + 1; j++)
+			;
+		if (j > i)
+			ioa_buf_addf(&b, "%s%d-%d", b.len ? "," : "", ranks[i], ranks[j]);
+		else
+			ioa_buf_addf(&b, "%s%d", b.len ? "," : "", ranks[i]);
+		i = j + 1;
+	}
+	s = json_object_new_string(ioa_buf_str(&b));
+	ioa_buf_release(&b);
+	return s;
+}
+
+json_object *an_finding(const char *code, const char *text, json_object *evidence)
+{
+	json_object *f = json_object_new_object();
+
+	json_object_object_add(f, "code", json_object_new_string(code));
+	json_object_object_add(f, "text", json_object_new_string(text));
+	json_object_object_add(f, "evidence", evidence ? evidence : json_object_new_object());
+	return f;
+}
+
+const char *an_errno_name(int err, char *buf, size_t len)
+{
+#define E(x)          \
+	{             \
+		x, #x \
+	}
+	static const struct {
+		int err;
+		const char *name;
+	} names[] = {E(EPERM),	E(ENOENT), E(ESRCH),	 E(EINTR),   E(EIO),
+		     E(ENXIO),	E(E2BIG),  E(ENOEXEC),	 E(EBADF),   E(ECHILD),
+		     E(EAGAIN), E(ENOMEM), E(EACCES),	 E(EFAULT),  E(EBUSY),
+		     E(EEXIST), E(EXDEV),  E(ENODEV),	 E(ENOTDIR), E(EISDIR),
+		     E(EINVAL), E(ENFILE), E(EMFILE),	 E(ETXTBSY), E(EFBIG),
+		     E(ENOSPC), E(ESPIPE), E(EROFS),	 E(EMLINK),  E(ENAMETOOLONG),
+		     E(ENOLCK), E(ENOSYS), E(ENOTEMPTY), E(ELOOP),   E(EOVERFLOW),
+		     E(EDQUOT), E(ESTALE), E(ETIMEDOUT), E(ENOTSUP)};
+#undef E
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (names[i].err == err)
+			return names[i].name;
+	snprintf(buf, len, "%d", err);
+	return buf;
+}
+
+/* ------------------------------------------------------------ write phases */
+
+struct interval {
+	double start, end;
+	size_t ev;
+};
+
+static int by_start(const void *a, const void *b)
+{
+	double x = ((const struct interval *)a)->start, y = ((const struct interval *)b)->start;
+
+	return (x > y) - (x < y);
+}
+
+static int by_desc(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x < y) - (x > y);
+}
+
+/*
+ * Whether event e is a write the application asked for: at the layer it
+ * called (an MPI-IO write, or a POSIX or STDIO one not made inside an
+ * MPI-IO call), so that bytes count once, for the rank that wrote them.
+ */
+static int app_write(const struct an_job *job, const struct an_event *e)
+{
+	const struct an_sig *s = &job->sigs[e->sig];
+
+	return (s->flags & IOA_TR_WRITE) && !(s->flags & (IOA_TR_SUB | IOA_TR_FAILED)) &&
+	       s->module != IOA_TRACE_MPI && e->length > 0;
+}
+
+/*
+ * Whether event e is a write reaching the file system (POSIX or STDIO,
+ * inside MPI-IO calls too): the phases' timing.  A collective MPI-IO call
+ * lasts while its ranks wait for each other, so its span would bridge the
+ * quiet between phases.
+ */
+static int fs_write(const struct an_job *job, const struct an_event *e)
+{
+	const struct an_sig *s = &job->sigs[e->sig];
+
+	return (s->flags & IOA_TR_WRITE) && !(s->flags & IOA_TR_FAILED) &&
+	       (s->module == IOA_MOD_POSIX || s->module == IOA_MOD_STDIO) && e->length > 0;
+}
+
+static int phase_add_file(struct an_phase *p, int32_t file)
+{
+	size_t i;
+	int32_t *files;
+
+	if (file < 0)
+		return 0;
+	for (i = 0; i < p->nfiles; i++)
+		if (p->files[i] == file)
+			return 0;
+	if (!(p->nfiles & (p->nfiles - 1)) || !p->nfiles) {
+		files = realloc(p->files, (p->nfiles ? p->nfiles * 2 : 4) * sizeof(*files));
+		if (!files)
+			return -ENOMEM;
+		p->files = files;
+	}
+	p->files[p->nfiles++] = file;
+	return 0;
+}
+
+/*
+ * The quiet that separates phases: of the gaps between write activity
+ * (all ranks together), the largest break between consecutive sizes, as
+ * long as the gap is at least phase_min_gap and that many times longer
+ * than the next smaller gap (gaps inside a phase).  0: one phase.
+ */
+static double separating_gap(double *gaps, size_t n, const struct an_settings *set)
+{
+	double best = 0, best_ratio = 0, floor_gap = set->phase_min_gap / set->phase_gap_ratio;
+	size_t k;
+
+	qsort(gaps, n, sizeof(*gaps), by_desc);
+	for (k = 0; k < n; k++) {
+		double next = k + 1 < n && gaps[k + 1] > floor_gap ? gaps[k + 1] : floor_gap;
+		double ratio = next > 0 ? gaps[k] / next : 0;
+
+		if (gaps[k] >= set->phase_min_gap && ratio >= set->phase_gap_ratio &&
+		    ratio > best_ratio) {
+			best_ratio = ratio;
+			best = gaps[k];
+		}
+	}
+	return best;
+}
+
+static double distance(const struct an_phase *p, double start, double end)
+{
+	return p->start > end ? p->start - end : start > p->end ? start - p->end : 0;
+}
+
+/*
+ * The phase an application write belongs to: the nearest in time.  Ranks'
+ * times are read back from distributions and drift apart a little; the
+ * quiet between phases is far longer than that.
+ */
+static struct an_phase *phase_of(struct an_phases *ph, double start, double end)
+{
+	size_t a = 0, b = ph->n;
+
+	while (a < b) {
+		size_t m = (a + b) / 2;
+
+		if (ph->p[m].start <= end)
+			a = m + 1;
+		else
+			b = m;
+	}
+	if (a == 0)
+		return &ph->p[0];
+	if (a < ph->n && distance(&ph->p[a], start, end) < distance(&ph->p[a - 1], start, end))
+		return &ph->p[a];
+	return &ph->p[a - 1];
+}
+
+int an_write_phases(const struct an_job *job, const struct an_settings *set, struct an_phases *out)
+{
+	struct interval *iv;
+	double *gaps, end, gap;
+	size_t n = 0, ngaps = 0, i;
+	struct an_phase *p = NULL;
+	int rc = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->source = job->traced_ranks ? "trace" : "none";
+	iv = malloc((job->nev + 1) * sizeof(*iv));
+	gaps = malloc((job->nev + 1) * sizeof(*gaps));
+	if (!iv || !gaps) {
+		free(iv);
+		free(gaps);
+		return -ENOMEM;
+	}
+	for (i = 0; i < job->nev; i++)
+		if (fs_write(job, &job->ev[i]))
+			iv[n++] = (struct interval){job->ev[i].start,
+						    job->ev[i].start + job->ev[i].dur, i};
+	qsort(iv, n, sizeof(*iv), by_start);
+	for (i = 0, end = 0; i < n; i++) {
+		if (i && iv[i].start > end)
+			gaps[ngaps++] = iv[i].start - end;
+		end = i && end > iv[i].end ? end : iv[i].end;
+	}
+	gap = separating_gap(gaps, ngaps, set);
+	out->gap = gap;
+	/* The phases' spans, from the file system's writes. */
+	for (i = 0, end = 0; i < n && !rc; i++) {
+		if (!p || (gap > 0 && iv[i].start - end >= gap)) {
+			struct an_phase *more = realloc(out->p, (out->n + 1) * sizeof(*more));
+
+			if (!more) {
+				rc = -ENOMEM;
+				break;
+			}
+			out->p = more;
+			p = &out->p[out->n++];
+			memset(p, 0, sizeof(*p));
+			p->start = iv[i].start;
+			p->rank_bytes = calloc((size_t)job->nprocs + 1, sizeof(*p->rank_bytes));
+			if (!p->rank_bytes) {
+				rc = -ENOMEM;
+				break;
+			}
+			end = iv[i].end;
+		}
+		end = end > iv[i].end ? end : iv[i].end;
+		p->end = end;
+	}
+	/* Their contents, from the application's writes, each in the nearest phase. */
+	for (i = 0; i < job->nev && out->n && !rc; i++) {
+		const struct an_event *e = &job->ev[i];
+
+		if (!app_write(job, e))
+			continue;
+		p = phase_of(out, e->start, e->start + e->dur);
+		p->bytes += (uint64_t)e->length;
+		p->ops++;
+		p->size_hist[an_size_bin(e->length)]++;
+		if (e->rank >= 0 && e->rank < job->nprocs)
+			p->rank_bytes[e->rank] += (uint64_t)e->length;
+		rc = phase_add_file(p, e->file);
+	}
+	free(iv);
+	free(gaps);
+	if (rc)
+		an_phases_free(out);
+	return rc;
+}
+
+void an_phases_free(struct an_phases *ph)
+{
+	size_t i;
+
+	for (i = 0; i < ph->n; i++) {
+		free(ph->p[i].rank_bytes);
+		free(ph->p[i].files);
+	}
+	free(ph->p);
+	memset(ph, 0, sizeof(*ph));
+}

@@ -1,0 +1,448 @@
+/*
+ * an_files — analyses of what happens to files: temporary files and
+ * erroneous calls (with the patterns they form, such as rmdir failing with
+ * ENOTDIR then unlink of the same name), in-place updates (small rewrites
+ * of bytes already written: header updates, at offsets common to all ranks
+ * or particular to one), and the access pattern and transfer sizes.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze.h"
+#include "ioa_trace.h"
+
+#define MAX_LISTED 64
+
+static int64_t posix_sum(const struct an_job *job, int32_t file, int counter)
+{
+	int64_t sum = 0;
+	size_t i;
+
+	for (i = 0; i < job->nrecs; i++)
+		if (job->recs[i].file == file && job->recs[i].module == IOA_MOD_POSIX)
+			sum += job->recs[i].c[counter];
+	return sum;
+}
+
+static int64_t failed(const struct an_job *job, int32_t file, const char *op, int err)
+{
+	int64_t sum = 0;
+	size_t i;
+
+	for (i = 0; i < job->nfails; i++)
+		if (job->fails[i].file == file && !strcmp(job->fails[i].op, op) &&
+		    (err < 0 || job->fails[i].err == err))
+			sum += job->fails[i].count;
+	return sum;
+}
+
+/* The first time a rank's call on file matched: flags all set, none of unless; -1: never. */
+static double first_event(const struct an_job *job, int32_t file, const char *op, unsigned flags,
+			  unsigned unless)
+{
+	double t = -1;
+	size_t i;
+
+	for (i = 0; i < job->nev; i++) {
+		const struct an_event *e = &job->ev[i];
+		const struct an_sig *s = &job->sigs[e->sig];
+
+		if (e->file == file && (s->flags & flags) == flags && !(s->flags & unless) &&
+		    (!op || !strcmp(s->name, op)) && (t < 0 || e->start < t))
+			t = e->start;
+	}
+	return t;
+}
+
+int an_tempfiles(const struct an_job *job, const struct an_settings *set, json_object *res,
+		 double *confidence)
+{
+	json_object *findings = json_object_new_array(), *temps = json_object_new_array(),
+		    *errors = json_object_new_array(), *patterns = json_object_new_array();
+	size_t i, k, ntemp = 0, nrmdir_unlink = 0;
+	char text[768], ebuf[16];
+
+	(void)set;
+	json_object_object_add(res, "findings", findings);
+	json_object_object_add(res, "temporary_files", temps);
+	json_object_object_add(res, "errors", errors);
+	json_object_object_add(res, "patterns", patterns);
+	/* Temporary files: created and removed in the job. */
+	for (i = 0; i < job->nfiles; i++) {
+		int32_t f = (int32_t)i;
+		int64_t created = posix_sum(job, f, POSIX_CREATES);
+		int64_t unlinks = posix_sum(job, f, POSIX_UNLINKS) - failed(job, f, "unlink", -1);
+		int64_t rmdir_notdir = failed(job, f, "rmdir", ENOTDIR);
+		json_object *o;
+
+		if (!created || unlinks <= 0)
+			continue;
+		o = json_object_new_object();
+		json_object_object_add(o, "file", json_object_new_string(job->files[i].name));
+		json_object_object_add(o, "creates", json_object_new_int64(created));
+		json_object_object_add(o, "unlinks", json_object_new_int64(unlinks));
+		json_object_object_add(
+			o, "bytes_written",
+			json_object_new_int64(posix_sum(job, f, POSIX_BYTES_WRITTEN)));
+		if (job->nev) {
+			double born = first_event(job, f, NULL, IOA_TR_CREATE, IOA_TR_FAILED);
+			double gone = first_event(job, f, NULL, IOA_TR_REMOVE, IOA_TR_FAILED);
+
+			if (born >= 0 && gone >= born)
+				json_object_object_add(o, "lifetime", an_num(gone - born));
+		}
+		/* rmdir that fails with ENOTDIR, then unlink of the same name (in that order). */
+		if (rmdir_notdir) {
+			double tried = first_event(job, f, "rmdir", IOA_TR_FAILED, 0);
+			double removed =
+				first_event(job, f, "unlink", IOA_TR_REMOVE, IOA_TR_FAILED);
+			int ordered = job->nev ? tried >= 0 && removed >= tried : 1;
+			json_object *ev = json_object_new_object();
+
+			json_object_object_add(
+				o, "removed_by",
+				json_object_new_string("rmdir (ENOTDIR), then unlink"));
+			json_object_object_add(ev, "file",
+					       json_object_new_string(job->files[i].name));
+			json_object_object_add(ev, "rmdir_enotdir",
+					       json_object_new_int64(rmdir_notdir));
+			json_object_object_add(ev, "unlinks", json_object_new_int64(unlinks));
+			json_object_object_add(ev, "order_seen_in_trace",
+					       json_object_new_boolean(job->nev && ordered));
+			if (ordered) {
+				json_object_array_add(patterns, json_object_get(ev));
+				nrmdir_unlink++;
+			}
+			json_object_put(ev);
+		} else {
+			json_object_object_add(o, "removed_by", json_object_new_string("unlink"));
+		}
+		if (ntemp++ < MAX_LISTED)
+			json_object_array_add(temps, o);
+		else
+			json_object_put(o);
+	}
+	json_object_object_add(res, "temporary_file_count", json_object_new_int64((int64_t)ntemp));
+	if (ntemp) {
+		json_object *ev = json_object_new_object();
+
+		json_object_object_add(ev, "files", json_object_get(temps));
+		snprintf(text, sizeof(text), "%zu temporary file%s: created and removed in the job",
+			 ntemp, ntemp == 1 ? "" : "s");
+		json_object_array_add(findings, an_finding("temporary_files", text, ev));
+	}
+	if (nrmdir_unlink) {
+		json_object *ev = json_object_new_object();
+
+		json_object_object_add(ev, "cases", json_object_get(patterns));
+		snprintf(text, sizeof(text),
+			 "%zu name%s removed by trying rmdir first (failing with ENOTDIR: a file, "
+			 "not a directory), then unlink",
+			 nrmdir_unlink, nrmdir_unlink == 1 ? " is" : "s are");
+		json_object_array_add(findings, an_finding("rmdir_then_unlink", text, ev));
+	}
+	/* Failed calls by operation and errno. */
+	for (i = 0; i < job->nfails; i++) {
+		const struct an_failure *f = &job->fails[i];
+		int64_t count = 0;
+		int32_t *ranks = malloc(((size_t)job->nfails + 1) * sizeof(*ranks));
+		size_t nranks = 0, nfiles = 0;
+		json_object *o, *files;
+		int seen = 0;
+
+		for (k = 0; k < i && !seen; k++)
+			seen = !strcmp(job->fails[k].op, f->op) && job->fails[k].err == f->err;
+		if (seen || !ranks) {
+			free(ranks);
+			continue;
+		}
+		files = json_object_new_array();
+		for (k = i; k < job->nfails; k++) {
+			const struct an_failure *g = &job->fails[k];
+			size_t r;
+			int dup = 0;
+
+			if (strcmp(g->op, f->op) || g->err != f->err)
+				continue;
+			count += g->count;
+			for (r = 0; r < nranks && !dup; r++)
+				dup = ranks[r] == g->rank;
+			if (!dup)
+				ranks[nranks++] = g->rank;
+			if (g->file >= 0 && nfiles++ < 16)
+				json_object_array_add(
+					files, json_object_new_string(job->files[g->file].name));
+		}
+		o = json_object_new_object();
+		json_object_object_add(o, "op", json_object_new_string(f->op));
+		json_object_object_add(
+			o, "errno",
+			json_object_new_string(an_errno_name(f->err, ebuf, sizeof(ebuf))));
+		json_object_object_add(o, "count", json_object_new_int64(count));
+		json_object_object_add(o, "ranks", json_object_new_int64((int64_t)nranks));
+		json_object_object_add(o, "files", files);
+		json_object_array_add(errors, o);
+		snprintf(text, sizeof(text), "%s failed %lld time%s with %s on %zu rank%s", f->op,
+			 (long long)count, count == 1 ? "" : "s",
+			 an_errno_name(f->err, ebuf, sizeof(ebuf)), nranks, nranks == 1 ? "" : "s");
+		json_object_array_add(findings,
+				      an_finding("failed_calls", text, json_object_get(o)));
+		free(ranks);
+	}
+	*confidence = 0.95;
+	return 0;
+}
+
+/* ------------------------------------------------------------ in-place updates */
+
+/* What a rank wrote to one file so far: merged extents, sorted. */
+struct extents {
+	int64_t (*x)[2];
+	size_t n, cap;
+};
+
+static int covered(const struct extents *e, int64_t lo, int64_t hi)
+{
+	size_t a = 0, b = e->n;
+
+	while (a < b) {
+		size_t m = (a + b) / 2;
+
+		if (e->x[m][1] < hi)
+			a = m + 1;
+		else
+			b = m;
+	}
+	return a < e->n && e->x[a][0] <= lo && e->x[a][1] >= hi;
+}
+
+static int extend(struct extents *e, int64_t lo, int64_t hi)
+{
+	size_t i = e->n, j;
+
+	/* Mostly appends: the new extent joins the last one or goes after it. */
+	if (e->n && e->x[e->n - 1][0] <= lo && lo <= e->x[e->n - 1][1]) {
+		e->x[e->n - 1][1] = hi > e->x[e->n - 1][1] ? hi : e->x[e->n - 1][1];
+		return 0;
+	}
+	if (e->n == e->cap) {
+		size_t cap = e->cap ? e->cap * 2 : 8;
+		int64_t(*x)[2] = realloc(e->x, cap * sizeof(*x));
+
+		if (!x)
+			return -ENOMEM;
+		e->x = x;
+		e->cap = cap;
+	}
+	while (i > 0 && e->x[i - 1][0] > lo)
+		i--;
+	memmove(&e->x[i + 1], &e->x[i], (e->n - i) * sizeof(*e->x));
+	e->x[i][0] = lo;
+	e->x[i][1] = hi;
+	e->n++;
+	/* Merge with what it now touches. */
+	i = i ? i - 1 : 0;
+	for (j = i + 1; j < e->n;) {
+		if (e->x[j][0] <= e->x[i][1]) {
+			e->x[i][1] = e->x[j][1] > e->x[i][1] ? e->x[j][1] : e->x[i][1];
+			memmove(&e->x[j], &e->x[j + 1], (e->n - j - 1) * sizeof(*e->x));
+			e->n--;
+		} else {
+			i = j++;
+		}
+	}
+	return 0;
+}
+
+struct update {
+	int32_t rank, file;
+	int64_t offset, length;
+	double start;
+};
+
+static int by_offset(const void *a, const void *b)
+{
+	const struct update *x = a, *y = b;
+
+	if (x->offset != y->offset)
+		return (x->offset > y->offset) - (x->offset < y->offset);
+	return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+int an_header_updates(const struct an_job *job, const struct an_settings *set, json_object *res,
+		      double *confidence)
+{
+	json_object *findings = json_object_new_array(), *common = json_object_new_array(),
+		    *specific = json_object_new_array(), *sizes = json_object_new_object(), *ev;
+	struct extents *ext = NULL;
+	struct update *up = NULL;
+	size_t nup = 0, capup = 0, i, k, ncommon = 0, nspecific = 0;
+	int32_t rank = -1, *updaters = NULL;
+	size_t nupdaters = 0;
+	char text[512];
+	int rc = 0;
+
+	json_object_object_add(res, "findings", findings);
+	if (!job->traced_ranks) {
+		int64_t n = 0, bytes = 0;
+
+		for (i = 0; i < job->nrecs; i++)
+			if (job->recs[i].module == IOA_MOD_POSIX) {
+				n += job->recs[i].c[POSIX_OVERWRITES];
+				bytes += job->recs[i].c[POSIX_OVERWRITE_BYTES];
+			}
+		json_object_object_add(res, "updates", json_object_new_int64(n));
+		json_object_object_add(res, "bytes", json_object_new_int64(bytes));
+		json_object_object_add(res, "source", json_object_new_string("counters"));
+		*confidence = 0.5;
+		return 0;
+	}
+	/* Events come rank by rank: one set of extents per file for the rank at hand. */
+	for (i = 0; i <= job->nev && !rc; i++) {
+		const struct an_event *e = i < job->nev ? &job->ev[i] : NULL;
+		const struct an_sig *s = e ? &job->sigs[e->sig] : NULL;
+
+		if (!e || e->rank != rank) {
+			for (k = 0; ext && k < job->nfiles; k++)
+				free(ext[k].x);
+			free(ext);
+			ext = NULL;
+			if (!e)
+				break;
+			rank = e->rank;
+			if (!(ext = calloc(job->nfiles + 1, sizeof(*ext)))) {
+				rc = -ENOMEM;
+				break;
+			}
+		}
+		if (e->file < 0 || !(s->flags & IOA_TR_WRITE) || (s->flags & IOA_TR_FAILED) ||
+		    s->module == IOA_MOD_MPIIO || e->length <= 0 || e->offset < 0)
+			continue;
+		if (e->length <= set->header_max_bytes &&
+		    covered(&ext[e->file], e->offset, e->offset + e->length)) {
+			if (nup == capup) {
+				struct update *more =
+					realloc(up, (capup = capup ? capup * 2 : 64) * sizeof(*up));
+
+				if (!more) {
+					rc = -ENOMEM;
+					break;
+				}
+				up = more;
+			}
+			up[nup++] =
+				(struct update){e->rank, e->file, e->offset, e->length, e->start};
+			continue;
+		}
+		rc = extend(&ext[e->file], e->offset, e->offset + e->length);
+	}
+	for (k = 0; ext && k < job->nfiles; k++)
+		free(ext[k].x);
+	free(ext);
+	if (!rc && !(updaters = calloc((size_t)job->nprocs + 1, sizeof(*updaters))))
+		rc = -ENOMEM;
+	if (rc) {
+		free(up);
+		return rc;
+	}
+	/* The ranks that update anything; an offset all of them update is common to the ranks. */
+	for (i = 0; i < nup; i++)
+		if (up[i].rank >= 0 && up[i].rank < job->nprocs && !updaters[up[i].rank]++)
+			nupdaters++;
+	qsort(up, nup, sizeof(*up), by_offset);
+	for (i = 0; i < nup; i = k) {
+		size_t ranks = 0;
+		int32_t last = -1;
+
+		for (k = i; k < nup && up[k].offset == up[i].offset; k++) {
+			ranks += up[k].rank != last;
+			last = up[k].rank;
+		}
+		if (nupdaters >= 2 && ranks == nupdaters) {
+			if (ncommon++ < MAX_LISTED) {
+				json_object *o = json_object_new_object();
+
+				json_object_object_add(o, "offset",
+						       json_object_new_int64(up[i].offset));
+				json_object_object_add(o, "length",
+						       json_object_new_int64(up[i].length));
+				json_object_object_add(o, "updates",
+						       json_object_new_int64((int64_t)(k - i)));
+				json_object_array_add(common, o);
+			}
+		} else {
+			size_t j;
+
+			for (j = i; j < k; j++)
+				if (nspecific++ < MAX_LISTED) {
+					json_object *o = json_object_new_object();
+
+					json_object_object_add(o, "rank",
+							       json_object_new_int64(up[j].rank));
+					json_object_object_add(o, "offset",
+							       json_object_new_int64(up[j].offset));
+					json_object_object_add(o, "length",
+							       json_object_new_int64(up[j].length));
+					json_object_array_add(specific, o);
+				}
+		}
+	}
+	for (i = 0; i < nup; i++) {
+		char len[24];
+		json_object *v;
+
+		snprintf(len, sizeof(len), "%lld", (long long)up[i].length);
+		v = json_object_object_get(sizes, len);
+		json_object_object_add(sizes, len,
+				       json_object_new_int64(v ? json_object_get_int64(v) + 1 : 1));
+	}
+	json_object_object_add(res, "source", json_object_new_string("trace"));
+	json_object_object_add(res, "updates", json_object_new_int64((int64_t)nup));
+	json_object_object_add(res, "ranks_updating", json_object_new_int64((int64_t)nupdaters));
+	json_object_object_add(res, "sizes", sizes);
+	json_object_object_add(res, "common_offsets", common);
+	json_object_object_add(res, "common_offset_count", json_object_new_int64((int64_t)ncommon));
+	json_object_object_add(res, "rank_specific", specific);
+	json_object_object_add(res, "rank_specific_count",
+			       json_object_new_int64((int64_t)nspecific));
+	/* Per checkpoint: how many updates follow each write phase. */
+	{
+		struct an_phases ph;
+
+		if (!an_write_phases(job, set, &ph)) {
+			json_object *per = json_object_new_array();
+
+			for (k = 0; k < ph.n; k++) {
+				double from = ph.p[k].start,
+				       to = k + 1 < ph.n ? ph.p[k + 1].start : 1e300;
+				int64_t n = 0;
+
+				for (i = 0; i < nup; i++)
+					n += up[i].start >= from && up[i].start < to;
+				json_object_array_add(per, json_object_new_int64(n));
+			}
+			json_object_object_add(res, "per_phase", per);
+			an_phases_free(&ph);
+		}
+	}
+	if (nup) {
+		ev = json_object_new_object();
+		json_object_object_add(ev, "updates", json_object_new_int64((int64_t)nup));
+		json_object_object_add(ev, "sizes", json_object_get(sizes));
+		json_object_object_add(ev, "common_offsets", json_object_get(common));
+		json_object_object_add(ev, "rank_specific_count",
+				       json_object_new_int64((int64_t)nspecific));
+		snprintf(text, sizeof(text),
+			 "%zu in-place update%s of bytes already written (header updates) by %zu "
+			 "rank%s: %zu offset%s common to all of them, %zu rank-specific",
+			 nup, nup == 1 ? "" : "s", nupdaters, nupdaters == 1 ? "" : "s", ncommon,
+			 ncommon == 1 ? "" : "s", nspecific);
+		json_object_array_add(findings, an_finding("header_updates", text, ev));
+	}
+	*confidence = job->trace_partial ? 0.6 : 0.9;
+	free(up);
+	free(updaters);
+	return 0;
+}

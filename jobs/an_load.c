@@ -1,0 +1,485 @@
+/*
+ * an_load — a job from the warehouse into memory (see analyze.h).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze.h"
+#include "ioa_db.h"
+#include "ioa_logr.h"
+#include "ioa_parse.h"
+#include "ioa_trace.h"
+
+/* Largest trace region the analyses decompress (the runtime's are far smaller). */
+#define TRACE_REGION_CAP ((size_t)1 << 30)
+
+/*
+ * The warehouse's counter layout, per module and kind: its array position
+ * (0-based) of each counter of this build's table, or -1.
+ */
+static int layout[IOA_MOD_COUNT][2][IOA_MAX_COUNTERS];
+static const PGconn *layout_conn;
+
+static PGresult *query(PGconn *conn, const char *sql, const char *id, const char *start,
+		       struct ioa_buf *err, int *rc)
+{
+	const char *p[] = {id, start};
+
+	return ioa_db_query_prepared(conn, sql, start ? 2 : (id ? 1 : 0), p, err, rc, NULL);
+}
+
+static int load_layout(PGconn *conn, struct ioa_buf *err)
+{
+	static const char sql[] = "SELECT module, kind, position, name FROM counter_names";
+	PGresult *res;
+	unsigned m, k, kind;
+	int i, rc;
+
+	if (layout_conn == conn)
+		return 0;
+	res = query(conn, sql, NULL, NULL, err, &rc);
+	if (!res)
+		return rc;
+	memset(layout, 0xff, sizeof(layout));
+	for (i = 0; i < PQntuples(res); i++) {
+		int pos = atoi(PQgetvalue(res, i, 2)) - 1;
+		const char *name = PQgetvalue(res, i, 3);
+
+		m = (unsigned)atoi(PQgetvalue(res, i, 0));
+		kind = strcmp(PQgetvalue(res, i, 1), "counter") != 0;
+		if (m >= IOA_MOD_COUNT || pos < 0)
+			continue;
+		for (k = 0;
+		     k < (kind ? ioa_modules[m].fcounter_count : ioa_modules[m].counter_count); k++)
+			if (!strcmp(kind ? ioa_modules[m].fcounter_names[k]
+					 : ioa_modules[m].counter_names[k],
+				    name))
+				layout[m][kind][k] = pos;
+	}
+	PQclear(res);
+	layout_conn = conn;
+	return 0;
+}
+
+/* "{1,2,3}" (or doubles) into this build's layout; a missing value reads as 0. */
+static void parse_array(const char *text, unsigned module, int kind, int64_t *c, double *f)
+{
+	unsigned n = kind ? ioa_modules[module].fcounter_count : ioa_modules[module].counter_count;
+	double vals_f[256];
+	int64_t vals_i[256];
+	size_t nv = 0;
+	const char *p = text[0] == '{' ? text + 1 : text;
+	char *end;
+	unsigned k;
+
+	while (*p && *p != '}' && nv < 256) {
+		if (kind)
+			vals_f[nv++] = strtod(p, &end);
+		else
+			vals_i[nv++] = strtoll(p, &end, 10);
+		if (end == p)
+			break;
+		p = *end == ',' ? end + 1 : end;
+	}
+	for (k = 0; k < n; k++) {
+		int pos = layout[module][kind][k];
+
+		if (kind)
+			f[k] = pos >= 0 && (size_t)pos < nv ? vals_f[pos] : 0;
+		else
+			c[k] = pos >= 0 && (size_t)pos < nv ? vals_i[pos] : 0;
+	}
+}
+
+static int file_cmp(const void *a, const void *b)
+{
+	uint64_t x = ((const struct an_file *)a)->id, y = ((const struct an_file *)b)->id;
+
+	return (x > y) - (x < y);
+}
+
+int32_t an_file_of(const struct an_job *job, uint64_t id)
+{
+	const struct an_file key = {.id = id};
+	const struct an_file *f =
+		job->nfiles ? bsearch(&key, job->files, job->nfiles, sizeof(key), file_cmp) : NULL;
+
+	return f ? (int32_t)(f - job->files) : -1;
+}
+
+static char *dup_or_null(PGresult *res, int row, int col)
+{
+	return PQgetisnull(res, row, col) ? NULL : strdup(PQgetvalue(res, row, col));
+}
+
+static int load_facts(PGconn *conn, struct an_job *job, const char *id, struct ioa_buf *err)
+{
+	static const char sql[] =
+		"SELECT extract(epoch FROM j.end_time - j.start_time), j.nprocs, j.nnodes, "
+		"u.name, e.display, array_to_string(j.rank_nodes, ',') "
+		"FROM jobs j JOIN users u ON u.id = j.user_id JOIN executables e ON e.id = "
+		"j.exe_id "
+		"WHERE j.id = $1 AND j.start_time = $2";
+	static const char sql_hosts[] =
+		"SELECT h FROM jobs j, unnest(j.hostnames) WITH ORDINALITY AS u(h, n) "
+		"WHERE j.id = $1 AND j.start_time = $2 ORDER BY n";
+	PGresult *res = query(conn, sql, id, job->start_time, err, &(int){0});
+	int i, rc = 0;
+
+	if (!res)
+		return -EIO;
+	if (PQntuples(res) != 1) {
+		PQclear(res);
+		ioa_buf_reset(err);
+		ioa_buf_addf(err, "no job %s starting %s", id, job->start_time);
+		return -ENOENT;
+	}
+	job->seconds = strtod(PQgetvalue(res, 0, 0), NULL);
+	job->nprocs = atoi(PQgetvalue(res, 0, 1));
+	job->nnodes = atoi(PQgetvalue(res, 0, 2));
+	job->user = strdup(PQgetvalue(res, 0, 3));
+	job->exe = strdup(PQgetvalue(res, 0, 4));
+	if (job->nprocs > 0 && !PQgetisnull(res, 0, 5) &&
+	    (job->rank_node = calloc((size_t)job->nprocs, sizeof(*job->rank_node)))) {
+		const char *p = PQgetvalue(res, 0, 5);
+		char *end;
+
+		for (i = 0; i < job->nprocs && *p; i++) {
+			job->rank_node[i] = (int32_t)strtol(p, &end, 10);
+			p = *end == ',' ? end + 1 : end;
+		}
+	}
+	PQclear(res);
+	if (!job->user || !job->exe)
+		return -ENOMEM;
+	res = query(conn, sql_hosts, id, job->start_time, err, &rc);
+	if (!res)
+		return rc;
+	job->nhosts = (size_t)PQntuples(res);
+	job->hosts = calloc(job->nhosts + 1, sizeof(*job->hosts));
+	for (i = 0; job->hosts && i < PQntuples(res); i++)
+		job->hosts[i] = strdup(PQgetvalue(res, i, 0));
+	PQclear(res);
+	if (!job->hosts)
+		return -ENOMEM;
+	/* A node index the host list does not hold is the log's inconsistency: no node. */
+	for (i = 0; job->rank_node && i < job->nprocs; i++)
+		if (job->rank_node[i] < 0 || (size_t)job->rank_node[i] >= job->nhosts)
+			job->rank_node[i] = -1;
+	return 0;
+}
+
+static int load_files(PGconn *conn, struct an_job *job, const char *id, struct ioa_buf *err)
+{
+	/* Every record id the job's tables name, with its name and file system. */
+	static const char sql[] =
+		"SELECT f.id, n.display, fs.display, fs.fs_type FROM ("
+		"SELECT DISTINCT ON (record_id) record_id AS id, file, fs FROM records "
+		"WHERE job = $1 AND start_time = $2 ORDER BY record_id, file NULLS LAST) f "
+		"LEFT JOIN file_names n ON n.sha256 = f.file "
+		"LEFT JOIN file_systems fs ON fs.id = f.fs "
+		"UNION ALL SELECT DISTINCT record_id, NULL, NULL, NULL FROM ("
+		"SELECT record_id FROM failures WHERE job = $1 AND start_time = $2 "
+		"UNION SELECT record_id FROM hints WHERE job = $1 AND start_time = $2) x "
+		"WHERE record_id NOT IN (SELECT record_id FROM records "
+		"WHERE job = $1 AND start_time = $2)";
+	int i, rc;
+	PGresult *res = query(conn, sql, id, job->start_time, err, &rc);
+
+	if (!res)
+		return rc;
+	job->files = calloc((size_t)PQntuples(res) + 1, sizeof(*job->files));
+	for (i = 0; job->files && i < PQntuples(res); i++) {
+		struct an_file *f = &job->files[job->nfiles++];
+		int64_t v = 0;
+
+		ioa_parse_i64(PQgetvalue(res, i, 0), &v);
+		f->id = (uint64_t)v;
+		f->name = PQgetisnull(res, i, 1) ? strdup("") : strdup(PQgetvalue(res, i, 1));
+		f->mount = dup_or_null(res, i, 2);
+		f->fs_type = dup_or_null(res, i, 3);
+		if (!f->name)
+			rc = -ENOMEM;
+	}
+	PQclear(res);
+	if (!job->files)
+		return -ENOMEM;
+	qsort(job->files, job->nfiles, sizeof(*job->files), file_cmp);
+	return rc;
+}
+
+static int load_records(PGconn *conn, struct an_job *job, const char *id, struct ioa_buf *err)
+{
+	static const char sql[] =
+		"SELECT module, rank, record_id, counters, fcounters FROM records "
+		"WHERE job = $1 AND start_time = $2";
+	int i, rc;
+	PGresult *res = query(conn, sql, id, job->start_time, err, &rc);
+	size_t n, per = (IOA_MAX_COUNTERS * sizeof(int64_t) + IOA_MAX_FCOUNTERS * sizeof(double));
+	char *pool;
+
+	if (!res)
+		return rc;
+	n = (size_t)PQntuples(res);
+	job->recs = calloc(n + 1, sizeof(*job->recs));
+	pool = job->pool = malloc(n * per + 1);
+	for (i = 0; job->recs && pool && i < PQntuples(res); i++) {
+		struct an_record *r = &job->recs[job->nrecs];
+		int64_t v = 0;
+		unsigned m = (unsigned)atoi(PQgetvalue(res, i, 0));
+
+		if (m >= IOA_MOD_COUNT)
+			continue;
+		r->module = (enum ioa_module)m;
+		r->rank = (int32_t)atoi(PQgetvalue(res, i, 1));
+		ioa_parse_i64(PQgetvalue(res, i, 2), &v);
+		r->file = an_file_of(job, (uint64_t)v);
+		r->c = (int64_t *)(void *)(pool + job->nrecs * per);
+		r->f = (double *)(void *)(pool + job->nrecs * per +
+					  IOA_MAX_COUNTERS * sizeof(int64_t));
+		parse_array(PQgetvalue(res, i, 3), m, 0, r->c, NULL);
+		parse_array(PQgetvalue(res, i, 4), m, 1, NULL, r->f);
+		job->nrecs++;
+	}
+	PQclear(res);
+	return job->recs && pool ? 0 : -ENOMEM;
+}
+
+static int load_failures(PGconn *conn, struct an_job *job, const char *id, struct ioa_buf *err)
+{
+	static const char sql[] = "SELECT module, rank, record_id, op, errno, count FROM failures "
+				  "WHERE job = $1 AND start_time = $2";
+	static const char sql_hints[] = "SELECT rank, record_id, hints FROM hints "
+					"WHERE job = $1 AND start_time = $2";
+	int i, rc;
+	PGresult *res = query(conn, sql, id, job->start_time, err, &rc);
+
+	if (!res)
+		return rc;
+	job->fails = calloc((size_t)PQntuples(res) + 1, sizeof(*job->fails));
+	for (i = 0; job->fails && i < PQntuples(res); i++) {
+		struct an_failure *f = &job->fails[job->nfails++];
+		int64_t v = 0;
+
+		f->module = (enum ioa_module)(atoi(PQgetvalue(res, i, 0)) % IOA_MOD_COUNT);
+		f->rank = (int32_t)atoi(PQgetvalue(res, i, 1));
+		ioa_parse_i64(PQgetvalue(res, i, 2), &v);
+		f->file = v ? an_file_of(job, (uint64_t)v) : -1;
+		snprintf(f->op, sizeof(f->op), "%s", PQgetvalue(res, i, 3));
+		f->err = atoi(PQgetvalue(res, i, 4));
+		ioa_parse_i64(PQgetvalue(res, i, 5), &f->count);
+	}
+	PQclear(res);
+	if (!job->fails)
+		return -ENOMEM;
+	res = query(conn, sql_hints, id, job->start_time, err, &rc);
+	if (!res)
+		return rc;
+	job->hints = calloc((size_t)PQntuples(res) + 1, sizeof(*job->hints));
+	for (i = 0; job->hints && i < PQntuples(res); i++) {
+		struct an_hint *h = &job->hints[job->nhints++];
+		int64_t v = 0;
+
+		h->rank = (int32_t)atoi(PQgetvalue(res, i, 0));
+		ioa_parse_i64(PQgetvalue(res, i, 1), &v);
+		h->file = an_file_of(job, (uint64_t)v);
+		if (!(h->text = strdup(PQgetvalue(res, i, 2))))
+			rc = -ENOMEM;
+	}
+	PQclear(res);
+	return job->hints ? rc : -ENOMEM;
+}
+
+/* ------------------------------------------------------------ the trace */
+
+struct expand {
+	struct an_job *job;
+	const struct an_settings *set;
+	struct ioa_trace_rank *r;
+	uint32_t *sig_map; /* the rank's signature -> the job's */
+	int32_t *file_map; /* the rank's file slot -> the job's file */
+	size_t cap;
+};
+
+static uint32_t job_sig(struct an_job *job, const struct ioa_trace_sig *s)
+{
+	size_t i;
+	struct an_sig *sigs;
+
+	for (i = 0; i < job->nsigs; i++)
+		if (job->sigs[i].module == s->module && job->sigs[i].flags == s->flags &&
+		    job->sigs[i].err == s->err && !strncmp(job->sigs[i].name, s->name, 31))
+			return (uint32_t)i;
+	sigs = realloc(job->sigs, (job->nsigs + 1) * sizeof(*sigs));
+	if (!sigs)
+		return UINT32_MAX;
+	job->sigs = sigs;
+	memset(&sigs[job->nsigs], 0, sizeof(*sigs));
+	snprintf(sigs[job->nsigs].name, sizeof(sigs[job->nsigs].name), "%s", s->name);
+	sigs[job->nsigs].module = s->module;
+	sigs[job->nsigs].flags = s->flags;
+	sigs[job->nsigs].err = s->err;
+	return (uint32_t)job->nsigs++;
+}
+
+static int on_event(void *arg, const struct ioa_trace_event *e)
+{
+	struct expand *x = arg;
+	struct an_job *job = x->job;
+	struct an_event *ev;
+	uint32_t sig = (uint32_t)(e->sig - x->r->sigs);
+
+	if ((long long)job->nev >= x->set->max_events) {
+		job->trace_partial = 1;
+		return 1; /* enough: the rest of the trace is left out, and said so */
+	}
+	if (job->nev == x->cap) {
+		size_t cap = x->cap ? x->cap * 2 : 4096;
+		struct an_event *evs = realloc(job->ev, cap * sizeof(*evs));
+
+		if (!evs)
+			return -ENOMEM;
+		job->ev = evs;
+		x->cap = cap;
+	}
+	ev = &job->ev[job->nev++];
+	ev->start = e->start;
+	ev->dur = e->duration;
+	ev->offset = e->offset;
+	ev->length = e->length;
+	ev->rank = (int32_t)x->r->rank;
+	ev->sig = sig < x->r->nsigs ? x->sig_map[sig] : 0;
+	ev->file = e->sig->module != 255u && e->slot >= 0 && (uint64_t)e->slot < x->r->nfiles
+			   ? x->file_map[e->slot]
+			   : -1;
+	return 0;
+}
+
+static int expand_rank(struct expand *x, const struct ioa_trace *t, uint32_t rank)
+{
+	struct ioa_trace_rank r;
+	uint32_t i;
+	int rc = ioa_trace_rank_open(t, rank, &r);
+
+	if (rc)
+		return rc == -ENOMEM ? rc : 0; /* a rank the trace cannot give is not traced */
+	x->r = &r;
+	x->sig_map = calloc(r.nsigs + 1, sizeof(*x->sig_map));
+	x->file_map = calloc(r.nfiles + 1, sizeof(*x->file_map));
+	if (!x->sig_map || !x->file_map)
+		rc = -ENOMEM;
+	for (i = 0; !rc && i < r.nsigs; i++)
+		if ((x->sig_map[i] = job_sig(x->job, &r.sigs[i])) == UINT32_MAX)
+			rc = -ENOMEM;
+	for (i = 0; !rc && i < r.nfiles; i++)
+		x->file_map[i] = an_file_of(x->job, r.files[i]);
+	if (!rc) {
+		if (r.header[IOA_TRH_FLAGS] & (IOA_TRF_TRUNCATED | IOA_TRF_LOST))
+			x->job->trace_partial = 1;
+		rc = ioa_trace_expand(&r, on_event, x);
+		if (rc == -EINVAL) /* a malformed tree: what it gave is kept, and said partial */
+			x->job->trace_partial = 1;
+		rc = rc == 1 || rc == -EINVAL ? 0 : rc;
+		x->job->traced_ranks++;
+	}
+	free(x->sig_map);
+	free(x->file_map);
+	ioa_trace_rank_close(&r);
+	return rc;
+}
+
+static int load_trace(PGconn *conn, const struct an_settings *set, struct an_job *job,
+		      const char *id, struct ioa_buf *err)
+{
+	static const char sql[] = "SELECT compression, raw_size, data FROM traces "
+				  "WHERE job = $1 AND start_time = $2 ORDER BY seq";
+	struct ioa_trace t = {0};
+	struct ioa_buf raw = IOA_BUF_INIT(TRACE_REGION_CAP);
+	struct expand x = {.job = job, .set = set};
+	size_t g, k;
+	int i, rc;
+	PGresult *res = query(conn, sql, id, job->start_time, err, &rc);
+
+	if (!res)
+		return rc;
+	for (i = 0; !rc && i < PQntuples(res); i++) {
+		size_t len;
+		int64_t raw_size = 0;
+		unsigned char *stored =
+			PQunescapeBytea((const unsigned char *)PQgetvalue(res, i, 2), &len);
+
+		ioa_parse_i64(PQgetvalue(res, i, 1), &raw_size);
+		if (!stored) {
+			rc = -ENOMEM;
+			break;
+		}
+		/* A region that does not decode is left out: the analyses say the trace is partial.
+		 */
+		if (raw_size < 0 ||
+		    ioa_region_inflate((uint32_t)atoi(PQgetvalue(res, i, 0)), stored, len,
+				       (uint64_t)raw_size, &raw) ||
+		    ioa_trace_decode(&t, raw.data, raw.len))
+			job->trace_partial = 1;
+		PQfreemem(stored);
+	}
+	PQclear(res);
+	ioa_buf_release(&raw);
+	for (g = 0; !rc && g < t.ngroups; g++)
+		for (k = 0; !rc && k < t.groups[g].nranks; k++)
+			rc = expand_rank(&x, &t, t.groups[g].ranks[k]);
+	ioa_trace_free(&t);
+	return rc;
+}
+
+int an_load(PGconn *conn, const struct an_settings *set, int64_t id, const char *start_time,
+	    struct an_job *job, struct ioa_buf *err)
+{
+	char ids[24];
+	int rc;
+
+	memset(job, 0, sizeof(*job));
+	job->id = id;
+	snprintf(job->start_time, sizeof(job->start_time), "%s", start_time);
+	snprintf(ids, sizeof(ids), "%" PRId64, id);
+	rc = load_layout(conn, err);
+	rc = rc ? rc : load_facts(conn, job, ids, err);
+	rc = rc ? rc : load_files(conn, job, ids, err);
+	rc = rc ? rc : load_records(conn, job, ids, err);
+	rc = rc ? rc : load_failures(conn, job, ids, err);
+	rc = rc ? rc : load_trace(conn, set, job, ids, err);
+	if (rc == -ENOMEM) {
+		ioa_buf_reset(err);
+		ioa_buf_addstr(err, "out of memory");
+	}
+	return rc;
+}
+
+void an_free(struct an_job *job)
+{
+	size_t i;
+
+	free(job->user);
+	free(job->exe);
+	for (i = 0; job->hosts && i < job->nhosts; i++)
+		free(job->hosts[i]);
+	free(job->hosts);
+	free(job->rank_node);
+	for (i = 0; i < job->nfiles; i++) {
+		free(job->files[i].name);
+		free(job->files[i].mount);
+		free(job->files[i].fs_type);
+	}
+	free(job->files);
+	free(job->recs);
+	free(job->pool);
+	free(job->fails);
+	for (i = 0; i < job->nhints; i++)
+		free(job->hints[i].text);
+	free(job->hints);
+	free(job->sigs);
+	free(job->ev);
+	memset(job, 0, sizeof(*job));
+}

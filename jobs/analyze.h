@@ -1,0 +1,199 @@
+/*
+ * analyze — the batch analyses of `ioatlas analyze` (docs/analyses.md).
+ *
+ * A job is loaded from the warehouse once (an_load.c): its facts, where
+ * each rank ran, its module records with their counters in this build's
+ * layout, failed calls, MPI-IO hints, time bins, and its operation trace
+ * expanded into events.  Each analysis reads that job and writes one JSON
+ * result with a confidence; the results go back to the warehouse keyed by
+ * (job, analysis, version), so a new version runs beside the old one.
+ * Every finding carries its evidence: the numbers, files and ranks that
+ * made it.
+ */
+#ifndef ANALYZE_H
+#define ANALYZE_H
+
+#include <json-c/json.h>
+#include <libpq-fe.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ioa_buf.h"
+#include "ioa_counters.h"
+
+/* The site's thresholds (settings analyze.*, documented in docs/analyses.md). */
+struct an_settings {
+	char *conninfo;
+	long long max_events;	    /* trace events expanded per job */
+	double phase_min_gap;	    /* seconds of quiet that can separate write phases */
+	double phase_gap_ratio;	    /* how much longer than the gaps inside a phase */
+	double amr_size_change;	    /* checkpoint sizes that vary by more: changing */
+	double amr_rank_cv;	    /* per-rank bytes within a checkpoint spread more: uneven */
+	double class_tolerance;	    /* ranks within this fraction of calls share a class */
+	long long header_max_bytes; /* a rewrite this small counts as a header update */
+	long long small_bytes;	    /* a request smaller than this is small */
+	double small_share;	    /* of the requests, to be worth saying */
+	double misaligned_share;
+	double random_share;
+	double imbalance;	      /* (slowest - fastest) / slowest rank time on a shared file */
+	double metadata_share;	      /* of the I/O time */
+	double stdio_share;	      /* of the bytes */
+	long long fpp_min_files;      /* files written each by one rank, for a storm */
+	double redundant_read_factor; /* bytes read over the file's size */
+	double min_io_seconds;	      /* jobs with less I/O time get no performance advice */
+};
+
+int an_settings_load(struct an_settings *s, struct ioa_buf *err);
+void an_settings_free(struct an_settings *s);
+
+struct an_file {
+	uint64_t id;   /* the log's record id */
+	char *name;    /* display form; "" when the log names none */
+	char *mount;   /* display form of its file system's mount point, or NULL */
+	char *fs_type; /* or NULL */
+};
+
+struct an_record {
+	enum ioa_module module;
+	int32_t rank; /* -1: shared by all ranks */
+	int32_t file; /* index into files */
+	int64_t *c;   /* this build's counter layout (ioa_modules) */
+	double *f;
+};
+
+/* A call signature, shared by the job's events. */
+struct an_sig {
+	char name[32];
+	unsigned module; /* enum ioa_module, or IOA_TRACE_MPI */
+	unsigned flags;	 /* IOA_TR_* */
+	int err;
+};
+
+/* One traced call, times in seconds from the rank's start-up. */
+struct an_event {
+	double start, dur;
+	int64_t offset, length;
+	int32_t rank;
+	int32_t file; /* index into files, -1: none */
+	uint32_t sig;
+};
+
+struct an_failure {
+	enum ioa_module module;
+	int32_t rank;
+	int32_t file; /* -1: none recorded */
+	char op[32];
+	int err;
+	int64_t count;
+};
+
+struct an_hint {
+	int32_t rank;
+	int32_t file;
+	char *text; /* "key=value" lines */
+};
+
+struct an_job {
+	int64_t id;
+	char start_time[64]; /* as the warehouse prints it */
+	double seconds;	     /* run time */
+	int32_t nprocs, nnodes;
+	char *user, *exe;
+	size_t nhosts;
+	char **hosts;
+	int32_t *rank_node; /* per rank, or NULL */
+
+	struct an_file *files;
+	size_t nfiles;
+	struct an_record *recs;
+	size_t nrecs;
+	struct an_failure *fails;
+	size_t nfails;
+	struct an_hint *hints;
+	size_t nhints;
+
+	struct an_sig *sigs;
+	size_t nsigs;
+	struct an_event *ev; /* by rank, then in each rank's order */
+	size_t nev;
+	int32_t traced_ranks;
+	int trace_partial; /* truncated by the runtime, or by max_events here */
+
+	void *pool; /* counters of every record */
+};
+
+/* Loads job (id, start_time as the warehouse prints it) through conn. */
+int an_load(PGconn *conn, const struct an_settings *set, int64_t id, const char *start_time,
+	    struct an_job *job, struct ioa_buf *err);
+void an_free(struct an_job *job);
+
+/* The file index of a record id, or -1. */
+int32_t an_file_of(const struct an_job *job, uint64_t id);
+
+/* One analysis: its result (an object) and a confidence in [0, 1]. */
+struct an_analysis {
+	const char *name;
+	int version;
+	const char *what;
+	int (*run)(const struct an_job *job, const struct an_settings *set, json_object *result,
+		   double *confidence);
+};
+
+extern const struct an_analysis an_analyses[];
+extern const size_t an_nanalyses;
+
+/* The analyses (an_phases.c, an_files.c, an_ranks.c, an_insights.c). */
+#define AN_ANALYSIS(fn)                                                                      \
+	int fn(const struct an_job *job, const struct an_settings *set, json_object *result, \
+	       double *confidence)
+AN_ANALYSIS(an_checkpoints);
+AN_ANALYSIS(an_amr);
+AN_ANALYSIS(an_clients);
+AN_ANALYSIS(an_aggregation);
+AN_ANALYSIS(an_tempfiles);
+AN_ANALYSIS(an_header_updates);
+AN_ANALYSIS(an_access);
+AN_ANALYSIS(an_insights);
+
+/* ------------------------------------------------------------ helpers shared by the analyses */
+
+/* Write phases: bursts of writes separated by quiet (shared by checkpoints and AMR). */
+struct an_phase {
+	double start, end;
+	uint64_t bytes, ops;
+	uint64_t *rank_bytes; /* per rank */
+	uint64_t size_hist[10];
+	size_t nfiles;
+	int32_t *files; /* written in the phase */
+};
+
+struct an_phases {
+	const char *source; /* "trace" or "none" */
+	size_t n;
+	struct an_phase *p;
+	double gap; /* the quiet that separated them */
+};
+
+int an_write_phases(const struct an_job *job, const struct an_settings *set, struct an_phases *out);
+void an_phases_free(struct an_phases *ph);
+
+/* Darshan's ten size bins: the bin of a request of n bytes. */
+unsigned an_size_bin(int64_t n);
+extern const char *const an_size_bin_names[10];
+
+/* Mean and coefficient of variation of n numbers (0 when n < 2 or the mean is 0). */
+double an_cv(const double *v, size_t n, double *mean);
+
+/* A number for JSON: non-finite values (which JSON cannot hold) as 0. */
+json_object *an_num(double v);
+
+/* "0-3,7,9-12" */
+json_object *an_rank_list(const int32_t *ranks, size_t n);
+
+/* A finding: what was found, with its evidence object and an optional recommendation. */
+json_object *an_finding(const char *code, const char *text, json_object *evidence);
+
+/* errno as its symbolic name ("ENOTDIR"), or its number. */
+const char *an_errno_name(int err, char *buf, size_t len);
+
+#endif
