@@ -351,7 +351,8 @@ int an_header_updates(const struct an_job *job, const struct an_settings *set, j
 	for (i = 0; i < nup; i++)
 		if (up[i].rank >= 0 && up[i].rank < job->nprocs && !updaters[up[i].rank]++)
 			nupdaters++;
-	qsort(up, nup, sizeof(*up), by_offset);
+	if (nup)
+		qsort(up, nup, sizeof(*up), by_offset);
 	for (i = 0; i < nup; i = k) {
 		size_t ranks = 0;
 		int32_t last = -1;

@@ -270,20 +270,27 @@ struct agg_file {
 	uint64_t coll, indep;
 };
 
+/*
+ * A hint's value in the hints text of a file: "key=value" entries, one per
+ * line as the runtime keeps them (lines may reach the warehouse escaped as
+ * a backslash and n).
+ */
 static const char *hint_value(const char *text, const char *key, char *out, size_t len)
 {
 	size_t klen = strlen(key);
 	const char *p = text;
 
-	while (p && *p) {
-		const char *eol = strchr(p, '\n');
-		size_t n = eol ? (size_t)(eol - p) : strlen(p);
+	while (*p) {
+		size_t n = 0;
 
+		while (p[n] && p[n] != '\n' && !(p[n] == '\\' && p[n + 1] == 'n'))
+			n++;
 		if (n > klen && !strncmp(p, key, klen) && p[klen] == '=') {
 			snprintf(out, len, "%.*s", (int)(n - klen - 1), p + klen + 1);
 			return out;
 		}
-		p = eol ? eol + 1 : NULL;
+		p += n;
+		p += *p == '\n' ? 1 : *p ? 2 : 0;
 	}
 	return NULL;
 }

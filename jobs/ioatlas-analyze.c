@@ -28,6 +28,7 @@ struct run {
 	unsigned char only[64]; /* per analysis: run it (all when none named) */
 	int print;
 	uint64_t jobs, failed;
+	int listed; /* jobs the last query listed */
 };
 
 static void usage(FILE *out)
@@ -171,6 +172,7 @@ static int analyze_listed(struct run *run, const char *sql, int n, const char *c
 		ioa_buf_release(&err);
 		return -EIO;
 	}
+	run->listed = PQntuples(res);
 	for (i = 0; i < PQntuples(res) && !rc; i++) {
 		int64_t id = 0;
 
@@ -308,6 +310,10 @@ int main(int argc, char **argv)
 		snprintf(id, sizeof(id), "%" PRId64, ids[i]);
 		rc = analyze_listed(&run, "SELECT id, start_time::text FROM jobs WHERE id = $1", 1,
 				    (const char *const[]){id});
+		if (!rc && !run.listed) {
+			ioa_error("no job %s in the warehouse", id);
+			run.failed++;
+		}
 	}
 	if (!rc && since)
 		rc = analyze_listed(&run,

@@ -1,0 +1,160 @@
+# t4001-analyses — `ioatlas analyze` on MPI jobs with known ground truth
+# (tests/jobs/ground-truth.c), run under the runtime, ingested into a
+# throwaway warehouse, analysed as the read-only reporting role: what each
+# analysis finds is asserted, then that running again replaces, that a
+# new version sits beside the old one, and that the nightly run picks only
+# what lacks a current result.
+. "$IOA_SOURCE_DIR/tests/lib/test-lib.sh"
+. "$IOA_SOURCE_DIR/tests/lib/runtime-lib.sh"
+require_pg
+require_mpi
+
+wh="$IOA_BUILD_DIR/libexec/ioatlas/ioatlas-warehouse"
+ingest="$IOA_BUILD_DIR/libexec/ioatlas/ioatlas-ingest"
+analyze="$IOA_BUILD_DIR/libexec/ioatlas/ioatlas-analyze"
+gt="$IOA_BUILD_DIR/tests/jobs/ground-truth"
+
+ok "a throwaway cluster starts" pg_start
+export IOATLAS_CONF=/dev/null
+ok "the warehouse is migrated" "$wh" migrate
+q() { psql -X -t -A -U ioatlas -c "$1"; }
+
+logs=$(ioa_logdir)
+export IOATLAS_LOGDIR=$logs
+# Runs a ground-truth job and ingests its log; prints the job's id.
+job() {
+	local ranks=$1 mode=$2 before log
+	before=$(ioa_logs "$logs")
+	mkdir -p "$TEST_TMP/data/$mode-$ranks"
+	ioa_mpi_preload "$logs" "$ranks" 120 "$gt" "$mode" "$TEST_TMP/data/$mode-$ranks" >/dev/null ||
+		return 1
+	log=$(comm -13 <(printf '%s\n' "$before") <(ioa_logs "$logs"))
+	"$ingest" "$log" | sed -n 's/^ingested .*: job \([0-9]*\),.*/\1/p'
+}
+declare -A id
+for mode in fixed amr collective fpp temp header small random; do
+	id[$mode]=$(job 4 "$mode")
+done
+id[serial]=$(job 1 small)
+for mode in fixed amr collective fpp temp header small random serial; do
+	like "${id[$mode]}" '^[0-9]+$' "the $mode job ran and is in the warehouse"
+done
+
+# The analyses run as the reporting role, as a site's batch would.
+psql -X -q -c 'CREATE ROLE batch LOGIN IN ROLE ioatlas_reader'
+export IOATLAS_WAREHOUSE_CONNINFO="user=batch" IOATLAS_ANALYZE_FPP_MIN_FILES=4
+ok "the nightly run analyses every new job" "$analyze"
+like "$(cat "$TEST_TMP/last.out")" "9 jobs analysed" "all nine of them"
+is "$(q "SELECT count(DISTINCT analysis) || ' ' || count(*) FROM analysis_results")" \
+	"8 72" "eight analyses per job, one result each"
+
+# r JOB ANALYSIS PATH: a value of a result (PATH as for #>>).
+r() { q "SELECT result #>> '$3' FROM analysis_results WHERE job = $1 AND analysis = '$2'"; }
+codes() { q "SELECT string_agg(f->>'code', ' ' ORDER BY f->>'code') FROM analysis_results,
+	jsonb_array_elements(result->'findings') f WHERE job = $1 AND analysis = '$2'"; }
+
+# Fixed-size checkpoints, a head rank that reads the input deck.
+j=${id[fixed]}
+is "$(r "$j" checkpoints '{checkpoints}')" 4 "fixed: four checkpoints"
+is "$(q "SELECT string_agg(p->>'bytes', ' ') FROM analysis_results,
+	jsonb_array_elements(result->'phases') p WHERE job = $j AND analysis = 'checkpoints'
+	AND (p->>'checkpoint')::boolean")" "1048576 1048576 1048576 1048576" \
+	"fixed: 1 MiB each (4 ranks x 256 KiB), the input deck not among them"
+ok "fixed: one every 0.3 s or a little more (the spinning between them)" \
+	test "$(q "SELECT (result->>'period')::float BETWEEN 0.28 AND 0.6 FROM analysis_results
+		WHERE job = $j AND analysis = 'checkpoints'")" = t
+is "$(r "$j" checkpoints '{phases,0,per_rank,cv}' | awk '{ print $1 + 0 }')" 0 \
+	"fixed: every rank writes alike"
+is "$(r "$j" amr '{classification}')" not_amr "fixed: not AMR"
+is "$(r "$j" clients '{head_rank}')" 0 "fixed: rank 0 is the head rank"
+like "$(q "SELECT f->'evidence'->>'inputs' FROM analysis_results,
+	jsonb_array_elements(result->'findings') f WHERE job = $j AND analysis = 'clients'
+	AND f->>'code' = 'head_rank'")" "input\\.deck" "with the input deck as its evidence"
+
+# Growing then saturating checkpoints with uneven ranks.
+j=${id[amr]}
+is "$(r "$j" amr '{classification}')" amr "amr: classified AMR"
+is "$(r "$j" amr '{checkpoints}')" 5 "amr: five checkpoints"
+is "$(r "$j" amr '{shape}')" "growing then settling" "amr: sizes grow, then settle"
+is "$(r "$j" amr '{sizes}')" "[245760, 491520, 737280, 737280, 737280]" \
+	"amr: checkpoint sizes as written (1, 2, 3, 3, 3 x 15 parts of 16 KiB)"
+ok "amr: per-rank data spreads widely" \
+	test "$(q "SELECT (result->>'rank_cv_median')::float > 0.5 FROM analysis_results
+		WHERE job = $j AND analysis = 'amr'")" = t
+ok "amr: the finding carries its evidence and a confidence" \
+	test "$(q "SELECT jsonb_array_length(result->'findings'->0->'evidence'->'checkpoint_bytes')
+		|| ' ' || (confidence >= 0.7) FROM analysis_results WHERE job = $j
+		AND analysis = 'amr'")" = "5 true"
+
+# Collective writes with one aggregator per node.
+j=${id[collective]}
+is "$(r "$j" checkpoints '{checkpoints}')" 3 "collective: three checkpoints"
+is "$(r "$j" aggregation '{files,0,aggregator_count}')" 1 "collective: one aggregator"
+is "$(r "$j" aggregation '{files,0,per_node,0,aggregators}')" 1 "collective: one on the node"
+is "$(r "$j" aggregation '{files,0,non_aggregators}')" 1-3 "collective: ranks 1-3 issue no POSIX I/O"
+is "$(r "$j" aggregation '{files,0,hints,cb_config_list}')" '*:1' "collective: the hint given at open"
+is "$(r "$j" aggregation '{files,0,matches_hints}')" true "collective: as the hints ask"
+
+# File per process; temporary files removed with rmdir, then unlink.
+like "$(codes "${id[fpp]}" insights)" "file_per_process" "fpp: the file-per-process insight"
+j=${id[temp]}
+is "$(r "$j" tempfiles '{temporary_file_count}')" 2 "temp: two temporary files"
+is "$(q "SELECT count(*) FROM analysis_results, jsonb_array_elements(result->'patterns') p
+	WHERE job = $j AND analysis = 'tempfiles' AND (p->>'order_seen_in_trace')::boolean")" 2 \
+	"temp: both removed by rmdir (ENOTDIR) then unlink, in that order"
+is "$(q "SELECT e->>'count' FROM analysis_results, jsonb_array_elements(result->'errors') e
+	WHERE job = $j AND analysis = 'tempfiles' AND e->>'op' = 'rmdir'")" 2 \
+	"temp: the failed calls by operation ..."
+is "$(q "SELECT e->>'errno' FROM analysis_results, jsonb_array_elements(result->'errors') e
+	WHERE job = $j AND analysis = 'tempfiles' AND e->>'op' = 'rmdir'")" ENOTDIR "... and errno"
+
+# 4-byte header updates after each checkpoint: offset 0 common, one per rank of its own.
+j=${id[header]}
+is "$(r "$j" header_updates '{updates}')" 24 "header: 2 updates x 4 ranks x 3 checkpoints"
+is "$(r "$j" header_updates '{sizes}')" '{"4": 24}' "header: all of 4 bytes"
+is "$(r "$j" header_updates '{common_offsets,0,offset}')" 0 "header: offset 0 common to all ranks"
+is "$(r "$j" header_updates '{common_offset_count}')" 1 "header: and only that one"
+is "$(r "$j" header_updates '{rank_specific_count}')" 12 "header: the others rank-specific"
+is "$(r "$j" header_updates '{per_phase}')" "[8, 8, 8]" "header: after each checkpoint"
+
+# Small requests, random access, and a serial job.
+like "$(codes "${id[small]}" insights)" "small_requests" "small: the small-request insight"
+is "$(r "${id[small]}" access '{small_share}' | awk '{ print $1 + 0 }')" 1 \
+	"small: every request is small"
+is "$(r "${id[random]}" access '{read_pattern}')" random "random: reads classified random"
+like "$(codes "${id[random]}" insights)" "random_reads" "random: the random-read insight"
+j=${id[serial]}
+like "$(codes "$j" insights)" "small_requests" "serial: its small requests are found"
+unlike "$(codes "$j" insights)" "no_collective_io|rank_imbalance|file_per_process" \
+	"serial: no MPI advice"
+unlike "$(codes "$j" insights)" "random_reads|redundant_reads" "serial: no read advice (it reads nothing)"
+is "$(q "SELECT count(*) FROM analysis_results, jsonb_array_elements(result->'findings') f
+	WHERE analysis = 'insights' AND NOT (f ? 'severity' AND f ? 'recommendation' AND f ? 'evidence')")" \
+	0 "every insight has a severity, a recommendation and evidence"
+
+# Again: results replaced, not added; the nightly run finds nothing to do.
+before=$(q "SELECT max(created_at) FROM analysis_results WHERE job = ${id[amr]}")
+ok "a job analysed again" "$analyze" --job "${id[amr]}"
+is "$(q "SELECT count(*) FROM analysis_results WHERE job = ${id[amr]}")" 8 "its results replaced"
+ok "with new times" test "$(q "SELECT max(created_at) > '$before' FROM analysis_results
+	WHERE job = ${id[amr]}")" = t
+ok "the nightly run again" "$analyze"
+like "$(cat "$TEST_TMP/last.out")" "0 jobs analysed" "has nothing to do"
+
+# A new version beside an old one: the old row stays, the missing one is made.
+q "UPDATE analysis_results SET version = 0 WHERE job = ${id[fixed]} AND analysis = 'amr'" >/dev/null
+ok "the nightly run after an analysis's version changed" "$analyze"
+like "$(cat "$TEST_TMP/last.out")" "1 jobs analysed" "analyses the job lacking the new version"
+is "$(q "SELECT string_agg(version::text, ' ' ORDER BY version) FROM analysis_results
+	WHERE job = ${id[fixed]} AND analysis = 'amr'")" "0 1" "both versions stand side by side"
+ok "--since/--until re-analyse a period" "$analyze" --since 2000-01-01 --until 2100-01-01 --only amr
+like "$(cat "$TEST_TMP/last.out")" "9 jobs analysed" "every job in it"
+
+fails "a job the warehouse lacks is an error" "$analyze" --job 999999
+like "$(cat "$TEST_TMP/last.out")" "no job 999999 in the warehouse" "that says so"
+fails "an unknown analysis is refused" "$analyze" --only nonsense
+like "$(cat "$TEST_TMP/last.out")" "no analysis 'nonsense'" "by name"
+IOATLAS_ANALYZE_AMR_RANK_CV=lots fails "a bad threshold is refused" "$analyze"
+like "$(cat "$TEST_TMP/last.out")" "bad value in IOATLAS_ANALYZE_AMR_RANK_CV: 'lots'" \
+	"with the setting named"
+done_testing

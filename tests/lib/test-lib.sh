@@ -106,6 +106,14 @@ like() {
 	return 1
 }
 
+# unlike TEXT EXTENDED_REGEX DESCRIPTION: no line of TEXT matches.
+unlike() {
+	! printf '%s\n' "$1" | grep -Eq -- "$2"
+	tap_result $? "$3" && return 0
+	diag "a line of:" "$1" "matches: $2"
+	return 1
+}
+
 done_testing() {
 	if [ -z "$tap_planned" ]; then
 		echo "1..$tap_run"
