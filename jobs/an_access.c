@@ -209,15 +209,16 @@ int an_access(const struct an_job *job, const struct an_settings *set, json_obje
 	json_object_object_add(res, "small_requests", json_object_new_int64((int64_t)t.small_ops));
 	json_object_object_add(res, "small_share", an_num(t.ops ? t.small_ops / t.ops : 0));
 	json_object_object_add(res, "small_threshold", json_object_new_int64(set->small_bytes));
-	/* Per rank, from the trace: requests and their mean size. */
+	/* Per rank, from the trace: requests, their mean size and their size distribution. */
 	if (job->traced_ranks && job->nprocs <= MAX_LISTED_RANKS) {
 		double *ops = calloc((size_t)job->nprocs + 1, sizeof(*ops));
 		double *bytes = calloc((size_t)job->nprocs + 1, sizeof(*bytes));
+		double *hist = calloc((size_t)job->nprocs * 10 + 1, sizeof(*hist));
 		json_object *per = json_object_new_array();
 		size_t i;
 		int32_t r;
 
-		for (i = 0; ops && bytes && i < job->nev; i++) {
+		for (i = 0; ops && bytes && hist && i < job->nev; i++) {
 			const struct an_event *e = &job->ev[i];
 			const struct an_sig *s = &job->sigs[e->sig];
 
@@ -226,20 +227,23 @@ int an_access(const struct an_job *job, const struct an_settings *set, json_obje
 			    !(s->flags & IOA_TR_FAILED) && e->rank >= 0 && e->rank < job->nprocs) {
 				ops[e->rank]++;
 				bytes[e->rank] += (double)e->length;
+				hist[(size_t)e->rank * 10 + an_size_bin(e->length)]++;
 			}
 		}
-		for (r = 0; ops && bytes && r < job->nprocs; r++) {
+		for (r = 0; ops && bytes && hist && r < job->nprocs; r++) {
 			json_object *o = json_object_new_object();
 
 			json_object_object_add(o, "requests",
 					       json_object_new_int64((int64_t)ops[r]));
 			json_object_object_add(o, "mean_size",
 					       an_num(ops[r] ? bytes[r] / ops[r] : 0));
+			json_object_object_add(o, "sizes", hist_json(hist + (size_t)r * 10));
 			json_object_array_add(per, o);
 		}
 		json_object_object_add(res, "per_rank", per);
 		free(ops);
 		free(bytes);
+		free(hist);
 	}
 	ev = json_object_new_object();
 	json_object_object_add(ev, "read_pattern", json_object_new_string(pr));
@@ -302,13 +306,38 @@ static json_object *ev2(const char *k1, double v1, const char *k2, double v2)
 	return o;
 }
 
+/* Reads (writes) that jump backwards, when there are enough of them to matter. */
+static void random_insight(struct insight *list, size_t *n, const struct totals *t,
+			   const struct an_settings *set, double weight, int writes)
+{
+	static const char *const advice[2] = {
+		"Read in file order where possible; otherwise gather the scattered reads "
+		"(collective MPI-IO with a file view, or read larger blocks and pick from "
+		"memory).",
+		"Write in file order, or stage the data and write it in order; collective MPI-IO "
+		"turns scattered writes into large ordered ones."};
+	double ops = writes ? t->writes : t->reads;
+	double streams = writes ? t->write_streams : t->read_streams, rnd;
+	char text[256];
+
+	pattern(ops, streams, writes ? t->seq_writes : t->seq_reads,
+		writes ? t->consec_writes : t->consec_reads, &rnd, set->random_share);
+	if (ops <= 0 || rnd < set->random_share || ops - streams < 16)
+		return;
+	snprintf(text, sizeof(text), "%.0f%% of the %s jump to a position before the last one",
+		 100 * rnd, writes ? "writes" : "reads");
+	add_insight(list, n, writes ? "random_writes" : "random_reads",
+		    t->ops ? rnd * ops / t->ops : rnd, weight, text, advice[writes],
+		    ev2("random_share", rnd, writes ? "writes" : "reads", ops));
+}
+
 int an_insights(const struct an_job *job, const struct an_settings *set, json_object *res,
 		double *confidence)
 {
 	struct insight list[16];
 	struct totals t;
 	json_object *findings = json_object_new_array();
-	double io_time, run, weight, rnd;
+	double io_time, run, weight;
 	size_t n = 0, i, k;
 	int mpi = job->nprocs > 1;
 	char text[768];
@@ -345,29 +374,8 @@ int an_insights(const struct an_job *job, const struct an_settings *set, json_ob
 			"stripe size (pad headers and records, or set the stripe size to match).",
 			ev2("misaligned", t.file_not_aligned, "alignment", (double)t.alignment));
 	}
-	pattern(t.reads, t.read_streams, t.seq_reads, t.consec_reads, &rnd, set->random_share);
-	if (t.reads > 0 && rnd >= set->random_share && t.reads - t.read_streams >= 16) {
-		double affected = t.ops ? rnd * t.reads / t.ops : rnd;
-
-		snprintf(text, sizeof(text),
-			 "%.0f%% of the reads jump to a position before the last one", 100 * rnd);
-		add_insight(list, &n, "random_reads", affected, weight, text,
-			    "Read in file order where possible; otherwise gather the scattered "
-			    "reads (collective MPI-IO with a file view, or read larger blocks and "
-			    "pick from memory).",
-			    ev2("random_share", rnd, "reads", t.reads));
-	}
-	pattern(t.writes, t.write_streams, t.seq_writes, t.consec_writes, &rnd, set->random_share);
-	if (t.writes > 0 && rnd >= set->random_share && t.writes - t.write_streams >= 16) {
-		double affected = t.ops ? rnd * t.writes / t.ops : rnd;
-
-		snprintf(text, sizeof(text),
-			 "%.0f%% of the writes jump to a position before the last one", 100 * rnd);
-		add_insight(list, &n, "random_writes", affected, weight, text,
-			    "Write in file order, or stage the data and write it in order; "
-			    "collective MPI-IO turns scattered writes into large ordered ones.",
-			    ev2("random_share", rnd, "writes", t.writes));
-	}
+	random_insight(list, &n, &t, set, weight, 0);
+	random_insight(list, &n, &t, set, weight, 1);
 	/*
 	 * Stragglers on shared files (MPI jobs only); not on files written
 	 * through collective MPI-IO, whose aggregators carry the POSIX time by

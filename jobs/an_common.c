@@ -228,27 +228,67 @@ static struct an_phase *phase_of(struct an_phases *ph, double start, double end)
 	return &ph->p[a - 1];
 }
 
+/*
+ * A write as the phases see it: an event of the trace, or a time bin of a
+ * record when the job has no trace.  timing: it marks when the file system
+ * was written; content: it is data the application wrote (bytes, ranks).
+ */
+struct witem {
+	double start, end;
+	int32_t rank, file;
+	uint64_t bytes, ops;
+	unsigned char timing, content;
+};
+
+static size_t write_items(const struct an_job *job, struct witem *w)
+{
+	size_t i, n = 0;
+
+	if (job->traced_ranks) {
+		for (i = 0; i < job->nev; i++) {
+			const struct an_event *e = &job->ev[i];
+			int t = fs_write(job, e), c = app_write(job, e);
+
+			if (t || c)
+				w[n++] = (struct witem){
+					e->start,	  e->start + e->dur,   e->rank,
+					e->file,	  (uint64_t)e->length, 1,
+					(unsigned char)t, (unsigned char)c};
+		}
+		return n;
+	}
+	for (i = 0; i < job->nwbins; i++) {
+		const struct an_wbin *b = &job->wbins[i];
+
+		w[n++] = (struct witem){b->start, b->end, b->rank, b->file, b->bytes, b->ops, 1, 1};
+	}
+	return n;
+}
+
 int an_write_phases(const struct an_job *job, const struct an_settings *set, struct an_phases *out)
 {
 	struct interval *iv;
+	struct witem *w;
 	double *gaps, end, gap;
-	size_t n = 0, ngaps = 0, i;
+	size_t nw, n = 0, ngaps = 0, i, cap = (job->traced_ranks ? job->nev : job->nwbins) + 1;
 	struct an_phase *p = NULL;
 	int rc = 0;
 
 	memset(out, 0, sizeof(*out));
-	out->source = job->traced_ranks ? "trace" : "none";
-	iv = malloc((job->nev + 1) * sizeof(*iv));
-	gaps = malloc((job->nev + 1) * sizeof(*gaps));
-	if (!iv || !gaps) {
+	out->source = job->traced_ranks ? "trace" : job->nwbins ? "time bins" : "none";
+	iv = malloc(cap * sizeof(*iv));
+	gaps = malloc(cap * sizeof(*gaps));
+	w = malloc(cap * sizeof(*w));
+	if (!iv || !gaps || !w) {
 		free(iv);
 		free(gaps);
+		free(w);
 		return -ENOMEM;
 	}
-	for (i = 0; i < job->nev; i++)
-		if (fs_write(job, &job->ev[i]))
-			iv[n++] = (struct interval){job->ev[i].start,
-						    job->ev[i].start + job->ev[i].dur, i};
+	nw = write_items(job, w);
+	for (i = 0; i < nw; i++)
+		if (w[i].timing)
+			iv[n++] = (struct interval){w[i].start, w[i].end, i};
 	qsort(iv, n, sizeof(*iv), by_start);
 	for (i = 0, end = 0; i < n; i++) {
 		if (i && iv[i].start > end)
@@ -281,21 +321,21 @@ int an_write_phases(const struct an_job *job, const struct an_settings *set, str
 		p->end = end;
 	}
 	/* Their contents, from the application's writes, each in the nearest phase. */
-	for (i = 0; i < job->nev && out->n && !rc; i++) {
-		const struct an_event *e = &job->ev[i];
-
-		if (!app_write(job, e))
+	for (i = 0; i < nw && out->n && !rc; i++) {
+		if (!w[i].content)
 			continue;
-		p = phase_of(out, e->start, e->start + e->dur);
-		p->bytes += (uint64_t)e->length;
-		p->ops++;
-		p->size_hist[an_size_bin(e->length)]++;
-		if (e->rank >= 0 && e->rank < job->nprocs)
-			p->rank_bytes[e->rank] += (uint64_t)e->length;
-		rc = phase_add_file(p, e->file);
+		p = phase_of(out, w[i].start, w[i].end);
+		p->bytes += w[i].bytes;
+		p->ops += w[i].ops;
+		p->size_hist[an_size_bin((int64_t)(w[i].bytes / (w[i].ops ? w[i].ops : 1)))] +=
+			w[i].ops;
+		if (w[i].rank >= 0 && w[i].rank < job->nprocs)
+			p->rank_bytes[w[i].rank] += w[i].bytes;
+		rc = phase_add_file(p, w[i].file);
 	}
 	free(iv);
 	free(gaps);
+	free(w);
 	if (rc)
 		an_phases_free(out);
 	return rc;

@@ -256,6 +256,17 @@ static int extend(struct extents *e, int64_t lo, int64_t hi)
 	return 0;
 }
 
+static json_object *ints3(const char *k1, int64_t v1, const char *k2, int64_t v2, const char *k3,
+			  int64_t v3)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, k1, json_object_new_int64(v1));
+	json_object_object_add(o, k2, json_object_new_int64(v2));
+	json_object_object_add(o, k3, json_object_new_int64(v3));
+	return o;
+}
+
 struct update {
 	int32_t rank, file;
 	int64_t offset, length;
@@ -274,8 +285,7 @@ static int by_offset(const void *a, const void *b)
 int an_header_updates(const struct an_job *job, const struct an_settings *set, json_object *res,
 		      double *confidence)
 {
-	json_object *findings = json_object_new_array(), *common = json_object_new_array(),
-		    *specific = json_object_new_array(), *sizes = json_object_new_object(), *ev;
+	json_object *findings = json_object_new_array(), *common, *specific, *sizes, *ev;
 	struct extents *ext = NULL;
 	struct update *up = NULL;
 	size_t nup = 0, capup = 0, i, k, ncommon = 0, nspecific = 0;
@@ -299,6 +309,10 @@ int an_header_updates(const struct an_job *job, const struct an_settings *set, j
 		*confidence = 0.5;
 		return 0;
 	}
+	/* The result holds these from the start, so that no way out leaks them. */
+	json_object_object_add(res, "sizes", sizes = json_object_new_object());
+	json_object_object_add(res, "common_offsets", common = json_object_new_array());
+	json_object_object_add(res, "rank_specific", specific = json_object_new_array());
 	/* Events come rank by rank: one set of extents per file for the rank at hand. */
 	for (i = 0; i <= job->nev && !rc; i++) {
 		const struct an_event *e = i < job->nev ? &job->ev[i] : NULL;
@@ -362,32 +376,19 @@ int an_header_updates(const struct an_job *job, const struct an_settings *set, j
 			last = up[k].rank;
 		}
 		if (nupdaters >= 2 && ranks == nupdaters) {
-			if (ncommon++ < MAX_LISTED) {
-				json_object *o = json_object_new_object();
-
-				json_object_object_add(o, "offset",
-						       json_object_new_int64(up[i].offset));
-				json_object_object_add(o, "length",
-						       json_object_new_int64(up[i].length));
-				json_object_object_add(o, "updates",
-						       json_object_new_int64((int64_t)(k - i)));
-				json_object_array_add(common, o);
-			}
+			if (ncommon++ < MAX_LISTED)
+				json_object_array_add(common, ints3("offset", up[i].offset,
+								    "length", up[i].length,
+								    "updates", (int64_t)(k - i)));
 		} else {
 			size_t j;
 
 			for (j = i; j < k; j++)
-				if (nspecific++ < MAX_LISTED) {
-					json_object *o = json_object_new_object();
-
-					json_object_object_add(o, "rank",
-							       json_object_new_int64(up[j].rank));
-					json_object_object_add(o, "offset",
-							       json_object_new_int64(up[j].offset));
-					json_object_object_add(o, "length",
-							       json_object_new_int64(up[j].length));
-					json_object_array_add(specific, o);
-				}
+				if (nspecific++ < MAX_LISTED)
+					json_object_array_add(specific,
+							      ints3("rank", up[j].rank, "offset",
+								    up[j].offset, "length",
+								    up[j].length));
 		}
 	}
 	for (i = 0; i < nup; i++) {
@@ -402,10 +403,7 @@ int an_header_updates(const struct an_job *job, const struct an_settings *set, j
 	json_object_object_add(res, "source", json_object_new_string("trace"));
 	json_object_object_add(res, "updates", json_object_new_int64((int64_t)nup));
 	json_object_object_add(res, "ranks_updating", json_object_new_int64((int64_t)nupdaters));
-	json_object_object_add(res, "sizes", sizes);
-	json_object_object_add(res, "common_offsets", common);
 	json_object_object_add(res, "common_offset_count", json_object_new_int64((int64_t)ncommon));
-	json_object_object_add(res, "rank_specific", specific);
 	json_object_object_add(res, "rank_specific_count",
 			       json_object_new_int64((int64_t)nspecific));
 	/* Per checkpoint: how many updates follow each write phase. */

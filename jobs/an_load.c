@@ -434,6 +434,59 @@ static int load_trace(PGconn *conn, const struct an_settings *set, struct an_job
 	return rc;
 }
 
+/* Without a trace, the writes' time bins stand in for it in the phases. */
+static int load_bins(PGconn *conn, struct an_job *job, const char *id, struct ioa_buf *err)
+{
+	static const char sql[] =
+		"SELECT rank, record_id, extract(epoch FROM bin_start - start_time), bin_seconds, "
+		"array_to_string(write_bytes, ','), array_to_string(write_ops, ',') FROM time_bins "
+		"WHERE job = $1 AND start_time = $2 AND module <> 2";
+	size_t cap = 0;
+	int i, rc;
+	PGresult *res = query(conn, sql, id, job->start_time, err, &rc);
+
+	if (!res)
+		return rc;
+	for (i = 0; !rc && i < PQntuples(res); i++) {
+		double start = strtod(PQgetvalue(res, i, 2), NULL);
+		double width = strtod(PQgetvalue(res, i, 3), NULL);
+		const char *bytes = PQgetvalue(res, i, 4), *ops = PQgetvalue(res, i, 5);
+		int32_t rank = (int32_t)atoi(PQgetvalue(res, i, 0));
+		int64_t rid = 0;
+		unsigned k;
+		char *end;
+
+		ioa_parse_i64(PQgetvalue(res, i, 1), &rid);
+		for (k = 0; *bytes && *ops && k < IOA_LOG_MAX_BINS; k++) {
+			uint64_t b = strtoull(bytes, &end, 10), n;
+
+			bytes = *end == ',' ? end + 1 : end;
+			n = strtoull(ops, &end, 10);
+			ops = *end == ',' ? end + 1 : end;
+			if (!b || !(width > 0))
+				continue;
+			if (job->nwbins == cap) {
+				struct an_wbin *more;
+
+				cap = cap ? cap * 2 : 1024;
+				if (!(more = realloc(job->wbins, cap * sizeof(*more)))) {
+					rc = -ENOMEM;
+					break;
+				}
+				job->wbins = more;
+			}
+			job->wbins[job->nwbins++] = (struct an_wbin){start + k * width,
+								     start + (k + 1) * width,
+								     rank,
+								     an_file_of(job, (uint64_t)rid),
+								     b,
+								     n ? n : 1};
+		}
+	}
+	PQclear(res);
+	return rc;
+}
+
 int an_load(PGconn *conn, const struct an_settings *set, int64_t id, const char *start_time,
 	    struct an_job *job, struct ioa_buf *err)
 {
@@ -450,6 +503,8 @@ int an_load(PGconn *conn, const struct an_settings *set, int64_t id, const char 
 	rc = rc ? rc : load_records(conn, job, ids, err);
 	rc = rc ? rc : load_failures(conn, job, ids, err);
 	rc = rc ? rc : load_trace(conn, set, job, ids, err);
+	if (!rc && !job->traced_ranks)
+		rc = load_bins(conn, job, ids, err);
 	if (rc == -ENOMEM) {
 		ioa_buf_reset(err);
 		ioa_buf_addstr(err, "out of memory");
@@ -481,5 +536,6 @@ void an_free(struct an_job *job)
 	free(job->hints);
 	free(job->sigs);
 	free(job->ev);
+	free(job->wbins);
 	memset(job, 0, sizeof(*job));
 }

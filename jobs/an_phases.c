@@ -167,10 +167,13 @@ int an_checkpoints(const struct an_job *job, const struct an_settings *set, json
 	}
 	json_object_object_add(res, "phases_total", json_object_new_int64((int64_t)ph.n));
 	json_object_object_add(res, "checkpoints", json_object_new_int64((int64_t)n));
-	if (!job->traced_ranks) {
+	if (!job->traced_ranks && !job->nwbins) {
 		json_object_array_add(
-			findings, an_finding("no_trace",
-					     "no operation trace: write phases are unknown", NULL));
+			findings,
+			an_finding("no_trace",
+				   "no operation trace and no time bins: write phases are "
+				   "unknown",
+				   NULL));
 		*confidence = 0;
 	} else if (n >= 2) {
 		double *iv = malloc(n * sizeof(*iv)), mean_bytes = 0, period = 0, cv = 0;
@@ -213,7 +216,8 @@ int an_checkpoints(const struct an_job *job, const struct an_settings *set, json
 				      an_finding("no_writes", "the job wrote nothing", NULL));
 		*confidence = 0.9;
 	}
-	if (job->trace_partial)
+	/* Time bins are coarse (16 per record over the run) and see the file system's writers. */
+	if (job->trace_partial || !job->traced_ranks)
 		*confidence *= 0.7;
 	free(idx);
 	an_phases_free(&ph);
@@ -259,7 +263,10 @@ int an_amr(const struct an_job *job, const struct an_settings *set, json_object 
 	char text[512];
 	int varying, uneven, rc = an_write_phases(job, set, &ph);
 
+	/* The result holds these from the start, so that no way out leaks them. */
 	json_object_object_add(res, "findings", findings);
+	json_object_object_add(res, "sizes", sizes);
+	json_object_object_add(res, "rank_cv", cvs);
 	if (rc)
 		return rc;
 	idx = malloc((ph.n + 1) * sizeof(*idx));
@@ -281,15 +288,13 @@ int an_amr(const struct an_job *job, const struct an_settings *set, json_object 
 		json_object_array_add(cvs, an_num(c[i]));
 	}
 	json_object_object_add(res, "checkpoints", json_object_new_int64((int64_t)n));
-	json_object_object_add(res, "sizes", sizes);
-	json_object_object_add(res, "rank_cv", cvs);
 	if (n < 2) {
 		json_object_object_add(res, "classification", json_object_new_string("unknown"));
 		json_object_array_add(
 			findings,
 			an_finding("too_few_checkpoints",
 				   "fewer than two checkpoints: no AMR signature to read", NULL));
-		*confidence = job->traced_ranks ? 0.3 : 0;
+		*confidence = job->traced_ranks || job->nwbins ? 0.3 : 0;
 		goto out;
 	}
 	change = hi > 0 ? (hi - lo) / hi : 0;
@@ -342,7 +347,7 @@ int an_amr(const struct an_job *job, const struct an_settings *set, json_object 
 	else if (fabs(change - set->amr_size_change) < 0.2 * set->amr_size_change ||
 		 (job->nprocs > 1 && fabs(cv_med - set->amr_rank_cv) < 0.2 * set->amr_rank_cv))
 		*confidence *= 0.8;
-	if (job->trace_partial)
+	if (job->trace_partial || !job->traced_ranks)
 		*confidence *= 0.7;
 out:
 	free(idx);

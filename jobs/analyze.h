@@ -93,6 +93,14 @@ struct an_hint {
 	char *text; /* "key=value" lines */
 };
 
+/* A time bin with writes (when the job has no trace): seconds from the job's start. */
+struct an_wbin {
+	double start, end;
+	int32_t rank; /* -1: a file shared by all ranks */
+	int32_t file;
+	uint64_t bytes, ops;
+};
+
 struct an_job {
 	int64_t id;
 	char start_time[64]; /* as the warehouse prints it */
@@ -117,7 +125,9 @@ struct an_job {
 	struct an_event *ev; /* by rank, then in each rank's order */
 	size_t nev;
 	int32_t traced_ranks;
-	int trace_partial; /* truncated by the runtime, or by max_events here */
+	int trace_partial;     /* truncated by the runtime, or by max_events here */
+	struct an_wbin *wbins; /* POSIX and STDIO write bins, loaded only without a trace */
+	size_t nwbins;
 
 	void *pool; /* counters of every record */
 };
@@ -168,7 +178,7 @@ struct an_phase {
 };
 
 struct an_phases {
-	const char *source; /* "trace" or "none" */
+	const char *source; /* "trace", "time bins" or "none" */
 	size_t n;
 	struct an_phase *p;
 	double gap; /* the quiet that separated them */

@@ -21,13 +21,15 @@ q() { psql -X -t -A -U ioatlas -c "$1"; }
 
 logs=$(ioa_logdir)
 export IOATLAS_LOGDIR=$logs
-# Runs a ground-truth job and ingests its log; prints the job's id.
+# Runs a ground-truth job (more mpiexec arguments after the mode) and
+# ingests its log; prints the job's id.
 job() {
 	local ranks=$1 mode=$2 before log
+	shift 2
 	before=$(ioa_logs "$logs")
-	mkdir -p "$TEST_TMP/data/$mode-$ranks"
-	ioa_mpi_preload "$logs" "$ranks" 120 "$gt" "$mode" "$TEST_TMP/data/$mode-$ranks" >/dev/null ||
-		return 1
+	mkdir -p "$TEST_TMP/data/$mode-$ranks-$#"
+	ioa_mpi_preload "$logs" "$ranks" 120 "$@" "$gt" "$mode" "$TEST_TMP/data/$mode-$ranks-$#" \
+		>/dev/null || return 1
 	log=$(comm -13 <(printf '%s\n' "$before") <(ioa_logs "$logs"))
 	"$ingest" "$log" | sed -n 's/^ingested .*: job \([0-9]*\),.*/\1/p'
 }
@@ -36,7 +38,8 @@ for mode in fixed amr collective fpp temp header small random; do
 	id[$mode]=$(job 4 "$mode")
 done
 id[serial]=$(job 1 small)
-for mode in fixed amr collective fpp temp header small random serial; do
+id[untraced]=$(job 4 fixed -genv IOATLAS_TRACE 0)
+for mode in fixed amr collective fpp temp header small random serial untraced; do
 	like "${id[$mode]}" '^[0-9]+$' "the $mode job ran and is in the warehouse"
 done
 
@@ -44,9 +47,9 @@ done
 psql -X -q -c 'CREATE ROLE batch LOGIN IN ROLE ioatlas_reader'
 export IOATLAS_WAREHOUSE_CONNINFO="user=batch" IOATLAS_ANALYZE_FPP_MIN_FILES=4
 ok "the nightly run analyses every new job" "$analyze"
-like "$(cat "$TEST_TMP/last.out")" "9 jobs analysed" "all nine of them"
+like "$(cat "$TEST_TMP/last.out")" "10 jobs analysed" "all ten of them"
 is "$(q "SELECT count(DISTINCT analysis) || ' ' || count(*) FROM analysis_results")" \
-	"8 72" "eight analyses per job, one result each"
+	"8 80" "eight analyses per job, one result each"
 
 # r JOB ANALYSIS PATH: a value of a result (PATH as for #>>).
 r() { q "SELECT result #>> '$3' FROM analysis_results WHERE job = $1 AND analysis = '$2'"; }
@@ -70,6 +73,16 @@ is "$(r "$j" clients '{head_rank}')" 0 "fixed: rank 0 is the head rank"
 like "$(q "SELECT f->'evidence'->>'inputs' FROM analysis_results,
 	jsonb_array_elements(result->'findings') f WHERE job = $j AND analysis = 'clients'
 	AND f->>'code' = 'head_rank'")" "input\\.deck" "with the input deck as its evidence"
+
+# Without a trace, the time bins show the checkpoints (with less confidence).
+j=${id[untraced]}
+is "$(r "$j" checkpoints '{source}')" "time bins" "untraced: the phases come from the time bins"
+is "$(r "$j" checkpoints '{checkpoints}')" 4 "untraced: the same four checkpoints"
+is "$(r "$j" amr '{classification}')" not_amr "untraced: not AMR"
+ok "untraced: with less confidence than from the trace" \
+	test "$(q "SELECT a.confidence < b.confidence FROM analysis_results a, analysis_results b
+		WHERE a.job = $j AND b.job = ${id[fixed]} AND a.analysis = 'checkpoints'
+		AND b.analysis = 'checkpoints'")" = t
 
 # Growing then saturating checkpoints with uneven ranks.
 j=${id[amr]}
@@ -122,6 +135,8 @@ like "$(codes "${id[small]}" insights)" "small_requests" "small: the small-reque
 is "$(r "${id[small]}" access '{small_share}' | awk '{ print $1 + 0 }')" 1 \
 	"small: every request is small"
 is "$(r "${id[random]}" access '{read_pattern}')" random "random: reads classified random"
+is "$(r "${id[random]}" access '{per_rank,3,sizes}')" '{"1K-10K": 2000, "100K-1M": 8}' \
+	"random: each rank's transfer sizes (2000 reads of 4 KiB, 8 writes of 1 MiB)"
 like "$(codes "${id[random]}" insights)" "random_reads" "random: the random-read insight"
 j=${id[serial]}
 like "$(codes "$j" insights)" "small_requests" "serial: its small requests are found"
@@ -148,7 +163,17 @@ like "$(cat "$TEST_TMP/last.out")" "1 jobs analysed" "analyses the job lacking t
 is "$(q "SELECT string_agg(version::text, ' ' ORDER BY version) FROM analysis_results
 	WHERE job = ${id[fixed]} AND analysis = 'amr'")" "0 1" "both versions stand side by side"
 ok "--since/--until re-analyse a period" "$analyze" --since 2000-01-01 --until 2100-01-01 --only amr
-like "$(cat "$TEST_TMP/last.out")" "9 jobs analysed" "every job in it"
+like "$(cat "$TEST_TMP/last.out")" "10 jobs analysed" "every job in it"
+
+# What the warehouse holds is not trusted either: a trace that does not
+# decode, counter arrays cut short, nodes that do not exist.
+q "UPDATE traces SET data = decode('deadbeef', 'hex') WHERE job = ${id[header]}" >/dev/null
+q "UPDATE records SET counters = '{1}' WHERE job = ${id[header]}" >/dev/null
+q "UPDATE jobs SET rank_nodes = '{7,-3}', hostnames = NULL WHERE id = ${id[collective]}" >/dev/null
+ok "damaged rows: the jobs are still analysed" "$analyze" --job "${id[header]}" --job "${id[collective]}"
+is "$(r "${id[header]}" checkpoints '{trace_partial}')" true "a trace that does not decode is said partial"
+is "$(r "${id[header]}" checkpoints '{source}')" "time bins" "and the time bins stand in for it"
+is "$(r "${id[collective]}" aggregation '{files,0,per_node}')" "[]" "unknown nodes: no per-node figures"
 
 fails "a job the warehouse lacks is an error" "$analyze" --job 999999
 like "$(cat "$TEST_TMP/last.out")" "no job 999999 in the warehouse" "that says so"
