@@ -126,11 +126,11 @@ static int load_facts(PGconn *conn, struct an_job *job, const char *id, struct i
 	static const char sql_hosts[] =
 		"SELECT h FROM jobs j, unnest(j.hostnames) WITH ORDINALITY AS u(h, n) "
 		"WHERE j.id = $1 AND j.start_time = $2 ORDER BY n";
-	PGresult *res = query(conn, sql, id, job->start_time, err, &(int){0});
-	int i, rc = 0;
+	int i, rc;
+	PGresult *res = query(conn, sql, id, job->start_time, err, &rc);
 
 	if (!res)
-		return -EIO;
+		return rc;
 	if (PQntuples(res) != 1) {
 		PQclear(res);
 		ioa_buf_reset(err);

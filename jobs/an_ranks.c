@@ -104,6 +104,18 @@ static int by_calls(const void *a, const void *b)
 	return (x->rank > y->rank) - (x->rank < y->rank);
 }
 
+static double io_bytes(const struct rank_io *r)
+{
+	return r->bytes_read + r->bytes_written;
+}
+
+static int by_bytes(const void *a, const void *b)
+{
+	double x = io_bytes(a), y = io_bytes(b);
+
+	return (x > y) - (x < y);
+}
+
 static int by_int(const void *a, const void *b)
 {
 	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
@@ -114,16 +126,22 @@ static int by_int(const void *a, const void *b)
 static json_object *class_json(const struct rank_io *c, size_t n, int32_t *tmp)
 {
 	json_object *o = json_object_new_object();
-	double bytes = 0;
+	double bytes = 0, lo = c[0].calls, hi = c[0].calls, blo = io_bytes(c), bhi = io_bytes(c);
 	size_t i;
 
 	for (i = 0; i < n; i++) {
 		tmp[i] = c[i].rank;
-		bytes += c[i].bytes_read + c[i].bytes_written;
+		bytes += io_bytes(&c[i]);
+		lo = c[i].calls < lo ? c[i].calls : lo;
+		hi = c[i].calls > hi ? c[i].calls : hi;
+		blo = io_bytes(&c[i]) < blo ? io_bytes(&c[i]) : blo;
+		bhi = io_bytes(&c[i]) > bhi ? io_bytes(&c[i]) : bhi;
 	}
 	qsort(tmp, n, sizeof(*tmp), by_int);
-	json_object_object_add(o, "calls_min", an_num(c[0].calls));
-	json_object_object_add(o, "calls_max", an_num(c[n - 1].calls));
+	json_object_object_add(o, "calls_min", an_num(lo));
+	json_object_object_add(o, "calls_max", an_num(hi));
+	json_object_object_add(o, "bytes_min", an_num(blo));
+	json_object_object_add(o, "bytes_max", an_num(bhi));
 	json_object_object_add(o, "ranks", json_object_new_int64((int64_t)n));
 	json_object_object_add(o, "rank_list", an_rank_list(tmp, n));
 	json_object_object_add(o, "bytes_mean", an_num(bytes / (double)n));
@@ -167,16 +185,18 @@ int an_clients(const struct an_job *job, const struct an_settings *set, json_obj
 {
 	json_object *findings = json_object_new_array(), *classes = json_object_new_array(), *ev;
 	struct rank_io *io = calloc((size_t)job->nprocs + 1, sizeof(*io));
+	struct rank_io *byb = calloc((size_t)job->nprocs + 1, sizeof(*byb));
 	int32_t *tmp = calloc((size_t)job->nprocs + 1, sizeof(*tmp));
 	double *calls = calloc((size_t)job->nprocs + 1, sizeof(*calls)), cv = 0, med = 0;
 	size_t i, start, nclasses = 0, idle = 0, active;
 	char text[512];
-	int approx = 0;
+	int approx = 0, collective = 0;
 
 	json_object_object_add(res, "findings", findings);
 	json_object_object_add(res, "classes", classes);
-	if (!io || !tmp || !calls || job->nprocs < 1) {
+	if (!io || !byb || !tmp || !calls || job->nprocs < 1) {
 		free(io);
+		free(byb);
 		free(tmp);
 		free(calls);
 		return job->nprocs < 1 ? 0 : -ENOMEM;
@@ -190,14 +210,30 @@ int an_clients(const struct an_job *job, const struct an_settings *set, json_obj
 		calls[i] = io[idle + i].calls;
 	cv = an_cv(calls, active, NULL);
 	med = active ? calls[active / 2] : 0;
-	/* Classes: ranks whose calls stay within the tolerance of the class's smallest. */
+	/*
+	 * Classes: ranks whose calls stay within the tolerance of the smallest
+	 * of them, split again by bytes the same way (on a copy: io stays in
+	 * order of calls for the head rank below).
+	 */
+	memcpy(byb, io, (size_t)job->nprocs * sizeof(*byb));
 	for (start = idle; start < (size_t)job->nprocs; start = i) {
+		size_t from, j;
+
 		for (i = start; i < (size_t)job->nprocs &&
-				io[i].calls <= io[start].calls * (1 + set->class_tolerance);
+				byb[i].calls <= byb[start].calls * (1 + set->class_tolerance);
 		     i++)
 			;
-		if (nclasses++ < MAX_LISTED)
-			json_object_array_add(classes, class_json(io + start, i - start, tmp));
+		qsort(byb + start, i - start, sizeof(*byb), by_bytes);
+		for (from = start; from < i; from = j) {
+			for (j = from;
+			     j < i &&
+			     io_bytes(&byb[j]) <= io_bytes(&byb[from]) * (1 + set->class_tolerance);
+			     j++)
+				;
+			if (nclasses++ < MAX_LISTED)
+				json_object_array_add(classes,
+						      class_json(byb + from, j - from, tmp));
+		}
 	}
 	json_object_object_add(res, "class_count", json_object_new_int64((int64_t)nclasses));
 	json_object_object_add(res, "approximate", json_object_new_boolean(approx));
@@ -245,11 +281,19 @@ spread:
 	ev = json_object_new_object();
 	json_object_object_add(ev, "classes", json_object_new_int64((int64_t)nclasses));
 	json_object_object_add(ev, "calls_cv", an_num(cv));
+	for (i = 0; i < job->nrecs && !collective; i++)
+		collective =
+			job->recs[i].module == IOA_MOD_MPIIO &&
+			job->recs[i].c[MPIIO_COLL_READS] + job->recs[i].c[MPIIO_COLL_WRITES] > 0;
+	json_object_object_add(ev, "collective_mpiio", json_object_new_boolean(collective));
 	if (cv > 0.5)
 		snprintf(text, sizeof(text),
-			 "the ranks' I/O calls vary widely (cv %.2f, %zu classes): work or data is "
-			 "distributed unevenly, or redistributed as the run goes",
-			 cv, nclasses);
+			 "the ranks' I/O calls vary widely (cv %.2f, %zu classes): %s", cv,
+			 nclasses,
+			 collective ? "collective MPI-IO leaves the file system calls to its "
+				      "aggregators (see aggregation)"
+				    : "work or data is distributed unevenly, or redistributed as "
+				      "the run goes");
 	else
 		snprintf(text, sizeof(text), "%zu class%s of ranks by I/O calls (cv %.2f)",
 			 nclasses, nclasses == 1 ? "" : "es", cv);
@@ -257,6 +301,7 @@ spread:
 		findings, an_finding(cv > 0.5 ? "wide_client_spread" : "client_classes", text, ev));
 	*confidence = approx ? 0.6 : 0.9;
 	free(io);
+	free(byb);
 	free(tmp);
 	free(calls);
 	return 0;

@@ -70,6 +70,8 @@ is "$(r "$j" checkpoints '{phases,0,per_rank,cv}' | awk '{ print $1 + 0 }')" 0 \
 	"fixed: every rank writes alike"
 is "$(r "$j" amr '{classification}')" not_amr "fixed: not AMR"
 is "$(r "$j" clients '{head_rank}')" 0 "fixed: rank 0 is the head rank"
+is "$(r "$j" clients '{class_count}')" 2 "fixed: two client classes, the head rank and the rest"
+is "$(r "$j" clients '{classes,0,rank_list}')" 1-3 "fixed: ranks 1-3 alike"
 like "$(q "SELECT f->'evidence'->>'inputs' FROM analysis_results,
 	jsonb_array_elements(result->'findings') f WHERE job = $j AND analysis = 'clients'
 	AND f->>'code' = 'head_rank'")" "input\\.deck" "with the input deck as its evidence"
@@ -88,6 +90,7 @@ ok "untraced: with less confidence than from the trace" \
 j=${id[amr]}
 is "$(r "$j" amr '{classification}')" amr "amr: classified AMR"
 is "$(r "$j" amr '{checkpoints}')" 5 "amr: five checkpoints"
+is "$(r "$j" clients '{class_count}')" 4 "amr: every rank a client class of its own (bytes 1:4:2:8)"
 is "$(r "$j" amr '{shape}')" "growing then settling" "amr: sizes grow, then settle"
 is "$(r "$j" amr '{sizes}')" "[245760, 491520, 737280, 737280, 737280]" \
 	"amr: checkpoint sizes as written (1, 2, 3, 3, 3 x 15 parts of 16 KiB)"
