@@ -485,9 +485,7 @@ static const struct mount *mount_of(const struct load *l, const unsigned char *n
 	for (i = 0; i < l->nmounts; i++) {
 		const struct mount *m = &l->mounts[i];
 
-		if (m->len > len || memcmp(m->path, name, m->len) ||
-		    (m->len < len && m->len > 1 && name[m->len] != '/') ||
-		    (best && best->len >= m->len))
+		if (!ioa_mount_holds(m->path, m->len, name, len) || (best && best->len >= m->len))
 			continue;
 		best = m;
 	}

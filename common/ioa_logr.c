@@ -198,6 +198,12 @@ void ioa_logr_close(struct ioa_log_reader *r)
 	r->fd = -1;
 }
 
+int ioa_mount_holds(const unsigned char *m, uint32_t mlen, const unsigned char *name,
+		    uint32_t len)
+{
+	return mlen <= len && !memcmp(m, name, mlen) && (mlen == len || mlen <= 1 || name[mlen] == '/');
+}
+
 int ioa_region_inflate(uint32_t compression, const void *stored, size_t stored_len,
 		       uint64_t raw_size, struct ioa_buf *raw)
 {

@@ -69,6 +69,14 @@ int ioa_region_inflate(uint32_t compression, const void *stored, size_t stored_l
 		       uint64_t raw_size, struct ioa_buf *raw);
 
 /*
+ * Whether the mount point m (mlen bytes) holds the file name: a prefix of
+ * it that ends at a '/' (or is all of it, or is the root).  Readers pick
+ * the longest mount point that holds a name.
+ */
+int ioa_mount_holds(const unsigned char *m, uint32_t mlen, const unsigned char *name,
+		    uint32_t len);
+
+/*
  * Decodes a module region (raw, as read) record by record, calling fn for
  * each; counters the log has and this table lacks are skipped, counters the
  * table has and the log lacks read as 0.  Stops at fn's first non-zero

@@ -101,6 +101,11 @@ static int file_cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+void an_sort_files(struct an_job *job)
+{
+	qsort(job->files, job->nfiles, sizeof(*job->files), file_cmp);
+}
+
 int32_t an_file_of(const struct an_job *job, uint64_t id)
 {
 	const struct an_file key = {.id = id};
@@ -119,7 +124,8 @@ static int load_facts(PGconn *conn, struct an_job *job, const char *id, struct i
 {
 	static const char sql[] =
 		"SELECT extract(epoch FROM j.end_time - j.start_time), j.nprocs, j.nnodes, "
-		"u.name, e.display, array_to_string(j.rank_nodes, ',') "
+		"u.name, e.display, array_to_string(j.rank_nodes, ','), j.job_id, "
+		"coalesce(j.args_display, ''), j.runtime_version, j.settings, j.folded "
 		"FROM jobs j JOIN users u ON u.id = j.user_id JOIN executables e ON e.id = "
 		"j.exe_id "
 		"WHERE j.id = $1 AND j.start_time = $2";
@@ -142,6 +148,11 @@ static int load_facts(PGconn *conn, struct an_job *job, const char *id, struct i
 	job->nnodes = atoi(PQgetvalue(res, 0, 2));
 	job->user = strdup(PQgetvalue(res, 0, 3));
 	job->exe = strdup(PQgetvalue(res, 0, 4));
+	job->jobid = strdup(PQgetvalue(res, 0, 6));
+	job->args = strdup(PQgetvalue(res, 0, 7));
+	job->version = strdup(PQgetvalue(res, 0, 8));
+	job->settings = strdup(PQgetvalue(res, 0, 9));
+	job->folded = !strcmp(PQgetvalue(res, 0, 10), "t");
 	if (job->nprocs > 0 && !PQgetisnull(res, 0, 5) &&
 	    (job->rank_node = calloc((size_t)job->nprocs, sizeof(*job->rank_node)))) {
 		const char *p = PQgetvalue(res, 0, 5);
@@ -153,7 +164,7 @@ static int load_facts(PGconn *conn, struct an_job *job, const char *id, struct i
 		}
 	}
 	PQclear(res);
-	if (!job->user || !job->exe)
+	if (!job->user || !job->exe || !job->jobid || !job->args || !job->version || !job->settings)
 		return -ENOMEM;
 	res = query(conn, sql_hosts, id, job->start_time, err, &rc);
 	if (!res)
@@ -207,7 +218,7 @@ static int load_files(PGconn *conn, struct an_job *job, const char *id, struct i
 	PQclear(res);
 	if (!job->files)
 		return -ENOMEM;
-	qsort(job->files, job->nfiles, sizeof(*job->files), file_cmp);
+	an_sort_files(job);
 	return rc;
 }
 
@@ -391,6 +402,18 @@ static int expand_rank(struct expand *x, const struct ioa_trace *t, uint32_t ran
 	return rc;
 }
 
+int an_expand_trace(struct an_job *job, const struct an_settings *set, const struct ioa_trace *t)
+{
+	struct expand x = {.job = job, .set = set};
+	size_t g, k;
+	int rc = 0;
+
+	for (g = 0; !rc && g < t->ngroups; g++)
+		for (k = 0; !rc && k < t->groups[g].nranks; k++)
+			rc = expand_rank(&x, t, t->groups[g].ranks[k]);
+	return rc;
+}
+
 static int load_trace(PGconn *conn, const struct an_settings *set, struct an_job *job,
 		      const char *id, struct ioa_buf *err)
 {
@@ -398,8 +421,6 @@ static int load_trace(PGconn *conn, const struct an_settings *set, struct an_job
 				  "WHERE job = $1 AND start_time = $2 ORDER BY seq";
 	struct ioa_trace t = {0};
 	struct ioa_buf raw = IOA_BUF_INIT(TRACE_REGION_CAP);
-	struct expand x = {.job = job, .set = set};
-	size_t g, k;
 	int i, rc;
 	PGresult *res = query(conn, sql, id, job->start_time, err, &rc);
 
@@ -427,9 +448,7 @@ static int load_trace(PGconn *conn, const struct an_settings *set, struct an_job
 	}
 	PQclear(res);
 	ioa_buf_release(&raw);
-	for (g = 0; !rc && g < t.ngroups; g++)
-		for (k = 0; !rc && k < t.groups[g].nranks; k++)
-			rc = expand_rank(&x, &t, t.groups[g].ranks[k]);
+	rc = rc ? rc : an_expand_trace(job, set, &t);
 	ioa_trace_free(&t);
 	return rc;
 }
@@ -518,6 +537,11 @@ void an_free(struct an_job *job)
 
 	free(job->user);
 	free(job->exe);
+	free(job->jobid);
+	free(job->args);
+	free(job->version);
+	free(job->settings);
+	free(job->untracked);
 	for (i = 0; job->hosts && i < job->nhosts; i++)
 		free(job->hosts[i]);
 	free(job->hosts);

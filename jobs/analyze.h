@@ -107,6 +107,9 @@ struct an_job {
 	double seconds;	     /* run time */
 	int32_t nprocs, nnodes;
 	char *user, *exe;
+	char *jobid, *args, *version, *settings; /* display forms ("" when unknown) */
+	char *untracked;			 /* what the runtime could not follow, or NULL */
+	int folded;				 /* records were folded (the memory budget) */
 	size_t nhosts;
 	char **hosts;
 	int32_t *rank_node; /* per rank, or NULL */
@@ -137,8 +140,21 @@ int an_load(PGconn *conn, const struct an_settings *set, int64_t id, const char 
 	    struct an_job *job, struct ioa_buf *err);
 void an_free(struct an_job *job);
 
-/* The file index of a record id, or -1. */
+/*
+ * Loads the job of a log file (a user's report without a warehouse): the
+ * same job as an_load() gives, read through the common reader.  Its id is
+ * 0.  0, or -errno with err set (a log the reader refuses: its message).
+ */
+int an_load_log(const char *path, const struct an_settings *set, struct an_job *job,
+		struct ioa_buf *err);
+
+/* The file index of a record id, or -1 (files sorted by an_sort_files()). */
 int32_t an_file_of(const struct an_job *job, uint64_t id);
+void an_sort_files(struct an_job *job);
+
+/* Expands a decoded trace into job's events (every rank it holds). */
+struct ioa_trace;
+int an_expand_trace(struct an_job *job, const struct an_settings *set, const struct ioa_trace *t);
 
 /* One analysis: its result (an object) and a confidence in [0, 1]. */
 struct an_analysis {

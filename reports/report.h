@@ -1,0 +1,34 @@
+/*
+ * report — a job's report (docs/reports.md): first a model of everything
+ * it shows, as JSON (`ioatlas report --json` prints it), then one
+ * self-contained HTML page drawn from that model, plots as inline SVG.
+ *
+ * Everything in the model that came from the job (file names, program,
+ * arguments, hosts, settings) is user-controlled text: the HTML writer
+ * escapes every string it prints, and the page forbids itself any network
+ * access (Content-Security-Policy), so a hostile name stays text.
+ */
+#ifndef REPORT_H
+#define REPORT_H
+
+#include <json-c/json.h>
+#include <stdio.h>
+
+#include "analyze.h"
+
+/* Columns of the time plots; rows of the heatmap at most (ranks grouped beyond). */
+#define REPORT_TIME_COLUMNS 96
+#define REPORT_HEAT_ROWS    128
+
+/*
+ * The model of job's report.  analyses: an array of {analysis, version,
+ * confidence, result}, as `ioatlas analyze` stores them.  source says
+ * where the job came from ("warehouse", or the log's path).  NULL when out
+ * of memory.
+ */
+json_object *report_model(const struct an_job *job, json_object *analyses, const char *source);
+
+/* The page, to out; 0 or -errno (a write that failed: a full disk). */
+int report_html(json_object *model, FILE *out);
+
+#endif
