@@ -1,0 +1,95 @@
+# t5001-report — `ioatlas report` for real MPI jobs, from the warehouse and
+# straight from a log: the page opens in headless Chromium with no console
+# message and no network request (its own Content-Security-Policy would
+# report one), screenshots are kept as artifacts, a job whose file names
+# are hostile HTML renders them as text, --json holds the same findings,
+# and bad input gets a clear error.
+. "$IOA_SOURCE_DIR/tests/lib/test-lib.sh"
+. "$IOA_SOURCE_DIR/tests/lib/runtime-lib.sh"
+require_pg
+require_mpi
+chromium=$(command -v chromium || true)
+[ -n "$chromium" ] || skip_all "no chromium (Debian's chromium package)"
+
+wh="$IOA_BUILD_DIR/libexec/ioatlas/ioatlas-warehouse"
+ingest="$IOA_BUILD_DIR/libexec/ioatlas/ioatlas-ingest"
+analyze="$IOA_BUILD_DIR/libexec/ioatlas/ioatlas-analyze"
+report="$IOA_BUILD_DIR/libexec/ioatlas/ioatlas-report"
+gt="$IOA_BUILD_DIR/tests/jobs/ground-truth"
+artifacts="$IOA_BUILD_DIR/tests/reports/artifacts"
+mkdir -p "$artifacts"
+
+ok "a throwaway cluster starts" pg_start
+export IOATLAS_CONF=/dev/null
+ok "the warehouse is migrated" "$wh" migrate
+q() { psql -X -t -A -U ioatlas -c "$1"; }
+
+logs=$(ioa_logdir)
+data="$TEST_TMP/data"
+mkdir -p "$data"
+ioa_mpi_preload "$logs" 4 120 "$gt" amr "$data" >/dev/null
+amr_log=$(ioa_logs "$logs")
+hostile="$data/<script>alert(1)</script>"
+ioa_preload "$logs" touch "$hostile" "$data/a\"b'c&d" "$data/<img src=x onerror=alert(2)>"
+hostile_log=$(ioa_logs "$logs" | grep -vxF "$amr_log")
+"$ingest" "$amr_log" "$hostile_log" >/dev/null
+amr_job=$(q "SELECT job FROM job_overview WHERE executable LIKE '%/ground-truth'")
+hostile_job=$(q "SELECT job FROM job_overview WHERE executable LIKE '%/touch'")
+like "$amr_job $hostile_job" '^[0-9]+ [0-9]+$' "the two jobs are in the warehouse"
+ok "they are analysed" "$analyze"
+
+# open_page PAGE PNG: opens a page in headless Chromium, offline, saves its
+# screenshot; prints the console's messages (nothing for a clean page).
+open_page() {
+	rm -f "$2"
+	run_timeout 120 "$chromium" --headless=new --no-sandbox --disable-gpu \
+		--user-data-dir="$TEST_TMP/chromium" --host-resolver-rules="MAP * ~NOTFOUND" \
+		--enable-logging=stderr --v=0 --window-size=1280,4000 \
+		--screenshot="$2" "file://$1" >/dev/null 2>"$TEST_TMP/console"
+	[ -s "$2" ] || echo "chromium made no screenshot of $1"
+	grep 'CONSOLE' "$TEST_TMP/console"
+	return 0
+}
+
+cd "$TEST_TMP"
+ok "a report from the warehouse" "$report" "$amr_job"
+page="$TEST_TMP/job-$amr_job.html"
+is "$(stat -c %a "$page")" 600 "written readable by its owner only"
+is "$(open_page "$page" "$artifacts/t5001-warehouse.png")" "" \
+	"it opens in Chromium with no console message and no network request"
+ok "and its screenshot is kept" test -s "$artifacts/t5001-warehouse.png"
+is "$(grep -o '<script' "$page" | wc -l)" 1 "the page's only script is its own"
+like "$(cat "$page")" "adaptive mesh refinement likely" "its findings come first ..."
+like "$(cat "$page")" "<h2>Findings</h2>" "... under their heading"
+ok "the time plots are drawn" grep -q '<h2>Time</h2>' "$page"
+ok "checkpoints are marked with their bytes" grep -q 'fill="#fde9c8"' "$page"
+
+ok "a report straight from the log, without a database" \
+	env IOATLAS_WAREHOUSE_CONNINFO="host=$TEST_TMP/nowhere" "$report" "$amr_log" -o log.html
+is "$(open_page "$TEST_TMP/log.html" "$artifacts/t5001-log.png")" "" \
+	"it opens with no console message either"
+like "$(cat log.html)" "adaptive mesh refinement likely" "with the same finding, analysed on the spot"
+
+ok "the hostile job's report" "$report" "$hostile_job" -o hostile.html
+is "$(open_page "$TEST_TMP/hostile.html" "$artifacts/t5001-hostile.png")" "" \
+	"it opens with no console message (no script of the names ran)"
+ok "a name with a script shows as text" grep -qF '&lt;script&gt;alert(1)&lt;/script&gt;' hostile.html
+ok "so does a name with an image" grep -qF '&lt;img src=x onerror=alert(2)&gt;' hostile.html
+ok "and one with quotes and an ampersand" grep -qF 'a&quot;b&#39;c&amp;d' hostile.html
+is "$(grep -o '<script' hostile.html | wc -l)" 1 "the page holds no script but its own"
+is "$(grep -c '<img' hostile.html)" 0 "and no image"
+
+ok "--json" "$report" "$amr_job" --json -o amr.json
+# json FILE EXPR: EXPR over the file's JSON as :'j'::jsonb, by PostgreSQL.
+json() { psql -X -t -A -U ioatlas -v j="$(cat "$1")" <<<"SELECT $2"; }
+is "$(json amr.json "jsonb_array_length(:'j'::jsonb -> 'findings')")" \
+	"$(grep -c '<div class="finding' "$page")" "the JSON holds the page's findings"
+is "$(json amr.json ":'j'::jsonb #>> '{job,ranks}'")" 4 "and the job's facts"
+
+fails "a job the warehouse lacks" "$report" 999999
+like "$(cat "$TEST_TMP/last.out")" "no such job in the warehouse" "is a clear error"
+printf 'not a log' >bad.ioa
+fails "a file that is not a log" "$report" bad.ioa
+like "$(cat "$TEST_TMP/last.out")" "bad.ioa: " "is a clear error naming it"
+is "$(ls bad.ioa.html 2>/dev/null)" "" "and leaves no page behind"
+done_testing
