@@ -44,6 +44,17 @@ double an_cv(const double *v, size_t n, double *mean)
 	return sqrt(sq / (double)n) / fabs(m);
 }
 
+json_object *an_result_entry(const struct an_analysis *a, double confidence, json_object *result)
+{
+	json_object *one = json_object_new_object();
+
+	json_object_object_add(one, "analysis", json_object_new_string(a->name));
+	json_object_object_add(one, "version", json_object_new_int(a->version));
+	json_object_object_add(one, "confidence", an_num(confidence));
+	json_object_object_add(one, "result", result);
+	return one;
+}
+
 json_object *an_num(double v)
 {
 	return json_object_new_double(isfinite(v) ? v : 0);

@@ -168,6 +168,9 @@ struct an_analysis {
 extern const struct an_analysis an_analyses[];
 extern const size_t an_nanalyses;
 
+/* An analysis's result as stored and read back: {analysis, version, confidence, result}. */
+json_object *an_result_entry(const struct an_analysis *a, double confidence, json_object *result);
+
 /* The analyses (an_phases.c, an_files.c, an_ranks.c, an_insights.c). */
 #define AN_ANALYSIS(fn)                                                                      \
 	int fn(const struct an_job *job, const struct an_settings *set, json_object *result, \

@@ -122,7 +122,7 @@ static int analyze_job(struct run *run, int64_t id, const char *start)
 		goto out;
 	}
 	for (i = 0; i < an_nanalyses; i++) {
-		json_object *one, *result;
+		json_object *result;
 		double confidence = 0;
 		int arc;
 
@@ -138,13 +138,7 @@ static int analyze_job(struct run *run, int64_t id, const char *start)
 			run->failed++;
 			continue;
 		}
-		one = json_object_new_object();
-		json_object_object_add(one, "analysis",
-				       json_object_new_string(an_analyses[i].name));
-		json_object_object_add(one, "version", json_object_new_int(an_analyses[i].version));
-		json_object_object_add(one, "confidence", an_num(confidence));
-		json_object_object_add(one, "result", result);
-		json_object_array_add(all, one);
+		json_object_array_add(all, an_result_entry(&an_analyses[i], confidence, result));
 	}
 	rc = store(run, &job, all);
 	if (!rc && run->print)

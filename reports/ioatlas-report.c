@@ -61,7 +61,7 @@ static json_object *analyses(PGconn *conn, const struct an_job *job, const struc
 		ioa_buf_release(&err);
 	}
 	for (i = 0; i < an_nanalyses; i++) {
-		json_object *one = json_object_new_object(), *result = NULL;
+		json_object *result = NULL;
 		double confidence = 0;
 
 		for (k = 0; res && k < PQntuples(res) && !result; k++)
@@ -74,16 +74,10 @@ static json_object *analyses(PGconn *conn, const struct an_job *job, const struc
 			result = json_object_new_object();
 			if (an_analyses[i].run(job, set, result, &confidence)) {
 				json_object_put(result);
-				json_object_put(one);
 				continue;
 			}
 		}
-		json_object_object_add(one, "analysis",
-				       json_object_new_string(an_analyses[i].name));
-		json_object_object_add(one, "version", json_object_new_int(an_analyses[i].version));
-		json_object_object_add(one, "confidence", an_num(confidence));
-		json_object_object_add(one, "result", result);
-		json_object_array_add(all, one);
+		json_object_array_add(all, an_result_entry(&an_analyses[i], confidence, result));
 	}
 	PQclear(res);
 	return all;

@@ -307,7 +307,7 @@ static void sizes(struct page *p, json_object *m)
 		    i * 74 + 4, 150 - hr, hr, i * 74 + 36, 150 - hw, hw);
 		put(p, "<text x=\"%zu\" y=\"166\">%s</text>", i * 74 + 4, bins[i]);
 		if (rd[i] > 0 || wr[i] > 0)
-			put(p, "<text x=\"%zu\" y=\"182\">%.0f/%.0f</text>", i * 74 + 4, rd[i],
+			put(p, "<text x=\"%zu\" y=\"182\">%.3g/%.3g</text>", i * 74 + 4, rd[i],
 			    wr[i]);
 	}
 	put(p, "</svg>\n<table><tr><th>common size</th><th class=\"n\">count</th></tr>\n");

@@ -20,6 +20,7 @@ bin/ioatlas-config
 libexec/ioatlas/ioatlas-analyze
 libexec/ioatlas/ioatlas-ingest
 libexec/ioatlas/ioatlas-parse
+libexec/ioatlas/ioatlas-report
 libexec/ioatlas/ioatlas-trace
 libexec/ioatlas/ioatlas-warehouse
 sbin/ioatlasd"
