@@ -5,55 +5,12 @@
  * that forbids the page any network access.  Every string of the model is
  * escaped on its way out.
  */
-#include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "html.h"
 #include "report.h"
-
-struct page {
-	FILE *out;
-	int failed;
-};
-
-static void put(struct page *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put(struct page *p, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	if (vfprintf(p->out, fmt, ap) < 0)
-		p->failed = 1;
-	va_end(ap);
-}
-
-/* Text for HTML content and attribute values alike. */
-static void esc(struct page *p, const char *s)
-{
-	for (; s && *s; s++)
-		switch (*s) {
-		case '&':
-			put(p, "&amp;");
-			break;
-		case '<':
-			put(p, "&lt;");
-			break;
-		case '>':
-			put(p, "&gt;");
-			break;
-		case '"':
-			put(p, "&quot;");
-			break;
-		case '\'':
-			put(p, "&#39;");
-			break;
-		default:
-			if (fputc(*s, p->out) == EOF)
-				p->failed = 1;
-		}
-}
 
 static json_object *get(json_object *o, const char *key)
 {
@@ -72,40 +29,6 @@ static double getd(json_object *o, const char *key)
 	return json_object_get_double(get(o, key));
 }
 
-/* 1536 -> "1.5 KiB" */
-static const char *bytes(double v, char *buf, size_t len)
-{
-	static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
-	unsigned u = 0;
-
-	while (v >= 1024 && u < 5) {
-		v /= 1024;
-		u++;
-	}
-	snprintf(buf, len, u ? "%.3g %s" : "%.0f %s", v, unit[u]);
-	return buf;
-}
-
-static const char style[] =
-	"body{font:14px/1.45 system-ui,sans-serif;margin:0 auto;max-width:1180px;padding:0 16px "
-	"40px;color:#1d2330}"
-	"h1{font-size:22px;margin:18px 0 4px}h2{font-size:18px;border-bottom:1px solid "
-	"#ccd;padding-bottom:3px;margin-top:30px}"
-	"table{border-collapse:collapse;margin:8px 0}td,th{padding:2px 8px;text-align:left;"
-	"vertical-align:top}"
-	"th{background:#eef;cursor:default}table.facts td:first-child{color:#556}"
-	"td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}"
-	"table.files{font-size:12px}table.files th{cursor:pointer}"
-	"tr:nth-child(even) td{background:#f7f7fb}"
-	".banner{background:#fff3cd;border:1px solid #e0c060;padding:8px 12px;margin:12px 0}"
-	".finding{border-left:4px solid #99a;padding:4px 10px;margin:8px 0}"
-	".high{border-color:#c0392b}.medium{border-color:#e67e22}.low{border-color:#7f8c8d}"
-	".sev{font-weight:600;text-transform:uppercase;font-size:11px;margin-right:6px}"
-	".advice{color:#245;margin-top:2px}.muted{color:#667;font-size:12px}"
-	"pre{background:#f4f4f8;padding:6px;overflow:auto;max-height:240px;font-size:12px}"
-	"svg{display:block;margin:6px 0}svg text{font:11px system-ui,sans-serif;fill:#333}"
-	".name{word-break:break-all}.settings{white-space:pre-line;font-size:12px}";
-
 /* Sorting the files table by a column, numbers as numbers. */
 static const char script[] =
 	"document.querySelectorAll('table.files th').forEach(function(th,i){"
@@ -117,21 +40,20 @@ static const char script[] =
 	"r=(!isNaN(na)&&!isNaN(nc))?na-nc:a.localeCompare(c);return d==='asc'?r:-r;});"
 	"rows.forEach(function(r){b.appendChild(r);});});});";
 
-static void header(struct page *p, json_object *m)
+static void header(struct html *p, json_object *m)
 {
 	json_object *job = get(m, "job"), *c = get(m, "completeness"), *hosts = get(job, "hosts");
 	char buf[64];
 	size_t i;
 
-	put(p, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
-	       "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
-	       "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\n"
-	       "<meta name=\"viewport\" content=\"width=device-width\">\n<title>");
-	put(p, "I/O report: job ");
-	esc(p, gets(job, "jobid")[0] ? gets(job, "jobid") : gets(job, "start"));
-	put(p, "</title>\n<style>%s</style></head><body>\n<h1>I/O report: ", style);
-	esc(p, gets(job, "executable"));
-	put(p, "</h1>\n<table class=\"facts\">\n");
+	char title[256];
+
+	snprintf(title, sizeof(title), "I/O report: job %s",
+		 gets(job, "jobid")[0] ? gets(job, "jobid") : gets(job, "start"));
+	html_begin(p, title);
+	html_put(p, "<h1>I/O report: ");
+	html_esc(p, gets(job, "executable"));
+	html_put(p, "</h1>\n<table class=\"facts\">\n");
 	{
 		static const char *const rows[][2] = {{"jobid", "scheduler job"},
 						      {"user", "user"},
@@ -142,107 +64,80 @@ static void header(struct page *p, json_object *m)
 						      {"source", "from"}};
 
 		for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-			put(p, "<tr><td>%s</td><td class=\"name\">", rows[i][1]);
-			esc(p, gets(job, rows[i][0]));
-			put(p, "</td></tr>\n");
+			html_put(p, "<tr><td>%s</td><td class=\"name\">", rows[i][1]);
+			html_esc(p, gets(job, rows[i][0]));
+			html_put(p, "</td></tr>\n");
 		}
 	}
 	if (json_object_get_int64(get(job, "id")))
-		put(p, "<tr><td>warehouse job</td><td>%lld</td></tr>\n",
-		    (long long)json_object_get_int64(get(job, "id")));
-	put(p, "<tr><td>ranks, nodes</td><td>%d ranks on %d node%s",
-	    json_object_get_int(get(job, "ranks")), json_object_get_int(get(job, "nodes")),
-	    json_object_get_int(get(job, "nodes")) == 1 ? "" : "s");
+		html_put(p, "<tr><td>warehouse job</td><td>%lld</td></tr>\n",
+			 (long long)json_object_get_int64(get(job, "id")));
+	html_put(p, "<tr><td>ranks, nodes</td><td>%d ranks on %d node%s",
+		 json_object_get_int(get(job, "ranks")), json_object_get_int(get(job, "nodes")),
+		 json_object_get_int(get(job, "nodes")) == 1 ? "" : "s");
 	for (i = 0; i < json_object_array_length(hosts) && i < 16; i++) {
-		put(p, "%s", i ? ", " : ": ");
-		esc(p, json_object_get_string(json_object_array_get_idx(hosts, i)));
+		html_put(p, "%s", i ? ", " : ": ");
+		html_esc(p, json_object_get_string(json_object_array_get_idx(hosts, i)));
 	}
 	if (json_object_array_length(hosts) > 16)
-		put(p, " and %zu more", json_object_array_length(hosts) - 16);
+		html_put(p, " and %zu more", json_object_array_length(hosts) - 16);
 	snprintf(buf, sizeof(buf), "%.3f s", getd(job, "seconds"));
-	put(p, "</td></tr>\n<tr><td>run time</td><td>%s</td></tr>\n", buf);
-	put(p, "<tr><td>settings</td><td class=\"name settings\">");
-	esc(p, gets(job, "settings"));
-	put(p, "</td></tr>\n</table>\n");
+	html_put(p, "</td></tr>\n<tr><td>run time</td><td>%s</td></tr>\n", buf);
+	html_put(p, "<tr><td>settings</td><td class=\"name settings\">");
+	html_esc(p, gets(job, "settings"));
+	html_put(p, "</td></tr>\n</table>\n");
 	if (!json_object_get_boolean(get(c, "complete"))) {
 		json_object *notes = get(c, "notes");
 
-		put(p, "<div class=\"banner\"><b>Incomplete view.</b><ul>");
+		html_put(p, "<div class=\"banner\"><b>Incomplete view.</b><ul>");
 		for (i = 0; i < json_object_array_length(notes); i++) {
-			put(p, "<li>");
-			esc(p, json_object_get_string(json_object_array_get_idx(notes, i)));
-			put(p, "</li>");
+			html_put(p, "<li>");
+			html_esc(p, json_object_get_string(json_object_array_get_idx(notes, i)));
+			html_put(p, "</li>");
 		}
-		put(p, "</ul></div>\n");
+		html_put(p, "</ul></div>\n");
 	}
 }
 
-static void findings(struct page *p, json_object *m)
+static void findings(struct html *p, json_object *m)
 {
 	json_object *list = get(m, "findings");
 	size_t i;
 
-	put(p, "<h2>Findings</h2>\n");
+	html_put(p, "<h2>Findings</h2>\n");
 	if (!json_object_array_length(list))
-		put(p, "<p class=\"muted\">No findings.</p>\n");
+		html_put(p, "<p class=\"muted\">No findings.</p>\n");
 	for (i = 0; i < json_object_array_length(list); i++) {
 		json_object *f = json_object_array_get_idx(list, i);
 		const char *sev = gets(f, "severity");
 
-		put(p, "<div class=\"finding %s\">", sev[0] ? sev : "info");
+		html_put(p, "<div class=\"finding %s\">", sev[0] ? sev : "info");
 		if (sev[0]) {
-			put(p, "<span class=\"sev\">");
-			esc(p, sev);
-			put(p, "</span>");
+			html_put(p, "<span class=\"sev\">");
+			html_esc(p, sev);
+			html_put(p, "</span>");
 		}
-		put(p, "<span class=\"muted\">");
-		esc(p, gets(f, "analysis"));
-		put(p, "</span> ");
-		esc(p, gets(f, "text"));
+		html_put(p, "<span class=\"muted\">");
+		html_esc(p, gets(f, "analysis"));
+		html_put(p, "</span> ");
+		html_esc(p, gets(f, "text"));
 		if (get(f, "recommendation")) {
-			put(p, "<div class=\"advice\">&rarr; ");
-			esc(p, gets(f, "recommendation"));
-			put(p, "</div>");
+			html_put(p, "<div class=\"advice\">&rarr; ");
+			html_esc(p, gets(f, "recommendation"));
+			html_put(p, "</div>");
 		}
-		put(p,
-		    "<details><summary class=\"muted\">evidence (confidence %.2f)</summary><pre>",
-		    getd(f, "confidence"));
-		esc(p, json_object_to_json_string_ext(get(f, "evidence"),
-						      JSON_C_TO_STRING_PRETTY |
-							      JSON_C_TO_STRING_NOSLASHESCAPE));
-		put(p, "</pre></details></div>\n");
+		html_put(p,
+			 "<details><summary class=\"muted\">evidence (confidence "
+			 "%.2f)</summary><pre>",
+			 getd(f, "confidence"));
+		html_esc(p, json_object_to_json_string_ext(get(f, "evidence"),
+							   JSON_C_TO_STRING_PRETTY |
+								   JSON_C_TO_STRING_NOSLASHESCAPE));
+		html_put(p, "</pre></details></div>\n");
 	}
 }
 
-/* Horizontal bars: labels and values, the longest bar the widest. */
-static void hbars(struct page *p, const char *const *labels, const double *v, size_t n,
-		  int as_bytes, const char *color)
-{
-	double max = 0;
-	size_t i;
-	char buf[64];
-
-	for (i = 0; i < n; i++)
-		max = v[i] > max ? v[i] : max;
-	put(p, "<svg width=\"760\" height=\"%zu\" role=\"img\">", n * 20 + 4);
-	for (i = 0; i < n; i++) {
-		double w = max > 0 ? v[i] / max * 420 : 0;
-
-		put(p, "<text x=\"0\" y=\"%zu\">", i * 20 + 14);
-		esc(p, labels[i]);
-		put(p,
-		    "</text><rect x=\"220\" y=\"%zu\" width=\"%.1f\" height=\"14\" fill=\"%s\"/>",
-		    i * 20 + 3, w, color);
-		if (as_bytes)
-			bytes(v[i], buf, sizeof(buf));
-		else
-			snprintf(buf, sizeof(buf), "%.4g", v[i]);
-		put(p, "<text x=\"%.1f\" y=\"%zu\">%s</text>", 226 + w, i * 20 + 14, buf);
-	}
-	put(p, "</svg>\n");
-}
-
-static void cost(struct page *p, json_object *m)
+static void cost(struct html *p, json_object *m)
 {
 	json_object *t = get(m, "time"), *ops = get(m, "operations"), *fs = get(m, "filesystems");
 	const char *labels[5] = {"POSIX read", "POSIX write", "POSIX metadata",
@@ -252,33 +147,34 @@ static void cost(struct page *p, json_object *m)
 	size_t i;
 	char a[64], b[64];
 
-	put(p, "<h2>I/O cost</h2>\n<p class=\"muted\">Seconds summed over ranks.</p>\n");
-	hbars(p, labels, v, 5, 0, "#4a78b5");
-	put(p, "<table><tr><th>operation</th><th class=\"n\">count</th></tr>\n");
+	html_put(p, "<h2>I/O cost</h2>\n<p class=\"muted\">Seconds summed over ranks.</p>\n");
+	html_hbars(p, labels, v, 5, 0, "#4a78b5");
+	html_put(p, "<table><tr><th>operation</th><th class=\"n\">count</th></tr>\n");
 	for (i = 0; i < json_object_array_length(ops); i++) {
 		json_object *o = json_object_array_get_idx(ops, i);
 
-		put(p, "<tr><td>");
-		esc(p, gets(o, "operation"));
-		put(p, "</td><td class=\"n\">%.0f</td></tr>\n", getd(o, "count"));
+		html_put(p, "<tr><td>");
+		html_esc(p, gets(o, "operation"));
+		html_put(p, "</td><td class=\"n\">%.0f</td></tr>\n", getd(o, "count"));
 	}
-	put(p, "</table>\n<table><tr><th>file system</th><th>type</th><th class=\"n\">read</th>"
-	       "<th class=\"n\">written</th></tr>\n");
+	html_put(p,
+		 "</table>\n<table><tr><th>file system</th><th>type</th><th class=\"n\">read</th>"
+		 "<th class=\"n\">written</th></tr>\n");
 	for (i = 0; i < json_object_array_length(fs); i++) {
 		json_object *o = json_object_array_get_idx(fs, i);
 
-		put(p, "<tr><td class=\"name\">");
-		esc(p, gets(o, "mount"));
-		put(p, "</td><td>");
-		esc(p, gets(o, "type"));
-		put(p, "</td><td class=\"n\">%s</td><td class=\"n\">%s</td></tr>\n",
-		    bytes(getd(o, "bytes_read"), a, sizeof(a)),
-		    bytes(getd(o, "bytes_written"), b, sizeof(b)));
+		html_put(p, "<tr><td class=\"name\">");
+		html_esc(p, gets(o, "mount"));
+		html_put(p, "</td><td>");
+		html_esc(p, gets(o, "type"));
+		html_put(p, "</td><td class=\"n\">%s</td><td class=\"n\">%s</td></tr>\n",
+			 html_bytes(getd(o, "bytes_read"), a, sizeof(a)),
+			 html_bytes(getd(o, "bytes_written"), b, sizeof(b)));
 	}
-	put(p, "</table>\n");
+	html_put(p, "</table>\n");
 }
 
-static void sizes(struct page *p, json_object *m)
+static void sizes(struct html *p, json_object *m)
 {
 	static const char *const bins[10] = {"0-100", "100-1K", "1K-10K",   "10K-100K", "100K-1M",
 					     "1M-4M", "4M-10M", "10M-100M", "100M-1G",	"1G+"};
@@ -292,32 +188,34 @@ static void sizes(struct page *p, json_object *m)
 		max = rd[i] > max ? rd[i] : max;
 		max = wr[i] > max ? wr[i] : max;
 	}
-	put(p, "<h2>Access sizes</h2>\n<p>Reads: ");
-	esc(p, gets(a, "read_pattern"));
-	put(p, "; writes: ");
-	esc(p, gets(a, "write_pattern"));
-	put(p, " <span class=\"muted\">(POSIX requests: red reads, blue writes)</span></p>\n");
-	put(p, "<svg width=\"760\" height=\"190\" role=\"img\">");
+	html_put(p, "<h2>Access sizes</h2>\n<p>Reads: ");
+	html_esc(p, gets(a, "read_pattern"));
+	html_put(p, "; writes: ");
+	html_esc(p, gets(a, "write_pattern"));
+	html_put(p, " <span class=\"muted\">(POSIX requests: red reads, blue writes)</span></p>\n");
+	html_put(p, "<svg width=\"760\" height=\"190\" role=\"img\">");
 	for (i = 0; i < 10; i++) {
 		double hr = max > 0 ? rd[i] / max * 140 : 0, hw = max > 0 ? wr[i] / max * 140 : 0;
 
-		put(p,
-		    "<rect x=\"%zu\" y=\"%.1f\" width=\"30\" height=\"%.1f\" fill=\"#c0504d\"/>"
-		    "<rect x=\"%zu\" y=\"%.1f\" width=\"30\" height=\"%.1f\" fill=\"#4a78b5\"/>",
-		    i * 74 + 4, 150 - hr, hr, i * 74 + 36, 150 - hw, hw);
-		put(p, "<text x=\"%zu\" y=\"166\">%s</text>", i * 74 + 4, bins[i]);
+		html_put(
+			p,
+			"<rect x=\"%zu\" y=\"%.1f\" width=\"30\" height=\"%.1f\" fill=\"#c0504d\"/>"
+			"<rect x=\"%zu\" y=\"%.1f\" width=\"30\" height=\"%.1f\" "
+			"fill=\"#4a78b5\"/>",
+			i * 74 + 4, 150 - hr, hr, i * 74 + 36, 150 - hw, hw);
+		html_put(p, "<text x=\"%zu\" y=\"166\">%s</text>", i * 74 + 4, bins[i]);
 		if (rd[i] > 0 || wr[i] > 0)
-			put(p, "<text x=\"%zu\" y=\"182\">%.3g/%.3g</text>", i * 74 + 4, rd[i],
-			    wr[i]);
+			html_put(p, "<text x=\"%zu\" y=\"182\">%.3g/%.3g</text>", i * 74 + 4, rd[i],
+				 wr[i]);
 	}
-	put(p, "</svg>\n<table><tr><th>common size</th><th class=\"n\">count</th></tr>\n");
+	html_put(p, "</svg>\n<table><tr><th>common size</th><th class=\"n\">count</th></tr>\n");
 	for (i = 0; i < json_object_array_length(common); i++) {
 		json_object *c = json_object_array_get_idx(common, i);
 
-		put(p, "<tr><td>%.0f bytes</td><td class=\"n\">%.0f</td></tr>\n", getd(c, "size"),
-		    getd(c, "count"));
+		html_put(p, "<tr><td>%.0f bytes</td><td class=\"n\">%.0f</td></tr>\n",
+			 getd(c, "size"), getd(c, "count"));
 	}
-	put(p, "</table>\n");
+	html_put(p, "</table>\n");
 }
 
 /* White to dark blue, on a log scale of the share of the largest cell. */
@@ -330,7 +228,7 @@ static void heat_color(double v, double max, char *buf, size_t len)
 		 (int)(255 - 90 * x));
 }
 
-static void timeplots(struct page *p, json_object *m)
+static void timeplots(struct html *p, json_object *m)
 {
 	json_object *t = get(m, "timeline"), *cells = get(t, "heatmap"),
 		    *marks = get(t, "checkpoints");
@@ -342,10 +240,10 @@ static void timeplots(struct page *p, json_object *m)
 	long per_row = json_object_get_int64(get(t, "ranks_per_row"));
 	char color[32], buf[64];
 
-	put(p,
-	    "<h2>Time</h2>\n<p class=\"muted\">Bytes moved per rank%s over the run "
-	    "(from the %s), with the sums per rank and per moment at the margins.</p>\n",
-	    per_row > 1 ? " group" : "", gets(t, "source"));
+	html_put(p,
+		 "<h2>Time</h2>\n<p class=\"muted\">Bytes moved per rank%s over the run "
+		 "(from the %s), with the sums per rank and per moment at the margins.</p>\n",
+		 per_row > 1 ? " group" : "", gets(t, "source"));
 	for (r = 0; r < nrows; r++) {
 		json_object *row = json_object_array_get_idx(cells, r);
 
@@ -356,8 +254,8 @@ static void timeplots(struct page *p, json_object *m)
 	for (c = 0; c < ncols; c++)
 		cmax = fmax(cmax, json_object_get_double(json_object_array_get_idx(rd, c)) +
 					  json_object_get_double(json_object_array_get_idx(wr, c)));
-	put(p, "<svg width=\"%.0f\" height=\"%.0f\" role=\"img\">", 60 + ncols * cw + 130,
-	    nrows * rh + 90);
+	html_put(p, "<svg width=\"%.0f\" height=\"%.0f\" role=\"img\">", 60 + ncols * cw + 130,
+		 nrows * rh + 90);
 	for (r = 0; r < nrows; r++) {
 		json_object *row = json_object_array_get_idx(cells, r);
 		double sum = json_object_get_double(json_object_array_get_idx(rowsum, r));
@@ -368,49 +266,51 @@ static void timeplots(struct page *p, json_object *m)
 			if (v <= 0)
 				continue;
 			heat_color(v, max, color, sizeof(color));
-			put(p,
-			    "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" "
-			    "fill=\"%s\"/>",
-			    60 + c * cw, r * rh, cw, rh, color);
+			html_put(p,
+				 "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" "
+				 "fill=\"%s\"/>",
+				 60 + c * cw, r * rh, cw, rh, color);
 		}
 		if (sum > 0)
-			put(p,
-			    "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.1f\" height=\"%.0f\" "
-			    "fill=\"#889\"/>",
-			    64 + ncols * cw, r * rh, rmax > 0 ? sum / rmax * 120 : 0, rh);
+			html_put(p,
+				 "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.1f\" height=\"%.0f\" "
+				 "fill=\"#889\"/>",
+				 64 + ncols * cw, r * rh, rmax > 0 ? sum / rmax * 120 : 0, rh);
 	}
-	put(p, "<text x=\"0\" y=\"10\">rank 0</text><text x=\"0\" y=\"%.0f\">rank %ld</text>",
-	    nrows * rh, (long)(nrows * (size_t)per_row) - 1);
+	html_put(p, "<text x=\"0\" y=\"10\">rank 0</text><text x=\"0\" y=\"%.0f\">rank %ld</text>",
+		 nrows * rh, (long)(nrows * (size_t)per_row) - 1);
 	for (c = 0; c < ncols; c++) {
 		double v = json_object_get_double(json_object_array_get_idx(rd, c)) +
 			   json_object_get_double(json_object_array_get_idx(wr, c));
 		double h = cmax > 0 ? v / cmax * 60 : 0;
 
 		if (h > 0)
-			put(p,
-			    "<rect x=\"%.0f\" y=\"%.1f\" width=\"%.0f\" height=\"%.1f\" "
-			    "fill=\"#889\"/>",
-			    60 + c * cw, nrows * rh + 70 - h, cw - 1, h);
+			html_put(p,
+				 "<rect x=\"%.0f\" y=\"%.1f\" width=\"%.0f\" height=\"%.1f\" "
+				 "fill=\"#889\"/>",
+				 60 + c * cw, nrows * rh + 70 - h, cw - 1, h);
 	}
-	put(p, "<text x=\"60\" y=\"%.0f\">0 s</text><text x=\"%.0f\" y=\"%.0f\">%.3g s</text>",
-	    nrows * rh + 86, 60 + ncols * cw - 40, nrows * rh + 86, seconds);
-	put(p, "</svg>\n");
+	html_put(p, "<text x=\"60\" y=\"%.0f\">0 s</text><text x=\"%.0f\" y=\"%.0f\">%.3g s</text>",
+		 nrows * rh + 86, 60 + ncols * cw - 40, nrows * rh + 86, seconds);
+	html_put(p, "</svg>\n");
 
 	/* Bytes over time, reads and writes, checkpoints marked. */
-	put(p,
-	    "<p class=\"muted\">Bytes over time (red reads, blue writes); shaded: "
-	    "checkpoints, labelled with their bytes.</p>\n<svg width=\"%.0f\" height=\"200\" "
-	    "role=\"img\">",
-	    60 + ncols * cw + 20);
+	html_put(p,
+		 "<p class=\"muted\">Bytes over time (red reads, blue writes); shaded: "
+		 "checkpoints, labelled with their bytes.</p>\n<svg width=\"%.0f\" height=\"200\" "
+		 "role=\"img\">",
+		 60 + ncols * cw + 20);
 	for (r = 0; r < json_object_array_length(marks); r++) {
 		json_object *k = json_object_array_get_idx(marks, r);
 		double x0 = seconds > 0 ? getd(k, "start") / seconds * ncols * cw : 0;
 		double x1 = seconds > 0 ? getd(k, "end") / seconds * ncols * cw : 0;
 
-		put(p, "<rect x=\"%.1f\" y=\"10\" width=\"%.1f\" height=\"160\" fill=\"#fde9c8\"/>",
-		    60 + x0, fmax(x1 - x0, 2));
-		put(p, "<text x=\"%.1f\" y=\"20\">%s</text>", 60 + x0,
-		    bytes(getd(k, "bytes"), buf, sizeof(buf)));
+		html_put(p,
+			 "<rect x=\"%.1f\" y=\"10\" width=\"%.1f\" height=\"160\" "
+			 "fill=\"#fde9c8\"/>",
+			 60 + x0, fmax(x1 - x0, 2));
+		html_put(p, "<text x=\"%.1f\" y=\"20\">%s</text>", 60 + x0,
+			 html_bytes(getd(k, "bytes"), buf, sizeof(buf)));
 	}
 	for (c = 0; c < ncols; c++) {
 		double vr = json_object_get_double(json_object_array_get_idx(rd, c));
@@ -418,23 +318,23 @@ static void timeplots(struct page *p, json_object *m)
 		double hr = cmax > 0 ? vr / cmax * 140 : 0, hw = cmax > 0 ? vw / cmax * 140 : 0;
 
 		if (hw > 0)
-			put(p,
-			    "<rect x=\"%.0f\" y=\"%.1f\" width=\"%.0f\" height=\"%.1f\" "
-			    "fill=\"#4a78b5\"/>",
-			    60 + c * cw, 170 - hw, cw - 1, hw);
+			html_put(p,
+				 "<rect x=\"%.0f\" y=\"%.1f\" width=\"%.0f\" height=\"%.1f\" "
+				 "fill=\"#4a78b5\"/>",
+				 60 + c * cw, 170 - hw, cw - 1, hw);
 		if (hr > 0)
-			put(p,
-			    "<rect x=\"%.0f\" y=\"%.1f\" width=\"%.0f\" height=\"%.1f\" "
-			    "fill=\"#c0504d\"/>",
-			    60 + c * cw, 170 - hw - hr, cw - 1, hr);
+			html_put(p,
+				 "<rect x=\"%.0f\" y=\"%.1f\" width=\"%.0f\" height=\"%.1f\" "
+				 "fill=\"#c0504d\"/>",
+				 60 + c * cw, 170 - hw - hr, cw - 1, hr);
 	}
-	put(p, "<text x=\"0\" y=\"170\">%s</text><text x=\"0\" y=\"30\">per %.3g s</text>",
-	    bytes(0, buf, sizeof(buf)), getd(t, "column_seconds"));
-	put(p, "</svg>\n");
+	html_put(p, "<text x=\"0\" y=\"170\">%s</text><text x=\"0\" y=\"30\">per %.3g s</text>",
+		 html_bytes(0, buf, sizeof(buf)), getd(t, "column_seconds"));
+	html_put(p, "</svg>\n");
 }
 
 /* The AMR picture: bytes per checkpoint, and the ranks' spread in each. */
-static void checkpoints(struct page *p, json_object *m)
+static void checkpoints(struct html *p, json_object *m)
 {
 	json_object *amr = get(m, "amr"), *sz = get(amr, "sizes"), *cv = get(amr, "rank_cv");
 	size_t n = json_object_array_length(sz), i;
@@ -445,28 +345,31 @@ static void checkpoints(struct page *p, json_object *m)
 		return;
 	for (i = 0; i < n; i++)
 		max = fmax(max, json_object_get_double(json_object_array_get_idx(sz, i)));
-	put(p, "<h3>Bytes per checkpoint</h3>\n<p>");
-	esc(p, gets(amr, "classification"));
-	put(p, ": sizes ");
-	esc(p, gets(amr, "shape"));
-	put(p, " <span class=\"muted\">(label: bytes; below: spread across ranks, cv)</span></p>\n"
-	       "<svg width=\"760\" height=\"190\" role=\"img\">");
+	html_put(p, "<h3>Bytes per checkpoint</h3>\n<p>");
+	html_esc(p, gets(amr, "classification"));
+	html_put(p, ": sizes ");
+	html_esc(p, gets(amr, "shape"));
+	html_put(
+		p,
+		" <span class=\"muted\">(label: bytes; below: spread across ranks, cv)</span></p>\n"
+		"<svg width=\"760\" height=\"190\" role=\"img\">");
 	for (i = 0; i < n && i < 64; i++) {
 		double v = json_object_get_double(json_object_array_get_idx(sz, i));
 		double h = max > 0 ? v / max * 130 : 0, w = 700.0 / (double)(n < 64 ? n : 64);
 
-		put(p,
-		    "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#4a78b5\"/>",
-		    20 + i * w, 150 - h, w * 0.8, h);
-		put(p, "<text x=\"%.1f\" y=\"%.1f\">%s</text>", 20 + i * w, 146 - h,
-		    bytes(v, buf, sizeof(buf)));
-		put(p, "<text x=\"%.1f\" y=\"170\">%.2f</text>", 20 + i * w,
-		    json_object_get_double(json_object_array_get_idx(cv, i)));
+		html_put(p,
+			 "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+			 "fill=\"#4a78b5\"/>",
+			 20 + i * w, 150 - h, w * 0.8, h);
+		html_put(p, "<text x=\"%.1f\" y=\"%.1f\">%s</text>", 20 + i * w, 146 - h,
+			 html_bytes(v, buf, sizeof(buf)));
+		html_put(p, "<text x=\"%.1f\" y=\"170\">%.2f</text>", 20 + i * w,
+			 json_object_get_double(json_object_array_get_idx(cv, i)));
 	}
-	put(p, "</svg>\n");
+	html_put(p, "</svg>\n");
 }
 
-static void vbars(struct page *p, json_object *values, const char *color, int as_bytes)
+static void vbars(struct html *p, json_object *values, const char *color, int as_bytes)
 {
 	size_t n = json_object_array_length(values), i;
 	double max = 0, w = n ? 900.0 / (double)n : 1;
@@ -474,85 +377,89 @@ static void vbars(struct page *p, json_object *values, const char *color, int as
 
 	for (i = 0; i < n; i++)
 		max = fmax(max, json_object_get_double(json_object_array_get_idx(values, i)));
-	put(p, "<svg width=\"960\" height=\"110\" role=\"img\">");
+	html_put(p, "<svg width=\"960\" height=\"110\" role=\"img\">");
 	for (i = 0; i < n; i++) {
 		double h = max > 0 ? json_object_get_double(json_object_array_get_idx(values, i)) /
 					     max * 90
 				   : 0;
 
 		if (h > 0)
-			put(p,
-			    "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.1f\" "
-			    "fill=\"%s\"/>",
-			    40 + i * w, 95 - h, w > 2 ? w - 1 : w, h, color);
+			html_put(p,
+				 "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.1f\" "
+				 "fill=\"%s\"/>",
+				 40 + i * w, 95 - h, w > 2 ? w - 1 : w, h, color);
 	}
 	if (as_bytes)
-		bytes(max, buf, sizeof(buf));
+		html_bytes(max, buf, sizeof(buf));
 	else
 		snprintf(buf, sizeof(buf), "%.0f", max);
-	put(p,
-	    "<text x=\"0\" y=\"10\">%s</text><text x=\"40\" y=\"108\">rank 0</text>"
-	    "<text x=\"900\" y=\"108\">rank %zu</text></svg>\n",
-	    buf, n ? n - 1 : 0);
+	html_put(p,
+		 "<text x=\"0\" y=\"10\">%s</text><text x=\"40\" y=\"108\">rank 0</text>"
+		 "<text x=\"900\" y=\"108\">rank %zu</text></svg>\n",
+		 buf, n ? n - 1 : 0);
 }
 
-static void per_rank(struct page *p, json_object *m)
+static void per_rank(struct html *p, json_object *m)
 {
 	json_object *r = get(m, "ranks");
 
-	put(p, "<h2>Ranks</h2>\n<p class=\"muted\">From the %s. Bytes written:</p>\n",
-	    gets(r, "source"));
+	html_put(p, "<h2>Ranks</h2>\n<p class=\"muted\">From the %s. Bytes written:</p>\n",
+		 gets(r, "source"));
 	vbars(p, get(r, "bytes_written"), "#4a78b5", 1);
-	put(p, "<p class=\"muted\">Bytes read:</p>\n");
+	html_put(p, "<p class=\"muted\">Bytes read:</p>\n");
 	vbars(p, get(r, "bytes_read"), "#c0504d", 1);
-	put(p, "<p class=\"muted\">Calls reaching the file system:</p>\n");
+	html_put(p, "<p class=\"muted\">Calls reaching the file system:</p>\n");
 	vbars(p, get(r, "calls"), "#889", 0);
 }
 
-static void files(struct page *p, json_object *m)
+static void files(struct html *p, json_object *m)
 {
 	json_object *list = get(m, "files");
 	size_t i;
 	char a[64], b[64];
 
-	put(p,
-	    "<h2>Files</h2>\n<p class=\"muted\">%zu records; click a column to sort. Rank -1: a "
-	    "file shared by all ranks, with its fastest and slowest rank.</p>\n"
-	    "<table class=\"files\"><thead><tr><th>file</th><th>module</th><th "
-	    "class=\"n\">rank</th><th class=\"n\">reads</th><th class=\"n\">writes</th><th "
-	    "class=\"n\">read</th><th class=\"n\">written</th><th class=\"n\">I/O s</th><th "
-	    "class=\"n\">fastest</th><th class=\"n\">slowest</th></tr></thead><tbody>\n",
-	    json_object_array_length(list));
+	html_put(p,
+		 "<h2>Files</h2>\n<p class=\"muted\">%zu records; click a column to sort. Rank -1: "
+		 "a "
+		 "file shared by all ranks, with its fastest and slowest rank.</p>\n"
+		 "<table class=\"files\"><thead><tr><th>file</th><th>module</th><th "
+		 "class=\"n\">rank</th><th class=\"n\">reads</th><th class=\"n\">writes</th><th "
+		 "class=\"n\">read</th><th class=\"n\">written</th><th class=\"n\">I/O s</th><th "
+		 "class=\"n\">fastest</th><th class=\"n\">slowest</th></tr></thead><tbody>\n",
+		 json_object_array_length(list));
 	for (i = 0; i < json_object_array_length(list); i++) {
 		json_object *f = json_object_array_get_idx(list, i);
 
-		put(p, "<tr><td class=\"name\">");
-		esc(p, gets(f, "file"));
-		put(p,
-		    "</td><td>%s</td><td class=\"n\">%d</td><td class=\"n\">%lld</td><td "
-		    "class=\"n\">%lld</td><td class=\"n\" data-v=\"%.0f\">%s</td><td class=\"n\" "
-		    "data-v=\"%.0f\">%s</td><td class=\"n\">%.4f</td>",
-		    gets(f, "module"), json_object_get_int(get(f, "rank")),
-		    (long long)json_object_get_int64(get(f, "reads")),
-		    (long long)json_object_get_int64(get(f, "writes")), getd(f, "bytes_read"),
-		    bytes(getd(f, "bytes_read"), a, sizeof(a)), getd(f, "bytes_written"),
-		    bytes(getd(f, "bytes_written"), b, sizeof(b)), getd(f, "io_time"));
+		html_put(p, "<tr><td class=\"name\">");
+		html_esc(p, gets(f, "file"));
+		html_put(p,
+			 "</td><td>%s</td><td class=\"n\">%d</td><td class=\"n\">%lld</td><td "
+			 "class=\"n\">%lld</td><td class=\"n\" data-v=\"%.0f\">%s</td><td "
+			 "class=\"n\" "
+			 "data-v=\"%.0f\">%s</td><td class=\"n\">%.4f</td>",
+			 gets(f, "module"), json_object_get_int(get(f, "rank")),
+			 (long long)json_object_get_int64(get(f, "reads")),
+			 (long long)json_object_get_int64(get(f, "writes")), getd(f, "bytes_read"),
+			 html_bytes(getd(f, "bytes_read"), a, sizeof(a)), getd(f, "bytes_written"),
+			 html_bytes(getd(f, "bytes_written"), b, sizeof(b)), getd(f, "io_time"));
 		if (get(f, "slowest_rank"))
-			put(p, "<td class=\"n\">%lld: %.4f s</td><td class=\"n\">%lld: %.4f s</td>",
-			    (long long)json_object_get_int64(get(f, "fastest_rank")),
-			    getd(f, "fastest_time"),
-			    (long long)json_object_get_int64(get(f, "slowest_rank")),
-			    getd(f, "slowest_time"));
+			html_put(p,
+				 "<td class=\"n\">%lld: %.4f s</td><td class=\"n\">%lld: %.4f "
+				 "s</td>",
+				 (long long)json_object_get_int64(get(f, "fastest_rank")),
+				 getd(f, "fastest_time"),
+				 (long long)json_object_get_int64(get(f, "slowest_rank")),
+				 getd(f, "slowest_time"));
 		else
-			put(p, "<td></td><td></td>");
-		put(p, "</tr>\n");
+			html_put(p, "<td></td><td></td>");
+		html_put(p, "</tr>\n");
 	}
-	put(p, "</tbody></table>\n");
+	html_put(p, "</tbody></table>\n");
 }
 
 int report_html(json_object *m, FILE *out)
 {
-	struct page p = {out, 0};
+	struct html p = {out, 0};
 
 	header(&p, m);
 	findings(&p, m);
@@ -562,10 +469,5 @@ int report_html(json_object *m, FILE *out)
 	checkpoints(&p, m);
 	per_rank(&p, m);
 	files(&p, m);
-	put(&p,
-	    "<p class=\"muted\">Made by ioatlas report.</p>\n<script>%s</script>\n</body></html>\n",
-	    script);
-	if (fflush(out) || ferror(out))
-		p.failed = 1;
-	return p.failed ? -EIO : 0;
+	return html_end(&p, script);
 }
