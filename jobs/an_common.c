@@ -124,13 +124,6 @@ struct interval {
 	size_t ev;
 };
 
-static int by_start(const void *a, const void *b)
-{
-	double x = ((const struct interval *)a)->start, y = ((const struct interval *)b)->start;
-
-	return (x > y) - (x < y);
-}
-
 static int by_desc(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -276,12 +269,214 @@ static size_t write_items(const struct an_job *job, struct witem *w)
 	return n;
 }
 
+/* A rank's burst of writes: its k-th, and its span. */
+struct burst {
+	int32_t rank;
+	uint32_t k;
+	double start, end;
+	size_t phase;
+};
+
+static int by_rank_start(const void *a, const void *b)
+{
+	const struct interval *x = a, *y = b;
+
+	if (x->ev != y->ev) /* ev holds the rank here */
+		return (x->ev > y->ev) - (x->ev < y->ev);
+	return (x->start > y->start) - (x->start < y->start);
+}
+
+static struct an_phase *new_phase(const struct an_job *job, struct an_phases *out, double start,
+				  double end)
+{
+	struct an_phase *more = realloc(out->p, (out->n + 1) * sizeof(*more)), *p;
+
+	if (!more)
+		return NULL;
+	out->p = more;
+	p = &out->p[out->n];
+	memset(p, 0, sizeof(*p));
+	p->start = start;
+	p->end = end;
+	p->rank_bytes = calloc((size_t)job->nprocs + 1, sizeof(*p->rank_bytes));
+	if (!p->rank_bytes)
+		return NULL;
+	out->n++;
+	return p;
+}
+
+/*
+ * Each rank's bursts of writes: its own writes separated by a quiet of at
+ * least gap.  A rank's times hold together where ranks' do not (ranks
+ * start, compute and get the processor at different moments), so bursts
+ * are found per rank.  iv: the timing intervals, sorted by rank then start
+ * (ev: the rank).
+ */
+static void rank_bursts(const struct interval *iv, size_t n, double gap, struct burst *b,
+			size_t *nb)
+{
+	size_t i;
+
+	*nb = 0;
+	for (i = 0; i < n; i++) {
+		int fresh = !i || iv[i].ev != iv[i - 1].ev;
+
+		if (fresh || (gap > 0 && iv[i].start - b[*nb - 1].end >= gap)) {
+			b[*nb] = (struct burst){(int32_t)iv[i].ev, fresh ? 0 : b[*nb - 1].k + 1,
+						iv[i].start, iv[i].end, 0};
+			++*nb;
+		} else if (iv[i].end > b[*nb - 1].end) {
+			b[*nb - 1].end = iv[i].end;
+		}
+	}
+}
+
+/* The last burst of the rank whose bursts include b[i] (bursts sorted by rank). */
+static size_t last_of_rank(const struct burst *b, size_t nb, size_t i)
+{
+	while (i + 1 < nb && b[i + 1].rank == b[i].rank)
+		i++;
+	return i;
+}
+
+/* The number of bursts most ranks have (the larger on a tie). */
+static uint32_t modal_count(const struct burst *b, size_t nb)
+{
+	uint32_t best = 0, best_ranks = 0, ranks;
+	size_t i, j;
+
+	for (i = 0; i < nb; i = last_of_rank(b, nb, i) + 1) {
+		uint32_t c = b[last_of_rank(b, nb, i)].k + 1;
+
+		for (j = 0, ranks = 0; j < nb; j = last_of_rank(b, nb, j) + 1)
+			ranks += b[last_of_rank(b, nb, j)].k + 1 == c;
+		if (ranks > best_ranks || (ranks == best_ranks && c > best)) {
+			best = c;
+			best_ranks = ranks;
+		}
+	}
+	return best;
+}
+
+static int by_phase_start(const void *a, const void *b)
+{
+	double x = ((const struct an_phase *)a)->start, y = ((const struct an_phase *)b)->start;
+
+	return (x > y) - (x < y);
+}
+
+static void widen(struct an_phase *p, const struct burst *b)
+{
+	p->start = b->start < p->start ? b->start : p->start;
+	p->end = b->end > p->end ? b->end : p->end;
+}
+
+/*
+ * The phases from the bursts: the k-th bursts of the ranks with the usual
+ * number of them make phase k (SPMD: ranks checkpoint together, whatever
+ * their skew); another rank's burst joins the nearest phase within half
+ * the separating quiet, or stands as a phase of its own (an input deck,
+ * a log a single rank writes).  Each burst learns its phase.
+ */
+static int phases_of_bursts(const struct an_job *job, struct burst *b, size_t nb, double gap,
+			    struct an_phases *out)
+{
+	uint32_t m = modal_count(b, nb);
+	size_t i, k, last, *order;
+
+	for (k = 0; k < m; k++)
+		if (!new_phase(job, out, 1e300, -1e300))
+			return -ENOMEM;
+	for (i = 0; i < nb; i = last + 1) {
+		last = last_of_rank(b, nb, i);
+		if (b[last].k + 1 != m)
+			continue;
+		for (k = i; k <= last; k++) {
+			widen(&out->p[b[k].k], &b[k]);
+			b[k].phase = b[k].k;
+		}
+	}
+	for (i = 0; i < nb; i = last + 1) {
+		last = last_of_rank(b, nb, i);
+		if (b[last].k + 1 == m)
+			continue;
+		for (; i <= last; i++) {
+			size_t best = out->n;
+			double best_d = 0;
+
+			for (k = 0; k < out->n; k++) {
+				double d = distance(&out->p[k], b[i].start, b[i].end);
+
+				if (best == out->n || d < best_d) {
+					best = k;
+					best_d = d;
+				}
+			}
+			if (best == out->n || best_d > gap / 2) {
+				if (!new_phase(job, out, b[i].start, b[i].end))
+					return -ENOMEM;
+				best = out->n - 1;
+			}
+			widen(&out->p[best], &b[i]);
+			b[i].phase = best;
+		}
+	}
+	/* In time order, the bursts following their phases. */
+	if (!out->n)
+		return 0;
+	order = malloc((out->n + 1) * sizeof(*order));
+	if (!order)
+		return -ENOMEM;
+	for (k = 0; k < out->n; k++)
+		out->p[k].ops = k; /* the old index, until the sort */
+	qsort(out->p, out->n, sizeof(*out->p), by_phase_start);
+	for (k = 0; k < out->n; k++) {
+		order[out->p[k].ops] = k;
+		out->p[k].ops = 0;
+	}
+	for (i = 0; i < nb; i++)
+		b[i].phase = order[b[i].phase];
+	free(order);
+	return 0;
+}
+
+/* The burst of rank (sorted bursts) nearest to [start, end], or NULL when the rank has none. */
+static const struct burst *rank_burst(const struct burst *b, size_t nb, int32_t rank, double start,
+				      double end)
+{
+	const struct burst *best = NULL;
+	double best_d = 0;
+	size_t lo = 0, hi = nb;
+
+	while (lo < hi) {
+		size_t m = (lo + hi) / 2;
+
+		if (b[m].rank < rank)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	for (; lo < nb && b[lo].rank == rank; lo++) {
+		double d = b[lo].start > end   ? b[lo].start - end
+			   : start > b[lo].end ? start - b[lo].end
+					       : 0;
+
+		if (!best || d < best_d) {
+			best = &b[lo];
+			best_d = d;
+		}
+	}
+	return best;
+}
+
 int an_write_phases(const struct an_job *job, const struct an_settings *set, struct an_phases *out)
 {
 	struct interval *iv;
+	struct burst *bursts;
 	struct witem *w;
 	double *gaps, end, gap;
-	size_t nw, n = 0, ngaps = 0, i, cap = (job->traced_ranks ? job->nev : job->nwbins) + 1;
+	size_t nw, n = 0, ngaps = 0, nb = 0, i,
+		   cap = (job->traced_ranks ? job->nev : job->nwbins) + 1;
 	struct an_phase *p = NULL;
 	int rc = 0;
 
@@ -289,53 +484,41 @@ int an_write_phases(const struct an_job *job, const struct an_settings *set, str
 	out->source = job->traced_ranks ? "trace" : job->nwbins ? "time bins" : "none";
 	iv = malloc(cap * sizeof(*iv));
 	gaps = malloc(cap * sizeof(*gaps));
+	bursts = malloc(cap * sizeof(*bursts));
 	w = malloc(cap * sizeof(*w));
-	if (!iv || !gaps || !w) {
-		free(iv);
-		free(gaps);
-		free(w);
-		return -ENOMEM;
+	if (!iv || !gaps || !bursts || !w) {
+		rc = -ENOMEM;
+		goto out;
 	}
 	nw = write_items(job, w);
+	/* The quiet that separates phases, from the gaps inside each rank's writes. */
 	for (i = 0; i < nw; i++)
 		if (w[i].timing)
-			iv[n++] = (struct interval){w[i].start, w[i].end, i};
-	qsort(iv, n, sizeof(*iv), by_start);
-	for (i = 0, end = 0; i < n; i++) {
-		if (i && iv[i].start > end)
+			iv[n++] =
+				(struct interval){w[i].start, w[i].end, (size_t)(int64_t)w[i].rank};
+	qsort(iv, n, sizeof(*iv), by_rank_start);
+	for (i = 1, end = n ? iv[0].end : 0; i < n; i++) {
+		if (iv[i].ev != iv[i - 1].ev)
+			end = iv[i].end;
+		else if (iv[i].start > end)
 			gaps[ngaps++] = iv[i].start - end;
-		end = i && end > iv[i].end ? end : iv[i].end;
+		end = end > iv[i].end ? end : iv[i].end;
 	}
 	gap = separating_gap(gaps, ngaps, set);
 	out->gap = gap;
-	/* The phases' spans, from the file system's writes. */
-	for (i = 0, end = 0; i < n && !rc; i++) {
-		if (!p || (gap > 0 && iv[i].start - end >= gap)) {
-			struct an_phase *more = realloc(out->p, (out->n + 1) * sizeof(*more));
-
-			if (!more) {
-				rc = -ENOMEM;
-				break;
-			}
-			out->p = more;
-			p = &out->p[out->n++];
-			memset(p, 0, sizeof(*p));
-			p->start = iv[i].start;
-			p->rank_bytes = calloc((size_t)job->nprocs + 1, sizeof(*p->rank_bytes));
-			if (!p->rank_bytes) {
-				rc = -ENOMEM;
-				break;
-			}
-			end = iv[i].end;
-		}
-		end = end > iv[i].end ? end : iv[i].end;
-		p->end = end;
-	}
-	/* Their contents, from the application's writes, each in the nearest phase. */
+	rank_bursts(iv, n, gap, bursts, &nb);
+	rc = phases_of_bursts(job, bursts, nb, gap, out);
+	/*
+	 * Their contents, from the application's writes: in the phase of the
+	 * rank's own burst nearest to the write, or, for a rank without
+	 * bursts (its data written by aggregators), in the nearest phase.
+	 */
 	for (i = 0; i < nw && out->n && !rc; i++) {
+		const struct burst *b = rank_burst(bursts, nb, w[i].rank, w[i].start, w[i].end);
+
 		if (!w[i].content)
 			continue;
-		p = phase_of(out, w[i].start, w[i].end);
+		p = b ? &out->p[b->phase] : phase_of(out, w[i].start, w[i].end);
 		p->bytes += w[i].bytes;
 		p->ops += w[i].ops;
 		p->size_hist[an_size_bin((int64_t)(w[i].bytes / (w[i].ops ? w[i].ops : 1)))] +=
@@ -344,8 +527,10 @@ int an_write_phases(const struct an_job *job, const struct an_settings *set, str
 			p->rank_bytes[w[i].rank] += w[i].bytes;
 		rc = phase_add_file(p, w[i].file);
 	}
+out:
 	free(iv);
 	free(gaps);
+	free(bursts);
 	free(w);
 	if (rc)
 		an_phases_free(out);

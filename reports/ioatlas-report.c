@@ -4,15 +4,12 @@
  * log file (no database needed).  docs/reports.md.
  */
 #define _GNU_SOURCE
-#include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "analyze.h"
 #include "ioa_db.h"
@@ -34,102 +31,6 @@ static void usage(FILE *out)
 		     "\n"
 		     "The file is created readable by its owner only: it holds the job's paths.\n"
 		     "Settings (ioatlas.conf(5)): warehouse.conninfo, analyze.*.\n");
-}
-
-/* The analyses' results: stored ones of the current versions, the others computed now. */
-static json_object *analyses(PGconn *conn, const struct an_job *job, const struct an_settings *set)
-{
-	json_object *all = json_object_new_array();
-	PGresult *res = NULL;
-	size_t i;
-	int k;
-
-	if (conn) {
-		struct ioa_buf err = IOA_BUF_INIT(IOA_LOG_LINE_MAX);
-		char id[24];
-
-		snprintf(id, sizeof(id), "%" PRId64, job->id);
-		res = ioa_db_query(
-			conn,
-			"SELECT analysis, version, confidence, result FROM analysis_results "
-			"WHERE job = $1 AND start_time = $2",
-			2, (const char *const[]){id, job->start_time}, &err, NULL, NULL);
-		if (!res)
-			ioa_warning("job %" PRId64
-				    ": stored analyses not read (%s): running them now",
-				    job->id, ioa_buf_str(&err));
-		ioa_buf_release(&err);
-	}
-	for (i = 0; i < an_nanalyses; i++) {
-		json_object *result = NULL;
-		double confidence = 0;
-
-		for (k = 0; res && k < PQntuples(res) && !result; k++)
-			if (!strcmp(PQgetvalue(res, k, 0), an_analyses[i].name) &&
-			    atoi(PQgetvalue(res, k, 1)) == an_analyses[i].version) {
-				result = json_tokener_parse(PQgetvalue(res, k, 3));
-				confidence = strtod(PQgetvalue(res, k, 2), NULL);
-			}
-		if (!result) {
-			result = json_object_new_object();
-			if (an_analyses[i].run(job, set, result, &confidence)) {
-				json_object_put(result);
-				continue;
-			}
-		}
-		json_object_array_add(all, an_result_entry(&an_analyses[i], confidence, result));
-	}
-	PQclear(res);
-	return all;
-}
-
-/*
- * Writes the report to path through a temporary file renamed into place:
- * a full disk leaves no half report.  The file is the owner's alone.
- */
-static int write_out(json_object *model, const char *path, int as_json)
-{
-	char tmp[PATH_MAX];
-	FILE *f;
-	int fd, rc;
-
-	if (!strcmp(path, "-")) {
-		if (as_json)
-			return fputs(json_object_to_json_string_ext(
-					     model, JSON_C_TO_STRING_PRETTY |
-							    JSON_C_TO_STRING_NOSLASHESCAPE),
-				     stdout) < 0 ||
-					       putchar('\n') == EOF || fflush(stdout)
-				       ? -EIO
-				       : 0;
-		return report_html(model, stdout);
-	}
-	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	f = fdopen(fd, "w");
-	if (!f) {
-		close(fd);
-		unlink(tmp);
-		return -ENOMEM;
-	}
-	if (as_json)
-		rc = fputs(json_object_to_json_string_ext(
-				   model, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE),
-			   f) < 0
-			     ? -EIO
-			     : 0;
-	else
-		rc = report_html(model, f);
-	if (fclose(f) && !rc)
-		rc = -EIO;
-	if (!rc && rename(tmp, path))
-		rc = -errno;
-	if (rc)
-		unlink(tmp);
-	return rc;
 }
 
 int main(int argc, char **argv)
@@ -202,14 +103,17 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	loaded = 1;
-	all = analyses(conn, &job, &set);
+	all = report_analyses(conn, &job, &set);
 	model = report_model(&job, all, source);
 	if (!model) {
 		ioa_error("out of memory");
 		goto out;
 	}
 	out = out ? out : out_buf;
-	rc = write_out(model, out, as_json);
+	rc = strcmp(out, "-") ? report_write(out, 0600, (uid_t)-1, (gid_t)-1,
+					     as_json ? report_json : report_page, model)
+	     : as_json	      ? report_json(stdout, model)
+			      : report_page(stdout, model);
 	if (rc) {
 		ioa_error("cannot write '%s': %s", out, ioa_strerror(rc));
 		goto out;

@@ -12,7 +12,9 @@
 #define REPORT_H
 
 #include <json-c/json.h>
+#include <libpq-fe.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "analyze.h"
 
@@ -30,5 +32,23 @@ json_object *report_model(const struct an_job *job, json_object *analyses, const
 
 /* The page, to out; 0 or -errno (a write that failed: a full disk). */
 int report_html(json_object *model, FILE *out);
+
+/*
+ * The job's analyses, as report_model() takes them: from conn (the stored
+ * results of the current versions) when given, the others run now.
+ */
+json_object *report_analyses(PGconn *conn, const struct an_job *job, const struct an_settings *set);
+
+/* Writers for report_write(): the model (a json_object *) as the page, or as JSON. */
+int report_page(FILE *out, void *model);
+int report_json(FILE *out, void *model);
+
+/*
+ * Writes a file whole or not at all: fn writes it to a temporary file of
+ * this mode (and owner, unless uid and gid are -1) that is renamed to path
+ * once complete; a full disk leaves nothing behind.  0 or -errno.
+ */
+int report_write(const char *path, mode_t mode, uid_t uid, gid_t gid,
+		 int (*fn)(FILE *out, void *arg), void *arg);
 
 #endif

@@ -1,0 +1,509 @@
+/*
+ * ioatlas dashboard — the site's static pages, for a web root, nightly:
+ * top users, executables and file systems by bytes and by jobs over the
+ * last day, week, month and year; insight prevalence over time; the jobs,
+ * linked to their reports; coverage (jobs, partial ones, quarantined
+ * logs).  Reports go into a folder per user that only that user may read,
+ * unless the site says otherwise.  docs/reports.md.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <grp.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "html.h"
+#include "ioa_conf.h"
+#include "ioa_db.h"
+#include "ioa_log.h"
+#include "ioa_parse.h"
+#include "report.h"
+
+struct settings {
+	char *report_group;    /* group that may read every user's reports ("": none) */
+	int private_reports;   /* each user's folder readable by that user only */
+	long long reports_max; /* reports written per run */
+	long long jobs_listed; /* jobs listed per page */
+};
+
+static const struct period {
+	const char *file, *label, *bucket;
+	int days;
+} periods[] = {{"1d.html", "last day", "hour", 1},
+	       {"7d.html", "last 7 days", "day", 7},
+	       {"30d.html", "last 30 days", "day", 30},
+	       {"365d.html", "last year", "week", 365}};
+
+struct dash {
+	PGconn *conn;
+	struct an_settings an;
+	struct settings set;
+	const char *out;
+	gid_t group;
+	long long reports_written;
+	int failed;
+};
+
+static PGresult *query(struct dash *d, const char *sql, int n, const char *const *params)
+{
+	struct ioa_buf err = IOA_BUF_INIT(IOA_LOG_LINE_MAX);
+	PGresult *res = ioa_db_query(d->conn, sql, n, params, &err, NULL, NULL);
+
+	if (!res) {
+		ioa_error("%s", ioa_buf_str(&err));
+		d->failed = 1;
+	}
+	ioa_buf_release(&err);
+	return res;
+}
+
+/* A user's folder name: the name when it is plain, else "u" and the uid. */
+static void user_dir(const char *name, const char *uid, char *out, size_t len)
+{
+	size_t n =
+		strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-");
+
+	if (name[0] && name[0] != '.' && !name[n] && n < 64)
+		snprintf(out, len, "%s", name);
+	else
+		snprintf(out, len, "u%s", uid);
+}
+
+/*
+ * Writes job's report into users/DIR/job-ID.html, unless it is there: the
+ * folder and file belong to the user (when run as root) and are readable
+ * by the user only, or also by the report group, or by all when the site
+ * turned private reports off.  1 when the report is there, 0 when not.
+ */
+static int user_report(struct dash *d, const char *id, const char *start, const char *dir,
+		       const char *uid_text, char *link, size_t link_len)
+{
+	char path[PATH_MAX];
+	struct an_job job;
+	struct ioa_buf err = IOA_BUF_INIT(IOA_LOG_LINE_MAX);
+	struct stat st;
+	int64_t id_num = 0, uid_num = -1;
+	uid_t uid = (uid_t)-1;
+	gid_t gid = d->group;
+	mode_t dmode = !d->set.private_reports ? 0755 : gid != (gid_t)-1 ? 0750 : 0700;
+	mode_t fmode = !d->set.private_reports ? 0644 : gid != (gid_t)-1 ? 0640 : 0600;
+	json_object *all, *model;
+	int rc;
+
+	ioa_parse_i64(id, &id_num);
+	if (!ioa_parse_i64(uid_text, &uid_num) && uid_num >= 0 && geteuid() == 0)
+		uid = (uid_t)uid_num;
+	snprintf(link, link_len, "users/%s/job-%s.html", dir, id);
+	snprintf(path, sizeof(path), "%s/users/%s", d->out, dir);
+	if (mkdir(path, dmode) && errno != EEXIST) {
+		ioa_warning("cannot create '%s': %s", path, strerror(errno));
+		return 0;
+	}
+	/* The folder is the user's whatever made it, with the site's mode. */
+	if ((uid != (uid_t)-1 || gid != (gid_t)-1) && chown(path, uid, gid))
+		ioa_warning("cannot give '%s' to uid %" PRId64 ": %s", path, uid_num,
+			    strerror(errno));
+	if (chmod(path, dmode))
+		ioa_warning("cannot set the mode of '%s': %s", path, strerror(errno));
+	if (snprintf(path, sizeof(path), "%s/%s", d->out, link) >= (int)sizeof(path))
+		return 0;
+	if (!stat(path, &st))
+		return 1;
+	if (d->reports_written >= d->set.reports_max)
+		return 0;
+	rc = an_load(d->conn, &d->an, id_num, start, &job, &err);
+	if (rc) {
+		ioa_warning("job %s: no report: %s", id, ioa_buf_str(&err));
+		ioa_buf_release(&err);
+		return 0;
+	}
+	all = report_analyses(d->conn, &job, &d->an);
+	model = report_model(&job, all, "warehouse");
+	rc = model ? report_write(path, fmode, uid, gid, report_page, model) : -ENOMEM;
+	if (rc)
+		ioa_warning("cannot write '%s': %s", path, ioa_strerror(rc));
+	json_object_put(model);
+	json_object_put(all);
+	an_free(&job);
+	ioa_buf_release(&err);
+	d->reports_written += !rc;
+	return !rc;
+}
+
+static void nav(struct html *p, const struct period *current)
+{
+	size_t i;
+
+	html_put(p, "<nav>");
+	for (i = 0; i < sizeof(periods) / sizeof(periods[0]); i++)
+		if (&periods[i] == current)
+			html_put(p, "<b>%s</b> ", periods[i].label);
+		else
+			html_put(p, "<a href=\"%s\">%s</a> ", periods[i].file, periods[i].label);
+	html_put(p, "</nav>\n");
+}
+
+/* Two bar charts of a query's rows (name, jobs, bytes): by bytes, then by jobs. */
+static void tops(struct dash *d, struct html *p, const char *what, const char *by_bytes,
+		 const char *by_jobs, const char *days)
+{
+	const char *sql[2] = {by_bytes, by_jobs};
+	unsigned k;
+	int i;
+
+	for (k = 0; k < 2; k++) {
+		PGresult *res = query(d, sql[k], 1, (const char *const[]){days});
+		const char *labels[20];
+		double v[20];
+		int n = res ? PQntuples(res) : 0;
+
+		html_put(p, "<h3>%s by %s</h3>\n", what, k ? "jobs" : "bytes");
+		for (i = 0; i < n && i < 20; i++) {
+			labels[i] = PQgetvalue(res, i, 0);
+			v[i] = strtod(PQgetvalue(res, i, k ? 1 : 2), NULL);
+		}
+		if (n)
+			html_hbars(p, labels, v, (size_t)(n < 20 ? n : 20), !k,
+				   k ? "#889" : "#4a78b5");
+		else
+			html_put(p, "<p class=\"muted\">None in this period.</p>\n");
+		PQclear(res);
+	}
+}
+
+static void insight_prevalence(struct dash *d, struct html *p, const struct period *per,
+			       const char *days)
+{
+	static const char sql_jobs[] =
+		"SELECT date_trunc($2, j.start_time)::text, count(*) FROM analysis_results a "
+		"JOIN jobs j ON j.id = a.job AND j.start_time = a.start_time "
+		"WHERE a.analysis = 'insights' AND a.version = $3 "
+		"AND j.start_time >= now() - make_interval(days => $1::integer) GROUP BY 1 ORDER "
+		"BY 1";
+	static const char sql_codes[] =
+		"SELECT date_trunc($2, j.start_time)::text, f->>'code', count(DISTINCT j.id) "
+		"FROM analysis_results a JOIN jobs j ON j.id = a.job AND j.start_time = "
+		"a.start_time, "
+		"jsonb_array_elements(a.result->'findings') f "
+		"WHERE a.analysis = 'insights' AND a.version = $3 "
+		"AND j.start_time >= now() - make_interval(days => $1::integer) GROUP BY 1, 2 "
+		"ORDER BY 2, 1";
+	char version[16];
+	size_t i;
+	const char *params[] = {days, per->bucket, version};
+	PGresult *jobs, *codes;
+	int b, r;
+
+	for (i = 0; i < an_nanalyses && strcmp(an_analyses[i].name, "insights"); i++)
+		;
+	snprintf(version, sizeof(version), "%d", i < an_nanalyses ? an_analyses[i].version : 0);
+	jobs = query(d, sql_jobs, 3, params);
+	codes = jobs ? query(d, sql_codes, 3, params) : NULL;
+	html_put(p,
+		 "<h2>Insights over time</h2>\n<p class=\"muted\">Share of the analysed jobs "
+		 "with each insight, per %s.</p>\n",
+		 per->bucket);
+	if (!jobs || !codes || !PQntuples(jobs)) {
+		html_put(p, "<p class=\"muted\">No analysed jobs in this period.</p>\n");
+		PQclear(jobs);
+		PQclear(codes);
+		return;
+	}
+	html_put(p, "<table><tr><th>insight</th>");
+	for (b = 0; b < PQntuples(jobs); b++) {
+		html_put(p, "<th class=\"n\">");
+		html_esc(p, PQgetvalue(jobs, b, 0));
+		html_put(p, "</th>");
+	}
+	html_put(p, "</tr>\n");
+	for (r = 0; r < PQntuples(codes);) {
+		const char *code = PQgetvalue(codes, r, 1);
+
+		html_put(p, "<tr><td>");
+		html_esc(p, code);
+		html_put(p, "</td>");
+		for (b = 0; b < PQntuples(jobs); b++) {
+			double share = 0;
+
+			if (r < PQntuples(codes) && !strcmp(PQgetvalue(codes, r, 1), code) &&
+			    !strcmp(PQgetvalue(codes, r, 0), PQgetvalue(jobs, b, 0))) {
+				share = strtod(PQgetvalue(codes, r, 2), NULL) /
+					strtod(PQgetvalue(jobs, b, 1), NULL);
+				r++;
+			}
+			html_put(p,
+				 "<td class=\"n\" "
+				 "style=\"background:rgba(192,57,43,%.2f)\">%.0f%%</td>",
+				 share * 0.8, share * 100);
+		}
+		html_put(p, "</tr>\n");
+		while (r < PQntuples(codes) && !strcmp(PQgetvalue(codes, r, 1), code))
+			r++; /* a bucket the jobs query does not know: skipped */
+	}
+	html_put(p, "</table>\n");
+	PQclear(jobs);
+	PQclear(codes);
+}
+
+static void jobs_list(struct dash *d, struct html *p, const char *days)
+{
+	static const char sql[] =
+		"SELECT j.id, j.start_time::text, u.name, u.uid, e.display, j.nprocs, "
+		"j.bytes_read + j.bytes_written, (SELECT count(*) FROM analysis_results a, "
+		"jsonb_array_elements(a.result->'findings') f WHERE a.job = j.id "
+		"AND a.start_time = j.start_time AND a.analysis = 'insights' "
+		"AND f->>'severity' = 'high') "
+		"FROM jobs j JOIN users u ON u.id = j.user_id JOIN executables e ON e.id = "
+		"j.exe_id "
+		"WHERE j.start_time >= now() - make_interval(days => $1::integer) "
+		"ORDER BY j.start_time DESC, j.id DESC LIMIT $2";
+	char limit[24], buf[64], dir[80], link[PATH_MAX];
+	PGresult *res;
+	int i;
+
+	snprintf(limit, sizeof(limit), "%lld", d->set.jobs_listed);
+	res = query(d, sql, 2, (const char *const[]){days, limit});
+	html_put(p,
+		 "<h2>Jobs</h2>\n<p class=\"muted\">The latest %lld; a job's report is readable by "
+		 "its user.</p>\n<table class=\"files\"><thead><tr><th>job</th><th>start</th>"
+		 "<th>user</th><th>executable</th><th class=\"n\">ranks</th><th "
+		 "class=\"n\">bytes</th><th class=\"n\">high insights</th></tr></thead><tbody>\n",
+		 d->set.jobs_listed);
+	for (i = 0; res && i < PQntuples(res); i++) {
+		user_dir(PQgetvalue(res, i, 2), PQgetvalue(res, i, 3), dir, sizeof(dir));
+		html_put(p, "<tr><td>");
+		if (user_report(d, PQgetvalue(res, i, 0), PQgetvalue(res, i, 1), dir,
+				PQgetvalue(res, i, 3), link, sizeof(link))) {
+			html_put(p, "<a href=\"");
+			html_esc(p, link);
+			html_put(p, "\">%s</a>", PQgetvalue(res, i, 0));
+		} else {
+			html_esc(p, PQgetvalue(res, i, 0));
+		}
+		html_put(p, "</td><td>");
+		html_esc(p, PQgetvalue(res, i, 1));
+		html_put(p, "</td><td>");
+		html_esc(p, PQgetvalue(res, i, 2));
+		html_put(p, "</td><td class=\"name\">");
+		html_esc(p, PQgetvalue(res, i, 4));
+		html_put(p,
+			 "</td><td class=\"n\">%s</td><td class=\"n\" data-v=\"%s\">%s</td><td "
+			 "class=\"n\">%s</td></tr>\n",
+			 PQgetvalue(res, i, 5), PQgetvalue(res, i, 6),
+			 html_bytes(strtod(PQgetvalue(res, i, 6), NULL), buf, sizeof(buf)),
+			 PQgetvalue(res, i, 7));
+	}
+	html_put(p, "</tbody></table>\n");
+	PQclear(res);
+}
+
+static void coverage(struct dash *d, struct html *p, const char *days)
+{
+	static const char sql_ledger[] = "SELECT status, count(*) FROM ingest_ledger "
+					 "WHERE finished_at >= now() - make_interval(days => "
+					 "$1::integer) GROUP BY 1 ORDER BY 1";
+	static const char sql_reasons[] =
+		"SELECT error, count(*) FROM ingest_ledger WHERE status = 'quarantined' "
+		"AND finished_at >= now() - make_interval(days => $1::integer) "
+		"GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 10";
+	static const char sql_partial[] =
+		"SELECT count(*), count(*) FILTER (WHERE folded), count(*) FILTER (WHERE NOT "
+		"EXISTS "
+		"(SELECT 1 FROM traces t WHERE t.job = j.id AND t.start_time = j.start_time)) "
+		"FROM jobs j WHERE j.start_time >= now() - make_interval(days => $1::integer)";
+	PGresult *res;
+	int i;
+
+	html_put(p, "<h2>Coverage</h2>\n<table><tr><th>logs</th><th class=\"n\">count</th></tr>\n");
+	res = query(d, sql_ledger, 1, (const char *const[]){days});
+	for (i = 0; res && i < PQntuples(res); i++) {
+		html_put(p, "<tr><td>");
+		html_esc(p, PQgetvalue(res, i, 0));
+		html_put(p, "</td><td class=\"n\">%s</td></tr>\n", PQgetvalue(res, i, 1));
+	}
+	PQclear(res);
+	res = query(d, sql_partial, 1, (const char *const[]){days});
+	if (res && PQntuples(res) == 1)
+		html_put(p,
+			 "<tr><td>jobs</td><td class=\"n\">%s</td></tr>\n<tr><td>partial: records "
+			 "folded</td><td class=\"n\">%s</td></tr>\n<tr><td>partial: no operation "
+			 "trace</td><td class=\"n\">%s</td></tr>\n",
+			 PQgetvalue(res, 0, 0), PQgetvalue(res, 0, 1), PQgetvalue(res, 0, 2));
+	PQclear(res);
+	html_put(p, "</table>\n<table><tr><th>why logs were quarantined</th><th "
+		    "class=\"n\">logs</th></tr>\n");
+	res = query(d, sql_reasons, 1, (const char *const[]){days});
+	for (i = 0; res && i < PQntuples(res); i++) {
+		html_put(p, "<tr><td class=\"name\">");
+		html_esc(p, PQgetvalue(res, i, 0));
+		html_put(p, "</td><td class=\"n\">%s</td></tr>\n", PQgetvalue(res, i, 1));
+	}
+	html_put(p, "</table>\n");
+	PQclear(res);
+}
+
+struct page_arg {
+	struct dash *d;
+	const struct period *per;
+};
+
+static int write_page(FILE *out, void *arg)
+{
+	static const char sql_users_bytes[] =
+		"SELECT u.name, count(*), coalesce(sum(j.bytes_read + j.bytes_written), 0) FROM "
+		"jobs j "
+		"JOIN users u ON u.id = j.user_id "
+		"WHERE j.start_time >= now() - make_interval(days => $1::integer) "
+		"GROUP BY 1 ORDER BY 3 DESC, 1 LIMIT 20";
+	static const char sql_users_jobs[] =
+		"SELECT u.name, count(*), coalesce(sum(j.bytes_read + j.bytes_written), 0) FROM "
+		"jobs j "
+		"JOIN users u ON u.id = j.user_id "
+		"WHERE j.start_time >= now() - make_interval(days => $1::integer) "
+		"GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 20";
+	static const char sql_exes_bytes[] =
+		"SELECT e.display, count(*), coalesce(sum(j.bytes_read + j.bytes_written), 0) "
+		"FROM jobs j JOIN executables e ON e.id = j.exe_id "
+		"WHERE j.start_time >= now() - make_interval(days => $1::integer) "
+		"GROUP BY 1 ORDER BY 3 DESC, 1 LIMIT 20";
+	static const char sql_exes_jobs[] =
+		"SELECT e.display, count(*), coalesce(sum(j.bytes_read + j.bytes_written), 0) "
+		"FROM jobs j JOIN executables e ON e.id = j.exe_id "
+		"WHERE j.start_time >= now() - make_interval(days => $1::integer) "
+		"GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 20";
+	static const char sql_fs_bytes[] =
+		"SELECT coalesce(fs.display, '(unknown)'), count(DISTINCT r.job), "
+		"coalesce(sum(r.bytes_read + r.bytes_written), 0) FROM records r "
+		"LEFT JOIN file_systems fs ON fs.id = r.fs WHERE r.module <> 2 "
+		"AND r.start_time >= now() - make_interval(days => $1::integer) "
+		"GROUP BY 1 ORDER BY 3 DESC, 1 LIMIT 20";
+	static const char sql_fs_jobs[] =
+		"SELECT coalesce(fs.display, '(unknown)'), count(DISTINCT r.job), "
+		"coalesce(sum(r.bytes_read + r.bytes_written), 0) FROM records r "
+		"LEFT JOIN file_systems fs ON fs.id = r.fs WHERE r.module <> 2 "
+		"AND r.start_time >= now() - make_interval(days => $1::integer) "
+		"GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 20";
+	struct page_arg *a = arg;
+	struct html p = {out, 0};
+	char days[16], title[64];
+
+	snprintf(days, sizeof(days), "%d", a->per->days);
+	snprintf(title, sizeof(title), "I/O dashboard: %s", a->per->label);
+	html_begin(&p, title);
+	html_put(&p, "<h1>I/O dashboard: %s</h1>\n", a->per->label);
+	nav(&p, a->per);
+	html_put(&p, "<h2>Top users</h2>\n");
+	tops(a->d, &p, "users", sql_users_bytes, sql_users_jobs, days);
+	html_put(&p, "<h2>Top executables</h2>\n");
+	tops(a->d, &p, "executables", sql_exes_bytes, sql_exes_jobs, days);
+	html_put(&p, "<h2>Top file systems</h2>\n");
+	tops(a->d, &p, "file systems", sql_fs_bytes, sql_fs_jobs, days);
+	insight_prevalence(a->d, &p, a->per, days);
+	coverage(a->d, &p, days);
+	jobs_list(a->d, &p, days);
+	return html_end(&p, NULL);
+}
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: ioatlas dashboard --out DIR\n"
+		"\n"
+		"Writes the site's static pages into DIR (a web root): index.html (the last 7\n"
+		"days), 1d.html, 7d.html, 30d.html, 365d.html, and the listed jobs' reports in\n"
+		"DIR/users/USER/ (readable by that user only, when run as root; see\n"
+		"dashboard.private_reports and dashboard.report_group).\n"
+		"\n"
+		"Settings (ioatlas.conf(5)): warehouse.conninfo, dashboard.*, analyze.*.\n");
+}
+
+int main(int argc, char **argv)
+{
+	struct dash d = {.group = (gid_t)-1};
+	const struct ioa_setting table[] = {
+		{"dashboard.report_group", IOA_SET_TEXT, &d.set.report_group, "",
+		 "group that may read every user's reports (a web server's), or empty"},
+		{"dashboard.private_reports", IOA_SET_BOOL, &d.set.private_reports, "yes",
+		 "each user's reports readable by that user only"},
+		{"dashboard.reports_max", IOA_SET_COUNT, &d.set.reports_max, "500",
+		 "job reports written per run"},
+		{"dashboard.jobs_listed", IOA_SET_COUNT, &d.set.jobs_listed, "200",
+		 "jobs listed per page"},
+	};
+	struct ioa_buf err = IOA_BUF_INIT(IOA_LOG_LINE_MAX);
+	char path[PATH_MAX];
+	size_t i;
+	int a, status = 1;
+
+	ioa_log_set_progname("ioatlas dashboard");
+	for (a = 1; a < argc; a++) {
+		if (!strcmp(argv[a], "-h") || !strcmp(argv[a], "--help")) {
+			usage(stdout);
+			return 0;
+		} else if (!strcmp(argv[a], "--out") && a + 1 < argc) {
+			d.out = argv[++a];
+		} else {
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (!d.out) {
+		usage(stderr);
+		return 2;
+	}
+	if (ioa_conf_load(table, sizeof(table) / sizeof(table[0]), &err) ||
+	    an_settings_load(&d.an, &err)) {
+		ioa_error("%s", ioa_buf_str(&err));
+		goto out;
+	}
+	if (d.set.report_group[0]) {
+		struct group *g = getgrnam(d.set.report_group);
+
+		if (!g) {
+			ioa_error("dashboard.report_group: no group '%s'", d.set.report_group);
+			goto out;
+		}
+		d.group = g->gr_gid;
+	}
+	snprintf(path, sizeof(path), "%s/users", d.out);
+	if ((mkdir(d.out, 0755) && errno != EEXIST) || (mkdir(path, 0755) && errno != EEXIST)) {
+		ioa_error("cannot create '%s': %s", path, strerror(errno));
+		goto out;
+	}
+	d.conn = ioa_db_connect(d.an.conninfo, "ioatlas dashboard", &err);
+	if (!d.conn) {
+		ioa_error("%s", ioa_buf_str(&err));
+		goto out;
+	}
+	for (i = 0; i < sizeof(periods) / sizeof(periods[0]) && !d.failed; i++) {
+		struct page_arg arg = {&d, &periods[i]};
+		int rc;
+
+		snprintf(path, sizeof(path), "%s/%s", d.out, periods[i].file);
+		rc = report_write(path, 0644, (uid_t)-1, (gid_t)-1, write_page, &arg);
+		if (!rc && periods[i].days == 7) {
+			snprintf(path, sizeof(path), "%s/index.html", d.out);
+			rc = report_write(path, 0644, (uid_t)-1, (gid_t)-1, write_page, &arg);
+		}
+		if (rc) {
+			ioa_error("cannot write '%s': %s", path, ioa_strerror(rc));
+			d.failed = 1;
+		}
+	}
+	if (!d.failed) {
+		printf("%s/index.html\n", d.out);
+		fprintf(stderr, "ioatlas dashboard: %lld job reports written\n", d.reports_written);
+		status = 0;
+	}
+out:
+	PQfinish(d.conn);
+	ioa_conf_free(table, sizeof(table) / sizeof(table[0]));
+	an_settings_free(&d.an);
+	ioa_buf_release(&err);
+	return status;
+}

@@ -1,0 +1,108 @@
+/*
+ * report_write — what `ioatlas report` and the dashboard share: a job's
+ * analyses (stored or run now), and files written whole or not at all.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ioa_db.h"
+#include "ioa_log.h"
+#include "report.h"
+
+json_object *report_analyses(PGconn *conn, const struct an_job *job, const struct an_settings *set)
+{
+	json_object *all = json_object_new_array();
+	PGresult *res = NULL;
+	size_t i;
+	int k;
+
+	if (conn) {
+		struct ioa_buf err = IOA_BUF_INIT(IOA_LOG_LINE_MAX);
+		char id[24];
+
+		snprintf(id, sizeof(id), "%" PRId64, job->id);
+		res = ioa_db_query(
+			conn,
+			"SELECT analysis, version, confidence, result FROM analysis_results "
+			"WHERE job = $1 AND start_time = $2",
+			2, (const char *const[]){id, job->start_time}, &err, NULL, NULL);
+		if (!res)
+			ioa_warning("job %" PRId64
+				    ": stored analyses not read (%s): running them now",
+				    job->id, ioa_buf_str(&err));
+		ioa_buf_release(&err);
+	}
+	for (i = 0; i < an_nanalyses; i++) {
+		json_object *result = NULL;
+		double confidence = 0;
+
+		for (k = 0; res && k < PQntuples(res) && !result; k++)
+			if (!strcmp(PQgetvalue(res, k, 0), an_analyses[i].name) &&
+			    atoi(PQgetvalue(res, k, 1)) == an_analyses[i].version) {
+				result = json_tokener_parse(PQgetvalue(res, k, 3));
+				confidence = strtod(PQgetvalue(res, k, 2), NULL);
+			}
+		if (!result) {
+			result = json_object_new_object();
+			if (an_analyses[i].run(job, set, result, &confidence)) {
+				json_object_put(result);
+				continue;
+			}
+		}
+		json_object_array_add(all, an_result_entry(&an_analyses[i], confidence, result));
+	}
+	PQclear(res);
+	return all;
+}
+
+int report_page(FILE *out, void *model)
+{
+	return report_html(model, out);
+}
+
+int report_json(FILE *out, void *model)
+{
+	const char *text = json_object_to_json_string_ext(
+		model, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
+
+	return fputs(text, out) < 0 || fputc('\n', out) == EOF || fflush(out) ? -EIO : 0;
+}
+
+int report_write(const char *path, mode_t mode, uid_t uid, gid_t gid,
+		 int (*fn)(FILE *out, void *arg), void *arg)
+{
+	char tmp[PATH_MAX];
+	FILE *f;
+	int fd, rc;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	rc = fchmod(fd, mode) ? -errno : 0;
+	if (!rc && (uid != (uid_t)-1 || gid != (gid_t)-1) && fchown(fd, uid, gid))
+		rc = -errno;
+	f = rc ? NULL : fdopen(fd, "w");
+	if (!f) {
+		close(fd);
+		unlink(tmp);
+		return rc ? rc : -ENOMEM;
+	}
+	rc = fn(f, arg);
+	if (fclose(f) && !rc)
+		rc = -EIO;
+	if (!rc && rename(tmp, path))
+		rc = -errno;
+	if (rc)
+		unlink(tmp);
+	return rc;
+}
