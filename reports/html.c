@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <string.h>
 
 static const char style[] =
 	"body{font:14px/1.45 system-ui,sans-serif;margin:0 auto;max-width:1180px;padding:0 16px "
@@ -96,12 +97,30 @@ const char *html_bytes(double v, char *buf, size_t len)
 	return buf;
 }
 
+/*
+ * A label that fits before the bars: its last characters after an ellipsis
+ * when it is long (the end of a path says most), cut at a character's start.
+ */
+static const char *label_tail(const char *label, char *buf, size_t len)
+{
+	size_t n = strlen(label);
+	const char *from;
+
+	if (n <= 34)
+		return label;
+	from = label + n - 32;
+	while (*from && ((unsigned char)*from & 0xc0) == 0x80)
+		from++;
+	snprintf(buf, len, "\u2026%s", from);
+	return buf;
+}
+
 void html_hbars(struct html *p, const char *const *labels, const double *v, size_t n, int as_bytes,
 		const char *color)
 {
 	double max = 0;
 	size_t i;
-	char buf[64];
+	char buf[64], tail[64];
 
 	for (i = 0; i < n; i++)
 		max = v[i] > max ? v[i] : max;
@@ -109,8 +128,10 @@ void html_hbars(struct html *p, const char *const *labels, const double *v, size
 	for (i = 0; i < n; i++) {
 		double w = max > 0 ? v[i] / max * 420 : 0;
 
-		html_put(p, "<text x=\"0\" y=\"%zu\">", i * 20 + 14);
+		html_put(p, "<text x=\"0\" y=\"%zu\"><title>", i * 20 + 14);
 		html_esc(p, labels[i]);
+		html_put(p, "</title>");
+		html_esc(p, label_tail(labels[i], tail, sizeof(tail)));
 		html_put(p,
 			 "</text><rect x=\"220\" y=\"%zu\" width=\"%.1f\" height=\"14\" "
 			 "fill=\"%s\"/>",

@@ -18,6 +18,7 @@ ok "cmake --install into a fresh prefix succeeds" \
 programs="bin/ioatlas
 bin/ioatlas-config
 libexec/ioatlas/ioatlas-analyze
+libexec/ioatlas/ioatlas-dashboard
 libexec/ioatlas/ioatlas-ingest
 libexec/ioatlas/ioatlas-parse
 libexec/ioatlas/ioatlas-report

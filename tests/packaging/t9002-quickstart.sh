@@ -8,7 +8,7 @@ require_mpi
 
 var="$TEST_TMP/var"
 
-plan 14
+plan 15
 
 # The private cluster's server runs unprivileged when the test is root: it must reach var/.
 [ "$(id -u)" -eq 0 ] && chmod 711 "$TEST_TMP"
@@ -44,6 +44,7 @@ like "$out" "^  checkpoints +5 checkpoints, one every" "it prints the analyses' 
 like "$out" "^  amr +adaptive mesh refinement likely" "and the AMR job as such"
 like "$out" "^Report: +file://$var/reports/job-[0-9]+\\.html " "it writes the AMR job's report and says where"
 ok "the report is there" test -s "$(printf '%s\n' "$out" | sed -n 's|^Report: *file://\([^ ]*\) .*|\1|p')"
+ok "and the site dashboard" test -s "$var/www/index.html"
 like "$out" "^Stop the private cluster: " "and how to stop the cluster it leaves running"
 
 done_testing
