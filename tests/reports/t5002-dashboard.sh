@@ -31,9 +31,10 @@ chmod 1777 "$logs" "$TEST_TMP/data"
 hostile_exe="$TEST_TMP/bin/<b onclick=x>touch"
 cp "$(command -v touch)" "$hostile_exe"
 ioa_preload "$logs" "$hostile_exe" "$TEST_TMP/data/root-file"
+mkdir -m 777 "$TEST_TMP/data/nobody"
 setpriv --reuid=nobody --regid=nogroup --clear-groups env IOATLAS_LOGDIR="$logs" IOATLAS_NONMPI=1 \
-	LD_PRELOAD="$(ioa_preload_list "$IOA_RUNTIME_SO")" dd if=/dev/zero \
-	of="$TEST_TMP/data/nobody-file" bs=100 count=500 status=none
+	LD_PRELOAD="$(ioa_preload_list "$IOA_RUNTIME_SO")" \
+	"$IOA_BUILD_DIR/tests/workloads/posix-ops" basic "$TEST_TMP/data/nobody"
 day=$(find "$logs" -name '*.ioa' | head -n 1 | xargs dirname)
 printf 'garbage' >"$day/broken.ioa"
 IOATLAS_LOGDIR="$logs" "$daemon" --once >/dev/null 2>&1
