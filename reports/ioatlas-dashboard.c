@@ -92,7 +92,7 @@ static int user_report(struct dash *d, const char *id, const char *start, const 
 	gid_t gid = d->group;
 	mode_t dmode = !d->set.private_reports ? 0755 : gid != (gid_t)-1 ? 0750 : 0700;
 	mode_t fmode = !d->set.private_reports ? 0644 : gid != (gid_t)-1 ? 0640 : 0600;
-	json_object *all, *model;
+	json_object *all, *model, *kernels;
 	int rc;
 
 	ioa_parse_i64(id, &id_num);
@@ -123,12 +123,14 @@ static int user_report(struct dash *d, const char *id, const char *start, const 
 		return 0;
 	}
 	all = report_analyses(d->conn, &job, &d->an);
-	model = report_model(&job, all, "warehouse");
+	kernels = report_kernels(d->conn, &job);
+	model = report_model(&job, all, kernels, "warehouse");
 	rc = model ? report_write(path, fmode, uid, gid, report_page, model) : -ENOMEM;
 	if (rc)
 		ioa_warning("cannot write '%s': %s", path, ioa_strerror(rc));
 	json_object_put(model);
 	json_object_put(all);
+	json_object_put(kernels);
 	an_free(&job);
 	ioa_buf_release(&err);
 	d->reports_written += !rc;

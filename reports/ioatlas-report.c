@@ -41,7 +41,7 @@ int main(int argc, char **argv)
 	const char *what = NULL, *out = NULL;
 	char out_buf[PATH_MAX], source[PATH_MAX + 16];
 	PGconn *conn = NULL;
-	json_object *all = NULL, *model = NULL;
+	json_object *all = NULL, *model = NULL, *kernels = NULL;
 	int a, as_json = 0, status = 1, loaded = 0, rc;
 	int64_t id = 0;
 
@@ -104,7 +104,8 @@ int main(int argc, char **argv)
 	}
 	loaded = 1;
 	all = report_analyses(conn, &job, &set);
-	model = report_model(&job, all, source);
+	kernels = conn ? report_kernels(conn, &job) : NULL;
+	model = report_model(&job, all, kernels, source);
 	if (!model) {
 		ioa_error("out of memory");
 		goto out;
@@ -124,6 +125,7 @@ int main(int argc, char **argv)
 out:
 	json_object_put(model);
 	json_object_put(all);
+	json_object_put(kernels);
 	if (loaded)
 		an_free(&job);
 	PQfinish(conn);

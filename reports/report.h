@@ -24,11 +24,13 @@
 
 /*
  * The model of job's report.  analyses: an array of {analysis, version,
- * confidence, result}, as `ioatlas analyze` stores them.  source says
- * where the job came from ("warehouse", or the log's path).  NULL when out
- * of memory.
+ * confidence, result}, as `ioatlas analyze` stores them.  kernels: the
+ * job's published I/O kernels, {name, version, url} (NULL: none).  source
+ * says where the job came from ("warehouse", or the log's path).  NULL
+ * when out of memory.
  */
-json_object *report_model(const struct an_job *job, json_object *analyses, const char *source);
+json_object *report_model(const struct an_job *job, json_object *analyses, json_object *kernels,
+			  const char *source);
 
 /* The page, to out; 0 or -errno (a write that failed: a full disk). */
 int report_html(json_object *model, FILE *out);
@@ -38,6 +40,9 @@ int report_html(json_object *model, FILE *out);
  * results of the current versions) when given, the others run now.
  */
 json_object *report_analyses(PGconn *conn, const struct an_job *job, const struct an_settings *set);
+
+/* The job's published kernels (job_kernels), as report_model() takes them. */
+json_object *report_kernels(PGconn *conn, const struct an_job *job);
 
 /* Writers for report_write(): the model (a json_object *) as the page, or as JSON. */
 int report_page(FILE *out, void *model);

@@ -137,6 +137,46 @@ static void findings(struct html *p, json_object *m)
 	}
 }
 
+/* A link only for the schemes a kernel repository is served by, or a relative path. */
+static int safe_url(const char *url)
+{
+	size_t scheme = strcspn(url, ":/?#");
+
+	return url[0] && (url[scheme] != ':' || !strncmp(url, "https:", 6) ||
+			  !strncmp(url, "http:", 5) || !strncmp(url, "file:", 5));
+}
+
+static void kernels(struct html *p, json_object *m)
+{
+	json_object *list = get(m, "kernels");
+	size_t i;
+
+	if (!json_object_array_length(list))
+		return;
+	html_put(p, "<h2>I/O kernel</h2>\n<p class=\"muted\">A small program that does this "
+		    "job's I/O, with its compute and synchronization gaps.</p>\n<ul>\n");
+	for (i = 0; i < json_object_array_length(list); i++) {
+		json_object *k = json_object_array_get_idx(list, i);
+
+		html_put(p, "<li>");
+		if (safe_url(gets(k, "url"))) {
+			html_put(p, "<a href=\"");
+			html_esc(p, gets(k, "url"));
+			html_put(p, "\">");
+		}
+		html_esc(p, gets(k, "name"));
+		html_put(p, "@");
+		html_esc(p, gets(k, "version"));
+		html_put(p, safe_url(gets(k, "url")) ? "</a>" : " (");
+		if (!safe_url(gets(k, "url"))) {
+			html_esc(p, gets(k, "url"));
+			html_put(p, ")");
+		}
+		html_put(p, "</li>\n");
+	}
+	html_put(p, "</ul>\n");
+}
+
 static void cost(struct html *p, json_object *m)
 {
 	json_object *t = get(m, "time"), *ops = get(m, "operations"), *fs = get(m, "filesystems");
@@ -463,6 +503,7 @@ int report_html(json_object *m, FILE *out)
 
 	header(&p, m);
 	findings(&p, m);
+	kernels(&p, m);
 	cost(&p, m);
 	sizes(&p, m);
 	timeplots(&p, m);

@@ -463,7 +463,8 @@ static json_object *files(const struct an_job *job)
 	return out;
 }
 
-json_object *report_model(const struct an_job *job, json_object *analyses, const char *source)
+json_object *report_model(const struct an_job *job, json_object *analyses, json_object *kernels,
+			  const char *source)
 {
 	json_object *m = json_object_new_object(), *access = result_of(analyses, "access");
 
@@ -472,6 +473,8 @@ json_object *report_model(const struct an_job *job, json_object *analyses, const
 	json_object_object_add(m, "job", job_json(job, source));
 	json_object_object_add(m, "completeness", completeness(job));
 	json_object_object_add(m, "findings", findings(analyses));
+	json_object_object_add(m, "kernels",
+			       kernels ? json_object_get(kernels) : json_object_new_array());
 	layers_and_ops(job, m);
 	json_object_object_add(m, "filesystems", filesystems(job));
 	json_object_object_add(m, "access",

@@ -63,6 +63,35 @@ json_object *report_analyses(PGconn *conn, const struct an_job *job, const struc
 	return all;
 }
 
+json_object *report_kernels(PGconn *conn, const struct an_job *job)
+{
+	struct ioa_buf err = IOA_BUF_INIT(IOA_LOG_LINE_MAX);
+	json_object *all = json_object_new_array();
+	PGresult *res;
+	char id[24];
+	int i;
+
+	snprintf(id, sizeof(id), "%" PRId64, job->id);
+	res = ioa_db_query(conn,
+			   "SELECT name, version, url FROM job_kernels WHERE job = $1 "
+			   "AND start_time = $2 ORDER BY published_at DESC",
+			   2, (const char *const[]){id, job->start_time}, &err, NULL, NULL);
+	if (!res)
+		ioa_warning("job %" PRId64 ": its kernels not read: %s", job->id,
+			    ioa_buf_str(&err));
+	for (i = 0; res && i < PQntuples(res); i++) {
+		json_object *k = json_object_new_object();
+
+		json_object_object_add(k, "name", json_object_new_string(PQgetvalue(res, i, 0)));
+		json_object_object_add(k, "version", json_object_new_string(PQgetvalue(res, i, 1)));
+		json_object_object_add(k, "url", json_object_new_string(PQgetvalue(res, i, 2)));
+		json_object_array_add(all, k);
+	}
+	PQclear(res);
+	ioa_buf_release(&err);
+	return all;
+}
+
 int report_page(FILE *out, void *model)
 {
 	return report_html(model, out);

@@ -51,6 +51,12 @@ open_page() {
 	return 0
 }
 
+# The kernels published for the job (the kernel batch adds these rows).
+q "INSERT INTO job_kernels (job, start_time, name, version, url) SELECT id, start_time,
+	'amr-kernel', '1', 'https://kernels.example/amr-kernel/1/' FROM jobs WHERE id = $amr_job;
+	INSERT INTO job_kernels (job, start_time, name, version, url) SELECT id, start_time,
+	'evil', '1', 'javascript:alert(3)' FROM jobs WHERE id = $amr_job" >/dev/null
+
 cd "$TEST_TMP"
 ok "a report from the warehouse" "$report" "$amr_job"
 page="$TEST_TMP/job-$amr_job.html"
@@ -62,6 +68,9 @@ is "$(grep -o '<script' "$page" | wc -l)" 1 "the page's only script is its own"
 like "$(cat "$page")" "adaptive mesh refinement likely" "its findings come first ..."
 like "$(cat "$page")" "<h2>Findings</h2>" "... under their heading"
 ok "the time plots are drawn" grep -q '<h2>Time</h2>' "$page"
+ok "it links to the job's I/O kernel" \
+	grep -qF '<a href="https://kernels.example/amr-kernel/1/">amr-kernel@1</a>' "$page"
+ok "but never to a script URL" grep -qF '<li>evil@1 (javascript:alert(3))</li>' "$page"
 ok "checkpoints are marked with their bytes" grep -q 'fill="#fde9c8"' "$page"
 
 ok "a report straight from the log, without a database" \

@@ -4,7 +4,7 @@
 BEGIN;
 CREATE EXTENSION IF NOT EXISTS pgtap;
 SET search_path = ioatlas, public;
-SELECT plan(53);
+SELECT plan(54);
 
 -- The schema and its tables.
 SELECT has_schema('ioatlas');
@@ -12,7 +12,8 @@ SELECT views_are('ioatlas', ARRAY['job_overview', 'job_file_system_bytes', 'job_
 	'record_counters', 'ingest_daily'], 'the views of docs/warehouse.md');
 SELECT tables_are('ioatlas', ARRAY['schema_migrations', 'ingest_ledger', 'users', 'executables',
 	'file_names', 'file_systems', 'counter_names', 'modules', 'jobs', 'records', 'time_bins',
-	'failures', 'hints', 'traces', 'job_mounts', 'analysis_results', 'partitioned_tables'], 'the warehouse has exactly its tables (partitions come later)');
+	'failures', 'hints', 'traces', 'job_mounts', 'analysis_results', 'partitioned_tables',
+	'job_kernels'], 'the warehouse has exactly its tables (partitions come later)');
 SELECT col_type_is('ioatlas', 'file_names', 'name', 'bytea', 'file names are bytes, not text');
 SELECT col_type_is('ioatlas', 'executables', 'path', 'bytea', 'executable paths are bytes');
 SELECT col_type_is('ioatlas', 'records', 'counters', 'bigint[]', 'counters are 64-bit');
@@ -68,6 +69,8 @@ INSERT INTO jobs (id, start_time, end_time, ledger, scheduler, job_id, user_id, 
 INSERT INTO records SELECT j.id, j.start_time, 0, 0, 7, f.sha256, NULL, 0, 0, 100, '{1,2}', '{0.5}'
 	FROM jobs j
 	JOIN file_names f ON (j.id = 1 AND f.display = '/a/data') OR (j.id = 2 AND f.display LIKE '/b/%');
+INSERT INTO job_kernels (job, start_time, name, version, url)
+	SELECT id, start_time, 'k' || id, '1', 'https://kernels.example/k' || id FROM jobs;
 INSERT INTO counter_names VALUES (0, 'counter', 1, 'POSIX_OPENS'), (0, 'counter', 2, 'POSIX_FILENOS'),
 	(0, 'fcounter', 1, 'POSIX_F_OPEN_START_TIMESTAMP');
 
@@ -78,6 +81,7 @@ SELECT results_eq('SELECT count(*)::int FROM records', ARRAY[1], 'and only her r
 SELECT results_eq('SELECT display FROM file_names', ARRAY['/a/data'], 'and only her files'' names');
 SELECT results_eq('SELECT display FROM executables', ARRAY['/a/app'], 'and only her programs');
 SELECT results_eq('SELECT name FROM users', ARRAY['alice'], 'and only herself among the users');
+SELECT results_eq('SELECT name FROM job_kernels', ARRAY['k1'], 'and only her jobs'' kernels');
 SELECT results_eq('SELECT job_id FROM job_overview', ARRAY['j1'],
 		  'views show her only her jobs too (security_invoker)');
 SELECT results_eq('SELECT file_name FROM job_file_names', ARRAY['/a/data'], 'and her files');
