@@ -38,7 +38,8 @@ for mode in fixed amr collective fpp temp header small random; do
 	id[$mode]=$(job 4 "$mode")
 done
 id[serial]=$(job 1 small)
-id[untraced]=$(job 4 fixed -genv IOATLAS_TRACE 0)
+# No trace: the time bins (16 per record over the run) need longer gaps to show the phases.
+id[untraced]=$(job 4 fixed -genv IOATLAS_TRACE 0 -genv GROUND_TRUTH_COMPUTE 1)
 for mode in fixed amr collective fpp temp header small random serial untraced; do
 	like "${id[$mode]}" '^[0-9]+$' "the $mode job ran and is in the warehouse"
 done
