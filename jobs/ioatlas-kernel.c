@@ -1,0 +1,143 @@
+/*
+ * ioatlas kernel — I/O kernels: `gen` writes a job's kernel (C source and
+ * Makefile) from its log.  docs/kernels.md.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ioa_log.h"
+#include "kgen.h"
+
+static const char makefile[] =
+	"# The I/O kernel: make (MPICC: your MPI C compiler wrapper), then\n"
+	"#   mpiexec -n RANKS ./kernel [--iterations N] [--compute-scale X] [--data-dir DIR]\n"
+	"#                             [--mode causal|think|fast] [--prepare]\n"
+	"MPICC ?= mpicc\nCFLAGS ?= -O2\n\n"
+	"kernel: kernel.c\n\t$(MPICC) $(CFLAGS) -o kernel kernel.c\n\n"
+	"clean:\n\trm -f kernel\n\n.PHONY: clean\n";
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: ioatlas kernel gen LOG [-o DIR] [--keep-names]\n"
+		"\n"
+		"Writes the job's I/O kernel into DIR (default: kernel): kernel.c, a small MPI\n"
+		"program that makes the job's I/O calls with its compute gaps and its\n"
+		"synchronization, and a Makefile.  File names are anonymous (f0, f1, ...)\n"
+		"unless --keep-names.\n");
+}
+
+/* Writes path whole: a temporary file renamed once complete. */
+static int write_file(const char *path, int (*fn)(FILE *out, void *arg), void *arg)
+{
+	char tmp[PATH_MAX];
+	FILE *f;
+	int rc;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	if (!(f = fopen(tmp, "w")))
+		return -errno;
+	rc = fn(f, arg);
+	if (fclose(f) && !rc)
+		rc = -EIO;
+	if (!rc && rename(tmp, path))
+		rc = -errno;
+	if (rc)
+		unlink(tmp);
+	return rc;
+}
+
+struct gen_arg {
+	const char *log;
+	struct kgen_options o;
+	struct kgen_summary sum;
+	struct ioa_buf err;
+};
+
+static int write_kernel(FILE *out, void *arg)
+{
+	struct gen_arg *a = arg;
+
+	return kgen_log(a->log, &a->o, out, &a->sum, &a->err);
+}
+
+static int write_makefile(FILE *out, void *arg)
+{
+	(void)arg;
+	return fputs(makefile, out) < 0 ? -EIO : 0;
+}
+
+static int gen(int argc, char **argv)
+{
+	struct gen_arg a = {.err = IOA_BUF_INIT(IOA_LOG_LINE_MAX)};
+	const char *dir = "kernel";
+	char path[PATH_MAX];
+	struct stat st;
+	int i, rc;
+
+	for (i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "-o") && i + 1 < argc)
+			dir = argv[++i];
+		else if (!strcmp(argv[i], "--keep-names"))
+			a.o.keep_names = 1;
+		else if (!a.log && argv[i][0] != '-')
+			a.log = argv[i];
+		else {
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (!a.log) {
+		usage(stderr);
+		return 2;
+	}
+	if (mkdir(dir, 0755) && errno != EEXIST) {
+		ioa_error("cannot create '%s': %s", dir, strerror(errno));
+		return 1;
+	}
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
+		ioa_error("'%s' is not a folder", dir);
+		return 1;
+	}
+	snprintf(path, sizeof(path), "%s/kernel.c", dir);
+	rc = write_file(path, write_kernel, &a);
+	if (!rc) {
+		snprintf(path, sizeof(path), "%s/Makefile", dir);
+		rc = write_file(path, write_makefile, NULL);
+	}
+	if (rc) {
+		ioa_error("%s", a.err.len ? ioa_buf_str(&a.err) : ioa_strerror(rc));
+		ioa_buf_release(&a.err);
+		return 1;
+	}
+	snprintf(path, sizeof(path), "%s/kernel.c", dir);
+	if (stat(path, &st))
+		st.st_size = 0;
+	printf("%s: %u ranks in %u group%s, %u calls in %u loops, %u files, %u tables, %u calls "
+	       "not replayed, %lld bytes of C\n",
+	       path, a.sum.ranks, a.sum.groups, a.sum.groups == 1 ? "" : "s", a.sum.calls,
+	       a.sum.loops, a.sum.files, a.sum.tables, a.sum.skipped, (long long)st.st_size);
+	ioa_buf_release(&a.err);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	ioa_log_set_progname("ioatlas kernel");
+	if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		usage(stdout);
+		return 0;
+	}
+	if (argc >= 2 && !strcmp(argv[1], "gen"))
+		return gen(argc - 2, argv + 2);
+	usage(stderr);
+	return 2;
+}

@@ -1,0 +1,1172 @@
+/*
+ * kgen — an I/O kernel from a job's operation trace (see kgen.h).
+ */
+#define _GNU_SOURCE
+#include "kgen.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ioa_counters.h"
+#include "ioa_logfmt.h"
+#include "ioa_logr.h"
+#include "ioa_trace.h"
+
+#define REGION_CAP ((size_t)1 << 30)
+#define MAX_DEPTH  IOA_TRACE_MAX_DEPTH
+
+/* One node of a rank's tree, as walked. */
+struct node {
+	int kind; /* 0 loop, 1 end of loop, 2 call */
+	unsigned depth;
+	uint64_t count;
+	const struct ioa_trace_sig *sig;
+	struct ioa_trace_model model[IOA_TRACE_NVALUES];
+	double gap, dur; /* mean seconds */
+};
+
+struct walked {
+	struct node *n;
+	size_t len, cap;
+	double spt; /* seconds per tick */
+};
+
+/* The kernel's file numbers: record id -> f<number>, in the order ranks first use them. */
+struct files {
+	uint64_t *id;
+	size_t n, cap;
+};
+
+struct gen {
+	FILE *out;
+	const struct kgen_options *o;
+	struct kgen_summary *sum;
+	struct ioa_trace t;
+	struct files files;
+	uint32_t *file_ranks; /* per kernel file: the ranks that use it */
+	size_t cap_file_ranks;
+	uint32_t nprocs;
+	/* files the job read without creating them (inputs), record id -> size */
+	uint64_t *input_id;
+	int64_t *input_size;
+	size_t ninputs;
+	/* names of the log (record id -> name), for --keep-names */
+	uint64_t *name_id;
+	char **name;
+	size_t nnames;
+	int failed;
+};
+
+static void put(struct gen *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(struct gen *g, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (vfprintf(g->out, fmt, ap) < 0)
+		g->failed = 1;
+	va_end(ap);
+}
+
+static int file_number(struct files *f, uint64_t id)
+{
+	size_t i;
+
+	for (i = 0; i < f->n; i++)
+		if (f->id[i] == id)
+			return (int)i;
+	if (f->n == f->cap) {
+		size_t cap = f->cap ? f->cap * 2 : 64;
+		uint64_t *more = realloc(f->id, cap * sizeof(*more));
+
+		if (!more)
+			return -1;
+		f->id = more;
+		f->cap = cap;
+	}
+	f->id[f->n] = id;
+	return (int)f->n++;
+}
+
+/* ------------------------------------------------------------ walking */
+
+static double hist_mean(const struct ioa_trace_hist *h)
+{
+	double sum = 0, n = 0;
+	uint32_t i;
+
+	for (i = 0; i < h->n; i++) {
+		sum += ioa_trace_bin_ticks(h->bin[i]) * (double)h->count[i];
+		n += (double)h->count[i];
+	}
+	return n > 0 ? sum / n : 0;
+}
+
+static struct node *push(struct walked *w)
+{
+	if (w->len == w->cap) {
+		size_t cap = w->cap ? w->cap * 2 : 64;
+		struct node *more = realloc(w->n, cap * sizeof(*more));
+
+		if (!more)
+			return NULL;
+		w->n = more;
+		w->cap = cap;
+	}
+	memset(&w->n[w->len], 0, sizeof(w->n[0]));
+	return &w->n[w->len++];
+}
+
+static int on_loop_begin(void *arg, unsigned depth, uint64_t count)
+{
+	struct node *n = push(arg);
+
+	if (!n)
+		return -ENOMEM;
+	n->kind = 0;
+	n->depth = depth;
+	n->count = count;
+	return 0;
+}
+
+static int on_loop_end(void *arg, unsigned depth)
+{
+	struct node *n = push(arg);
+
+	if (!n)
+		return -ENOMEM;
+	n->kind = 1;
+	n->depth = depth;
+	return 0;
+}
+
+static int on_leaf(void *arg, unsigned depth, const struct ioa_trace_leaf *leaf)
+{
+	struct walked *w = arg;
+	struct node *n = push(w);
+
+	if (!n)
+		return -ENOMEM;
+	n->kind = 2;
+	n->depth = depth;
+	n->sig = leaf->sig;
+	memcpy(n->model, leaf->model, sizeof(n->model));
+	n->gap = hist_mean(&leaf->gap) * w->spt;
+	n->dur = hist_mean(&leaf->dur) * w->spt;
+	return 0;
+}
+
+/* ------------------------------------------------------------ numbers across ranks */
+
+/*
+ * A number's value at each of the group's ranks, as an expression of the
+ * rank R: a constant, a*R + b, or linear in R's block (x, y, z) of a 2-D
+ * or 3-D decomposition of the ranks; else NULL (a table is needed).
+ */
+static const char *fit(const int64_t *v, const uint32_t *ranks, uint32_t m, uint32_t nprocs,
+		       char *buf, size_t len)
+{
+	uint32_t i, px, py;
+	int64_t a, b;
+
+	for (i = 1; i < m && v[i] == v[0]; i++)
+		;
+	if (i == m) {
+		snprintf(buf, len, "%" PRId64, v[0]);
+		return buf;
+	}
+	if (m >= 2 && ranks[1] != ranks[0] && (v[1] - v[0]) % (int64_t)(ranks[1] - ranks[0]) == 0) {
+		a = (v[1] - v[0]) / (int64_t)(ranks[1] - ranks[0]);
+		b = v[0] - a * (int64_t)ranks[0];
+		for (i = 0; i < m && v[i] == a * (int64_t)ranks[i] + b; i++)
+			;
+		if (i == m) {
+			snprintf(buf, len, "(%" PRId64 " * R + %" PRId64 ")", a, b);
+			return buf;
+		}
+	}
+	/* Blocks of a 2-D or 3-D decomposition: px * py * pz = nprocs, rank 0 at (0, 0, 0). */
+	if (m != nprocs || ranks[0] != 0)
+		return NULL;
+	for (px = 2; px < nprocs; px++) {
+		if (nprocs % px)
+			continue;
+		for (py = 1; py <= nprocs / px; py++) {
+			uint32_t pz = nprocs / px / py;
+			int64_t c0 = v[0], cx = v[1] - v[0], cy, cz;
+
+			if (nprocs % (px * py) || px * py > nprocs || (py == 1 && pz == 1))
+				continue;
+			cy = py > 1 ? v[px] - v[0] : 0;
+			cz = pz > 1 ? v[px * py] - v[0] : 0;
+			for (i = 0; i < m; i++) {
+				uint32_t x = i % px, y = (i / px) % py, z = i / (px * py);
+
+				if (v[i] != c0 + cx * x + cy * y + cz * z)
+					break;
+			}
+			if (i == m) {
+				snprintf(buf, len,
+					 "(%" PRId64 " + %" PRId64 " * (R %% %u) + %" PRId64
+					 " * (R / %u %% %u) + %" PRId64 " * (R / %u))",
+					 c0, cx, px, cy, px, py, cz, px * py);
+				return buf;
+			}
+		}
+	}
+	return NULL;
+}
+
+/*
+ * Emits the expression of one number of a call (value pos of node k) over
+ * the group's ranks: base and strides, each fitted, or tables.  out gets
+ * text; tables go to the file before the function (prelude).
+ */
+struct gfun {
+	struct gen *g;
+	unsigned id;
+	struct walked *w; /* per rank in the group */
+	const uint32_t *ranks;
+	uint32_t m;
+	struct ioa_buf pre, body;
+	unsigned ntables;
+};
+
+static int table(struct gfun *f, const int64_t *v, char *name, size_t len)
+{
+	uint32_t i;
+	int rc;
+
+	snprintf(name, len, "t%u_%u[G]", f->id, f->ntables);
+	rc = ioa_buf_addf(&f->pre, "static const int64_t t%u_%u[%u] = {", f->id, f->ntables, f->m);
+	for (i = 0; i < f->m && !rc; i++)
+		rc = ioa_buf_addf(&f->pre, "%s%" PRId64, i ? ", " : "", v[i]);
+	rc = rc ? rc : ioa_buf_addstr(&f->pre, "};\n");
+	f->ntables++;
+	f->g->sum->tables++;
+	return rc;
+}
+
+static int number(struct gfun *f, size_t k, unsigned pos, struct ioa_buf *out)
+{
+	int64_t *v = malloc((f->m + 1) * sizeof(*v));
+	const struct ioa_trace_model *m0 = &f->w[0].n[k].model[pos];
+	char buf[256], name[64];
+	unsigned s;
+	uint32_t i;
+	int rc = v ? 0 : -ENOMEM;
+
+	/* A list per execution (no stride fits): a table per rank of lists. */
+	for (i = 0; i < f->m && !rc; i++)
+		if (f->w[i].n[k].model[pos].explicit_list ||
+		    f->w[i].n[k].model[pos].nstrides != m0->nstrides)
+			break;
+	if (!rc && i < f->m) {
+		uint64_t n = 0, j;
+
+		for (i = 0; i < f->m; i++)
+			n = f->w[i].n[k].model[pos].n > n ? f->w[i].n[k].model[pos].n : n;
+		rc = ioa_buf_addf(&f->pre, "static const int64_t l%u_%zu_%u[%u][%" PRIu64 "] = {",
+				  f->id, k, pos, f->m, n ? n : 1);
+		for (i = 0; i < f->m && !rc; i++) {
+			const struct ioa_trace_model *mi = &f->w[i].n[k].model[pos];
+
+			rc = ioa_buf_addstr(&f->pre, i ? ",\n\t{" : "\n\t{");
+			for (j = 0; j < mi->n && !rc; j++)
+				rc = ioa_buf_addf(&f->pre, "%s%" PRId64, j ? ", " : "",
+						  mi->explicit_list ? mi->list[j] : mi->base);
+			rc = rc ? rc : ioa_buf_addstr(&f->pre, mi->n ? "}" : "0}");
+		}
+		rc = rc ? rc : ioa_buf_addstr(&f->pre, "};\n");
+		rc = rc ? rc : ioa_buf_addf(out, "l%u_%zu_%u[G][X%zu]", f->id, k, pos, k);
+		f->g->sum->tables++;
+		free(v);
+		return rc;
+	}
+	for (i = 0; i < f->m; i++)
+		v[i] = f->w[i].n[k].model[pos].base;
+	rc = rc ? rc
+		: ioa_buf_addstr(out, fit(v, f->ranks, f->m, f->g->nprocs, buf, sizeof(buf))
+					      ? buf
+					      : (table(f, v, name, sizeof(name)), name));
+	for (s = 0; s < m0->nstrides && !rc; s++) {
+		for (i = 0; i < f->m; i++)
+			v[i] = f->w[i].n[k].model[pos].stride[s];
+		if (!fit(v, f->ranks, f->m, f->g->nprocs, buf, sizeof(buf)) || strcmp(buf, "0")) {
+			const char *e = fit(v, f->ranks, f->m, f->g->nprocs, buf, sizeof(buf));
+
+			if (!e) {
+				rc = table(f, v, name, sizeof(name));
+				e = name;
+			}
+			/* Strides go innermost first: stride s belongs to loop depth - 1 - s. */
+			rc = rc ? rc
+				: ioa_buf_addf(out, " + %s * i%u", e, f->w[0].n[k].depth - 1 - s);
+		}
+	}
+	free(v);
+	return rc;
+}
+
+/* ------------------------------------------------------------ calls */
+
+enum callkind {
+	K_SKIP,
+	K_OPEN,
+	K_CREAT,
+	K_CLOSE,
+	K_WRITE,
+	K_PWRITE,
+	K_READ,
+	K_PREAD,
+	K_LSEEK,
+	K_FSYNC,
+	K_FDATASYNC,
+	K_STAT,
+	K_FSTAT,
+	K_UNLINK,
+	K_RMDIR,
+	K_MKDIR,
+	K_ACCESS,
+	K_FTRUNCATE,
+	K_FOPEN,
+	K_FCLOSE,
+	K_FWRITE,
+	K_FREAD,
+	K_FSEEK,
+	K_FFLUSH,
+	K_MOPEN,
+	K_MCLOSE,
+	K_MSYNC,
+	K_MSETSIZE,
+	K_MWRITE_AT,
+	K_MWRITE_AT_ALL,
+	K_MREAD_AT,
+	K_MREAD_AT_ALL,
+	K_BARRIER,
+	K_BCAST,
+	K_ALLREDUCE,
+	K_REDUCE,
+	K_SEND,
+	K_RECV,
+	K_SENDRECV,
+	K_ALLGATHER,
+	K_ALLTOALL,
+};
+
+static const struct {
+	unsigned module;
+	const char *name;
+	enum callkind kind;
+} calls[] = {
+	{IOA_MOD_POSIX, "open", K_OPEN},
+	{IOA_MOD_POSIX, "open64", K_OPEN},
+	{IOA_MOD_POSIX, "openat", K_OPEN},
+	{IOA_MOD_POSIX, "openat64", K_OPEN},
+	{IOA_MOD_POSIX, "creat", K_CREAT},
+	{IOA_MOD_POSIX, "creat64", K_CREAT},
+	{IOA_MOD_POSIX, "close", K_CLOSE},
+	{IOA_MOD_POSIX, "write", K_WRITE},
+	{IOA_MOD_POSIX, "writev", K_WRITE},
+	{IOA_MOD_POSIX, "pwrite", K_PWRITE},
+	{IOA_MOD_POSIX, "pwrite64", K_PWRITE},
+	{IOA_MOD_POSIX, "pwritev", K_PWRITE},
+	{IOA_MOD_POSIX, "read", K_READ},
+	{IOA_MOD_POSIX, "readv", K_READ},
+	{IOA_MOD_POSIX, "pread", K_PREAD},
+	{IOA_MOD_POSIX, "pread64", K_PREAD},
+	{IOA_MOD_POSIX, "preadv", K_PREAD},
+	{IOA_MOD_POSIX, "lseek", K_LSEEK},
+	{IOA_MOD_POSIX, "lseek64", K_LSEEK},
+	{IOA_MOD_POSIX, "fsync", K_FSYNC},
+	{IOA_MOD_POSIX, "fdatasync", K_FDATASYNC},
+	{IOA_MOD_POSIX, "stat", K_STAT},
+	{IOA_MOD_POSIX, "stat64", K_STAT},
+	{IOA_MOD_POSIX, "lstat", K_STAT},
+	{IOA_MOD_POSIX, "lstat64", K_STAT},
+	{IOA_MOD_POSIX, "fstat", K_FSTAT},
+	{IOA_MOD_POSIX, "fstat64", K_FSTAT},
+	{IOA_MOD_POSIX, "unlink", K_UNLINK},
+	{IOA_MOD_POSIX, "rmdir", K_RMDIR},
+	{IOA_MOD_POSIX, "mkdir", K_MKDIR},
+	{IOA_MOD_POSIX, "access", K_ACCESS},
+	{IOA_MOD_POSIX, "ftruncate", K_FTRUNCATE},
+	{IOA_MOD_STDIO, "fopen", K_FOPEN},
+	{IOA_MOD_STDIO, "fopen64", K_FOPEN},
+	{IOA_MOD_STDIO, "fclose", K_FCLOSE},
+	{IOA_MOD_STDIO, "fwrite", K_FWRITE},
+	{IOA_MOD_STDIO, "fputs", K_FWRITE},
+	{IOA_MOD_STDIO, "fprintf", K_FWRITE},
+	{IOA_MOD_STDIO, "fread", K_FREAD},
+	{IOA_MOD_STDIO, "fgets", K_FREAD},
+	{IOA_MOD_STDIO, "fseek", K_FSEEK},
+	{IOA_MOD_STDIO, "fseeko", K_FSEEK},
+	{IOA_MOD_STDIO, "fflush", K_FFLUSH},
+	{IOA_MOD_MPIIO, "File_open", K_MOPEN},
+	{IOA_MOD_MPIIO, "File_close", K_MCLOSE},
+	{IOA_MOD_MPIIO, "File_sync", K_MSYNC},
+	{IOA_MOD_MPIIO, "File_set_size", K_MSETSIZE},
+	{IOA_MOD_MPIIO, "File_write_at", K_MWRITE_AT},
+	{IOA_MOD_MPIIO, "File_write", K_MWRITE_AT},
+	{IOA_MOD_MPIIO, "File_write_at_all", K_MWRITE_AT_ALL},
+	{IOA_MOD_MPIIO, "File_write_all", K_MWRITE_AT_ALL},
+	{IOA_MOD_MPIIO, "File_read_at", K_MREAD_AT},
+	{IOA_MOD_MPIIO, "File_read", K_MREAD_AT},
+	{IOA_MOD_MPIIO, "File_read_at_all", K_MREAD_AT_ALL},
+	{IOA_MOD_MPIIO, "File_read_all", K_MREAD_AT_ALL},
+	{IOA_TRACE_MPI, "Barrier", K_BARRIER},
+	{IOA_TRACE_MPI, "Bcast", K_BCAST},
+	{IOA_TRACE_MPI, "Allreduce", K_ALLREDUCE},
+	{IOA_TRACE_MPI, "Reduce", K_REDUCE},
+	{IOA_TRACE_MPI, "Send", K_SEND},
+	{IOA_TRACE_MPI, "Ssend", K_SEND},
+	{IOA_TRACE_MPI, "Recv", K_RECV},
+	{IOA_TRACE_MPI, "Sendrecv", K_SENDRECV},
+	{IOA_TRACE_MPI, "Allgather", K_ALLGATHER},
+	{IOA_TRACE_MPI, "Alltoall", K_ALLTOALL},
+};
+
+static enum callkind kind_of(const struct ioa_trace_sig *sig)
+{
+	size_t i;
+
+	/* ROMIO's own POSIX calls inside MPI-IO: MPI-IO makes them again. */
+	if (sig->flags & IOA_TR_SUB)
+		return K_SKIP;
+	for (i = 0; i < sizeof(calls) / sizeof(calls[0]); i++)
+		if (calls[i].module == sig->module && !strcmp(calls[i].name, sig->name))
+			return calls[i].kind;
+	return K_SKIP;
+}
+
+/* The C escape of a text for a string literal. */
+static int literal(struct ioa_buf *b, const char *s)
+{
+	int rc = ioa_buf_addstr(b, "\"");
+
+	for (; *s && !rc; s++)
+		rc = *s == '"' || *s == '\\' ? ioa_buf_addf(b, "\\%c", *s)
+		     : (unsigned char)*s < 32 || (unsigned char)*s > 126
+			     ? ioa_buf_addf(b, "\\%03o", (unsigned char)*s)
+			     : ioa_buf_addf(b, "%c", *s);
+	return rc ? rc : ioa_buf_addstr(b, "\"");
+}
+
+/* The executions a call's lists hold (the same for the group's ranks: one shape). */
+static uint64_t list_len(const struct gfun *f, size_t k)
+{
+	uint64_t n = 1;
+	unsigned pos;
+
+	for (pos = 0; pos < IOA_TRACE_NVALUES; pos++)
+		if (f->w[0].n[k].model[pos].explicit_list && f->w[0].n[k].model[pos].n > n)
+			n = f->w[0].n[k].model[pos].n;
+	return n;
+}
+
+static int emit_call(struct gfun *f, size_t k, const char *indent)
+{
+	const struct node *n = &f->w[0].n[k];
+	enum callkind kind = kind_of(n->sig);
+	struct ioa_buf *b = &f->body;
+	struct ioa_buf off = IOA_BUF_INIT(1 << 16), len = IOA_BUF_INIT(1 << 16),
+		       file = IOA_BUF_INIT(1 << 16);
+	double gap = 0;
+	uint32_t i;
+	int rc = 0;
+
+	if (kind == K_SKIP) {
+		f->g->sum->skipped++;
+		return ioa_buf_addf(b, "%s/* %s %s: not replayed */\n", indent,
+				    n->sig->module == IOA_TRACE_MPI
+					    ? "MPI"
+					    : ioa_modules[n->sig->module % 3].name,
+				    n->sig->name);
+	}
+	f->g->sum->calls++;
+	for (i = 0; i < f->m; i++)
+		gap += f->w[i].n[k].gap / f->m;
+	rc = number(f, k, 0, &off);
+	rc = rc ? rc : number(f, k, 1, &len);
+	if (!rc && n->sig->module != IOA_TRACE_MPI)
+		rc = number(f, k, IOA_TRACE_SLOT, &file);
+	/* The explicit lists' execution counter, when a number needs it. */
+	if (!rc &&
+	    (strstr(off.data ? off.data : "", "][X") || strstr(len.data ? len.data : "", "][X") ||
+	     strstr(file.data ? file.data : "", "][X")))
+		rc = ioa_buf_addf(&f->pre, "static uint64_t X%zu;\n", k);
+	if (rc)
+		goto out;
+	if (gap > 1e-6)
+		rc = ioa_buf_addf(b, "%sk_gap(%.6f);\n", indent, gap);
+	rc = rc ? rc : ioa_buf_addstr(b, indent);
+#define F ioa_buf_str(&file)
+#define O ioa_buf_str(&off)
+#define L ioa_buf_str(&len)
+	switch (kind) {
+	case K_OPEN:
+		rc = ioa_buf_addf(b, "k_open(FILE_OF(%s), %d);", F,
+				  !!(n->sig->flags & IOA_TR_CREATE));
+		break;
+	case K_CREAT:
+		rc = ioa_buf_addf(b, "k_open(FILE_OF(%s), 2);", F);
+		break;
+	case K_CLOSE:
+		rc = ioa_buf_addf(b, "k_close(FILE_OF(%s));", F);
+		break;
+	case K_WRITE:
+		rc = ioa_buf_addf(b, "k_write(FILE_OF(%s), %s);", F, L);
+		break;
+	case K_PWRITE:
+		rc = ioa_buf_addf(b, "k_pwrite(FILE_OF(%s), %s, %s);", F, L, O);
+		break;
+	case K_READ:
+		rc = ioa_buf_addf(b, "k_read(FILE_OF(%s), %s);", F, L);
+		break;
+	case K_PREAD:
+		rc = ioa_buf_addf(b, "k_pread(FILE_OF(%s), %s, %s);", F, L, O);
+		break;
+	case K_LSEEK:
+		rc = ioa_buf_addf(b, "k_lseek(FILE_OF(%s), %s);", F, O);
+		break;
+	case K_FSYNC:
+	case K_FDATASYNC:
+		rc = ioa_buf_addf(b, "k_fsync(FILE_OF(%s), %d);", F, kind == K_FDATASYNC);
+		break;
+	case K_STAT:
+		rc = ioa_buf_addf(b, "k_stat(FILE_OF(%s));", F);
+		break;
+	case K_FSTAT:
+		rc = ioa_buf_addf(b, "k_fstat(FILE_OF(%s));", F);
+		break;
+	case K_UNLINK:
+		rc = ioa_buf_addf(b, "k_unlink(FILE_OF(%s));", F);
+		break;
+	case K_RMDIR:
+		rc = ioa_buf_addf(b, "k_rmdir(FILE_OF(%s));", F);
+		break;
+	case K_MKDIR:
+		rc = ioa_buf_addf(b, "k_mkdir(FILE_OF(%s));", F);
+		break;
+	case K_ACCESS:
+		rc = ioa_buf_addf(b, "k_access(FILE_OF(%s));", F);
+		break;
+	case K_FTRUNCATE:
+		rc = ioa_buf_addf(b, "k_ftruncate(FILE_OF(%s), %s);", F, L);
+		break;
+	case K_FOPEN:
+		rc = ioa_buf_addf(b, "k_fopen(FILE_OF(%s));", F);
+		break;
+	case K_FCLOSE:
+		rc = ioa_buf_addf(b, "k_fclose(FILE_OF(%s));", F);
+		break;
+	case K_FWRITE:
+		rc = ioa_buf_addf(b, "k_fwrite(FILE_OF(%s), %s);", F, L);
+		break;
+	case K_FREAD:
+		rc = ioa_buf_addf(b, "k_fread(FILE_OF(%s), %s);", F, L);
+		break;
+	case K_FSEEK:
+		rc = ioa_buf_addf(b, "k_fseek(FILE_OF(%s), %s);", F, O);
+		break;
+	case K_FFLUSH:
+		rc = ioa_buf_addf(b, "k_fflush(FILE_OF(%s));", F);
+		break;
+	case K_MOPEN: {
+		uint32_t r = f->ranks[0];
+		struct ioa_trace_rank tr;
+		const char *hints = "";
+
+		/* The hints given at open (their text is the same for the group's ranks). */
+		if (!ioa_trace_rank_open(&f->g->t, r, &tr)) {
+			if ((n->sig->flags & IOA_TR_HINTS) && n->sig->err >= 0 &&
+			    (uint32_t)n->sig->err < tr.nstrings)
+				hints = tr.strings[n->sig->err];
+			rc = ioa_buf_addf(b, "k_mpi_open(FILE_OF(%s), %s, ", F, O);
+			rc = rc ? rc : literal(b, hints);
+			rc = rc ? rc : ioa_buf_addstr(b, ");");
+			ioa_trace_rank_close(&tr);
+		}
+		break;
+	}
+	case K_MCLOSE:
+		rc = ioa_buf_addf(b, "k_mpi_close(FILE_OF(%s));", F);
+		break;
+	case K_MSYNC:
+		rc = ioa_buf_addf(b, "k_mpi_sync(FILE_OF(%s));", F);
+		break;
+	case K_MSETSIZE:
+		rc = ioa_buf_addf(b, "k_mpi_set_size(FILE_OF(%s), %s);", F, L);
+		break;
+	case K_MWRITE_AT:
+	case K_MWRITE_AT_ALL:
+	case K_MREAD_AT:
+	case K_MREAD_AT_ALL:
+		rc = ioa_buf_addf(b, "k_mpi_rw(FILE_OF(%s), %s, %s, %d, %d);", F, O, L,
+				  kind == K_MWRITE_AT || kind == K_MWRITE_AT_ALL,
+				  kind == K_MWRITE_AT_ALL || kind == K_MREAD_AT_ALL);
+		break;
+	case K_BARRIER:
+		rc = ioa_buf_addstr(b, "k_barrier();");
+		break;
+	case K_BCAST:
+		rc = ioa_buf_addf(b, "k_bcast(%s, %s);", L, O);
+		break;
+	case K_ALLREDUCE:
+	case K_REDUCE:
+		rc = ioa_buf_addf(b, "k_reduce(%s, %d, %s);", L, kind == K_ALLREDUCE, O);
+		break;
+	case K_SEND:
+		rc = ioa_buf_addf(b, "k_send(%s, %s);", L, O);
+		break;
+	case K_RECV:
+		rc = ioa_buf_addf(b, "k_recv(%s, %s);", L, O);
+		break;
+	case K_SENDRECV:
+		rc = ioa_buf_addf(b, "k_sendrecv(%s, %s);", L, O);
+		break;
+	case K_ALLGATHER:
+	case K_ALLTOALL:
+		rc = ioa_buf_addf(b, "k_all(%s, %d);", L, kind == K_ALLTOALL);
+		break;
+	default:
+		break;
+	}
+#undef F
+#undef O
+#undef L
+	rc = rc ? rc : ioa_buf_addf(b, " /* %s */\n", n->sig->name);
+	if (!rc && strstr(ioa_buf_str(&f->pre), "static uint64_t X") &&
+	    (strstr(ioa_buf_str(&off), "][X") || strstr(ioa_buf_str(&len), "][X") ||
+	     strstr(ioa_buf_str(&file), "][X")))
+		rc = ioa_buf_addf(b, "%sX%zu = (X%zu + 1) %% %" PRIu64 ";\n", indent, k, k,
+				  list_len(f, k));
+out:
+	ioa_buf_release(&off);
+	ioa_buf_release(&len);
+	ioa_buf_release(&file);
+	return rc;
+}
+
+/* ------------------------------------------------------------ groups */
+
+static int same_shape(const struct walked *a, const struct walked *b)
+{
+	size_t k;
+
+	if (a->len != b->len)
+		return 0;
+	for (k = 0; k < a->len; k++)
+		if (a->n[k].kind != b->n[k].kind || a->n[k].count != b->n[k].count ||
+		    (a->n[k].kind == 2 && strcmp(a->n[k].sig->name, b->n[k].sig->name)))
+			return 0;
+	return 1;
+}
+
+/* Per rank of the group: its slots' kernel file numbers, as a table FILES_g[G][slot]. */
+static int file_table(struct gfun *f, struct ioa_trace_rank *tr)
+{
+	uint32_t i, j, nslots = 0;
+	int rc = 0;
+
+	for (i = 0; i < f->m; i++)
+		nslots = tr[i].nfiles > nslots ? tr[i].nfiles : nslots;
+	rc = ioa_buf_addf(&f->pre, "static const int files%u[%u][%u] = {", f->id, f->m,
+			  nslots ? nslots : 1);
+	for (i = 0; i < f->m && !rc; i++) {
+		rc = ioa_buf_addstr(&f->pre, i ? ",\n\t{" : "\n\t{");
+		for (j = 0; j < nslots && !rc; j++) {
+			int num = j < tr[i].nfiles ? file_number(&f->g->files, tr[i].files[j]) : -1;
+
+			if (num < 0 && j < tr[i].nfiles)
+				return -ENOMEM;
+			if (num >= 0 && (size_t)num >= f->g->cap_file_ranks) {
+				size_t cap = ((size_t)num + 1) * 2;
+				uint32_t *more = realloc(f->g->file_ranks, cap * sizeof(*more));
+
+				if (!more)
+					return -ENOMEM;
+				memset(more + f->g->cap_file_ranks, 0,
+				       (cap - f->g->cap_file_ranks) * sizeof(*more));
+				f->g->file_ranks = more;
+				f->g->cap_file_ranks = cap;
+			}
+			if (num >= 0)
+				f->g->file_ranks[num]++;
+			rc = ioa_buf_addf(&f->pre, "%s%d", j ? ", " : "", num);
+		}
+		rc = rc ? rc : ioa_buf_addstr(&f->pre, nslots ? "}" : "-1}");
+	}
+	return rc ? rc : ioa_buf_addstr(&f->pre, "};\n");
+}
+
+static int emit_group(struct gen *g, unsigned id, const struct ioa_trace_group *grp)
+{
+	struct gfun f = {.g = g, .id = id, .ranks = grp->ranks, .m = grp->nranks};
+	struct ioa_trace_rank *tr = calloc(grp->nranks + 1, sizeof(*tr));
+	static const struct ioa_trace_visitor visitor = {on_loop_begin, on_loop_end, on_leaf};
+	char indent[2 * MAX_DEPTH + 8];
+	uint32_t i, opened = 0;
+	size_t k;
+	int rc = 0;
+
+	ioa_buf_init(&f.pre, (size_t)1 << 30);
+	ioa_buf_init(&f.body, (size_t)1 << 30);
+	f.w = calloc(grp->nranks + 1, sizeof(*f.w));
+	if (!tr || !f.w)
+		rc = -ENOMEM;
+	for (i = 0; i < grp->nranks && !rc; i++) {
+		rc = ioa_trace_rank_open(&g->t, grp->ranks[i], &tr[i]);
+		opened += !rc;
+		f.w[i].spt = grp->ns_per_tick * 1e-9;
+		rc = rc ? rc : ioa_trace_walk(&tr[i], &visitor, &f.w[i]);
+		if (!rc && i && !same_shape(&f.w[0], &f.w[i]))
+			rc = -EINVAL;
+	}
+	rc = rc ? rc : file_table(&f, tr);
+	for (k = 0; k < (f.w ? f.w[0].len : 0) && !rc; k++) {
+		const struct node *n = &f.w[0].n[k];
+		unsigned d = n->depth;
+
+		memset(indent, '\t', sizeof(indent));
+		indent[d + 1 < sizeof(indent) ? d + 1 : sizeof(indent) - 1] = '\0';
+		if (n->kind == 0) {
+			rc = ioa_buf_addf(&f.body, "%sfor (i%u = 0; i%u < %" PRIu64 "; i%u++) {\n",
+					  indent, n->depth, n->depth, n->count, n->depth);
+			g->sum->loops++;
+		} else if (n->kind == 1) {
+			rc = ioa_buf_addf(&f.body, "%s}\n", indent);
+		} else {
+			rc = emit_call(&f, k, indent);
+		}
+	}
+	if (!rc) {
+		put(g, "\n/* Ranks ");
+		for (i = 0; i < grp->nranks && i < 16; i++)
+			put(g, "%s%u", i ? ", " : "", grp->ranks[i]);
+		put(g, "%s (%u): ", grp->nranks > 16 ? ", ..." : "", grp->nranks);
+		put(g, "one shape of calls, numbers in terms of the rank R and its index G here. "
+		       "*/\n");
+		put(g, "static const uint32_t ranks%u[%u] = {", id, grp->nranks);
+		for (i = 0; i < grp->nranks; i++)
+			put(g, "%s%u", i ? ", " : "", grp->ranks[i]);
+		put(g, "};\n%s", ioa_buf_str(&f.pre));
+		put(g, "#undef FILE_OF\n#define FILE_OF(slot) files%u[G][(slot)]\n", id);
+		put(g, "static void group%u(int64_t R, int64_t G)\n{\n", id);
+		for (k = 0; k < MAX_DEPTH; k++)
+			put(g, "\tint64_t i%zu = 0;\n", k);
+		for (k = 0; k < MAX_DEPTH; k++)
+			put(g, "\t(void)i%zu;\n", k);
+		put(g, "\t(void)R;\n\t(void)G;\n%s}\n", ioa_buf_str(&f.body));
+	}
+	for (i = 0; i < opened; i++)
+		ioa_trace_rank_close(&tr[i]);
+	for (i = 0; f.w && i < grp->nranks; i++)
+		free(f.w[i].n);
+	free(f.w);
+	free(tr);
+	ioa_buf_release(&f.pre);
+	ioa_buf_release(&f.body);
+	return rc;
+}
+
+/* ------------------------------------------------------------ the program */
+
+/* The helpers every kernel carries: each I/O call as the application made it. */
+static const char includes[] =
+	"#define _GNU_SOURCE\n"
+	"#include <errno.h>\n#include <fcntl.h>\n#include <mpi.h>\n#include <stdint.h>\n"
+	"#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n#include <sys/stat.h>\n"
+	"#include <time.h>\n#include <unistd.h>\n\n";
+
+/* The helpers every kernel carries (in pieces: C compilers bound a literal's length). */
+static const char *const prologue[] = {
+	"static const char *data_dir = \".\";\n"
+	"static double compute_scale = 1;\n"
+	"static int mode; /* 0 causal, 1 think-limited, 2 as fast as possible */\n"
+	"static int fds[NFILES];\nstatic FILE *fps[NFILES];\nstatic MPI_File fhs[NFILES];\n"
+	"static char *buf;\nstatic size_t buf_len;\nstatic int rank, size;\n\n"
+	"static void *kbuf(int64_t n)\n{\n"
+	"\tif (n > (int64_t)buf_len) {\n\t\tfree(buf);\n\t\tbuf_len = (size_t)n;\n"
+	"\t\tbuf = calloc(1, buf_len);\n\t\tif (!buf)\n\t\t\tMPI_Abort(MPI_COMM_WORLD, 1);\n\t}\n"
+	"\treturn buf;\n}\n\n"
+	"/* Compute: spinning, so that a faster machine does not shorten it. */\n"
+	"static void k_gap(double s)\n{\n\tstruct timespec t0, t;\n\n"
+	"\tif (mode == 2)\n\t\treturn;\n\tclock_gettime(CLOCK_MONOTONIC, &t0);\n"
+	"\tdo\n\t\tclock_gettime(CLOCK_MONOTONIC, &t);\n"
+	"\twhile ((double)(t.tv_sec - t0.tv_sec) + (t.tv_nsec - t0.tv_nsec) * 1e-9 < s * "
+	"compute_scale);\n}\n\n"
+	"static const char *path(int f)\n{\n\tstatic char p[4096];\n\n"
+	"\tif (f < 0 || f >= NFILES)\n\t\treturn \"/nonexistent\";\n"
+	"\tsnprintf(p, sizeof(p), \"%s/%s\", data_dir, names[f]);\n\treturn p;\n}\n\n"
+	"static void k_open(int f, int create)\n{\n"
+	"\tint flags = create == 2 ? O_WRONLY | O_CREAT | O_TRUNC : create ? O_RDWR | O_CREAT : "
+	"O_RDWR;\n\n"
+	"\tif (f < 0 || f >= NFILES)\n\t\treturn;\n",
+	"\tif (fds[f] > 0)\n\t\tclose(fds[f]);\n"
+	"\tfds[f] = open(path(f), flags, 0644);\n"
+	"\tif (fds[f] < 0 && errno == EISDIR)\n\t\tfds[f] = open(path(f), O_RDONLY);\n}\n\n"
+	"#define FD(f) ((f) >= 0 && (f) < NFILES ? fds[f] : -1)\n"
+	"static void k_close(int f)\n{\n\tif (FD(f) > 0)\n\t\tclose(fds[f]);\n"
+	"\tif (f >= 0 && f < NFILES)\n\t\tfds[f] = -1;\n}\n"
+	"static void k_write(int f, int64_t n)\n{\n\tif (write(FD(f), kbuf(n), (size_t)n) < 0)\n"
+	"\t\treturn;\n}\n"
+	"static void k_pwrite(int f, int64_t n, int64_t o)\n{\n"
+	"\tif (pwrite(FD(f), kbuf(n), (size_t)n, (off_t)o) < 0)\n\t\treturn;\n}\n"
+	"static void k_read(int f, int64_t n)\n{\n\tif (read(FD(f), kbuf(n), (size_t)n) < 0)\n"
+	"\t\treturn;\n}\n"
+	"static void k_pread(int f, int64_t n, int64_t o)\n{\n"
+	"\tif (pread(FD(f), kbuf(n), (size_t)n, (off_t)o) < 0)\n\t\treturn;\n}\n"
+	"static void k_lseek(int f, int64_t o)\n{\n\tlseek(FD(f), (off_t)o, SEEK_SET);\n}\n"
+	"static void k_fsync(int f, int data)\n{\n\tif (data)\n\t\tfdatasync(FD(f));\n"
+	"\telse\n\t\tfsync(FD(f));\n}\n"
+	"static void k_stat(int f)\n{\n\tstruct stat st;\n\n\tstat(path(f), &st);\n}\n"
+	"static void k_fstat(int f)\n{\n\tstruct stat st;\n\n\tfstat(FD(f), &st);\n}\n"
+	"static void k_unlink(int f)\n{\n\tunlink(path(f));\n}\n"
+	"static void k_rmdir(int f)\n{\n\trmdir(path(f));\n}\n"
+	"static void k_mkdir(int f)\n{\n\tmkdir(path(f), 0755);\n}\n"
+	"static void k_access(int f)\n{\n\taccess(path(f), F_OK);\n}\n"
+	"static void k_ftruncate(int f, int64_t n)\n{\n"
+	"\tif (ftruncate(FD(f), (off_t)n))\n\t\treturn;\n}\n",
+	"#define FP(f) ((f) >= 0 && (f) < NFILES ? fps[f] : NULL)\n"
+	"static void k_fopen(int f)\n{\n\tif (f >= 0 && f < NFILES && !fps[f])\n"
+	"\t\tfps[f] = fopen(path(f), \"a+\");\n}\n"
+	"static void k_fclose(int f)\n{\n\tif (FP(f)) {\n\t\tfclose(fps[f]);\n\t\tfps[f] = NULL;\n"
+	"\t}\n}\n"
+	"static void k_fwrite(int f, int64_t n)\n{\n\tif (FP(f))\n"
+	"\t\tfwrite(kbuf(n), 1, (size_t)n, fps[f]);\n}\n"
+	"static void k_fread(int f, int64_t n)\n{\n\tif (FP(f) && fread(kbuf(n), 1, (size_t)n, "
+	"fps[f]) == 0)\n\t\tclearerr(fps[f]);\n}\n"
+	"static void k_fseek(int f, int64_t o)\n{\n\tif (FP(f))\n"
+	"\t\tfseeko(fps[f], (off_t)o, SEEK_SET);\n}\n"
+	"static void k_fflush(int f)\n{\n\tif (FP(f))\n\t\tfflush(fps[f]);\n}\n"
+	"static void k_mpi_open(int f, int64_t amode, const char *hints)\n{\n"
+	"\tMPI_Info info;\n\tchar kv[4096], *line, *save = NULL, *eq;\n\n"
+	"\tif (f < 0 || f >= NFILES)\n\t\treturn;\n\tMPI_Info_create(&info);\n"
+	"\tsnprintf(kv, sizeof(kv), \"%s\", hints);\n"
+	"\tfor (line = strtok_r(kv, \";\\n\", &save); line; line = strtok_r(NULL, \";\\n\", "
+	"&save))\n"
+	"\t\tif ((eq = strchr(line, '='))) {\n\t\t\t*eq = '\\0';\n"
+	"\t\t\tMPI_Info_set(info, line, eq + 1);\n\t\t}\n"
+	"\tMPI_File_open(COMM_OF(f), path(f), (int)amode, info, &fhs[f]);\n"
+	"\tMPI_Info_free(&info);\n}\n"
+	"static void k_mpi_close(int f)\n{\n\tif (f >= 0 && f < NFILES && fhs[f] != "
+	"MPI_FILE_NULL)\n"
+	"\t\tMPI_File_close(&fhs[f]);\n}\n"
+	"static void k_mpi_sync(int f)\n{\n\tif (f >= 0 && f < NFILES && fhs[f] != MPI_FILE_NULL)\n"
+	"\t\tMPI_File_sync(fhs[f]);\n}\n",
+	"static void k_mpi_set_size(int f, int64_t n)\n{\n"
+	"\tif (f >= 0 && f < NFILES && fhs[f] != MPI_FILE_NULL)\n"
+	"\t\tMPI_File_set_size(fhs[f], (MPI_Offset)n);\n}\n"
+	"static void k_mpi_rw(int f, int64_t o, int64_t n, int write, int all)\n{\n"
+	"\tMPI_File fh = f >= 0 && f < NFILES ? fhs[f] : MPI_FILE_NULL;\n\n"
+	"\tif (fh == MPI_FILE_NULL)\n\t\treturn;\n"
+	"\tif (write && all)\n\t\tMPI_File_write_at_all(fh, o, kbuf(n), (int)n, MPI_BYTE, "
+	"MPI_STATUS_IGNORE);\n"
+	"\telse if (write)\n\t\tMPI_File_write_at(fh, o, kbuf(n), (int)n, MPI_BYTE, "
+	"MPI_STATUS_IGNORE);\n"
+	"\telse if (all)\n\t\tMPI_File_read_at_all(fh, o, kbuf(n), (int)n, MPI_BYTE, "
+	"MPI_STATUS_IGNORE);\n"
+	"\telse\n\t\tMPI_File_read_at(fh, o, kbuf(n), (int)n, MPI_BYTE, MPI_STATUS_IGNORE);\n}\n"
+	"/* Synchronization as the job did it; think-limited mode leaves it out. */\n"
+	"static void k_barrier(void)\n{\n\tif (mode != 1)\n\t\tMPI_Barrier(MPI_COMM_WORLD);\n}\n"
+	"static void k_bcast(int64_t n, int64_t root)\n{\n\tif (mode != 1)\n"
+	"\t\tMPI_Bcast(kbuf(n), (int)n, MPI_BYTE, (int)(root >= 0 ? root : 0), "
+	"MPI_COMM_WORLD);\n}\n"
+	"static void k_reduce(int64_t n, int all, int64_t root)\n{\n\tvoid *out;\n\n"
+	"\tif (mode == 1)\n\t\treturn;\n\tout = calloc(1, (size_t)(n > 0 ? n : 1));\n"
+	"\tif (all)\n\t\tMPI_Allreduce(kbuf(n), out, (int)n, MPI_BYTE, MPI_BOR, "
+	"MPI_COMM_WORLD);\n"
+	"\telse\n\t\tMPI_Reduce(kbuf(n), out, (int)n, MPI_BYTE, MPI_BOR, (int)(root >= 0 ? "
+	"root : 0), MPI_COMM_WORLD);\n"
+	"\tfree(out);\n}\n"
+	"/* Peers are relative to the rank, as the trace keeps them. */\n",
+	"static void k_send(int64_t n, int64_t peer)\n{\n\tif (mode != 1 && peer >= 0)\n"
+	"\t\tMPI_Send(kbuf(n), (int)n, MPI_BYTE, (int)((rank + peer) % size), 0, "
+	"MPI_COMM_WORLD);\n}\n"
+	"static void k_recv(int64_t n, int64_t peer)\n{\n\tif (mode != 1)\n"
+	"\t\tMPI_Recv(kbuf(n), (int)n, MPI_BYTE, peer >= 0 ? (int)((rank + peer) % size) : "
+	"MPI_ANY_SOURCE, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);\n}\n"
+	"static void k_sendrecv(int64_t n, int64_t peer)\n{\n\tvoid *in;\n\n"
+	"\tif (mode == 1 || peer < 0)\n\t\treturn;\n\tin = malloc((size_t)(n > 0 ? n : 1));\n"
+	"\tMPI_Sendrecv(kbuf(n), (int)n, MPI_BYTE, (int)((rank + peer) % size), 0, in, (int)n, "
+	"MPI_BYTE, (int)((rank - peer % size + size) % size), 0, MPI_COMM_WORLD, "
+	"MPI_STATUS_IGNORE);\n\tfree(in);\n}\n"
+	"static void k_all(int64_t n, int to_all)\n{\n\tint64_t each = n / size > 0 ? n / size : "
+	"1;\n"
+	"\tvoid *out;\n\n\tif (mode == 1)\n\t\treturn;\n"
+	"\tout = malloc((size_t)(each * size));\n"
+	"\tif (to_all)\n\t\tMPI_Alltoall(kbuf(each * size), (int)each, MPI_BYTE, out, (int)each, "
+	"MPI_BYTE, MPI_COMM_WORLD);\n"
+	"\telse\n\t\tMPI_Allgather(kbuf(each), (int)each, MPI_BYTE, out, (int)each, MPI_BYTE, "
+	"MPI_COMM_WORLD);\n\tfree(out);\n}\n",
+	NULL};
+
+static const char epilogue[] =
+	"\nstatic void usage(void)\n{\n"
+	"\tif (!rank)\n\t\tfprintf(stderr, \"usage: %s [--iterations N] [--compute-scale X] "
+	"[--data-dir DIR] [--mode causal|think|fast] [--prepare]\\n\", \"kernel\");\n}\n\n"
+	"int main(int argc, char **argv)\n{\n\tlong iterations = 1, it;\n\tint a, f, prepare = "
+	"0;\n\n"
+	"\tMPI_Init(&argc, &argv);\n\tMPI_Comm_rank(MPI_COMM_WORLD, &rank);\n"
+	"\tMPI_Comm_size(MPI_COMM_WORLD, &size);\n"
+	"\tfor (a = 1; a < argc; a++) {\n"
+	"\t\tif (!strcmp(argv[a], \"--iterations\") && a + 1 < argc)\n"
+	"\t\t\titerations = strtol(argv[++a], NULL, 10);\n"
+	"\t\telse if (!strcmp(argv[a], \"--compute-scale\") && a + 1 < argc)\n"
+	"\t\t\tcompute_scale = strtod(argv[++a], NULL);\n"
+	"\t\telse if (!strcmp(argv[a], \"--data-dir\") && a + 1 < argc)\n"
+	"\t\t\tdata_dir = argv[++a];\n"
+	"\t\telse if (!strcmp(argv[a], \"--prepare\"))\n"
+	"\t\t\tprepare = 1;\n"
+	"\t\telse if (!strcmp(argv[a], \"--mode\") && a + 1 < argc) {\n"
+	"\t\t\ta++;\n\t\t\tmode = !strcmp(argv[a], \"think\") ? 1 : !strcmp(argv[a], \"fast\") ? 2 "
+	": 0;\n"
+	"\t\t} else {\n\t\t\tusage();\n\t\t\tMPI_Finalize();\n\t\t\treturn 2;\n\t\t}\n\t}\n"
+	"\tif (size != NPROCS) {\n\t\tif (!rank)\n\t\t\tfprintf(stderr, \"kernel: made for %d "
+	"ranks, run with %d\\n\", NPROCS, size);\n\t\tMPI_Finalize();\n\t\treturn 2;\n\t}\n"
+	"\tfor (f = 0; f < NFILES; f++) {\n\t\tfds[f] = -1;\n\t\tfhs[f] = MPI_FILE_NULL;\n\t}\n"
+	"\t/* --prepare: the inputs, made before the run (and outside what is measured). */\n"
+	"\tif (prepare) {\n\t\tfor (f = 0; !rank && f < NFILES; f++)\n"
+	"\t\t\tif (input_size[f] >= 0) {\n"
+	"\t\t\t\tint fd = open(path(f), O_WRONLY | O_CREAT, 0644);\n\n"
+	"\t\t\t\tif (fd < 0 || ftruncate(fd, (off_t)input_size[f]))\n"
+	"\t\t\t\t\tfprintf(stderr, \"kernel: cannot make %s\\n\", path(f));\n"
+	"\t\t\t\tif (fd >= 0)\n\t\t\t\t\tclose(fd);\n\t\t\t}\n"
+	"\t\tMPI_Finalize();\n\t\treturn 0;\n\t}\n"
+	"\tfor (it = 0; it < iterations; it++)\n\t\trun();\n"
+	"\tfree(buf);\n\tMPI_Finalize();\n\treturn 0;\n}\n";
+
+/* Files read but not created by the job: the kernel's --prepare makes them, of this size. */
+static int on_record(const struct ioa_log_record *rec, void *arg)
+{
+	struct gen *g = arg;
+	int64_t read, last;
+	uint64_t *ids;
+	int64_t *sizes;
+
+	if (rec->module == IOA_MOD_POSIX) {
+		read = rec->counters[POSIX_BYTES_READ];
+		last = rec->counters[POSIX_MAX_BYTE_READ];
+	} else if (rec->module == IOA_MOD_STDIO) {
+		read = rec->counters[STDIO_BYTES_READ];
+		last = rec->counters[STDIO_MAX_BYTE_READ];
+	} else {
+		read = rec->counters[MPIIO_BYTES_READ];
+		last = 0;
+	}
+	if (read <= 0 || (rec->flags & IOA_REC_CREATED))
+		return 0;
+	if (!(ids = realloc(g->input_id, (g->ninputs + 1) * sizeof(*ids))))
+		return -ENOMEM;
+	g->input_id = ids;
+	if (!(sizes = realloc(g->input_size, (g->ninputs + 1) * sizeof(*sizes))))
+		return -ENOMEM;
+	g->input_size = sizes;
+	g->input_id[g->ninputs] = rec->id;
+	g->input_size[g->ninputs++] = last + 1 > read ? last + 1 : read;
+	return 0;
+}
+
+static int read_log(struct gen *g, const char *path, struct ioa_buf *err)
+{
+	struct ioa_log_reader r = {.fd = -1};
+	struct ioa_buf raw = IOA_BUF_INIT(REGION_CAP);
+	uint32_t i;
+	int rc = ioa_logr_open(&r, path), traced = 0;
+
+	for (i = 0; !rc && i < r.region_count; i++) {
+		uint32_t type = r.regions[i].type;
+
+		if (type != IOA_REGION_TRACE && (type < 16 || type >= 32))
+			continue;
+		rc = ioa_logr_read_region(&r, i, &raw);
+		if (type == IOA_REGION_TRACE) {
+			rc = rc ? rc : ioa_trace_decode(&g->t, raw.data, raw.len);
+			traced |= !rc;
+		} else {
+			rc = rc ? rc : ioa_logr_each_record(&r, i, &raw, on_record, g);
+		}
+	}
+	if (rc)
+		ioa_buf_addf(err, "%s: %s", path,
+			     r.error[0] ? r.error : "the trace does not decode");
+	else if (!traced) {
+		ioa_buf_addf(err, "%s: the log holds no operation trace", path);
+		rc = -ENOENT;
+	}
+	ioa_logr_close(&r);
+	ioa_buf_release(&raw);
+	return rc;
+}
+
+struct names_arg {
+	struct gen *g;
+	struct ioa_buf text;
+};
+
+static int on_name(uint64_t id, const unsigned char *name, uint32_t len, void *arg)
+{
+	struct names_arg *a = arg;
+	struct gen *g = a->g;
+	uint64_t *ids = realloc(g->name_id, (g->nnames + 1) * sizeof(*ids));
+	char **names;
+
+	if (!ids)
+		return -ENOMEM;
+	g->name_id = ids;
+	names = realloc(g->name, (g->nnames + 1) * sizeof(*names));
+	if (!names)
+		return -ENOMEM;
+	g->name = names;
+	ioa_buf_reset(&a->text);
+	if (ioa_buf_add_escaped(&a->text, name, len))
+		return -ENOMEM;
+	g->name_id[g->nnames] = id;
+	g->name[g->nnames] = strdup(ioa_buf_str(&a->text));
+	return g->name[g->nnames++] ? 0 : -ENOMEM;
+}
+
+static int read_names(struct gen *g, const char *path)
+{
+	struct ioa_log_reader r = {.fd = -1};
+	struct ioa_buf raw = IOA_BUF_INIT(REGION_CAP);
+	struct names_arg a = {.g = g, .text = IOA_BUF_INIT(1 << 20)};
+	uint32_t i;
+	int rc = ioa_logr_open(&r, path);
+
+	for (i = 0; !rc && i < r.region_count; i++)
+		if (r.regions[i].type == IOA_REGION_NAMES) {
+			rc = ioa_logr_read_region(&r, i, &raw);
+			rc = rc ? rc : ioa_logr_each_name(&r, &raw, on_name, &a);
+		}
+	ioa_logr_close(&r);
+	ioa_buf_release(&raw);
+	ioa_buf_release(&a.text);
+	return rc;
+}
+
+/* The file names: anonymous (f<number>), or the job's basenames when asked. */
+static void emit_names(struct gen *g)
+{
+	size_t i, j;
+
+	put(g, "#define NFILES %zu\nstatic const char *const names[NFILES + 1] = {\n",
+	    g->files.n ? g->files.n : 1);
+	for (i = 0; i < g->files.n; i++) {
+		const char *name = NULL;
+
+		for (j = 0; g->o->keep_names && j < g->nnames && !name; j++)
+			if (g->name_id[j] == g->files.id[i])
+				name = g->name[j];
+		if (name) {
+			struct ioa_buf b = IOA_BUF_INIT(1 << 16);
+			const char *base = strrchr(name, '/');
+
+			literal(&b, base ? base + 1 : name);
+			put(g, "\t%s,\n", ioa_buf_str(&b));
+			ioa_buf_release(&b);
+		} else {
+			put(g, "\t\"f%zu\",\n", i);
+		}
+	}
+	put(g, "\t\"unused\"};\n");
+}
+
+/* Per file: opened by all ranks together (MPI-IO), and its size when it is an input. */
+static void emit_files(struct gen *g)
+{
+	size_t i, j;
+
+	put(g, "/* MPI-IO files every rank opens are opened collectively. */\n"
+	       "static const int collective[NFILES + 1] = {");
+	for (i = 0; i < g->files.n; i++)
+		put(g, "%s%d", i ? ", " : "",
+		    g->nprocs > 1 && i < g->cap_file_ranks && g->file_ranks[i] == g->nprocs);
+	put(g, "%s0};\n#define COMM_OF(f) (collective[f] ? MPI_COMM_WORLD : MPI_COMM_SELF)\n",
+	    g->files.n ? ", " : "");
+	put(g, "/* Inputs: files the job read without making them (--prepare makes them). */\n"
+	       "static const int64_t input_size[NFILES + 1] = {");
+	for (i = 0; i < g->files.n; i++) {
+		int64_t size = -1;
+
+		for (j = 0; j < g->ninputs; j++)
+			if (g->input_id[j] == g->files.id[i] && g->input_size[j] > size)
+				size = g->input_size[j];
+		put(g, "%s%" PRId64, i ? ", " : "", size);
+	}
+	put(g, "%s-1};\n", g->files.n ? ", " : "");
+}
+
+int kgen_log(const char *path, const struct kgen_options *o, FILE *out, struct kgen_summary *sum,
+	     struct ioa_buf *err)
+{
+	struct gen g = {.out = out, .o = o, .sum = sum};
+	FILE *body = NULL;
+	char *text = NULL;
+	size_t text_len = 0, i;
+	int rc;
+
+	memset(sum, 0, sizeof(*sum));
+	rc = read_log(&g, path, err);
+	if (!rc && o->keep_names)
+		rc = read_names(&g, path);
+	for (i = 0; !rc && i < g.t.ngroups; i++)
+		g.nprocs += g.t.groups[i].nranks;
+	/* The groups first (they number the files), then the program around them. */
+	body = rc ? NULL : open_memstream(&text, &text_len);
+	if (!rc && !body)
+		rc = -ENOMEM;
+	g.out = body;
+	for (i = 0; !rc && i < g.t.ngroups; i++) {
+		rc = emit_group(&g, (unsigned)i, &g.t.groups[i]);
+		sum->groups++;
+	}
+	if (body && fclose(body))
+		rc = rc ? rc : -ENOMEM;
+	g.out = out;
+	if (!rc) {
+		sum->ranks = g.nprocs;
+		sum->files = (unsigned)g.files.n;
+		put(&g,
+		    "/*\n * I/O kernel generated by ioatlas from a job's operation trace: the "
+		    "job's "
+		    "I/O calls,\n * with its compute gaps (spinning) and synchronization, for %u "
+		    "ranks.\n * Build: make (mpicc); run: mpiexec -n %u ./kernel [--iterations N] "
+		    "[--compute-scale X]\n * [--data-dir DIR] [--mode causal|think|fast]\n */\n",
+		    g.nprocs, g.nprocs);
+		put(&g, "%s#define NPROCS %u\n", includes, g.nprocs);
+		emit_names(&g);
+		emit_files(&g);
+		for (i = 0; prologue[i]; i++)
+			put(&g, "%s", prologue[i]);
+		put(&g, "%s", text ? text : "");
+		put(&g, "\n/* The job, rank by rank: each rank runs its group's calls. */\n"
+			"static void run(void)\n{\n\tuint32_t i;\n\n");
+		for (i = 0; i < g.t.ngroups; i++)
+			put(&g,
+			    "\tfor (i = 0; i < %u; i++)\n\t\tif (ranks%zu[i] == (uint32_t)rank)\n"
+			    "\t\t\tgroup%zu(rank, i);\n",
+			    g.t.groups[i].nranks, i, i);
+		put(&g, "}\n%s", epilogue);
+		if (g.failed || fflush(out))
+			rc = -EIO;
+	} else if (!err->len) {
+		ioa_buf_addf(err, "%s: %s", path,
+			     rc == -EINVAL ? "ranks of one group differ in shape" : strerror(-rc));
+	}
+	free(text);
+	free(g.files.id);
+	free(g.file_ranks);
+	free(g.input_id);
+	free(g.input_size);
+	for (i = 0; i < g.nnames; i++)
+		free(g.name[i]);
+	free(g.name);
+	free(g.name_id);
+	ioa_trace_free(&g.t);
+	return rc;
+}

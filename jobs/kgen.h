@@ -1,0 +1,40 @@
+/*
+ * kgen — an I/O kernel from a job's operation trace: a compact C program
+ * (MPI, POSIX, STDIO, MPI-IO) that makes the job's I/O calls with its
+ * compute gaps and synchronization, and none of its science
+ * (papers/io-kernel-generation, papers/parallel-trace-replay).
+ *
+ * The runtime already folds each rank's calls into loops and gathers
+ * ranks of one shape into groups.  Each group becomes a function: its
+ * loops as loops, its calls as calls, each number (offset, length, peer,
+ * file) an expression of the loop indices and of the rank: affine in rank,
+ * or affine in the rank's (i, j, k) block of a 2-D or 3-D decomposition
+ * found by trying the factorizations of the rank count, or else a table
+ * per rank.  Calls MPI-IO makes on its own (ROMIO's POSIX sub-calls) are
+ * left to MPI-IO.  Files get anonymous names (f0, f1, ... in the order the
+ * ranks first use them) unless the names are asked for.
+ */
+#ifndef KGEN_H
+#define KGEN_H
+
+#include <stdio.h>
+
+#include "ioa_buf.h"
+
+struct kgen_options {
+	int keep_names; /* the job's file names instead of f0, f1, ... */
+};
+
+/* What kgen_log() made, for the caller to say. */
+struct kgen_summary {
+	unsigned ranks, groups, calls, loops, tables, files, skipped;
+};
+
+/*
+ * Writes the kernel of the log at path to out (C source).  0, or -errno
+ * with err set (a log without a trace: -ENOENT).
+ */
+int kgen_log(const char *path, const struct kgen_options *o, FILE *out, struct kgen_summary *sum,
+	     struct ioa_buf *err);
+
+#endif
