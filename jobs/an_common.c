@@ -146,9 +146,8 @@ static int app_write(const struct an_job *job, const struct an_event *e)
 
 /*
  * Whether event e is a write reaching the file system (POSIX or STDIO,
- * inside MPI-IO calls too): the phases' timing.  A collective MPI-IO call
- * lasts while its ranks wait for each other, so its span would bridge the
- * quiet between phases.
+ * inside MPI-IO calls too).  With the application's own writes, they time
+ * each rank's bursts: an aggregator's, and the others' collective calls.
  */
 static int fs_write(const struct an_job *job, const struct an_event *e)
 {
@@ -251,7 +250,7 @@ static size_t write_items(const struct an_job *job, struct witem *w)
 	if (job->traced_ranks) {
 		for (i = 0; i < job->nev; i++) {
 			const struct an_event *e = &job->ev[i];
-			int t = fs_write(job, e), c = app_write(job, e);
+			int c = app_write(job, e), t = c || fs_write(job, e);
 
 			if (t || c)
 				w[n++] = (struct witem){
