@@ -20,6 +20,7 @@ bin/ioatlas-config
 libexec/ioatlas/ioatlas-analyze
 libexec/ioatlas/ioatlas-dashboard
 libexec/ioatlas/ioatlas-ingest
+libexec/ioatlas/ioatlas-kernel
 libexec/ioatlas/ioatlas-parse
 libexec/ioatlas/ioatlas-report
 libexec/ioatlas/ioatlas-trace
