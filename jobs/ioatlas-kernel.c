@@ -14,6 +14,7 @@
 
 #include "ioa_log.h"
 #include "kgen.h"
+#include "kvalidate.h"
 
 static const char makefile[] =
 	"# The I/O kernel: make (MPICC: your MPI C compiler wrapper), then\n"
@@ -27,11 +28,82 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: ioatlas kernel gen LOG [-o DIR] [--keep-names]\n"
+		"       ioatlas kernel validate DIR LOG [--runtime LIB] [--timeout S]\n"
 		"\n"
-		"Writes the job's I/O kernel into DIR (default: kernel): kernel.c, a small MPI\n"
-		"program that makes the job's I/O calls with its compute gaps and its\n"
-		"synchronization, and a Makefile.  File names are anonymous (f0, f1, ...)\n"
-		"unless --keep-names.\n");
+		"gen: writes the job's I/O kernel into DIR (default: kernel): kernel.c, a small\n"
+		"MPI program that makes the job's I/O calls with its compute gaps and its\n"
+		"synchronization, and a Makefile.  File names are anonymous (f0, f1, ...) unless\n"
+		"--keep-names.\n"
+		"validate: builds the kernel in DIR, runs it under the runtime with the job's\n"
+		"rank count (MPICC, mpiexec.mpich), and compares its log with the job's, file by\n"
+		"file and counter by counter; prints the replay time error.  Exits 1 when a\n"
+		"counter differs.\n");
+}
+
+/* libioatlas.so beside this program: installed, or in the build tree. */
+static const char *runtime_lib(char *buf, size_t len)
+{
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	char *slash;
+
+	if (n <= 0)
+		return NULL;
+	self[n] = '\0';
+	if (!(slash = strrchr(self, '/')))
+		return NULL;
+	*slash = '\0';
+	if (snprintf(buf, len, "%s/../../%s/libioatlas.so", self, IOATLAS_LIBDIR) < (int)len &&
+	    !access(buf, R_OK))
+		return buf;
+	if (snprintf(buf, len, "%s/../../lib/libioatlas.so", self) >= (int)len)
+		return NULL;
+	return access(buf, R_OK) ? NULL : buf;
+}
+
+static int validate(int argc, char **argv)
+{
+	struct kvalidate_options o = {.timeout = 600};
+	struct kvalidate_result res;
+	struct ioa_buf err = IOA_BUF_INIT(IOA_LOG_LINE_MAX);
+	const char *dir = NULL, *log = NULL;
+	char lib[PATH_MAX];
+	int i, rc;
+
+	for (i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--runtime") && i + 1 < argc)
+			o.runtime = argv[++i];
+		else if (!strcmp(argv[i], "--timeout") && i + 1 < argc)
+			o.timeout = atoi(argv[++i]);
+		else if (!dir && argv[i][0] != '-')
+			dir = argv[i];
+		else if (!log && argv[i][0] != '-')
+			log = argv[i];
+		else {
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (!dir || !log || o.timeout <= 0) {
+		usage(stderr);
+		return 2;
+	}
+	if (!o.runtime && !(o.runtime = runtime_lib(lib, sizeof(lib)))) {
+		ioa_error("no libioatlas.so beside this program: name it with --runtime");
+		return 1;
+	}
+	rc = kvalidate(dir, log, &o, stdout, &res, &err);
+	if (rc) {
+		ioa_error("%s", err.len ? ioa_buf_str(&err) : ioa_strerror(rc));
+		ioa_buf_release(&err);
+		return 1;
+	}
+	printf("%s: %u records, %u counters compared: %s\n", dir, res.records, res.counters,
+	       res.differ ? "they differ (above)" : "identical");
+	printf("replay time: job %.3f s, kernel %.3f s, error %+.1f%%\n", res.job_seconds,
+	       res.kernel_seconds, res.time_error * 100);
+	ioa_buf_release(&err);
+	return res.differ ? 1 : 0;
 }
 
 /* Writes path whole: a temporary file renamed once complete. */
@@ -125,6 +197,7 @@ static int gen(int argc, char **argv)
 	       "not replayed, %lld bytes of C\n",
 	       path, a.sum.ranks, a.sum.groups, a.sum.groups == 1 ? "" : "s", a.sum.calls,
 	       a.sum.loops, a.sum.files, a.sum.tables, a.sum.skipped, (long long)st.st_size);
+	free(a.sum.file_ids);
 	ioa_buf_release(&a.err);
 	return 0;
 }
@@ -138,6 +211,8 @@ int main(int argc, char **argv)
 	}
 	if (argc >= 2 && !strcmp(argv[1], "gen"))
 		return gen(argc - 2, argv + 2);
+	if (argc >= 2 && !strcmp(argv[1], "validate"))
+		return validate(argc - 2, argv + 2);
 	usage(stderr);
 	return 2;
 }

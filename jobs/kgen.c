@@ -47,6 +47,7 @@ struct gen {
 	struct ioa_trace t;
 	struct files files;
 	uint32_t *file_ranks; /* per kernel file: the ranks that use it */
+	uint64_t *file_mark;  /* per kernel file: the last rank counted (group << 32 | index) + 1 */
 	size_t cap_file_ranks;
 	uint32_t nprocs;
 	/* files the job read without creating them (inputs), record id -> size */
@@ -508,8 +509,10 @@ static int emit_call(struct gfun *f, size_t k, const char *indent)
 #define L ioa_buf_str(&len)
 	switch (kind) {
 	case K_OPEN:
+		/* An open that worked creates the file if need be (another rank's open may
+		 * come later in the kernel); one that failed fails again. */
 		rc = ioa_buf_addf(b, "k_open(FILE_OF(%s), %d);", F,
-				  !!(n->sig->flags & IOA_TR_CREATE));
+				  !(n->sig->flags & IOA_TR_FAILED));
 		break;
 	case K_CREAT:
 		rc = ioa_buf_addf(b, "k_open(FILE_OF(%s), 2);", F);
@@ -686,16 +689,26 @@ static int file_table(struct gfun *f, struct ioa_trace_rank *tr)
 			if (num >= 0 && (size_t)num >= f->g->cap_file_ranks) {
 				size_t cap = ((size_t)num + 1) * 2;
 				uint32_t *more = realloc(f->g->file_ranks, cap * sizeof(*more));
+				uint64_t *marks;
 
 				if (!more)
 					return -ENOMEM;
+				f->g->file_ranks = more;
+				if (!(marks = realloc(f->g->file_mark, cap * sizeof(*marks))))
+					return -ENOMEM;
+				f->g->file_mark = marks;
 				memset(more + f->g->cap_file_ranks, 0,
 				       (cap - f->g->cap_file_ranks) * sizeof(*more));
-				f->g->file_ranks = more;
+				memset(marks + f->g->cap_file_ranks, 0,
+				       (cap - f->g->cap_file_ranks) * sizeof(*marks));
 				f->g->cap_file_ranks = cap;
 			}
-			if (num >= 0)
+			/* A rank counts once per file (its POSIX and MPI-IO slots name the same
+			 * file). */
+			if (num >= 0 && f->g->file_mark[num] != ((uint64_t)f->id << 32 | i) + 1) {
+				f->g->file_mark[num] = ((uint64_t)f->id << 32 | i) + 1;
 				f->g->file_ranks[num]++;
+			}
 			rc = ioa_buf_addf(&f->pre, "%s%d", j ? ", " : "", num);
 		}
 		rc = rc ? rc : ioa_buf_addstr(&f->pre, nslots ? "}" : "-1}");
@@ -1159,8 +1172,13 @@ int kgen_log(const char *path, const struct kgen_options *o, FILE *out, struct k
 			     rc == -EINVAL ? "ranks of one group differ in shape" : strerror(-rc));
 	}
 	free(text);
+	if (!rc) {
+		sum->file_ids = g.files.id;
+		g.files.id = NULL;
+	}
 	free(g.files.id);
 	free(g.file_ranks);
+	free(g.file_mark);
 	free(g.input_id);
 	free(g.input_size);
 	for (i = 0; i < g.nnames; i++)

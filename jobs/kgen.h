@@ -17,6 +17,7 @@
 #ifndef KGEN_H
 #define KGEN_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "ioa_buf.h"
@@ -28,6 +29,7 @@ struct kgen_options {
 /* What kgen_log() made, for the caller to say. */
 struct kgen_summary {
 	unsigned ranks, groups, calls, loops, tables, files, skipped;
+	uint64_t *file_ids; /* the log's record id of each kernel file f<i> (free it) */
 };
 
 /*

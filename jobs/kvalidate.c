@@ -1,0 +1,421 @@
+/*
+ * kvalidate — a kernel against its job (see kvalidate.h): built, run under
+ * the runtime with the job's rank count, and its log compared with the
+ * job's, file by file and counter by counter.
+ */
+#define _GNU_SOURCE
+#include "kvalidate.h"
+
+#include <errno.h>
+#include <ftw.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ioa_counters.h"
+#include "ioa_logfmt.h"
+#include "ioa_logr.h"
+#include "kgen.h"
+
+#define REGION_CAP ((size_t)1 << 30)
+
+/* The counters that must match, per module: counts, bytes, sizes, order and offsets. */
+static const int posix_counters[] = {POSIX_OPENS,
+				     POSIX_READS,
+				     POSIX_WRITES,
+				     POSIX_SEEKS,
+				     POSIX_STATS,
+				     POSIX_FSYNCS,
+				     POSIX_FDSYNCS,
+				     POSIX_UNLINKS,
+				     POSIX_MKDIRS,
+				     POSIX_RMDIRS,
+				     POSIX_BYTES_READ,
+				     POSIX_BYTES_WRITTEN,
+				     POSIX_MAX_BYTE_READ,
+				     POSIX_MAX_BYTE_WRITTEN,
+				     POSIX_CONSEC_READS,
+				     POSIX_CONSEC_WRITES,
+				     POSIX_SEQ_READS,
+				     POSIX_SEQ_WRITES,
+				     POSIX_RW_SWITCHES,
+				     POSIX_OVERWRITES,
+				     POSIX_ACCESS1_ACCESS,
+				     POSIX_ACCESS1_COUNT,
+				     POSIX_ACCESS2_ACCESS,
+				     POSIX_ACCESS2_COUNT,
+				     POSIX_SIZE_READ_0_100,
+				     POSIX_SIZE_READ_1G_PLUS,
+				     POSIX_SIZE_WRITE_0_100,
+				     POSIX_SIZE_WRITE_1G_PLUS,
+				     -1};
+static const int stdio_counters[] = {STDIO_OPENS,
+				     STDIO_READS,
+				     STDIO_WRITES,
+				     STDIO_SEEKS,
+				     STDIO_FLUSHES,
+				     STDIO_BYTES_READ,
+				     STDIO_BYTES_WRITTEN,
+				     STDIO_MAX_BYTE_READ,
+				     STDIO_MAX_BYTE_WRITTEN,
+				     -1};
+static const int mpiio_counters[] = {MPIIO_INDEP_OPENS,	  MPIIO_COLL_OPENS,
+				     MPIIO_INDEP_READS,	  MPIIO_INDEP_WRITES,
+				     MPIIO_COLL_READS,	  MPIIO_COLL_WRITES,
+				     MPIIO_SYNCS,	  MPIIO_BYTES_READ,
+				     MPIIO_BYTES_WRITTEN, -1};
+
+/* A record of either log, keyed by (module, rank, kernel file). */
+struct rec {
+	int module, rank, file;
+	int64_t c[IOA_MAX_COUNTERS];
+};
+
+struct side {
+	struct rec *r;
+	size_t n, cap;
+	const uint64_t *ids; /* the original: kernel file of each record id */
+	size_t nids;
+	int kernel;	   /* the kernel's log: files by name f<i> */
+	uint64_t *name_id; /* the kernel's log: record id -> f<i> */
+	int *name_file;
+	size_t nnames;
+	double seconds;
+	uint64_t start_ns, end_ns;
+};
+
+static int file_of(const struct side *s, uint64_t id)
+{
+	size_t i;
+
+	if (!s->kernel) {
+		for (i = 0; i < s->nids; i++)
+			if (s->ids[i] == id)
+				return (int)i;
+		return -1;
+	}
+	for (i = 0; i < s->nnames; i++)
+		if (s->name_id[i] == id)
+			return s->name_file[i];
+	return -1;
+}
+
+static int on_name(uint64_t id, const unsigned char *name, uint32_t len, void *arg)
+{
+	struct side *s = arg;
+	const unsigned char *base = name + len;
+	unsigned num;
+	char tail[32];
+	int *files;
+	uint64_t *ids;
+
+	while (base > name && base[-1] != '/')
+		base--;
+	if ((size_t)(name + len - base) >= sizeof(tail))
+		return 0;
+	memcpy(tail, base, (size_t)(name + len - base));
+	tail[name + len - base] = '\0';
+	if (sscanf(tail, "f%u", &num) != 1)
+		return 0;
+	if (!(ids = realloc(s->name_id, (s->nnames + 1) * sizeof(*ids))))
+		return -ENOMEM;
+	s->name_id = ids;
+	if (!(files = realloc(s->name_file, (s->nnames + 1) * sizeof(*files))))
+		return -ENOMEM;
+	s->name_file = files;
+	s->name_id[s->nnames] = id;
+	s->name_file[s->nnames++] = (int)num;
+	return 0;
+}
+
+static int on_record(const struct ioa_log_record *rec, void *arg)
+{
+	struct side *s = arg;
+	int f = file_of(s, rec->id);
+
+	if (f < 0)
+		return 0; /* a file the kernel does not make (a standard stream, the runtime's) */
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 64;
+		struct rec *more = realloc(s->r, cap * sizeof(*more));
+
+		if (!more)
+			return -ENOMEM;
+		s->r = more;
+		s->cap = cap;
+	}
+	s->r[s->n].module = rec->module;
+	s->r[s->n].rank = rec->rank;
+	s->r[s->n].file = f;
+	memcpy(s->r[s->n].c, rec->counters, sizeof(rec->counters));
+	s->n++;
+	return 0;
+}
+
+static int on_job(uint16_t key, const unsigned char *v, uint32_t len, void *arg)
+{
+	struct side *s = arg;
+	char digits[32];
+
+	if ((key != IOA_JOB_START_NS && key != IOA_JOB_END_NS) || !len || len >= sizeof(digits))
+		return 0;
+	memcpy(digits, v, len);
+	digits[len] = '\0';
+	*(key == IOA_JOB_START_NS ? &s->start_ns : &s->end_ns) = strtoull(digits, NULL, 10);
+	return 0;
+}
+
+static int read_side(const char *path, struct side *s, struct ioa_buf *err)
+{
+	struct ioa_log_reader r = {.fd = -1};
+	struct ioa_buf raw = IOA_BUF_INIT(REGION_CAP);
+	uint32_t i, pass;
+	int rc = ioa_logr_open(&r, path);
+
+	/* The names first (the kernel's files are known by them), then the records. */
+	for (pass = 0; pass < 2 && !rc; pass++)
+		for (i = 0; i < r.region_count && !rc; i++) {
+			uint32_t type = r.regions[i].type;
+
+			if (pass == 0 && type != IOA_REGION_NAMES && type != IOA_REGION_JOB)
+				continue;
+			if (pass == 1 && (type < 16 || type >= 32))
+				continue;
+			rc = ioa_logr_read_region(&r, i, &raw);
+			if (!rc && type == IOA_REGION_JOB)
+				rc = ioa_logr_each_job_entry(&r, &raw, on_job, s);
+			else if (!rc && type == IOA_REGION_NAMES && s->kernel)
+				rc = ioa_logr_each_name(&r, &raw, on_name, s);
+			else if (!rc && pass == 1)
+				rc = ioa_logr_each_record(&r, i, &raw, on_record, s);
+		}
+	if (rc)
+		ioa_buf_addf(err, "%s: %s", path, r.error[0] ? r.error : strerror(-rc));
+	s->seconds = s->end_ns > s->start_ns ? (double)(s->end_ns - s->start_ns) * 1e-9 : 0;
+	ioa_logr_close(&r);
+	ioa_buf_release(&raw);
+	return rc;
+}
+
+/* Runs argv (environment: env added) and waits, killing it after timeout seconds. */
+static int run(char *const argv[], char *const env[], int timeout, FILE *report)
+{
+	pid_t pid = fork(), w;
+	int status = 0, waited = 0;
+
+	if (pid < 0)
+		return -errno;
+	if (!pid) {
+		size_t i;
+
+		for (i = 0; env && env[i]; i++)
+			putenv(env[i]);
+		setpgid(0, 0);
+		execvp(argv[0], argv);
+		fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	while ((w = waitpid(pid, &status, WNOHANG)) == 0 && waited < timeout * 10) {
+		struct timespec ts = {0, 100000000};
+
+		nanosleep(&ts, NULL);
+		waited++;
+	}
+	if (w == 0) {
+		kill(-pid, SIGKILL);
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+		fprintf(report, "%s: no end after %d s: killed\n", argv[0], timeout);
+		return -ETIMEDOUT;
+	}
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -ECHILD;
+}
+
+static char found_log[PATH_MAX];
+
+static int find_log(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	size_t n = strlen(path);
+
+	(void)st;
+	(void)ftw;
+	if (type == FTW_F && n > 4 && !strcmp(path + n - 4, ".ioa")) {
+		snprintf(found_log, sizeof(found_log), "%s", path);
+		return 1;
+	}
+	return 0;
+}
+
+/* A program in PATH, or NULL. */
+static const char *in_path(const char *name, char *buf, size_t len)
+{
+	const char *path = getenv("PATH"), *p = path;
+
+	while (p && *p) {
+		const char *colon = strchr(p, ':');
+		size_t n = colon ? (size_t)(colon - p) : strlen(p);
+
+		snprintf(buf, len, "%.*s/%s", (int)n, p, name);
+		if (!access(buf, X_OK))
+			return buf;
+		p = colon ? colon + 1 : NULL;
+	}
+	return NULL;
+}
+
+static int compare(const struct side *a, const struct side *b, FILE *report, unsigned *checked)
+{
+	size_t i, j;
+	int differ = 0;
+
+	*checked = 0;
+	for (i = 0; i < a->n; i++) {
+		const struct rec *x = &a->r[i];
+		const struct rec *y = NULL;
+		const int *list = x->module == IOA_MOD_POSIX   ? posix_counters
+				  : x->module == IOA_MOD_STDIO ? stdio_counters
+							       : mpiio_counters;
+		const struct ioa_module_desc *mod = &ioa_modules[x->module];
+
+		for (j = 0; j < b->n && !y; j++)
+			if (b->r[j].module == x->module && b->r[j].rank == x->rank &&
+			    b->r[j].file == x->file)
+				y = &b->r[j];
+		if (!y) {
+			fprintf(report, "f%d %s rank %d: no record in the kernel's log\n", x->file,
+				mod->name, x->rank);
+			differ = 1;
+			continue;
+		}
+		for (j = 0; list[j] >= 0; j++) {
+			int k = list[j];
+
+			/* The size bins go from the first to the last named. */
+			if ((k == POSIX_SIZE_READ_0_100 || k == POSIX_SIZE_WRITE_0_100) &&
+			    x->module == IOA_MOD_POSIX) {
+				int last = list[j + 1], b2;
+
+				for (b2 = k; b2 <= last; b2++, (*checked)++)
+					if (x->c[b2] != y->c[b2]) {
+						fprintf(report,
+							"f%d %s rank %d %s: job %" PRId64
+							", kernel %" PRId64 "\n",
+							x->file, mod->name, x->rank,
+							mod->counter_names[b2], x->c[b2], y->c[b2]);
+						differ = 1;
+					}
+				j++;
+				continue;
+			}
+			(*checked)++;
+			if (x->c[k] != y->c[k]) {
+				fprintf(report,
+					"f%d %s rank %d %s: job %" PRId64 ", kernel %" PRId64 "\n",
+					x->file, mod->name, x->rank, mod->counter_names[k], x->c[k],
+					y->c[k]);
+				differ = 1;
+			}
+		}
+	}
+	return differ;
+}
+
+int kvalidate(const char *dir, const char *log, const struct kvalidate_options *o, FILE *report,
+	      struct kvalidate_result *res, struct ioa_buf *err)
+{
+	struct kgen_options go = {0};
+	struct kgen_summary sum;
+	struct side job = {0}, kern = {.kernel = 1};
+	char mpicc[PATH_MAX], mpiexec[PATH_MAX], run_dir[PATH_MAX], data[PATH_MAX], logs[PATH_MAX],
+		kernel[PATH_MAX], ranks[16], make_arg[PATH_MAX + 8], preload[PATH_MAX + 16],
+		logdir[PATH_MAX + 32], buf[PATH_MAX];
+	FILE *null = fopen("/dev/null", "w");
+	int rc;
+
+	memset(res, 0, sizeof(*res));
+	/* The kernel's file numbering, as gen made it. */
+	rc = null ? kgen_log(log, &go, null, &sum, err) : -errno;
+	if (null)
+		fclose(null);
+	if (rc)
+		return rc;
+	job.ids = sum.file_ids;
+	job.nids = sum.files;
+	rc = read_side(log, &job, err);
+	snprintf(mpicc, sizeof(mpicc), "%s",
+		 getenv("MPICC")			    ? getenv("MPICC")
+		 : in_path("mpicc.mpich", buf, sizeof(buf)) ? buf
+							    : "mpicc");
+	snprintf(mpiexec, sizeof(mpiexec), "%s",
+		 o->mpiexec				      ? o->mpiexec
+		 : in_path("mpiexec.mpich", buf, sizeof(buf)) ? buf
+							      : "mpiexec");
+	snprintf(make_arg, sizeof(make_arg), "MPICC=%s", mpicc);
+	snprintf(run_dir, sizeof(run_dir), "%s/run", dir);
+	snprintf(data, sizeof(data), "%s/run/data", dir);
+	snprintf(logs, sizeof(logs), "%s/run/logs", dir);
+	snprintf(kernel, sizeof(kernel), "%s/kernel", dir);
+	snprintf(ranks, sizeof(ranks), "%u", sum.ranks);
+	snprintf(preload, sizeof(preload), "LD_PRELOAD=%s", o->runtime);
+	snprintf(logdir, sizeof(logdir), "IOATLAS_LOGDIR=%s", logs);
+	if (!rc) {
+		char *make[] = {"make", "-s", "-C", (char *)dir, make_arg, NULL};
+		char *rm[] = {"rm", "-rf", run_dir, NULL};
+
+		fprintf(report, "building %s/kernel.c with %s\n", dir, mpicc);
+		rc = run(make, NULL, o->timeout, report);
+		if (rc)
+			ioa_buf_addf(err, "the kernel does not build (make -C %s)", dir);
+		rc = rc ? rc : run(rm, NULL, 60, report);
+		if (!rc && (mkdir(run_dir, 0755) || mkdir(data, 0755) || mkdir(logs, 0755)))
+			rc = -errno;
+	}
+	if (!rc) {
+		char *prep[] = {mpiexec,     "-n",	   ranks, kernel,
+				"--prepare", "--data-dir", data,  NULL};
+
+		rc = run(prep, NULL, o->timeout, report);
+		if (rc)
+			ioa_buf_addf(err, "the kernel's --prepare failed");
+	}
+	if (!rc) {
+		char *k[] = {mpiexec,	   "-n",
+			     ranks,	   "-genv",
+			     "LD_PRELOAD", (char *)o->runtime,
+			     "-genv",	   "IOATLAS_LOGDIR",
+			     logs,	   kernel,
+			     "--data-dir", data,
+			     NULL};
+		char *env[] = {logdir, NULL};
+
+		fprintf(report, "running it on %s ranks under %s\n", ranks, o->runtime);
+		rc = run(k, env, o->timeout, report);
+		if (rc)
+			ioa_buf_addf(err, "the kernel failed under the runtime");
+	}
+	found_log[0] = '\0';
+	if (!rc && (nftw(logs, find_log, 16, FTW_PHYS) != 1 || !found_log[0])) {
+		ioa_buf_addf(err, "the kernel left no log in %s", logs);
+		rc = -ENOENT;
+	}
+	rc = rc ? rc : read_side(found_log, &kern, err);
+	if (!rc) {
+		res->differ = compare(&job, &kern, report, &res->counters);
+		res->records = (unsigned)job.n;
+		res->job_seconds = job.seconds;
+		res->kernel_seconds = kern.seconds;
+		res->time_error = job.seconds > 0 ? (job.seconds - kern.seconds) / job.seconds : 0;
+	}
+	free(sum.file_ids);
+	free(job.r);
+	free(kern.r);
+	free(kern.name_id);
+	free(kern.name_file);
+	return rc;
+}
