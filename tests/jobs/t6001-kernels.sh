@@ -1,0 +1,62 @@
+# t6001-kernels — `ioatlas kernel gen` and `validate` on MPI jobs of known
+# shape (tests/jobs/ground-truth.c): each job's kernel is generated, built,
+# run under the runtime with the job's rank count, and gives the job's I/O
+# counters exactly; kernels carry no path or program name of the job unless
+# asked; their knobs work; a log without a trace is a clear error.
+. "$IOA_SOURCE_DIR/tests/lib/test-lib.sh"
+. "$IOA_SOURCE_DIR/tests/lib/runtime-lib.sh"
+require_mpi
+
+kernel="$IOA_BUILD_DIR/libexec/ioatlas/ioatlas-kernel"
+gt="$IOA_BUILD_DIR/tests/jobs/ground-truth"
+export IOATLAS_CONF=/dev/null
+# The kernel runs under what this build preloads (a sanitizer build: its runtime first).
+runtime=$(ioa_preload_list "$IOA_RUNTIME_SO")
+[ -n "${IOA_SANITIZE:-}" ] && export HWLOC_PLUGINS_PATH=/nonexistent
+
+# job MODE [mpiexec arguments]: runs a ground-truth job of 4 ranks, prints its log.
+job() {
+	local mode=$1 logs="$TEST_TMP/logs-$1"
+	shift
+	mkdir -p "$logs" "$TEST_TMP/data-$mode"
+	ioa_mpi_preload "$logs" 4 120 "$@" "$gt" "$mode" "$TEST_TMP/data-$mode" >/dev/null || return 1
+	ioa_only_log "$logs"
+}
+
+for mode in fixed amr collective fpp temp header; do
+	log=$(job "$mode") || { ok "the $mode job runs" false; continue; }
+	ok "$mode: a kernel is generated" "$kernel" gen "$log" -o "$TEST_TMP/k-$mode"
+	ok "$mode: built, run and validated: the same I/O counters" \
+		run_timeout 300 "$kernel" validate "$TEST_TMP/k-$mode" "$log" --runtime "$runtime"
+	like "$(cat "$TEST_TMP/last.out")" "counters compared: identical" "$mode: identical, it says"
+	unlike "$(cat "$TEST_TMP/k-$mode/kernel.c")" "data-$mode|ground-truth" \
+		"$mode: no path or program name of the job in the kernel"
+done
+like "$(cat "$TEST_TMP/k-header/kernel.c")" "\\(1024 \\* R \\+ 1024\\)" \
+	"header: a rank's own header offset, affine in the rank"
+like "$(cat "$TEST_TMP/k-fixed/kernel.c")" "for \\(i0 = 0; i0 < 4; i0\\+\\+\\)" \
+	"fixed: the checkpoints' writes as a loop"
+like "$(cat "$TEST_TMP/k-collective/kernel.c")" 'k_mpi_open\(FILE_OF\([0-9]+\), [0-9]+, "cb_config_list=\*:1' \
+	"collective: MPI-IO opened with the job's hints"
+
+# The knobs: more iterations, other modes, the names kept when asked.
+log=$(ioa_only_log "$TEST_TMP/logs-fpp")
+k="$TEST_TMP/k-fpp"
+mkdir -p "$TEST_TMP/run2"
+ok "the kernel runs twice over (--iterations 2), as fast as possible" \
+	run_timeout 120 "$IOA_MPIEXEC" -n 4 "$k/kernel" --iterations 2 --mode fast --data-dir "$TEST_TMP/run2"
+is "$(stat -c %s "$TEST_TMP/run2/f0")" 1048576 "it writes what the job wrote, again"
+ok "think-limited mode (no synchronization)" \
+	run_timeout 120 "$IOA_MPIEXEC" -n 4 "$k/kernel" --mode think --compute-scale 0.5 \
+	--data-dir "$TEST_TMP/run2"
+fails "the wrong rank count is refused" run_timeout 120 "$IOA_MPIEXEC" -n 2 "$k/kernel"
+like "$(cat "$TEST_TMP/last.out")" "made for 4 ranks, run with 2" "with a message"
+ok "--keep-names" "$kernel" gen "$log" -o "$TEST_TMP/k-named" --keep-names
+like "$(cat "$TEST_TMP/k-named/kernel.c")" '"fpp\.0",' "keeps the files' own names"
+
+untraced=$(mkdir -p "$TEST_TMP/logs-u" "$TEST_TMP/data-u" &&
+	ioa_mpi_preload "$TEST_TMP/logs-u" 4 120 -genv IOATLAS_TRACE 0 "$gt" fpp "$TEST_TMP/data-u" \
+		>/dev/null && ioa_only_log "$TEST_TMP/logs-u")
+fails "a log without a trace" "$kernel" gen "$untraced" -o "$TEST_TMP/k-u"
+like "$(cat "$TEST_TMP/last.out")" "holds no operation trace" "is a clear error"
+done_testing
