@@ -162,6 +162,70 @@ static int on_leaf(void *arg, unsigned depth, const struct ioa_trace_leaf *leaf)
 
 /* ------------------------------------------------------------ numbers across ranks */
 
+/* A rank's row (1, x, y, z) in a px x py x pz decomposition. */
+static void block_row(uint32_t r, uint32_t px, uint32_t py, long double row[4])
+{
+	row[0] = 1;
+	row[1] = r % px;
+	row[2] = r / px % py;
+	row[3] = r / (px * py);
+}
+
+/*
+ * Solves v = c0 + cx x + cy y + cz z over the group's ranks: Gaussian
+ * elimination on the first ranks whose rows are independent, coefficients
+ * of coordinates that never change left 0; then every rank checked.
+ */
+static int solve_blocks(const int64_t *v, const uint32_t *ranks, uint32_t m, uint32_t px,
+			uint32_t py, int64_t coef[4])
+{
+	long double a[4][5], row[4], sol[4] = {0, 0, 0, 0};
+	int used[4] = {0, 0, 0, 0}, n = 0, piv[4];
+	uint32_t i;
+	int k, j, c;
+
+	for (i = 0; i < m && n < 4; i++) {
+		long double r[5];
+
+		block_row(ranks[i], px, py, row);
+		for (j = 0; j < 4; j++)
+			r[j] = row[j];
+		r[4] = (long double)v[i];
+		/* Reduce against the rows kept; keep it if something is left. */
+		for (k = 0; k < n; k++) {
+			long double f = r[piv[k]] / a[k][piv[k]];
+
+			for (j = 0; j < 5; j++)
+				r[j] -= f * a[k][j];
+		}
+		for (c = 0; c < 4 && (used[c] || (r[c] > -1e-9L && r[c] < 1e-9L)); c++)
+			;
+		if (c == 4)
+			continue;
+		memcpy(a[n], r, sizeof(r));
+		piv[n] = c;
+		used[c] = 1;
+		n++;
+	}
+	for (k = n - 1; k >= 0; k--) {
+		long double s = a[k][4];
+
+		for (j = 0; j < 4; j++)
+			if (j != piv[k])
+				s -= a[k][j] * sol[j];
+		sol[piv[k]] = s / a[k][piv[k]];
+	}
+	for (j = 0; j < 4; j++)
+		coef[j] = (int64_t)(sol[j] < 0 ? sol[j] - 0.5L : sol[j] + 0.5L);
+	for (i = 0; i < m; i++) {
+		block_row(ranks[i], px, py, row);
+		if (v[i] != coef[0] + coef[1] * (int64_t)row[1] + coef[2] * (int64_t)row[2] +
+				    coef[3] * (int64_t)row[3])
+			return 0;
+	}
+	return 1;
+}
+
 /*
  * A number's value at each of the group's ranks, as an expression of the
  * rank R: a constant, a*R + b, or linear in R's block (x, y, z) of a 2-D
@@ -189,33 +253,27 @@ static const char *fit(const int64_t *v, const uint32_t *ranks, uint32_t m, uint
 			return buf;
 		}
 	}
-	/* Blocks of a 2-D or 3-D decomposition: px * py * pz = nprocs, rank 0 at (0, 0, 0). */
-	if (m != nprocs || ranks[0] != 0)
-		return NULL;
+	/*
+	 * Blocks of a 2-D or 3-D decomposition, px * py * pz = nprocs, rank R at
+	 * (R % px, R / px % py, R / (px * py)): v = c0 + cx x + cy y + cz z solved
+	 * from ranks of the group with independent coordinates, rounded, and
+	 * checked at every rank.
+	 */
 	for (px = 2; px < nprocs; px++) {
 		if (nprocs % px)
 			continue;
 		for (py = 1; py <= nprocs / px; py++) {
 			uint32_t pz = nprocs / px / py;
-			int64_t c0 = v[0], cx = v[1] - v[0], cy, cz;
+			int64_t coef[4];
 
-			if (nprocs % (px * py) || px * py > nprocs || (py == 1 && pz == 1))
+			if (nprocs % (px * py) || (py == 1 && pz == 1) ||
+			    !solve_blocks(v, ranks, m, px, py, coef))
 				continue;
-			cy = py > 1 ? v[px] - v[0] : 0;
-			cz = pz > 1 ? v[px * py] - v[0] : 0;
-			for (i = 0; i < m; i++) {
-				uint32_t x = i % px, y = (i / px) % py, z = i / (px * py);
-
-				if (v[i] != c0 + cx * x + cy * y + cz * z)
-					break;
-			}
-			if (i == m) {
-				snprintf(buf, len,
-					 "(%" PRId64 " + %" PRId64 " * (R %% %u) + %" PRId64
-					 " * (R / %u %% %u) + %" PRId64 " * (R / %u))",
-					 c0, cx, px, cy, px, py, cz, px * py);
-				return buf;
-			}
+			snprintf(buf, len,
+				 "(%" PRId64 " + %" PRId64 " * (R %% %u) + %" PRId64
+				 " * (R / %u %% %u) + %" PRId64 " * (R / %u))",
+				 coef[0], coef[1], px, coef[2], px, py, coef[3], px * py);
+			return buf;
 		}
 	}
 	return NULL;

@@ -332,13 +332,19 @@ int kvalidate(const char *dir, const char *log, const struct kvalidate_options *
 	struct kgen_options go = {0};
 	struct kgen_summary sum;
 	struct side job = {0}, kern = {.kernel = 1};
-	char mpicc[PATH_MAX], mpiexec[PATH_MAX], run_dir[PATH_MAX], data[PATH_MAX], logs[PATH_MAX],
-		kernel[PATH_MAX], ranks[16], make_arg[PATH_MAX + 8], preload[PATH_MAX + 16],
-		logdir[PATH_MAX + 32], buf[PATH_MAX];
+	char mpicc[PATH_MAX], mpiexec[PATH_MAX], run_dir[PATH_MAX + 16], data[PATH_MAX + 16],
+		logs[PATH_MAX + 16], kernel[PATH_MAX + 16], ranks[16], make_arg[PATH_MAX + 8],
+		preload[PATH_MAX + 16], logdir[PATH_MAX + 48], buf[PATH_MAX], abs_dir[PATH_MAX];
 	FILE *null = fopen("/dev/null", "w");
 	int rc;
 
 	memset(res, 0, sizeof(*res));
+	/* Absolute: the runtime wants its log folder so, and the kernel runs elsewhere. */
+	if (!realpath(dir, abs_dir)) {
+		ioa_buf_addf(err, "%s: %s", dir, strerror(errno));
+		return -errno;
+	}
+	dir = abs_dir;
 	/* The kernel's file numbering, as gen made it. */
 	rc = null ? kgen_log(log, &go, null, &sum, err) : -errno;
 	if (null)

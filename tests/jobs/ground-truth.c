@@ -39,7 +39,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define KIB	1024
+#define KIB 1024
 static double compute_s = 0.3; /* seconds of compute between checkpoints */
 static char buf[1 << 20];
 static int rank, nprocs;

@@ -19,8 +19,7 @@
 static uint64_t seq[RANKS][CALLS + 64];
 static struct kmerge_rank ranks[RANKS];
 
-static const uint32_t *members(const struct kmerge *m, const struct kmerge_record *r,
-			       uint32_t *all)
+static const uint32_t *members(const struct kmerge *m, const struct kmerge_record *r, uint32_t *all)
 {
 	uint32_t i;
 
@@ -43,7 +42,8 @@ static int faithful(const struct kmerge *m)
 		for (k = 0; k < m->rec[i].nranks; k++) {
 			uint32_t r = who[k];
 
-			if (r >= RANKS || pos[r] >= ranks[r].n || ranks[r].sig[pos[r]] != m->rec[i].sig)
+			if (r >= RANKS || pos[r] >= ranks[r].n ||
+			    ranks[r].sig[pos[r]] != m->rec[i].sig)
 				return 0;
 			pos[r]++;
 		}

@@ -1,5 +1,8 @@
 # t6001-kernels — `ioatlas kernel gen` and `validate` on MPI jobs of known
-# shape (tests/jobs/ground-truth.c): each job's kernel is generated, built,
+# shape (tests/jobs/ground-truth.c, tests/jobs/kernel-shapes.c: interleaved
+# checkpoint with a barrier and read-back, a barrier after every write,
+# compute between reads, token passing, a 3-D block decomposition written
+# with MPI-IO, file per process, ...): each job's kernel is generated, built,
 # run under the runtime with the job's rank count, and gives the job's I/O
 # counters exactly; kernels carry no path or program name of the job unless
 # asked; their knobs work; a log without a trace is a clear error.
@@ -9,33 +12,40 @@ require_mpi
 
 kernel="$IOA_BUILD_DIR/libexec/ioatlas/ioatlas-kernel"
 gt="$IOA_BUILD_DIR/tests/jobs/ground-truth"
+shapes="$IOA_BUILD_DIR/tests/jobs/kernel-shapes"
 export IOATLAS_CONF=/dev/null
 # The kernel runs under what this build preloads (a sanitizer build: its runtime first).
 runtime=$(ioa_preload_list "$IOA_RUNTIME_SO")
 [ -n "${IOA_SANITIZE:-}" ] && export HWLOC_PLUGINS_PATH=/nonexistent
 
-# job MODE [mpiexec arguments]: runs a ground-truth job of 4 ranks, prints its log.
+# job PROGRAM MODE: runs a job of 4 ranks, prints its log.
 job() {
-	local mode=$1 logs="$TEST_TMP/logs-$1"
-	shift
+	local program=$1 mode=$2 logs="$TEST_TMP/logs-$2"
 	mkdir -p "$logs" "$TEST_TMP/data-$mode"
-	ioa_mpi_preload "$logs" 4 120 "$@" "$gt" "$mode" "$TEST_TMP/data-$mode" >/dev/null || return 1
+	ioa_mpi_preload "$logs" 4 120 "$program" "$mode" "$TEST_TMP/data-$mode" >/dev/null || return 1
 	ioa_only_log "$logs"
 }
 
-for mode in fixed amr collective fpp temp header; do
-	log=$(job "$mode") || { ok "the $mode job runs" false; continue; }
+for mode in fixed amr collective fpp temp header interleaved barriers compute token block3d; do
+	program=$gt
+	case $mode in interleaved | barriers | compute | token | block3d) program=$shapes ;; esac
+	log=$(job "$program" "$mode") || { ok "the $mode job runs" false; continue; }
 	ok "$mode: a kernel is generated" "$kernel" gen "$log" -o "$TEST_TMP/k-$mode"
 	ok "$mode: built, run and validated: the same I/O counters" \
 		run_timeout 300 "$kernel" validate "$TEST_TMP/k-$mode" "$log" --runtime "$runtime"
 	like "$(cat "$TEST_TMP/last.out")" "counters compared: identical" "$mode: identical, it says"
-	unlike "$(cat "$TEST_TMP/k-$mode/kernel.c")" "data-$mode|ground-truth" \
+	unlike "$(cat "$TEST_TMP/k-$mode/kernel.c")" "data-$mode|ground-truth|kernel-shapes" \
 		"$mode: no path or program name of the job in the kernel"
 done
 like "$(cat "$TEST_TMP/k-header/kernel.c")" "\\(1024 \\* R \\+ 1024\\)" \
 	"header: a rank's own header offset, affine in the rank"
 like "$(cat "$TEST_TMP/k-fixed/kernel.c")" "for \\(i0 = 0; i0 < 4; i0\\+\\+\\)" \
 	"fixed: the checkpoints' writes as a loop"
+like "$(cat "$TEST_TMP/k-block3d/kernel.c")" '\* \(R % 2\)' \
+	"block3d: the ranks' blocks found as a decomposition of the ranks"
+unlike "$(cat "$TEST_TMP/k-block3d/kernel.c")" 'static const int64_t t[0-9]' "block3d: with no table"
+like "$(cat "$TEST_TMP/k-token/kernel.c")" 'k_recv\(4, 3\)|k_recv\([0-9]+, 3\)' \
+	"token: each rank waits for the rank before it (peer -1, relative)"
 like "$(cat "$TEST_TMP/k-collective/kernel.c")" 'k_mpi_open\(FILE_OF\([0-9]+\), [0-9]+, "cb_config_list=\*:1' \
 	"collective: MPI-IO opened with the job's hints"
 

@@ -1,0 +1,173 @@
+/*
+ * kernel-shapes — MPI jobs of the shapes the I/O kernels must reproduce
+ * (tests/jobs/t6001-kernels.sh):
+ *
+ *	kernel-shapes interleaved DIR  3 checkpoints into DIR/ck.dat: rank r writes
+ *	                               block i at (i * ranks + r) * 32 KiB (interleaved),
+ *	                               a barrier, then reads its blocks back
+ *	kernel-shapes barriers DIR     8 writes of 16 KiB each into DIR/b.R, a barrier
+ *	                               after every write
+ *	kernel-shapes compute DIR      writes 8 x 16 KiB to DIR/c.R, then reads them back
+ *	                               with 20 ms of compute between the reads
+ *	kernel-shapes token DIR        token passing: rank r waits for rank r - 1's
+ *	                               message, appends 4 KiB to DIR/log.dat at its
+ *	                               turn, and passes the token on, 3 rounds
+ *	kernel-shapes block3d DIR      a 3-D array of 16 x 16 x 16 doubles in blocks,
+ *	                               2 x 2 x 1 ranks (4 ranks): each rank writes its
+ *	                               block's rows with MPI_File_write_at into DIR/a.dat
+ *
+ * Prints nothing; exits non-zero if an I/O call fails.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#define KIB 1024
+
+static char buf[64 * KIB];
+static int rank, nprocs;
+
+static void compute(double seconds)
+{
+	double end = MPI_Wtime() + seconds;
+	volatile double x = 1;
+
+	while (MPI_Wtime() < end)
+		x = x * 1.0000001 + 1e-9;
+}
+
+static int interleaved(const char *dir)
+{
+	char path[4096];
+	int fd, c, i;
+
+	snprintf(path, sizeof(path), "%s/ck.dat", dir);
+	for (c = 0; c < 3; c++) {
+		compute(0.05);
+		fd = open(path, O_CREAT | O_RDWR, 0644);
+		if (fd < 0)
+			return 1;
+		for (i = 0; i < 4; i++)
+			if (pwrite(fd, buf, 32 * KIB,
+				   ((off_t)(c * 4 + i) * nprocs + rank) * 32 * KIB) != 32 * KIB)
+				return 1;
+		MPI_Barrier(MPI_COMM_WORLD);
+		for (i = 0; i < 4; i++)
+			if (pread(fd, buf, 32 * KIB,
+				  ((off_t)(c * 4 + i) * nprocs + rank) * 32 * KIB) != 32 * KIB)
+				return 1;
+		close(fd);
+	}
+	return 0;
+}
+
+static int barriers(const char *dir)
+{
+	char path[4096];
+	int fd, i;
+
+	snprintf(path, sizeof(path), "%s/b.%d", dir, rank);
+	fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0644);
+	if (fd < 0)
+		return 1;
+	for (i = 0; i < 8; i++) {
+		if (write(fd, buf, 16 * KIB) != 16 * KIB)
+			return 1;
+		MPI_Barrier(MPI_COMM_WORLD);
+	}
+	return close(fd) != 0;
+}
+
+static int compute_reads(const char *dir)
+{
+	char path[4096];
+	int fd, i;
+
+	snprintf(path, sizeof(path), "%s/c.%d", dir, rank);
+	fd = open(path, O_CREAT | O_RDWR | O_TRUNC, 0644);
+	if (fd < 0)
+		return 1;
+	for (i = 0; i < 8; i++)
+		if (write(fd, buf, 16 * KIB) != 16 * KIB)
+			return 1;
+	for (i = 0; i < 8; i++) {
+		compute(0.02);
+		if (pread(fd, buf, 16 * KIB, (off_t)i * 16 * KIB) != 16 * KIB)
+			return 1;
+	}
+	return close(fd) != 0;
+}
+
+static int token(const char *dir)
+{
+	char path[4096];
+	int round, fd, t = 0;
+
+	snprintf(path, sizeof(path), "%s/log.dat", dir);
+	for (round = 0; round < 3; round++) {
+		if (rank > 0)
+			MPI_Recv(&t, 1, MPI_INT, rank - 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		fd = open(path, O_CREAT | O_WRONLY | O_APPEND, 0644);
+		if (fd < 0 || write(fd, buf, 4 * KIB) != 4 * KIB)
+			return 1;
+		close(fd);
+		if (rank + 1 < nprocs)
+			MPI_Send(&t, 1, MPI_INT, rank + 1, 0, MPI_COMM_WORLD);
+		MPI_Barrier(MPI_COMM_WORLD);
+	}
+	return 0;
+}
+
+static int block3d(const char *dir)
+{
+	enum { N = 16, PX = 2, PY = 2, PZ = 1 };
+	const int bx = N / PX, by = N / PY, bz = N / PZ;
+	int x = rank % PX, y = rank / PX % PY, z = rank / (PX * PY), k, j;
+	char path[4096];
+	MPI_File fh;
+
+	if (nprocs != PX * PY * PZ)
+		return 1;
+	snprintf(path, sizeof(path), "%s/a.dat", dir);
+	if (MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL,
+			  &fh))
+		return 1;
+	for (k = 0; k < bz; k++)
+		for (j = 0; j < by; j++) {
+			MPI_Offset row = ((MPI_Offset)(z * bz + k) * N + (y * by + j)) * N + x * bx;
+
+			if (MPI_File_write_at(fh, row * (MPI_Offset)sizeof(double), buf, bx * 8,
+					      MPI_BYTE, MPI_STATUS_IGNORE))
+				return 1;
+		}
+	return MPI_File_close(&fh) != 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct {
+		const char *name;
+		int (*fn)(const char *dir);
+	} modes[] = {{"interleaved", interleaved},
+		     {"barriers", barriers},
+		     {"compute", compute_reads},
+		     {"token", token},
+		     {"block3d", block3d}};
+	size_t m;
+	int rc = 2;
+
+	MPI_Init(&argc, &argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+	memset(buf, 'k', sizeof(buf));
+	for (m = 0; argc == 3 && m < sizeof(modes) / sizeof(modes[0]); m++)
+		if (!strcmp(argv[1], modes[m].name))
+			rc = modes[m].fn(argv[2]);
+	if (rc == 2 && !rank)
+		fprintf(stderr, "usage: kernel-shapes MODE DIR (see the source)\n");
+	MPI_Finalize();
+	return rc;
+}
