@@ -15,6 +15,9 @@
 #include "ioa_log.h"
 #include "kgen.h"
 #include "kvalidate.h"
+#ifdef IOATLAS_HAVE_CURL
+#include "krepo.h"
+#endif
 
 static const char makefile[] =
 	"# The I/O kernel: make (MPICC: your MPI C compiler wrapper), then\n"
@@ -29,6 +32,10 @@ static void usage(FILE *out)
 	fprintf(out,
 		"usage: ioatlas kernel gen LOG [-o DIR] [--keep-names]\n"
 		"       ioatlas kernel validate DIR LOG [--runtime LIB] [--timeout S]\n"
+		"       ioatlas kernel publish DIR LOG --repo PATH --name NAME [--version V]\n"
+		"       ioatlas kernel list|search [TERM] --from URL\n"
+		"       ioatlas kernel pull NAME[@VERSION] --from URL [-o DIR]\n"
+		"       ioatlas kernel push DIR --to URL [--netrc FILE]\n"
 		"\n"
 		"gen: writes the job's I/O kernel into DIR (default: kernel): kernel.c, a small\n"
 		"MPI program that makes the job's I/O calls with its compute gaps and its\n"
@@ -37,7 +44,13 @@ static void usage(FILE *out)
 		"validate: builds the kernel in DIR, runs it under the runtime with the job's\n"
 		"rank count (MPICC, mpiexec.mpich), and compares its log with the job's, file by\n"
 		"file and counter by counter; prints the replay time error.  Exits 1 when a\n"
-		"counter differs.\n");
+		"counter differs.\n"
+		"publish: validates the kernel, then adds it to the site repository at PATH\n"
+		"(index.json, kernels/NAME/VERSION/ with meta.json and SHA256SUMS).\n"
+		"list, search, pull: read a repository over file://, http:// or https://;\n"
+		"pull verifies checksums and lands whole or not at all.  push sends a\n"
+		"published kernel (a repository's kernels/NAME/VERSION, or a pull) to a\n"
+		"central repository: HTTP PUT with credentials from a netrc file, or file://.\n");
 }
 
 /* libioatlas.so beside this program: installed, or in the build tree. */
@@ -202,6 +215,97 @@ static int gen(int argc, char **argv)
 	return 0;
 }
 
+#ifdef IOATLAS_HAVE_CURL
+static int publish(int argc, char **argv)
+{
+	struct kvalidate_options o = {.timeout = 600};
+	struct ioa_buf err = IOA_BUF_INIT(IOA_LOG_LINE_MAX);
+	const char *dir = NULL, *log = NULL, *repo = NULL, *name = NULL, *version = "1";
+	char lib[PATH_MAX];
+	int i, rc;
+
+	for (i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--repo") && i + 1 < argc)
+			repo = argv[++i];
+		else if (!strcmp(argv[i], "--name") && i + 1 < argc)
+			name = argv[++i];
+		else if (!strcmp(argv[i], "--version") && i + 1 < argc)
+			version = argv[++i];
+		else if (!strcmp(argv[i], "--runtime") && i + 1 < argc)
+			o.runtime = argv[++i];
+		else if (!dir && argv[i][0] != '-')
+			dir = argv[i];
+		else if (!log && argv[i][0] != '-')
+			log = argv[i];
+		else {
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (!dir || !log || !repo || !name) {
+		usage(stderr);
+		return 2;
+	}
+	if (!o.runtime && !(o.runtime = runtime_lib(lib, sizeof(lib)))) {
+		ioa_error("no libioatlas.so beside this program: name it with --runtime");
+		return 1;
+	}
+	rc = krepo_publish(dir, log, repo, name, version, &o, stdout, &err);
+	if (rc)
+		ioa_error("%s", err.len ? ioa_buf_str(&err) : ioa_strerror(rc));
+	else
+		printf("published %s@%s into %s\n", name, version, repo);
+	ioa_buf_release(&err);
+	return rc ? 1 : 0;
+}
+
+/* list [TERM] --from URL, pull NAME[@V] --from URL [-o DIR], push DIR --to URL [--netrc F] */
+static int remote(const char *verb, int argc, char **argv)
+{
+	struct ioa_buf err = IOA_BUF_INIT(IOA_LOG_LINE_MAX);
+	const char *url = NULL, *what = NULL, *out = NULL, *netrc = NULL;
+	char dir[PATH_MAX];
+	int i, rc;
+
+	for (i = 0; i < argc; i++) {
+		if ((!strcmp(argv[i], "--from") || !strcmp(argv[i], "--to")) && i + 1 < argc)
+			url = argv[++i];
+		else if (!strcmp(argv[i], "-o") && i + 1 < argc)
+			out = argv[++i];
+		else if (!strcmp(argv[i], "--netrc") && i + 1 < argc)
+			netrc = argv[++i];
+		else if (!what && argv[i][0] != '-')
+			what = argv[i];
+		else {
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (!url || (!what && strcmp(verb, "list"))) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(verb, "list") || !strcmp(verb, "search")) {
+		rc = krepo_list(url, what, stdout, &err);
+	} else if (!strcmp(verb, "pull")) {
+		snprintf(dir, sizeof(dir), "%s", out ? out : what);
+		if (!out)
+			dir[strcspn(dir, "@")] = '\0';
+		rc = krepo_pull(url, what, dir, &err);
+		if (!rc)
+			printf("pulled %s into %s (checksums verified)\n", what, dir);
+	} else {
+		rc = krepo_push(what, url, netrc, &err);
+		if (!rc)
+			printf("pushed %s to %s\n", what, url);
+	}
+	if (rc)
+		ioa_error("%s", err.len ? ioa_buf_str(&err) : ioa_strerror(rc));
+	ioa_buf_release(&err);
+	return rc ? 1 : 0;
+}
+#endif
+
 int main(int argc, char **argv)
 {
 	ioa_log_set_progname("ioatlas kernel");
@@ -213,6 +317,18 @@ int main(int argc, char **argv)
 		return gen(argc - 2, argv + 2);
 	if (argc >= 2 && !strcmp(argv[1], "validate"))
 		return validate(argc - 2, argv + 2);
+	if (argc >= 2 &&
+	    (!strcmp(argv[1], "publish") || !strcmp(argv[1], "list") ||
+	     !strcmp(argv[1], "search") || !strcmp(argv[1], "pull") || !strcmp(argv[1], "push"))) {
+#ifdef IOATLAS_HAVE_CURL
+		if (!strcmp(argv[1], "publish"))
+			return publish(argc - 2, argv + 2);
+		return remote(argv[1], argc - 2, argv + 2);
+#else
+		ioa_error("this ioatlas was built without libcurl: no kernel repositories");
+		return 1;
+#endif
+	}
 	usage(stderr);
 	return 2;
 }

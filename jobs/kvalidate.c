@@ -413,7 +413,19 @@ int kvalidate(const char *dir, const char *log, const struct kvalidate_options *
 	rc = rc ? rc : read_side(found_log, &kern, err);
 	if (!rc) {
 		res->differ = compare(&job, &kern, report, &res->counters);
+		size_t i;
+
 		res->records = (unsigned)job.n;
+		res->ranks = sum.ranks;
+		res->files = sum.files;
+		for (i = 0; i < job.n; i++)
+			if (job.r[i].module == IOA_MOD_POSIX) {
+				res->bytes_read += job.r[i].c[POSIX_BYTES_READ];
+				res->bytes_written += job.r[i].c[POSIX_BYTES_WRITTEN];
+			} else if (job.r[i].module == IOA_MOD_STDIO) {
+				res->bytes_read += job.r[i].c[STDIO_BYTES_READ];
+				res->bytes_written += job.r[i].c[STDIO_BYTES_WRITTEN];
+			}
 		res->job_seconds = job.seconds;
 		res->kernel_seconds = kern.seconds;
 		res->time_error = job.seconds > 0 ? (job.seconds - kern.seconds) / job.seconds : 0;

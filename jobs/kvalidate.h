@@ -9,6 +9,7 @@
 #ifndef KVALIDATE_H
 #define KVALIDATE_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "ioa_buf.h"
@@ -23,6 +24,8 @@ struct kvalidate_result {
 	int differ;	   /* a counter differs (each said on the report) */
 	unsigned records;  /* the job's records compared */
 	unsigned counters; /* counters compared */
+	unsigned ranks, files;
+	int64_t bytes_read, bytes_written; /* the job's (POSIX and STDIO) */
 	double job_seconds, kernel_seconds, time_error;
 };
 
