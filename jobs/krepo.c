@@ -141,6 +141,7 @@ static int fetch(const char *url, struct ioa_buf *out, struct ioa_buf *err)
 	struct sink s = {out, 0};
 	CURL *c = easy(url, err);
 	CURLcode code;
+	long status = 0;
 
 	ioa_buf_reset(out);
 	if (!c)
@@ -148,12 +149,17 @@ static int fetch(const char *url, struct ioa_buf *out, struct ioa_buf *err)
 	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_data);
 	curl_easy_setopt(c, CURLOPT_WRITEDATA, &s);
 	code = curl_easy_perform(c);
+	curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
 	curl_easy_cleanup(c);
 	if (code == CURLE_OK)
 		return 0;
 	ioa_buf_reset(err);
-	ioa_buf_addf(err, "%s: %s", url,
-		     s.over ? "larger than a kernel's files may be" : curl_easy_strerror(code));
+	if (status >= 400)
+		ioa_buf_addf(err, "%s: the server answered HTTP %ld", url, status);
+	else
+		ioa_buf_addf(err, "%s: %s", url,
+			     s.over ? "larger than a kernel's files may be"
+				    : curl_easy_strerror(code));
 	return code == CURLE_HTTP_RETURNED_ERROR || code == CURLE_FILE_COULDNT_READ_FILE ? -ENOENT
 											 : -EIO;
 }
@@ -180,6 +186,7 @@ static int put(const char *url, const void *data, size_t len, const char *netrc,
 	struct source s = {data, len};
 	CURL *c = easy(url, err);
 	CURLcode code;
+	long status = 0;
 
 	if (!c)
 		return -ENOMEM;
@@ -191,11 +198,17 @@ static int put(const char *url, const void *data, size_t len, const char *netrc,
 	if (netrc)
 		curl_easy_setopt(c, CURLOPT_NETRC_FILE, netrc);
 	code = curl_easy_perform(c);
+	curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
 	curl_easy_cleanup(c);
 	if (code == CURLE_OK)
 		return 0;
 	ioa_buf_reset(err);
-	ioa_buf_addf(err, "%s: %s", url, curl_easy_strerror(code));
+	if (status >= 400)
+		ioa_buf_addf(err, "%s: the server answered HTTP %ld%s", url, status,
+			     status == 401 || status == 403 ? " (credentials: the netrc file)"
+							    : "");
+	else
+		ioa_buf_addf(err, "%s: %s", url, curl_easy_strerror(code));
 	return -EIO;
 }
 
