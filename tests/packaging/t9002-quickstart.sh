@@ -8,7 +8,7 @@ require_mpi
 
 var="$TEST_TMP/var"
 
-plan 15
+plan 17
 
 # The private cluster's server runs unprivileged when the test is root: it must reach var/.
 [ "$(id -u)" -eq 0 ] && chmod 711 "$TEST_TMP"
@@ -27,7 +27,7 @@ unset IOATLAS_WAREHOUSE_CONNINFO PGHOST PGUSER PGDATABASE
 IOATLAS_VAR="$var" run_timeout 900 "$IOA_SOURCE_DIR/packaging/quickstart" >"$TEST_TMP/out" 2>&1
 is "$?" 0 "packaging/quickstart succeeds"
 out=$(cat "$TEST_TMP/out")
-like "$out" '^==> \[8/8\] done$' "it shows its progress to the last step"
+like "$out" '^==> \[9/9\] done$' "it shows its progress to the last step"
 logs=$(find "$var/logs" -name '*.ioa' | wc -l)
 is "$logs" 3 "the three sample jobs left one log each"
 like "$out" "	POSIX	-1	4	0	16384	$var/work/posix-shared.dat$" \
@@ -45,6 +45,10 @@ like "$out" "^  amr +adaptive mesh refinement likely" "and the AMR job as such"
 like "$out" "^Report: +file://$var/reports/job-[0-9]+\\.html " "it writes the AMR job's report and says where"
 ok "the report is there" test -s "$(printf '%s\n' "$out" | sed -n 's|^Report: *file://\([^ ]*\) .*|\1|p')"
 ok "and the site dashboard" test -s "$var/www/index.html"
+like "$out" "^pulled amr-sample@[0-9]+ into $var/pulled-kernel-[0-9]+ \\(checksums verified\\)" \
+	"it publishes the sample's validated kernel and pulls it back over HTTP"
+like "$out" "^published amr-sample@[0-9]+ into $var/kernels \\(validated: the job's counters, identical\\)" \
+	"the kernel matched the job before it was published"
 like "$out" "^Stop the private cluster: " "and how to stop the cluster it leaves running"
 
 done_testing
