@@ -4,6 +4,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <ftw.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
@@ -12,6 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ioa_conf.h"
+#include "ioa_db.h"
 #include "ioa_log.h"
 #include "kgen.h"
 #include "kvalidate.h"
@@ -36,6 +39,7 @@ static void usage(FILE *out)
 		"       ioatlas kernel list|search [TERM] --from URL\n"
 		"       ioatlas kernel pull NAME[@VERSION] --from URL [-o DIR]\n"
 		"       ioatlas kernel push DIR --to URL [--netrc FILE]\n"
+		"       ioatlas kernel nightly [--repo PATH] [--url URL] [--days N] [--top N]\n"
 		"\n"
 		"gen: writes the job's I/O kernel into DIR (default: kernel): kernel.c, a small\n"
 		"MPI program that makes the job's I/O calls with its compute gaps and its\n"
@@ -50,7 +54,14 @@ static void usage(FILE *out)
 		"list, search, pull: read a repository over file://, http:// or https://;\n"
 		"pull verifies checksums and lands whole or not at all.  push sends a\n"
 		"published kernel (a repository's kernels/NAME/VERSION, or a pull) to a\n"
-		"central repository: HTTP PUT with credentials from a netrc file, or file://.\n");
+		"central repository: HTTP PUT with credentials from a netrc file, or file://.\n"
+		"nightly: for the --top executables (5) by bytes over the last --days (1), the\n"
+		"job of each that moved the most: kernel generated, validated, published as\n"
+		"PROGRAM@JOB into PATH, recorded in the warehouse (its report links to --url).\n"
+		"\n"
+		"Settings (ioatlas.conf(5)): warehouse.conninfo, kernel.repository,\n"
+		"kernel.repository_url, kernel.nightly_top, kernel.nightly_days; the options\n"
+		"override them.\n");
 }
 
 /* libioatlas.so beside this program: installed, or in the build tree. */
@@ -307,6 +318,190 @@ static int remote(const char *verb, int argc, char **argv)
 }
 #endif
 
+#ifdef IOATLAS_HAVE_CURL
+static int rm_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	return type == FTW_DP ? rmdir(path) : unlink(path);
+}
+
+/* A scratch folder and everything in it. */
+static void rm_tree(const char *dir)
+{
+	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/*
+ * The nightly kernels: for the executables that moved the most bytes over
+ * the last days, the job of each that moved the most and whose log (with
+ * its trace) is still where the collector found it, a kernel generated,
+ * validated and published as EXE-NAME@JOB-ID, and recorded in the
+ * warehouse (job_kernels) so that the job's report links to it.
+ */
+static int nightly(int argc, char **argv)
+{
+	static const char sql[] =
+		"SELECT DISTINCT ON (e.id) j.id, j.start_time::text, l.path, e.display "
+		"FROM jobs j JOIN executables e ON e.id = j.exe_id JOIN ingest_ledger l ON l.id = "
+		"j.ledger "
+		"WHERE j.start_time >= now() - make_interval(days => $1::integer) "
+		"AND e.id IN (SELECT exe_id FROM jobs WHERE start_time >= now() - "
+		"make_interval(days => "
+		"$1::integer) GROUP BY exe_id ORDER BY sum(bytes_read + bytes_written) DESC LIMIT "
+		"$2) "
+		"AND EXISTS (SELECT 1 FROM traces t WHERE t.job = j.id AND t.start_time = "
+		"j.start_time) "
+		"ORDER BY e.id, j.bytes_read + j.bytes_written DESC, j.id DESC";
+	static const char sql_record[] =
+		"INSERT INTO job_kernels (job, start_time, name, version, url) "
+		"VALUES ($1, $2, $3, $4, $5) ON CONFLICT (job, start_time, name, version) "
+		"DO UPDATE SET url = EXCLUDED.url, published_at = now()";
+	static char *conninfo, *repo, *url;
+	static long long ndays, ntop;
+	static const struct ioa_setting settings[] = {
+		{"warehouse.conninfo", IOA_SET_TEXT, &conninfo, "",
+		 "libpq connection string (secrets in .pgpass or a service file)"},
+		{"kernel.repository", IOA_SET_TEXT, &repo, "",
+		 "the site kernel repository the nightly kernels are published into"},
+		{"kernel.repository_url", IOA_SET_TEXT, &url, "",
+		 "where a web server serves that folder (reports link there)"},
+		{"kernel.nightly_top", IOA_SET_COUNT, &ntop, "5",
+		 "executables with the most bytes that get a kernel each night"},
+		{"kernel.nightly_days", IOA_SET_COUNT, &ndays, "1",
+		 "days of jobs the nightly kernels are chosen from"},
+	};
+	const size_t nsettings = sizeof(settings) / sizeof(settings[0]);
+	struct kvalidate_options o = {.timeout = 600};
+	struct ioa_buf err = IOA_BUF_INIT(IOA_LOG_LINE_MAX);
+	char lib[PATH_MAX], days[24], top[24];
+	PGconn *conn = NULL;
+	PGresult *res = NULL;
+	int i, done = 0, failed = 0, status = 1;
+
+	if (ioa_conf_load(settings, nsettings, &err)) {
+		ioa_error("%s", ioa_buf_str(&err));
+		ioa_buf_release(&err);
+		return 1;
+	}
+	for (i = 0; i + 1 < argc; i += 2) {
+		const char *opt = argv[i], *v = argv[i + 1];
+		int bad = 0;
+
+		if (!strcmp(opt, "--repo") || !strcmp(opt, "--url")) {
+			char **text = opt[2] == 'r' ? &repo : &url;
+
+			free(*text);
+			*text = strdup(v);
+			bad = !*text;
+		} else if (!strcmp(opt, "--days") || !strcmp(opt, "--top")) {
+			bad = ioa_conf_parse(IOA_SET_COUNT, v, opt[2] == 'd' ? &ndays : &ntop);
+		} else if (!strcmp(opt, "--runtime")) {
+			o.runtime = v;
+		} else {
+			bad = 1;
+		}
+		if (bad)
+			break;
+	}
+	if (i < argc) {
+		usage(stderr);
+		status = 2;
+		goto out;
+	}
+	if (!repo || !*repo || ndays <= 0 || ntop <= 0) {
+		ioa_error(!repo || !*repo ? "no kernel repository: kernel.repository or --repo"
+					  : "--days and --top count from 1");
+		status = 2;
+		goto out;
+	}
+	snprintf(days, sizeof(days), "%lld", ndays);
+	snprintf(top, sizeof(top), "%lld", ntop);
+	if (!o.runtime && !(o.runtime = runtime_lib(lib, sizeof(lib)))) {
+		ioa_error("no libioatlas.so beside this program: name it with --runtime");
+		goto out;
+	}
+	if (!(conn = ioa_db_connect(conninfo, "ioatlas kernel", &err))) {
+		ioa_error("%s", ioa_buf_str(&err));
+		goto out;
+	}
+	res = ioa_db_query(conn, sql, 2, (const char *const[]){days, top}, &err, NULL, NULL);
+	if (!res) {
+		ioa_error("%s", ioa_buf_str(&err));
+		goto out;
+	}
+	for (i = 0; i < PQntuples(res); i++) {
+		const char *id = PQgetvalue(res, i, 0), *log = PQgetvalue(res, i, 2);
+		const char *exe = strrchr(PQgetvalue(res, i, 3), '/');
+		char name[128], dir[PATH_MAX], where[PATH_MAX + 300];
+		struct gen_arg a = {.log = log, .err = IOA_BUF_INIT(IOA_LOG_LINE_MAX)};
+		size_t k;
+		int rc, published;
+
+		/* The kernel's name: the program's, in the characters a repository takes. */
+		snprintf(name, sizeof(name), "%s", exe ? exe + 1 : PQgetvalue(res, i, 3));
+		for (k = 0; name[k]; k++)
+			if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+				    "._-",
+				    name[k]))
+				name[k] = '_';
+		if (!krepo_safe_name(name))
+			snprintf(name, sizeof(name), "job");
+		/* Made and validated in a scratch folder, removed after. */
+		snprintf(dir, sizeof(dir), "%s/ioatlas-kernel-XXXXXX",
+			 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+		snprintf(where, sizeof(where), "%s/kernels/%s/%s", repo, name, id);
+		published = !access(where, F_OK); /* on an earlier night: recorded again */
+		ioa_buf_reset(&err);
+		rc = published ? 0 : mkdtemp(dir) ? 0 : -errno;
+		if (!rc && !published) {
+			char path[PATH_MAX + 16];
+
+			snprintf(path, sizeof(path), "%s/kernel.c", dir);
+			rc = write_file(path, write_kernel, &a);
+			snprintf(path, sizeof(path), "%s/Makefile", dir);
+			rc = rc ? rc : write_file(path, write_makefile, NULL);
+			if (rc && a.err.len)
+				ioa_buf_addstr(&err, ioa_buf_str(&a.err));
+		}
+		if (!published)
+			rc = rc ? rc : krepo_publish(dir, log, repo, name, id, &o, stdout, &err);
+		if (!published)
+			rm_tree(dir);
+		free(a.sum.file_ids);
+		ioa_buf_release(&a.err);
+		if (!rc) {
+			char link[PATH_MAX + 400];
+			const char *p[] = {id, PQgetvalue(res, i, 1), name, id, link};
+
+			if (*url)
+				snprintf(link, sizeof(link), "%s%skernels/%s/%s/", url,
+					 url[strlen(url) - 1] == '/' ? "" : "/", name, id);
+			else
+				snprintf(link, sizeof(link), "file://%s/", where);
+			rc = ioa_db_exec(conn, sql_record, 5, p, &err);
+		}
+		if (rc) {
+			ioa_error("job %s: no kernel: %s", id,
+				  err.len ? ioa_buf_str(&err) : ioa_strerror(rc));
+			failed++;
+		} else {
+			printf("job %s: kernel %s@%s published\n", id, name, id);
+			done++;
+		}
+	}
+	printf("ioatlas kernel nightly: %d kernels published, %d failed\n", done, failed);
+	status = failed ? 1 : 0;
+out:
+	PQclear(res);
+	if (conn)
+		PQfinish(conn);
+	ioa_conf_free(settings, nsettings);
+	ioa_buf_release(&err);
+	return status;
+}
+#endif
+
 int main(int argc, char **argv)
 {
 	ioa_log_set_progname("ioatlas kernel");
@@ -318,12 +513,14 @@ int main(int argc, char **argv)
 		return gen(argc - 2, argv + 2);
 	if (argc >= 2 && !strcmp(argv[1], "validate"))
 		return validate(argc - 2, argv + 2);
-	if (argc >= 2 &&
-	    (!strcmp(argv[1], "publish") || !strcmp(argv[1], "list") ||
-	     !strcmp(argv[1], "search") || !strcmp(argv[1], "pull") || !strcmp(argv[1], "push"))) {
+	if (argc >= 2 && (!strcmp(argv[1], "publish") || !strcmp(argv[1], "list") ||
+			  !strcmp(argv[1], "search") || !strcmp(argv[1], "pull") ||
+			  !strcmp(argv[1], "push") || !strcmp(argv[1], "nightly"))) {
 #ifdef IOATLAS_HAVE_CURL
 		if (!strcmp(argv[1], "publish"))
 			return publish(argc - 2, argv + 2);
+		if (!strcmp(argv[1], "nightly"))
+			return nightly(argc - 2, argv + 2);
 		return remote(argv[1], argc - 2, argv + 2);
 #else
 		ioa_error("this ioatlas was built without libcurl: no kernel repositories");
