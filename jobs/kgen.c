@@ -292,6 +292,8 @@ struct gfun {
 	uint32_t m;
 	struct ioa_buf pre, body;
 	unsigned ntables;
+	int files_shared; /* every rank's slots name the same kernel files: one row */
+	double carry;	  /* gap of calls not replayed, for the next call */
 };
 
 static int table(struct gfun *f, const int64_t *v, char *name, size_t len)
@@ -537,7 +539,11 @@ static int emit_call(struct gfun *f, size_t k, const char *indent)
 	uint32_t i;
 	int rc = 0;
 
+	for (i = 0; i < f->m; i++)
+		gap += f->w[i].n[k].gap / f->m;
 	if (kind == K_SKIP) {
+		/* Its gap is the compute before the call that made it (an MPI-IO call's). */
+		f->carry += gap;
 		f->g->sum->skipped++;
 		return ioa_buf_addf(b, "%s/* %s %s: not replayed */\n", indent,
 				    n->sig->module == IOA_TRACE_MPI
@@ -546,8 +552,8 @@ static int emit_call(struct gfun *f, size_t k, const char *indent)
 				    n->sig->name);
 	}
 	f->g->sum->calls++;
-	for (i = 0; i < f->m; i++)
-		gap += f->w[i].n[k].gap / f->m;
+	gap += f->carry;
+	f->carry = 0;
 	rc = number(f, k, 0, &off);
 	rc = rc ? rc : number(f, k, 1, &len);
 	if (!rc && n->sig->module != IOA_TRACE_MPI)
@@ -727,33 +733,44 @@ static int same_shape(const struct walked *a, const struct walked *b)
 	return 1;
 }
 
-/* Per rank of the group: its slots' kernel file numbers, as a table FILES_g[G][slot]. */
+/*
+ * Per rank of the group: its slots' kernel file numbers, as a table
+ * files<g>[G][slot]; one row when they are the same for every rank.
+ */
 static int file_table(struct gfun *f, struct ioa_trace_rank *tr)
 {
+	struct ioa_buf rows = IOA_BUF_INIT((size_t)1 << 30), row = IOA_BUF_INIT((size_t)1 << 20);
 	uint32_t i, j, nslots = 0;
+	size_t first_len = 0;
 	int rc = 0;
 
+	f->files_shared = 1;
 	for (i = 0; i < f->m; i++)
 		nslots = tr[i].nfiles > nslots ? tr[i].nfiles : nslots;
-	rc = ioa_buf_addf(&f->pre, "static const int files%u[%u][%u] = {", f->id, f->m,
-			  nslots ? nslots : 1);
 	for (i = 0; i < f->m && !rc; i++) {
-		rc = ioa_buf_addstr(&f->pre, i ? ",\n\t{" : "\n\t{");
+		ioa_buf_reset(&row);
+		rc = ioa_buf_addstr(&row, "\n\t{");
 		for (j = 0; j < nslots && !rc; j++) {
 			int num = j < tr[i].nfiles ? file_number(&f->g->files, tr[i].files[j]) : -1;
 
-			if (num < 0 && j < tr[i].nfiles)
-				return -ENOMEM;
+			if (num < 0 && j < tr[i].nfiles) {
+				rc = -ENOMEM;
+				break;
+			}
 			if (num >= 0 && (size_t)num >= f->g->cap_file_ranks) {
 				size_t cap = ((size_t)num + 1) * 2;
 				uint32_t *more = realloc(f->g->file_ranks, cap * sizeof(*more));
 				uint64_t *marks;
 
-				if (!more)
-					return -ENOMEM;
+				if (!more) {
+					rc = -ENOMEM;
+					break;
+				}
 				f->g->file_ranks = more;
-				if (!(marks = realloc(f->g->file_mark, cap * sizeof(*marks))))
-					return -ENOMEM;
+				if (!(marks = realloc(f->g->file_mark, cap * sizeof(*marks)))) {
+					rc = -ENOMEM;
+					break;
+				}
 				f->g->file_mark = marks;
 				memset(more + f->g->cap_file_ranks, 0,
 				       (cap - f->g->cap_file_ranks) * sizeof(*more));
@@ -767,11 +784,123 @@ static int file_table(struct gfun *f, struct ioa_trace_rank *tr)
 				f->g->file_mark[num] = ((uint64_t)f->id << 32 | i) + 1;
 				f->g->file_ranks[num]++;
 			}
-			rc = ioa_buf_addf(&f->pre, "%s%d", j ? ", " : "", num);
+			rc = ioa_buf_addf(&row, "%s%d", j ? ", " : "", num);
 		}
-		rc = rc ? rc : ioa_buf_addstr(&f->pre, nslots ? "}" : "-1}");
+		rc = rc ? rc : ioa_buf_addstr(&row, nslots ? "}" : "-1}");
+		if (!rc && i &&
+		    (row.len != first_len || memcmp(rows.data + 1, row.data + 1, row.len - 1)))
+			f->files_shared = 0;
+		if (!rc && !i)
+			first_len = row.len;
+		rc = rc ? rc : ioa_buf_addstr(&rows, i ? "," : "");
+		rc = rc ? rc : ioa_buf_add(&rows, row.data, row.len);
 	}
-	return rc ? rc : ioa_buf_addstr(&f->pre, "};\n");
+	if (!rc && f->files_shared)
+		rc = ioa_buf_addf(&f->pre, "static const int files%u[1][%u] = {%.*s};\n", f->id,
+				  nslots ? nslots : 1, (int)first_len, rows.data);
+	else if (!rc)
+		rc = ioa_buf_addf(&f->pre, "static const int files%u[%u][%u] = {%s};\n", f->id,
+				  f->m, nslots ? nslots : 1, ioa_buf_str(&rows));
+	ioa_buf_release(&rows);
+	ioa_buf_release(&row);
+	return rc;
+}
+
+/* The step between the group's ranks when they are evenly spaced, else 0. */
+static uint32_t rank_step(const struct ioa_trace_group *grp)
+{
+	uint32_t i, step = grp->nranks > 1 ? grp->ranks[1] - grp->ranks[0] : 1;
+
+	for (i = 2; i < grp->nranks; i++)
+		if (grp->ranks[i] - grp->ranks[i - 1] != step)
+			return 0;
+	return step;
+}
+
+/* A size in the units people read. */
+static const char *human(double bytes, char *buf, size_t len)
+{
+	static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+	unsigned u = 0;
+
+	while (bytes >= 1024 && u < 4)
+		bytes /= 1024, u++;
+	snprintf(buf, len, u ? "%.3g %s" : "%.0f %s", bytes, units[u]);
+	return buf;
+}
+
+/*
+ * The phase a loop reproduces, for the comment above it: what one pass
+ * does on the group's first rank (writes and reads with their bytes,
+ * metadata and sync calls, MPI calls, compute).
+ */
+static int describe_loop(struct gfun *f, size_t k, const char *indent)
+{
+	const struct node *n = f->w[0].n;
+	uint64_t mult[MAX_DEPTH + 2] = {1}, writes = 0, reads = 0, meta = 0, mpi = 0;
+	double wbytes = 0, rbytes = 0, compute = 0;
+	unsigned base = n[k].depth, d;
+	size_t j;
+	char b1[32], b2[32];
+	struct ioa_buf t = IOA_BUF_INIT(1024);
+	int rc;
+
+	for (j = k + 1; j < f->w[0].len && !(n[j].kind == 1 && n[j].depth == base); j++) {
+		d = n[j].depth - base;
+		if (d < 1 || d > MAX_DEPTH)
+			continue;
+		if (n[j].kind == 0) {
+			mult[d] = mult[d - 1] * n[j].count;
+		} else if (n[j].kind == 2) {
+			const struct ioa_trace_model *len = &n[j].model[1];
+			uint64_t times = mult[d - 1];
+			double bytes = len->explicit_list ? 0 : (double)len->base;
+
+			compute += n[j].gap * (double)times;
+			if (n[j].sig->flags & IOA_TR_SUB)
+				continue;
+			if (n[j].sig->module == IOA_TRACE_MPI)
+				mpi += times;
+			else if (n[j].sig->flags & IOA_TR_WRITE)
+				writes += times, wbytes += bytes * (double)times;
+			else if (n[j].sig->flags & IOA_TR_READ)
+				reads += times, rbytes += bytes * (double)times;
+			else
+				meta += times;
+		}
+	}
+#define S(x) ((x) == 1 ? "" : "s")
+	rc = ioa_buf_addf(&t, "%" PRIu64 " passes, each:", n[k].count);
+	if (!rc && writes)
+		rc = ioa_buf_addf(&t, " %" PRIu64 " write%s (%s)", writes, S(writes),
+				  human(wbytes, b1, sizeof(b1)));
+	if (!rc && reads)
+		rc = ioa_buf_addf(&t, "%s %" PRIu64 " read%s (%s)", writes ? "," : "", reads,
+				  S(reads), human(rbytes, b2, sizeof(b2)));
+	if (!rc && meta)
+		rc = ioa_buf_addf(&t, "%s %" PRIu64 " metadata or sync call%s",
+				  writes || reads ? "," : "", meta, S(meta));
+	if (!rc && mpi)
+		rc = ioa_buf_addf(&t, "%s %" PRIu64 " MPI call%s",
+				  writes || reads || meta ? "," : "", mpi, S(mpi));
+#undef S
+	if (!rc && compute > 1e-3)
+		rc = ioa_buf_addf(&t, "%s %.3g s of compute",
+				  writes || reads || meta || mpi ? "," : "", compute);
+	if (!rc && !writes && !reads && !meta && !mpi && compute <= 1e-3)
+		rc = ioa_buf_addstr(&t, " nothing replayed");
+	rc = rc ? rc : ioa_buf_addf(&f->body, "%s/* Phase: %s. */\n", indent, ioa_buf_str(&t));
+	ioa_buf_release(&t);
+	return rc;
+}
+
+/* Compute left by calls not replayed at the end of a loop body or function. */
+static int emit_carry(struct gfun *f, const char *indent)
+{
+	double gap = f->carry;
+
+	f->carry = 0;
+	return gap > 1e-6 ? ioa_buf_addf(&f->body, "%s\tk_gap(%.6f);\n", indent, gap) : 0;
 }
 
 static int emit_group(struct gen *g, unsigned id, const struct ioa_trace_group *grp)
@@ -805,15 +934,21 @@ static int emit_group(struct gen *g, unsigned id, const struct ioa_trace_group *
 		memset(indent, '\t', sizeof(indent));
 		indent[d + 1 < sizeof(indent) ? d + 1 : sizeof(indent) - 1] = '\0';
 		if (n->kind == 0) {
-			rc = ioa_buf_addf(&f.body, "%sfor (i%u = 0; i%u < %" PRIu64 "; i%u++) {\n",
-					  indent, n->depth, n->depth, n->count, n->depth);
+			/* Phases and their steps; deeper loops say what they are themselves. */
+			rc = n->depth <= 1 ? describe_loop(&f, k, indent) : 0;
+			rc = rc ? rc
+				: ioa_buf_addf(&f.body,
+					       "%sfor (i%u = 0; i%u < %" PRIu64 "; i%u++) {\n",
+					       indent, n->depth, n->depth, n->count, n->depth);
 			g->sum->loops++;
 		} else if (n->kind == 1) {
-			rc = ioa_buf_addf(&f.body, "%s}\n", indent);
+			rc = emit_carry(&f, indent);
+			rc = rc ? rc : ioa_buf_addf(&f.body, "%s}\n", indent);
 		} else {
 			rc = emit_call(&f, k, indent);
 		}
 	}
+	rc = rc ? rc : emit_carry(&f, "");
 	if (!rc) {
 		put(g, "\n/* Ranks ");
 		for (i = 0; i < grp->nranks && i < 16; i++)
@@ -821,11 +956,14 @@ static int emit_group(struct gen *g, unsigned id, const struct ioa_trace_group *
 		put(g, "%s (%u): ", grp->nranks > 16 ? ", ..." : "", grp->nranks);
 		put(g, "one shape of calls, numbers in terms of the rank R and its index G here. "
 		       "*/\n");
-		put(g, "static const uint32_t ranks%u[%u] = {", id, grp->nranks);
-		for (i = 0; i < grp->nranks; i++)
-			put(g, "%s%u", i ? ", " : "", grp->ranks[i]);
-		put(g, "};\n%s", ioa_buf_str(&f.pre));
-		put(g, "#undef FILE_OF\n#define FILE_OF(slot) files%u[G][(slot)]\n", id);
+		if (!rank_step(grp)) {
+			put(g, "static const uint32_t ranks%u[%u] = {", id, grp->nranks);
+			for (i = 0; i < grp->nranks; i++)
+				put(g, "%s%u", i ? ", " : "", grp->ranks[i]);
+			put(g, "};\n");
+		}
+		put(g, "%s#undef FILE_OF\n#define FILE_OF(slot) files%u[%s][(slot)]\n",
+		    ioa_buf_str(&f.pre), id, f.files_shared ? "0" : "G");
 		put(g, "static void group%u(int64_t R, int64_t G)\n{\n", id);
 		for (k = 0; k < MAX_DEPTH; k++)
 			put(g, "\tint64_t i%zu = 0;\n", k);
@@ -1216,12 +1354,33 @@ int kgen_log(const char *path, const struct kgen_options *o, FILE *out, struct k
 			put(&g, "%s", prologue[i]);
 		put(&g, "%s", text ? text : "");
 		put(&g, "\n/* The job, rank by rank: each rank runs its group's calls. */\n"
-			"static void run(void)\n{\n\tuint32_t i;\n\n");
+			"static void run(void)\n{\n");
 		for (i = 0; i < g.t.ngroups; i++)
-			put(&g,
-			    "\tfor (i = 0; i < %u; i++)\n\t\tif (ranks%zu[i] == (uint32_t)rank)\n"
-			    "\t\t\tgroup%zu(rank, i);\n",
-			    g.t.groups[i].nranks, i, i);
+			if (!rank_step(&g.t.groups[i]))
+				break;
+		if (i < g.t.ngroups)
+			put(&g, "\tuint32_t i;\n\n");
+		for (i = 0; i < g.t.ngroups; i++) {
+			const struct ioa_trace_group *grp = &g.t.groups[i];
+			uint32_t step = rank_step(grp), first = grp->ranks[0];
+
+			if (!step)
+				put(&g,
+				    "\tfor (i = 0; i < %u; i++)\n\t\tif (ranks%zu[i] == "
+				    "(uint32_t)rank)\n\t\t\tgroup%zu(rank, i);\n",
+				    grp->nranks, i, i);
+			else if (step == 1)
+				put(&g,
+				    "\tif (rank >= %u && rank < %u)\n\t\tgroup%zu(rank, rank - "
+				    "%u);\n",
+				    first, first + grp->nranks, i, first);
+			else
+				put(&g,
+				    "\tif (rank >= %u && (rank - %u) %% %u == 0 && (rank - %u) / "
+				    "%u < %u)\n"
+				    "\t\tgroup%zu(rank, (rank - %u) / %u);\n",
+				    first, first, step, first, step, grp->nranks, i, first, step);
+		}
 		put(&g, "}\n%s", epilogue);
 		if (g.failed || fflush(out))
 			rc = -EIO;

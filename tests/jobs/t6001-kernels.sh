@@ -44,6 +44,12 @@ like "$(cat "$TEST_TMP/k-fixed/kernel.c")" "for \\(i0 = 0; i0 < 4; i0\\+\\+\\)" 
 like "$(cat "$TEST_TMP/k-block3d/kernel.c")" '\* \(R % 2\)' \
 	"block3d: the ranks' blocks found as a decomposition of the ranks"
 unlike "$(cat "$TEST_TMP/k-block3d/kernel.c")" 'static const int64_t t[0-9]' "block3d: with no table"
+unlike "$(cat "$TEST_TMP/k-block3d/kernel.c")" 'static const uint32_t ranks[0-9]' \
+	"block3d: nor a list of ranks (its groups are ranges)"
+like "$(cat "$TEST_TMP/k-fixed/kernel.c")" '/\* Phase: 4 passes, each: 4 writes \(256 KiB\), .*, 0\.[0-9]+ s of compute\. \*/' \
+	"fixed: the checkpoint phase said above its loop"
+like "$(grep -A1 'POSIX pwrite: not replayed' "$TEST_TMP/k-collective/kernel.c")" 'k_gap\(0\.[0-9]+\);' \
+	"collective: the compute before MPI-IO calls is kept (from their POSIX sub-calls)"
 like "$(cat "$TEST_TMP/k-token/kernel.c")" 'k_recv\(4, 3\)|k_recv\([0-9]+, 3\)' \
 	"token: each rank waits for the rank before it (peer -1, relative)"
 like "$(cat "$TEST_TMP/k-collective/kernel.c")" 'k_mpi_open\(FILE_OF\([0-9]+\), [0-9]+, "cb_config_list=\*:1' \
