@@ -1277,6 +1277,7 @@ struct tr_expand {
 	uint64_t idx[TR_MAX_NESTING + 1]; /* loop indices, innermost at [depth-1] */
 	uint64_t seq, limit;
 	double now, sec_per_tick;
+	double top;		   /* end of the last call that is not a sub-call */
 	uint32_t index;		   /* the rank's index in its group */
 	double picked[TR_CLASSES]; /* first pass: the distributions' times, summed */
 	double scale[TR_CLASSES];  /* second pass: the rank's totals over those */
@@ -1372,16 +1373,24 @@ static int expand_range(struct tr_expand *x, size_t from, size_t to, unsigned de
 						  index)
 				      : 0;
 			e.duration = hist_pick(&n->leaf.dur, exec, n->execs, n->step, size, index);
-			if (x->fn) {
-				e.gap *= x->scale[TR_COMPUTE] * x->sec_per_tick;
-				e.duration *= (cls >= 0 ? x->scale[cls] : 1) * x->sec_per_tick;
+			if (x->fn && cls < 0) {
+				/* A sub-call: its gap is from its MPI-IO call's last step. */
+				e.gap *= x->sec_per_tick;
+				e.duration *= x->sec_per_tick;
 				e.start = x->now + e.gap;
 				x->now = e.start + e.duration;
 				rc = x->fn(x->arg, &e);
-			} else {
+			} else if (x->fn) {
+				/* Gaps of the program's own calls run from the last of them. */
+				e.gap *= x->scale[TR_COMPUTE] * x->sec_per_tick;
+				e.duration *= x->scale[cls] * x->sec_per_tick;
+				e.start = x->top + e.gap;
+				x->top = e.start + e.duration;
+				x->now = x->top > x->now ? x->top : x->now;
+				rc = x->fn(x->arg, &e);
+			} else if (cls >= 0) {
 				x->picked[TR_COMPUTE] += e.gap;
-				if (cls >= 0)
-					x->picked[cls] += e.duration;
+				x->picked[cls] += e.duration;
 			}
 		}
 		i = n->end;
@@ -1401,6 +1410,7 @@ int ioa_trace_expand(const struct ioa_trace_rank *r,
 	x.limit = (uint64_t)r->header[IOA_TRH_EVENTS_TRACED];
 	x.sec_per_tick = r->group->ns_per_tick * 1e-9;
 	x.now = (double)r->header[IOA_TRH_START_TICKS] * x.sec_per_tick;
+	x.top = x.now;
 	x.execs = calloc(r->nnodes + 1, sizeof(*x.execs));
 	if (!x.execs)
 		return -ENOMEM;

@@ -79,7 +79,7 @@ enum ioa_trace_header {
 	IOA_TRH_EVENTS_TRACED,
 	IOA_TRH_START_TICKS, /* start of the first event, ticks from start-up */
 	IOA_TRH_FLAGS,
-	IOA_TRH_COMPUTE_TICKS, /* sum of the gaps between traced calls */
+	IOA_TRH_COMPUTE_TICKS, /* sum of the gaps before traced calls that are not sub-calls */
 	IOA_TRH_SYNC_TICKS,    /* sum of the durations of MPI calls */
 	IOA_TRH_IO_TICKS,      /* sum of the durations of I/O calls (sub-calls aside) */
 	IOA_TRH_COUNT

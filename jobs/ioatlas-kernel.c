@@ -35,6 +35,7 @@ static void usage(FILE *out)
 	fprintf(out,
 		"usage: ioatlas kernel gen LOG [-o DIR] [--keep-names]\n"
 		"       ioatlas kernel validate DIR LOG [--runtime LIB] [--timeout S]\n"
+		"                                       [--mode causal|think|fast]\n"
 		"       ioatlas kernel publish DIR LOG --repo PATH --name NAME [--version V]\n"
 		"       ioatlas kernel list|search [TERM] --from URL\n"
 		"       ioatlas kernel pull NAME[@VERSION] --from URL [-o DIR]\n"
@@ -48,7 +49,9 @@ static void usage(FILE *out)
 		"validate: builds the kernel in DIR, runs it under the runtime with the job's\n"
 		"rank count (MPICC, mpiexec.mpich), and compares its log with the job's, file by\n"
 		"file and counter by counter; prints the replay time error.  Exits 1 when a\n"
-		"counter differs.\n"
+		"counter differs.  --mode: how the kernel replays (causal, the default; think:\n"
+		"gaps as fixed, no synchronization; fast: no gaps).  LOG may be another run of\n"
+		"the same job, e.g. on the storage the kernel is to be judged on.\n"
 		"publish: validates the kernel, then adds it to the site repository at PATH\n"
 		"(index.json, kernels/NAME/VERSION/ with meta.json and SHA256SUMS).\n"
 		"list, search, pull: read a repository over file://, http:// or https://;\n"
@@ -99,6 +102,8 @@ static int validate(int argc, char **argv)
 			o.runtime = argv[++i];
 		else if (!strcmp(argv[i], "--timeout") && i + 1 < argc)
 			o.timeout = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--mode") && i + 1 < argc)
+			o.mode = argv[++i];
 		else if (!dir && argv[i][0] != '-')
 			dir = argv[i];
 		else if (!log && argv[i][0] != '-')
@@ -108,7 +113,9 @@ static int validate(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (!dir || !log || o.timeout <= 0) {
+	if (!dir || !log || o.timeout <= 0 ||
+	    (o.mode && strcmp(o.mode, "causal") && strcmp(o.mode, "think") &&
+	     strcmp(o.mode, "fast"))) {
 		usage(stderr);
 		return 2;
 	}

@@ -542,8 +542,10 @@ static int emit_call(struct gfun *f, size_t k, const char *indent)
 	for (i = 0; i < f->m; i++)
 		gap += f->w[i].n[k].gap / f->m;
 	if (kind == K_SKIP) {
-		/* Its gap is the compute before the call that made it (an MPI-IO call's). */
-		f->carry += gap;
+		/* Compute before a call not replayed goes before the next one; a
+		 * sub-call's gap is time inside its MPI-IO call, which replays it. */
+		if (!(n->sig->flags & IOA_TR_SUB))
+			f->carry += gap;
 		f->g->sum->skipped++;
 		return ioa_buf_addf(b, "%s/* %s %s: not replayed */\n", indent,
 				    n->sig->module == IOA_TRACE_MPI

@@ -397,6 +397,7 @@ int kvalidate(const char *dir, const char *log, const struct kvalidate_options *
 			     "-genv",	   "IOATLAS_LOGDIR",
 			     logs,	   kernel,
 			     "--data-dir", data,
+			     "--mode",	   (char *)(o->mode ? o->mode : "causal"),
 			     NULL};
 		char *env[] = {logdir, NULL};
 

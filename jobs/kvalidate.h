@@ -18,6 +18,7 @@ struct kvalidate_options {
 	const char *runtime; /* libioatlas.so to preload */
 	const char *mpiexec; /* NULL: mpiexec.mpich, else mpiexec */
 	int timeout;	     /* seconds for each step */
+	const char *mode;    /* the kernel's --mode (NULL: causal) */
 };
 
 struct kvalidate_result {

@@ -145,6 +145,7 @@ static struct {
 	void *free[TR_CLASSES];
 	uint64_t events_total, events_traced;
 	uint64_t first_start, last_end;
+	uint64_t top_end;	    /* end of the last call that is not a sub-call */
 	uint64_t compute, sync, io; /* ticks: gaps, MPI durations, I/O durations */
 	int have_start;
 	struct tr_sig *sigs;
@@ -1147,12 +1148,18 @@ static inline __attribute__((always_inline)) void append(const char *op, uint32_
 		tr.have_start = 1;
 		tr.first_start = s;
 		e->gap = 0;
-	} else {
+	} else if (flags & IOA_TR_SUB) {
+		/* Inside an MPI-IO call: the time since the call's last step. */
 		e->gap = s > tr.last_end ? s - tr.last_end : 0;
+	} else {
+		/* Since the last call the program made itself: its compute. */
+		e->gap = s > tr.top_end ? s - tr.top_end : 0;
+		tr.compute += e->gap;
 	}
 	if (f > tr.last_end)
 		tr.last_end = f;
-	tr.compute += e->gap;
+	if (!(flags & IOA_TR_SUB) && f > tr.top_end)
+		tr.top_end = f;
 	if (module == IOA_TRACE_MPI)
 		tr.sync += e->dur;
 	else if (!(flags & IOA_TR_SUB))

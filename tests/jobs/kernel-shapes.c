@@ -15,6 +15,14 @@
  *	kernel-shapes block3d DIR      a 3-D array of 16 x 16 x 16 doubles in blocks,
  *	                               2 x 2 x 1 ranks (4 ranks): each rank writes its
  *	                               block's rows with MPI_File_write_at into DIR/a.dat
+ *	kernel-shapes fpp DIR          file per process: 4 checkpoints of 4 x 64 KiB
+ *	                               into DIR/fpp.R.C, 50 ms of compute before each
+ *
+ *	kernel-shapes MODE DIR SCALE [sync]
+ *	                               the same SCALE times over (checkpoints, rounds,
+ *	                               writes); with "sync", each write phase ends with
+ *	                               fsync (MPI_File_sync), so that the storage's
+ *	                               speed shows (tests/perf/run-bench-replay)
  *
  * Prints nothing; exits non-zero if an I/O call fails.
  */
@@ -22,6 +30,7 @@
 #include <fcntl.h>
 #include <mpi.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -29,6 +38,13 @@
 
 static char buf[64 * KIB];
 static int rank, nprocs;
+static int scale = 1, sync_writes;
+
+/* The end of a write phase: to the disk when asked. */
+static int phase_end(int fd)
+{
+	return sync_writes ? fsync(fd) : 0;
+}
 
 static void compute(double seconds)
 {
@@ -45,7 +61,7 @@ static int interleaved(const char *dir)
 	int fd, c, i;
 
 	snprintf(path, sizeof(path), "%s/ck.dat", dir);
-	for (c = 0; c < 3; c++) {
+	for (c = 0; c < 3 * scale; c++) {
 		compute(0.05);
 		fd = open(path, O_CREAT | O_RDWR, 0644);
 		if (fd < 0)
@@ -54,6 +70,8 @@ static int interleaved(const char *dir)
 			if (pwrite(fd, buf, 32 * KIB,
 				   ((off_t)(c * 4 + i) * nprocs + rank) * 32 * KIB) != 32 * KIB)
 				return 1;
+		if (phase_end(fd))
+			return 1;
 		MPI_Barrier(MPI_COMM_WORLD);
 		for (i = 0; i < 4; i++)
 			if (pread(fd, buf, 32 * KIB,
@@ -73,8 +91,8 @@ static int barriers(const char *dir)
 	fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0644);
 	if (fd < 0)
 		return 1;
-	for (i = 0; i < 8; i++) {
-		if (write(fd, buf, 16 * KIB) != 16 * KIB)
+	for (i = 0; i < 8 * scale; i++) {
+		if (write(fd, buf, 16 * KIB) != 16 * KIB || phase_end(fd))
 			return 1;
 		MPI_Barrier(MPI_COMM_WORLD);
 	}
@@ -90,10 +108,12 @@ static int compute_reads(const char *dir)
 	fd = open(path, O_CREAT | O_RDWR | O_TRUNC, 0644);
 	if (fd < 0)
 		return 1;
-	for (i = 0; i < 8; i++)
+	for (i = 0; i < 8 * scale; i++)
 		if (write(fd, buf, 16 * KIB) != 16 * KIB)
 			return 1;
-	for (i = 0; i < 8; i++) {
+	if (phase_end(fd))
+		return 1;
+	for (i = 0; i < 8 * scale; i++) {
 		compute(0.02);
 		if (pread(fd, buf, 16 * KIB, (off_t)i * 16 * KIB) != 16 * KIB)
 			return 1;
@@ -107,11 +127,11 @@ static int token(const char *dir)
 	int round, fd, t = 0;
 
 	snprintf(path, sizeof(path), "%s/log.dat", dir);
-	for (round = 0; round < 3; round++) {
+	for (round = 0; round < 3 * scale; round++) {
 		if (rank > 0)
 			MPI_Recv(&t, 1, MPI_INT, rank - 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 		fd = open(path, O_CREAT | O_WRONLY | O_APPEND, 0644);
-		if (fd < 0 || write(fd, buf, 4 * KIB) != 4 * KIB)
+		if (fd < 0 || write(fd, buf, 4 * KIB) != 4 * KIB || phase_end(fd))
 			return 1;
 		close(fd);
 		if (rank + 1 < nprocs)
@@ -125,7 +145,7 @@ static int block3d(const char *dir)
 {
 	enum { N = 16, PX = 2, PY = 2, PZ = 1 };
 	const int bx = N / PX, by = N / PY, bz = N / PZ;
-	int x = rank % PX, y = rank / PX % PY, z = rank / (PX * PY), k, j;
+	int x = rank % PX, y = rank / PX % PY, z = rank / (PX * PY), c, k, j;
 	char path[4096];
 	MPI_File fh;
 
@@ -135,15 +155,41 @@ static int block3d(const char *dir)
 	if (MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL,
 			  &fh))
 		return 1;
-	for (k = 0; k < bz; k++)
-		for (j = 0; j < by; j++) {
-			MPI_Offset row = ((MPI_Offset)(z * bz + k) * N + (y * by + j)) * N + x * bx;
+	for (c = 0; c < scale; c++) {
+		for (k = 0; k < bz; k++)
+			for (j = 0; j < by; j++) {
+				MPI_Offset row =
+					(((MPI_Offset)c * N + z * bz + k) * N + (y * by + j)) * N +
+					x * bx;
 
-			if (MPI_File_write_at(fh, row * (MPI_Offset)sizeof(double), buf, bx * 8,
-					      MPI_BYTE, MPI_STATUS_IGNORE))
-				return 1;
-		}
+				if (MPI_File_write_at(fh, row * (MPI_Offset)sizeof(double), buf,
+						      bx * 8, MPI_BYTE, MPI_STATUS_IGNORE))
+					return 1;
+			}
+		if (sync_writes && MPI_File_sync(fh))
+			return 1;
+	}
 	return MPI_File_close(&fh) != 0;
+}
+
+static int fpp(const char *dir)
+{
+	char path[4096];
+	int fd, c, i;
+
+	for (c = 0; c < 4 * scale; c++) {
+		compute(0.05);
+		snprintf(path, sizeof(path), "%s/fpp.%d.%d", dir, rank, c);
+		fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0644);
+		if (fd < 0)
+			return 1;
+		for (i = 0; i < 4; i++)
+			if (write(fd, buf, 64 * KIB) != 64 * KIB)
+				return 1;
+		if (phase_end(fd) || close(fd))
+			return 1;
+	}
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -151,11 +197,9 @@ int main(int argc, char **argv)
 	static const struct {
 		const char *name;
 		int (*fn)(const char *dir);
-	} modes[] = {{"interleaved", interleaved},
-		     {"barriers", barriers},
-		     {"compute", compute_reads},
-		     {"token", token},
-		     {"block3d", block3d}};
+	} modes[] = {{"interleaved", interleaved}, {"barriers", barriers},
+		     {"compute", compute_reads},   {"token", token},
+		     {"block3d", block3d},	   {"fpp", fpp}};
 	size_t m;
 	int rc = 2;
 
@@ -163,11 +207,15 @@ int main(int argc, char **argv)
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
 	memset(buf, 'k', sizeof(buf));
-	for (m = 0; argc == 3 && m < sizeof(modes) / sizeof(modes[0]); m++)
+	if (argc >= 4)
+		scale = atoi(argv[3]);
+	sync_writes = argc == 5 && !strcmp(argv[4], "sync");
+	for (m = 0; argc >= 3 && argc <= 5 && scale > 0 && m < sizeof(modes) / sizeof(modes[0]);
+	     m++)
 		if (!strcmp(argv[1], modes[m].name))
 			rc = modes[m].fn(argv[2]);
 	if (rc == 2 && !rank)
-		fprintf(stderr, "usage: kernel-shapes MODE DIR (see the source)\n");
+		fprintf(stderr, "usage: kernel-shapes MODE DIR [SCALE [sync]] (see the source)\n");
 	MPI_Finalize();
 	return rc;
 }
