@@ -534,7 +534,7 @@ static int emit_call(struct gfun *f, size_t k, const char *indent)
 	enum callkind kind = kind_of(n->sig);
 	struct ioa_buf *b = &f->body;
 	struct ioa_buf off = IOA_BUF_INIT(1 << 16), len = IOA_BUF_INIT(1 << 16),
-		       file = IOA_BUF_INIT(1 << 16);
+		       file = IOA_BUF_INIT(1 << 16), aux = IOA_BUF_INIT(1 << 16);
 	double gap = 0;
 	uint32_t i;
 	int rc = 0;
@@ -577,8 +577,16 @@ static int emit_call(struct gfun *f, size_t k, const char *indent)
 	case K_OPEN:
 		/* An open that worked creates the file if need be (another rank's open may
 		 * come later in the kernel); one that failed fails again. */
-		rc = ioa_buf_addf(b, "k_open(FILE_OF(%s), %d);", F,
-				  !(n->sig->flags & IOA_TR_FAILED));
+		rc = number(f, k, 2, &aux); /* 1: opened to append */
+		if (!rc && !strcmp(ioa_buf_str(&aux), "0"))
+			rc = ioa_buf_addf(b, "k_open(FILE_OF(%s), %d);", F,
+					  !(n->sig->flags & IOA_TR_FAILED));
+		else if (!rc && !strcmp(ioa_buf_str(&aux), "1"))
+			rc = ioa_buf_addf(b, "k_open(FILE_OF(%s), %d | K_APPEND);", F,
+					  !(n->sig->flags & IOA_TR_FAILED));
+		else if (!rc)
+			rc = ioa_buf_addf(b, "k_open(FILE_OF(%s), %d | ((%s) ? K_APPEND : 0));", F,
+					  !(n->sig->flags & IOA_TR_FAILED), ioa_buf_str(&aux));
 		break;
 	case K_CREAT:
 		rc = ioa_buf_addf(b, "k_open(FILE_OF(%s), 2);", F);
@@ -717,6 +725,7 @@ out:
 	ioa_buf_release(&off);
 	ioa_buf_release(&len);
 	ioa_buf_release(&file);
+	ioa_buf_release(&aux);
 	return rc;
 }
 
@@ -1013,9 +1022,13 @@ static const char *const prologue[] = {
 	"static const char *path(int f)\n{\n\tstatic char p[4096];\n\n"
 	"\tif (f < 0 || f >= NFILES)\n\t\treturn \"/nonexistent\";\n"
 	"\tsnprintf(p, sizeof(p), \"%s/%s\", data_dir, names[f]);\n\treturn p;\n}\n\n"
+	"/* create: 0 an existing file, 1 created if need be, 2 created empty; | K_APPEND */\n"
+	"#define K_APPEND 4\n"
 	"static void k_open(int f, int create)\n{\n"
-	"\tint flags = create == 2 ? O_WRONLY | O_CREAT | O_TRUNC : create ? O_RDWR | O_CREAT : "
-	"O_RDWR;\n\n"
+	"\tint flags = (create & 3) == 2 ? O_WRONLY | O_CREAT | O_TRUNC\n"
+	"\t\t    : (create & 3)    ? O_RDWR | O_CREAT\n"
+	"\t\t\t\t      : O_RDWR;\n\n"
+	"\tif (create & K_APPEND)\n\t\tflags |= O_APPEND;\n"
 	"\tif (f < 0 || f >= NFILES)\n\t\treturn;\n",
 	"\tif (fds[f] > 0)\n\t\tclose(fds[f]);\n"
 	"\tfds[f] = open(path(f), flags, 0644);\n"

@@ -28,6 +28,7 @@
 struct rt_desc {
 	struct rt_record *rec;
 	int64_t offset;
+	int append; /* opened O_APPEND: writes land at the end, wherever offset was */
 	int refs;
 	struct rt_desc *next_free;
 };
@@ -204,8 +205,8 @@ enum rt_create rt_posix_probe_create(int dirfd, const char *path, int flags, mod
 	return fd >= 0 ? RT_CREATED : RT_EXISTED;
 }
 
-void rt_posix_open(const char *op, int dirfd, const char *path, mode_t mode, enum rt_create create,
-		   int fd, int err, double t0, double t1)
+void rt_posix_open(const char *op, int dirfd, const char *path, int flags, mode_t mode,
+		   enum rt_create create, int fd, int err, double t0, double t1)
 {
 	struct rt_record *rec = path_record(dirfd, path);
 	struct rt_desc *d;
@@ -217,8 +218,9 @@ void rt_posix_open(const char *op, int dirfd, const char *path, mode_t mode, enu
 		rt_trace_io(op, IOA_MOD_POSIX, rec, IOA_TR_FAILED, 0, 0, 0, err, t0, t1);
 		return;
 	}
-	rt_trace_io(op, IOA_MOD_POSIX, rec, create != RT_EXISTED ? IOA_TR_CREATE : 0, 0, 0, 0, 0,
-		    t0, t1);
+	/* aux: 1 for a file opened to append. */
+	rt_trace_io(op, IOA_MOD_POSIX, rec, create != RT_EXISTED ? IOA_TR_CREATE : 0, 0, 0,
+		    (flags & O_APPEND) != 0, 0, t0, t1);
 	/* The file system's preferred block size is the file's alignment (as Darshan's). */
 	if (!rec->counters[POSIX_OPENS]) {
 		struct stat st;
@@ -238,8 +240,10 @@ void rt_posix_open(const char *op, int dirfd, const char *path, mode_t mode, enu
 	rec->flags &= ~IOA_REC_REMOVED;
 
 	d = desc_new(rec);
-	if (d)
+	if (d) {
+		d->append = (flags & O_APPEND) != 0;
 		desc_attach(fd, d);
+	}
 }
 
 struct rt_record *rt_posix_close_begin(int fd)
@@ -281,6 +285,15 @@ void rt_posix_io(const char *op, int is_write, int fd, int64_t offset, int64_t r
 		return;
 	rec = d->rec;
 	c = rec->counters;
+	if (offset == RT_AT_CURRENT && is_write && d->append && ret > 0) {
+		/* Appended at the end of the file, wherever the position was: ask it. */
+		int saved = errno;
+		long pos = syscall(SYS_lseek, fd, 0L, SEEK_CUR);
+
+		errno = saved;
+		if (pos >= ret)
+			d->offset = pos - ret;
+	}
 	this_offset = offset == RT_AT_CURRENT ? d->offset : offset;
 	if (ret < 0) {
 		rt_record_failure(rec, IOA_MOD_POSIX, op, err);

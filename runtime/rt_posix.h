@@ -34,8 +34,8 @@ int rt_posix_init(void);
 enum rt_create { RT_EXISTED, RT_CREATED, RT_CREATED_IF_OPENED };
 enum rt_create rt_posix_probe_create(int dirfd, const char *path, int flags, mode_t mode);
 
-void rt_posix_open(const char *op, int dirfd, const char *path, mode_t mode, enum rt_create create,
-		   int fd, int err, double t0, double t1);
+void rt_posix_open(const char *op, int dirfd, const char *path, int flags, mode_t mode,
+		   enum rt_create create, int fd, int err, double t0, double t1);
 /*
  * Closing is two steps: the descriptor is forgotten (under the lock) before
  * the real close, since another thread may get the same number back the

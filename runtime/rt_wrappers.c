@@ -106,24 +106,26 @@ static int rt_resolve(const char *name, void *slot)
 
 #define RT_NEEDS_MODE(flags) (((flags)&O_CREAT) || ((flags)&O_TMPFILE) == O_TMPFILE)
 
-#define RT_BODY_OPEN_VA(ret, name, args, dirfd_e, path_e, flags_e)                               \
-	mode_t mode = 0;                                                                         \
-	enum rt_create create;                                                                   \
-	if (RT_NEEDS_MODE(flags)) {                                                              \
-		va_list ap;                                                                      \
-		va_start(ap, flags);                                                             \
-		mode = (mode_t)va_arg(ap, int);                                                  \
-		va_end(ap);                                                                      \
-	}                                                                                        \
-	RT_WRAP_PRE(                                                                             \
-		ret, name, args, create = rt_posix_probe_create(dirfd_e, path_e, flags_e, mode), \
-		rt_posix_open(#name, dirfd_e, path_e, mode, create, r, r < 0 ? err : 0, t0, t1))
+#define RT_BODY_OPEN_VA(ret, name, args, dirfd_e, path_e, flags_e)                  \
+	mode_t mode = 0;                                                            \
+	enum rt_create create;                                                      \
+	if (RT_NEEDS_MODE(flags)) {                                                 \
+		va_list ap;                                                         \
+		va_start(ap, flags);                                                \
+		mode = (mode_t)va_arg(ap, int);                                     \
+		va_end(ap);                                                         \
+	}                                                                           \
+	RT_WRAP_PRE(ret, name, args,                                                \
+		    create = rt_posix_probe_create(dirfd_e, path_e, flags_e, mode), \
+		    rt_posix_open(#name, dirfd_e, path_e, flags_e, mode, create, r, \
+				  r < 0 ? err : 0, t0, t1))
 
-#define RT_BODY_OPEN(ret, name, args, dirfd_e, path_e, flags_e, mode_e)                            \
-	enum rt_create create;                                                                     \
-	RT_WRAP_PRE(                                                                               \
-		ret, name, args, create = rt_posix_probe_create(dirfd_e, path_e, flags_e, mode_e), \
-		rt_posix_open(#name, dirfd_e, path_e, mode_e, create, r, r < 0 ? err : 0, t0, t1))
+#define RT_BODY_OPEN(ret, name, args, dirfd_e, path_e, flags_e, mode_e)               \
+	enum rt_create create;                                                        \
+	RT_WRAP_PRE(ret, name, args,                                                  \
+		    create = rt_posix_probe_create(dirfd_e, path_e, flags_e, mode_e), \
+		    rt_posix_open(#name, dirfd_e, path_e, flags_e, mode_e, create, r, \
+				  r < 0 ? err : 0, t0, t1))
 
 #define RT_BODY_CLOSE(ret, name, args, fd_e)                               \
 	struct rt_record *closing = NULL;                                  \

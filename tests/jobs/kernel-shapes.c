@@ -5,16 +5,18 @@
  *	kernel-shapes interleaved DIR  3 checkpoints into DIR/ck.dat: rank r writes
  *	                               block i at (i * ranks + r) * 32 KiB (interleaved),
  *	                               a barrier, then reads its blocks back
- *	kernel-shapes barriers DIR     8 writes of 16 KiB each into DIR/b.R, a barrier
- *	                               after every write
+ *	kernel-shapes barriers DIR     8 writes of 16 KiB each into DIR/b.R, 10 ms of
+ *	                               compute before and a barrier after every write
  *	kernel-shapes compute DIR      writes 8 x 16 KiB to DIR/c.R, then reads them back
  *	                               with 20 ms of compute between the reads
  *	kernel-shapes token DIR        token passing: rank r waits for rank r - 1's
- *	                               message, appends 4 KiB to DIR/log.dat at its
- *	                               turn, and passes the token on, 3 rounds
+ *	                               message, computes 10 ms and appends 4 KiB to
+ *	                               DIR/log.dat at its turn, and passes the token
+ *	                               on, 3 rounds
  *	kernel-shapes block3d DIR      a 3-D array of 16 x 16 x 16 doubles in blocks,
- *	                               2 x 2 x 1 ranks (4 ranks): each rank writes its
- *	                               block's rows with MPI_File_write_at into DIR/a.dat
+ *	                               2 x (ranks / 2) x 1 ranks: after 50 ms of compute,
+ *	                               each rank writes its block's rows with
+ *	                               MPI_File_write_at into DIR/a.dat
  *	kernel-shapes fpp DIR          file per process: 4 checkpoints of 4 x 64 KiB
  *	                               into DIR/fpp.R.C, 50 ms of compute before each
  *
@@ -92,6 +94,7 @@ static int barriers(const char *dir)
 	if (fd < 0)
 		return 1;
 	for (i = 0; i < 8 * scale; i++) {
+		compute(0.01);
 		if (write(fd, buf, 16 * KIB) != 16 * KIB || phase_end(fd))
 			return 1;
 		MPI_Barrier(MPI_COMM_WORLD);
@@ -130,6 +133,7 @@ static int token(const char *dir)
 	for (round = 0; round < 3 * scale; round++) {
 		if (rank > 0)
 			MPI_Recv(&t, 1, MPI_INT, rank - 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		compute(0.01);
 		fd = open(path, O_CREAT | O_WRONLY | O_APPEND, 0644);
 		if (fd < 0 || write(fd, buf, 4 * KIB) != 4 * KIB || phase_end(fd))
 			return 1;
@@ -143,19 +147,20 @@ static int token(const char *dir)
 
 static int block3d(const char *dir)
 {
-	enum { N = 16, PX = 2, PY = 2, PZ = 1 };
-	const int bx = N / PX, by = N / PY, bz = N / PZ;
-	int x = rank % PX, y = rank / PX % PY, z = rank / (PX * PY), c, k, j;
+	enum { N = 16, PX = 2, PZ = 1 };
+	const int py = nprocs / PX, bx = N / PX, by = N / py, bz = N / PZ;
+	int x = rank % PX, y = rank / PX % py, z = rank / (PX * py), c, k, j;
 	char path[4096];
 	MPI_File fh;
 
-	if (nprocs != PX * PY * PZ)
+	if (nprocs % PX || N % py)
 		return 1;
 	snprintf(path, sizeof(path), "%s/a.dat", dir);
 	if (MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL,
 			  &fh))
 		return 1;
 	for (c = 0; c < scale; c++) {
+		compute(0.05);
 		for (k = 0; k < bz; k++)
 			for (j = 0; j < by; j++) {
 				MPI_Offset row =

@@ -8,7 +8,7 @@ ops="$IOA_BUILD_DIR/tests/workloads/posix-ops"
 work="$TEST_TMP/work"
 mkdir -p "$work"
 
-plan 43
+plan 50
 
 # --- basic: writes, a rewrite in place, strided reads, stats, a temporary file
 logs=$(ioa_logdir)
@@ -69,6 +69,20 @@ is "$(ioa_counter "$log" POSIX 0 "$work/notadir" POSIX_UNLINKS)" 1 \
 	"and the unlink of the same name that follows"
 is "$(ioa_counter "$log" POSIX 0 "$work/notadir" POSIX_FAILED_CALLS)" 1 \
 	"the record counts its failed call"
+
+# --- O_APPEND: writes land at the end of the file, whatever the descriptor's position
+logs=$(ioa_logdir)
+ok "the append pattern runs unchanged" ioa_preload "$logs" "$ops" append "$work"
+log=$(ioa_only_log "$logs")
+a() { ioa_counter "$log" POSIX 0 "$work/log" "$1"; }
+is "$(a POSIX_BYTES_WRITTEN)" 3200 "appended bytes"
+is "$(a POSIX_MAX_BYTE_WRITTEN)" 3199 "the highest byte is the end of the file"
+is "$(a POSIX_OVERWRITES)" 0 "appends rewrite nothing"
+is "$(a POSIX_CONSEC_WRITES)" 4 "each append follows the one before"
+like "$("$IOA_CMD" trace --expand "$log")" "POSIX +write +3100 +100 " \
+	"the trace has the offset the last write landed at"
+like "$("$IOA_CMD" trace "$log" | grep -F 'POSIX open ' | head -1)" " aux=1 " \
+	"and says the file was opened to append"
 
 # --- vectors and dup
 logs=$(ioa_logdir)

@@ -33,6 +33,10 @@
  *	posix-ops signals DIR N  N fwrite+fflush and write calls while a timer's
  *	                         signal handler write()s one byte every 50 us; the
  *	                         files must hold exactly what was written
+ *	posix-ops append DIR     DIR/log opened O_APPEND (created): 1000 bytes; closed,
+ *	                         opened O_APPEND again: 2 x 1000; a second O_APPEND
+ *	                         descriptor writes 100, then the first 100 more: every
+ *	                         write lands at the end (0, 1000, 2000, 3000, 3100)
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -112,6 +116,18 @@ static void failures(void)
 	CHECK(fd >= 0 && close(fd) == 0);
 	CHECK(rmdir(in_dir("notadir")) == -1 && errno == ENOTDIR);
 	CHECK(unlink(in_dir("notadir")) == 0);
+}
+
+static void append(void)
+{
+	int fd = open(in_dir("log"), O_CREAT | O_WRONLY | O_APPEND, 0644), fd2;
+
+	CHECK(fd >= 0 && write(fd, block, 1000) == 1000 && close(fd) == 0);
+	fd = open(in_dir("log"), O_WRONLY | O_APPEND);
+	CHECK(fd >= 0 && write(fd, block, 1000) == 1000 && write(fd, block, 1000) == 1000);
+	fd2 = open(in_dir("log"), O_WRONLY | O_APPEND);
+	CHECK(fd2 >= 0 && write(fd2, block, 100) == 100 && write(fd, block, 100) == 100);
+	CHECK(close(fd2) == 0 && close(fd) == 0);
 }
 
 static void vectors(void)
@@ -516,10 +532,12 @@ int main(int argc, char **argv)
 		signals(n);
 	else if (!strcmp(mode, "every"))
 		every_call();
+	else if (!strcmp(mode, "append"))
+		append();
 	else {
 		fprintf(stderr,
-			"usage: posix-ops basic|failures|vectors|stdio|threads|fork|many|errno "
-			"DIR [N]\n");
+			"usage: posix-ops basic|failures|vectors|stdio|threads|fork|many|errno|"
+			"append DIR [N]\n");
 		return 2;
 	}
 	return 0;
