@@ -224,10 +224,11 @@ static int gen(int argc, char **argv)
 	snprintf(path, sizeof(path), "%s/kernel.c", dir);
 	if (stat(path, &st))
 		st.st_size = 0;
-	printf("%s: %u ranks in %u group%s, %u calls in %u loops, %u files, %u tables, %u calls "
-	       "not replayed, %lld bytes of C\n",
-	       path, a.sum.ranks, a.sum.groups, a.sum.groups == 1 ? "" : "s", a.sum.calls,
-	       a.sum.loops, a.sum.files, a.sum.tables, a.sum.skipped, (long long)st.st_size);
+	printf("%s: %u ranks in %u group%s merged into %u part%s, %u calls in %u loops, %u files, "
+	       "%u tables, %u calls not replayed, %lld bytes of C\n",
+	       path, a.sum.ranks, a.sum.groups, a.sum.groups == 1 ? "" : "s", a.sum.parts,
+	       a.sum.parts == 1 ? "" : "s", a.sum.calls, a.sum.loops, a.sum.files, a.sum.tables,
+	       a.sum.skipped, (long long)st.st_size);
 	free(a.sum.file_ids);
 	ioa_buf_release(&a.err);
 	return 0;

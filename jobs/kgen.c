@@ -14,6 +14,7 @@
 #include "ioa_logfmt.h"
 #include "ioa_logr.h"
 #include "ioa_trace.h"
+#include "kmerge.h"
 
 #define REGION_CAP ((size_t)1 << 30)
 #define MAX_DEPTH  IOA_TRACE_MAX_DEPTH
@@ -47,7 +48,7 @@ struct gen {
 	struct ioa_trace t;
 	struct files files;
 	uint32_t *file_ranks; /* per kernel file: the ranks that use it */
-	uint64_t *file_mark;  /* per kernel file: the last rank counted (group << 32 | index) + 1 */
+	uint64_t *file_mark;  /* per kernel file: the last rank counted, + 1 */
 	size_t cap_file_ranks;
 	uint32_t nprocs;
 	/* files the job read without creating them (inputs), record id -> size */
@@ -58,6 +59,9 @@ struct gen {
 	uint64_t *name_id;
 	char **name;
 	size_t nnames;
+	/* the file tables written so far (their rows and dimensions), for parts to share */
+	char **ftab;
+	size_t nftab;
 	int failed;
 };
 
@@ -147,9 +151,12 @@ static int on_loop_end(void *arg, unsigned depth)
 static int on_leaf(void *arg, unsigned depth, const struct ioa_trace_leaf *leaf)
 {
 	struct walked *w = arg;
-	struct node *n = push(w);
+	struct node *n;
 
-	if (!n)
+	/* ROMIO's own POSIX calls inside an MPI-IO call: the MPI-IO call makes them again. */
+	if (leaf->sig->flags & IOA_TR_SUB)
+		return 0;
+	if (!(n = push(w)))
 		return -ENOMEM;
 	n->kind = 2;
 	n->depth = depth;
@@ -158,6 +165,22 @@ static int on_leaf(void *arg, unsigned depth, const struct ioa_trace_leaf *leaf)
 	n->gap = hist_mean(&leaf->gap) * w->spt;
 	n->dur = hist_mean(&leaf->dur) * w->spt;
 	return 0;
+}
+
+/* Removes the loops left empty by the calls not walked (sub-calls only). */
+static void prune_loops(struct walked *w)
+{
+	size_t k, out = 0;
+
+	for (k = 0; k < w->len; k++) {
+		if (w->n[k].kind == 1 && out && w->n[out - 1].kind == 0 &&
+		    w->n[out - 1].depth == w->n[k].depth) {
+			out--; /* the loop's begin, just kept, goes with its end */
+			continue;
+		}
+		w->n[out++] = w->n[k];
+	}
+	w->len = out;
 }
 
 /* ------------------------------------------------------------ numbers across ranks */
@@ -292,8 +315,9 @@ struct gfun {
 	uint32_t m;
 	struct ioa_buf pre, body;
 	unsigned ntables;
-	int files_shared; /* every rank's slots name the same kernel files: one row */
-	double carry;	  /* gap of calls not replayed, for the next call */
+	int files_shared;  /* every rank's slots name the same kernel files: one row */
+	unsigned files_id; /* the table FILE_OF reads: files<files_id> */
+	double carry;	   /* gap of calls not replayed, for the next call */
 };
 
 static int table(struct gfun *f, const int64_t *v, char *name, size_t len)
@@ -342,7 +366,7 @@ static int number(struct gfun *f, size_t k, unsigned pos, struct ioa_buf *out)
 			rc = rc ? rc : ioa_buf_addstr(&f->pre, mi->n ? "}" : "0}");
 		}
 		rc = rc ? rc : ioa_buf_addstr(&f->pre, "};\n");
-		rc = rc ? rc : ioa_buf_addf(out, "l%u_%zu_%u[G][X%zu]", f->id, k, pos, k);
+		rc = rc ? rc : ioa_buf_addf(out, "l%u_%zu_%u[G][X%u_%zu]", f->id, k, pos, f->id, k);
 		f->g->sum->tables++;
 		free(v);
 		return rc;
@@ -494,9 +518,6 @@ static enum callkind kind_of(const struct ioa_trace_sig *sig)
 {
 	size_t i;
 
-	/* ROMIO's own POSIX calls inside MPI-IO: MPI-IO makes them again. */
-	if (sig->flags & IOA_TR_SUB)
-		return K_SKIP;
 	for (i = 0; i < sizeof(calls) / sizeof(calls[0]); i++)
 		if (calls[i].module == sig->module && !strcmp(calls[i].name, sig->name))
 			return calls[i].kind;
@@ -542,10 +563,8 @@ static int emit_call(struct gfun *f, size_t k, const char *indent)
 	for (i = 0; i < f->m; i++)
 		gap += f->w[i].n[k].gap / f->m;
 	if (kind == K_SKIP) {
-		/* Compute before a call not replayed goes before the next one; a
-		 * sub-call's gap is time inside its MPI-IO call, which replays it. */
-		if (!(n->sig->flags & IOA_TR_SUB))
-			f->carry += gap;
+		/* Compute before a call not replayed goes before the next one. */
+		f->carry += gap;
 		f->g->sum->skipped++;
 		return ioa_buf_addf(b, "%s/* %s %s: not replayed */\n", indent,
 				    n->sig->module == IOA_TRACE_MPI
@@ -564,7 +583,7 @@ static int emit_call(struct gfun *f, size_t k, const char *indent)
 	if (!rc &&
 	    (strstr(off.data ? off.data : "", "][X") || strstr(len.data ? len.data : "", "][X") ||
 	     strstr(file.data ? file.data : "", "][X")))
-		rc = ioa_buf_addf(&f->pre, "static uint64_t X%zu;\n", k);
+		rc = ioa_buf_addf(&f->pre, "static uint64_t X%u_%zu;\n", f->id, k);
 	if (rc)
 		goto out;
 	if (gap > 1e-6)
@@ -719,8 +738,8 @@ static int emit_call(struct gfun *f, size_t k, const char *indent)
 	if (!rc && strstr(ioa_buf_str(&f->pre), "static uint64_t X") &&
 	    (strstr(ioa_buf_str(&off), "][X") || strstr(ioa_buf_str(&len), "][X") ||
 	     strstr(ioa_buf_str(&file), "][X")))
-		rc = ioa_buf_addf(b, "%sX%zu = (X%zu + 1) %% %" PRIu64 ";\n", indent, k, k,
-				  list_len(f, k));
+		rc = ioa_buf_addf(b, "%sX%u_%zu = (X%u_%zu + 1) %% %" PRIu64 ";\n", indent, f->id,
+				  k, f->id, k, list_len(f, k));
 out:
 	ioa_buf_release(&off);
 	ioa_buf_release(&len);
@@ -745,10 +764,11 @@ static int same_shape(const struct walked *a, const struct walked *b)
 }
 
 /*
- * Per rank of the group: its slots' kernel file numbers, as a table
- * files<g>[G][slot]; one row when they are the same for every rank.
+ * Per rank of the part: its slots' kernel file numbers (numbered before,
+ * count_files()), as a table files<p>[G][slot]; one row when they are the
+ * same for every rank.
  */
-static int file_table(struct gfun *f, struct ioa_trace_rank *tr)
+static int file_table(struct gfun *f, struct ioa_trace_rank *const *tr)
 {
 	struct ioa_buf rows = IOA_BUF_INIT((size_t)1 << 30), row = IOA_BUF_INIT((size_t)1 << 20);
 	uint32_t i, j, nslots = 0;
@@ -757,45 +777,18 @@ static int file_table(struct gfun *f, struct ioa_trace_rank *tr)
 
 	f->files_shared = 1;
 	for (i = 0; i < f->m; i++)
-		nslots = tr[i].nfiles > nslots ? tr[i].nfiles : nslots;
+		nslots = tr[i]->nfiles > nslots ? tr[i]->nfiles : nslots;
 	for (i = 0; i < f->m && !rc; i++) {
 		ioa_buf_reset(&row);
 		rc = ioa_buf_addstr(&row, "\n\t{");
 		for (j = 0; j < nslots && !rc; j++) {
-			int num = j < tr[i].nfiles ? file_number(&f->g->files, tr[i].files[j]) : -1;
+			int num =
+				j < tr[i]->nfiles ? file_number(&f->g->files, tr[i]->files[j]) : -1;
 
-			if (num < 0 && j < tr[i].nfiles) {
+			if (num < 0 && j < tr[i]->nfiles)
 				rc = -ENOMEM;
-				break;
-			}
-			if (num >= 0 && (size_t)num >= f->g->cap_file_ranks) {
-				size_t cap = ((size_t)num + 1) * 2;
-				uint32_t *more = realloc(f->g->file_ranks, cap * sizeof(*more));
-				uint64_t *marks;
-
-				if (!more) {
-					rc = -ENOMEM;
-					break;
-				}
-				f->g->file_ranks = more;
-				if (!(marks = realloc(f->g->file_mark, cap * sizeof(*marks)))) {
-					rc = -ENOMEM;
-					break;
-				}
-				f->g->file_mark = marks;
-				memset(more + f->g->cap_file_ranks, 0,
-				       (cap - f->g->cap_file_ranks) * sizeof(*more));
-				memset(marks + f->g->cap_file_ranks, 0,
-				       (cap - f->g->cap_file_ranks) * sizeof(*marks));
-				f->g->cap_file_ranks = cap;
-			}
-			/* A rank counts once per file (its POSIX and MPI-IO slots name the same
-			 * file). */
-			if (num >= 0 && f->g->file_mark[num] != ((uint64_t)f->id << 32 | i) + 1) {
-				f->g->file_mark[num] = ((uint64_t)f->id << 32 | i) + 1;
-				f->g->file_ranks[num]++;
-			}
-			rc = ioa_buf_addf(&row, "%s%d", j ? ", " : "", num);
+			else
+				rc = ioa_buf_addf(&row, "%s%d", j ? ", " : "", num);
 		}
 		rc = rc ? rc : ioa_buf_addstr(&row, nslots ? "}" : "-1}");
 		if (!rc && i &&
@@ -806,24 +799,44 @@ static int file_table(struct gfun *f, struct ioa_trace_rank *tr)
 		rc = rc ? rc : ioa_buf_addstr(&rows, i ? "," : "");
 		rc = rc ? rc : ioa_buf_add(&rows, row.data, row.len);
 	}
+	/* The table's text after its name; a part whose ranks have the same rows shares it. */
+	ioa_buf_reset(&row);
 	if (!rc && f->files_shared)
-		rc = ioa_buf_addf(&f->pre, "static const int files%u[1][%u] = {%.*s};\n", f->id,
-				  nslots ? nslots : 1, (int)first_len, rows.data);
+		rc = ioa_buf_addf(&row, "[1][%u] = {%.*s};\n", nslots ? nslots : 1, (int)first_len,
+				  rows.data);
 	else if (!rc)
-		rc = ioa_buf_addf(&f->pre, "static const int files%u[%u][%u] = {%s};\n", f->id,
-				  f->m, nslots ? nslots : 1, ioa_buf_str(&rows));
+		rc = ioa_buf_addf(&row, "[%u][%u] = {%s};\n", f->m, nslots ? nslots : 1,
+				  ioa_buf_str(&rows));
+	for (j = 0; !rc && j < f->g->nftab && strcmp(f->g->ftab[j], ioa_buf_str(&row)); j++)
+		;
+	f->files_id = !rc && j < f->g->nftab ? j : f->id;
+	if (!rc && j == f->g->nftab) {
+		char **more = realloc(f->g->ftab, (j + 1) * sizeof(*more));
+
+		if (!more || !(more[j] = strdup(ioa_buf_str(&row)))) {
+			if (more)
+				f->g->ftab = more;
+			rc = -ENOMEM;
+		} else {
+			f->g->ftab = more;
+			f->files_id = (unsigned)j;
+			f->g->nftab++;
+			rc = ioa_buf_addf(&f->pre, "static const int files%u%s", f->files_id,
+					  ioa_buf_str(&row));
+		}
+	}
 	ioa_buf_release(&rows);
 	ioa_buf_release(&row);
 	return rc;
 }
 
-/* The step between the group's ranks when they are evenly spaced, else 0. */
-static uint32_t rank_step(const struct ioa_trace_group *grp)
+/* The step between ranks (ascending) when they are evenly spaced, else 0. */
+static uint32_t rank_step(const uint32_t *ranks, uint32_t m)
 {
-	uint32_t i, step = grp->nranks > 1 ? grp->ranks[1] - grp->ranks[0] : 1;
+	uint32_t i, step = m > 1 ? ranks[1] - ranks[0] : 1;
 
-	for (i = 2; i < grp->nranks; i++)
-		if (grp->ranks[i] - grp->ranks[i - 1] != step)
+	for (i = 2; i < m; i++)
+		if (ranks[i] - ranks[i - 1] != step)
 			return 0;
 	return step;
 }
@@ -868,8 +881,6 @@ static int describe_loop(struct gfun *f, size_t k, const char *indent)
 			double bytes = len->explicit_list ? 0 : (double)len->base;
 
 			compute += n[j].gap * (double)times;
-			if (n[j].sig->flags & IOA_TR_SUB)
-				continue;
 			if (n[j].sig->module == IOA_TRACE_MPI)
 				mpi += times;
 			else if (n[j].sig->flags & IOA_TR_WRITE)
@@ -914,31 +925,225 @@ static int emit_carry(struct gfun *f, const char *indent)
 	return gap > 1e-6 ? ioa_buf_addf(&f->body, "%s\tk_gap(%.6f);\n", indent, gap) : 0;
 }
 
-static int emit_group(struct gen *g, unsigned id, const struct ioa_trace_group *grp)
+/* The ranks of one shape, walked: per rank its trace and its nodes; its top-level items. */
+struct shape {
+	struct ioa_trace_rank *tr;
+	struct walked *w;
+	uint32_t nranks, opened;
+	const uint32_t *ranks;
+	size_t *item; /* first node of each top-level item (a call or a whole loop), then the end */
+	uint64_t *sig; /* per item: what must match for two groups to share it */
+	size_t nitems, next;
+};
+
+/* One function of the kernel: a run of items that the same ranks make together. */
+struct part {
+	uint32_t *ranks; /* ascending */
+	uint32_t m;
+};
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
 {
-	struct gfun f = {.g = g, .id = id, .ranks = grp->ranks, .m = grp->nranks};
-	struct ioa_trace_rank *tr = calloc(grp->nranks + 1, sizeof(*tr));
-	static const struct ioa_trace_visitor visitor = {on_loop_begin, on_loop_end, on_leaf};
-	char indent[2 * MAX_DEPTH + 8];
-	uint32_t i, opened = 0;
+	const unsigned char *c = p;
+
+	while (n--)
+		h = (h ^ *c++) * 0x100000001b3ull;
+	return h;
+}
+
+/* An item's signature: its calls, loops and their counts, as same_shape() compares them. */
+static uint64_t item_sig(const struct node *n, size_t len)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
 	size_t k;
+
+	for (k = 0; k < len; k++) {
+		h = fnv(h, &n[k].kind, sizeof(n[k].kind));
+		h = fnv(h, &n[k].count, sizeof(n[k].count));
+		if (n[k].kind == 2) {
+			h = fnv(h, n[k].sig->name, strlen(n[k].sig->name));
+			h = fnv(h, &n[k].sig->module, sizeof(n[k].sig->module));
+			h = fnv(h, &n[k].sig->flags, sizeof(n[k].sig->flags));
+			h = fnv(h, &n[k].sig->err, sizeof(n[k].sig->err));
+		}
+	}
+	return h;
+}
+
+static int walk_shape(struct gen *g, const struct ioa_trace_group *grp, struct shape *sh)
+{
+	static const struct ioa_trace_visitor visitor = {on_loop_begin, on_loop_end, on_leaf};
+	size_t k, cap = 0;
+	uint32_t i;
 	int rc = 0;
 
-	ioa_buf_init(&f.pre, (size_t)1 << 30);
-	ioa_buf_init(&f.body, (size_t)1 << 30);
-	f.w = calloc(grp->nranks + 1, sizeof(*f.w));
-	if (!tr || !f.w)
-		rc = -ENOMEM;
+	sh->nranks = grp->nranks;
+	sh->ranks = grp->ranks;
+	sh->tr = calloc(grp->nranks + 1, sizeof(*sh->tr));
+	sh->w = calloc(grp->nranks + 1, sizeof(*sh->w));
+	if (!sh->tr || !sh->w)
+		return -ENOMEM;
 	for (i = 0; i < grp->nranks && !rc; i++) {
-		rc = ioa_trace_rank_open(&g->t, grp->ranks[i], &tr[i]);
-		opened += !rc;
-		f.w[i].spt = grp->ns_per_tick * 1e-9;
-		rc = rc ? rc : ioa_trace_walk(&tr[i], &visitor, &f.w[i]);
-		if (!rc && i && !same_shape(&f.w[0], &f.w[i]))
+		rc = ioa_trace_rank_open(&g->t, grp->ranks[i], &sh->tr[i]);
+		sh->opened += !rc;
+		sh->w[i].spt = grp->ns_per_tick * 1e-9;
+		rc = rc ? rc : ioa_trace_walk(&sh->tr[i], &visitor, &sh->w[i]);
+		if (!rc)
+			prune_loops(&sh->w[i]);
+		if (!rc && i && !same_shape(&sh->w[0], &sh->w[i]))
 			rc = -EINVAL;
 	}
+	for (k = 0; !rc && k <= sh->w[0].len; k++) {
+		if (k < sh->w[0].len && (sh->w[0].n[k].depth != 0 || sh->w[0].n[k].kind == 1))
+			continue;
+		if (sh->nitems + 1 >= cap) {
+			size_t *more = realloc(sh->item, (cap = cap * 2 + 16) * sizeof(*more));
+			uint64_t *sigs = more ? realloc(sh->sig, cap * sizeof(*sigs)) : NULL;
+
+			if (more)
+				sh->item = more;
+			if (!sigs)
+				return -ENOMEM;
+			sh->sig = sigs;
+		}
+		sh->item[sh->nitems] = k;
+		if (k == sh->w[0].len)
+			break;
+		sh->nitems++;
+	}
+	for (k = 0; !rc && k < sh->nitems; k++)
+		sh->sig[k] = item_sig(sh->w[0].n + sh->item[k], sh->item[k + 1] - sh->item[k]);
+	return rc;
+}
+
+static void shape_free(struct shape *sh)
+{
+	uint32_t i;
+
+	for (i = 0; i < sh->opened; i++)
+		ioa_trace_rank_close(&sh->tr[i]);
+	for (i = 0; sh->w && i < sh->nranks; i++)
+		free(sh->w[i].n);
+	free(sh->w);
+	free(sh->tr);
+	free(sh->item);
+	free(sh->sig);
+}
+
+/* Numbers the files in the order the ranks first use them, and counts each file's ranks. */
+static int count_files(struct gen *g, const struct shape *sh)
+{
+	uint32_t i, j;
+
+	for (i = 0; i < sh->nranks; i++)
+		for (j = 0; j < sh->tr[i].nfiles; j++) {
+			int num = file_number(&g->files, sh->tr[i].files[j]);
+
+			if (num < 0)
+				return -ENOMEM;
+			if ((size_t)num >= g->cap_file_ranks) {
+				size_t cap = ((size_t)num + 1) * 2;
+				uint32_t *more = realloc(g->file_ranks, cap * sizeof(*more));
+				uint64_t *marks;
+
+				if (!more)
+					return -ENOMEM;
+				g->file_ranks = more;
+				if (!(marks = realloc(g->file_mark, cap * sizeof(*marks))))
+					return -ENOMEM;
+				g->file_mark = marks;
+				memset(more + g->cap_file_ranks, 0,
+				       (cap - g->cap_file_ranks) * sizeof(*more));
+				memset(marks + g->cap_file_ranks, 0,
+				       (cap - g->cap_file_ranks) * sizeof(*marks));
+				g->cap_file_ranks = cap;
+			}
+			/* A rank counts once per file (its POSIX and MPI-IO slots name the same
+			 * file). */
+			if (g->file_mark[num] != (uint64_t)sh->ranks[i] + 1) {
+				g->file_mark[num] = (uint64_t)sh->ranks[i] + 1;
+				g->file_ranks[num]++;
+			}
+		}
+	return 0;
+}
+
+/* A part's member: a rank, its nodes from the part's first, its trace. */
+struct member {
+	uint32_t rank;
+	struct walked view;
+	struct ioa_trace_rank *tr;
+};
+
+static int member_cmp(const void *a, const void *b)
+{
+	const struct member *x = a, *y = b;
+
+	return x->rank < y->rank ? -1 : x->rank > y->rank;
+}
+
+/* Writes a list of ranks as ranges ("0-3, 8, 10-11"), the first 12 of them. */
+static void put_ranks(struct gen *g, const uint32_t *r, uint32_t m)
+{
+	uint32_t i, j, shown = 0;
+
+	for (i = 0; i < m && shown < 12; i = j + 1, shown++) {
+		for (j = i; j + 1 < m && r[j + 1] == r[j] + 1; j++)
+			;
+		put(g, j > i ? "%s%u-%u" : "%s%u", i ? ", " : "", r[i], r[j]);
+	}
+	if (i < m)
+		put(g, ", ...");
+}
+
+/*
+ * Emits one part: the items [from[s], to[s]) of each of its member shapes,
+ * as the function part<id>(R, G), G the rank's index among the part's.
+ */
+static int emit_part(struct gen *g, unsigned id, struct shape *const *sh, const size_t *from,
+		     const size_t *to, size_t nsh, struct part *out)
+{
+	struct gfun f = {.g = g, .id = id};
+	struct member *mem;
+	struct ioa_trace_rank **tr;
+	uint32_t *ranks;
+	char indent[2 * MAX_DEPTH + 8];
+	uint32_t i, m = 0;
+	size_t k, s, depths = 0;
+	int rc = 0;
+
+	for (s = 0; s < nsh; s++)
+		m += sh[s]->nranks;
+	mem = calloc(m + 1, sizeof(*mem));
+	tr = calloc(m + 1, sizeof(*tr));
+	ranks = calloc(m + 1, sizeof(*ranks));
+	f.w = calloc(m + 1, sizeof(*f.w));
+	ioa_buf_init(&f.pre, (size_t)1 << 30);
+	ioa_buf_init(&f.body, (size_t)1 << 30);
+	if (!mem || !tr || !ranks || !f.w)
+		rc = -ENOMEM;
+	for (s = 0, m = 0; s < nsh && !rc; s++) {
+		size_t a = sh[s]->item[from[s]], b = sh[s]->item[to[s]];
+
+		for (i = 0; i < sh[s]->nranks; i++) {
+			mem[m].rank = sh[s]->ranks[i];
+			mem[m].view = (struct walked){sh[s]->w[i].n + a, b - a, 0, sh[s]->w[i].spt};
+			mem[m++].tr = &sh[s]->tr[i];
+		}
+	}
+	if (!rc)
+		qsort(mem, m, sizeof(*mem), member_cmp);
+	for (i = 0; i < m && !rc; i++) {
+		ranks[i] = mem[i].rank;
+		f.w[i] = mem[i].view;
+		tr[i] = mem[i].tr;
+		if (i && !same_shape(&f.w[0], &f.w[i]))
+			rc = -EINVAL; /* two items' signatures collided */
+	}
+	f.ranks = ranks;
+	f.m = m;
 	rc = rc ? rc : file_table(&f, tr);
-	for (k = 0; k < (f.w ? f.w[0].len : 0) && !rc; k++) {
+	for (k = 0; k < (f.w && m ? f.w[0].len : 0) && !rc; k++) {
 		const struct node *n = &f.w[0].n[k];
 		unsigned d = n->depth;
 
@@ -951,6 +1156,7 @@ static int emit_group(struct gen *g, unsigned id, const struct ioa_trace_group *
 				: ioa_buf_addf(&f.body,
 					       "%sfor (i%u = 0; i%u < %" PRIu64 "; i%u++) {\n",
 					       indent, n->depth, n->depth, n->count, n->depth);
+			depths = n->depth + 1 > depths ? n->depth + 1 : depths;
 			g->sum->loops++;
 		} else if (n->kind == 1) {
 			rc = emit_carry(&f, indent);
@@ -961,35 +1167,109 @@ static int emit_group(struct gen *g, unsigned id, const struct ioa_trace_group *
 	}
 	rc = rc ? rc : emit_carry(&f, "");
 	if (!rc) {
-		put(g, "\n/* Ranks ");
-		for (i = 0; i < grp->nranks && i < 16; i++)
-			put(g, "%s%u", i ? ", " : "", grp->ranks[i]);
-		put(g, "%s (%u): ", grp->nranks > 16 ? ", ..." : "", grp->nranks);
-		put(g, "one shape of calls, numbers in terms of the rank R and its index G here. "
-		       "*/\n");
-		if (!rank_step(grp)) {
-			put(g, "static const uint32_t ranks%u[%u] = {", id, grp->nranks);
-			for (i = 0; i < grp->nranks; i++)
-				put(g, "%s%u", i ? ", " : "", grp->ranks[i]);
+		put(g, "\n/* Part %u: ranks ", id);
+		put_ranks(g, ranks, m);
+		put(g, " (%u); R a rank, G its index among them. */\n", m);
+		if (!rank_step(ranks, m)) {
+			put(g, "static const uint32_t ranks%u[%u] = {", id, m);
+			for (i = 0; i < m; i++)
+				put(g, "%s%u", i ? ", " : "", ranks[i]);
 			put(g, "};\n");
 		}
 		put(g, "%s#undef FILE_OF\n#define FILE_OF(slot) files%u[%s][(slot)]\n",
-		    ioa_buf_str(&f.pre), id, f.files_shared ? "0" : "G");
-		put(g, "static void group%u(int64_t R, int64_t G)\n{\n", id);
-		for (k = 0; k < MAX_DEPTH; k++)
-			put(g, "\tint64_t i%zu = 0;\n", k);
-		for (k = 0; k < MAX_DEPTH; k++)
-			put(g, "\t(void)i%zu;\n", k);
+		    ioa_buf_str(&f.pre), f.files_id, f.files_shared ? "0" : "G");
+		put(g, "static void part%u(int64_t R, int64_t G)\n{\n", id);
+		for (k = 0; k < depths; k++)
+			put(g, "%si%zu%s", k ? ", " : "\tint64_t ", k,
+			    k + 1 == depths ? ";\n" : "");
 		put(g, "\t(void)R;\n\t(void)G;\n%s}\n", ioa_buf_str(&f.body));
+		out->ranks = ranks;
+		out->m = m;
+		ranks = NULL;
 	}
-	for (i = 0; i < opened; i++)
-		ioa_trace_rank_close(&tr[i]);
-	for (i = 0; f.w && i < grp->nranks; i++)
-		free(f.w[i].n);
-	free(f.w);
+	free(ranks);
+	free(mem);
 	free(tr);
+	free(f.w);
 	ioa_buf_release(&f.pre);
 	ioa_buf_release(&f.body);
+	return rc;
+}
+
+/* The s-th group making a merged record (a record of every group keeps no list). */
+static size_t member_of(const struct kmerge *km, const struct kmerge_record *x, size_t s, size_t ng)
+{
+	return x->nranks == ng ? s : km->members[x->first + s];
+}
+
+static int same_members(const struct kmerge *km, const struct kmerge_record *x,
+			const struct kmerge_record *y, size_t ng)
+{
+	size_t s;
+
+	if (x->nranks != y->nranks)
+		return 0;
+	for (s = 0; s < x->nranks; s++)
+		if (member_of(km, x, s, ng) != member_of(km, y, s, ng))
+			return 0;
+	return 1;
+}
+
+/*
+ * The groups' top-level items merged into one SPMD sequence (jobs/kmerge.c,
+ * the paper's greedy merge): an item the groups make together is emitted
+ * once for all their ranks; consecutive items made by the same groups form
+ * one part.  Each rank runs the parts it is in, in order: its own calls in
+ * its own order, whatever the merge decided.
+ */
+static int emit_parts(struct gen *g, struct part **parts, size_t *nparts)
+{
+	size_t ng = g->t.ngroups, r, j, np = 0;
+	struct shape *sh = calloc(ng + 1, sizeof(*sh));
+	struct kmerge_rank *seq = calloc(ng + 1, sizeof(*seq));
+	struct shape **who = calloc(ng + 1, sizeof(*who));
+	size_t *from = calloc(ng + 1, sizeof(*from)), *to = calloc(ng + 1, sizeof(*to));
+	struct kmerge km = {0};
+	int rc = sh && seq && who && from && to ? 0 : -ENOMEM;
+
+	*parts = NULL;
+	for (j = 0; j < ng && !rc; j++) {
+		rc = walk_shape(g, &g->t.groups[j], &sh[j]);
+		rc = rc ? rc : count_files(g, &sh[j]);
+		seq[j] = (struct kmerge_rank){sh[j].sig, sh[j].nitems};
+	}
+	g->sum->groups = (unsigned)ng;
+	rc = rc ? rc : kmerge_run(seq, (uint32_t)ng, 200, &km);
+	if (!rc && !(*parts = calloc(km.nrec + 1, sizeof(**parts))))
+		rc = -ENOMEM;
+	for (r = 0; r < km.nrec && !rc; r = j) {
+		const struct kmerge_record *x = &km.rec[r];
+		size_t s;
+
+		/* The run of records made by the same groups. */
+		for (j = r + 1; j < km.nrec && same_members(&km, x, &km.rec[j], ng); j++)
+			;
+		for (s = 0; s < x->nranks; s++) {
+			struct shape *m = &sh[member_of(&km, x, s, ng)];
+
+			who[s] = m;
+			from[s] = m->next;
+			m->next += j - r;
+			to[s] = m->next;
+		}
+		rc = emit_part(g, (unsigned)np, who, from, to, x->nranks, &(*parts)[np]);
+		np += !rc;
+	}
+	*nparts = np;
+	g->sum->parts = (unsigned)np;
+	kmerge_free(&km);
+	for (j = 0; sh && j < ng; j++)
+		shape_free(&sh[j]);
+	free(sh);
+	free(seq);
+	free(who);
+	free(from);
+	free(to);
 	return rc;
 }
 
@@ -1329,6 +1609,8 @@ int kgen_log(const char *path, const struct kgen_options *o, FILE *out, struct k
 	     struct ioa_buf *err)
 {
 	struct gen g = {.out = out, .o = o, .sum = sum};
+	struct part *parts = NULL;
+	size_t nparts = 0;
 	FILE *body = NULL;
 	char *text = NULL;
 	size_t text_len = 0, i;
@@ -1340,15 +1622,12 @@ int kgen_log(const char *path, const struct kgen_options *o, FILE *out, struct k
 		rc = read_names(&g, path);
 	for (i = 0; !rc && i < g.t.ngroups; i++)
 		g.nprocs += g.t.groups[i].nranks;
-	/* The groups first (they number the files), then the program around them. */
+	/* The parts first (they number the files), then the program around them. */
 	body = rc ? NULL : open_memstream(&text, &text_len);
 	if (!rc && !body)
 		rc = -ENOMEM;
 	g.out = body;
-	for (i = 0; !rc && i < g.t.ngroups; i++) {
-		rc = emit_group(&g, (unsigned)i, &g.t.groups[i]);
-		sum->groups++;
-	}
+	rc = rc ? rc : emit_parts(&g, &parts, &nparts);
 	if (body && fclose(body))
 		rc = rc ? rc : -ENOMEM;
 	g.out = out;
@@ -1368,33 +1647,37 @@ int kgen_log(const char *path, const struct kgen_options *o, FILE *out, struct k
 		for (i = 0; prologue[i]; i++)
 			put(&g, "%s", prologue[i]);
 		put(&g, "%s", text ? text : "");
-		put(&g, "\n/* The job, rank by rank: each rank runs its group's calls. */\n"
+		put(&g, "\n/* The job: each rank runs the parts it is in, in order. */\n"
 			"static void run(void)\n{\n");
-		for (i = 0; i < g.t.ngroups; i++)
-			if (!rank_step(&g.t.groups[i]))
+		for (i = 0; i < nparts; i++)
+			if (!rank_step(parts[i].ranks, parts[i].m))
 				break;
-		if (i < g.t.ngroups)
+		if (i < nparts)
 			put(&g, "\tuint32_t i;\n\n");
-		for (i = 0; i < g.t.ngroups; i++) {
-			const struct ioa_trace_group *grp = &g.t.groups[i];
-			uint32_t step = rank_step(grp), first = grp->ranks[0];
+		for (i = 0; i < nparts; i++) {
+			uint32_t m = parts[i].m, step = rank_step(parts[i].ranks, m);
+			uint32_t first = parts[i].ranks[0];
 
 			if (!step)
 				put(&g,
 				    "\tfor (i = 0; i < %u; i++)\n\t\tif (ranks%zu[i] == "
-				    "(uint32_t)rank)\n\t\t\tgroup%zu(rank, i);\n",
-				    grp->nranks, i, i);
+				    "(uint32_t)rank)\n\t\t\tpart%zu(rank, i);\n",
+				    m, i, i);
+			else if (step == 1 && first == 0 && m == g.nprocs)
+				put(&g, "\tpart%zu(rank, rank);\n", i);
+			else if (step == 1 && first == 0)
+				put(&g, "\tif (rank < %u)\n\t\tpart%zu(rank, rank);\n", m, i);
 			else if (step == 1)
 				put(&g,
-				    "\tif (rank >= %u && rank < %u)\n\t\tgroup%zu(rank, rank - "
+				    "\tif (rank >= %u && rank < %u)\n\t\tpart%zu(rank, rank - "
 				    "%u);\n",
-				    first, first + grp->nranks, i, first);
+				    first, first + m, i, first);
 			else
 				put(&g,
 				    "\tif (rank >= %u && (rank - %u) %% %u == 0 && (rank - %u) / "
 				    "%u < %u)\n"
-				    "\t\tgroup%zu(rank, (rank - %u) / %u);\n",
-				    first, first, step, first, step, grp->nranks, i, first, step);
+				    "\t\tpart%zu(rank, (rank - %u) / %u);\n",
+				    first, first, step, first, step, m, i, first, step);
 		}
 		put(&g, "}\n%s", epilogue);
 		if (g.failed || fflush(out))
@@ -1404,6 +1687,9 @@ int kgen_log(const char *path, const struct kgen_options *o, FILE *out, struct k
 			     rc == -EINVAL ? "ranks of one group differ in shape" : strerror(-rc));
 	}
 	free(text);
+	for (i = 0; i < nparts; i++)
+		free(parts[i].ranks);
+	free(parts);
 	if (!rc) {
 		sum->file_ids = g.files.id;
 		g.files.id = NULL;
@@ -1413,6 +1699,9 @@ int kgen_log(const char *path, const struct kgen_options *o, FILE *out, struct k
 	free(g.file_mark);
 	free(g.input_id);
 	free(g.input_size);
+	for (i = 0; i < g.nftab; i++)
+		free(g.ftab[i]);
+	free(g.ftab);
 	for (i = 0; i < g.nnames; i++)
 		free(g.name[i]);
 	free(g.name);

@@ -5,7 +5,10 @@
  * (papers/io-kernel-generation, papers/parallel-trace-replay).
  *
  * The runtime already folds each rank's calls into loops and gathers
- * ranks of one shape into groups.  Each group becomes a function: its
+ * ranks of one shape into groups.  The groups' top-level calls and loops
+ * are merged into one sequence (kmerge, the paper's greedy merge): what
+ * several groups do alike is written once for all their ranks, and each
+ * run of items made by the same ranks becomes a function (a part): its
  * loops as loops, its calls as calls, each number (offset, length, peer,
  * file) an expression of the loop indices and of the rank: affine in rank,
  * or affine in the rank's (i, j, k) block of a 2-D or 3-D decomposition
@@ -28,7 +31,7 @@ struct kgen_options {
 
 /* What kgen_log() made, for the caller to say. */
 struct kgen_summary {
-	unsigned ranks, groups, calls, loops, tables, files, skipped;
+	unsigned ranks, groups, parts, calls, loops, tables, files, skipped;
 	uint64_t *file_ids; /* the log's record id of each kernel file f<i> (free it) */
 };
 

@@ -32,7 +32,8 @@ struct kmerge_rank {
 struct kmerge_record {
 	uint64_t sig;
 	uint32_t nranks;   /* how many ranks share it */
-	uint32_t first;    /* into kmerge.members: those ranks, ascending */
+	uint32_t first;	   /* into kmerge.members: those ranks, ascending; UINT32_MAX
+			      when every rank makes it (no list is kept) */
 	uint64_t position; /* where the call stands in the first of them */
 };
 

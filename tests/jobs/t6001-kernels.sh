@@ -37,23 +37,32 @@ for mode in fixed amr collective fpp temp header interleaved barriers compute to
 	unlike "$(cat "$TEST_TMP/k-$mode/kernel.c")" "data-$mode|ground-truth|kernel-shapes" \
 		"$mode: no path or program name of the job in the kernel"
 done
-like "$(cat "$TEST_TMP/k-header/kernel.c")" "\\(1024 \\* R \\+ 1024\\)" \
-	"header: a rank's own header offset, affine in the rank"
-like "$(cat "$TEST_TMP/k-fixed/kernel.c")" "for \\(i0 = 0; i0 < 4; i0\\+\\+\\)" \
-	"fixed: the checkpoints' writes as a loop"
-like "$(cat "$TEST_TMP/k-block3d/kernel.c")" '\* \(R % 2\)' \
-	"block3d: the ranks' blocks found as a decomposition of the ranks"
-unlike "$(cat "$TEST_TMP/k-block3d/kernel.c")" 'static const int64_t t[0-9]' "block3d: with no table"
-unlike "$(cat "$TEST_TMP/k-block3d/kernel.c")" 'static const uint32_t ranks[0-9]' \
-	"block3d: nor a list of ranks (its groups are ranges)"
-like "$(cat "$TEST_TMP/k-fixed/kernel.c")" '/\* Phase: 4 passes, each: 4 writes \(256 KiB\), .*, 0\.[0-9]+ s of compute\. \*/' \
-	"fixed: the checkpoint phase said above its loop"
-like "$(grep -A1 'POSIX pwrite: not replayed' "$TEST_TMP/k-collective/kernel.c")" 'k_gap\(0\.[0-9]+\);' \
-	"collective: the compute before MPI-IO calls is kept (from their POSIX sub-calls)"
-like "$(cat "$TEST_TMP/k-token/kernel.c")" 'k_recv\(4, 3\)|k_recv\([0-9]+, 3\)' \
-	"token: each rank waits for the rank before it (peer -1, relative)"
-like "$(cat "$TEST_TMP/k-collective/kernel.c")" 'k_mpi_open\(FILE_OF\([0-9]+\), [0-9]+, "cb_config_list=\*:1' \
-	"collective: MPI-IO opened with the job's hints"
+# in_kernel MODE REGEX DESCRIPTION (not_in_kernel): what the mode's kernel.c says.
+in_kernel() { like "$(cat "$TEST_TMP/k-$1/kernel.c")" "$2" "$1: $3"; }
+not_in_kernel() { unlike "$(cat "$TEST_TMP/k-$1/kernel.c")" "$2" "$1: $3"; }
+in_kernel header "\\(1024 \\* R \\+ 1024\\)" \
+	"a rank's own header offset, affine in the rank"
+in_kernel fixed "for \\(i0 = 0; i0 < 4; i0\\+\\+\\)" \
+	"the checkpoints' writes as a loop"
+in_kernel block3d '\* \(R % 2\)' \
+	"the ranks' blocks found as a decomposition of the ranks"
+not_in_kernel block3d 'static const int64_t t[0-9]' "with no table"
+not_in_kernel block3d 'static const uint32_t ranks[0-9]' \
+	"nor a list of ranks (its groups are ranges)"
+in_kernel fixed '/\* Phase: 4 passes, each: 4 writes \(256 KiB\), .*, 0\.[0-9]+ s of compute\. \*/' \
+	"the checkpoint phase said above its loop"
+like "$(grep -B1 'File_write_at_all' "$TEST_TMP/k-collective/kernel.c")" 'k_gap\(0\.[2-3][0-9]*\);' \
+	"collective: the 0.3 s of compute before each collective write is kept"
+like "$("$kernel" gen "$(ioa_only_log "$TEST_TMP/logs-collective")" -o "$TEST_TMP/k-c2")" \
+	"in 2 groups merged into 1 part" \
+	"collective: the aggregator's group and the others' merge into one program"
+is "$(grep -c '^static void part' "$TEST_TMP/k-c2/kernel.c")" 1 "collective: one function for all ranks"
+in_kernel temp 'if \(rank < 1\)' \
+	"what rank 0 alone does is a part of its own, under a test of the rank"
+in_kernel token 'k_recv\(4, 3\)|k_recv\([0-9]+, 3\)' \
+	"each rank waits for the rank before it (peer -1, relative)"
+in_kernel collective 'k_mpi_open\(FILE_OF\([0-9]+\), [0-9]+, "cb_config_list=\*:1' \
+	"MPI-IO opened with the job's hints"
 
 # The knobs: more iterations, other modes, the names kept when asked.
 log=$(ioa_only_log "$TEST_TMP/logs-fpp")
