@@ -427,10 +427,7 @@ enum callkind {
 	K_MCLOSE,
 	K_MSYNC,
 	K_MSETSIZE,
-	K_MWRITE_AT,
-	K_MWRITE_AT_ALL,
-	K_MREAD_AT,
-	K_MREAD_AT_ALL,
+	K_MRW,
 	K_BARRIER,
 	K_BCAST,
 	K_ALLREDUCE,
@@ -494,14 +491,6 @@ static const struct {
 	{IOA_MOD_MPIIO, "File_close", K_MCLOSE},
 	{IOA_MOD_MPIIO, "File_sync", K_MSYNC},
 	{IOA_MOD_MPIIO, "File_set_size", K_MSETSIZE},
-	{IOA_MOD_MPIIO, "File_write_at", K_MWRITE_AT},
-	{IOA_MOD_MPIIO, "File_write", K_MWRITE_AT},
-	{IOA_MOD_MPIIO, "File_write_at_all", K_MWRITE_AT_ALL},
-	{IOA_MOD_MPIIO, "File_write_all", K_MWRITE_AT_ALL},
-	{IOA_MOD_MPIIO, "File_read_at", K_MREAD_AT},
-	{IOA_MOD_MPIIO, "File_read", K_MREAD_AT},
-	{IOA_MOD_MPIIO, "File_read_at_all", K_MREAD_AT_ALL},
-	{IOA_MOD_MPIIO, "File_read_all", K_MREAD_AT_ALL},
 	{IOA_TRACE_MPI, "Barrier", K_BARRIER},
 	{IOA_TRACE_MPI, "Bcast", K_BCAST},
 	{IOA_TRACE_MPI, "Allreduce", K_ALLREDUCE},
@@ -514,9 +503,36 @@ static const struct {
 	{IOA_TRACE_MPI, "Alltoall", K_ALLTOALL},
 };
 
+/*
+ * How an MPI-IO read or write is made, from its name (File_write_at_all,
+ * File_iread, File_write_ordered_begin, ...): the kernel makes it the same
+ * way, at its offset or, for offset -1, at the file pointer.  Non-blocking
+ * calls are waited for at once; split collectives end at once (their
+ * _end calls are not replayed).
+ */
+static const char *mpi_rw_how(const char *name)
+{
+	int nb = !strncmp(name, "File_i", 6);
+
+	if (strstr(name, "_shared"))
+		return nb ? "K_NB_SHARED" : "K_SHARED";
+	if (strstr(name, "_ordered"))
+		return strstr(name, "_begin") ? "K_SPLIT_ORDERED" : "K_ORDERED";
+	if (strstr(name, "_begin"))
+		return "K_SPLIT";
+	if (strstr(name, "_all"))
+		return nb ? "K_NB_COLL" : "K_COLL";
+	return nb ? "K_NB" : "K_INDEP";
+}
+
 static enum callkind kind_of(const struct ioa_trace_sig *sig)
 {
 	size_t i;
+
+	if (sig->module == IOA_MOD_MPIIO && !strstr(sig->name, "_end") &&
+	    (!strncmp(sig->name, "File_read", 9) || !strncmp(sig->name, "File_write", 10) ||
+	     !strncmp(sig->name, "File_iread", 10) || !strncmp(sig->name, "File_iwrite", 11)))
+		return K_MRW;
 
 	for (i = 0; i < sizeof(calls) / sizeof(calls[0]); i++)
 		if (calls[i].module == sig->module && !strcmp(calls[i].name, sig->name))
@@ -697,13 +713,9 @@ static int emit_call(struct gfun *f, size_t k, const char *indent)
 	case K_MSETSIZE:
 		rc = ioa_buf_addf(b, "k_mpi_set_size(FILE_OF(%s), %s);", F, L);
 		break;
-	case K_MWRITE_AT:
-	case K_MWRITE_AT_ALL:
-	case K_MREAD_AT:
-	case K_MREAD_AT_ALL:
-		rc = ioa_buf_addf(b, "k_mpi_rw(FILE_OF(%s), %s, %s, %d, %d);", F, O, L,
-				  kind == K_MWRITE_AT || kind == K_MWRITE_AT_ALL,
-				  kind == K_MWRITE_AT_ALL || kind == K_MREAD_AT_ALL);
+	case K_MRW:
+		rc = ioa_buf_addf(b, "k_mpi_rw(FILE_OF(%s), %s, %s, %d, %s);", F, O, L,
+				  !!strstr(n->sig->name, "write"), mpi_rw_how(n->sig->name));
 		break;
 	case K_BARRIER:
 		rc = ioa_buf_addstr(b, "k_barrier();");
@@ -1365,16 +1377,42 @@ static const char *const prologue[] = {
 	"static void k_mpi_set_size(int f, int64_t n)\n{\n"
 	"\tif (f >= 0 && f < NFILES && fhs[f] != MPI_FILE_NULL)\n"
 	"\t\tMPI_File_set_size(fhs[f], (MPI_Offset)n);\n}\n"
-	"static void k_mpi_rw(int f, int64_t o, int64_t n, int write, int all)\n{\n"
-	"\tMPI_File fh = f >= 0 && f < NFILES ? fhs[f] : MPI_FILE_NULL;\n\n"
+	"/* How an MPI-IO call reads or writes (an offset < 0: at the file pointer). */\n"
+	"enum { K_INDEP, K_COLL, K_SHARED, K_ORDERED, K_NB, K_NB_COLL, K_NB_SHARED, K_SPLIT,\n"
+	"       K_SPLIT_ORDERED };\n"
+	"#define K_IO(how, ...) (write ? MPI_File_write##how(__VA_ARGS__) : "
+	"MPI_File_read##how(__VA_ARGS__))\n"
+	"#define K_IIO(how, ...) (write ? MPI_File_iwrite##how(__VA_ARGS__) : "
+	"MPI_File_iread##how(__VA_ARGS__))\n"
+	"static void k_mpi_rw(int f, int64_t o, int64_t n, int write, int how)\n{\n"
+	"\tMPI_File fh = f >= 0 && f < NFILES ? fhs[f] : MPI_FILE_NULL;\n"
+	"\tMPI_Request req = MPI_REQUEST_NULL;\n\tMPI_Status st;\n"
+	"\tvoid *b = kbuf(n);\n\tint c = (int)n;\n\n"
 	"\tif (fh == MPI_FILE_NULL)\n\t\treturn;\n"
-	"\tif (write && all)\n\t\tMPI_File_write_at_all(fh, o, kbuf(n), (int)n, MPI_BYTE, "
-	"MPI_STATUS_IGNORE);\n"
-	"\telse if (write)\n\t\tMPI_File_write_at(fh, o, kbuf(n), (int)n, MPI_BYTE, "
-	"MPI_STATUS_IGNORE);\n"
-	"\telse if (all)\n\t\tMPI_File_read_at_all(fh, o, kbuf(n), (int)n, MPI_BYTE, "
-	"MPI_STATUS_IGNORE);\n"
-	"\telse\n\t\tMPI_File_read_at(fh, o, kbuf(n), (int)n, MPI_BYTE, MPI_STATUS_IGNORE);\n}\n"
+	"\tswitch (how) {\n"
+	"\tcase K_COLL:\n"
+	"\t\to < 0 ? K_IO(_all, fh, b, c, MPI_BYTE, &st) : K_IO(_at_all, fh, o, b, c, "
+	"MPI_BYTE, &st);\n\t\tbreak;\n"
+	"\tcase K_SHARED:\n\t\tK_IO(_shared, fh, b, c, MPI_BYTE, &st);\n\t\tbreak;\n"
+	"\tcase K_ORDERED:\n\t\tK_IO(_ordered, fh, b, c, MPI_BYTE, &st);\n\t\tbreak;\n"
+	"\tcase K_NB:\n"
+	"\t\to < 0 ? K_IIO(, fh, b, c, MPI_BYTE, &req) : K_IIO(_at, fh, o, b, c, MPI_BYTE, "
+	"&req);\n\t\tbreak;\n"
+	"\tcase K_NB_COLL:\n"
+	"\t\to < 0 ? K_IIO(_all, fh, b, c, MPI_BYTE, &req)\n"
+	"\t\t      : K_IIO(_at_all, fh, o, b, c, MPI_BYTE, &req);\n\t\tbreak;\n"
+	"\tcase K_NB_SHARED:\n\t\tK_IIO(_shared, fh, b, c, MPI_BYTE, &req);\n\t\tbreak;\n"
+	"\tcase K_SPLIT:\n"
+	"\t\tif (o < 0) {\n\t\t\tK_IO(_all_begin, fh, b, c, MPI_BYTE);\n"
+	"\t\t\tK_IO(_all_end, fh, b, &st);\n\t\t} else {\n"
+	"\t\t\tK_IO(_at_all_begin, fh, o, b, c, MPI_BYTE);\n"
+	"\t\t\tK_IO(_at_all_end, fh, b, &st);\n\t\t}\n\t\tbreak;\n"
+	"\tcase K_SPLIT_ORDERED:\n\t\tK_IO(_ordered_begin, fh, b, c, MPI_BYTE);\n"
+	"\t\tK_IO(_ordered_end, fh, b, &st);\n\t\tbreak;\n"
+	"\tdefault:\n"
+	"\t\to < 0 ? K_IO(, fh, b, c, MPI_BYTE, &st) : K_IO(_at, fh, o, b, c, MPI_BYTE, "
+	"&st);\n\t}\n"
+	"\tif (req != MPI_REQUEST_NULL)\n\t\tMPI_Wait(&req, &st);\n}\n"
 	"/* Synchronization as the job did it; think-limited mode leaves it out. */\n"
 	"static void k_barrier(void)\n{\n\tif (mode != 1)\n\t\tMPI_Barrier(MPI_COMM_WORLD);\n}\n"
 	"static void k_bcast(int64_t n, int64_t root)\n{\n\tif (mode != 1)\n"

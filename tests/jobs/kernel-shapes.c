@@ -19,6 +19,10 @@
  *	                               MPI_File_write_at into DIR/a.dat
  *	kernel-shapes fpp DIR          file per process: 4 checkpoints of 4 x 64 KiB
  *	                               into DIR/fpp.R.C, 50 ms of compute before each
+ *	kernel-shapes mpiio DIR        MPI-IO on the individual file pointer and non-
+ *	                               blocking: 3 x (20 ms of compute, write_all of
+ *	                               16 KiB, iwrite_at of 16 KiB + wait), read_all
+ *	                               16 KiB, into DIR/m.dat
  *
  *	kernel-shapes MODE DIR SCALE [sync]
  *	                               the same SCALE times over (checkpoints, rounds,
@@ -177,6 +181,28 @@ static int block3d(const char *dir)
 	return MPI_File_close(&fh) != 0;
 }
 
+static int mpiio(const char *dir)
+{
+	char path[4096];
+	MPI_File fh;
+	MPI_Request req;
+	int c, rc = 0;
+
+	snprintf(path, sizeof(path), "%s/m.dat", dir);
+	if (MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL,
+			  &fh))
+		return 1;
+	for (c = 0; c < 3 * scale && !rc; c++) {
+		compute(0.02);
+		rc = MPI_File_write_all(fh, buf, 16 * KIB, MPI_BYTE, MPI_STATUS_IGNORE) ||
+		     MPI_File_iwrite_at(fh, ((MPI_Offset)c * nprocs + rank) * 16 * KIB + 1024 * KIB,
+					buf, 16 * KIB, MPI_BYTE, &req) ||
+		     MPI_Wait(&req, MPI_STATUS_IGNORE);
+	}
+	rc = rc || MPI_File_read_all(fh, buf, 16 * KIB, MPI_BYTE, MPI_STATUS_IGNORE);
+	return MPI_File_close(&fh) || rc;
+}
+
 static int fpp(const char *dir)
 {
 	char path[4096];
@@ -202,9 +228,15 @@ int main(int argc, char **argv)
 	static const struct {
 		const char *name;
 		int (*fn)(const char *dir);
-	} modes[] = {{"interleaved", interleaved}, {"barriers", barriers},
-		     {"compute", compute_reads},   {"token", token},
-		     {"block3d", block3d},	   {"fpp", fpp}};
+	} modes[] = {
+		{"interleaved", interleaved},
+		{"barriers", barriers},
+		{"compute", compute_reads},
+		{"token", token},
+		{"block3d", block3d},
+		{"fpp", fpp},
+		{"mpiio", mpiio},
+	};
 	size_t m;
 	int rc = 2;
 
