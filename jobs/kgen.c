@@ -249,6 +249,21 @@ static int solve_blocks(const int64_t *v, const uint32_t *ranks, uint32_t m, uin
 	return 1;
 }
 
+/* c0 + cx x + cy y + cz z for R's block (x, y, z), terms with a zero coefficient left out. */
+static const char *block_text(const int64_t coef[4], uint32_t px, uint32_t py, char *buf,
+			      size_t len)
+{
+	char term[3][64];
+	size_t used;
+
+	snprintf(term[0], sizeof(term[0]), " + %" PRId64 " * (R %% %u)", coef[1], px);
+	snprintf(term[1], sizeof(term[1]), " + %" PRId64 " * (R / %u %% %u)", coef[2], px, py);
+	snprintf(term[2], sizeof(term[2]), " + %" PRId64 " * (R / %u)", coef[3], px * py);
+	used = (size_t)snprintf(buf, len, "(%" PRId64 "%s%s%s)", coef[0], coef[1] ? term[0] : "",
+				coef[2] ? term[1] : "", coef[3] ? term[2] : "");
+	return used < len ? buf : NULL;
+}
+
 /*
  * A number's value at each of the group's ranks, as an expression of the
  * rank R: a constant, a*R + b, or linear in R's block (x, y, z) of a 2-D
@@ -292,11 +307,7 @@ static const char *fit(const int64_t *v, const uint32_t *ranks, uint32_t m, uint
 			if (nprocs % (px * py) || (py == 1 && pz == 1) ||
 			    !solve_blocks(v, ranks, m, px, py, coef))
 				continue;
-			snprintf(buf, len,
-				 "(%" PRId64 " + %" PRId64 " * (R %% %u) + %" PRId64
-				 " * (R / %u %% %u) + %" PRId64 " * (R / %u))",
-				 coef[0], coef[1], px, coef[2], px, py, coef[3], px * py);
-			return buf;
+			return block_text(coef, px, py, buf, len);
 		}
 	}
 	return NULL;
@@ -437,6 +448,12 @@ enum callkind {
 	K_SENDRECV,
 	K_ALLGATHER,
 	K_ALLTOALL,
+	K_ISEND,
+	K_IRECV,
+	K_WAIT,
+	K_WAITALL,
+	K_COMM_SPLIT,
+	K_COMM_DUP,
 };
 
 static const struct {
@@ -479,13 +496,36 @@ static const struct {
 	{IOA_MOD_STDIO, "fopen", K_FOPEN},
 	{IOA_MOD_STDIO, "fopen64", K_FOPEN},
 	{IOA_MOD_STDIO, "fclose", K_FCLOSE},
+	/* Every way of writing, reading and seeking a stream, as one of each. */
 	{IOA_MOD_STDIO, "fwrite", K_FWRITE},
 	{IOA_MOD_STDIO, "fputs", K_FWRITE},
+	{IOA_MOD_STDIO, "fputc", K_FWRITE},
+	{IOA_MOD_STDIO, "putc", K_FWRITE},
+	{IOA_MOD_STDIO, "putw", K_FWRITE},
 	{IOA_MOD_STDIO, "fprintf", K_FWRITE},
+	{IOA_MOD_STDIO, "vfprintf", K_FWRITE},
+	{IOA_MOD_STDIO, "printf", K_FWRITE},
+	{IOA_MOD_STDIO, "vprintf", K_FWRITE},
+	{IOA_MOD_STDIO, "__fprintf_chk", K_FWRITE},
+	{IOA_MOD_STDIO, "__vfprintf_chk", K_FWRITE},
+	{IOA_MOD_STDIO, "__printf_chk", K_FWRITE},
+	{IOA_MOD_STDIO, "__vprintf_chk", K_FWRITE},
 	{IOA_MOD_STDIO, "fread", K_FREAD},
+	{IOA_MOD_STDIO, "__fread_chk", K_FREAD},
 	{IOA_MOD_STDIO, "fgets", K_FREAD},
+	{IOA_MOD_STDIO, "fgetc", K_FREAD},
+	{IOA_MOD_STDIO, "getc", K_FREAD},
+	{IOA_MOD_STDIO, "getw", K_FREAD},
+	{IOA_MOD_STDIO, "fscanf", K_FREAD},
+	{IOA_MOD_STDIO, "vfscanf", K_FREAD},
+	{IOA_MOD_STDIO, "__isoc99_fscanf", K_FREAD},
+	{IOA_MOD_STDIO, "__isoc99_vfscanf", K_FREAD},
 	{IOA_MOD_STDIO, "fseek", K_FSEEK},
 	{IOA_MOD_STDIO, "fseeko", K_FSEEK},
+	{IOA_MOD_STDIO, "fseeko64", K_FSEEK},
+	{IOA_MOD_STDIO, "fsetpos", K_FSEEK},
+	{IOA_MOD_STDIO, "fsetpos64", K_FSEEK},
+	{IOA_MOD_STDIO, "rewind", K_FSEEK},
 	{IOA_MOD_STDIO, "fflush", K_FFLUSH},
 	{IOA_MOD_MPIIO, "File_open", K_MOPEN},
 	{IOA_MOD_MPIIO, "File_close", K_MCLOSE},
@@ -501,6 +541,16 @@ static const struct {
 	{IOA_TRACE_MPI, "Sendrecv", K_SENDRECV},
 	{IOA_TRACE_MPI, "Allgather", K_ALLGATHER},
 	{IOA_TRACE_MPI, "Alltoall", K_ALLTOALL},
+	{IOA_TRACE_MPI, "Isend", K_ISEND},
+	{IOA_TRACE_MPI, "Issend", K_ISEND},
+	{IOA_TRACE_MPI, "Irecv", K_IRECV},
+	{IOA_TRACE_MPI, "Wait", K_WAIT},
+	{IOA_TRACE_MPI, "Test", K_WAIT},
+	{IOA_TRACE_MPI, "Waitany", K_WAIT},
+	{IOA_TRACE_MPI, "Waitall", K_WAITALL},
+	{IOA_TRACE_MPI, "Testall", K_WAITALL},
+	{IOA_TRACE_MPI, "Comm_split", K_COMM_SPLIT},
+	{IOA_TRACE_MPI, "Comm_dup", K_COMM_DUP},
 };
 
 /*
@@ -593,8 +643,10 @@ static int emit_call(struct gfun *f, size_t k, const char *indent)
 	f->carry = 0;
 	rc = number(f, k, 0, &off);
 	rc = rc ? rc : number(f, k, 1, &len);
-	if (!rc && n->sig->module != IOA_TRACE_MPI)
-		rc = number(f, k, IOA_TRACE_SLOT, &file);
+	/* The file's slot, or an MPI call's communicator slot (and aux: request, new slot). */
+	rc = rc ? rc : number(f, k, IOA_TRACE_SLOT, &file);
+	if (!rc && n->sig->module == IOA_TRACE_MPI)
+		rc = number(f, k, 2, &aux);
 	/* The explicit lists' execution counter, when a number needs it. */
 	if (!rc &&
 	    (strstr(off.data ? off.data : "", "][X") || strstr(len.data ? len.data : "", "][X") ||
@@ -718,27 +770,44 @@ static int emit_call(struct gfun *f, size_t k, const char *indent)
 				  !!strstr(n->sig->name, "write"), mpi_rw_how(n->sig->name));
 		break;
 	case K_BARRIER:
-		rc = ioa_buf_addstr(b, "k_barrier();");
+		rc = ioa_buf_addf(b, "k_barrier(%s);", F);
 		break;
 	case K_BCAST:
-		rc = ioa_buf_addf(b, "k_bcast(%s, %s);", L, O);
+		rc = ioa_buf_addf(b, "k_bcast(%s, %s, %s);", L, O, F);
 		break;
 	case K_ALLREDUCE:
 	case K_REDUCE:
-		rc = ioa_buf_addf(b, "k_reduce(%s, %d, %s);", L, kind == K_ALLREDUCE, O);
+		rc = ioa_buf_addf(b, "k_reduce(%s, %d, %s, %s);", L, kind == K_ALLREDUCE, O, F);
 		break;
 	case K_SEND:
-		rc = ioa_buf_addf(b, "k_send(%s, %s);", L, O);
+		rc = ioa_buf_addf(b, "k_send(%s, %s, %s);", L, O, F);
 		break;
 	case K_RECV:
-		rc = ioa_buf_addf(b, "k_recv(%s, %s);", L, O);
+		rc = ioa_buf_addf(b, "k_recv(%s, %s, %s);", L, O, F);
 		break;
 	case K_SENDRECV:
-		rc = ioa_buf_addf(b, "k_sendrecv(%s, %s);", L, O);
+		rc = ioa_buf_addf(b, "k_sendrecv(%s, %s, %s);", L, O, F);
 		break;
 	case K_ALLGATHER:
 	case K_ALLTOALL:
-		rc = ioa_buf_addf(b, "k_all(%s, %d);", L, kind == K_ALLTOALL);
+		rc = ioa_buf_addf(b, "k_all(%s, %d, %s);", L, kind == K_ALLTOALL, F);
+		break;
+	case K_ISEND:
+	case K_IRECV:
+		rc = ioa_buf_addf(b, "k_%s(%s, %s, %s, %s);", kind == K_ISEND ? "isend" : "irecv",
+				  L, O, ioa_buf_str(&aux), F);
+		break;
+	case K_WAIT:
+		rc = ioa_buf_addf(b, "k_wait(%s);", ioa_buf_str(&aux));
+		break;
+	case K_WAITALL:
+		rc = ioa_buf_addstr(b, "k_waitall();");
+		break;
+	case K_COMM_SPLIT:
+		rc = ioa_buf_addf(b, "k_comm_split(%s, %s, %s, %s);", F, O, L, ioa_buf_str(&aux));
+		break;
+	case K_COMM_DUP:
+		rc = ioa_buf_addf(b, "k_comm_dup(%s, %s);", F, ioa_buf_str(&aux));
 		break;
 	default:
 		break;
@@ -1352,8 +1421,17 @@ static const char *const prologue[] = {
 	"\t\tfps[f] = fopen(path(f), \"a+\");\n}\n"
 	"static void k_fclose(int f)\n{\n\tif (FP(f)) {\n\t\tfclose(fps[f]);\n\t\tfps[f] = NULL;\n"
 	"\t}\n}\n"
-	"static void k_fwrite(int f, int64_t n)\n{\n\tif (FP(f))\n"
-	"\t\tfwrite(kbuf(n), 1, (size_t)n, fps[f]);\n}\n"
+	"/* The job's standard streams are the kernel's; it writes dots to them. */\n"
+	"static FILE *std_stream(int f)\n{\n"
+	"\treturn !strcmp(names[f], \"<STDOUT>\") ? stdout\n"
+	"\t       : !strcmp(names[f], \"<STDERR>\") ? stderr\n"
+	"\t       : !strcmp(names[f], \"<STDIN>\")  ? stdin\n"
+	"\t\t\t\t\t\t   : NULL;\n}\n"
+	"static void k_fwrite(int f, int64_t n)\n{\n\tchar *b = kbuf(n);\n\n"
+	"\tif (!FP(f))\n\t\treturn;\n"
+	"\tif (n > 0 && (fps[f] == stdout || fps[f] == stderr)) {\n"
+	"\t\tmemset(b, '.', (size_t)n);\n\t\tb[n - 1] = '\\n';\n\t}\n"
+	"\tfwrite(b, 1, (size_t)n, fps[f]);\n}\n"
 	"static void k_fread(int f, int64_t n)\n{\n\tif (FP(f) && fread(kbuf(n), 1, (size_t)n, "
 	"fps[f]) == 0)\n\t\tclearerr(fps[f]);\n}\n"
 	"static void k_fseek(int f, int64_t o)\n{\n\tif (FP(f))\n"
@@ -1413,38 +1491,76 @@ static const char *const prologue[] = {
 	"\t\to < 0 ? K_IO(, fh, b, c, MPI_BYTE, &st) : K_IO(_at, fh, o, b, c, MPI_BYTE, "
 	"&st);\n\t}\n"
 	"\tif (req != MPI_REQUEST_NULL)\n\t\tMPI_Wait(&req, &st);\n}\n"
-	"/* Synchronization as the job did it; think-limited mode leaves it out. */\n"
-	"static void k_barrier(void)\n{\n\tif (mode != 1)\n\t\tMPI_Barrier(MPI_COMM_WORLD);\n}\n"
-	"static void k_bcast(int64_t n, int64_t root)\n{\n\tif (mode != 1)\n"
-	"\t\tMPI_Bcast(kbuf(n), (int)n, MPI_BYTE, (int)(root >= 0 ? root : 0), "
-	"MPI_COMM_WORLD);\n}\n"
-	"static void k_reduce(int64_t n, int all, int64_t root)\n{\n\tvoid *out;\n\n"
-	"\tif (mode == 1)\n\t\treturn;\n\tout = calloc(1, (size_t)(n > 0 ? n : 1));\n"
-	"\tif (all)\n\t\tMPI_Allreduce(kbuf(n), out, (int)n, MPI_BYTE, MPI_BOR, "
-	"MPI_COMM_WORLD);\n"
+	"/*\n * Synchronization as the job did it; think-limited mode leaves it out.\n"
+	" * Communicators are the rank's slots in the trace: 0 is MPI_COMM_WORLD, the\n"
+	" * others made by the Comm_split and Comm_dup calls replayed; a call on one\n"
+	" * the kernel could not make (created otherwise) is left out.  Peers are\n"
+	" * relative to the rank in the communicator, as the trace keeps them.\n */\n"
+	"#define KCOMMS 256\n#define KREQS 4096\n"
+	"static MPI_Comm comms[KCOMMS];\nstatic MPI_Request reqs[KREQS];\n"
+	"static char posted[KREQS];\nstatic void *req_bufs[KREQS];\n\n"
+	"static MPI_Comm kcomm(int64_t slot, int *me, int *n)\n{\n"
+	"\tMPI_Comm c = slot == 0 ? MPI_COMM_WORLD\n"
+	"\t\t    : slot > 0 && slot < KCOMMS && comms[slot] ? comms[slot]\n"
+	"\t\t\t\t\t\t\t\t : MPI_COMM_NULL;\n\n"
+	"\tif (mode == 1 || c == MPI_COMM_NULL)\n\t\treturn MPI_COMM_NULL;\n"
+	"\tMPI_Comm_rank(c, me);\n\tMPI_Comm_size(c, n);\n\treturn c;\n}\n"
+	"#define KCOMM(slot)                                    \\\n"
+	"\tint me, n_;                                    \\\n"
+	"\tMPI_Comm c = kcomm(slot, &me, &n_);            \\\n"
+	"\tif (c == MPI_COMM_NULL)                        \\\n"
+	"\t\treturn\n"
+	"#define PEER(p) ((int)((me + (p)) % n_))\n"
+	"static void k_barrier(int64_t slot)\n{\n\tKCOMM(slot);\n\tMPI_Barrier(c);\n}\n"
+	"static void k_bcast(int64_t n, int64_t root, int64_t slot)\n{\n\tKCOMM(slot);\n"
+	"\tMPI_Bcast(kbuf(n), (int)n, MPI_BYTE, (int)(root >= 0 ? root : 0), c);\n}\n"
+	"static void k_reduce(int64_t n, int all, int64_t root, int64_t slot)\n{\n"
+	"\tvoid *out;\n\tKCOMM(slot);\n\tout = calloc(1, (size_t)(n > 0 ? n : 1));\n"
+	"\tif (all)\n\t\tMPI_Allreduce(kbuf(n), out, (int)n, MPI_BYTE, MPI_BOR, c);\n"
 	"\telse\n\t\tMPI_Reduce(kbuf(n), out, (int)n, MPI_BYTE, MPI_BOR, (int)(root >= 0 ? "
-	"root : 0), MPI_COMM_WORLD);\n"
-	"\tfree(out);\n}\n"
-	"/* Peers are relative to the rank, as the trace keeps them. */\n",
-	"static void k_send(int64_t n, int64_t peer)\n{\n\tif (mode != 1 && peer >= 0)\n"
-	"\t\tMPI_Send(kbuf(n), (int)n, MPI_BYTE, (int)((rank + peer) % size), 0, "
-	"MPI_COMM_WORLD);\n}\n"
-	"static void k_recv(int64_t n, int64_t peer)\n{\n\tif (mode != 1)\n"
-	"\t\tMPI_Recv(kbuf(n), (int)n, MPI_BYTE, peer >= 0 ? (int)((rank + peer) % size) : "
-	"MPI_ANY_SOURCE, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);\n}\n"
-	"static void k_sendrecv(int64_t n, int64_t peer)\n{\n\tvoid *in;\n\n"
-	"\tif (mode == 1 || peer < 0)\n\t\treturn;\n\tin = malloc((size_t)(n > 0 ? n : 1));\n"
-	"\tMPI_Sendrecv(kbuf(n), (int)n, MPI_BYTE, (int)((rank + peer) % size), 0, in, (int)n, "
-	"MPI_BYTE, (int)((rank - peer % size + size) % size), 0, MPI_COMM_WORLD, "
-	"MPI_STATUS_IGNORE);\n\tfree(in);\n}\n"
-	"static void k_all(int64_t n, int to_all)\n{\n\tint64_t each = n / size > 0 ? n / size : "
-	"1;\n"
-	"\tvoid *out;\n\n\tif (mode == 1)\n\t\treturn;\n"
-	"\tout = malloc((size_t)(each * size));\n"
-	"\tif (to_all)\n\t\tMPI_Alltoall(kbuf(each * size), (int)each, MPI_BYTE, out, (int)each, "
-	"MPI_BYTE, MPI_COMM_WORLD);\n"
+	"root : 0), c);\n"
+	"\tfree(out);\n}\n",
+	"static void k_send(int64_t n, int64_t peer, int64_t slot)\n{\n\tKCOMM(slot);\n"
+	"\tif (peer >= 0)\n\t\tMPI_Send(kbuf(n), (int)n, MPI_BYTE, PEER(peer), 0, c);\n}\n"
+	"static void k_recv(int64_t n, int64_t peer, int64_t slot)\n{\n\tKCOMM(slot);\n"
+	"\tMPI_Recv(kbuf(n), (int)n, MPI_BYTE, peer >= 0 ? PEER(peer) : MPI_ANY_SOURCE, 0, c, "
+	"MPI_STATUS_IGNORE);\n}\n"
+	"static void k_sendrecv(int64_t n, int64_t peer, int64_t slot)\n{\n\tvoid *in;\n"
+	"\tKCOMM(slot);\n\tif (peer < 0)\n\t\treturn;\n"
+	"\tin = malloc((size_t)(n > 0 ? n : 1));\n"
+	"\tMPI_Sendrecv(kbuf(n), (int)n, MPI_BYTE, PEER(peer), 0, in, (int)n, MPI_BYTE,\n"
+	"\t\t     (int)((me - peer % n_ + n_) % n_), 0, c, MPI_STATUS_IGNORE);\n"
+	"\tfree(in);\n}\n"
+	"static void k_all(int64_t n, int to_all, int64_t slot)\n{\n\tint64_t each;\n"
+	"\tvoid *out;\n\tKCOMM(slot);\n\teach = n / n_ > 0 ? n / n_ : 1;\n"
+	"\tout = malloc((size_t)(each * n_));\n"
+	"\tif (to_all)\n\t\tMPI_Alltoall(kbuf(each * n_), (int)each, MPI_BYTE, out, (int)each, "
+	"MPI_BYTE, c);\n"
 	"\telse\n\t\tMPI_Allgather(kbuf(each), (int)each, MPI_BYTE, out, (int)each, MPI_BYTE, "
-	"MPI_COMM_WORLD);\n\tfree(out);\n}\n",
+	"c);\n\tfree(out);\n}\n"
+	"/* Non-blocking: each request in its slot, with a buffer of its own to receive in. */\n"
+	"static void k_isend(int64_t n, int64_t peer, int64_t req, int64_t slot)\n{\n"
+	"\tKCOMM(slot);\n\tif (peer < 0 || req < 0 || req >= KREQS)\n\t\treturn;\n"
+	"\tposted[req] = !MPI_Isend(kbuf(n), (int)n, MPI_BYTE, PEER(peer), 0, c, &reqs[req]);\n}\n"
+	"static void k_irecv(int64_t n, int64_t peer, int64_t req, int64_t slot)\n{\n"
+	"\tKCOMM(slot);\n\tif (req < 0 || req >= KREQS)\n\t\treturn;\n"
+	"\treq_bufs[req] = malloc((size_t)(n > 0 ? n : 1));\n"
+	"\tposted[req] = !MPI_Irecv(req_bufs[req], (int)n, MPI_BYTE,\n"
+	"\t\t\t\t  peer >= 0 ? PEER(peer) : MPI_ANY_SOURCE, 0, c, &reqs[req]);\n}\n"
+	"static void k_wait(int64_t req)\n{\n"
+	"\tif (req < 0 || req >= KREQS || !posted[req])\n\t\treturn;\n"
+	"\tMPI_Wait(&reqs[req], MPI_STATUS_IGNORE);\n\tposted[req] = 0;\n"
+	"\tfree(req_bufs[req]);\n\treq_bufs[req] = NULL;\n}\n"
+	"/* The trace does not say which requests a Waitall named: all those pending. */\n"
+	"static void k_waitall(void)\n{\n\tint64_t r;\n\n"
+	"\tfor (r = 0; r < KREQS; r++)\n\t\tk_wait(r);\n}\n"
+	"static void k_comm_split(int64_t slot, int64_t color, int64_t key, int64_t made)\n{\n"
+	"\tMPI_Comm out = MPI_COMM_NULL;\n\tKCOMM(slot);\n"
+	"\tMPI_Comm_split(c, color < 0 ? MPI_UNDEFINED : (int)color, (int)key, &out);\n"
+	"\tif (made > 0 && made < KCOMMS)\n\t\tcomms[made] = out;\n}\n"
+	"static void k_comm_dup(int64_t slot, int64_t made)\n{\n"
+	"\tMPI_Comm out = MPI_COMM_NULL;\n\tKCOMM(slot);\n\tMPI_Comm_dup(c, &out);\n"
+	"\tif (made > 0 && made < KCOMMS)\n\t\tcomms[made] = out;\n}\n",
 	NULL};
 
 static const char epilogue[] =
@@ -1470,10 +1586,11 @@ static const char epilogue[] =
 	"\t\t} else {\n\t\t\tusage();\n\t\t\tMPI_Finalize();\n\t\t\treturn 2;\n\t\t}\n\t}\n"
 	"\tif (size != NPROCS) {\n\t\tif (!rank)\n\t\t\tfprintf(stderr, \"kernel: made for %d "
 	"ranks, run with %d\\n\", NPROCS, size);\n\t\tMPI_Finalize();\n\t\treturn 2;\n\t}\n"
-	"\tfor (f = 0; f < NFILES; f++) {\n\t\tfds[f] = -1;\n\t\tfhs[f] = MPI_FILE_NULL;\n\t}\n"
+	"\tfor (f = 0; f < NFILES; f++) {\n\t\tfds[f] = -1;\n\t\tfhs[f] = MPI_FILE_NULL;\n"
+	"\t\tfps[f] = std_stream(f);\n\t}\n"
 	"\t/* --prepare: the inputs, made before the run (and outside what is measured). */\n"
 	"\tif (prepare) {\n\t\tfor (f = 0; !rank && f < NFILES; f++)\n"
-	"\t\t\tif (input_size[f] >= 0) {\n"
+	"\t\t\tif (input_size[f] >= 0 && !std_stream(f)) {\n"
 	"\t\t\t\tint fd = open(path(f), O_WRONLY | O_CREAT, 0644);\n\n"
 	"\t\t\t\tif (fd < 0 || ftruncate(fd, (off_t)input_size[f]))\n"
 	"\t\t\t\t\tfprintf(stderr, \"kernel: cannot make %s\\n\", path(f));\n"
@@ -1601,8 +1718,10 @@ static void emit_names(struct gen *g)
 	for (i = 0; i < g->files.n; i++) {
 		const char *name = NULL;
 
-		for (j = 0; g->o->keep_names && j < g->nnames && !name; j++)
-			if (g->name_id[j] == g->files.id[i])
+		for (j = 0; j < g->nnames && !name; j++)
+			if (g->name_id[j] == g->files.id[i] &&
+			    (g->o->keep_names || !strcmp(g->name[j], "<STDOUT>") ||
+			     !strcmp(g->name[j], "<STDERR>") || !strcmp(g->name[j], "<STDIN>")))
 				name = g->name[j];
 		if (name) {
 			struct ioa_buf b = IOA_BUF_INIT(1 << 16);
@@ -1656,8 +1775,8 @@ int kgen_log(const char *path, const struct kgen_options *o, FILE *out, struct k
 
 	memset(sum, 0, sizeof(*sum));
 	rc = read_log(&g, path, err);
-	if (!rc && o->keep_names)
-		rc = read_names(&g, path);
+	/* The names: the standard streams are the kernel's, other files named if asked. */
+	rc = rc ? rc : read_names(&g, path);
 	for (i = 0; !rc && i < g.t.ngroups; i++)
 		g.nprocs += g.t.groups[i].nranks;
 	/* The parts first (they number the files), then the program around them. */

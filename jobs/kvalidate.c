@@ -80,7 +80,7 @@ struct rec {
 struct side {
 	struct rec *r;
 	size_t n, cap;
-	const uint64_t *ids; /* the original: kernel file of each record id */
+	const uint64_t *ids; /* kernel file of each of the job's record ids */
 	size_t nids;
 	int kernel;	   /* the kernel's log: files by name f<i> */
 	uint64_t *name_id; /* the kernel's log: record id -> f<i> */
@@ -103,6 +103,10 @@ static int file_of(const struct side *s, uint64_t id)
 	for (i = 0; i < s->nnames; i++)
 		if (s->name_id[i] == id)
 			return s->name_file[i];
+	/* The standard streams are the job's own, under the same names (and ids). */
+	for (i = 0; i < s->nids; i++)
+		if (s->ids[i] == id)
+			return (int)i;
 	return -1;
 }
 
@@ -351,8 +355,8 @@ int kvalidate(const char *dir, const char *log, const struct kvalidate_options *
 		fclose(null);
 	if (rc)
 		return rc;
-	job.ids = sum.file_ids;
-	job.nids = sum.files;
+	job.ids = kern.ids = sum.file_ids;
+	job.nids = kern.nids = sum.files;
 	rc = read_side(log, &job, err);
 	snprintf(mpicc, sizeof(mpicc), "%s",
 		 getenv("MPICC")			    ? getenv("MPICC")

@@ -23,6 +23,12 @@
  *	                               blocking: 3 x (20 ms of compute, write_all of
  *	                               16 KiB, iwrite_at of 16 KiB + wait), read_all
  *	                               16 KiB, into DIR/m.dat
+ *	kernel-shapes halo DIR         a communicator per half of the ranks (Comm_split);
+ *	                               4 steps of 10 ms of compute, a ring exchange of
+ *	                               8 KiB (Irecv, Isend, Waitall), an Allreduce in
+ *	                               the half, a 16 KiB write to DIR/h.R, and an
+ *	                               exchange the other way (Irecv, Isend, two Waits);
+ *	                               rank 0 prints each step on stdout
  *
  *	kernel-shapes MODE DIR SCALE [sync]
  *	                               the same SCALE times over (checkpoints, rounds,
@@ -30,7 +36,7 @@
  *	                               fsync (MPI_File_sync), so that the storage's
  *	                               speed shows (tests/perf/run-bench-replay)
  *
- * Prints nothing; exits non-zero if an I/O call fails.
+ * Prints nothing (but halo); exits non-zero if an I/O call fails.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -203,6 +209,36 @@ static int mpiio(const char *dir)
 	return MPI_File_close(&fh) || rc;
 }
 
+static int halo(const char *dir)
+{
+	static char in[8 * KIB];
+	char path[4096];
+	MPI_Comm half;
+	MPI_Request r[2];
+	MPI_Status st[2];
+	double x = rank, y;
+	int fd, step, next = (rank + 1) % nprocs, prev = (rank + nprocs - 1) % nprocs, rc = 0;
+
+	if (MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &half))
+		return 1;
+	snprintf(path, sizeof(path), "%s/h.%d", dir, rank);
+	fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0644);
+	for (step = 0; step < 4 * scale && fd >= 0 && !rc; step++) {
+		if (!rank)
+			rc = printf("halo: step %d\n", step) < 0 || fflush(stdout);
+		compute(0.01);
+		rc = MPI_Irecv(in, 8 * KIB, MPI_BYTE, prev, 0, MPI_COMM_WORLD, &r[0]) ||
+		     MPI_Isend(buf, 8 * KIB, MPI_BYTE, next, 0, MPI_COMM_WORLD, &r[1]) ||
+		     MPI_Waitall(2, r, st) || MPI_Allreduce(&x, &y, 1, MPI_DOUBLE, MPI_SUM, half) ||
+		     write(fd, buf, 16 * KIB) != 16 * KIB ||
+		     MPI_Irecv(in, 8 * KIB, MPI_BYTE, next, 1, MPI_COMM_WORLD, &r[0]) ||
+		     MPI_Isend(buf, 8 * KIB, MPI_BYTE, prev, 1, MPI_COMM_WORLD, &r[1]) ||
+		     MPI_Wait(&r[1], MPI_STATUS_IGNORE) || MPI_Wait(&r[0], MPI_STATUS_IGNORE);
+	}
+	MPI_Comm_free(&half);
+	return fd < 0 || close(fd) || rc;
+}
+
 static int fpp(const char *dir)
 {
 	char path[4096];
@@ -236,6 +272,7 @@ int main(int argc, char **argv)
 		{"block3d", block3d},
 		{"fpp", fpp},
 		{"mpiio", mpiio},
+		{"halo", halo},
 	};
 	size_t m;
 	int rc = 2;

@@ -26,9 +26,9 @@ job() {
 	ioa_only_log "$logs"
 }
 
-for mode in fixed amr collective fpp temp header interleaved barriers compute token block3d mpiio; do
+for mode in fixed amr collective fpp temp header interleaved barriers compute token block3d mpiio halo; do
 	program=$gt
-	case $mode in interleaved | barriers | compute | token | block3d | mpiio) program=$shapes ;; esac
+	case $mode in interleaved | barriers | compute | token | block3d | mpiio | halo) program=$shapes ;; esac
 	log=$(job "$program" "$mode") || { ok "the $mode job runs" false; continue; }
 	ok "$mode: a kernel is generated" "$kernel" gen "$log" -o "$TEST_TMP/k-$mode"
 	ok "$mode: built, run and validated: the same I/O counters" \
@@ -59,12 +59,19 @@ like "$("$kernel" gen "$(ioa_only_log "$TEST_TMP/logs-collective")" -o "$TEST_TM
 is "$(grep -c '^static void part' "$TEST_TMP/k-c2/kernel.c")" 1 "collective: one function for all ranks"
 in_kernel temp 'if \(rank < 1\)' \
 	"what rank 0 alone does is a part of its own, under a test of the rank"
-in_kernel token 'k_recv\(4, 3\)|k_recv\([0-9]+, 3\)' \
+in_kernel token 'k_recv\([0-9]+, 3, 0\)' \
 	"each rank waits for the rank before it (peer -1, relative)"
 in_kernel mpiio 'k_mpi_rw\(FILE_OF\([0-9]+\), -1, 16384, 1, K_COLL\)' \
 	"write_all at the file pointer, as the job made it"
 in_kernel mpiio 'k_mpi_rw\(FILE_OF\([0-9]+\), .*, 16384, 1, K_NB\)' \
 	"iwrite_at non-blocking, as the job made it"
+in_kernel halo 'k_comm_split\(0, .*, [1-9][0-9]*\);' "the halves' communicator made as the job made it"
+in_kernel halo 'k_reduce\(8, 1, -1, [1-9][0-9]*\);' "the Allreduce on it, not on all ranks"
+in_kernel halo 'k_irecv\(8192, [0-9]+, [0-9]+, 0\);' "non-blocking receives ..."
+in_kernel halo 'k_isend\(8192, [0-9]+, [0-9]+, 0\);' "... and sends, each in its request slot"
+in_kernel halo 'k_waitall\(\);' "completed by their Waitall ..."
+in_kernel halo 'k_wait\([^)]+\);' "... or their Wait"
+in_kernel halo '"<STDOUT>",' "the job's standard output is the kernel's (validated above)"
 in_kernel collective 'k_mpi_open\(FILE_OF\([0-9]+\), [0-9]+, "cb_config_list=\*:1' \
 	"MPI-IO opened with the job's hints"
 
