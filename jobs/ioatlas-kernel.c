@@ -25,7 +25,7 @@
 static const char makefile[] =
 	"# The I/O kernel: make (MPICC: your MPI C compiler wrapper), then\n"
 	"#   mpiexec -n RANKS ./kernel [--iterations N] [--compute-scale X] [--data-dir DIR]\n"
-	"#                             [--mode causal|think|fast] [--prepare]\n"
+	"#                             [--mode causal|think|fast] [--ranks N] [--prepare]\n"
 	"MPICC ?= mpicc\nCFLAGS ?= -O2\n\n"
 	"kernel: kernel.c\n\t$(MPICC) $(CFLAGS) -o kernel kernel.c\n\n"
 	"clean:\n\trm -f kernel\n\n.PHONY: clean\n";

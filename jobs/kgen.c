@@ -59,6 +59,8 @@ struct gen {
 	uint64_t *name_id;
 	char **name;
 	size_t nnames;
+	/* why the kernel's numbers hold for its rank count only (NULL: any count) */
+	const char *tied;
 	/* the file tables written so far (their rows and dimensions), for parts to share */
 	char **ftab;
 	size_t nftab;
@@ -336,6 +338,7 @@ static int table(struct gfun *f, const int64_t *v, char *name, size_t len)
 	uint32_t i;
 	int rc;
 
+	f->g->tied = "a number is a table per rank";
 	snprintf(name, len, "t%u_%u[G]", f->id, f->ntables);
 	rc = ioa_buf_addf(&f->pre, "static const int64_t t%u_%u[%u] = {", f->id, f->ntables, f->m);
 	for (i = 0; i < f->m && !rc; i++)
@@ -346,11 +349,28 @@ static int table(struct gfun *f, const int64_t *v, char *name, size_t len)
 	return rc;
 }
 
+/* a when v is a * R + b at every rank with a != 0, else 0. */
+static int64_t rank_coef(const int64_t *v, const uint32_t *ranks, uint32_t m)
+{
+	int64_t a, b;
+	uint32_t i;
+
+	if (m < 2 || ranks[1] == ranks[0] || (v[1] - v[0]) % (int64_t)(ranks[1] - ranks[0]))
+		return 0;
+	a = (v[1] - v[0]) / (int64_t)(ranks[1] - ranks[0]);
+	b = v[0] - a * (int64_t)ranks[0];
+	for (i = 0; i < m; i++)
+		if (v[i] != a * (int64_t)ranks[i] + b)
+			return 0;
+	return a;
+}
+
 static int number(struct gfun *f, size_t k, unsigned pos, struct ioa_buf *out)
 {
 	int64_t *v = malloc((f->m + 1) * sizeof(*v));
 	const struct ioa_trace_model *m0 = &f->w[0].n[k].model[pos];
 	char buf[256], name[64];
+	int64_t per_rank;
 	unsigned s;
 	uint32_t i;
 	int rc = v ? 0 : -ENOMEM;
@@ -365,6 +385,7 @@ static int number(struct gfun *f, size_t k, unsigned pos, struct ioa_buf *out)
 
 		for (i = 0; i < f->m; i++)
 			n = f->w[i].n[k].model[pos].n > n ? f->w[i].n[k].model[pos].n : n;
+		f->g->tied = "a number is a list per rank";
 		rc = ioa_buf_addf(&f->pre, "static const int64_t l%u_%zu_%u[%u][%" PRIu64 "] = {",
 				  f->id, k, pos, f->m, n ? n : 1);
 		for (i = 0; i < f->m && !rc; i++) {
@@ -384,6 +405,7 @@ static int number(struct gfun *f, size_t k, unsigned pos, struct ioa_buf *out)
 	}
 	for (i = 0; i < f->m; i++)
 		v[i] = f->w[i].n[k].model[pos].base;
+	per_rank = rank_coef(v, f->ranks, f->m);
 	rc = rc ? rc
 		: ioa_buf_addstr(out, fit(v, f->ranks, f->m, f->g->nprocs, buf, sizeof(buf))
 					      ? buf
@@ -394,6 +416,14 @@ static int number(struct gfun *f, size_t k, unsigned pos, struct ioa_buf *out)
 		if (!fit(v, f->ranks, f->m, f->g->nprocs, buf, sizeof(buf)) || strcmp(buf, "0")) {
 			const char *e = fit(v, f->ranks, f->m, f->g->nprocs, buf, sizeof(buf));
 
+			/* A step over all the ranks' blocks (interleaved by rank): in terms of
+			 * the rank count, so that --ranks keeps the pattern. */
+			if (e && per_rank && f->g->nprocs > 1 && !strchr(e, 'R') &&
+			    v[0] == per_rank * (int64_t)f->g->nprocs) {
+				snprintf(buf, sizeof(buf), "(%" PRId64 " * (int64_t)size)",
+					 per_rank);
+				e = buf;
+			}
 			if (!e) {
 				rc = table(f, v, name, sizeof(name));
 				e = name;
@@ -403,6 +433,8 @@ static int number(struct gfun *f, size_t k, unsigned pos, struct ioa_buf *out)
 				: ioa_buf_addf(out, " + %s * i%u", e, f->w[0].n[k].depth - 1 - s);
 		}
 	}
+	if (!rc && (strstr(ioa_buf_str(out), "(R %") || strstr(ioa_buf_str(out), "(R /")))
+		f->g->tied = "a number follows the rank's block in a decomposition of the ranks";
 	free(v);
 	return rc;
 }
@@ -1224,6 +1256,10 @@ static int emit_part(struct gen *g, unsigned id, struct shape *const *sh, const 
 	f.ranks = ranks;
 	f.m = m;
 	rc = rc ? rc : file_table(&f, tr);
+	if (!rc && m != g->nprocs && !(m == 1 && ranks[0] == 0))
+		g->tied = "some ranks make calls that the others do not";
+	if (!rc && !f.files_shared)
+		g->tied = "ranks use files of their own";
 	for (k = 0; k < (f.w && m ? f.w[0].len : 0) && !rc; k++) {
 		const struct node *n = &f.w[0].n[k];
 		unsigned d = n->depth;
@@ -1566,9 +1602,10 @@ static const char *const prologue[] = {
 static const char epilogue[] =
 	"\nstatic void usage(void)\n{\n"
 	"\tif (!rank)\n\t\tfprintf(stderr, \"usage: %s [--iterations N] [--compute-scale X] "
-	"[--data-dir DIR] [--mode causal|think|fast] [--prepare]\\n\", \"kernel\");\n}\n\n"
-	"int main(int argc, char **argv)\n{\n\tlong iterations = 1, it;\n\tint a, f, prepare = "
-	"0;\n\n"
+	"[--data-dir DIR] [--mode causal|think|fast] [--ranks N] [--prepare]\\n\", "
+	"\"kernel\");\n}\n\n"
+	"int main(int argc, char **argv)\n{\n\tlong iterations = 1, it, ranks = NPROCS;\n"
+	"\tint a, f, prepare = 0;\n\n"
 	"\tMPI_Init(&argc, &argv);\n\tMPI_Comm_rank(MPI_COMM_WORLD, &rank);\n"
 	"\tMPI_Comm_size(MPI_COMM_WORLD, &size);\n"
 	"\tfor (a = 1; a < argc; a++) {\n"
@@ -1578,14 +1615,21 @@ static const char epilogue[] =
 	"\t\t\tcompute_scale = strtod(argv[++a], NULL);\n"
 	"\t\telse if (!strcmp(argv[a], \"--data-dir\") && a + 1 < argc)\n"
 	"\t\t\tdata_dir = argv[++a];\n"
+	"\t\telse if (!strcmp(argv[a], \"--ranks\") && a + 1 < argc)\n"
+	"\t\t\tranks = strtol(argv[++a], NULL, 10);\n"
 	"\t\telse if (!strcmp(argv[a], \"--prepare\"))\n"
 	"\t\t\tprepare = 1;\n"
 	"\t\telse if (!strcmp(argv[a], \"--mode\") && a + 1 < argc) {\n"
 	"\t\t\ta++;\n\t\t\tmode = !strcmp(argv[a], \"think\") ? 1 : !strcmp(argv[a], \"fast\") ? 2 "
 	": 0;\n"
 	"\t\t} else {\n\t\t\tusage();\n\t\t\tMPI_Finalize();\n\t\t\treturn 2;\n\t\t}\n\t}\n"
-	"\tif (size != NPROCS) {\n\t\tif (!rank)\n\t\t\tfprintf(stderr, \"kernel: made for %d "
-	"ranks, run with %d\\n\", NPROCS, size);\n\t\tMPI_Finalize();\n\t\treturn 2;\n\t}\n"
+	"\t/* --ranks N: the job as if it had N ranks, where its numbers allow it. */\n"
+	"\tif (ranks != NPROCS && tied) {\n\t\tif (!rank)\n"
+	"\t\t\tfprintf(stderr, \"kernel: made for %d ranks and cannot change: %s\\n\", NPROCS, "
+	"tied);\n"
+	"\t\tMPI_Finalize();\n\t\treturn 2;\n\t}\n"
+	"\tif (size != ranks) {\n\t\tif (!rank)\n\t\t\tfprintf(stderr, \"kernel: made for %ld "
+	"ranks, run with %d\\n\", ranks, size);\n\t\tMPI_Finalize();\n\t\treturn 2;\n\t}\n"
 	"\tfor (f = 0; f < NFILES; f++) {\n\t\tfds[f] = -1;\n\t\tfhs[f] = MPI_FILE_NULL;\n"
 	"\t\tfps[f] = std_stream(f);\n\t}\n"
 	"\t/* --prepare: the inputs, made before the run (and outside what is measured). */\n"
@@ -1796,9 +1840,17 @@ int kgen_log(const char *path, const struct kgen_options *o, FILE *out, struct k
 		    "job's "
 		    "I/O calls,\n * with its compute gaps (spinning) and synchronization, for %u "
 		    "ranks.\n * Build: make (mpicc); run: mpiexec -n %u ./kernel [--iterations N] "
-		    "[--compute-scale X]\n * [--data-dir DIR] [--mode causal|think|fast]\n */\n",
+		    "[--compute-scale X]\n * [--data-dir DIR] [--mode causal|think|fast] [--ranks "
+		    "N]\n */\n",
 		    g.nprocs, g.nprocs);
 		put(&g, "%s#define NPROCS %u\n", includes, g.nprocs);
+		put(&g, "/* Why the kernel runs with NPROCS ranks only (NULL: --ranks may change "
+			"it). */\n"
+			"static const char *const tied = ");
+		if (g.tied)
+			put(&g, "\"%s\";\n", g.tied);
+		else
+			put(&g, "NULL;\n");
 		emit_names(&g);
 		emit_files(&g);
 		for (i = 0; prologue[i]; i++)

@@ -87,6 +87,20 @@ ok "think-limited mode (no synchronization)" \
 	--data-dir "$TEST_TMP/run2"
 fails "the wrong rank count is refused" run_timeout 120 "$IOA_MPIEXEC" -n 2 "$k/kernel"
 like "$(cat "$TEST_TMP/last.out")" "made for 4 ranks, run with 2" "with a message"
+fails "--ranks is refused where the ranks have files of their own" \
+	run_timeout 120 "$IOA_MPIEXEC" -n 2 "$k/kernel" --ranks 2
+like "$(cat "$TEST_TMP/last.out")" "made for 4 ranks and cannot change: ranks use files of their own" \
+	"saying why"
+fails "and where a number follows a decomposition of the ranks" \
+	run_timeout 120 "$IOA_MPIEXEC" -n 2 "$TEST_TMP/k-block3d/kernel" --ranks 2
+mkdir -p "$TEST_TMP/run8"
+in_kernel collective '\(262144 \* \(int64_t\)size\) \* i0' \
+	"the checkpoint step is the ranks' blocks together, in terms of the rank count"
+ok "the collective kernel runs as a 2-rank job (--ranks 2)" \
+	run_timeout 120 "$IOA_MPIEXEC" -n 2 "$TEST_TMP/k-collective/kernel" --ranks 2 --mode fast \
+	--data-dir "$TEST_TMP/run8"
+is "$(stat -c %s "$TEST_TMP"/run8/f*)" $((3 * 2 * 262144)) \
+	"and writes what 2 ranks of the job would have written"
 ok "--keep-names" "$kernel" gen "$log" -o "$TEST_TMP/k-named" --keep-names
 like "$(cat "$TEST_TMP/k-named/kernel.c")" '"fpp\.0",' "keeps the files' own names"
 
