@@ -486,6 +486,9 @@ enum callkind {
 	K_WAITALL,
 	K_COMM_SPLIT,
 	K_COMM_DUP,
+	K_VIEW_TYPE,
+	K_VIEW_DIM,
+	K_MSETVIEW,
 };
 
 static const struct {
@@ -583,6 +586,12 @@ static const struct {
 	{IOA_TRACE_MPI, "Testall", K_WAITALL},
 	{IOA_TRACE_MPI, "Comm_split", K_COMM_SPLIT},
 	{IOA_TRACE_MPI, "Comm_dup", K_COMM_DUP},
+	/* A file view: its filetype's shape as the runtime recorded it, then the view. */
+	{IOA_TRACE_MPI, "File_view_type", K_VIEW_TYPE},
+	{IOA_TRACE_MPI, "File_view_dim0", K_VIEW_DIM},
+	{IOA_TRACE_MPI, "File_view_dim1", K_VIEW_DIM},
+	{IOA_TRACE_MPI, "File_view_dim2", K_VIEW_DIM},
+	{IOA_MOD_MPIIO, "File_set_view", K_MSETVIEW},
 };
 
 /*
@@ -840,6 +849,14 @@ static int emit_call(struct gfun *f, size_t k, const char *indent)
 		break;
 	case K_COMM_DUP:
 		rc = ioa_buf_addf(b, "k_comm_dup(%s, %s);", F, ioa_buf_str(&aux));
+		break;
+	case K_VIEW_TYPE:
+	case K_VIEW_DIM:
+		rc = ioa_buf_addf(b, "k_view_%s(%s, %s, %s);", kind == K_VIEW_TYPE ? "type" : "dim",
+				  O, L, ioa_buf_str(&aux));
+		break;
+	case K_MSETVIEW:
+		rc = ioa_buf_addf(b, "k_mpi_set_view(FILE_OF(%s), %s, %s);", F, O, L);
 		break;
 	default:
 		break;
@@ -1405,6 +1422,7 @@ static const char *const prologue[] = {
 	"static double compute_scale = 1;\n"
 	"static int mode; /* 0 causal, 1 think-limited, 2 as fast as possible */\n"
 	"static int fds[NFILES];\nstatic FILE *fps[NFILES];\nstatic MPI_File fhs[NFILES];\n"
+	"static int64_t unit[NFILES]; /* an MPI-IO file's etype size, under its view */\n"
 	"static char *buf;\nstatic size_t buf_len;\nstatic int rank, size;\n\n"
 	"static void *kbuf(int64_t n)\n{\n"
 	"\tif (n > (int64_t)buf_len) {\n\t\tfree(buf);\n\t\tbuf_len = (size_t)n;\n"
@@ -1481,7 +1499,7 @@ static const char *const prologue[] = {
 	"&save))\n"
 	"\t\tif ((eq = strchr(line, '='))) {\n\t\t\t*eq = '\\0';\n"
 	"\t\t\tMPI_Info_set(info, line, eq + 1);\n\t\t}\n"
-	"\tMPI_File_open(COMM_OF(f), path(f), (int)amode, info, &fhs[f]);\n"
+	"\tMPI_File_open(COMM_OF(f), path(f), (int)amode, info, &fhs[f]);\n\tunit[f] = 1;\n"
 	"\tMPI_Info_free(&info);\n}\n"
 	"static void k_mpi_close(int f)\n{\n\tif (f >= 0 && f < NFILES && fhs[f] != "
 	"MPI_FILE_NULL)\n"
@@ -1490,7 +1508,36 @@ static const char *const prologue[] = {
 	"\t\tMPI_File_sync(fhs[f]);\n}\n",
 	"static void k_mpi_set_size(int f, int64_t n)\n{\n"
 	"\tif (f >= 0 && f < NFILES && fhs[f] != MPI_FILE_NULL)\n"
-	"\t\tMPI_File_set_size(fhs[f], (MPI_Offset)n);\n}\n"
+	"\t\tMPI_File_set_size(fhs[f], (MPI_Offset)n);\n}\n",
+	"/*\n * File views: the filetype's shape (k_view_type, k_view_dim), then the view,\n"
+	" * made of bytes: offsets given in etypes are scaled by the etype's size.\n */\n"
+	"static struct {\n\tint64_t kind, base, ndims, n, dim[3][3];\n} view = {-1, 1, 0, 0, "
+	"{{0}}};\n"
+	"static void k_view_type(int64_t kind, int64_t base, int64_t ndims)\n{\n"
+	"\tview.kind = kind;\n\tview.base = base > 0 ? base : 1;\n\tview.ndims = ndims;\n"
+	"\tview.n = 0;\n}\n"
+	"static void k_view_dim(int64_t a, int64_t b, int64_t c)\n{\n"
+	"\tif (view.n < 3) {\n\t\tview.dim[view.n][0] = a;\n\t\tview.dim[view.n][1] = b;\n"
+	"\t\tview.dim[view.n++][2] = c;\n\t}\n}\n"
+	"static void k_mpi_set_view(int f, int64_t disp, int64_t etype)\n{\n"
+	"\tMPI_Datatype ft = MPI_BYTE;\n\tint sizes[3], subs[3], starts[3], i, n = (int)view.n;\n\n"
+	"\tif (f < 0 || f >= NFILES || fhs[f] == MPI_FILE_NULL)\n\t\treturn;\n"
+	"\tunit[f] = etype > 0 ? etype : 1;\n"
+	"\tif (view.kind == 1 && n == 1)\n"
+	"\t\tMPI_Type_vector((int)view.dim[0][0], (int)(view.dim[0][1] * view.base),\n"
+	"\t\t\t\t(int)(view.dim[0][2] * view.base), MPI_BYTE, &ft);\n"
+	"\telse if (view.kind == 2 && n >= 1 && n == view.ndims) {\n"
+	"\t\tfor (i = 0; i < n; i++) {\n"
+	"\t\t\tint64_t scale = i == n - 1 ? view.base : 1;\n\n"
+	"\t\t\tsizes[i] = (int)(view.dim[i][0] * scale);\n"
+	"\t\t\tsubs[i] = (int)(view.dim[i][1] * scale);\n"
+	"\t\t\tstarts[i] = (int)(view.dim[i][2] * scale);\n\t\t}\n"
+	"\t\tMPI_Type_create_subarray(n, sizes, subs, starts, MPI_ORDER_C, MPI_BYTE, &ft);\n"
+	"\t}\n"
+	"\tif (ft != MPI_BYTE)\n\t\tMPI_Type_commit(&ft);\n"
+	"\tMPI_File_set_view(fhs[f], (MPI_Offset)disp, MPI_BYTE, ft, \"native\", MPI_INFO_NULL);\n"
+	"\tif (ft != MPI_BYTE)\n\t\tMPI_Type_free(&ft);\n"
+	"\tview.kind = -1;\n\tview.n = 0;\n}\n",
 	"/* How an MPI-IO call reads or writes (an offset < 0: at the file pointer). */\n"
 	"enum { K_INDEP, K_COLL, K_SHARED, K_ORDERED, K_NB, K_NB_COLL, K_NB_SHARED, K_SPLIT,\n"
 	"       K_SPLIT_ORDERED };\n"
@@ -1503,6 +1550,7 @@ static const char *const prologue[] = {
 	"\tMPI_Request req = MPI_REQUEST_NULL;\n\tMPI_Status st;\n"
 	"\tvoid *b = kbuf(n);\n\tint c = (int)n;\n\n"
 	"\tif (fh == MPI_FILE_NULL)\n\t\treturn;\n"
+	"\tif (o > 0 && unit[f] > 1)\n\t\to *= unit[f];\n"
 	"\tswitch (how) {\n"
 	"\tcase K_COLL:\n"
 	"\t\to < 0 ? K_IO(_all, fh, b, c, MPI_BYTE, &st) : K_IO(_at_all, fh, o, b, c, "
@@ -1526,7 +1574,7 @@ static const char *const prologue[] = {
 	"\tdefault:\n"
 	"\t\to < 0 ? K_IO(, fh, b, c, MPI_BYTE, &st) : K_IO(_at, fh, o, b, c, MPI_BYTE, "
 	"&st);\n\t}\n"
-	"\tif (req != MPI_REQUEST_NULL)\n\t\tMPI_Wait(&req, &st);\n}\n"
+	"\tif (req != MPI_REQUEST_NULL)\n\t\tMPI_Wait(&req, &st);\n}\n",
 	"/*\n * Synchronization as the job did it; think-limited mode leaves it out.\n"
 	" * Communicators are the rank's slots in the trace: 0 is MPI_COMM_WORLD, the\n"
 	" * others made by the Comm_split and Comm_dup calls replayed; a call on one\n"

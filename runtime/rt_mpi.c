@@ -90,6 +90,65 @@ static int rt_mpi_hints(MPI_Info info, char *out, size_t out_len)
  * An MPI-IO call gets an id before it runs, so that the POSIX calls it
  * makes are traced as its sub-calls.
  */
+/* The size of a predefined datatype, or 0 for a derived one. */
+static int64_t rt_named_size(MPI_Datatype t)
+{
+	int ni, na, nd, comb, size = 0;
+
+	if (rt_pmpi.Type_get_envelope(t, &ni, &na, &nd, &comb) != MPI_SUCCESS ||
+	    comb != MPI_COMBINER_NAMED || rt_pmpi.Type_size(t, &size) != MPI_SUCCESS)
+		return 0;
+	return size;
+}
+
+/* A view's shape, for the kernels (rt_mpiio.h): outside the lock, before the call. */
+static void rt_mpi_view(struct rt_view *v, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype ftype)
+{
+	int ints[3 * RT_VIEW_MAX_DIMS + 2], ni, na, nd, comb, size = 0, n, i;
+	MPI_Aint addrs[1];
+	MPI_Datatype base[1];
+
+	memset(v, 0, sizeof(*v));
+	v->kind = -1;
+	v->disp = disp;
+	if (rt_pmpi.Type_size(etype, &size) == MPI_SUCCESS)
+		v->etype_size = size;
+	if (rt_pmpi.Type_get_envelope(ftype, &ni, &na, &nd, &comb) != MPI_SUCCESS)
+		return;
+	if (comb == MPI_COMBINER_NAMED) {
+		v->base_size = rt_named_size(ftype);
+		v->kind = v->base_size ? 0 : -1;
+		return;
+	}
+	if ((comb != MPI_COMBINER_VECTOR && comb != MPI_COMBINER_SUBARRAY) || nd != 1 || na > 1 ||
+	    ni > (int)(sizeof(ints) / sizeof(ints[0])) ||
+	    rt_pmpi.Type_get_contents(ftype, ni, na, nd, ints, addrs, base) != MPI_SUCCESS)
+		return;
+	v->base_size = rt_named_size(base[0]);
+	if (!v->base_size) {
+		rt_pmpi.Type_free(&base[0]); /* a derived base type is the caller's to free */
+		return;
+	}
+	n = ints[0];
+	if (comb == MPI_COMBINER_VECTOR && ni == 3) {
+		v->kind = 1;
+		v->ndims = 1;
+		for (i = 0; i < 3; i++)
+			v->dim[0][i] = ints[i];
+	} else if (comb == MPI_COMBINER_SUBARRAY && n >= 1 && n <= RT_VIEW_MAX_DIMS &&
+		   ni == 3 * n + 2) {
+		v->kind = 2;
+		v->ndims = n;
+		for (i = 0; i < n; i++) {
+			int d = ints[3 * n + 1] == MPI_ORDER_FORTRAN ? n - 1 - i : i;
+
+			v->dim[i][0] = ints[1 + d];
+			v->dim[i][1] = ints[1 + n + d];
+			v->dim[i][2] = ints[1 + 2 * n + d];
+		}
+	}
+}
+
 #define RT_MPI_WRAP(name, args, pre, handler)              \
 	int r;                                             \
 	double t0, t1;                                     \
@@ -162,6 +221,12 @@ static int rt_mpi_hints(MPI_Info info, char *out, size_t out_len)
 #define RT_MPI_BODY_META(name, args, fh_e, counter)                          \
 	RT_MPI_WRAP(name, args, rt_mpiio_current = rt_mpiio_record_of(fh_e), \
 		    rt_mpiio_meta(#name, fh_e, counter, r != MPI_SUCCESS, rt_mpi_err(r), t0, t1))
+
+#define RT_MPI_BODY_VIEW(name, args, fh_e, disp_e, etype_e, ftype_e)          \
+	struct rt_view view;                                                  \
+	RT_MPI_WRAP(name, args, rt_mpi_view(&view, disp_e, etype_e, ftype_e); \
+		    rt_mpiio_current = rt_mpiio_record_of(fh_e),              \
+		    rt_mpiio_view(#name, fh_e, &view, r != MPI_SUCCESS, rt_mpi_err(r), t0, t1))
 
 #define RT_MPI_BODY_IO(name, args, is_write, cls, fh_e, offset_e, count_e, dt_e)                   \
 	int type_size = 0;                                                                         \

@@ -13,7 +13,8 @@
  *	FINALIZE                  the job's log is written, collectively, first
  *	OPEN comm, path, amode, info, fh
  *	CLOSE fh                  (a pointer to the handle)
- *	META fh, counter          sync, set_size, set_view, set_info
+ *	META fh, counter          sync, set_size, set_info
+ *	VIEW fh, disp, etype, ftype  set_view: the view kept for the kernels
  *	IO is_write, class, fh, offset, count, datatype
  *	                          offset: explicit (the _at forms), -1 at the file pointer
  *	                          class: INDEP, COLL, SPLIT or NB
@@ -77,7 +78,7 @@
 	X(File_set_view,                                                                        \
 	  (MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype ftype,                \
 	   const char *datarep, MPI_Info info),                                                 \
-	  (fh, disp, etype, ftype, datarep, info), META, fh, MPIIO_VIEWS)                       \
+	  (fh, disp, etype, ftype, datarep, info), VIEW, fh, disp, etype, ftype)                \
 	X(File_set_info, (MPI_File fh, MPI_Info info), (fh, info), META, fh, MPIIO_HINTS)       \
 	RT_MPI_IO_VARIANTS(X, read, void *, 0)                                                  \
 	RT_MPI_IO_VARIANTS(X, write, const void *, 1)

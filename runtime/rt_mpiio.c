@@ -145,6 +145,40 @@ void rt_mpiio_meta(const char *op, const void *handle, int counter, int failed, 
 	rt_add_time(&rec->fcounters[MPIIO_F_META_TIME], &rec->meta_end, t0, t1);
 }
 
+/*
+ * The trace gets the view's shape as calls of its own before the set_view
+ * (File_view_type: kind, base type size, dimensions; File_view_dim0, 1, 2:
+ * one per dimension, each a call of its own so that they do not fold into a
+ * loop), so that the numbers that differ between ranks (a subarray's
+ * starts) fit in the rank like offsets.
+ */
+void rt_mpiio_view(const char *op, const void *handle, const struct rt_view *v, int failed, int err,
+		   double t0, double t1)
+{
+	static const char *const dim_call[RT_VIEW_MAX_DIMS] = {"File_view_dim0", "File_view_dim1",
+							       "File_view_dim2"};
+	struct rt_record *rec = rt_mpiio_record_of(handle);
+	int i;
+
+	if (!rec)
+		return;
+	if (!failed) {
+		rt_trace_mpi("File_view_type", RT_TRACE_NO_COMM, 0, 0, v->kind, v->base_size,
+			     v->ndims, t0, t0);
+		for (i = 0; i < v->ndims && i < RT_VIEW_MAX_DIMS; i++)
+			rt_trace_mpi(dim_call[i], RT_TRACE_NO_COMM, 0, 0, v->dim[i][0],
+				     v->dim[i][1], v->dim[i][2], t0, t0);
+	}
+	rt_trace_io(op, IOA_MOD_MPIIO, rec, failed ? IOA_TR_FAILED : 0, v->disp, v->etype_size, 0,
+		    failed ? err : 0, t0, t1);
+	if (failed) {
+		rt_record_failure(rec, IOA_MOD_MPIIO, op, err);
+		return;
+	}
+	rec->counters[MPIIO_VIEWS]++;
+	rt_add_time(&rec->fcounters[MPIIO_F_META_TIME], &rec->meta_end, t0, t1);
+}
+
 void rt_mpiio_io(const char *op, int is_write, enum rt_mpiio_class cls, const void *handle,
 		 int64_t offset, int64_t bytes, int failed, int err, double t0, double t1)
 {

@@ -31,6 +31,21 @@ void rt_mpiio_close(const char *op, struct rt_record *rec, int failed, int err, 
 		    double t1);
 void rt_mpiio_meta(const char *op, const void *handle, int counter, int failed, int err, double t0,
 		   double t1);
+/*
+ * A file view as the kernels replay it: its displacement and etype size,
+ * and the filetype's shape over a predefined base type (kind 0: the base
+ * type itself; 1: a vector, dim[0] = count, block length, stride; 2: a
+ * subarray, per dimension in C order size, subsize, start; -1: another
+ * filetype, not kept).
+ */
+#define RT_VIEW_MAX_DIMS 3
+struct rt_view {
+	int kind, ndims;
+	int64_t disp, etype_size, base_size;
+	int64_t dim[RT_VIEW_MAX_DIMS][3];
+};
+void rt_mpiio_view(const char *op, const void *handle, const struct rt_view *v, int failed, int err,
+		   double t0, double t1);
 /* offset: explicit offset of the _at forms, -1 at the file pointer. */
 void rt_mpiio_io(const char *op, int is_write, enum rt_mpiio_class cls, const void *handle,
 		 int64_t offset, int64_t bytes, int failed, int err, double t0, double t1);

@@ -26,6 +26,9 @@
 	  (MPI_File, MPI_Offset, const void *, int, MPI_Datatype, MPI_Status *))                \
 	X(File_close, (MPI_File *))                                                             \
 	X(Type_size, (MPI_Datatype, int *))                                                     \
+	X(Type_get_envelope, (MPI_Datatype, int *, int *, int *, int *))                        \
+	X(Type_get_contents, (MPI_Datatype, int, int, int, int *, MPI_Aint *, MPI_Datatype *))  \
+	X(Type_free, (MPI_Datatype *))                                                          \
 	X(Info_get_nkeys, (MPI_Info, int *))                                                    \
 	X(Info_get_nthkey, (MPI_Info, int, char *))                                             \
 	X(Info_get, (MPI_Info, const char *, int, char *, int *))                               \

@@ -23,6 +23,10 @@
  *	                               blocking: 3 x (20 ms of compute, write_all of
  *	                               16 KiB, iwrite_at of 16 KiB + wait), read_all
  *	                               16 KiB, into DIR/m.dat
+ *	kernel-shapes view3d DIR       the same 3-D array through a file view: a
+ *	                               subarray of MPI_DOUBLE per rank, 2 checkpoints
+ *	                               each its own displacement, write_all of the
+ *	                               block into DIR/v.dat
  *	kernel-shapes halo DIR         a communicator per half of the ranks (Comm_split);
  *	                               4 steps of 10 ms of compute, a ring exchange of
  *	                               8 KiB (Irecv, Isend, Waitall), an Allreduce in
@@ -209,6 +213,35 @@ static int mpiio(const char *dir)
 	return MPI_File_close(&fh) || rc;
 }
 
+static int view3d(const char *dir)
+{
+	enum { N = 16, PX = 2 };
+	const int py = nprocs / PX;
+	int sizes[3] = {N, N, N}, subs[3] = {N, N / py, N / PX};
+	int starts[3] = {0, rank / PX % py * (N / py), rank % PX * (N / PX)}, c, rc = 0;
+	char path[4096];
+	MPI_Datatype block;
+	MPI_File fh;
+
+	if (nprocs % PX || N % py)
+		return 1;
+	snprintf(path, sizeof(path), "%s/v.dat", dir);
+	if (MPI_Type_create_subarray(3, sizes, subs, starts, MPI_ORDER_C, MPI_DOUBLE, &block) ||
+	    MPI_Type_commit(&block) ||
+	    MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL,
+			  &fh))
+		return 1;
+	for (c = 0; c < 2 * scale && !rc; c++) {
+		compute(0.02);
+		rc = MPI_File_set_view(fh, (MPI_Offset)c * N * N * N * sizeof(double), MPI_DOUBLE,
+				       block, "native", MPI_INFO_NULL) ||
+		     MPI_File_write_all(fh, buf, N * (N / py) * (N / PX), MPI_DOUBLE,
+					MPI_STATUS_IGNORE);
+	}
+	MPI_Type_free(&block);
+	return MPI_File_close(&fh) || rc;
+}
+
 static int halo(const char *dir)
 {
 	static char in[8 * KIB];
@@ -273,6 +306,7 @@ int main(int argc, char **argv)
 		{"fpp", fpp},
 		{"mpiio", mpiio},
 		{"halo", halo},
+		{"view3d", view3d},
 	};
 	size_t m;
 	int rc = 2;

@@ -26,9 +26,9 @@ job() {
 	ioa_only_log "$logs"
 }
 
-for mode in fixed amr collective fpp temp header interleaved barriers compute token block3d mpiio halo; do
+for mode in fixed amr collective fpp temp header interleaved barriers compute token block3d mpiio halo view3d; do
 	program=$gt
-	case $mode in interleaved | barriers | compute | token | block3d | mpiio | halo) program=$shapes ;; esac
+	case $mode in interleaved | barriers | compute | token | block3d | mpiio | halo | view3d) program=$shapes ;; esac
 	log=$(job "$program" "$mode") || { ok "the $mode job runs" false; continue; }
 	ok "$mode: a kernel is generated" "$kernel" gen "$log" -o "$TEST_TMP/k-$mode"
 	ok "$mode: built, run and validated: the same I/O counters" \
@@ -72,6 +72,11 @@ in_kernel halo 'k_isend\(8192, [0-9]+, [0-9]+, 0\);' "... and sends, each in its
 in_kernel halo 'k_waitall\(\);' "completed by their Waitall ..."
 in_kernel halo 'k_wait\([^)]+\);' "... or their Wait"
 in_kernel halo '"<STDOUT>",' "the job's standard output is the kernel's (validated above)"
+in_kernel view3d 'k_view_type\(2, 8, 3\);' "the file view's filetype, a 3-D subarray of 8-byte elements"
+in_kernel view3d 'k_view_dim\(16, 8, \(0 \+ 8 \* \(R / 2\)\)\);' \
+	"each rank's start in it found from its block"
+in_kernel view3d 'k_mpi_set_view\(FILE_OF\([0-9]+\), 0 \+ 32768 \* i0, 8\);' \
+	"the view set at each checkpoint's displacement"
 in_kernel collective 'k_mpi_open\(FILE_OF\([0-9]+\), [0-9]+, "cb_config_list=\*:1' \
 	"MPI-IO opened with the job's hints"
 
