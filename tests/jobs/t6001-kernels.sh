@@ -77,6 +77,9 @@ in_kernel view3d 'k_view_dim\(16, 8, \(0 \+ 8 \* \(R / 2\)\)\);' \
 	"each rank's start in it found from its block"
 in_kernel view3d 'k_mpi_set_view\(FILE_OF\([0-9]+\), 0 \+ 32768 \* i0, 8\);' \
 	"the view set at each checkpoint's displacement"
+mpicc=$(command -v mpicc.mpich || command -v mpicc)
+is "$("$mpicc" -O2 -Wall -Wextra -c "$TEST_TMP/k-halo/kernel.c" -o "$TEST_TMP/halo.o" 2>&1)" "" \
+	"a kernel compiles without a warning under -Wall -Wextra"
 in_kernel collective 'k_mpi_open\(FILE_OF\([0-9]+\), [0-9]+, "cb_config_list=\*:1' \
 	"MPI-IO opened with the job's hints"
 
