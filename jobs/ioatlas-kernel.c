@@ -63,8 +63,8 @@ static void usage(FILE *out)
 		"PROGRAM@JOB into PATH, recorded in the warehouse (its report links to --url).\n"
 		"\n"
 		"Settings (ioatlas.conf(5)): warehouse.conninfo, kernel.repository,\n"
-		"kernel.repository_url, kernel.nightly_top, kernel.nightly_days; the options\n"
-		"override them.\n");
+		"kernel.repository_url, kernel.nightly_top, kernel.nightly_days, kernel.runtime;\n"
+		"the options override them.\n");
 }
 
 /* libioatlas.so beside this program: installed, or in the build tree. */
@@ -365,7 +365,7 @@ static int nightly(int argc, char **argv)
 		"INSERT INTO job_kernels (job, start_time, name, version, url) "
 		"VALUES ($1, $2, $3, $4, $5) ON CONFLICT (job, start_time, name, version) "
 		"DO UPDATE SET url = EXCLUDED.url, published_at = now()";
-	static char *conninfo, *repo, *url;
+	static char *conninfo, *repo, *url, *runtime;
 	static long long ndays, ntop;
 	static const struct ioa_setting settings[] = {
 		{"warehouse.conninfo", IOA_SET_TEXT, &conninfo, "",
@@ -378,6 +378,8 @@ static int nightly(int argc, char **argv)
 		 "executables with the most bytes that get a kernel each night"},
 		{"kernel.nightly_days", IOA_SET_COUNT, &ndays, "1",
 		 "days of jobs the nightly kernels are chosen from"},
+		{"kernel.runtime", IOA_SET_TEXT, &runtime, "",
+		 "the runtime the kernels are validated under (empty: the one installed here)"},
 	};
 	const size_t nsettings = sizeof(settings) / sizeof(settings[0]);
 	struct kvalidate_options o = {.timeout = 600};
@@ -425,6 +427,8 @@ static int nightly(int argc, char **argv)
 	}
 	snprintf(days, sizeof(days), "%lld", ndays);
 	snprintf(top, sizeof(top), "%lld", ntop);
+	if (!o.runtime && *runtime)
+		o.runtime = runtime;
 	if (!o.runtime && !(o.runtime = runtime_lib(lib, sizeof(lib)))) {
 		ioa_error("no libioatlas.so beside this program: name it with --runtime");
 		goto out;

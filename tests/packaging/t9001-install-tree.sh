@@ -21,6 +21,7 @@ libexec/ioatlas/ioatlas-analyze
 libexec/ioatlas/ioatlas-dashboard
 libexec/ioatlas/ioatlas-ingest
 libexec/ioatlas/ioatlas-kernel
+libexec/ioatlas/ioatlas-nightly
 libexec/ioatlas/ioatlas-parse
 libexec/ioatlas/ioatlas-report
 libexec/ioatlas/ioatlas-trace
@@ -36,6 +37,8 @@ expected=$({
 	echo "share/modulefiles/ioatlas/$version"
 	echo "share/ioatlas/ioatlasd.service"
 	echo "share/ioatlas/ioatlasd.cron"
+	echo "share/ioatlas/ioatlas-nightly.service"
+	echo "share/ioatlas/ioatlas-nightly.timer"
 	echo "$docdir/README.md"
 	cd "$IOA_SOURCE_DIR/docs" && find . -name '*.md' | sed "s|^\\./|$docdir/|"
 } | LC_ALL=C sort)
