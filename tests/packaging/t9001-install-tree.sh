@@ -24,6 +24,7 @@ libexec/ioatlas/ioatlas-kernel
 libexec/ioatlas/ioatlas-nightly
 libexec/ioatlas/ioatlas-parse
 libexec/ioatlas/ioatlas-report
+libexec/ioatlas/ioatlas-setup-logdir
 libexec/ioatlas/ioatlas-trace
 libexec/ioatlas/ioatlas-warehouse
 sbin/ioatlasd"
