@@ -1,0 +1,6 @@
+-- StdEnv: the modules every user has at login (Lmod).  Put this file in a
+-- folder of the default MODULEPATH (Debian: /etc/lmod/modules/StdEnv.lua)
+-- and lmod-z00-StdEnv.sh in /etc/profile.d/; a job opts out with
+-- IOATLAS_DISABLE=1 or `module unload ioatlas` (docs/admin.md).
+whatis("Description: the site's standard environment, with ioatlas on")
+load("ioatlas")
