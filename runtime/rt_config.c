@@ -122,7 +122,8 @@ static const struct rt_setting *find_setting(const char *key, size_t len)
 	return NULL;
 }
 
-static void load_file(struct rt_config *c, const char *path, bool must_exist)
+/* keep_debug: IOATLAS_DEBUG is set, and the environment wins over the file. */
+static void load_file(struct rt_config *c, const char *path, bool must_exist, bool keep_debug)
 {
 	char line[2048];
 	FILE *f = fopen(path, "re");
@@ -153,6 +154,8 @@ static void load_file(struct rt_config *c, const char *path, bool must_exist)
 		if (strchr(key, '.'))
 			continue;
 		s = find_setting(key, strlen(key));
+		if (s && keep_debug && s->offset == offsetof(struct rt_config, debug))
+			continue;
 		if (!s || apply(c, s, value))
 			reject(c, path, key, value);
 	}
@@ -161,7 +164,7 @@ static void load_file(struct rt_config *c, const char *path, bool must_exist)
 
 void rt_config_load(struct rt_config *c)
 {
-	const char *env, *file;
+	const char *env, *file, *debug;
 	char name[64];
 	size_t i, k;
 
@@ -169,12 +172,12 @@ void rt_config_load(struct rt_config *c)
 	for (i = 0; i < SETTING_COUNT; i++)
 		apply(c, &settings[i], settings[i].fallback);
 	/* Debug first, so that complaints about the rest can be heard. */
-	env = getenv("IOATLAS_DEBUG");
-	if (env)
-		parse_bool(env, &c->debug);
+	debug = getenv("IOATLAS_DEBUG");
+	if (debug)
+		parse_bool(debug, &c->debug);
 
 	file = getenv("IOATLAS_CONF");
-	load_file(c, file && *file ? file : "/etc/ioatlas/ioatlas.conf", file && *file);
+	load_file(c, file && *file ? file : "/etc/ioatlas/ioatlas.conf", file && *file, debug);
 
 	for (i = 0; i < SETTING_COUNT; i++) {
 		int n = snprintf(name, sizeof(name), "IOATLAS_");
