@@ -2,10 +2,13 @@
  * ioatlas setup-logdir — makes the log tree's date folders ahead of the
  * jobs (LOGDIR/YYYY/MM/DD, UTC dates as the runtime names them), meant for
  * a daily cron entry: owned by the site's account, in the collector's
- * group, mode 1773: every user's job may create its log there (write and
+ * group, mode 3773: every user's job may create its log there (write and
  * search), the sticky bit keeps users from removing each other's logs,
- * and only the owner and the group may list the folder, so that users do
- * not see each other's log names (they carry user and program names).
+ * only the owner and the group may list the folder, so that users do not
+ * see each other's log names (they carry user and program names), and the
+ * set-group-ID bit gives every new log (and folder) the folder's group, so
+ * that the collector reads the logs of users who are not in its group
+ * (the runtime cannot give a file a group its user is not in).
  * Folders that exist are brought to that owner, group and mode; run twice,
  * it changes nothing the second time.
  */
@@ -28,7 +31,7 @@
 #define IOATLAS_LOGDIR "/var/log/ioatlas"
 #endif
 
-#define TREE_MODE 01773
+#define TREE_MODE 03773
 
 static void usage(FILE *out)
 {
@@ -38,9 +41,10 @@ static void usage(FILE *out)
 		"\n"
 		"Makes the log tree's date folders for today and the next days (N in all,\n"
 		"default 7; UTC dates, LOGDIR/YYYY/MM/DD) owned by USER (default: who runs it),\n"
-		"in GROUP (the collector's; default: the log_group setting), mode 1773: jobs\n"
-		"write their logs, only the owner and the group list them.  Existing folders\n"
-		"are set right; the root is made if missing.  Meant for a daily cron entry.\n"
+		"in GROUP (the collector's; default: the log_group setting), mode 3773: jobs\n"
+		"write their logs, only the owner and the group list them, new logs take the\n"
+		"folder's group.  Existing folders are set right; the root is made if\n"
+		"missing.  Meant for a daily cron entry.\n"
 		"\n"
 		"Settings (ioatlas.conf(5)): logdir, log_group.\n");
 }
@@ -71,7 +75,8 @@ static int folder(struct tree *t, const char *path)
 		ioa_error("'%s' is in the way: not a folder", path);
 		return -1;
 	}
-	made = st.st_uid == getuid() && (st.st_mode & 07777) == 0700 && made;
+	/* Made here: ours, as mkdir left it (set-group-ID comes from a parent). */
+	made = st.st_uid == getuid() && (st.st_mode & 05777) == 0700 && made;
 	if (st.st_uid != t->uid || st.st_gid != t->gid) {
 		if (lchown(path, t->uid, t->gid)) {
 			ioa_error("cannot give '%s' its owner and group: %s", path,

@@ -2,10 +2,13 @@
 # (packaging/build-deb: dpkg-buildpackage, debhelper) and install with apt
 # into a clean Debian 12 root made by debootstrap, where the installed
 # runtime works: the real Environment Modules (Tcl) find the packaged
-# modulefile, an MPI job started after `module load ioatlas` leaves a log
-# the packaged tools read, opting out leaves none, the site-wide default
-# (conf/site-default/) turns it on at login; the collector's account, the
-# site file and the manual pages are in place; purge removes it all.
+# modulefile, a user's MPI job started after `module load ioatlas` leaves a
+# log the packaged tools read, opting out leaves none, the site-wide
+# default (conf/site-default/) turns it on at login; the collector's
+# account, the site file and the manual pages are in place.  Then the
+# admin's day of docs/admin.md, step by step: a PostgreSQL warehouse, the
+# collector ingesting the users' logs, the first nightly batch with its
+# analyses, kernels and dashboard.  Purge removes the packages.
 #
 # Needs Debian's package archive (IOATLAS_DEBIAN_MIRROR, default
 # http://deb.debian.org/debian) and root (chroot, mounts).
@@ -20,10 +23,15 @@ version=$(sed -n 's/^CMAKE_PROJECT_VERSION:STATIC=//p' "$IOA_BUILD_DIR/CMakeCach
 root="$TEST_TMP/root"
 debs="$TEST_TMP/debs"
 
-# The root's mounts go before the folder does; a mount left behind keeps
-# the folder (and fails the test) rather than deleting through it.
+# The root's processes (PostgreSQL, a collector) and mounts go before the
+# folder does; a mount left behind keeps the folder (and fails the test)
+# rather than deleting through it.
 unmount_root() {
-	local m
+	local m pid
+	for pid in /proc/[0-9]*; do
+		[ "$(readlink "$pid/root")" != "$root" ] || kill -9 "${pid#/proc/}"
+	done
+	sleep 1
 	for m in dev/shm sys proc; do
 		! mountpoint -q "$root/$m" || umount -l "$root/$m"
 	done
@@ -34,17 +42,21 @@ unmount_root() {
 }
 at_exit unmount_root
 
-# in_root [-l] COMMAND: a shell command in the root, under a timeout
-# ($root_timeout); -l through a login shell, which reads /etc/profile.d.
+# in_root [-u USER] [-l] COMMAND: a shell command in the root, as root or
+# USER, under a timeout ($root_timeout); -l through a login shell, which
+# reads /etc/profile.d.
 root_timeout=300
 in_root() {
-	local login=
+	local login= user=root home=/root
+	[ "$1" != -u ] || { user=$2; shift 2; }
 	[ "$1" != -l ] || { login=l; shift; }
-	timeout --kill-after=10 "$root_timeout" chroot "$root" /usr/bin/env -i HOME=/root \
-		PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 TERM=dumb /bin/bash -${login}c "$*"
+	[ "$user" = root ] || home=$(chroot "$root" getent passwd "$user" | cut -d: -f6)
+	timeout --kill-after=10 "$root_timeout" chroot "$root" /usr/sbin/runuser -u "$user" -- \
+		/usr/bin/env -i HOME="$home" PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 \
+		TERM=dumb /bin/bash -${login}c "$*"
 }
 
-plan 28
+plan 41
 
 ok "packaging/build-deb builds the packages" \
 	run_timeout 900 "$IOA_SOURCE_DIR/packaging/build-deb" --out "$debs" -j 2
@@ -59,6 +71,9 @@ is "$(dpkg-deb -f "$debs/ioatlas-runtime_${version}_"*.deb Depends | grep -c -i 
 ok "debootstrap makes a clean Debian 12 root" \
 	run_timeout 900 debootstrap --variant=minbase bookworm "$root" "$mirror"
 cp /etc/resolv.conf "$root/etc/resolv.conf"
+# Services are started by the test, not by their packages' scripts.
+printf '#!/bin/sh\nexit 101\n' >"$root/usr/sbin/policy-rc.d"
+chmod 755 "$root/usr/sbin/policy-rc.d"
 mount -t proc proc "$root/proc"
 mount -t sysfs -o ro sysfs "$root/sys"
 mount -t tmpfs -o size=64m shm "$root/dev/shm"
@@ -67,15 +82,17 @@ cp "$debs"/*.deb "$root/tmp/debs/"
 # A small MPI program, built here against MPICH, run there against its own.
 mpicc.mpich -O1 -o "$root/usr/local/bin/mpi-io" "$IOA_SOURCE_DIR/tests/workloads/mpi-io.c"
 
+# docs/admin.md 1: install (the tools' recommended MPICH, to build kernels).
 root_timeout=900
 ok "apt installs the packages there with their dependencies" \
 	in_root "apt-get update -q && DEBIAN_FRONTEND=noninteractive \
-		apt-get install -y -q --no-install-recommends mpich environment-modules \
+		apt-get install -y -q --no-install-recommends environment-modules postgresql \
+		mpich libmpich-dev make \
 		/tmp/debs/ioatlas-{runtime,dev,tools,collector}_*.deb /tmp/debs/ioatlas-doc_*.deb"
+root_timeout=120
 is "$(in_root ioatlas --version)" "ioatlas $version" "the installed ioatlas runs"
 like "$(in_root ioatlas --help | tr '\n' ' ')" "analyze.*dashboard.*ingest.*kernel.*nightly.*parse.*report.*setup-logdir.*trace.*warehouse" \
 	"with every verb of the tools and the collector"
-root_timeout=120
 like "$(in_root ioatlasd --help)" "usage: ioatlasd" "ioatlasd is installed"
 like "$(in_root getent passwd ioatlas)" "^ioatlas:.*:/var/lib/ioatlas:" \
 	"the collector's system account is made"
@@ -87,47 +104,87 @@ ok "the manual pages are there" \
 ok "the units are installed, not enabled" \
 	test -f "$root/lib/systemd/system/ioatlasd.service" -a ! -e \
 	"$root/etc/systemd/system/multi-user.target.wants/ioatlasd.service"
-is "$(in_root ioatlas-config --preload)" "/usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH)/libioatlas.so" \
+multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
+is "$(in_root ioatlas-config --preload)" "/usr/lib/$multiarch/libioatlas.so" \
 	"ioatlas-config names the packaged runtime"
-ok "setup-logdir makes today's folder for the collector" \
-	in_root ioatlas setup-logdir --days 1 --owner ioatlas --group ioatlas
 
+# docs/admin.md 2: the site file and the log tree.
+in_root 'printf "log_group = ioatlas\n" >>/etc/ioatlas/ioatlas.conf'
+ok "setup-logdir makes the coming days' folders for the collector" \
+	in_root ioatlas setup-logdir --days 7 --owner ioatlas --group ioatlas
 today=/var/log/ioatlas/$(date -u +%Y/%m/%d)
+is "$(in_root stat -c "'%a %U %G'" "$today")" "3773 ioatlas ioatlas" "mode 3773, the collector's"
+
+# docs/admin.md 3: on for every job; a user, alice, runs them.
+in_root 'useradd -m alice && runuser -u alice -- mkdir /home/alice/w'
 count_logs() { find "$root$today" -name '*.ioa' | wc -l; }
-mkdir -p "$root/tmp/w"
-job='mpiexec.mpich -n 2 /usr/local/bin/mpi-io shared /tmp/w'
+job='mpiexec.mpich -n 2 /usr/local/bin/mpi-io shared /home/alice/w'
 modules='. /usr/share/modules/init/bash'
 
-out=$(in_root "$modules; module load ioatlas && echo \"\$LD_PRELOAD|\$IOATLAS_LOGDIR\"")
-is "$out" "/usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH)/libioatlas.so|/var/log/ioatlas" \
+out=$(in_root -u alice "$modules; module load ioatlas && echo \"\$LD_PRELOAD|\$IOATLAS_LOGDIR\"")
+is "$out" "/usr/lib/$multiarch/libioatlas.so|/var/log/ioatlas" \
 	"Environment Modules load the packaged modulefile from their default path"
-like "$(in_root "$modules; module help ioatlas 2>&1")" "IOATLAS_DISABLE=1" "module help says how to opt out"
-like "$(in_root "$modules; module whatis ioatlas 2>&1")" "I/O characterization" "module whatis describes it"
-ok "an MPI job after module load runs" in_root "$modules; module load ioatlas && $job"
+like "$(in_root -u alice "$modules; module help ioatlas 2>&1")" "IOATLAS_DISABLE=1" "module help says how to opt out"
+like "$(in_root -u alice "$modules; module whatis ioatlas 2>&1")" "I/O characterization" "module whatis describes it"
+ok "a user's MPI job after module load runs" in_root -u alice "$modules; module load ioatlas && $job"
 is "$(count_logs)" 1 "and leaves one log"
 log=$(find "$root$today" -name '*.ioa' | sed "s|^$root||")
-out=$(in_root ioatlas parse --total "$log")
-like "$out" "total_MPIIO_BYTES_WRITTEN: 8192" "the packaged tools read it: 2 ranks x 4 KiB through MPI-IO"
-
-in_root "$modules; module load ioatlas && IOATLAS_DISABLE=1 $job"
+is "$(in_root stat -c "'%a %U %G'" "$log")" "440 alice ioatlas" "the user's, readable by the collector's group"
+like "$(in_root -u alice ioatlas parse --total "$log")" "total_MPIIO_BYTES_WRITTEN: 8192" \
+	"the packaged tools read it: 2 ranks x 4 KiB through MPI-IO"
+in_root -u alice "$modules; module load ioatlas && IOATLAS_DISABLE=1 $job"
 is "$(count_logs)" 1 "IOATLAS_DISABLE=1 opts a job out"
-in_root "$modules; module load ioatlas && module unload ioatlas && $job"
+in_root -u alice "$modules; module load ioatlas && module unload ioatlas && $job"
 is "$(count_logs)" 1 "module unload opts a job out"
 
-# The site-wide default: every login shell loads ioatlas.
-cp "$IOA_SOURCE_DIR/conf/site-default/environment-modules-initrc" "$root/tmp/initrc"
+cp "$root/usr/share/ioatlas/site-default/environment-modules-initrc" "$root/tmp/initrc"
 in_root 'cat /tmp/initrc >>/etc/environment-modules/initrc'
-like "$(in_root -l 'echo "$LOADEDMODULES|$LD_PRELOAD"')" "ioatlas/$version\\|.*libioatlas.so" \
-	"with the site-wide recipe, a login shell has ioatlas loaded"
-ok "and its MPI job runs" in_root -l "$job"
+like "$(in_root -u alice -l 'echo "$LOADEDMODULES|$LD_PRELOAD"' 2>/dev/null)" \
+	"ioatlas/$version\\|.*libioatlas.so" "with the site-wide recipe, a login shell has ioatlas loaded"
+ok "and its MPI job runs" in_root -u alice -l "$job"
 is "$(count_logs)" 2 "and leaves a log without any module command"
+
+# docs/admin.md 4: the warehouse, on a socket only (the host may have a
+# PostgreSQL on the usual port).
+in_root "sed -i \"s/^#listen_addresses = .*/listen_addresses = ''/\" /etc/postgresql/*/main/postgresql.conf"
+ok "PostgreSQL starts in the root" in_root 'pg_ctlcluster "$(ls /etc/postgresql)" main start'
+ok "createdb, ioatlas warehouse migrate and the collector's role, as postgres" \
+	in_root -u postgres "createdb ioatlas && \
+		IOATLAS_WAREHOUSE_CONNINFO=dbname=ioatlas ioatlas warehouse migrate && \
+		psql -q -d ioatlas -c 'CREATE ROLE ioatlas LOGIN BYPASSRLS IN ROLE ioatlas_ingest, ioatlas_reader'"
+in_root 'printf "warehouse.conninfo = dbname=ioatlas\n" >>/etc/ioatlas/ioatlas.conf'
+like "$(in_root -u ioatlas ioatlas warehouse status)" "warehouse schema: [1-9]" \
+	"the collector's account reaches the warehouse"
+
+# docs/admin.md 5: the collector, as its unit runs it.
+in_root -u ioatlas 'exec /usr/sbin/ioatlasd' >"$TEST_TMP/ioatlasd.out" 2>&1 &
+for _ in $(seq 60); do
+	status=$(in_root -u ioatlas ioatlas ingest --status 2>&1)
+	case $status in *"backlog 0"*) break ;; esac
+	sleep 1
+done
+like "$status" "log tree /var/log/ioatlas: 2 logs, backlog 0" "ioatlasd ingests the users' logs"
+like "$(echo "$status" | tr '\n' ' ')" "ingested: *2" "both, none quarantined"
+pkill -TERM -f "^/usr/sbin/ioatlasd" || true
+
+# docs/admin.md 6 and 7: the nightly batch, run now, as its unit runs it.
+in_root 'printf "nightly.dashboard_out = /var/www/ioatlas\nkernel.repository = /srv/ioatlas/kernels\nkernel.repository_url = https://hpc.example.org/ioatlas/kernels\n" >>/etc/ioatlas/ioatlas.conf &&
+	install -d -o ioatlas -g ioatlas /var/www/ioatlas /srv/ioatlas/kernels'
+root_timeout=600
+ok "the first nightly batch runs every step" in_root -u ioatlas ioatlas nightly
+root_timeout=120
+like "$(cat "$TEST_TMP/last.out")" "all steps done" "and says so"
+ok "the dashboard is written" test -s "$root/var/www/ioatlas/index.html"
+ok "with alice's job reports" test -n "$(find "$root/var/www/ioatlas/users/alice" -name '*.html')"
+like "$(cat "$root/srv/ioatlas/kernels/index.json")" '"name":"mpi-io"' "the night's kernel is published"
+like "$(in_root -u postgres "psql -tA -d ioatlas -c 'SELECT count(*) FROM ioatlas.analysis_results'")" \
+	"^[1-9]" "and the analyses' results are stored"
 
 root_timeout=300
 ok "apt purges the packages" \
 	in_root "DEBIAN_FRONTEND=noninteractive apt-get purge -y -q \
 		ioatlas-runtime ioatlas-dev ioatlas-tools ioatlas-collector ioatlas-doc"
-left=$(find "$root/usr" "$root/etc/ioatlas" "$root/lib/systemd" -name '*ioatlas*' 2>/dev/null |
-	grep -v "^$root/var/log" | sed "s|^$root||")
+left=$(find "$root/usr" "$root/etc" "$root/lib/systemd" -name '*ioatlas*' 2>/dev/null | sed "s|^$root||")
 is "${left:-nothing}" "nothing" "and nothing of theirs is left"
 is "$(count_logs)" 2 "the logs stay"
 

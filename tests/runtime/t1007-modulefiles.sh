@@ -2,7 +2,9 @@
 # installed tree: the Lmod and the Tcl modulefile both set LD_PRELOAD and the
 # log directory, an MPI job started after the load leaves one log, and
 # opting out (IOATLAS_DISABLE=1, module unload) leaves none; a conflicting
-# profiler's module refuses ioatlas.
+# profiler's module refuses ioatlas; the site-wide recipe for Lmod loads it
+# at login.  (Environment Modules, which cannot be installed beside Lmod,
+# are tested in the Debian package's root: t9004.)
 . "$IOA_SOURCE_DIR/tests/lib/test-lib.sh"
 . "$IOA_SOURCE_DIR/tests/lib/runtime-lib.sh"
 require_mpi
@@ -17,7 +19,7 @@ work="$TEST_TMP/work"
 mkdir -p "$work"
 unset LD_PRELOAD IOATLAS_LOGDIR MODULEPATH LOADEDMODULES _LMFILES_
 
-plan 14
+plan 16
 
 ok "the tree installs" run_timeout 120 cmake --install "$IOA_BUILD_DIR" --prefix "$prefix"
 . "$lmod_init"
@@ -79,5 +81,25 @@ module load darshan
 fails "ioatlas refuses to load beside darshan" module load ioatlas
 module_did
 is "$job_preload" "" "and preloads nothing"
+module unload darshan
+module unuse "$TEST_TMP/other"
+module unuse "$prefix/share/modulefiles"
+
+# The site-wide default (conf/site-default/): a login shell runs the
+# profile script, which loads StdEnv, which loads ioatlas; a job opts out.
+mkdir -p "$TEST_TMP/core"
+cp "$prefix/share/ioatlas/site-default/StdEnv.lua" "$TEST_TMP/core/"
+login_env=$(env -i HOME="$HOME" PATH="$PATH" USER="$(id -un)" \
+	MODULEPATH="$TEST_TMP/core:$prefix/share/lmod/modulefiles" bash -c "
+	. '$lmod_init'
+	. '$prefix/share/ioatlas/site-default/lmod-z00-StdEnv.sh' 2>/dev/null
+	echo \"\$LOADEDMODULES|\$LD_PRELOAD\"")
+is "$login_env" "ioatlas/$(sed -n 's/^CMAKE_PROJECT_VERSION:STATIC=//p' \
+	"$IOA_BUILD_DIR/CMakeCache.txt"):StdEnv|$prefix/$libdir/libioatlas.so" \
+	"the Lmod site-wide recipe loads ioatlas at login (StdEnv)"
+job_preload=${login_env#*|}
+logs=$(ioa_logdir)
+run_job "$logs"
+ok "a job of that login leaves a log" ioa_only_log "$logs"
 
 done_testing
