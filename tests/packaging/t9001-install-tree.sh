@@ -40,6 +40,13 @@ expected=$({
 	echo "share/ioatlas/ioatlasd.cron"
 	echo "share/ioatlas/ioatlas-nightly.service"
 	echo "share/ioatlas/ioatlas-nightly.timer"
+	echo "share/ioatlas/ioatlas.conf"
+	echo "share/ioatlas/site-default/StdEnv.lua"
+	echo "share/ioatlas/site-default/lmod-z00-StdEnv.sh"
+	echo "share/ioatlas/site-default/environment-modules-initrc"
+	echo "share/man/man1/ioatlas.1"
+	echo "share/man/man5/ioatlas.conf.5"
+	echo "share/man/man8/ioatlasd.8"
 	echo "$docdir/README.md"
 	cd "$IOA_SOURCE_DIR/docs" && find . -name '*.md' | sed "s|^\\./|$docdir/|"
 } | LC_ALL=C sort)
