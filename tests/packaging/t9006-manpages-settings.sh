@@ -1,7 +1,8 @@
 # t9006-manpages-settings — the manual pages and the example site file say
 # what the programs do: the pages format without a warning; ioatlas(1) has a
 # section for each verb `ioatlas --help` lists, naming exactly the long
-# options of that verb's --help, and ioatlasd(8) those of ioatlasd; the
+# options of that verb's --help, and one for ioatlas-config; ioatlasd(8)
+# names those of ioatlasd; the
 # example site file (conf/ioatlas.conf) and ioatlas.conf(5) made from it
 # describe every setting of the runtime and of every program, and no other;
 # uncommented, the example is accepted by the runtime and by every program,
@@ -16,7 +17,7 @@ man5="$IOA_BUILD_DIR/share/man/man5/ioatlas.conf.5"
 example="$IOA_SOURCE_DIR/conf/ioatlas.conf"
 bin="$IOA_BUILD_DIR/bin/ioatlas"
 
-plan 12
+plan 13
 
 warnings=$(for page in "$man1" "$man8" "$man5"; do
 	MANWIDTH=80 man --warnings -l "$page" 2>&1 >/dev/null
@@ -43,6 +44,9 @@ for verb in $verbs; do
 	[ "$help" = "$page" ] || differ="$differ [$verb: --help '$help', page '$page']"
 done
 is "${differ:-none}" "none" "each verb's section names exactly the options of its --help"
+config_section=$(sed -n '/^\.SS ioatlas\\-config/,/^\.S[SH]/p' "$man1")
+is "$(echo "$config_section" | long_options)" "$("$IOA_BUILD_DIR/bin/ioatlas-config" --help 2>&1 | long_options)" \
+	"ioatlas(1) names exactly the options of ioatlas-config"
 is "$(sed -n '/^\.SH OPTIONS/,/^\.SH [^O]/p' "$man8" | long_options)" \
 	"$("$IOA_BUILD_DIR/sbin/ioatlasd" --help | long_options)" "ioatlasd(8) names exactly its options"
 
