@@ -8,7 +8,7 @@ require_mpi
 
 var="$TEST_TMP/var"
 
-plan 17
+plan 18
 
 # The private cluster's server runs unprivileged when the test is root: it must reach var/.
 [ "$(id -u)" -eq 0 ] && chmod 711 "$TEST_TMP"
@@ -30,6 +30,8 @@ out=$(cat "$TEST_TMP/out")
 like "$out" '^==> \[9/9\] done$' "it shows its progress to the last step"
 logs=$(find "$var/logs" -name '*.ioa' | wc -l)
 is "$logs" 3 "the three sample jobs left one log each"
+is "$(find "$var/logs" -mindepth 3 -maxdepth 3 -type d ! -perm 3773 | wc -l)" 0 \
+	"in a log tree made as a site makes it (setup-logdir: mode 3773)"
 like "$out" "	POSIX	-1	4	0	16384	$var/work/posix-shared.dat$" \
 	"it prints the shared file the sample wrote from 4 ranks"
 like "$out" "^  MPI-IO File_write_at_all $var/work/shared.dat offset=" \

@@ -37,7 +37,7 @@ unmount_root() {
 	done
 	if findmnt -rno TARGET | grep -q "^$root/"; then
 		echo "# mounts left under $root: kept" >&2
-		IOATLAS_TEST_KEEP=1
+		exit 1
 	fi
 }
 at_exit unmount_root
