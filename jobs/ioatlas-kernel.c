@@ -15,6 +15,7 @@
 
 #include "ioa_conf.h"
 #include "ioa_db.h"
+#include "ioa_file.h"
 #include "ioa_log.h"
 #include "kgen.h"
 #include "kvalidate.h"
@@ -137,25 +138,13 @@ static int validate(int argc, char **argv)
 	return res.differ ? 1 : 0;
 }
 
-/* Writes path whole: a temporary file renamed once complete. */
+/* Kernel files: written whole, with the mode the user's umask gives new files. */
 static int write_file(const char *path, int (*fn)(FILE *out, void *arg), void *arg)
 {
-	char tmp[PATH_MAX];
-	FILE *f;
-	int rc;
+	mode_t mask = umask(0);
 
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	if (!(f = fopen(tmp, "w")))
-		return -errno;
-	rc = fn(f, arg);
-	if (fclose(f) && !rc)
-		rc = -EIO;
-	if (!rc && rename(tmp, path))
-		rc = -errno;
-	if (rc)
-		unlink(tmp);
-	return rc;
+	umask(mask);
+	return ioa_file_write(path, 0666 & ~mask, (uid_t)-1, (gid_t)-1, fn, arg);
 }
 
 struct gen_arg {

@@ -19,6 +19,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ioa_file.h"
+
 #define FETCH_MAX ((size_t)64 << 20) /* the largest file a pull takes */
 
 /* Paths and URLs: names are bounded, a cut one is an error (never a different path). */
@@ -71,25 +73,26 @@ static int read_file(const char *path, struct ioa_buf *b)
 	return rc;
 }
 
-/* Writes data to path through a temporary name in the same folder. */
+struct whole {
+	const void *data;
+	size_t len;
+};
+
+static int put_whole(FILE *out, void *arg)
+{
+	const struct whole *w = arg;
+
+	if (fwrite(w->data, 1, w->len, out) != w->len || fflush(out))
+		return -EIO;
+	return fsync(fileno(out)) ? -errno : 0;
+}
+
+/* A repository's file: readable by all, on disk before it is renamed in. */
 static int write_whole(const char *path, const void *data, size_t len)
 {
-	char tmp[PATH_MAX];
-	int fd, rc = 0;
+	struct whole w = {data, len};
 
-	if (pathf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	if ((fd = mkstemp(tmp)) < 0)
-		return -errno;
-	if (fchmod(fd, 0644) || write(fd, data, len) != (ssize_t)len || fsync(fd))
-		rc = -errno ? -errno : -EIO;
-	if (close(fd) && !rc)
-		rc = -errno;
-	if (!rc && rename(tmp, path))
-		rc = -errno;
-	if (rc)
-		unlink(tmp);
-	return rc;
+	return ioa_file_write(path, 0644, (uid_t)-1, (gid_t)-1, put_whole, &w);
 }
 
 /* ------------------------------------------------------------ transfers */

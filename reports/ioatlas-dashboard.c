@@ -20,6 +20,7 @@
 #include "html.h"
 #include "ioa_conf.h"
 #include "ioa_db.h"
+#include "ioa_file.h"
 #include "ioa_log.h"
 #include "ioa_parse.h"
 #include "report.h"
@@ -125,7 +126,7 @@ static int user_report(struct dash *d, const char *id, const char *start, const 
 	all = report_analyses(d->conn, &job, &d->an);
 	kernels = report_kernels(d->conn, &job);
 	model = report_model(&job, all, kernels, "warehouse");
-	rc = model ? report_write(path, fmode, uid, gid, report_page, model) : -ENOMEM;
+	rc = model ? ioa_file_write(path, fmode, uid, gid, report_page, model) : -ENOMEM;
 	if (rc)
 		ioa_warning("cannot write '%s': %s", path, ioa_strerror(rc));
 	json_object_put(model);
@@ -487,10 +488,10 @@ int main(int argc, char **argv)
 		int rc;
 
 		snprintf(path, sizeof(path), "%s/%s", d.out, periods[i].file);
-		rc = report_write(path, 0644, (uid_t)-1, (gid_t)-1, write_page, &arg);
+		rc = ioa_file_write(path, 0644, (uid_t)-1, (gid_t)-1, write_page, &arg);
 		if (!rc && periods[i].days == 7) {
 			snprintf(path, sizeof(path), "%s/index.html", d.out);
-			rc = report_write(path, 0644, (uid_t)-1, (gid_t)-1, write_page, &arg);
+			rc = ioa_file_write(path, 0644, (uid_t)-1, (gid_t)-1, write_page, &arg);
 		}
 		if (rc) {
 			ioa_error("cannot write '%s': %s", path, ioa_strerror(rc));

@@ -13,6 +13,7 @@
 
 #include "analyze.h"
 #include "ioa_db.h"
+#include "ioa_file.h"
 #include "ioa_log.h"
 #include "ioa_parse.h"
 #include "report.h"
@@ -111,8 +112,8 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	out = out ? out : out_buf;
-	rc = strcmp(out, "-") ? report_write(out, 0600, (uid_t)-1, (gid_t)-1,
-					     as_json ? report_json : report_page, model)
+	rc = strcmp(out, "-") ? ioa_file_write(out, 0600, (uid_t)-1, (gid_t)-1,
+					       as_json ? report_json : report_page, model)
 	     : as_json	      ? report_json(stdout, model)
 			      : report_page(stdout, model);
 	if (rc) {

@@ -14,7 +14,6 @@
 #include <json-c/json.h>
 #include <libpq-fe.h>
 #include <stdio.h>
-#include <sys/types.h>
 
 #include "analyze.h"
 
@@ -44,16 +43,8 @@ json_object *report_analyses(PGconn *conn, const struct an_job *job, const struc
 /* The job's published kernels (job_kernels), as report_model() takes them. */
 json_object *report_kernels(PGconn *conn, const struct an_job *job);
 
-/* Writers for report_write(): the model (a json_object *) as the page, or as JSON. */
+/* Writers for ioa_file_write(): the model (a json_object *) as the page, or as JSON. */
 int report_page(FILE *out, void *model);
 int report_json(FILE *out, void *model);
-
-/*
- * Writes a file whole or not at all: fn writes it to a temporary file of
- * this mode (and owner, unless uid and gid are -1) that is renamed to path
- * once complete; a full disk leaves nothing behind.  0 or -errno.
- */
-int report_write(const char *path, mode_t mode, uid_t uid, gid_t gid,
-		 int (*fn)(FILE *out, void *arg), void *arg);
 
 #endif

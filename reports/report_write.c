@@ -1,17 +1,14 @@
 /*
  * report_write — what `ioatlas report` and the dashboard share: a job's
- * analyses (stored or run now), and files written whole or not at all.
+ * analyses (stored or run now), its kernels, and the writers of its page
+ * and JSON for ioa_file_write().
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "ioa_db.h"
 #include "ioa_log.h"
@@ -103,35 +100,4 @@ int report_json(FILE *out, void *model)
 		model, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
 
 	return fputs(text, out) < 0 || fputc('\n', out) == EOF || fflush(out) ? -EIO : 0;
-}
-
-int report_write(const char *path, mode_t mode, uid_t uid, gid_t gid,
-		 int (*fn)(FILE *out, void *arg), void *arg)
-{
-	char tmp[PATH_MAX];
-	FILE *f;
-	int fd, rc;
-
-	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	rc = fchmod(fd, mode) ? -errno : 0;
-	if (!rc && (uid != (uid_t)-1 || gid != (gid_t)-1) && fchown(fd, uid, gid))
-		rc = -errno;
-	f = rc ? NULL : fdopen(fd, "w");
-	if (!f) {
-		close(fd);
-		unlink(tmp);
-		return rc ? rc : -ENOMEM;
-	}
-	rc = fn(f, arg);
-	if (fclose(f) && !rc)
-		rc = -EIO;
-	if (!rc && rename(tmp, path))
-		rc = -errno;
-	if (rc)
-		unlink(tmp);
-	return rc;
 }
