@@ -16,7 +16,6 @@ shapes="$IOA_BUILD_DIR/tests/jobs/kernel-shapes"
 export IOATLAS_CONF=/dev/null
 # The kernel runs under what this build preloads (a sanitizer build: its runtime first).
 runtime=$(ioa_preload_list "$IOA_RUNTIME_SO")
-[ -n "${IOA_SANITIZE:-}" ] && export HWLOC_PLUGINS_PATH=/nonexistent
 
 # job PROGRAM MODE: runs a job of 4 ranks, prints its log.
 job() {

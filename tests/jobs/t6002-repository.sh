@@ -14,7 +14,6 @@ kernel="$IOA_BUILD_DIR/libexec/ioatlas/ioatlas-kernel"
 gt="$IOA_BUILD_DIR/tests/jobs/ground-truth"
 export IOATLAS_CONF=/dev/null
 runtime=$(ioa_preload_list "$IOA_RUNTIME_SO")
-[ -n "${IOA_SANITIZE:-}" ] && export HWLOC_PLUGINS_PATH=/nonexistent
 chmod 711 "$TEST_TMP"
 
 # A job and its kernel, published into the site tree.

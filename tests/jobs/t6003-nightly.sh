@@ -15,7 +15,6 @@ report="$IOA_BUILD_DIR/libexec/ioatlas/ioatlas-report"
 gt="$IOA_BUILD_DIR/tests/jobs/ground-truth"
 shapes="$IOA_BUILD_DIR/tests/jobs/kernel-shapes"
 runtime=$(ioa_preload_list "$IOA_RUNTIME_SO")
-[ -n "${IOA_SANITIZE:-}" ] && export HWLOC_PLUGINS_PATH=/nonexistent
 
 ok "a throwaway cluster starts" pg_start
 ok "the warehouse is migrated" env IOATLAS_CONF=/dev/null "$wh" migrate

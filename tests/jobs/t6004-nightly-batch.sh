@@ -13,7 +13,6 @@ nightly="$IOA_BUILD_DIR/libexec/ioatlas/ioatlas-nightly"
 wh="$IOA_BUILD_DIR/libexec/ioatlas/ioatlas-warehouse"
 gt="$IOA_BUILD_DIR/tests/jobs/ground-truth"
 runtime=$(ioa_preload_list "$IOA_RUNTIME_SO")
-[ -n "${IOA_SANITIZE:-}" ] && export HWLOC_PLUGINS_PATH=/nonexistent
 
 ok "a throwaway cluster starts" pg_start
 ok "the warehouse is migrated" env IOATLAS_CONF=/dev/null "$wh" migrate

@@ -13,6 +13,7 @@
 # Needs Debian's package archive (IOATLAS_DEBIAN_MIRROR, default
 # http://deb.debian.org/debian) and root (chroot, mounts).
 . "$IOA_SOURCE_DIR/tests/lib/test-lib.sh"
+. "$IOA_SOURCE_DIR/tests/lib/debroot-lib.sh"
 [ "$(id -u)" = 0 ] || skip_all "debootstrap and chroot need root"
 require_cmd debootstrap
 require_cmd dpkg-buildpackage
@@ -26,35 +27,8 @@ debs="$TEST_TMP/debs"
 # The root's processes (PostgreSQL, a collector) and mounts go before the
 # folder does; a mount left behind keeps the folder (and fails the test)
 # rather than deleting through it.
-unmount_root() {
-	local m pid
-	for pid in /proc/[0-9]*; do
-		[ "$(readlink "$pid/root")" != "$root" ] || kill -9 "${pid#/proc/}"
-	done
-	sleep 1
-	for m in dev/shm sys proc; do
-		! mountpoint -q "$root/$m" || umount -l "$root/$m"
-	done
-	if findmnt -rno TARGET | grep -q "^$root/"; then
-		echo "# mounts left under $root: kept" >&2
-		exit 1
-	fi
-}
-at_exit unmount_root
-
-# in_root [-u USER] [-l] COMMAND: a shell command in the root, as root or
-# USER, under a timeout ($root_timeout); -l through a login shell, which
-# reads /etc/profile.d.
+at_exit 'debroot_release || exit 1'
 root_timeout=300
-in_root() {
-	local login= user=root home=/root
-	[ "$1" != -u ] || { user=$2; shift 2; }
-	[ "$1" != -l ] || { login=l; shift; }
-	[ "$user" = root ] || home=$(chroot "$root" getent passwd "$user" | cut -d: -f6)
-	timeout --kill-after=10 "$root_timeout" chroot "$root" /usr/sbin/runuser -u "$user" -- \
-		/usr/bin/env -i HOME="$home" PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 \
-		TERM=dumb /bin/bash -${login}c "$*"
-}
 
 plan 41
 
@@ -68,15 +42,9 @@ is "${missing:-none}" "none" "runtime, dev, tools, collector and doc packages, v
 is "$(dpkg-deb -f "$debs/ioatlas-runtime_${version}_"*.deb Depends | grep -c -i 'mpi\|libpq\|curl')" 0 \
 	"the runtime package pulls in no MPI, libpq or libcurl"
 
-ok "debootstrap makes a clean Debian 12 root" \
-	run_timeout 900 debootstrap --variant=minbase bookworm "$root" "$mirror"
-cp /etc/resolv.conf "$root/etc/resolv.conf"
 # Services are started by the test, not by their packages' scripts.
-printf '#!/bin/sh\nexit 101\n' >"$root/usr/sbin/policy-rc.d"
-chmod 755 "$root/usr/sbin/policy-rc.d"
-mount -t proc proc "$root/proc"
-mount -t sysfs -o ro sysfs "$root/sys"
-mount -t tmpfs -o size=64m shm "$root/dev/shm"
+ok "debootstrap makes a clean Debian 12 root" \
+	debroot_make "$mirror" "$TEST_TMP/debootstrap.log"
 mkdir -p "$root/tmp/debs"
 cp "$debs"/*.deb "$root/tmp/debs/"
 # A small MPI program, built here against MPICH, run there against its own.
