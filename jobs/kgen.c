@@ -491,156 +491,169 @@ enum callkind {
 	K_MSETVIEW,
 };
 
-static const struct {
+/*
+ * The calls a kernel replays, by module and name.  Only these names are
+ * ever written into a kernel (in the comment after each call): the log's
+ * own text never is, so a crafted call name cannot end a comment.
+ */
+struct call {
 	unsigned module;
 	const char *name;
 	enum callkind kind;
-} calls[] = {
-	{IOA_MOD_POSIX, "open", K_OPEN},
-	{IOA_MOD_POSIX, "open64", K_OPEN},
-	{IOA_MOD_POSIX, "openat", K_OPEN},
-	{IOA_MOD_POSIX, "openat64", K_OPEN},
-	{IOA_MOD_POSIX, "creat", K_CREAT},
-	{IOA_MOD_POSIX, "creat64", K_CREAT},
-	{IOA_MOD_POSIX, "close", K_CLOSE},
-	{IOA_MOD_POSIX, "write", K_WRITE},
-	{IOA_MOD_POSIX, "writev", K_WRITE},
-	{IOA_MOD_POSIX, "pwrite", K_PWRITE},
-	{IOA_MOD_POSIX, "pwrite64", K_PWRITE},
-	{IOA_MOD_POSIX, "pwritev", K_PWRITE},
-	{IOA_MOD_POSIX, "read", K_READ},
-	{IOA_MOD_POSIX, "readv", K_READ},
-	{IOA_MOD_POSIX, "pread", K_PREAD},
-	{IOA_MOD_POSIX, "pread64", K_PREAD},
-	{IOA_MOD_POSIX, "preadv", K_PREAD},
-	{IOA_MOD_POSIX, "lseek", K_LSEEK},
-	{IOA_MOD_POSIX, "lseek64", K_LSEEK},
-	{IOA_MOD_POSIX, "fsync", K_FSYNC},
-	{IOA_MOD_POSIX, "fdatasync", K_FDATASYNC},
-	{IOA_MOD_POSIX, "stat", K_STAT},
-	{IOA_MOD_POSIX, "stat64", K_STAT},
-	{IOA_MOD_POSIX, "lstat", K_STAT},
-	{IOA_MOD_POSIX, "lstat64", K_STAT},
-	{IOA_MOD_POSIX, "fstat", K_FSTAT},
-	{IOA_MOD_POSIX, "fstat64", K_FSTAT},
-	{IOA_MOD_POSIX, "unlink", K_UNLINK},
-	{IOA_MOD_POSIX, "rmdir", K_RMDIR},
-	{IOA_MOD_POSIX, "mkdir", K_MKDIR},
-	{IOA_MOD_POSIX, "access", K_ACCESS},
-	{IOA_MOD_POSIX, "ftruncate", K_FTRUNCATE},
-	{IOA_MOD_STDIO, "fopen", K_FOPEN},
-	{IOA_MOD_STDIO, "fopen64", K_FOPEN},
-	{IOA_MOD_STDIO, "fclose", K_FCLOSE},
-	/* Every way of writing, reading and seeking a stream, as one of each. */
-	{IOA_MOD_STDIO, "fwrite", K_FWRITE},
-	{IOA_MOD_STDIO, "fputs", K_FWRITE},
-	{IOA_MOD_STDIO, "fputc", K_FWRITE},
-	{IOA_MOD_STDIO, "putc", K_FWRITE},
-	{IOA_MOD_STDIO, "putw", K_FWRITE},
-	{IOA_MOD_STDIO, "fprintf", K_FWRITE},
-	{IOA_MOD_STDIO, "vfprintf", K_FWRITE},
-	{IOA_MOD_STDIO, "printf", K_FWRITE},
-	{IOA_MOD_STDIO, "vprintf", K_FWRITE},
-	{IOA_MOD_STDIO, "__fprintf_chk", K_FWRITE},
-	{IOA_MOD_STDIO, "__vfprintf_chk", K_FWRITE},
-	{IOA_MOD_STDIO, "__printf_chk", K_FWRITE},
-	{IOA_MOD_STDIO, "__vprintf_chk", K_FWRITE},
-	{IOA_MOD_STDIO, "fread", K_FREAD},
-	{IOA_MOD_STDIO, "__fread_chk", K_FREAD},
-	{IOA_MOD_STDIO, "fgets", K_FREAD},
-	{IOA_MOD_STDIO, "fgetc", K_FREAD},
-	{IOA_MOD_STDIO, "getc", K_FREAD},
-	{IOA_MOD_STDIO, "getw", K_FREAD},
-	{IOA_MOD_STDIO, "fscanf", K_FREAD},
-	{IOA_MOD_STDIO, "vfscanf", K_FREAD},
-	{IOA_MOD_STDIO, "__isoc99_fscanf", K_FREAD},
-	{IOA_MOD_STDIO, "__isoc99_vfscanf", K_FREAD},
-	{IOA_MOD_STDIO, "fseek", K_FSEEK},
-	{IOA_MOD_STDIO, "fseeko", K_FSEEK},
-	{IOA_MOD_STDIO, "fseeko64", K_FSEEK},
-	{IOA_MOD_STDIO, "fsetpos", K_FSEEK},
-	{IOA_MOD_STDIO, "fsetpos64", K_FSEEK},
-	{IOA_MOD_STDIO, "rewind", K_FSEEK},
-	{IOA_MOD_STDIO, "fflush", K_FFLUSH},
-	{IOA_MOD_MPIIO, "File_open", K_MOPEN},
-	{IOA_MOD_MPIIO, "File_close", K_MCLOSE},
-	{IOA_MOD_MPIIO, "File_sync", K_MSYNC},
-	{IOA_MOD_MPIIO, "File_set_size", K_MSETSIZE},
-	{IOA_TRACE_MPI, "Barrier", K_BARRIER},
-	{IOA_TRACE_MPI, "Bcast", K_BCAST},
-	{IOA_TRACE_MPI, "Allreduce", K_ALLREDUCE},
-	{IOA_TRACE_MPI, "Reduce", K_REDUCE},
-	{IOA_TRACE_MPI, "Send", K_SEND},
-	{IOA_TRACE_MPI, "Ssend", K_SEND},
-	{IOA_TRACE_MPI, "Recv", K_RECV},
-	{IOA_TRACE_MPI, "Sendrecv", K_SENDRECV},
-	{IOA_TRACE_MPI, "Allgather", K_ALLGATHER},
-	{IOA_TRACE_MPI, "Alltoall", K_ALLTOALL},
-	{IOA_TRACE_MPI, "Isend", K_ISEND},
-	{IOA_TRACE_MPI, "Issend", K_ISEND},
-	{IOA_TRACE_MPI, "Irecv", K_IRECV},
-	{IOA_TRACE_MPI, "Wait", K_WAIT},
-	{IOA_TRACE_MPI, "Test", K_WAIT},
-	{IOA_TRACE_MPI, "Waitany", K_WAIT},
-	{IOA_TRACE_MPI, "Waitall", K_WAITALL},
-	{IOA_TRACE_MPI, "Testall", K_WAITALL},
-	{IOA_TRACE_MPI, "Comm_split", K_COMM_SPLIT},
-	{IOA_TRACE_MPI, "Comm_dup", K_COMM_DUP},
-	/* A file view: its filetype's shape as the runtime recorded it, then the view. */
-	{IOA_TRACE_MPI, "File_view_type", K_VIEW_TYPE},
-	{IOA_TRACE_MPI, "File_view_dim0", K_VIEW_DIM},
-	{IOA_TRACE_MPI, "File_view_dim1", K_VIEW_DIM},
-	{IOA_TRACE_MPI, "File_view_dim2", K_VIEW_DIM},
-	{IOA_MOD_MPIIO, "File_set_view", K_MSETVIEW},
+	const char *how; /* K_MRW: how the kernel makes it (k_mpi_rw's last argument) */
 };
 
 /*
- * How an MPI-IO read or write is made, from its name (File_write_at_all,
- * File_iread, File_write_ordered_begin, ...): the kernel makes it the same
- * way, at its offset or, for offset -1, at the file pointer.  Non-blocking
- * calls are waited for at once; split collectives end at once (their
- * _end calls are not replayed).
+ * An MPI-IO read and write, and how they are made: at an offset or, for
+ * offset -1, at the file pointer; non-blocking calls are waited for at
+ * once; split collectives end at once (their _end calls are not replayed).
  */
-static const char *mpi_rw_how(const char *name)
-{
-	int nb = !strncmp(name, "File_i", 6);
+#define MRW(pre, suffix, how)                                         \
+	{IOA_MOD_MPIIO, "File_" pre "read" suffix, K_MRW, how},       \
+	{                                                             \
+		IOA_MOD_MPIIO, "File_" pre "write" suffix, K_MRW, how \
+	}
 
-	if (strstr(name, "_shared"))
-		return nb ? "K_NB_SHARED" : "K_SHARED";
-	if (strstr(name, "_ordered"))
-		return strstr(name, "_begin") ? "K_SPLIT_ORDERED" : "K_ORDERED";
-	if (strstr(name, "_begin"))
-		return "K_SPLIT";
-	if (strstr(name, "_all"))
-		return nb ? "K_NB_COLL" : "K_COLL";
-	return nb ? "K_NB" : "K_INDEP";
-}
+static const struct call calls[] = {
+	{IOA_MOD_POSIX, "open", K_OPEN, NULL},
+	{IOA_MOD_POSIX, "open64", K_OPEN, NULL},
+	{IOA_MOD_POSIX, "openat", K_OPEN, NULL},
+	{IOA_MOD_POSIX, "openat64", K_OPEN, NULL},
+	{IOA_MOD_POSIX, "creat", K_CREAT, NULL},
+	{IOA_MOD_POSIX, "creat64", K_CREAT, NULL},
+	{IOA_MOD_POSIX, "close", K_CLOSE, NULL},
+	{IOA_MOD_POSIX, "write", K_WRITE, NULL},
+	{IOA_MOD_POSIX, "writev", K_WRITE, NULL},
+	{IOA_MOD_POSIX, "pwrite", K_PWRITE, NULL},
+	{IOA_MOD_POSIX, "pwrite64", K_PWRITE, NULL},
+	{IOA_MOD_POSIX, "pwritev", K_PWRITE, NULL},
+	{IOA_MOD_POSIX, "read", K_READ, NULL},
+	{IOA_MOD_POSIX, "readv", K_READ, NULL},
+	{IOA_MOD_POSIX, "pread", K_PREAD, NULL},
+	{IOA_MOD_POSIX, "pread64", K_PREAD, NULL},
+	{IOA_MOD_POSIX, "preadv", K_PREAD, NULL},
+	{IOA_MOD_POSIX, "lseek", K_LSEEK, NULL},
+	{IOA_MOD_POSIX, "lseek64", K_LSEEK, NULL},
+	{IOA_MOD_POSIX, "fsync", K_FSYNC, NULL},
+	{IOA_MOD_POSIX, "fdatasync", K_FDATASYNC, NULL},
+	{IOA_MOD_POSIX, "stat", K_STAT, NULL},
+	{IOA_MOD_POSIX, "stat64", K_STAT, NULL},
+	{IOA_MOD_POSIX, "lstat", K_STAT, NULL},
+	{IOA_MOD_POSIX, "lstat64", K_STAT, NULL},
+	{IOA_MOD_POSIX, "fstat", K_FSTAT, NULL},
+	{IOA_MOD_POSIX, "fstat64", K_FSTAT, NULL},
+	{IOA_MOD_POSIX, "unlink", K_UNLINK, NULL},
+	{IOA_MOD_POSIX, "rmdir", K_RMDIR, NULL},
+	{IOA_MOD_POSIX, "mkdir", K_MKDIR, NULL},
+	{IOA_MOD_POSIX, "access", K_ACCESS, NULL},
+	{IOA_MOD_POSIX, "ftruncate", K_FTRUNCATE, NULL},
+	{IOA_MOD_STDIO, "fopen", K_FOPEN, NULL},
+	{IOA_MOD_STDIO, "fopen64", K_FOPEN, NULL},
+	{IOA_MOD_STDIO, "fclose", K_FCLOSE, NULL},
+	/* Every way of writing, reading and seeking a stream, as one of each. */
+	{IOA_MOD_STDIO, "fwrite", K_FWRITE, NULL},
+	{IOA_MOD_STDIO, "fputs", K_FWRITE, NULL},
+	{IOA_MOD_STDIO, "fputc", K_FWRITE, NULL},
+	{IOA_MOD_STDIO, "putc", K_FWRITE, NULL},
+	{IOA_MOD_STDIO, "putw", K_FWRITE, NULL},
+	{IOA_MOD_STDIO, "fprintf", K_FWRITE, NULL},
+	{IOA_MOD_STDIO, "vfprintf", K_FWRITE, NULL},
+	{IOA_MOD_STDIO, "printf", K_FWRITE, NULL},
+	{IOA_MOD_STDIO, "vprintf", K_FWRITE, NULL},
+	{IOA_MOD_STDIO, "__fprintf_chk", K_FWRITE, NULL},
+	{IOA_MOD_STDIO, "__vfprintf_chk", K_FWRITE, NULL},
+	{IOA_MOD_STDIO, "__printf_chk", K_FWRITE, NULL},
+	{IOA_MOD_STDIO, "__vprintf_chk", K_FWRITE, NULL},
+	{IOA_MOD_STDIO, "fread", K_FREAD, NULL},
+	{IOA_MOD_STDIO, "__fread_chk", K_FREAD, NULL},
+	{IOA_MOD_STDIO, "fgets", K_FREAD, NULL},
+	{IOA_MOD_STDIO, "fgetc", K_FREAD, NULL},
+	{IOA_MOD_STDIO, "getc", K_FREAD, NULL},
+	{IOA_MOD_STDIO, "getw", K_FREAD, NULL},
+	{IOA_MOD_STDIO, "fscanf", K_FREAD, NULL},
+	{IOA_MOD_STDIO, "vfscanf", K_FREAD, NULL},
+	{IOA_MOD_STDIO, "__isoc99_fscanf", K_FREAD, NULL},
+	{IOA_MOD_STDIO, "__isoc99_vfscanf", K_FREAD, NULL},
+	{IOA_MOD_STDIO, "fseek", K_FSEEK, NULL},
+	{IOA_MOD_STDIO, "fseeko", K_FSEEK, NULL},
+	{IOA_MOD_STDIO, "fseeko64", K_FSEEK, NULL},
+	{IOA_MOD_STDIO, "fsetpos", K_FSEEK, NULL},
+	{IOA_MOD_STDIO, "fsetpos64", K_FSEEK, NULL},
+	{IOA_MOD_STDIO, "rewind", K_FSEEK, NULL},
+	{IOA_MOD_STDIO, "fflush", K_FFLUSH, NULL},
+	{IOA_MOD_MPIIO, "File_open", K_MOPEN, NULL},
+	{IOA_MOD_MPIIO, "File_close", K_MCLOSE, NULL},
+	{IOA_MOD_MPIIO, "File_sync", K_MSYNC, NULL},
+	{IOA_MOD_MPIIO, "File_set_size", K_MSETSIZE, NULL},
+	{IOA_TRACE_MPI, "Barrier", K_BARRIER, NULL},
+	{IOA_TRACE_MPI, "Bcast", K_BCAST, NULL},
+	{IOA_TRACE_MPI, "Allreduce", K_ALLREDUCE, NULL},
+	{IOA_TRACE_MPI, "Reduce", K_REDUCE, NULL},
+	{IOA_TRACE_MPI, "Send", K_SEND, NULL},
+	{IOA_TRACE_MPI, "Ssend", K_SEND, NULL},
+	{IOA_TRACE_MPI, "Recv", K_RECV, NULL},
+	{IOA_TRACE_MPI, "Sendrecv", K_SENDRECV, NULL},
+	{IOA_TRACE_MPI, "Allgather", K_ALLGATHER, NULL},
+	{IOA_TRACE_MPI, "Alltoall", K_ALLTOALL, NULL},
+	{IOA_TRACE_MPI, "Isend", K_ISEND, NULL},
+	{IOA_TRACE_MPI, "Issend", K_ISEND, NULL},
+	{IOA_TRACE_MPI, "Irecv", K_IRECV, NULL},
+	{IOA_TRACE_MPI, "Wait", K_WAIT, NULL},
+	{IOA_TRACE_MPI, "Test", K_WAIT, NULL},
+	{IOA_TRACE_MPI, "Waitany", K_WAIT, NULL},
+	{IOA_TRACE_MPI, "Waitall", K_WAITALL, NULL},
+	{IOA_TRACE_MPI, "Testall", K_WAITALL, NULL},
+	{IOA_TRACE_MPI, "Comm_split", K_COMM_SPLIT, NULL},
+	{IOA_TRACE_MPI, "Comm_dup", K_COMM_DUP, NULL},
+	/* A file view: its filetype's shape as the runtime recorded it, then the view. */
+	{IOA_TRACE_MPI, "File_view_type", K_VIEW_TYPE, NULL},
+	{IOA_TRACE_MPI, "File_view_dim0", K_VIEW_DIM, NULL},
+	{IOA_TRACE_MPI, "File_view_dim1", K_VIEW_DIM, NULL},
+	{IOA_TRACE_MPI, "File_view_dim2", K_VIEW_DIM, NULL},
+	{IOA_MOD_MPIIO, "File_set_view", K_MSETVIEW, NULL},
+	MRW("", "", "K_INDEP"),
+	MRW("", "_at", "K_INDEP"),
+	MRW("", "_all", "K_COLL"),
+	MRW("", "_at_all", "K_COLL"),
+	MRW("", "_shared", "K_SHARED"),
+	MRW("", "_ordered", "K_ORDERED"),
+	MRW("", "_all_begin", "K_SPLIT"),
+	MRW("", "_at_all_begin", "K_SPLIT"),
+	MRW("", "_ordered_begin", "K_SPLIT_ORDERED"),
+	MRW("i", "", "K_NB"),
+	MRW("i", "_at", "K_NB"),
+	MRW("i", "_all", "K_NB_COLL"),
+	MRW("i", "_at_all", "K_NB_COLL"),
+	MRW("i", "_shared", "K_NB_SHARED"),
+};
+#undef MRW
 
-static enum callkind kind_of(const struct ioa_trace_sig *sig)
+/* The table's entry for a call, or NULL: a call the kernel does not replay. */
+static const struct call *call_of(const struct ioa_trace_sig *sig)
 {
 	size_t i;
 
-	if (sig->module == IOA_MOD_MPIIO && !strstr(sig->name, "_end") &&
-	    (!strncmp(sig->name, "File_read", 9) || !strncmp(sig->name, "File_write", 10) ||
-	     !strncmp(sig->name, "File_iread", 10) || !strncmp(sig->name, "File_iwrite", 11)))
-		return K_MRW;
-
 	for (i = 0; i < sizeof(calls) / sizeof(calls[0]); i++)
 		if (calls[i].module == sig->module && !strcmp(calls[i].name, sig->name))
-			return calls[i].kind;
-	return K_SKIP;
+			return &calls[i];
+	return NULL;
 }
 
-/* The C escape of a text for a string literal. */
-static int literal(struct ioa_buf *b, const char *s)
+/*
+ * The one way text from a log enters a kernel: as a C string literal of
+ * its len bytes.  Every byte outside printable ASCII, and '"', '\\' and '?'
+ * (which could start a trigraph), becomes a three-digit octal escape, so
+ * the literal holds the bytes exactly and nothing in them can end it.
+ */
+static int literal(struct ioa_buf *b, const unsigned char *s, size_t len)
 {
 	int rc = ioa_buf_addstr(b, "\"");
+	size_t i;
 
-	for (; *s && !rc; s++)
-		rc = *s == '"' || *s == '\\' ? ioa_buf_addf(b, "\\%c", *s)
-		     : (unsigned char)*s < 32 || (unsigned char)*s > 126
-			     ? ioa_buf_addf(b, "\\%03o", (unsigned char)*s)
-			     : ioa_buf_addf(b, "%c", *s);
+	for (i = 0; i < len && !rc; i++)
+		rc = s[i] < 0x20 || s[i] > 0x7e || s[i] == '"' || s[i] == '\\' || s[i] == '?'
+			     ? ioa_buf_addf(b, "\\%03o", s[i])
+			     : ioa_buf_addf(b, "%c", s[i]);
 	return rc ? rc : ioa_buf_addstr(b, "\"");
 }
 
@@ -659,7 +672,8 @@ static uint64_t list_len(const struct gfun *f, size_t k)
 static int emit_call(struct gfun *f, size_t k, const char *indent)
 {
 	const struct node *n = &f->w[0].n[k];
-	enum callkind kind = kind_of(n->sig);
+	const struct call *call = call_of(n->sig);
+	enum callkind kind = call ? call->kind : K_SKIP;
 	struct ioa_buf *b = &f->body;
 	struct ioa_buf off = IOA_BUF_INIT(1 << 16), len = IOA_BUF_INIT(1 << 16),
 		       file = IOA_BUF_INIT(1 << 16), aux = IOA_BUF_INIT(1 << 16);
@@ -673,11 +687,10 @@ static int emit_call(struct gfun *f, size_t k, const char *indent)
 		/* Compute before a call not replayed goes before the next one. */
 		f->carry += gap;
 		f->g->sum->skipped++;
-		return ioa_buf_addf(b, "%s/* %s %s: not replayed */\n", indent,
+		return ioa_buf_addf(b, "%s/* a call not replayed (%s) */\n", indent,
 				    n->sig->module == IOA_TRACE_MPI
 					    ? "MPI"
-					    : ioa_modules[n->sig->module % 3].name,
-				    n->sig->name);
+					    : ioa_modules[n->sig->module % 3].name);
 	}
 	f->g->sum->calls++;
 	gap += f->carry;
@@ -791,7 +804,7 @@ static int emit_call(struct gfun *f, size_t k, const char *indent)
 			    (uint32_t)n->sig->err < tr.nstrings)
 				hints = tr.strings[n->sig->err];
 			rc = ioa_buf_addf(b, "k_mpi_open(FILE_OF(%s), %s, ", F, O);
-			rc = rc ? rc : literal(b, hints);
+			rc = rc ? rc : literal(b, (const unsigned char *)hints, strlen(hints));
 			rc = rc ? rc : ioa_buf_addstr(b, ");");
 			ioa_trace_rank_close(&tr);
 		}
@@ -808,7 +821,7 @@ static int emit_call(struct gfun *f, size_t k, const char *indent)
 		break;
 	case K_MRW:
 		rc = ioa_buf_addf(b, "k_mpi_rw(FILE_OF(%s), %s, %s, %d, %s);", F, O, L,
-				  !!strstr(n->sig->name, "write"), mpi_rw_how(n->sig->name));
+				  !!strstr(call->name, "write"), call->how);
 		break;
 	case K_BARRIER:
 		rc = ioa_buf_addf(b, "k_barrier(%s);", F);
@@ -864,7 +877,7 @@ static int emit_call(struct gfun *f, size_t k, const char *indent)
 #undef F
 #undef O
 #undef L
-	rc = rc ? rc : ioa_buf_addf(b, " /* %s */\n", n->sig->name);
+	rc = rc ? rc : ioa_buf_addf(b, " /* %s */\n", call->name);
 	if (!rc && strstr(ioa_buf_str(&f->pre), "static uint64_t X") &&
 	    (strstr(ioa_buf_str(&off), "][X") || strstr(ioa_buf_str(&len), "][X") ||
 	     strstr(ioa_buf_str(&file), "][X")))
@@ -1316,7 +1329,11 @@ static int emit_part(struct gen *g, unsigned id, struct shape *const *sh, const 
 		for (k = 0; k < depths; k++)
 			put(g, "%si%zu%s", k ? ", " : "\tint64_t ", k,
 			    k + 1 == depths ? ";\n" : "");
-		put(g, "\t(void)R;\n\t(void)G;\n%s}\n", ioa_buf_str(&f.body));
+		put(g, "\t(void)R;\n\t(void)G;\n");
+		/* A part whose calls are none of them replayed still names its table. */
+		if (!strstr(ioa_buf_str(&f.body), "FILE_OF("))
+			put(g, "\t(void)files%u;\n", f.files_id);
+		put(g, "%s}\n", ioa_buf_str(&f.body));
 		out->ranks = ranks;
 		out->m = m;
 		ranks = NULL;
@@ -1763,18 +1780,16 @@ static int read_log(struct gen *g, const char *path, struct ioa_buf *err)
 	return rc;
 }
 
-struct names_arg {
-	struct gen *g;
-	struct ioa_buf text;
-};
-
+/* A name as the program used it (bytes, no NUL inside: a path cannot hold one). */
 static int on_name(uint64_t id, const unsigned char *name, uint32_t len, void *arg)
 {
-	struct names_arg *a = arg;
-	struct gen *g = a->g;
-	uint64_t *ids = realloc(g->name_id, (g->nnames + 1) * sizeof(*ids));
+	struct gen *g = arg;
+	uint64_t *ids;
 	char **names;
 
+	if (memchr(name, 0, len))
+		return 0; /* not a path: the file stays anonymous */
+	ids = realloc(g->name_id, (g->nnames + 1) * sizeof(*ids));
 	if (!ids)
 		return -ENOMEM;
 	g->name_id = ids;
@@ -1782,11 +1797,8 @@ static int on_name(uint64_t id, const unsigned char *name, uint32_t len, void *a
 	if (!names)
 		return -ENOMEM;
 	g->name = names;
-	ioa_buf_reset(&a->text);
-	if (ioa_buf_add_escaped(&a->text, name, len))
-		return -ENOMEM;
 	g->name_id[g->nnames] = id;
-	g->name[g->nnames] = strdup(ioa_buf_str(&a->text));
+	g->name[g->nnames] = strndup((const char *)name, len);
 	return g->name[g->nnames++] ? 0 : -ENOMEM;
 }
 
@@ -1794,18 +1806,16 @@ static int read_names(struct gen *g, const char *path)
 {
 	struct ioa_log_reader r = {.fd = -1};
 	struct ioa_buf raw = IOA_BUF_INIT(REGION_CAP);
-	struct names_arg a = {.g = g, .text = IOA_BUF_INIT(1 << 20)};
 	uint32_t i;
 	int rc = ioa_logr_open(&r, path);
 
 	for (i = 0; !rc && i < r.region_count; i++)
 		if (r.regions[i].type == IOA_REGION_NAMES) {
 			rc = ioa_logr_read_region(&r, i, &raw);
-			rc = rc ? rc : ioa_logr_each_name(&r, &raw, on_name, &a);
+			rc = rc ? rc : ioa_logr_each_name(&r, &raw, on_name, g);
 		}
 	ioa_logr_close(&r);
 	ioa_buf_release(&raw);
-	ioa_buf_release(&a.text);
 	return rc;
 }
 
@@ -1824,11 +1834,16 @@ static void emit_names(struct gen *g)
 			    (g->o->keep_names || !strcmp(g->name[j], "<STDOUT>") ||
 			     !strcmp(g->name[j], "<STDERR>") || !strcmp(g->name[j], "<STDIN>")))
 				name = g->name[j];
+		if (name && strrchr(name, '/'))
+			name = strrchr(name, '/') + 1;
+		/* A basename that names no file of the data folder stays anonymous. */
+		if (name && (!*name || !strcmp(name, ".") || !strcmp(name, "..")))
+			name = NULL;
 		if (name) {
 			struct ioa_buf b = IOA_BUF_INIT(1 << 16);
-			const char *base = strrchr(name, '/');
 
-			literal(&b, base ? base + 1 : name);
+			if (literal(&b, (const unsigned char *)name, strlen(name)))
+				g->failed = 1;
 			put(g, "\t%s,\n", ioa_buf_str(&b));
 			ioa_buf_release(&b);
 		} else {
