@@ -73,4 +73,27 @@ ln -s "$TEST_TMP/own-target.html" own-link.html
 ok "root's own link is followed" run_timeout 60 "$report" "$log" -o own-link.html
 ok "the report is where it points" test -s own-target.html -a -L own-link.html
 
+# The dashboard's output folder.
+ok "nobody makes the folder the dashboard will write" as_nobody mkdir "$shared/www"
+out=$(run_timeout 60 "$dashboard" --out "$shared/www" 2>&1)
+is "$?" 1 "the dashboard refuses it"
+like "$out" "^ioatlas dashboard: cannot use output folder '$shared/www': owned by another user \\(uid [0-9]+\\)" \
+	"saying whose it is"
+like "$out" "remove it" "and what to do"
+ok "nothing is written in it" test -z "$(ls -A "$shared/www")"
+mkdir -m 777 open-www
+out=$(run_timeout 60 "$dashboard" --out "$TEST_TMP/open-www" 2>&1)
+like "$out" "cannot use output folder '$TEST_TMP/open-www': writable by other users" \
+	"a folder others may write in is refused"
+ok "nothing is written in it" test -z "$(ls -A open-www)"
+ok "nobody plants a link as the folder" as_nobody ln -s "$TEST_TMP/victim-dir" "$shared/www2"
+out=$(run_timeout 60 "$dashboard" --out "$shared/www2" 2>&1)
+like "$out" "cannot use output folder '$shared/www2': a symbolic link another user owns" \
+	"it is refused"
+is "$(ls -A victim-dir)" "" "and nothing lands where it points"
+out=$(run_timeout 60 "$dashboard" --out "$TEST_TMP/www" 2>&1)
+unlike "$out" "output folder" "a missing folder is made (the database is missing here)"
+is "$(stat -c '%U %a' "$TEST_TMP/www" "$TEST_TMP/www/users" | tr '\n' ' ')" "root 755 root 755 " \
+	"the running user's, mode 755"
+
 done_testing
