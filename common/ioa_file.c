@@ -205,13 +205,13 @@ int ioa_file_write(const char *path, mode_t mode, uid_t uid, gid_t gid,
 	if (!f) {
 		close(fd);
 		rc = rc ? rc : -ENOMEM;
-		goto unlink;
+		goto drop_tmp;
 	}
 	rc = fn(f, arg);
 	if (fclose(f) && !rc)
 		rc = -EIO;
 	if (rc)
-		goto unlink;
+		goto drop_tmp;
 	/*
 	 * A new name must still be free (nothing planted meanwhile); an old
 	 * regular file is replaced, never written through.
@@ -228,7 +228,7 @@ int ioa_file_write(const char *path, mode_t mode, uid_t uid, gid_t gid,
 		rc = -errno;
 	if (!rc)
 		goto out;
-unlink:
+drop_tmp:
 	unlinkat(folder, tmp, 0);
 out:
 	close(folder);
