@@ -11,6 +11,7 @@
 #include <pthread.h>
 #include <pwd.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -531,14 +532,20 @@ static int make_dir(const char *path)
 	struct rt_mkdir m = {path, 0, 0};
 	struct stat st;
 	pthread_t thread;
+	sigset_t all, old;
 	int saved_errno = errno;
 
 	if (stat(path, &st) == 0) {
 		errno = saved_errno;
 		return 0;
 	}
-	if (pthread_create(&thread, NULL, mkdir_unmasked, &m) == 0)
-		pthread_join(thread, NULL);
+	/* The thread starts with every signal blocked: the program's handlers never run on it. */
+	sigfillset(&all);
+	if (pthread_sigmask(SIG_BLOCK, &all, &old) == 0) {
+		if (pthread_create(&thread, NULL, mkdir_unmasked, &m) == 0)
+			pthread_join(thread, NULL);
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+	}
 	/*
 	 * No thread (or no unshare under a seccomp policy): the umask narrows the
 	 * mode, and no chmod, which would drop the set-group-ID bit.
