@@ -133,6 +133,16 @@ const char *ioa_strerror(int rc)
 {
 	static _Thread_local char unknown[32];
 
+	switch (rc) {
+	case IOA_ENOTREG:
+		return "not a regular file";
+	case IOA_EFOREIGNLINK:
+		return "a symbolic link another user owns";
+	case IOA_EFOREIGN:
+		return "owned by another user";
+	case IOA_EOPENDIR:
+		return "writable by other users";
+	}
 	if (rc < 0 && rc > -4096) {
 		const char *text = strerror(-rc);
 

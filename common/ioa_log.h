@@ -59,7 +59,19 @@ void ioa_log(enum ioa_log_level level, const char *fmt, ...) IOA_PRINTF(2, 3);
  */
 int ioa_error_rc(int rc, const char *fmt, ...) IOA_PRINTF(2, 3);
 
-/* The description of a negative errno-style code ("unknown error -N" if none). */
+/*
+ * ioatlas's own codes, past errno's range, for what errno cannot say
+ * (ioa_file's checks on what a tool writes over).
+ */
+#define IOA_ENOTREG	 (-4097) /* "not a regular file" */
+#define IOA_EFOREIGNLINK (-4098) /* "a symbolic link another user owns" */
+#define IOA_EFOREIGN	 (-4099) /* "owned by another user" */
+#define IOA_EOPENDIR	 (-4100) /* "writable by other users" */
+
+/*
+ * The description of a negative errno-style code or one of the IOA_E codes
+ * ("unknown error -N" if none).
+ */
 const char *ioa_strerror(int rc);
 
 #endif

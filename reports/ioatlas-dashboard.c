@@ -101,16 +101,16 @@ static int user_report(struct dash *d, const char *id, const char *start, const 
 		uid = (uid_t)uid_num;
 	snprintf(link, link_len, "users/%s/job-%s.html", dir, id);
 	snprintf(path, sizeof(path), "%s/users/%s", d->out, dir);
-	if (mkdir(path, dmode) && errno != EEXIST) {
-		ioa_warning("cannot create '%s': %s", path, strerror(errno));
+	/*
+	 * The folder is the user's whatever made it, with the site's mode, given
+	 * through its descriptor: a link the user put in its place is refused.
+	 */
+	rc = ioa_file_dir(path, dmode, uid, gid, IOA_FILE_DIR_SET, NULL);
+	if (rc) {
+		ioa_warning("cannot give '%s' to uid %" PRId64 " with its mode: %s", path, uid_num,
+			    ioa_strerror(rc));
 		return 0;
 	}
-	/* The folder is the user's whatever made it, with the site's mode. */
-	if ((uid != (uid_t)-1 || gid != (gid_t)-1) && chown(path, uid, gid))
-		ioa_warning("cannot give '%s' to uid %" PRId64 ": %s", path, uid_num,
-			    strerror(errno));
-	if (chmod(path, dmode))
-		ioa_warning("cannot set the mode of '%s': %s", path, strerror(errno));
 	if (snprintf(path, sizeof(path), "%s/%s", d->out, link) >= (int)sizeof(path))
 		return 0;
 	if (!stat(path, &st))
@@ -425,6 +425,41 @@ static void usage(FILE *out)
 		"Settings (ioatlas.conf(5)): warehouse.conninfo, dashboard.*, analyze.*.\n");
 }
 
+/* path = folder/name; path. */
+static const char *path_of(char *path, size_t len, const char *folder, const char *name)
+{
+	snprintf(path, len, "%s/%s", folder, name);
+	return path;
+}
+
+/*
+ * Makes an output folder (the running user's, mode 755) or checks that the
+ * one there is the running user's or root's and that others cannot write
+ * in it: a folder another user made (in /tmp, say) would let that user
+ * replace the pages and the users' reports.  0, or 1 with the reason said.
+ */
+static int out_folder(const char *path)
+{
+	uid_t owner = 0;
+	int rc = ioa_file_dir(path, 0755, (uid_t)-1, (gid_t)-1, 0, &owner);
+
+	if (rc == IOA_EFOREIGN)
+		ioa_error("cannot use output folder '%s': %s (uid %u); remove it, or give it to "
+			  "the user running the dashboard, then run again",
+			  path, ioa_strerror(rc), (unsigned)owner);
+	else if (rc == IOA_EOPENDIR)
+		ioa_error("cannot use output folder '%s': %s; remove it, or take their write "
+			  "permission away (chmod go-w), then run again",
+			  path, ioa_strerror(rc));
+	else if (rc == IOA_EFOREIGNLINK)
+		ioa_error("cannot use output folder '%s': %s; remove it, or name the folder "
+			  "itself, then run again",
+			  path, ioa_strerror(rc));
+	else if (rc)
+		ioa_error("cannot use output folder '%s': %s", path, ioa_strerror(rc));
+	return rc ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct dash d = {.group = (gid_t)-1};
@@ -473,11 +508,8 @@ int main(int argc, char **argv)
 		}
 		d.group = g->gr_gid;
 	}
-	snprintf(path, sizeof(path), "%s/users", d.out);
-	if ((mkdir(d.out, 0755) && errno != EEXIST) || (mkdir(path, 0755) && errno != EEXIST)) {
-		ioa_error("cannot create '%s': %s", path, strerror(errno));
+	if (out_folder(d.out) || out_folder(path_of(path, sizeof(path), d.out, "users")))
 		goto out;
-	}
 	d.conn = ioa_db_connect(d.an.conninfo, "ioatlas dashboard", &err);
 	if (!d.conn) {
 		ioa_error("%s", ioa_buf_str(&err));

@@ -31,6 +31,8 @@ static void usage(FILE *out)
 		     "  --json     the report's content as JSON\n"
 		     "\n"
 		     "The file is created readable by its owner only: it holds the job's paths.\n"
+		     "It replaces only a regular file, and follows a symbolic link only when\n"
+		     "the running user or root owns it.\n"
 		     "Settings (ioatlas.conf(5)): warehouse.conninfo, analyze.*.\n");
 }
 
@@ -116,8 +118,14 @@ int main(int argc, char **argv)
 					       as_json ? report_json : report_page, model)
 	     : as_json	      ? report_json(stdout, model)
 			      : report_page(stdout, model);
-	if (rc) {
-		ioa_error("cannot write '%s': %s", out, ioa_strerror(rc));
+	if (rc == IOA_ENOTREG || rc == IOA_EFOREIGNLINK) {
+		/* Never through another user's link, never over a device (-o /dev/null as root). */
+		ioa_error("cannot write report '%s': %s; name a new or regular file, or '-' for "
+			  "standard output",
+			  out, ioa_strerror(rc));
+		goto out;
+	} else if (rc) {
+		ioa_error("cannot write report '%s': %s", out, ioa_strerror(rc));
 		goto out;
 	}
 	if (strcmp(out, "-"))

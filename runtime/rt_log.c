@@ -8,7 +8,10 @@
 
 #include <errno.h>
 #include <mntent.h>
+#include <pthread.h>
 #include <pwd.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -491,14 +494,66 @@ static void safe_name(char *dst, size_t len, const char *src)
 	dst[i] = '\0';
 }
 
+/*
+ * The log tree's folders as ioatlas setup-logdir makes them (mode 3773):
+ * every user's job writes its log, the sticky bit keeps users from removing
+ * each other's logs, only the owner and the group list the folder.  The
+ * group, and the set-group-ID bit that gives each log the collector's
+ * group, come from the parent when setup-logdir made it: a user who is not
+ * in that group loses the set-group-ID bit on any chmod, so the mode must
+ * come whole from mkdir, past the process's umask.  The umask is the whole
+ * process's: a short thread with its own (unshare(CLONE_FS)) makes the
+ * folder, so that no other thread of the program ever runs under umask 0.
+ */
+#define RT_TREE_MODE 01773
+
+struct rt_mkdir {
+	const char *path;
+	int rc;	   /* 0 or -errno from mkdir */
+	int tried; /* the thread ran mkdir past the umask */
+};
+
+static void *mkdir_unmasked(void *arg)
+{
+	struct rt_mkdir *m = arg;
+
+	rt_inside |= RT_IN_RUNTIME;
+	if (unshare(CLONE_FS) == 0) {
+		umask(0);
+		m->rc = mkdir(m->path, RT_TREE_MODE) ? -errno : 0;
+		m->tried = 1;
+	}
+	return NULL;
+}
+
+/* Makes a folder of the log path when missing; 0, or -errno.  errno is kept. */
 static int make_dir(const char *path)
 {
-	if (mkdir(path, 01777) == 0) {
-		/* Every user's jobs write here: sticky and open like /tmp. */
-		chmod(path, 01777);
+	struct rt_mkdir m = {path, 0, 0};
+	struct stat st;
+	pthread_t thread;
+	sigset_t all, old;
+	int saved_errno = errno;
+
+	if (stat(path, &st) == 0) {
+		errno = saved_errno;
 		return 0;
 	}
-	return errno == EEXIST ? 0 : -errno;
+	/* The thread starts with every signal blocked: the program's handlers never run on it. */
+	sigfillset(&all);
+	if (pthread_sigmask(SIG_BLOCK, &all, &old) == 0) {
+		if (pthread_create(&thread, NULL, mkdir_unmasked, &m) == 0)
+			pthread_join(thread, NULL);
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+	}
+	/*
+	 * No thread (or no unshare under a seccomp policy): the umask narrows the
+	 * mode, and no chmod, which would drop the set-group-ID bit.
+	 */
+	if (!m.tried)
+		m.rc = mkdir(path, RT_TREE_MODE) ? -errno : 0;
+	errno = saved_errno;
+	return m.rc == -EEXIST ? 0 : m.rc;
 }
 
 int rt_log_path(char *out, size_t out_len)

@@ -684,7 +684,7 @@ void rt_mpilog_write(void)
 {
 	struct rt_job job = {0};
 	MPI_Errhandler saved;
-	int rc;
+	int rc, saved_errno = errno;
 
 	if (!rt.mpi_initialized || !rt.started || rt.log_written)
 		return;
@@ -710,4 +710,6 @@ void rt_mpilog_write(void)
 	ioa_trace_free(&job.trace);
 	ioa_buf_release(&job.hosts);
 	rt_inside &= ~RT_IN_RUNTIME;
+	/* The program's MPI_Finalize returns with the errno it had. */
+	errno = saved_errno;
 }

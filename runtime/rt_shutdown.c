@@ -42,7 +42,7 @@ void rt_shutdown_at_exit(void)
 	char host[256] = "";
 	uint32_t node = 0;
 	double seconds_per_tick;
-	int rc;
+	int rc, saved_errno = errno;
 
 	if (rt.log_written || !rt.started || rt.mpi_initialized)
 		return;
@@ -69,4 +69,6 @@ void rt_shutdown_at_exit(void)
 			strerror(-rc));
 	ioa_logw_release(&w);
 	rt_inside &= ~RT_IN_RUNTIME;
+	/* Other exit handlers may still look at errno. */
+	errno = saved_errno;
 }

@@ -2,7 +2,13 @@
 # folders ahead with the site's owner, group and mode 3773: a user's job
 # (run as nobody) writes its log there but cannot list the folder, the
 # collector's group can, and reads the log, which took the folder's group; a second run changes nothing; a folder set wrong
-# is set right; bad requests are refused.
+# is set right; bad requests are refused.  Hostile users (nobody) cannot
+# turn it against the system: symbolic links planted as day folders are
+# reported and left alone (what they point at keeps its owner and mode), a
+# folder or file a user made in a day's place is reported and skipped while
+# the other days are still made; a day folder a job made (setup-logdir did
+# not run) has the tree's group and mode, and setup-logdir takes it over
+# with the job's log in it.
 . "$IOA_SOURCE_DIR/tests/lib/test-lib.sh"
 . "$IOA_SOURCE_DIR/tests/lib/runtime-lib.sh"
 [ "$(id -u)" = 0 ] || skip_all "owners and groups are given by root"
@@ -45,6 +51,55 @@ chgrp root "$tree/$today"
 out=$("$setup" --logdir "$tree" --group daemon --days 3 2>&1)
 like "$out" "0 folders made, 1 set right" "a folder set wrong is set right"
 is "$(stat -c '%a %G' "$tree/$today")" "3773 daemon" "its mode and group back"
+
+# Hostile users plant things where future days go (the parents are the tree's, 3773).
+day() { date -u -d "+$1 days" +%Y/%m/%d; }
+ok "the next 8 days are made" "$setup" --logdir "$tree" --group daemon --days 8
+for n in 3 4 5 6; do rmdir "$tree/$(day $n)"; done
+mkdir "$TEST_TMP/victim-dir"
+chmod 700 "$TEST_TMP/victim-dir"
+printf 'secret\n' >"$TEST_TMP/victim-file"
+chmod 600 "$TEST_TMP/victim-file"
+ok "a user plants a symbolic link to a root folder as a day" \
+	as_nobody ln -s "$TEST_TMP/victim-dir" "$tree/$(day 3)"
+ok "another to a root file" as_nobody ln -s "$TEST_TMP/victim-file" "$tree/$(day 4)"
+ok "makes a future day's folder" as_nobody mkdir "$tree/$(day 5)"
+ok "and touches a file in another day's place" as_nobody touch "$tree/$(day 6)"
+rm -rf "$tree/$(day 7)"
+out=$(run_timeout 30 "$setup" --logdir "$tree" --group daemon --days 9 2>&1)
+is "$?" 1 "setup-logdir says that something needs a look"
+like "$out" "'$tree/$(day 3)' is a symbolic link" "it reports the link to a folder"
+like "$out" "'$tree/$(day 4)' is a symbolic link" "and to a file"
+like "$out" "'$tree/$(day 5)' was made by uid [0-9]+" "the user's folder"
+like "$out" "'$tree/$(day 6)' is in the way: not a folder" "and the file"
+like "$out" "5 days ready, [0-9]+ folders made, 0 set right, 4 left as they are" \
+	"the run went on over the other days"
+is "$(stat -c '%a %U %G' "$TEST_TMP/victim-dir" "$TEST_TMP/victim-file" | tr '\n' ' ')" \
+	"700 root root 600 root root " "what the links point at keeps its mode and owner"
+ok "the links are left as they are" test -L "$tree/$(day 3)" -a -L "$tree/$(day 4)"
+is "$(stat -c '%U' "$tree/$(day 5)")" nobody "the user's folder is not taken over"
+is "$(stat -c '%a %G' "$tree/$(day 7)" "$tree/$(day 8)" | tr '\n' ' ')" "3773 daemon 3773 daemon " \
+	"the days after them are made"
+rm -rf "$tree/$(day 3)" "$tree/$(day 4)" "$tree/$(day 5)" "$tree/$(day 6)"
+
+# setup-logdir did not run for today: the user's job makes the day folder.
+jobs_tree="$TEST_TMP/jobs-tree"
+ok "a tree with no day folder yet" "$setup" --logdir "$jobs_tree" --group daemon --days 1
+rmdir "$jobs_tree/$today"
+mkdir -m 777 "$TEST_TMP/nobody-data"
+ok "a job (umask 022) runs under the runtime and makes today's folder" \
+	as_nobody sh -c 'umask 022; exec "$@"' sh env IOATLAS_LOGDIR="$jobs_tree" \
+	IOATLAS_NONMPI=1 LD_PRELOAD="$(ioa_preload_list "$IOA_RUNTIME_SO")" \
+	"$IOA_BUILD_DIR/tests/workloads/posix-ops" basic "$TEST_TMP/nobody-data"
+is "$(stat -c '%a %U %G' "$jobs_tree/$today")" "3773 nobody daemon" \
+	"it has the tree's group (set-group-ID) and mode, as setup-logdir makes them"
+job_log=$(find "$jobs_tree/$today" -name 'nobody_posix-ops_*.ioa')
+is "$(stat -c '%a %G' "$job_log")" "440 daemon" "the job's log is there, in the collector's group"
+out=$(run_timeout 30 "$setup" --logdir "$jobs_tree" --group daemon --days 1 2>&1)
+is "$?" 0 "setup-logdir accepts the job's folder"
+like "$out" "0 folders made, 0 set right, 1 taken over from jobs" "and takes it over"
+is "$(stat -c '%a %U %G' "$jobs_tree/$today")" "3773 root daemon" "the tree's owner has it"
+ok "with the job's log in it" test -f "$job_log"
 
 log_group_conf="$TEST_TMP/ioatlas.conf"
 printf 'logdir = %s/other\nlog_group = daemon\n' "$TEST_TMP" >"$log_group_conf"

@@ -24,7 +24,8 @@ like "$log" "^$logs/[0-9]{4}/[0-9]{2}/[0-9]{2}/[^/]+_posix-ops_nojob_[0-9]+-[0-9
 is "$(find "$logs" -name '*.part' | wc -l)" 0 "and no .part file is left"
 version=$(sed -n 's/^CMAKE_PROJECT_VERSION:STATIC=//p' "$IOA_BUILD_DIR/CMakeCache.txt")
 like "$("$IOA_CMD" parse "$log")" "^# runtime_version: $version\$" "the log carries the runtime's version"
-is "$(stat -c %a "$(dirname "$log")")" 1777 "date folders are created sticky and open"
+is "$(stat -c %a "$(dirname "$log")")" 1773 \
+	"date folders are created as setup-logdir makes them: sticky, open to write, not to list"
 
 logs=$(ioa_logdir)
 SLURM_JOB_ID=4242 ioa_preload "$logs" "$ops" basic "$work"
