@@ -1,6 +1,6 @@
 /*
  * log-hostile — a copy of a log with hostile text in its string fields, as
- * a user who crafts a log would write it (t6005: kernels from such logs
+ * a user who crafts a log would write it (t6007: kernels from such logs
  * compile, replay the names byte for byte, and run nothing else).
  *
  *	log-hostile [--calls] IN OUT

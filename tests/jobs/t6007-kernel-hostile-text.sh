@@ -1,4 +1,4 @@
-# t6005-kernel-hostile-text — text from a log never becomes code in a
+# t6007-kernel-hostile-text — text from a log never becomes code in a
 # kernel.  Real programs (python3, cp run from a folder named with "*/")
 # create files whose names hold "*/", quotes, backslashes, newlines,
 # trigraphs, "%n" and bytes that are not UTF-8; crafted logs (log-hostile)
