@@ -2,7 +2,8 @@
 # hostile repository, served by a real HTTP server on 127.0.0.1 (python3's
 # http.server, which can also stall on purpose): a package with too many
 # files, too large a file, too large a total, a file larger than meta.json
-# says, an index or a meta.json too large to take, and a server that sends
+# says, an index or a meta.json too large to take, a meta.json whose file
+# list is not a list, and a server that sends
 # its headers and then nothing are refused with a clear message, quickly,
 # leaving nothing behind; names, versions and other text from the server
 # reach the terminal without control bytes (C0, DEL, C1, ESC sequences).
@@ -66,6 +67,9 @@ kfiles "$www/bigindex" && pkg "$www/bigindex"
 kfiles "$www/bigmeta" && pkg "$www/bigmeta"
 { head -c $((2 << 20)) /dev/zero | tr '\0' ' '; cat "$www/bigmeta/kernels/fpp/1/meta.json"; } \
 	>"$www/bigmeta/m" && mv "$www/bigmeta/m" "$www/bigmeta/kernels/fpp/1/meta.json"
+# A meta.json whose "files" is not a list (json-c asserts on it as one).
+kfiles "$www/notlist" && pkg "$www/notlist"
+sed -i 's/"files":\[.*\]}/"files":"kernel.c"}/' "$www/notlist/kernels/fpp/1/meta.json"
 # A good package whose kernel.c stalls (the server's rule, below).
 kfiles "$www/slow" && pkg "$www/slow"
 # Terminal control in every text an index gives: ESC [ 2 J (clear screen),
@@ -142,6 +146,12 @@ fails "a file larger than meta.json says" \
 like "$(cat "$TEST_TMP/last.out")" "/liar/kernels/fpp/1/(Makefile|kernel.c): refused: larger than meta.json says \(10 bytes\)" \
 	"is cut off and refused"
 nothing_left p-liar "and leaves nothing behind"
+
+fails "a meta.json whose files are not a list" \
+	run_timeout 30 "$kernel" pull fpp --from "$url/notlist/" -o "$TEST_TMP/p-notlist"
+like "$(cat "$TEST_TMP/last.out")" "notlist/kernels/fpp/1/meta.json: not a kernel's metadata" \
+	"is refused, not a crash"
+nothing_left p-notlist "and leaves nothing behind"
 
 fails "an index of 17 MiB" run_timeout 30 "$kernel" list --from "$url/bigindex/"
 like "$(cat "$TEST_TMP/last.out")" "bigindex/index.json: refused: larger than an index may be \(16777216 bytes\)" \
