@@ -64,8 +64,8 @@ static void usage(FILE *out)
 		"PROGRAM@JOB into PATH, recorded in the warehouse (its report links to --url).\n"
 		"\n"
 		"Settings (ioatlas.conf(5)): warehouse.conninfo, kernel.repository,\n"
-		"kernel.repository_url, kernel.nightly_top, kernel.nightly_days, kernel.runtime;\n"
-		"the options override them.\n");
+		"kernel.repository_url, kernel.nightly_top, kernel.nightly_days, kernel.runtime,\n"
+		"kernel.stall_timeout (list, search, pull, push); the options override them.\n");
 }
 
 /* libioatlas.so beside this program: installed, or in the build tree. */
