@@ -64,8 +64,8 @@ static void usage(FILE *out)
 		"PROGRAM@JOB into PATH, recorded in the warehouse (its report links to --url).\n"
 		"\n"
 		"Settings (ioatlas.conf(5)): warehouse.conninfo, kernel.repository,\n"
-		"kernel.repository_url, kernel.nightly_top, kernel.nightly_days, kernel.runtime;\n"
-		"the options override them.\n");
+		"kernel.repository_url, kernel.nightly_top, kernel.nightly_days, kernel.runtime,\n"
+		"kernel.stall_timeout (list, search, pull, push); the options override them.\n");
 }
 
 /* libioatlas.so beside this program: installed, or in the build tree. */
@@ -224,6 +224,31 @@ static int gen(int argc, char **argv)
 }
 
 #ifdef IOATLAS_HAVE_CURL
+/*
+ * The kernel.* settings, one table for every verb that reads them: a key
+ * under kernel. that one verb did not know would be refused as a typo.
+ */
+static char *conninfo, *repo_path, *repo_url, *runtime_path;
+static long long ndays, ntop;
+static double stall_timeout_s;
+static const struct ioa_setting settings[] = {
+	{"warehouse.conninfo", IOA_SET_TEXT, &conninfo, "",
+	 "libpq connection string (secrets in .pgpass or a service file)"},
+	{"kernel.repository", IOA_SET_TEXT, &repo_path, "",
+	 "the site kernel repository the nightly kernels are published into"},
+	{"kernel.repository_url", IOA_SET_TEXT, &repo_url, "",
+	 "where a web server serves that folder (reports link there)"},
+	{"kernel.nightly_top", IOA_SET_COUNT, &ntop, "5",
+	 "executables with the most bytes that get a kernel each night"},
+	{"kernel.nightly_days", IOA_SET_COUNT, &ndays, "1",
+	 "days of jobs the nightly kernels are chosen from"},
+	{"kernel.runtime", IOA_SET_TEXT, &runtime_path, "",
+	 "the runtime the kernels are validated under (empty: the one installed here)"},
+	{"kernel.stall_timeout", IOA_SET_SECONDS, &stall_timeout_s, "30s",
+	 "a transfer from or to a repository under 1 KiB/s this long is abandoned"},
+};
+static const size_t nsettings = sizeof(settings) / sizeof(settings[0]);
+
 static int publish(int argc, char **argv)
 {
 	struct kvalidate_options o = {.timeout = 600};
@@ -272,6 +297,7 @@ static int publish(int argc, char **argv)
 static int remote(const char *verb, int argc, char **argv)
 {
 	struct ioa_buf err = IOA_BUF_INIT(IOA_LOG_LINE_MAX);
+	struct krepo_transfer t = KREPO_TRANSFER_INIT;
 	const char *url = NULL, *what = NULL, *out = NULL, *netrc = NULL;
 	char dir[PATH_MAX];
 	int i, rc;
@@ -294,17 +320,30 @@ static int remote(const char *verb, int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	if (ioa_conf_load(settings, nsettings, &err)) {
+		ioa_error("%s", ioa_buf_str(&err));
+		ioa_buf_release(&err);
+		return 1;
+	}
+	t.stall_timeout_s = stall_timeout_s;
+	ioa_conf_free(settings, nsettings);
+	if (t.stall_timeout_s < 1) {
+		ioa_error("kernel.stall_timeout is %g s: it must be at least 1 s",
+			  t.stall_timeout_s);
+		ioa_buf_release(&err);
+		return 1;
+	}
 	if (!strcmp(verb, "list") || !strcmp(verb, "search")) {
-		rc = krepo_list(url, what, stdout, &err);
+		rc = krepo_list(url, what, &t, stdout, &err);
 	} else if (!strcmp(verb, "pull")) {
 		snprintf(dir, sizeof(dir), "%s", out ? out : what);
 		if (!out)
 			dir[strcspn(dir, "@")] = '\0';
-		rc = krepo_pull(url, what, dir, &err);
+		rc = krepo_pull(url, what, dir, &t, &err);
 		if (!rc)
 			printf("pulled %s into %s (checksums verified)\n", what, dir);
 	} else {
-		rc = krepo_push(what, url, netrc, &err);
+		rc = krepo_push(what, url, netrc, &t, &err);
 		if (!rc)
 			printf("pushed %s to %s\n", what, url);
 	}
@@ -354,23 +393,6 @@ static int nightly(int argc, char **argv)
 		"INSERT INTO job_kernels (job, start_time, name, version, url) "
 		"VALUES ($1, $2, $3, $4, $5) ON CONFLICT (job, start_time, name, version) "
 		"DO UPDATE SET url = EXCLUDED.url, published_at = now()";
-	static char *conninfo, *repo, *url, *runtime;
-	static long long ndays, ntop;
-	static const struct ioa_setting settings[] = {
-		{"warehouse.conninfo", IOA_SET_TEXT, &conninfo, "",
-		 "libpq connection string (secrets in .pgpass or a service file)"},
-		{"kernel.repository", IOA_SET_TEXT, &repo, "",
-		 "the site kernel repository the nightly kernels are published into"},
-		{"kernel.repository_url", IOA_SET_TEXT, &url, "",
-		 "where a web server serves that folder (reports link there)"},
-		{"kernel.nightly_top", IOA_SET_COUNT, &ntop, "5",
-		 "executables with the most bytes that get a kernel each night"},
-		{"kernel.nightly_days", IOA_SET_COUNT, &ndays, "1",
-		 "days of jobs the nightly kernels are chosen from"},
-		{"kernel.runtime", IOA_SET_TEXT, &runtime, "",
-		 "the runtime the kernels are validated under (empty: the one installed here)"},
-	};
-	const size_t nsettings = sizeof(settings) / sizeof(settings[0]);
 	struct kvalidate_options o = {.timeout = 600};
 	struct ioa_buf err = IOA_BUF_INIT(IOA_LOG_LINE_MAX);
 	char lib[PATH_MAX], days[24], top[24];
@@ -388,7 +410,7 @@ static int nightly(int argc, char **argv)
 		int bad = 0;
 
 		if (!strcmp(opt, "--repo") || !strcmp(opt, "--url")) {
-			char **text = opt[2] == 'r' ? &repo : &url;
+			char **text = opt[2] == 'r' ? &repo_path : &repo_url;
 
 			free(*text);
 			*text = strdup(v);
@@ -408,16 +430,17 @@ static int nightly(int argc, char **argv)
 		status = 2;
 		goto out;
 	}
-	if (!repo || !*repo || ndays <= 0 || ntop <= 0) {
-		ioa_error(!repo || !*repo ? "no kernel repository: kernel.repository or --repo"
-					  : "--days and --top count from 1");
+	if (!repo_path || !*repo_path || ndays <= 0 || ntop <= 0) {
+		ioa_error(!repo_path || !*repo_path
+				  ? "no kernel repository: kernel.repository or --repo"
+				  : "--days and --top count from 1");
 		status = 2;
 		goto out;
 	}
 	snprintf(days, sizeof(days), "%lld", ndays);
 	snprintf(top, sizeof(top), "%lld", ntop);
-	if (!o.runtime && *runtime)
-		o.runtime = runtime;
+	if (!o.runtime && *runtime_path)
+		o.runtime = runtime_path;
 	if (!o.runtime && !(o.runtime = runtime_lib(lib, sizeof(lib)))) {
 		ioa_error("no libioatlas.so beside this program: name it with --runtime");
 		goto out;
@@ -446,12 +469,12 @@ static int nightly(int argc, char **argv)
 				    "._-",
 				    name[k]))
 				name[k] = '_';
-		if (!krepo_safe_name(name))
+		if (!kpkg_safe_name(name))
 			snprintf(name, sizeof(name), "job");
 		/* Made and validated in a scratch folder, removed after. */
 		snprintf(dir, sizeof(dir), "%s/ioatlas-kernel-XXXXXX",
 			 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-		snprintf(where, sizeof(where), "%s/kernels/%s/%s", repo, name, id);
+		snprintf(where, sizeof(where), "%s/kernels/%s/%s", repo_path, name, id);
 		published = !access(where, F_OK); /* on an earlier night: recorded again */
 		ioa_buf_reset(&err);
 		rc = published ? 0 : mkdtemp(dir) ? 0 : -errno;
@@ -466,7 +489,8 @@ static int nightly(int argc, char **argv)
 				ioa_buf_addstr(&err, ioa_buf_str(&a.err));
 		}
 		if (!published)
-			rc = rc ? rc : krepo_publish(dir, log, repo, name, id, &o, stdout, &err);
+			rc = rc ? rc
+				: krepo_publish(dir, log, repo_path, name, id, &o, stdout, &err);
 		if (!published)
 			rm_tree(dir);
 		free(a.sum.file_ids);
@@ -475,9 +499,10 @@ static int nightly(int argc, char **argv)
 			char link[PATH_MAX + 400];
 			const char *p[] = {id, PQgetvalue(res, i, 1), name, id, link};
 
-			if (*url)
-				snprintf(link, sizeof(link), "%s%skernels/%s/%s/", url,
-					 url[strlen(url) - 1] == '/' ? "" : "/", name, id);
+			if (*repo_url)
+				snprintf(link, sizeof(link), "%s%skernels/%s/%s/", repo_url,
+					 repo_url[strlen(repo_url) - 1] == '/' ? "" : "/", name,
+					 id);
 			else
 				snprintf(link, sizeof(link), "file://%s/", where);
 			rc = ioa_db_exec(conn, sql_record, 5, p, &err);

@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <json-c/json.h>
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <openssl/evp.h>
@@ -20,8 +21,6 @@
 #include <unistd.h>
 
 #include "ioa_file.h"
-
-#define FETCH_MAX ((size_t)64 << 20) /* the largest file a pull takes */
 
 /* Paths and URLs: names are bounded, a cut one is an error (never a different path). */
 static int pathf(char *out, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -37,13 +36,6 @@ static int pathf(char *out, size_t len, const char *fmt, ...)
 }
 
 static const char *const kernel_files[] = {"kernel.c", "Makefile"};
-
-int krepo_safe_name(const char *s)
-{
-	size_t n = strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-");
-
-	return s[0] && !s[n] && n <= 128 && strcmp(s, ".") && strcmp(s, "..");
-}
 
 static void sha256_hex(const void *data, size_t len, char out[65])
 {
@@ -120,11 +112,33 @@ static void url_join(const char *base, const char *rel, char *out, size_t len)
 	pathf(out, len, "%s%s%s", base, n && base[n - 1] == '/' ? "" : "/", rel);
 }
 
-static CURL *easy(const char *url, struct ioa_buf *err)
+static double now_s(void)
 {
-	CURL *c = curl_easy_init();
+	struct timespec ts;
 
-	if (!c) {
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * A transfer of url within t's times, or NULL with err set (libcurl
+ * failing, or the command's time spent); *budget_s: the time it may take.
+ */
+static CURL *easy(const char *url, struct krepo_transfer *t, double *budget_s, struct ioa_buf *err)
+{
+	static const struct krepo_transfer defaults = KREPO_TRANSFER_INIT;
+	CURL *c;
+
+	if (!t->_deadline)
+		t->_deadline = now_s() + t->timeout_s;
+	*budget_s = t->_deadline - now_s();
+	if (*budget_s <= 0) {
+		ioa_buf_reset(err);
+		ioa_buf_addf(err, "%s: not fetched: the transfers took their %g s", url,
+			     t->timeout_s);
+		return NULL;
+	}
+	if (!(c = curl_easy_init())) {
 		ioa_buf_addstr(err, "cannot start a transfer (libcurl)");
 		return NULL;
 	}
@@ -132,37 +146,81 @@ static CURL *easy(const char *url, struct ioa_buf *err)
 	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "file,http,https");
 	curl_easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
 	curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 1L);
+	curl_easy_setopt(c, CURLOPT_MAXREDIRS, 10L);
 	curl_easy_setopt(c, CURLOPT_FAILONERROR, 1L);
-	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 20L);
-	curl_easy_setopt(c, CURLOPT_TIMEOUT, 600L);
+	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS,
+			 (long)(1000 * (t->connect_timeout_s > 0 ? t->connect_timeout_s
+								 : defaults.connect_timeout_s)));
+	curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, (long)ceil(1000 * *budget_s));
+	/* A server that sends its headers and then nothing is not waited for. */
+	curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, (long)KREPO_STALL_BYTES_PER_S);
+	curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME,
+			 (long)ceil(t->stall_timeout_s >= 1 ? t->stall_timeout_s : 1));
 	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
 	return c;
 }
 
-static int fetch(const char *url, struct ioa_buf *out, struct ioa_buf *err)
+/* err = why transfer c of url failed with code; the server's own words are never quoted. */
+static void transfer_error(CURL *c, CURLcode code, const char *url, const struct krepo_transfer *t,
+			   double budget_s, struct ioa_buf *err)
 {
-	struct sink s = {out, 0};
-	CURL *c = easy(url, err);
-	CURLcode code;
+	double connected = 0, took = 0;
 	long status = 0;
 
-	ioa_buf_reset(out);
+	curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
+	curl_easy_getinfo(c, CURLINFO_CONNECT_TIME, &connected);
+	curl_easy_getinfo(c, CURLINFO_TOTAL_TIME, &took);
+	ioa_buf_reset(err);
+	if (status >= 400)
+		ioa_buf_addf(err, "%s: the server answered HTTP %ld%s", url, status,
+			     status == 401 || status == 403 ? " (credentials: the netrc file)"
+							    : "");
+	else if (code == CURLE_OPERATION_TIMEDOUT && connected <= 0)
+		ioa_buf_addf(err, "%s: no connection within %g s", url, t->connect_timeout_s);
+	else if (code == CURLE_OPERATION_TIMEDOUT && took + 0.5 < budget_s)
+		ioa_buf_addf(err,
+			     "%s: the transfer stalled (under %d bytes/s for %g s: "
+			     "kernel.stall_timeout)",
+			     url, KREPO_STALL_BYTES_PER_S,
+			     ceil(t->stall_timeout_s >= 1 ? t->stall_timeout_s : 1));
+	else if (code == CURLE_OPERATION_TIMEDOUT)
+		ioa_buf_addf(err, "%s: the transfers took longer than %g s", url, t->timeout_s);
+	else
+		ioa_buf_addf(err, "%s: %s", url, curl_easy_strerror(code));
+}
+
+/*
+ * Fetches url into out, at most cap bytes: a longer answer is cut off and
+ * refused ("URL: refused: <too_big> (CAP bytes)").  0, or -ENOENT (not
+ * there), -EFBIG (too big), -EIO, with err set.
+ */
+static int fetch(const char *url, struct ioa_buf *out, size_t cap, const char *too_big,
+		 struct krepo_transfer *t, struct ioa_buf *err)
+{
+	struct sink s = {out, 0};
+	double budget_s;
+	CURL *c = easy(url, t, &budget_s, err);
+	CURLcode code;
+
+	ioa_buf_release(out);
+	ioa_buf_init(out, cap);
 	if (!c)
-		return -ENOMEM;
+		return -EIO;
 	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_data);
 	curl_easy_setopt(c, CURLOPT_WRITEDATA, &s);
+	curl_easy_setopt(c, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)cap);
 	code = curl_easy_perform(c);
-	curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
+	if (code != CURLE_OK && (s.over || code == CURLE_FILESIZE_EXCEEDED)) {
+		ioa_buf_reset(err);
+		ioa_buf_addf(err, "%s: refused: %s (%zu bytes)", url, too_big, cap);
+	} else if (code != CURLE_OK) {
+		transfer_error(c, code, url, t, budget_s, err);
+	}
 	curl_easy_cleanup(c);
 	if (code == CURLE_OK)
 		return 0;
-	ioa_buf_reset(err);
-	if (status >= 400)
-		ioa_buf_addf(err, "%s: the server answered HTTP %ld", url, status);
-	else
-		ioa_buf_addf(err, "%s: %s", url,
-			     s.over ? "larger than a kernel's files may be"
-				    : curl_easy_strerror(code));
+	if (s.over || code == CURLE_FILESIZE_EXCEEDED)
+		return -EFBIG;
 	return code == CURLE_HTTP_RETURNED_ERROR || code == CURLE_FILE_COULDNT_READ_FILE ? -ENOENT
 											 : -EIO;
 }
@@ -184,15 +242,15 @@ static size_t on_send(char *p, size_t size, size_t n, void *arg)
 }
 
 static int put(const char *url, const void *data, size_t len, const char *netrc,
-	       struct ioa_buf *err)
+	       struct krepo_transfer *t, struct ioa_buf *err)
 {
 	struct source s = {data, len};
-	CURL *c = easy(url, err);
+	double budget_s;
+	CURL *c = easy(url, t, &budget_s, err);
 	CURLcode code;
-	long status = 0;
 
 	if (!c)
-		return -ENOMEM;
+		return -EIO;
 	curl_easy_setopt(c, CURLOPT_UPLOAD, 1L);
 	curl_easy_setopt(c, CURLOPT_READFUNCTION, on_send);
 	curl_easy_setopt(c, CURLOPT_READDATA, &s);
@@ -201,70 +259,13 @@ static int put(const char *url, const void *data, size_t len, const char *netrc,
 	if (netrc)
 		curl_easy_setopt(c, CURLOPT_NETRC_FILE, netrc);
 	code = curl_easy_perform(c);
-	curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
+	if (code != CURLE_OK)
+		transfer_error(c, code, url, t, budget_s, err);
 	curl_easy_cleanup(c);
-	if (code == CURLE_OK)
-		return 0;
-	ioa_buf_reset(err);
-	if (status >= 400)
-		ioa_buf_addf(err, "%s: the server answered HTTP %ld%s", url, status,
-			     status == 401 || status == 403 ? " (credentials: the netrc file)"
-							    : "");
-	else
-		ioa_buf_addf(err, "%s: %s", url, curl_easy_strerror(code));
-	return -EIO;
+	return code == CURLE_OK ? 0 : -EIO;
 }
 
 /* ------------------------------------------------------------ the index */
-
-static json_object *index_parse(const struct ioa_buf *b, const char *where, struct ioa_buf *err)
-{
-	json_object *idx = b->len ? json_tokener_parse(ioa_buf_str((struct ioa_buf *)b)) : NULL;
-
-	if (!idx || !json_object_is_type(json_object_object_get(idx, "kernels"), json_type_array)) {
-		json_object_put(idx);
-		ioa_buf_reset(err);
-		ioa_buf_addf(err, "%s: not a kernel repository's index", where);
-		return NULL;
-	}
-	return idx;
-}
-
-static const char *jstr(json_object *o, const char *key)
-{
-	const char *s = json_object_get_string(json_object_object_get(o, key));
-
-	return s ? s : "";
-}
-
-/* Versions compare as numbers where they are ("10" after "9"), else as text. */
-static int version_cmp(const char *a, const char *b)
-{
-	char *ea, *eb;
-	long x = strtol(a, &ea, 10), y = strtol(b, &eb, 10);
-
-	if (!*ea && !*eb && ea != a && eb != b)
-		return (x > y) - (x < y);
-	return strcmp(a, b);
-}
-
-/* The index's entry for name[@version] (the newest version when none). */
-static json_object *index_find(json_object *idx, const char *name, const char *version)
-{
-	json_object *list = json_object_object_get(idx, "kernels"), *best = NULL;
-	size_t i;
-
-	for (i = 0; i < json_object_array_length(list); i++) {
-		json_object *k = json_object_array_get_idx(list, i);
-
-		if (strcmp(jstr(k, "name"), name))
-			continue;
-		if (version ? !strcmp(jstr(k, "version"), version)
-			    : !best || version_cmp(jstr(k, "version"), jstr(best, "version")) > 0)
-			best = k;
-	}
-	return best;
-}
 
 /* Replaces name@version's entry of the index with entry (or adds it). */
 static void index_put(json_object *idx, json_object *entry)
@@ -275,8 +276,8 @@ static void index_put(json_object *idx, json_object *entry)
 	for (i = 0; i < json_object_array_length(list); i++) {
 		json_object *k = json_object_array_get_idx(list, i);
 
-		if (!strcmp(jstr(k, "name"), jstr(entry, "name")) &&
-		    !strcmp(jstr(k, "version"), jstr(entry, "version"))) {
+		if (!strcmp(kpkg_str(k, "name"), kpkg_str(entry, "name")) &&
+		    !strcmp(kpkg_str(k, "version"), kpkg_str(entry, "version"))) {
 			json_object_array_put_idx(list, i, entry);
 			return;
 		}
@@ -289,14 +290,15 @@ static json_object *index_entry(json_object *meta)
 	json_object *e = json_object_new_object();
 	char path[600];
 
-	pathf(path, sizeof(path), "kernels/%s/%s/", jstr(meta, "name"), jstr(meta, "version"));
-	json_object_object_add(e, "name", json_object_new_string(jstr(meta, "name")));
-	json_object_object_add(e, "version", json_object_new_string(jstr(meta, "version")));
+	pathf(path, sizeof(path), "kernels/%s/%s/", kpkg_str(meta, "name"),
+	      kpkg_str(meta, "version"));
+	json_object_object_add(e, "name", json_object_new_string(kpkg_str(meta, "name")));
+	json_object_object_add(e, "version", json_object_new_string(kpkg_str(meta, "version")));
 	json_object_object_add(e, "path", json_object_new_string(path));
 	json_object_object_add(e, "ranks",
 			       json_object_get(json_object_object_get(
 				       json_object_object_get(meta, "provenance"), "ranks")));
-	json_object_object_add(e, "published", json_object_new_string(jstr(meta, "published")));
+	json_object_object_add(e, "published", json_object_new_string(kpkg_str(meta, "published")));
 	json_object_object_add(e, "io", json_object_get(json_object_object_get(meta, "io")));
 	return e;
 }
@@ -305,7 +307,7 @@ static json_object *index_entry(json_object *meta)
 static int index_add_local(const char *repo, json_object *meta, struct ioa_buf *err)
 {
 	char lock[PATH_MAX], path[PATH_MAX];
-	struct ioa_buf b = IOA_BUF_INIT(FETCH_MAX);
+	struct ioa_buf b = IOA_BUF_INIT(KPKG_INDEX_MAX);
 	json_object *idx;
 	const char *text;
 	int fd, rc;
@@ -319,9 +321,12 @@ static int index_add_local(const char *repo, json_object *meta, struct ioa_buf *
 		return -errno;
 	}
 	rc = read_file(path, &b);
+	if (rc && rc != -ENOENT)
+		ioa_buf_addf(err, "%s: %s", path,
+			     rc == -ENOBUFS ? "larger than an index may be" : strerror(-rc));
 	idx = rc == -ENOENT ? json_tokener_parse("{\"format\": 1, \"kernels\": []}")
 	      : rc	    ? NULL
-			    : index_parse(&b, path, err);
+			    : kpkg_index_parse(b.data, b.len, path, err);
 	rc = idx ? 0 : rc ? rc : -EINVAL;
 	if (!rc) {
 		index_put(idx, index_entry(meta));
@@ -342,9 +347,9 @@ static int index_add_local(const char *repo, json_object *meta, struct ioa_buf *
 static int copy_kernel(const char *from, const char *to_dir, json_object *files, char *sums,
 		       size_t sums_len, struct ioa_buf *err)
 {
-	struct ioa_buf b = IOA_BUF_INIT(FETCH_MAX);
+	struct ioa_buf b = IOA_BUF_INIT(KPKG_BYTES_MAX);
 	char src[PATH_MAX], dst[PATH_MAX], hex[65];
-	size_t i, used = 0;
+	size_t i, used = 0, bytes = 0;
 	int rc = 0;
 
 	for (i = 0; i < sizeof(kernel_files) / sizeof(kernel_files[0]) && !rc; i++) {
@@ -352,10 +357,20 @@ static int copy_kernel(const char *from, const char *to_dir, json_object *files,
 
 		pathf(src, sizeof(src), "%s/%s", from, kernel_files[i]);
 		pathf(dst, sizeof(dst), "%s/%s", to_dir, kernel_files[i]);
+		/* No larger than a pull takes: what is published can be pulled. */
+		ioa_buf_release(&b);
+		ioa_buf_init(&b, KPKG_BYTES_MAX - bytes);
 		rc = read_file(src, &b);
+		bytes += b.len;
 		rc = rc ? rc : write_whole(dst, b.data, b.len);
 		if (rc) {
-			ioa_buf_addf(err, "%s: %s", src, strerror(-rc));
+			if (rc == -ENOBUFS)
+				ioa_buf_addf(err,
+					     "%s: the kernel's files are larger than a package "
+					     "may be (%zu bytes)",
+					     src, KPKG_BYTES_MAX);
+			else
+				ioa_buf_addf(err, "%s: %s", src, strerror(-rc));
 			json_object_put(f);
 			break;
 		}
@@ -383,7 +398,7 @@ int krepo_publish(const char *dir, const char *log, const char *repo, const char
 	struct tm tm;
 	int rc;
 
-	if (!krepo_safe_name(name) || !krepo_safe_name(version)) {
+	if (!kpkg_safe_name(name) || !kpkg_safe_name(version)) {
 		ioa_buf_addf(err, "'%s@%s': a name and version are letters, digits, '.', '-', '_'",
 			     name, version);
 		json_object_put(files);
@@ -476,55 +491,108 @@ int krepo_publish(const char *dir, const char *log, const char *repo, const char
 
 /* ------------------------------------------------------------ list, pull, push */
 
-int krepo_list(const char *url, const char *term, FILE *out, struct ioa_buf *err)
+int krepo_list(const char *url, const char *term, struct krepo_transfer *t, FILE *out,
+	       struct ioa_buf *err)
 {
-	struct ioa_buf b = IOA_BUF_INIT(FETCH_MAX);
+	struct krepo_transfer defaults = KREPO_TRANSFER_INIT;
+	/* A line is at most the index, each byte shown as \xNN. */
+	struct ioa_buf b = IOA_BUF_INIT(KPKG_INDEX_MAX), line = IOA_BUF_INIT(4 * KPKG_INDEX_MAX);
 	char where[4096];
 	json_object *idx, *list;
 	size_t i;
 	int rc;
 
 	url_join(url, "index.json", where, sizeof(where));
-	rc = fetch(where, &b, err);
-	idx = rc ? NULL : index_parse(&b, where, err);
+	rc = fetch(where, &b, KPKG_INDEX_MAX, "larger than an index may be", t ? t : &defaults,
+		   err);
+	idx = rc ? NULL : kpkg_index_parse(b.data, b.len, where, err);
 	if (!rc && !idx)
 		rc = -EINVAL;
 	list = idx ? json_object_object_get(idx, "kernels") : NULL;
-	for (i = 0; list && i < json_object_array_length(list); i++) {
+	for (i = 0; list && i < json_object_array_length(list) && !rc; i++) {
 		json_object *k = json_object_array_get_idx(list, i);
 
-		if (term && !strstr(jstr(k, "name"), term))
+		if (term && !strstr(kpkg_str(k, "name"), term))
 			continue;
-		fprintf(out, "%s@%s\t%d ranks\t%s\n", jstr(k, "name"), jstr(k, "version"),
-			json_object_get_int(json_object_object_get(k, "ranks")),
-			jstr(k, "published"));
+		ioa_buf_reset(&line);
+		rc = kpkg_entry_line(k, &line);
+		if (!rc && fwrite(line.data, 1, line.len, out) != line.len)
+			rc = -EIO;
+		if (rc)
+			ioa_buf_addf(err, "cannot show %s: %s", where, strerror(-rc));
 	}
 	json_object_put(idx);
+	ioa_buf_release(&line);
 	ioa_buf_release(&b);
 	return rc;
 }
 
-/* A file name a repository may give: a plain name in the kernel's folder. */
-static int safe_file(const char *s)
+/* Removes the pull's folder aside and what p says may be in it. */
+static void pull_undo(const char *tmp, const struct kpkg *p)
 {
-	return krepo_safe_name(s) && s[0] != '.';
+	char path[PATH_MAX];
+	size_t i;
+
+	for (i = 0; i < p->nfiles; i++)
+		if (!pathf(path, sizeof(path), "%s/%s", tmp, p->files[i].name))
+			unlink(path);
+	if (!pathf(path, sizeof(path), "%s/meta.json", tmp))
+		unlink(path);
+	rmdir(tmp);
 }
 
-int krepo_pull(const char *url, const char *spec, const char *dir, struct ioa_buf *err)
+/* Fetches file f of the package at rel into the folder tmp, checked against f. */
+static int pull_file(const char *url, const char *rel, const struct kpkg_file *f, const char *tmp,
+		     struct krepo_transfer *t, struct ioa_buf *b, struct ioa_buf *err)
 {
-	struct ioa_buf b = IOA_BUF_INIT(FETCH_MAX);
-	char name[256], *at, where[4096], rel[1024], tmp[PATH_MAX], path[PATH_MAX], hex[65];
-	const char *version = NULL;
-	json_object *idx = NULL, *k, *meta = NULL, *files;
-	size_t i;
+	char path[PATH_MAX], where[4096], hex[65];
 	int rc;
 
+	if (pathf(path, sizeof(path), "%s%s", rel, f->name))
+		return -ENAMETOOLONG;
+	url_join(url, path, where, sizeof(where));
+	/* Never more than meta.json said (and kpkg bounded what it may say). */
+	rc = fetch(where, b, f->size, "larger than meta.json says", t, err);
+	if (rc)
+		return rc;
+	if (b->len != f->size) {
+		ioa_buf_addf(err, "%s: refused: %zu bytes, meta.json says %zu", where, b->len,
+			     f->size);
+		return -EBADMSG;
+	}
+	sha256_hex(b->data, b->len, hex);
+	if (strcmp(hex, f->sha256)) {
+		ioa_buf_addf(err, "%s: checksum mismatch (SHA-256 %s, the repository says %s)",
+			     where, hex, f->sha256);
+		return -EBADMSG;
+	}
+	if (pathf(path, sizeof(path), "%s/%s", tmp, f->name))
+		return -ENAMETOOLONG;
+	rc = write_whole(path, b->data, b->len);
+	if (rc)
+		ioa_buf_addf(err, "%s: %s", path, strerror(-rc));
+	return rc;
+}
+
+int krepo_pull(const char *url, const char *spec, const char *dir, struct krepo_transfer *t,
+	       struct ioa_buf *err)
+{
+	struct krepo_transfer defaults = KREPO_TRANSFER_INIT;
+	struct ioa_buf b = IOA_BUF_INIT(KPKG_INDEX_MAX);
+	struct kpkg pkg = KPKG_INIT;
+	char name[256], *at, where[4096], rel[1024], tmp[PATH_MAX], path[PATH_MAX];
+	const char *version = NULL;
+	json_object *idx = NULL, *k = NULL;
+	size_t i;
+	int rc, made = 0;
+
+	t = t ? t : &defaults;
 	pathf(name, sizeof(name), "%s", spec);
 	if ((at = strchr(name, '@'))) {
 		*at = '\0';
 		version = at + 1;
 	}
-	if (!krepo_safe_name(name) || (version && !krepo_safe_name(version))) {
+	if (!kpkg_safe_name(name) || (version && !kpkg_safe_name(version))) {
 		ioa_buf_addf(err, "'%s': not a kernel name[@version]", spec);
 		return -EINVAL;
 	}
@@ -533,167 +601,134 @@ int krepo_pull(const char *url, const char *spec, const char *dir, struct ioa_bu
 		return -EEXIST;
 	}
 	url_join(url, "index.json", where, sizeof(where));
-	rc = fetch(where, &b, err);
-	idx = rc ? NULL : index_parse(&b, where, err);
+	rc = fetch(where, &b, KPKG_INDEX_MAX, "larger than an index may be", t, err);
+	idx = rc ? NULL : kpkg_index_parse(b.data, b.len, where, err);
 	if (!rc && !idx)
 		rc = -EINVAL;
-	k = idx ? index_find(idx, name, version) : NULL;
+	k = idx ? kpkg_index_find(idx, name, version) : NULL;
 	if (!rc && !k) {
 		ioa_buf_addf(err, "no kernel %s%s%s in %s", name, version ? "@" : "",
 			     version ? version : "", url);
 		rc = -ENOENT;
 	}
 	/* The kernel's folder is where the index says, if that is where it must be. */
-	if (!rc) {
-		pathf(rel, sizeof(rel), "kernels/%s/%s/", name, jstr(k, "version"));
-		if (strcmp(jstr(k, "path"), rel) || !krepo_safe_name(jstr(k, "version"))) {
-			ioa_buf_addf(err, "%s: the index puts %s outside its place", url, name);
-			rc = -EINVAL;
-		}
-	}
+	rc = rc ? rc : kpkg_entry_folder(k, name, rel, sizeof(rel), url, err);
 	if (!rc) {
 		url_join(url, rel, where, sizeof(where));
 		strncat(where, "meta.json", sizeof(where) - strlen(where) - 1);
-		rc = fetch(where, &b, err);
-		meta = rc ? NULL : json_tokener_parse(ioa_buf_str(&b));
-		if (!rc && !meta) {
-			ioa_buf_addf(err, "%s: not a kernel's metadata", where);
-			rc = -EINVAL;
-		}
+		rc = fetch(where, &b, KPKG_META_MAX, "larger than a meta.json may be", t, err);
+		rc = rc ? rc
+			: kpkg_parse(&pkg, b.data, b.len, name, kpkg_str(k, "version"), where, err);
 	}
-	files = meta ? json_object_object_get(meta, "files") : NULL;
-	for (i = 0; !rc && i < json_object_array_length(files); i++)
-		if (!safe_file(jstr(json_object_array_get_idx(files, i), "name"))) {
-			ioa_buf_addf(err, "%s: refused: the file name '%s' would leave the folder",
-				     url, jstr(json_object_array_get_idx(files, i), "name"));
-			rc = -EACCES;
-		}
 	/* Everything into a folder beside the target, renamed into place once checked. */
 	if (!rc) {
-		pathf(tmp, sizeof(tmp), "%s.XXXXXX", dir);
-		if (!mkdtemp(tmp)) {
-			ioa_buf_addf(err, "cannot make a folder beside %s: %s", dir,
-				     strerror(errno));
-			rc = -errno;
-		}
-		for (i = 0; !rc && i < json_object_array_length(files); i++) {
-			json_object *f = json_object_array_get_idx(files, i);
-
-			pathf(path, sizeof(path), "%s%s", rel, jstr(f, "name"));
-			url_join(url, path, where, sizeof(where));
-			rc = fetch(where, &b, err);
-			if (!rc) {
-				sha256_hex(b.data, b.len, hex);
-				if (strcmp(hex, jstr(f, "sha256"))) {
-					ioa_buf_addf(err,
-						     "%s: checksum mismatch (SHA-256 %s, the "
-						     "repository says %s)",
-						     where, hex, jstr(f, "sha256"));
-					rc = -EBADMSG;
-				}
-			}
-			pathf(path, sizeof(path), "%s/%s", tmp, jstr(f, "name"));
-			rc = rc ? rc : write_whole(path, b.data, b.len);
-		}
-		if (!rc) {
-			const char *text = json_object_to_json_string_ext(
-				meta, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
-
-			pathf(path, sizeof(path), "%s/meta.json", tmp);
-			rc = write_whole(path, text, strlen(text));
-		}
-		if (!rc && (chmod(tmp, 0755) || rename(tmp, dir))) {
-			ioa_buf_addf(err, "cannot move the kernel into %s: %s", dir,
-				     strerror(errno));
-			rc = -errno;
-		}
-		if (rc && tmp[0]) {
-			for (i = 0; i < json_object_array_length(files); i++) {
-				pathf(path, sizeof(path), "%s/%s", tmp,
-				      jstr(json_object_array_get_idx(files, i), "name"));
-				unlink(path);
-			}
-			pathf(path, sizeof(path), "%s/meta.json", tmp);
-			unlink(path);
-			rmdir(tmp);
-		}
+		rc = pathf(tmp, sizeof(tmp), "%s.XXXXXX", dir);
+		rc = rc ? rc : mkdtemp(tmp) ? 0 : -errno;
+		made = !rc;
+		if (rc)
+			ioa_buf_addf(err, "cannot make a folder beside %s: %s", dir, strerror(-rc));
 	}
-	json_object_put(meta);
+	for (i = 0; !rc && i < pkg.nfiles; i++)
+		rc = pull_file(url, rel, &pkg.files[i], tmp, t, &b, err);
+	if (!rc) {
+		const char *text = json_object_to_json_string_ext(
+			pkg.meta, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
+
+		pathf(path, sizeof(path), "%s/meta.json", tmp);
+		rc = write_whole(path, text, strlen(text));
+		if (rc)
+			ioa_buf_addf(err, "%s: %s", path, strerror(-rc));
+	}
+	if (!rc && (chmod(tmp, 0755) || rename(tmp, dir))) {
+		rc = -errno;
+		ioa_buf_addf(err, "cannot move the kernel into %s: %s", dir, strerror(-rc));
+	}
+	if (rc && made)
+		pull_undo(tmp, &pkg);
+	kpkg_release(&pkg);
 	json_object_put(idx);
 	ioa_buf_release(&b);
 	return rc;
 }
 
-int krepo_push(const char *dir, const char *url, const char *netrc, struct ioa_buf *err)
+/* Copies the package p of dir into the repository tree root (file://). */
+static int push_local(const char *dir, const char *root, const struct kpkg *p, const char *rel,
+		      struct ioa_buf *b, struct ioa_buf *err)
 {
-	struct ioa_buf b = IOA_BUF_INIT(FETCH_MAX), idxb = IOA_BUF_INIT(FETCH_MAX);
+	char path[PATH_MAX], final[PATH_MAX], src[PATH_MAX], dst[PATH_MAX];
+	size_t i;
+	int rc = 0;
+
+	pathf(final, sizeof(final), "%s/%s", root, rel);
+	pathf(path, sizeof(path), "%s/kernels", root);
+	if ((mkdir(root, 0755) && errno != EEXIST) || (mkdir(path, 0755) && errno != EEXIST))
+		rc = -errno;
+	pathf(path, sizeof(path), "%s/kernels/%s", root, kpkg_str(p->meta, "name"));
+	if (!rc && mkdir(path, 0755) && errno != EEXIST)
+		rc = -errno;
+	if (!rc && mkdir(final, 0755) && errno != EEXIST)
+		rc = -errno;
+	for (i = 0; !rc && i < p->nfiles + 1; i++) {
+		const char *f = i < p->nfiles ? p->files[i].name : "meta.json";
+
+		pathf(src, sizeof(src), "%s/%s", dir, f);
+		pathf(dst, sizeof(dst), "%s%s", final, f);
+		rc = read_file(src, b);
+		rc = rc ? rc : write_whole(dst, b->data, b->len);
+	}
+	if (rc)
+		ioa_buf_addf(err, "cannot copy the kernel into %s: %s", final, strerror(-rc));
+	return rc;
+}
+
+int krepo_push(const char *dir, const char *url, const char *netrc, struct krepo_transfer *t,
+	       struct ioa_buf *err)
+{
+	struct krepo_transfer defaults = KREPO_TRANSFER_INIT;
+	struct ioa_buf b = IOA_BUF_INIT(KPKG_META_MAX), idxb = IOA_BUF_INIT(KPKG_INDEX_MAX);
+	struct kpkg pkg = KPKG_INIT;
 	char path[PATH_MAX], where[4096], rel[1024];
-	json_object *meta, *files, *idx = NULL;
+	json_object *idx = NULL;
 	const char *text;
 	size_t i;
-	int rc = 0, local = !strncmp(url, "file://", 7);
+	int rc = 0;
 
+	t = t ? t : &defaults;
 	pathf(path, sizeof(path), "%s/meta.json", dir);
 	rc = read_file(path, &b);
-	meta = rc ? NULL : json_tokener_parse(ioa_buf_str(&b));
-	if (!meta || !krepo_safe_name(jstr(meta, "name")) ||
-	    !krepo_safe_name(jstr(meta, "version"))) {
+	if (rc)
+		ioa_buf_addf(err, "%s: %s", path,
+			     rc == -ENOBUFS ? "larger than a meta.json may be" : strerror(-rc));
+	rc = rc ? rc : kpkg_parse(&pkg, b.data, b.len, NULL, NULL, path, err);
+	if (!rc && (!kpkg_safe_name(kpkg_str(pkg.meta, "name")) ||
+		    !kpkg_safe_name(kpkg_str(pkg.meta, "version")))) {
 		ioa_buf_addf(err, "%s: not a published kernel (meta.json)", dir);
-		json_object_put(meta);
-		ioa_buf_release(&b);
-		return -EINVAL;
+		rc = -EINVAL;
 	}
-	pathf(rel, sizeof(rel), "kernels/%s/%s/", jstr(meta, "name"), jstr(meta, "version"));
-	files = json_object_object_get(meta, "files");
-	if (local) {
-		char root[PATH_MAX], final[PATH_MAX];
+	if (rc) {
+		kpkg_release(&pkg);
+		ioa_buf_release(&b);
+		return rc;
+	}
+	pathf(rel, sizeof(rel), "kernels/%s/%s/", kpkg_str(pkg.meta, "name"),
+	      kpkg_str(pkg.meta, "version"));
+	ioa_buf_release(&b);
+	ioa_buf_init(&b, KPKG_BYTES_MAX);
+	if (!strncmp(url, "file://", 7)) {
+		char root[PATH_MAX];
 
 		pathf(root, sizeof(root), "%s", url + 7);
-		pathf(final, sizeof(final), "%s/%s", root, rel);
-		pathf(path, sizeof(path), "%s/kernels", root);
-		if ((mkdir(root, 0755) && errno != EEXIST) ||
-		    (mkdir(path, 0755) && errno != EEXIST))
-			rc = -errno;
-		pathf(path, sizeof(path), "%s/kernels/%s", root, jstr(meta, "name"));
-		if (!rc && mkdir(path, 0755) && errno != EEXIST)
-			rc = -errno;
-		if (!rc && mkdir(final, 0755) && errno != EEXIST)
-			rc = -errno;
-		for (i = 0; !rc && i < json_object_array_length(files) + 1; i++) {
-			const char *f = i < json_object_array_length(files)
-						? jstr(json_object_array_get_idx(files, i), "name")
-						: "meta.json";
-			char src[PATH_MAX], dst[PATH_MAX];
-
-			if (!safe_file(f)) {
-				rc = -EACCES;
-				break;
-			}
-			pathf(src, sizeof(src), "%s/%s", dir, f);
-			pathf(dst, sizeof(dst), "%s%s", final, f);
-			rc = read_file(src, &b);
-			rc = rc ? rc : write_whole(dst, b.data, b.len);
-		}
-		if (rc)
-			ioa_buf_addf(err, "cannot copy the kernel into %s: %s", final,
-				     strerror(-rc));
-		rc = rc ? rc : index_add_local(root, meta, err);
-		json_object_put(meta);
+		rc = push_local(dir, root, &pkg, rel, &b, err);
+		rc = rc ? rc : index_add_local(root, pkg.meta, err);
+		kpkg_release(&pkg);
 		ioa_buf_release(&b);
 		return rc;
 	}
 	/* A web repository: the files, then the index with the kernel added. */
-	for (i = 0; !rc && i < json_object_array_length(files) + 1; i++) {
-		const char *f = i < json_object_array_length(files)
-					? jstr(json_object_array_get_idx(files, i), "name")
-					: "meta.json";
+	for (i = 0; !rc && i < pkg.nfiles + 1; i++) {
+		const char *f = i < pkg.nfiles ? pkg.files[i].name : "meta.json";
 		char rel_file[1200];
 
-		if (!safe_file(f)) {
-			ioa_buf_addf(err, "%s: refused: the file name '%s'", dir, f);
-			rc = -EACCES;
-			break;
-		}
 		pathf(path, sizeof(path), "%s/%s", dir, f);
 		rc = read_file(path, &b);
 		if (rc) {
@@ -702,28 +737,28 @@ int krepo_push(const char *dir, const char *url, const char *netrc, struct ioa_b
 		}
 		pathf(rel_file, sizeof(rel_file), "%s%s", rel, f);
 		url_join(url, rel_file, where, sizeof(where));
-		rc = put(where, b.data, b.len, netrc, err);
+		rc = put(where, b.data, b.len, netrc, t, err);
 	}
 	if (!rc) {
 		url_join(url, "index.json", where, sizeof(where));
-		rc = fetch(where, &idxb, err);
+		rc = fetch(where, &idxb, KPKG_INDEX_MAX, "larger than an index may be", t, err);
 		if (rc == -ENOENT) {
 			ioa_buf_reset(err);
 			idx = json_tokener_parse("{\"format\": 1, \"kernels\": []}");
 			rc = 0;
 		} else if (!rc) {
-			idx = index_parse(&idxb, where, err);
+			idx = kpkg_index_parse(idxb.data, idxb.len, where, err);
 			rc = idx ? 0 : -EINVAL;
 		}
 	}
 	if (!rc) {
-		index_put(idx, index_entry(meta));
+		index_put(idx, index_entry(pkg.meta));
 		text = json_object_to_json_string_ext(idx, JSON_C_TO_STRING_PRETTY |
 								   JSON_C_TO_STRING_NOSLASHESCAPE);
-		rc = put(where, text, strlen(text), netrc, err);
+		rc = put(where, text, strlen(text), netrc, t, err);
 	}
 	json_object_put(idx);
-	json_object_put(meta);
+	kpkg_release(&pkg);
 	ioa_buf_release(&b);
 	ioa_buf_release(&idxb);
 	return rc;

@@ -10,8 +10,9 @@
  *
  * publish adds a validated kernel to a site tree (under a lock, index last);
  * list, search and pull read a repository over file://, http:// or https://
- * (libcurl): checksums verified, a pull lands whole or not at all, names
- * that would leave the target folder refused; push sends a published
+ * (libcurl): what the repository gives checked by kpkg (sizes, counts,
+ * names) before it is believed, checksums verified, a pull landing whole
+ * or not at all, a stalled transfer abandoned; push sends a published
  * kernel to a central repository that takes uploads (HTTP PUT, credentials
  * from a netrc file) or into a local tree.
  */
@@ -21,10 +22,28 @@
 #include <stdio.h>
 
 #include "ioa_buf.h"
+#include "kpkg.h"
 #include "kvalidate.h"
 
-/* Whether a kernel name or version is safe in a path: [A-Za-z0-9._-]+, not . or .. */
-int krepo_safe_name(const char *s);
+/* A transfer moving fewer bytes a second than this for stall_timeout_s has stalled. */
+#define KREPO_STALL_BYTES_PER_S 1024
+
+/*
+ * How the transfers of one command may go: each is abandoned when it
+ * stalls or does not connect in time, and all of them together end by
+ * timeout_s.  KREPO_TRANSFER_INIT: the defaults.
+ */
+struct krepo_transfer {
+	double stall_timeout_s;	  /* kernel.stall_timeout (>= 1) */
+	double connect_timeout_s; /* a connection, made or not */
+	double timeout_s;	  /* the command's transfers, all together */
+	double _deadline;	  /* private: CLOCK_MONOTONIC, set by the first transfer */
+};
+
+#define KREPO_TRANSFER_INIT                                                                      \
+	{                                                                                        \
+		.stall_timeout_s = 30, .connect_timeout_s = 20, .timeout_s = 600, ._deadline = 0 \
+	}
 
 /*
  * Validates the kernel in dir against log (kvalidate) and, if identical,
@@ -35,17 +54,26 @@ int krepo_publish(const char *dir, const char *log, const char *repo, const char
 		  const char *version, const struct kvalidate_options *vo, FILE *report,
 		  struct ioa_buf *err);
 
-/* Prints the repository's kernels (those whose name holds term, if given). */
-int krepo_list(const char *url, const char *term, FILE *out, struct ioa_buf *err);
+/*
+ * Prints the repository's kernels (those whose name holds term, if given),
+ * their text escaped for a terminal.  t: NULL for the defaults.
+ */
+int krepo_list(const char *url, const char *term, struct krepo_transfer *t, FILE *out,
+	       struct ioa_buf *err);
 
-/* Fetches name[@version] (the newest when none) into dir, which must not exist. */
-int krepo_pull(const char *url, const char *spec, const char *dir, struct ioa_buf *err);
+/*
+ * Fetches name[@version] (the newest when none) into dir, which must not
+ * exist: within kpkg's limits, checksums verified, or nothing is left.
+ */
+int krepo_pull(const char *url, const char *spec, const char *dir, struct krepo_transfer *t,
+	       struct ioa_buf *err);
 
 /*
  * Sends the published kernel in dir (a repository's kernels/NAME/VERSION,
  * or a pull of it) to the repository at url: PUT over http(s) with
  * credentials from netrc (NULL: ~/.netrc), or copied into a file:// tree.
  */
-int krepo_push(const char *dir, const char *url, const char *netrc, struct ioa_buf *err);
+int krepo_push(const char *dir, const char *url, const char *netrc, struct krepo_transfer *t,
+	       struct ioa_buf *err);
 
 #endif

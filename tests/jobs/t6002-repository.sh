@@ -39,7 +39,8 @@ fails "a name that is a path is refused" \
 
 # Trees served by nginx: the site tree, a damaged copy, a hostile one, and a central one.
 cp -a "$repo" "$TEST_TMP/bad"
-printf 'tampered\n' >>"$TEST_TMP/bad/kernels/fpp/1/kernel.c"
+# (of the same size: a longer file is refused before its checksum, t6005)
+printf '/* tampered */' | dd of="$TEST_TMP/bad/kernels/fpp/1/kernel.c" conv=notrunc status=none
 cp -a "$repo" "$TEST_TMP/evil"
 sed -i 's/"name":"kernel.c"/"name":"..\/..\/..\/evil"/' "$TEST_TMP/evil/kernels/fpp/1/meta.json"
 mkdir -p "$TEST_TMP/central" "$TEST_TMP/nginx"
