@@ -10,6 +10,7 @@
 #include <libgen.h>
 #include <limits.h>
 #include <openssl/evp.h>
+#include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +21,7 @@
 
 #include "ioa_counters.h"
 #include "ioa_db.h"
+#include "ioa_fault.h"
 #include "ioa_log.h"
 #include "ioa_logfmt.h"
 #include "ioa_logr.h"
@@ -379,23 +381,79 @@ static int read_job(struct load *l)
 		return bad(l, "rank or node count out of range");
 	if (l->job.uid > UINT32_MAX)
 		return bad(l, "uid out of range");
-	/* The runtime writes a log as the user who ran the job: anyone else forged it. */
+	/*
+	 * The runtime writes a log as the user who ran the job: anyone else
+	 * forged it, root included (an admin's copy is chowned to its user).
+	 * Only the trusted service account may own other users' logs.
+	 */
 	if ((uid_t)l->job.uid != l->st.st_uid && l->st.st_uid != l->set->trusted_uid)
-		return bad(l, "forged: the file belongs to uid %u but records uid %" PRIu64,
-			   (unsigned)l->st.st_uid, l->job.uid);
+		return bad(l,
+			   "forged: the file belongs to uid %u but records uid %" PRIu64
+			   " (a job is its log owner's: chown the log to uid %" PRIu64
+			   " if it is theirs, or name the account that copies logs in "
+			   "collector.trusted_user)",
+			   (unsigned)l->st.st_uid, l->job.uid, l->job.uid);
 	return 0;
+}
+
+/*
+ * The name this host gives uid (at most len - 1 bytes), or "uid:N" when it
+ * has none (':' is in no Unix user name, so no user's role matches it).
+ * 0, or a negative errno when the lookup itself failed (a directory service
+ * away: worth another try, not the log's fault).
+ */
+static int owner_name(uid_t uid, char *out, size_t len)
+{
+	struct passwd pw, *found = NULL;
+	size_t cap = 4096;
+	char *buf = NULL;
+	int rc;
+
+	for (;;) {
+		char *grown = IOA_FAULT("col-alloc") ? NULL : realloc(buf, cap);
+
+		if (!grown) {
+			rc = ENOMEM;
+			break;
+		}
+		buf = grown;
+		rc = getpwuid_r(uid, &pw, buf, cap, &found);
+		if (rc != ERANGE || cap >= ((size_t)1 << 20))
+			break;
+		cap *= 2;
+	}
+	/* Not found is 0 with no entry, or one of these, depending on the C library. */
+	if (rc == ENOENT || rc == ESRCH || rc == EBADF || rc == EPERM)
+		rc = 0;
+	if (!rc && found)
+		snprintf(out, len, "%s", found->pw_name);
+	else if (!rc)
+		snprintf(out, len, "uid:%u", (unsigned)uid);
+	free(buf);
+	return -rc;
 }
 
 /* The job's row, through ingest_job() (warehouse): its partitions, user and program with it. */
 static int insert_job(struct load *l)
 {
-	char uid[24], nprocs[24], nnodes[24], end[48], flags[24];
+	char uid[24], nprocs[24], nnodes[24], end[48], flags[24], owner[256];
+	/* Whose job it is: the file's owner, or what a trusted account's copy records. */
+	uid_t attributed = l->st.st_uid == (uid_t)l->job.uid || l->st.st_uid != l->set->trusted_uid
+				   ? l->st.st_uid
+				   : (uid_t)l->job.uid;
 	struct ioa_buf exe = IOA_BUF_INIT(1 << 20), exe_display = IOA_BUF_INIT(1 << 20),
 		       args = IOA_BUF_INIT(1 << 24), args_display = IOA_BUF_INIT(1 << 24);
 	size_t i;
 	int rc = 0;
 
-	snprintf(uid, sizeof(uid), "%" PRIu64, l->job.uid);
+	rc = owner_name(attributed, owner, sizeof(owner));
+	if (rc) {
+		snprintf(l->reason, sizeof(((struct ingest_stats *)0)->reason),
+			 "cannot look up uid %u on this host: %s", (unsigned)attributed,
+			 ioa_strerror(rc));
+		return rc == -ENOMEM ? rc : -EAGAIN;
+	}
+	snprintf(uid, sizeof(uid), "%u", (unsigned)attributed);
 	snprintf(nprocs, sizeof(nprocs), "%" PRIu64, l->job.nprocs);
 	snprintf(nnodes, sizeof(nnodes), "%" PRIu64, l->job.nnodes);
 	snprintf(flags, sizeof(flags), "%u", l->r.flags);
@@ -415,7 +473,7 @@ static int insert_job(struct load *l)
 		const char *p[] = {l->start,
 				   end,
 				   uid,
-				   ioa_buf_str(&l->job.user),
+				   owner,
 				   exe.data,
 				   ioa_buf_str(&exe_display),
 				   ioa_buf_str(&l->job.scheduler),
@@ -427,14 +485,15 @@ static int insert_job(struct load *l)
 				   ioa_buf_str(&l->job.version),
 				   ioa_buf_str(&l->job.settings),
 				   flags,
-				   l->job.folded ? "t" : "f"};
+				   l->job.folded ? "t" : "f",
+				   ioa_buf_str(&l->job.user)};
 
 		rc = rc ? rc
 			: query1(l,
 				 "SELECT ingest_job($1, $2, $3, $4, $5::bytea, $6, $7, $8, "
 				 "$9::bytea, "
-				 "$10, $11, $12, $13, $14, $15, $16)",
-				 16, p, l->job_id, sizeof(l->job_id));
+				 "$10, $11, $12, $13, $14, $15, $16, $17)",
+				 17, p, l->job_id, sizeof(l->job_id));
 	}
 	if (!rc && ioa_parse_i64(l->job_id, &l->job_num))
 		rc = bad(l, "the warehouse returned no job id");
