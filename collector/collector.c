@@ -64,6 +64,7 @@ int collector_settings_load(struct collector_settings *s, struct ioa_buf *err)
 		ioa_buf_addf(err, "collector.region_cap_mib must be 1 to 4096");
 		rc = -EINVAL;
 	}
+	s->ingest.quarantine_fd = -1;
 	if (!rc && !s->logdir[0]) {
 		ioa_buf_addf(err, "logdir is empty");
 		rc = -EINVAL;
@@ -75,7 +76,29 @@ void collector_settings_free(struct collector_settings *s)
 {
 	const struct ioa_setting table[] = SETTINGS_TABLE(s);
 
+	if (s->ingest.quarantine_fd >= 0)
+		close(s->ingest.quarantine_fd);
+	s->ingest.quarantine_fd = -1;
 	ioa_conf_free(table, sizeof(table) / sizeof(table[0]));
+}
+
+int collector_quarantine_check(struct collector_settings *s, struct ioa_buf *err)
+{
+	int fd;
+
+	if (s->ingest.quarantine_fd >= 0)
+		close(s->ingest.quarantine_fd);
+	s->ingest.quarantine_fd = -1;
+	fd = ingest_quarantine_open(s->quarantine_dir, s->logdir, err);
+	if (fd == -ENOENT) {
+		/* No log tree yet: the folder is made and checked when a log first needs it. */
+		ioa_buf_reset(err);
+		return 0;
+	}
+	if (fd < 0)
+		return fd;
+	s->ingest.quarantine_fd = fd;
+	return 0;
 }
 
 int collector_settings_apply(struct collector_settings *s, struct ioa_buf *err)
@@ -90,6 +113,7 @@ int collector_settings_apply(struct collector_settings *s, struct ioa_buf *err)
 	else
 		snprintf(s->quarantine_dir, sizeof(s->quarantine_dir), "%s/quarantine", s->logdir);
 	s->ingest.quarantine = s->quarantine_dir;
+	s->ingest.logdir = s->logdir;
 	s->ingest.region_cap = (uint64_t)s->region_cap_mib << 20;
 	s->ingest.trusted_uid = (uid_t)-1;
 	if (s->trusted_user[0]) {

@@ -31,6 +31,14 @@ void collector_settings_free(struct collector_settings *s);
 int collector_settings_apply(struct collector_settings *s, struct ioa_buf *err);
 
 /*
+ * Makes or checks the quarantine folder and keeps it open for the moves
+ * (ingest_quarantine_open()): 0, or a negative errno with what is wrong and
+ * what to do in err; the collector then refuses to start.  A log tree not
+ * made yet is no error (the folder is checked when a log first needs it).
+ */
+int collector_quarantine_check(struct collector_settings *s, struct ioa_buf *err);
+
+/*
  * Logs found and not yet known to be done, without repeats, taken least
  * path first (the oldest day first).
  */

@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <libgen.h>
 #include <limits.h>
 #include <openssl/evp.h>
 #include <pwd.h>
@@ -1103,23 +1102,135 @@ static int the_rest(struct load *l)
 
 /* ------------------------------------------------------------ the ledger */
 
-/* Where a quarantined log goes: the quarantine folder, its name kept (a suffix if taken). */
-static int quarantine_path(const struct load *l, const char *path, char *out, size_t len)
+/*
+ * Where a quarantined log goes: the quarantine folder (qfd), its name kept
+ * (a suffix if taken); name gets the name in the folder, out the full path.
+ */
+static int quarantine_path(const struct load *l, int qfd, const char *path, char *name,
+			   size_t name_len, char *out, size_t len)
 {
-	char copy[PATH_MAX];
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 	struct stat st;
 	int k;
 
-	snprintf(copy, sizeof(copy), "%s", path);
 	for (k = 0; k < 1000; k++) {
 		if (k)
-			snprintf(out, len, "%s/%s.%d", l->set->quarantine, basename(copy), k);
+			snprintf(name, name_len, "%s.%d", base, k);
 		else
-			snprintf(out, len, "%s/%s", l->set->quarantine, basename(copy));
-		if (lstat(out, &st)) /* free, or unreachable: the move will say so */
+			snprintf(name, name_len, "%s", base);
+		snprintf(out, len, "%s/%s", l->set->quarantine, name);
+		/* free, or unreachable: the move will say so */
+		if (qfd < 0 || fstatat(qfd, name, &st, AT_SYMLINK_NOFOLLOW))
 			return 0;
 	}
 	return -EEXIST;
+}
+
+int ingest_quarantine_open(const char *dir, const char *logdir, struct ioa_buf *err)
+{
+	struct stat st, tree;
+	uid_t me = geteuid(), service;
+	int fd, rc;
+
+	if (mkdir(dir, 0750) && errno != EEXIST) {
+		rc = -errno;
+		ioa_buf_addf(err, "cannot make the quarantine folder '%s': %s", dir,
+			     strerror(errno));
+		return rc;
+	}
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		rc = -errno;
+		if ((errno == ELOOP || errno == ENOTDIR) && !lstat(dir, &st) && S_ISLNK(st.st_mode))
+			ioa_buf_addf(
+				err,
+				"the quarantine folder '%s' is a symbolic link: remove it (the "
+				"collector makes the folder) or set collector.quarantine to a "
+				"real folder",
+				dir);
+		else if (rc == -ENOTDIR || rc == -ELOOP)
+			ioa_buf_addf(
+				err,
+				"the quarantine folder '%s' is not a folder: move it away (the "
+				"collector makes the folder) or set collector.quarantine",
+				dir);
+		else
+			ioa_buf_addf(err, "cannot open the quarantine folder '%s': %s", dir,
+				     ioa_strerror(rc));
+		return rc;
+	}
+	service = logdir && !stat(logdir, &tree) ? tree.st_uid : me;
+	if (fstat(fd, &st)) {
+		rc = -errno;
+		ioa_buf_addf(err, "cannot open the quarantine folder '%s': %s", dir,
+			     strerror(errno));
+		close(fd);
+		return rc;
+	}
+	if (st.st_uid != me && st.st_uid != 0 && st.st_uid != service) {
+		ioa_buf_addf(
+			err,
+			"the quarantine folder '%s' belongs to uid %u, not to the collector "
+			"(uid %u), root or the log tree's owner (uid %u): someone may have made "
+			"it to read or redirect quarantined logs; look at what it holds, then "
+			"remove it (the collector makes it) or chown %u '%s'",
+			dir, (unsigned)st.st_uid, (unsigned)me, (unsigned)service, (unsigned)me,
+			dir);
+		close(fd);
+		return -EPERM;
+	}
+	if (st.st_mode & (S_IWGRP | S_IWOTH)) {
+		ioa_buf_addf(
+			err,
+			"the quarantine folder '%s' is writable by %s (mode %04o): look at what "
+			"it holds, then chmod go-w '%s' (0750 is usual)",
+			dir, st.st_mode & S_IWOTH ? "others" : "its group",
+			(unsigned)(st.st_mode & 07777), dir);
+		close(fd);
+		return -EPERM;
+	}
+	return fd;
+}
+
+/* The quarantine folder, checked: the settings' descriptor, or one opened now (*opened). */
+static int quarantine_fd(const struct ingest_settings *set, int *opened)
+{
+	struct ioa_buf err = IOA_BUF_INIT(1024);
+	int fd = set->quarantine_fd;
+
+	*opened = -1;
+	if (fd < 0) {
+		fd = *opened = ingest_quarantine_open(set->quarantine, set->logdir, &err);
+		if (fd < 0)
+			ioa_warning("%s", ioa_buf_str(&err));
+	}
+	ioa_buf_release(&err);
+	return fd;
+}
+
+/*
+ * Moves the log at path into the quarantine folder qfd as name.  Never
+ * replaces what is there (a user's symbolic link included); with was (the
+ * log as it was read), only that file moves, not something put in its place.
+ */
+static int move_to_quarantine(int qfd, const char *path, const char *name, const struct stat *was)
+{
+	struct stat now;
+
+	if (qfd < 0)
+		return -ENOTDIR;
+	if (was && (lstat(path, &now) || now.st_dev != was->st_dev || now.st_ino != was->st_ino))
+		return -ESTALE;
+	if (IOA_FAULT("col-rename"))
+		return -EIO;
+	if (!renameat2(AT_FDCWD, path, qfd, name, RENAME_NOREPLACE))
+		return 0;
+	/* A file system without RENAME_NOREPLACE: the name was free a moment ago. */
+	if (errno == EINVAL && !fstatat(qfd, name, &now, AT_SYMLINK_NOFOLLOW))
+		return -EEXIST;
+	if (errno == EINVAL && !renameat(AT_FDCWD, path, qfd, name))
+		return 0;
+	return -errno;
 }
 
 /*
@@ -1210,19 +1321,35 @@ static int ledger(struct load *l, const char *status, const char *path, const ch
 
 /*
  * A quarantined log still where it was found (its move failed, or the
- * collector died between recording and moving it): moved now, unless
- * something already holds its place in the quarantine folder.
+ * collector died between recording and moving it): moved now into the
+ * quarantine folder as recorded, unless something already holds its place
+ * there, or the folder is no longer the one recorded (then it is left for
+ * an admin, and said).
  */
-static void finish_move(const char *path, const char *dest)
+static void finish_move(const struct ingest_settings *set, const char *path, const char *dest)
 {
+	size_t dir_len = strlen(set->quarantine);
+	int opened, qfd, rc;
 	struct stat st;
 
-	if (lstat(path, &st) || !lstat(dest, &st) || errno != ENOENT)
+	if (lstat(path, &st))
 		return;
-	if (rename(path, dest))
-		ioa_warning("cannot move '%s' to the quarantine folder: %s", path, strerror(errno));
-	else
+	if (strncmp(dest, set->quarantine, dir_len) || dest[dir_len] != '/' ||
+	    strchr(dest + dir_len + 1, '/')) {
+		ioa_warning("'%s' was quarantined to '%s', outside the quarantine folder '%s' now: "
+			    "move it by hand",
+			    path, dest, set->quarantine);
+		return;
+	}
+	qfd = quarantine_fd(set, &opened);
+	rc = move_to_quarantine(qfd, path, dest + dir_len + 1, NULL);
+	if (rc && rc != -EEXIST)
+		ioa_warning("cannot move '%s' to the quarantine folder: %s", path,
+			    ioa_strerror(rc));
+	else if (!rc)
 		ioa_info("moved '%s' to the quarantine folder, as recorded", path);
+	if (opened >= 0)
+		close(opened);
 }
 
 /*
@@ -1258,7 +1385,7 @@ static int claim(struct load *l, const char *path, const char *hash, enum ingest
 	if (dup)
 		snprintf(dup, dup_len, "%s", PQgetvalue(res, 0, 2));
 	if (*result == INGEST_KNOWN && !PQgetisnull(res, 0, 3))
-		finish_move(path, PQgetvalue(res, 0, 3));
+		finish_move(l->set, path, PQgetvalue(res, 0, 3));
 	PQclear(res);
 	return *result != INGEST_RETRY;
 }
@@ -1267,8 +1394,8 @@ static enum ingest_result quarantine(struct load *l, const char *path, const cha
 				     const char *started)
 {
 	enum ingest_result result = INGEST_QUARANTINED;
-	char dest[PATH_MAX], reason[sizeof(((struct ingest_stats *)0)->reason)];
-	int rc;
+	char dest[PATH_MAX], name[NAME_MAX + 1], reason[sizeof(((struct ingest_stats *)0)->reason)];
+	int rc, opened, qfd;
 
 	snprintf(reason, sizeof(reason), "%s", l->reason);
 	rollback(l->conn);
@@ -1276,21 +1403,26 @@ static enum ingest_result quarantine(struct load *l, const char *path, const cha
 		rollback(l->conn);
 		return result;
 	}
-	if (mkdir(l->set->quarantine, 0750) && errno != EEXIST)
-		ioa_warning("cannot create the quarantine folder '%s': %s", l->set->quarantine,
-			    strerror(errno));
-	rc = quarantine_path(l, path, dest, sizeof(dest));
+	result = INGEST_QUARANTINED;
+	qfd = quarantine_fd(l->set, &opened);
+	rc = quarantine_path(l, qfd, path, name, sizeof(name), dest, sizeof(dest));
 	rc = rc ? rc : ledger(l, "quarantined", path, hash, reason, dest, NULL, started);
 	rc = rc ? rc : exec(l, "COMMIT", 0, NULL);
 	snprintf(l->reason, sizeof(reason), "%s", reason);
 	if (rc) {
 		rollback(l->conn);
-		return INGEST_RETRY;
+		result = INGEST_RETRY;
+		goto out;
 	}
 	/* Recorded first, moved after: a crash in between leaves the log in place, known. */
-	if (rename(path, dest))
-		ioa_warning("cannot move '%s' to the quarantine folder: %s", path, strerror(errno));
-	return INGEST_QUARANTINED;
+	rc = move_to_quarantine(qfd, path, name, l->st.st_ino ? &l->st : NULL);
+	if (rc)
+		ioa_warning("cannot move '%s' to the quarantine folder: %s", path,
+			    rc == -ESTALE ? "it changed since it was read" : ioa_strerror(rc));
+out:
+	if (opened >= 0)
+		close(opened);
+	return result;
 }
 
 static void load_free(struct load *l)

@@ -40,6 +40,8 @@ enum ingest_result {
 
 struct ingest_settings {
 	const char *quarantine; /* folder for invalid logs */
+	int quarantine_fd;	/* that folder, checked (ingest_quarantine_open); -1: not yet */
+	const char *logdir;	/* the log tree (its owner may own the quarantine folder) */
 	uid_t trusted_uid;	/* may own any log ((uid_t)-1: nobody) */
 	uint64_t region_cap;	/* largest region read into memory */
 };
@@ -72,6 +74,19 @@ struct ingest_db {
  */
 int ingest_connect(struct ingest_db *db, const char *conninfo, const char *app,
 		   struct ioa_buf *err);
+
+/*
+ * Opens the quarantine folder dir, making it (mode 0750) if missing, and
+ * checks that a user cannot have taken it over: a folder, not a symbolic
+ * link (O_NOFOLLOW), owned by the collector's account, root or the owner
+ * of the log tree logdir (the service account), and writable by neither
+ * its group nor others.  Logs are moved into the folder through the
+ * descriptor, so a name made to point elsewhere later changes nothing.
+ * The descriptor (close-on-exec, the caller's to close), or a negative
+ * errno with what is wrong and what to do in err (-ENOENT: dir's parent
+ * is missing, as when the log tree is not made yet).
+ */
+int ingest_quarantine_open(const char *dir, const char *logdir, struct ioa_buf *err);
 
 /* Whether both connections are up (a lost one: disconnect, connect again). */
 int ingest_connected(const struct ingest_db *db);

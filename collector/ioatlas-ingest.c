@@ -185,6 +185,9 @@ int main(int argc, char **argv)
 		rc = argc == 2 ? status(&set) : 2;
 		if (rc == 2)
 			usage(stderr);
+	} else if (collector_quarantine_check(&set, &err)) {
+		ioa_error("%s", ioa_buf_str(&err));
+		rc = 1;
 	} else {
 		for (a = 1; a < argc; a++) {
 			/* The ledger holds absolute paths, as ioatlasd finds them. */

@@ -173,7 +173,8 @@ static void handle_signals(struct collector *c)
 				struct collector_settings old = c->set;
 
 				c->set = fresh;
-				if (collector_settings_apply(&c->set, &err)) {
+				if (collector_settings_apply(&c->set, &err) ||
+				    collector_quarantine_check(&c->set, &err)) {
 					ioa_error("settings not reloaded: %s", ioa_buf_str(&err));
 					c->set = old;
 					collector_settings_apply(&c->set, &err);
@@ -299,7 +300,8 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (collector_settings_load(&c.set, &err) || collector_settings_apply(&c.set, &err)) {
+	if (collector_settings_load(&c.set, &err) || collector_settings_apply(&c.set, &err) ||
+	    collector_quarantine_check(&c.set, &err)) {
 		ioa_error("%s", ioa_buf_str(&err));
 		goto out;
 	}
