@@ -17,6 +17,7 @@
 
 #include "ioa_conf.h"
 #include "ioa_db.h"
+#include "ioa_fault.h"
 #include "ioa_log.h"
 
 #ifndef IOATLAS_LOGDIR
@@ -41,6 +42,10 @@
 			 "how often a summary line is logged"},                                    \
 			{"collector.retry_max", IOA_SET_SECONDS, &(s)->retry_max, "1h",            \
 			 "--once and ingest: how long to wait for the database before giving up"}, \
+			{"collector.unreadable_wait", IOA_SET_SECONDS, &(s)->unreadable_wait,      \
+			 "15m",                                                                    \
+			 "how long a log that cannot be opened or read (permissions not set "      \
+			 "yet) is tried again before it is quarantined"},                          \
 			{"collector.region_cap_mib", IOA_SET_COUNT, &(s)->region_cap_mib, "32",    \
 			 "largest log region read into memory, MiB (bounds the collector's "       \
 			 "memory)"},                                                               \
@@ -129,6 +134,13 @@ int collector_settings_apply(struct collector_settings *s, struct ioa_buf *err)
 }
 
 /* ------------------------------------------------------------ discovery */
+
+static int discover_add(struct discover *d, const char *path);
+
+int discover_push(struct discover *d, const char *path)
+{
+	return discover_add(d, path);
+}
 
 static int discover_add(struct discover *d, const char *path)
 {
@@ -401,4 +413,100 @@ void discover_free(struct discover *d)
 		close(d->inotify);
 	memset(d, 0, sizeof(*d));
 	d->inotify = -1;
+}
+
+/* ------------------------------------------------------------ unreadable logs */
+
+struct unreadable *unreadable_find(struct unreadable_list *u, const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < u->n; i++)
+		if (!strcmp(u->v[i].path, path))
+			return &u->v[i];
+	return NULL;
+}
+
+int unreadable_note(struct unreadable_list *u, const char *path, double now, double wait,
+		    double *delay)
+{
+	struct unreadable *e = unreadable_find(u, path);
+	double step;
+
+	if (!e) {
+		if (u->n == UNREADABLE_MAX)
+			return -ENOSPC;
+		if (u->n == u->cap) {
+			size_t cap = u->cap ? u->cap * 2 : 16;
+			struct unreadable *v =
+				IOA_FAULT("col-alloc") ? NULL : realloc(u->v, cap * sizeof(*v));
+
+			if (!v)
+				return -ENOMEM;
+			u->v = v;
+			u->cap = cap;
+		}
+		e = &u->v[u->n];
+		e->path = IOA_FAULT("col-alloc") ? NULL : strdup(path);
+		if (!e->path)
+			return -ENOMEM;
+		e->tries = 0;
+		e->first = now;
+		u->n++;
+	}
+	e->tries++;
+	e->queued = 0;
+	step = e->tries >= 9 ? 300 : (double)(1u << (e->tries - 1));
+	step = step > 300 ? 300 : step;
+	/* The last try is when the wait is over, not later. */
+	if (now + step > e->first + wait)
+		step = e->first + wait - now;
+	e->next = now + (step > 0 ? step : 0);
+	*delay = e->next - now;
+	return 0;
+}
+
+int unreadable_last(const struct unreadable *e, double now, double wait)
+{
+	return now >= e->first + wait;
+}
+
+void unreadable_forget(struct unreadable_list *u, const char *path)
+{
+	struct unreadable *e = unreadable_find(u, path);
+
+	if (!e)
+		return;
+	free(e->path);
+	*e = u->v[--u->n];
+}
+
+double unreadable_due(struct unreadable_list *u, double now, struct discover *d)
+{
+	double later = 0;
+	size_t i;
+
+	for (i = 0; i < u->n; i++) {
+		struct unreadable *e = &u->v[i];
+
+		if (e->queued)
+			continue;
+		if (e->next <= now)
+			e->queued = !discover_push(d, e->path);
+		else if (!later || e->next < later)
+			later = e->next;
+	}
+	if (d->untidy)
+		discover_tidy(d);
+	return later;
+}
+
+void unreadable_free(struct unreadable_list *u)
+{
+	size_t i;
+
+	for (i = 0; i < u->n; i++)
+		free(u->v[i].path);
+	free(u->v);
+	memset(u, 0, sizeof(*u));
 }

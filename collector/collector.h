@@ -16,7 +16,7 @@
 
 struct collector_settings {
 	char *logdir, *conninfo, *quarantine, *trusted_user, *log_level;
-	double rescan, summary, retry_max;
+	double rescan, summary, retry_max, unreadable_wait;
 	long long rescan_days, region_cap_mib;
 	/* derived by collector_settings_apply() */
 	char quarantine_dir[PATH_MAX];
@@ -67,5 +67,48 @@ void discover_read_events(struct discover *d);
 void discover_drop_known(struct discover *d, PGconn *conn);
 
 void discover_free(struct discover *d);
+
+/* Queues path (a log found by other means: one due for another try); 0 or -ENOMEM. */
+int discover_push(struct discover *d, const char *path);
+
+/*
+ * Logs that could not be opened or read (INGEST_UNREADABLE), each tried
+ * again with backoff (1 s, doubling, at most 5 min) until
+ * collector.unreadable_wait has passed since the first refusal; then its
+ * last try ingests it or quarantines it.  Kept in memory: a restarted
+ * collector starts counting again (the ledger is untouched until the end,
+ * so exactly-once holds either way).  At most UNREADABLE_MAX logs.
+ */
+#define UNREADABLE_MAX 65536
+struct unreadable {
+	char *path;
+	unsigned tries;
+	double first, next; /* ingest_now() of the first refusal, of the next try */
+	int queued;	    /* pushed back into discovery, due */
+};
+struct unreadable_list {
+	struct unreadable *v;
+	size_t n, cap;
+};
+
+struct unreadable *unreadable_find(struct unreadable_list *u, const char *path);
+
+/*
+ * Notes one more refusal of path at now: its next try is returned in
+ * *delay seconds.  0, or -ENOMEM / -ENOSPC (the list is full: the log is
+ * only found again by a later scan).
+ */
+int unreadable_note(struct unreadable_list *u, const char *path, double now, double wait,
+		    double *delay);
+
+/* Whether the log's waiting is over: the next try is its last. */
+int unreadable_last(const struct unreadable *e, double now, double wait);
+
+void unreadable_forget(struct unreadable_list *u, const char *path);
+
+/* Pushes the logs due at now into d; the time of the next one due later (0: none). */
+double unreadable_due(struct unreadable_list *u, double now, struct discover *d);
+
+void unreadable_free(struct unreadable_list *u);
 
 #endif

@@ -1483,8 +1483,20 @@ double ingest_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-enum ingest_result ingest_log(struct ingest_db *db, const struct ingest_settings *set,
-			      const char *path, struct ingest_stats *stats)
+/*
+ * Whether a failure to open or read a log may pass (permissions fixed
+ * later, a file server that recovers) rather than being the log's fault.
+ */
+static int transient(int err)
+{
+	return err == EACCES || err == EPERM || err == EIO || err == EAGAIN || err == EBUSY ||
+	       err == ESTALE || err == ETXTBSY || err == ENOMEM || err == ENFILE || err == EMFILE;
+}
+
+/* tries > 0: the last try of an unreadable log (ingest_log_last_try()). */
+static enum ingest_result ingest(struct ingest_db *db, const struct ingest_settings *set,
+				 const char *path, unsigned tries, double waited,
+				 struct ingest_stats *stats)
 {
 	struct load l = {.conn = db->conn,
 			 .names = db->names,
@@ -1527,7 +1539,20 @@ enum ingest_result ingest_log(struct ingest_db *db, const struct ingest_settings
 		goto out;
 	}
 	if (l.fd < 0 || fstat(l.fd, &l.st)) {
-		bad(&l, "cannot open: %s", errno == ELOOP ? "a symbolic link" : strerror(errno));
+		int err = errno;
+
+		if (err == ELOOP)
+			bad(&l, "cannot open: a symbolic link");
+		else if (transient(err) && !tries) {
+			snprintf(stats->reason, sizeof(stats->reason), "cannot open '%s': %s", path,
+				 strerror(err));
+			result = INGEST_UNREADABLE;
+			goto out;
+		} else if (transient(err))
+			bad(&l, "unreadable after %u tries over %.0f s: cannot open: %s", tries + 1,
+			    waited, strerror(err));
+		else
+			bad(&l, "cannot open: %s", strerror(err));
 		if (lstat(path, &l.st))
 			memset(&l.st, 0, sizeof(l.st));
 		result = quarantine(&l, path, NULL, started);
@@ -1540,8 +1565,18 @@ enum ingest_result ingest_log(struct ingest_db *db, const struct ingest_settings
 		goto out;
 	}
 	rc = sha256_fd(l.fd, digest);
+	if (rc && transient(-rc) && !tries) {
+		snprintf(stats->reason, sizeof(stats->reason), "cannot read '%s': %s", path,
+			 ioa_strerror(rc));
+		result = INGEST_UNREADABLE;
+		goto out;
+	}
 	if (rc) {
-		bad(&l, "cannot read: %s", ioa_strerror(rc));
+		if (tries)
+			bad(&l, "unreadable after %u tries over %.0f s: cannot read: %s", tries + 1,
+			    waited, ioa_strerror(rc));
+		else
+			bad(&l, "cannot read: %s", ioa_strerror(rc));
 		result = quarantine(&l, path, NULL, started);
 		goto out;
 	}
@@ -1604,6 +1639,19 @@ out:
 	load_free(&l);
 	stats->seconds = ingest_now() - t0;
 	return result;
+}
+
+enum ingest_result ingest_log(struct ingest_db *db, const struct ingest_settings *set,
+			      const char *path, struct ingest_stats *stats)
+{
+	return ingest(db, set, path, 0, 0, stats);
+}
+
+enum ingest_result ingest_log_last_try(struct ingest_db *db, const struct ingest_settings *set,
+				       const char *path, unsigned tries, double waited,
+				       struct ingest_stats *stats)
+{
+	return ingest(db, set, path, tries ? tries : 1, waited, stats);
 }
 
 static int check_role(PGconn *conn, struct ioa_buf *err)

@@ -36,6 +36,7 @@ enum ingest_result {
 	INGEST_BUSY,	    /* another collector has it now */
 	INGEST_GONE,	    /* the file vanished before it was read */
 	INGEST_RETRY,	    /* the database failed: try again later */
+	INGEST_UNREADABLE,  /* cannot be opened or read now (permissions not set yet): later */
 };
 
 struct ingest_settings {
@@ -99,5 +100,14 @@ void ingest_disconnect(struct ingest_db *db);
  */
 enum ingest_result ingest_log(struct ingest_db *db, const struct ingest_settings *set,
 			      const char *path, struct ingest_stats *stats);
+
+/*
+ * The last try of a log that was UNREADABLE (tries times since
+ * `waited` seconds): ingested as ingest_log() would if it can be read now,
+ * else quarantined, the reason saying how often it was tried.
+ */
+enum ingest_result ingest_log_last_try(struct ingest_db *db, const struct ingest_settings *set,
+				       const char *path, unsigned tries, double waited,
+				       struct ingest_stats *stats);
 
 #endif
