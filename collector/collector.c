@@ -146,14 +146,15 @@ static int discover_add(struct discover *d, const char *path)
 {
 	if (d->n == d->cap) {
 		size_t cap = d->cap ? d->cap * 2 : 256;
-		char **paths = realloc(d->paths, cap * sizeof(*paths));
+		char **paths =
+			IOA_FAULT("col-alloc") ? NULL : realloc(d->paths, cap * sizeof(*paths));
 
 		if (!paths)
 			return -ENOMEM;
 		d->paths = paths;
 		d->cap = cap;
 	}
-	if (!(d->paths[d->n] = strdup(path)))
+	if (!(d->paths[d->n] = IOA_FAULT("col-alloc") ? NULL : strdup(path)))
 		return -ENOMEM;
 	d->n++;
 	d->untidy = 1;
@@ -229,7 +230,8 @@ static void watch_dir(struct discover *d, const char *dir)
 	}
 	if ((size_t)wd >= d->nwatch) {
 		size_t n = (size_t)wd * 2 + 16;
-		char **watch = realloc(d->watch, n * sizeof(*watch));
+		char **watch =
+			IOA_FAULT("col-alloc") ? NULL : realloc(d->watch, n * sizeof(*watch));
 
 		if (!watch)
 			return;
@@ -238,7 +240,7 @@ static void watch_dir(struct discover *d, const char *dir)
 		d->nwatch = n;
 	}
 	if (!d->watch[wd])
-		d->watch[wd] = strdup(dir);
+		d->watch[wd] = IOA_FAULT("col-alloc") ? NULL : strdup(dir);
 }
 
 /*
@@ -252,7 +254,7 @@ static void walk(struct discover *d, const char *dir, int depth)
 	int n, i;
 
 	watch_dir(d, dir);
-	n = scandir(dir, &entries, NULL, alphasort);
+	n = IOA_FAULT("col-alloc") ? (errno = ENOMEM, -1) : scandir(dir, &entries, NULL, alphasort);
 	if (n < 0) {
 		if (errno != ENOENT)
 			ioa_warning("cannot read the folder '%s': %s", dir, strerror(errno));

@@ -29,8 +29,13 @@
 #define READER_VERSION "ioatlasd " IOATLAS_VERSION
 #define COPY_FLUSH     (1u << 20) /* COPY data is sent in pieces of about this size */
 
-/* Why a load stopped: the log is bad (quarantine it), or the database failed (retry). */
-#define LOAD_BAD (-EBADMSG)
+/*
+ * Why a load stopped: the log is bad (quarantine it), or it could not be
+ * read now (an I/O error: try it again later, INGEST_UNREADABLE); any
+ * other error is the database's or ours (retry).
+ */
+#define LOAD_BAD	(-EBADMSG)
+#define LOAD_UNREADABLE (-EREMOTEIO)
 
 /* Slots of the set of record ids already named (8 MiB): up to half are used. */
 #define NAMES_SEEN_MAX ((size_t)1 << 20)
@@ -111,6 +116,30 @@ static int bad(struct load *l, const char *fmt, ...)
 	return LOAD_BAD;
 }
 
+/*
+ * Whether a failure to open or read a log may pass (permissions fixed
+ * later, a file server that recovers) rather than being the log's fault.
+ */
+static int transient(int err)
+{
+	return err == EACCES || err == EPERM || err == EIO || err == EAGAIN || err == EBUSY ||
+	       err == ESTALE || err == ETXTBSY || err == ENOMEM || err == ENFILE || err == EMFILE;
+}
+
+/* The log could not be read now (rc, a transient errno): said in the reason, tried again later. */
+static int unreadable(struct load *l, int rc, const char *what)
+{
+	snprintf(l->reason, sizeof(((struct ingest_stats *)0)->reason), "%s: %s", what,
+		 ioa_logr_error(&l->r)[0] ? ioa_logr_error(&l->r) : ioa_strerror(rc));
+	return LOAD_UNREADABLE;
+}
+
+/* A reader's failure to read (not to decode) that may pass. */
+static int read_failed(int rc)
+{
+	return rc && rc != -ENOMEM && transient(-rc);
+}
+
 /* A database failure: its message becomes the reason; data errors are the log's fault. */
 static int db_failed(struct load *l, int rc, const char *sqlstate)
 {
@@ -186,7 +215,7 @@ static void time_text(uint64_t ns, char *out, size_t len)
 
 static int sha256_fd(int fd, unsigned char out[32])
 {
-	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+	EVP_MD_CTX *ctx = IOA_FAULT("col-alloc") ? NULL : EVP_MD_CTX_new();
 	unsigned char buf[1 << 16];
 	off_t at = 0;
 	ssize_t n;
@@ -358,6 +387,8 @@ static int read_job(struct load *l)
 		if (found++)
 			return bad(l, "more than one job region");
 		rc = ioa_logr_read_region(&l->r, i, &l->raw);
+		if (read_failed(rc))
+			return unreadable(l, rc, "job region");
 		rc = rc ? rc : ioa_logr_each_job_entry(&l->r, &l->raw, on_job, &l->job);
 		if (rc == -ENOMEM)
 			return rc;
@@ -513,15 +544,16 @@ static int on_mount(const unsigned char *path, uint32_t path_len, const unsigned
 
 	if (!(l->nmounts & (l->nmounts - 1)) || !l->nmounts) {
 		size_t cap = l->nmounts ? l->nmounts * 2 : 16;
-		struct mount *mounts = realloc(l->mounts, cap * sizeof(*mounts));
+		struct mount *mounts =
+			IOA_FAULT("col-alloc") ? NULL : realloc(l->mounts, cap * sizeof(*mounts));
 
 		if (!mounts)
 			return -ENOMEM;
 		l->mounts = mounts;
 	}
 	m = &l->mounts[l->nmounts];
-	m->path = malloc(path_len + 1);
-	m->type = strndup((const char *)type, type_len);
+	m->path = IOA_FAULT("col-alloc") ? NULL : malloc(path_len + 1);
+	m->type = IOA_FAULT("col-alloc") ? NULL : strndup((const char *)type, type_len);
 	if (!m->path || !m->type) {
 		free(m->path);
 		free(m->type);
@@ -562,7 +594,8 @@ static int seen_before(struct load *l, uint64_t id)
 		l->names_overflow = 1;
 		return 0;
 	}
-	if (!l->seen && !(l->seen = calloc(NAMES_SEEN_MAX, sizeof(*l->seen)))) {
+	if (!l->seen &&
+	    !(l->seen = IOA_FAULT("col-alloc") ? NULL : calloc(NAMES_SEEN_MAX, sizeof(*l->seen)))) {
 		l->names_overflow = 1;
 		return 0;
 	}
@@ -602,6 +635,8 @@ static int read_region(struct load *l, uint32_t i, const char *what, struct ioa_
 {
 	int rc = ioa_logr_read_region(&l->r, i, raw);
 
+	if (read_failed(rc))
+		return unreadable(l, rc, what);
 	if (rc == -EFBIG)
 		return bad(l, "%s region %u is larger than the collector reads (%" PRIu64 " bytes)",
 			   what, i, l->r.regions[i].raw_size);
@@ -697,8 +732,8 @@ static void fs_cache_add(const struct mount *m)
 {
 	if (fs_cached == FS_CACHE_MAX || !m->fs)
 		return;
-	fs_cache[fs_cached].path = malloc(m->len + 1);
-	fs_cache[fs_cached].type = strdup(m->type);
+	fs_cache[fs_cached].path = IOA_FAULT("col-alloc") ? NULL : malloc(m->len + 1);
+	fs_cache[fs_cached].type = IOA_FAULT("col-alloc") ? NULL : strdup(m->type);
 	if (!fs_cache[fs_cached].path || !fs_cache[fs_cached].type) {
 		free(fs_cache[fs_cached].path);
 		free(fs_cache[fs_cached].type);
@@ -862,7 +897,8 @@ static int on_map_name(uint64_t id, const unsigned char *name, uint32_t len, voi
 
 	if (l->nmap == l->map_cap) {
 		size_t cap = l->map_cap ? l->map_cap * 2 : 1024;
-		struct named *map = realloc(l->map, cap * sizeof(*map));
+		struct named *map =
+			IOA_FAULT("col-alloc") ? NULL : realloc(l->map, cap * sizeof(*map));
 
 		if (!map)
 			return -ENOMEM;
@@ -1056,7 +1092,9 @@ static int load_trace(struct load *l, uint32_t i)
 
 	if (!rc)
 		n = pread(l->fd, stored.data, (size_t)reg->stored_size, (off_t)reg->offset);
-	if (!rc && n != (ssize_t)reg->stored_size)
+	if (!rc && n < 0 && transient(errno))
+		rc = unreadable(l, -errno, "trace region");
+	else if (!rc && n != (ssize_t)reg->stored_size)
 		rc = bad(l, "trace region %u: short read", i);
 	if (!rc) {
 		struct ioa_buf param = IOA_BUF_INIT((size_t)1 << 31);
@@ -1483,16 +1521,6 @@ double ingest_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/*
- * Whether a failure to open or read a log may pass (permissions fixed
- * later, a file server that recovers) rather than being the log's fault.
- */
-static int transient(int err)
-{
-	return err == EACCES || err == EPERM || err == EIO || err == EAGAIN || err == EBUSY ||
-	       err == ESTALE || err == ETXTBSY || err == ENOMEM || err == ENFILE || err == EMFILE;
-}
-
 /* tries > 0: the last try of an unreadable log (ingest_log_last_try()). */
 static enum ingest_result ingest(struct ingest_db *db, const struct ingest_settings *set,
 				 const char *path, unsigned tries, double waited,
@@ -1544,7 +1572,7 @@ static enum ingest_result ingest(struct ingest_db *db, const struct ingest_setti
 		if (err == ELOOP)
 			bad(&l, "cannot open: a symbolic link");
 		else if (transient(err) && !tries) {
-			snprintf(stats->reason, sizeof(stats->reason), "cannot open '%s': %s", path,
+			snprintf(stats->reason, sizeof(stats->reason), "cannot open: %s",
 				 strerror(err));
 			result = INGEST_UNREADABLE;
 			goto out;
@@ -1566,8 +1594,7 @@ static enum ingest_result ingest(struct ingest_db *db, const struct ingest_setti
 	}
 	rc = sha256_fd(l.fd, digest);
 	if (rc && transient(-rc) && !tries) {
-		snprintf(stats->reason, sizeof(stats->reason), "cannot read '%s': %s", path,
-			 ioa_strerror(rc));
+		snprintf(stats->reason, sizeof(stats->reason), "cannot read: %s", ioa_strerror(rc));
 		result = INGEST_UNREADABLE;
 		goto out;
 	}
@@ -1597,7 +1624,9 @@ static enum ingest_result ingest(struct ingest_db *db, const struct ingest_setti
 
 	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", l.fd);
 	if (!rc && (rc = ioa_logr_open(&l.r, proc)))
-		rc = rc == -ENOMEM ? rc : bad(&l, "%s", ioa_logr_error(&l.r));
+		rc = rc == -ENOMEM     ? rc
+		     : read_failed(rc) ? unreadable(&l, rc, "log")
+				       : bad(&l, "%s", ioa_logr_error(&l.r));
 	rc = rc ? rc : read_job(&l);
 	rc = rc ? rc : insert_job(&l);
 	rc = rc ? rc : mounts(&l);
@@ -1621,6 +1650,18 @@ static enum ingest_result ingest(struct ingest_db *db, const struct ingest_setti
 	 * else. */
 	names_wait(&l);
 	rollback(l.names);
+	/* Not readable now: later (the ledger untouched), or quarantined at its last try. */
+	if (rc == LOAD_UNREADABLE && !tries) {
+		result = INGEST_UNREADABLE;
+		goto out_rollback;
+	}
+	if (rc == LOAD_UNREADABLE) {
+		char why[sizeof(stats->reason)];
+
+		snprintf(why, sizeof(why), "%s", stats->reason);
+		bad(&l, "unreadable after %u tries over %.0f s: %s", tries + 1, waited, why);
+		rc = LOAD_BAD;
+	}
 	if (rc == LOAD_BAD) {
 		result = quarantine(&l, path, hash, started);
 		goto out;

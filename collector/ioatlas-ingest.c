@@ -71,7 +71,8 @@ static int ingest_one(struct ingest_db *db, const struct collector_settings *set
 				if (ingest_now() + step > first + set->unreadable_wait)
 					step = first + set->unreadable_wait - ingest_now();
 				step = step > 0 ? step : 0;
-				ioa_warning("%s: trying again in %.0f s", st.reason, step);
+				ioa_warning("'%s' not readable now (%s): trying again in %.0f s",
+					    path, st.reason, step);
 				sleep_s(step);
 				continue;
 			}

@@ -133,13 +133,14 @@ static int ingest_next(struct collector *c)
 	case INGEST_UNREADABLE:
 		rc = unreadable_note(&c->late, path, now, c->set.unreadable_wait, &delay);
 		if (rc)
-			ioa_warning("%s: left for a later scan (%s)", st.reason,
+			ioa_warning("'%s' not readable now (%s): left for a later scan (%s)", path,
+				    st.reason,
 				    rc == -ENOSPC ? "too many unreadable logs to keep track of"
 						  : "out of memory");
 		else
-			ioa_warning("%s: trying again in %.0f s (quarantined if still unreadable "
-				    "%.0f s after the first try)",
-				    st.reason, delay, c->set.unreadable_wait);
+			ioa_warning("'%s' not readable now (%s): trying again in %.0f s "
+				    "(quarantined if still unreadable %.0f s after the first try)",
+				    path, st.reason, delay, c->set.unreadable_wait);
 		break;
 	case INGEST_DONE:
 		c->done++;

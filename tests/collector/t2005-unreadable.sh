@@ -55,7 +55,7 @@ like "$(status "$day/garbage.ioa")" "^quarantined: .*not an ioatlas log" \
 sleep 1.5
 is "$(status "$late")" "" "an unreadable log is not quarantined at the first refusal"
 ok "it stays where it is" test -f "$late"
-like "$(cat "$TEST_TMP/d.out")" "cannot open '$late': Permission denied: trying again in [0-9]+ s" \
+like "$(cat "$TEST_TMP/d.out")" "'$late' not readable now \(cannot open: Permission denied\): trying again in [0-9]+ s" \
 	"the collector says it will try again"
 chmod 0444 "$late"
 for _ in $(seq 100); do
