@@ -130,7 +130,7 @@ static int transient(int err)
 static int unreadable(struct load *l, int rc, const char *what)
 {
 	snprintf(l->reason, sizeof(((struct ingest_stats *)0)->reason), "%s: %s", what,
-		 ioa_logr_error(&l->r)[0] ? ioa_logr_error(&l->r) : ioa_strerror(rc));
+		 l->r.error[0] ? l->r.error : ioa_strerror(rc));
 	return LOAD_UNREADABLE;
 }
 
@@ -221,7 +221,8 @@ static int sha256_fd(int fd, unsigned char out[32])
 	ssize_t n;
 	int rc = ctx && EVP_DigestInit_ex(ctx, EVP_sha256(), NULL) == 1 ? 0 : -ENOMEM;
 
-	while (!rc && (n = pread(fd, buf, sizeof(buf), at)) != 0) {
+	while (!rc && (n = IOA_FAULT("logr-read") ? (errno = EIO, -1)
+						  : pread(fd, buf, sizeof(buf), at)) != 0) {
 		if (n < 0) {
 			if (errno != EINTR)
 				rc = -errno;
@@ -394,8 +395,7 @@ static int read_job(struct load *l)
 			return rc;
 		if (rc)
 			return bad(l, "job region: %s",
-				   ioa_logr_error(&l->r)[0] ? ioa_logr_error(&l->r)
-							    : "a value is not a number");
+				   l->r.error[0] ? l->r.error : "a value is not a number");
 	}
 	if (!found)
 		return bad(l, "no job region");
@@ -665,8 +665,7 @@ static int decoded(struct load *l, int rc, const char *what, uint32_t i)
 {
 	if (!rc || rc == -ENOMEM || rc == -ECONNRESET || rc == -EIO || rc == LOAD_BAD)
 		return rc;
-	return bad(l, "%s region %u: %s", what, i,
-		   ioa_logr_error(&l->r)[0] ? ioa_logr_error(&l->r) : ioa_strerror(rc));
+	return bad(l, "%s region %u: %s", what, i, l->r.error[0] ? l->r.error : ioa_strerror(rc));
 }
 
 static int load_mounts(struct load *l, uint32_t i)
@@ -1091,9 +1090,14 @@ static int load_trace(struct load *l, uint32_t i)
 	int rc = ioa_buf_grow(&stored, (size_t)reg->stored_size);
 
 	if (!rc)
-		n = pread(l->fd, stored.data, (size_t)reg->stored_size, (off_t)reg->offset);
-	if (!rc && n < 0 && transient(errno))
+		n = IOA_FAULT("logr-read") ? (errno = EIO, -1)
+					   : pread(l->fd, stored.data, (size_t)reg->stored_size,
+						   (off_t)reg->offset);
+	if (!rc && n < 0 && transient(errno)) {
+		l->r.error[0] = '\0'; /* the reader did not fail: the message is errno's */
 		rc = unreadable(l, -errno, "trace region");
+	} else if (!rc && n < 0)
+		rc = bad(l, "trace region %u: %s", i, strerror(errno));
 	else if (!rc && n != (ssize_t)reg->stored_size)
 		rc = bad(l, "trace region %u: short read", i);
 	if (!rc) {

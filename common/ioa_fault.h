@@ -17,7 +17,8 @@
  * ("fault point 'NAME' fired"), so a test knows the point was reached.
  *
  * Points: buf-alloc (ioa_buf), logw-alloc, logw-write (the log writer),
- * logr-alloc, logr-read (the log reader), col-alloc, col-rename (the
+ * logr-alloc, logr-read (the log reader; logr-read also fails the
+ * collector's own reads of a log: its hash, its trace), col-alloc, col-rename (the
  * collector), db-connect, db-query, db-copy (collector/ioa_db.c: a query
  * or COPY point cuts the connection, as a server that goes away would).
  */
