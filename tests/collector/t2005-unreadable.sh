@@ -38,10 +38,9 @@ head -c 3000 /dev/urandom >"$day/garbage.ioa"
 chmod 0444 "$day/garbage.ioa"
 
 # --- the service: permissions fixed while it waits --------------------------------------
-printf 'collector.rescan = 1h\ncollector.summary = 1h\ncollector.unreadable_wait = 1m\n' \
-	>"$TEST_TMP/site.conf"
+printf 'collector.rescan = 1h\ncollector.summary = 1h\n' >"$TEST_TMP/site.conf"
 chmod 0644 "$TEST_TMP/site.conf"
-IOATLAS_CONF="$TEST_TMP/site.conf" setpriv --reuid=nobody --regid=nogroup --clear-groups "$daemon" \
+IOATLAS_CONF="$TEST_TMP/site.conf" IOATLAS_COLLECTOR_UNREADABLE_WAIT=1m setpriv --reuid=nobody --regid=nogroup --clear-groups "$daemon" \
 	>"$TEST_TMP/d.out" 2>&1 &
 pid=$!
 at_exit "kill -9 $pid 2>/dev/null"
