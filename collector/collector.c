@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/inotify.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -263,10 +264,13 @@ static void walk(struct discover *d, const char *dir, int depth)
 	for (i = 0; i < n; i++) {
 		const char *name = entries[i]->d_name;
 		char path[PATH_MAX];
+		struct stat st;
 
 		if (snprintf(path, sizeof(path), "%s/%s", dir, name) >= (int)sizeof(path))
 			continue;
-		if (depth < 3 && all_digits(name, widths[depth]))
+		/* Never into a symbolic link: a user's folder could point at others' files. */
+		if (depth < 3 && all_digits(name, widths[depth]) && entries[i]->d_type != DT_LNK &&
+		    !lstat(path, &st) && S_ISDIR(st.st_mode))
 			walk(d, path, depth + 1);
 		else if (depth == 3 && is_log_name(name) && discover_add(d, path))
 			ioa_error("out of memory queueing '%s'", path);

@@ -83,6 +83,8 @@ struct load {
 	struct ioa_log_reader r;
 	struct stat st;
 	int fd;
+	int dirfd;	  /* the log's folder, reached without a symbolic link (open_log_dir()) */
+	const char *name; /* the log's name in it */
 	struct ioa_buf raw, copy, err, text;
 	struct ioa_buf names_raw, names_copy; /* the names region mapped; names' COPY data */
 	int names_pending;		      /* their insert is running */
@@ -1145,6 +1147,50 @@ static int the_rest(struct load *l)
 /* ------------------------------------------------------------ the ledger */
 
 /*
+ * The folder holding the log at path, opened from the log tree's root
+ * without following a symbolic link below it (a user who may make a folder
+ * there could point it at another user's files: they are neither read nor
+ * moved); *name gets the log's name in it.  A path outside the log tree
+ * (`ioatlas ingest LOG`) is taken as named.  The descriptor, or a negative
+ * errno: -ELOOP for a symbolic link (or anything not a folder) on the way.
+ */
+static int open_log_dir(const struct ingest_settings *set, const char *path, const char **name)
+{
+	const char *slash = strrchr(path, '/'), *rel;
+	size_t n = set->logdir ? strlen(set->logdir) : 0;
+	char dir[PATH_MAX], *comp, *save = NULL;
+	int fd, next;
+
+	*name = slash ? slash + 1 : path;
+	while (n > 1 && set->logdir[n - 1] == '/')
+		n--;
+	if (!slash || !n || strncmp(path, set->logdir, n) || path[n] != '/') {
+		snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) + 1 : 1,
+			 slash ? path : ".");
+		fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		return fd < 0 ? -errno : fd;
+	}
+	snprintf(dir, sizeof(dir), "%.*s", (int)n, set->logdir);
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	rel = path + n + 1;
+	if (slash <= rel)
+		return fd;
+	snprintf(dir, sizeof(dir), "%.*s", (int)(slash - rel), rel);
+	for (comp = strtok_r(dir, "/", &save); comp; comp = strtok_r(NULL, "/", &save)) {
+		next = strcmp(comp, "..")
+			       ? openat(fd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+			       : (errno = ELOOP, -1);
+		close(fd);
+		if (next < 0)
+			return errno == ENOTDIR ? -ELOOP : -errno;
+		fd = next;
+	}
+	return fd;
+}
+
+/*
  * Where a quarantined log goes: the quarantine folder (qfd), its name kept
  * (a suffix if taken); name gets the name in the folder, out the full path.
  */
@@ -1255,22 +1301,24 @@ static int quarantine_fd(const struct ingest_settings *set, int *opened)
  * replaces what is there (a user's symbolic link included); with was (the
  * log as it was read), only that file moves, not something put in its place.
  */
-static int move_to_quarantine(int qfd, const char *path, const char *name, const struct stat *was)
+static int move_to_quarantine(int qfd, int dirfd, const char *log, const char *name,
+			      const struct stat *was)
 {
 	struct stat now;
 
-	if (qfd < 0)
+	if (qfd < 0 || dirfd < 0)
 		return -ENOTDIR;
-	if (was && (lstat(path, &now) || now.st_dev != was->st_dev || now.st_ino != was->st_ino))
+	if (was && (fstatat(dirfd, log, &now, AT_SYMLINK_NOFOLLOW) || now.st_dev != was->st_dev ||
+		    now.st_ino != was->st_ino))
 		return -ESTALE;
 	if (IOA_FAULT("col-rename"))
 		return -EIO;
-	if (!renameat2(AT_FDCWD, path, qfd, name, RENAME_NOREPLACE))
+	if (!renameat2(dirfd, log, qfd, name, RENAME_NOREPLACE))
 		return 0;
 	/* A file system without RENAME_NOREPLACE: the name was free a moment ago. */
 	if (errno == EINVAL && !fstatat(qfd, name, &now, AT_SYMLINK_NOFOLLOW))
 		return -EEXIST;
-	if (errno == EINVAL && !renameat(AT_FDCWD, path, qfd, name))
+	if (errno == EINVAL && !renameat(dirfd, log, qfd, name))
 		return 0;
 	return -errno;
 }
@@ -1371,20 +1419,27 @@ static int ledger(struct load *l, const char *status, const char *path, const ch
 static void finish_move(const struct ingest_settings *set, const char *path, const char *dest)
 {
 	size_t dir_len = strlen(set->quarantine);
-	int opened, qfd, rc;
+	int opened, qfd, rc, dirfd;
+	const char *log;
 	struct stat st;
 
-	if (lstat(path, &st))
+	dirfd = open_log_dir(set, path, &log);
+	if (dirfd < 0)
 		return;
+	if (fstatat(dirfd, log, &st, AT_SYMLINK_NOFOLLOW)) {
+		close(dirfd);
+		return;
+	}
 	if (strncmp(dest, set->quarantine, dir_len) || dest[dir_len] != '/' ||
 	    strchr(dest + dir_len + 1, '/')) {
 		ioa_warning("'%s' was quarantined to '%s', outside the quarantine folder '%s' now: "
 			    "move it by hand",
 			    path, dest, set->quarantine);
+		close(dirfd);
 		return;
 	}
 	qfd = quarantine_fd(set, &opened);
-	rc = move_to_quarantine(qfd, path, dest + dir_len + 1, NULL);
+	rc = move_to_quarantine(qfd, dirfd, log, dest + dir_len + 1, NULL);
 	if (rc && rc != -EEXIST)
 		ioa_warning("cannot move '%s' to the quarantine folder: %s", path,
 			    ioa_strerror(rc));
@@ -1392,6 +1447,7 @@ static void finish_move(const struct ingest_settings *set, const char *path, con
 		ioa_info("moved '%s' to the quarantine folder, as recorded", path);
 	if (opened >= 0)
 		close(opened);
+	close(dirfd);
 }
 
 /*
@@ -1446,9 +1502,14 @@ static enum ingest_result quarantine(struct load *l, const char *path, const cha
 		return result;
 	}
 	result = INGEST_QUARANTINED;
-	qfd = quarantine_fd(l->set, &opened);
-	rc = quarantine_path(l, qfd, path, name, sizeof(name), dest, sizeof(dest));
-	rc = rc ? rc : ledger(l, "quarantined", path, hash, reason, dest, NULL, started);
+	/* Behind a symbolic link: recorded as left where it is (no quarantine path), never moved.
+	 */
+	qfd = l->dirfd < 0 ? (opened = -1) : quarantine_fd(l->set, &opened);
+	rc = l->dirfd < 0 ? 0
+			  : quarantine_path(l, qfd, path, name, sizeof(name), dest, sizeof(dest));
+	rc = rc ? rc
+		: ledger(l, "quarantined", path, hash, reason, l->dirfd < 0 ? NULL : dest, NULL,
+			 started);
 	rc = rc ? rc : exec(l, "COMMIT", 0, NULL);
 	snprintf(l->reason, sizeof(reason), "%s", reason);
 	if (rc) {
@@ -1457,7 +1518,9 @@ static enum ingest_result quarantine(struct load *l, const char *path, const cha
 		goto out;
 	}
 	/* Recorded first, moved after: a crash in between leaves the log in place, known. */
-	rc = move_to_quarantine(qfd, path, name, l->st.st_ino ? &l->st : NULL);
+	rc = l->dirfd < 0 ? 0
+			  : move_to_quarantine(qfd, l->dirfd, l->name, name,
+					       l->st.st_ino ? &l->st : NULL);
 	if (rc)
 		ioa_warning("cannot move '%s' to the quarantine folder: %s", path,
 			    rc == -ESTALE ? "it changed since it was read" : ioa_strerror(rc));
@@ -1496,6 +1559,8 @@ static void load_free(struct load *l)
 	ioa_buf_release(&l->job.rank_nodes);
 	if (l->fd >= 0)
 		close(l->fd);
+	if (l->dirfd >= 0)
+		close(l->dirfd);
 }
 
 static void find_byte_counters(struct load *l)
@@ -1534,6 +1599,7 @@ static enum ingest_result ingest(struct ingest_db *db, const struct ingest_setti
 			 .names = db->names,
 			 .set = set,
 			 .fd = -1,
+			 .dirfd = -1,
 			 .r = {.fd = -1},
 			 .map_region = -1};
 	enum ingest_result result = INGEST_RETRY;
@@ -1565,7 +1631,17 @@ static enum ingest_result ingest(struct ingest_db *db, const struct ingest_setti
 	time_text((uint64_t)wall.tv_sec * 1000000000u + (uint64_t)wall.tv_nsec, started,
 		  sizeof(started));
 
-	l.fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	l.dirfd = open_log_dir(set, path, &l.name);
+	if (l.dirfd == -ELOOP) {
+		bad(&l, "not read: a symbolic link (or a file) in its path below the log tree, "
+			"where a folder should be; left where it is");
+		result = quarantine(&l, path, NULL, started);
+		goto out;
+	}
+	errno = -l.dirfd;
+	l.fd = l.dirfd < 0
+		       ? -1
+		       : openat(l.dirfd, l.name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
 	if (l.fd < 0 && errno == ENOENT) {
 		result = INGEST_GONE;
 		goto out;
@@ -1585,7 +1661,7 @@ static enum ingest_result ingest(struct ingest_db *db, const struct ingest_setti
 			    waited, strerror(err));
 		else
 			bad(&l, "cannot open: %s", strerror(err));
-		if (lstat(path, &l.st))
+		if (l.dirfd < 0 || fstatat(l.dirfd, l.name, &l.st, AT_SYMLINK_NOFOLLOW))
 			memset(&l.st, 0, sizeof(l.st));
 		result = quarantine(&l, path, NULL, started);
 		goto out;

@@ -4,7 +4,9 @@
 # in its place stop the collector with what is wrong and what to do, and
 # no log moves there.  A user's symbolic link in the quarantine is never
 # followed nor replaced, and a log moved once the collector runs goes into
-# the folder it checked, even if the name is made to point elsewhere.
+# the folder it checked, even if the name is made to point elsewhere.  A
+# folder of the log tree that is a symbolic link is not walked, and a log
+# named through one is neither read nor moved.
 . "$IOA_SOURCE_DIR/tests/lib/test-lib.sh"
 . "$IOA_SOURCE_DIR/tests/lib/runtime-lib.sh"
 require_pg
@@ -12,6 +14,7 @@ require_pg
 
 wh="$IOA_BUILD_DIR/libexec/ioatlas/ioatlas-warehouse"
 daemon="$IOA_BUILD_DIR/sbin/ioatlasd"
+IOA_CMD="$IOA_BUILD_DIR/bin/ioatlas"
 
 ok "a throwaway cluster starts" pg_start
 export IOATLAS_CONF=/dev/null
@@ -83,6 +86,25 @@ ok "the link is still a link" test -L "$qdir/second.ioa"
 like "$(q "SELECT quarantine_path FROM ingest_ledger WHERE path = '$day/second.ioa'")" \
 	"^$qdir/second.ioa.1$" "the log went to a free name beside it"
 ok "and is there" test -f "$qdir/second.ioa.1"
+
+# --- a user's folder in the tree that is a symbolic link -----------------------------------
+# A user who may make a year folder ahead makes it a link to folders whose
+# files are another user's: the collector neither reads nor moves them.
+victim="$TEST_TMP/victim"
+mkdir -p "$victim/01/01" "$TEST_TMP/hop"
+head -c 3000 /dev/urandom >"$victim/01/01/private.ioa"
+ln -s "$victim" "$logs/2031"
+ok "a pass over a tree with a linked year folder" run_timeout 60 "$daemon" --once
+ok "the file behind the link is left where it is" test -f "$victim/01/01/private.ioa"
+is "$(q "SELECT count(*) FROM ingest_ledger WHERE path LIKE '$logs/2031/%'")" 0 \
+	"and the collector does not take it"
+out=$(run_timeout 60 "$IOA_CMD" ingest "$logs/2031/01/01/private.ioa")
+like "$out" "^quarantined $logs/2031/01/01/private.ioa: .*symbolic link" \
+	"named by hand through the link, it is recorded as quarantined, saying why"
+ok "but not moved" test -f "$victim/01/01/private.ioa"
+is "$(q "SELECT coalesce(quarantine_path, 'none') FROM ingest_ledger WHERE path = '$logs/2031/01/01/private.ioa'")" \
+	none "the ledger says it stayed"
+rm "$logs/2031"
 
 # --- the name made to point elsewhere while the collector runs ----------------------
 printf 'collector.rescan = 1h\ncollector.summary = 1h\n' >"$TEST_TMP/site.conf"
