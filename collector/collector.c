@@ -257,8 +257,10 @@ static void walk(struct discover *d, const char *dir, int depth)
 	watch_dir(d, dir);
 	n = IOA_FAULT("col-alloc") ? (errno = ENOMEM, -1) : scandir(dir, &entries, NULL, alphasort);
 	if (n < 0) {
-		if (errno != ENOENT)
+		if (errno != ENOENT) {
 			ioa_warning("cannot read the folder '%s': %s", dir, strerror(errno));
+			d->unqueued++; /* its logs, if any, are a later scan's */
+		}
 		return;
 	}
 	for (i = 0; i < n; i++) {
@@ -272,8 +274,10 @@ static void walk(struct discover *d, const char *dir, int depth)
 		if (depth < 3 && all_digits(name, widths[depth]) && entries[i]->d_type != DT_LNK &&
 		    !lstat(path, &st) && S_ISDIR(st.st_mode))
 			walk(d, path, depth + 1);
-		else if (depth == 3 && is_log_name(name) && discover_add(d, path))
+		else if (depth == 3 && is_log_name(name) && discover_add(d, path)) {
 			ioa_error("out of memory queueing '%s'", path);
+			d->unqueued++;
+		}
 	}
 	for (i = 0; i < n; i++)
 		free(entries[i]);
@@ -334,8 +338,10 @@ void discover_read_events(struct discover *d)
 				continue;
 			if (ev->mask & IN_ISDIR)
 				d->rescan_now = 1; /* a new year, month or day folder */
-			else if (is_log_name(ev->name) && discover_add(d, path))
+			else if (is_log_name(ev->name) && discover_add(d, path)) {
 				ioa_error("out of memory queueing '%s'", path);
+				d->unqueued++;
+			}
 		}
 	}
 	discover_tidy(d);

@@ -49,8 +49,9 @@ struct discover {
 	size_t nwatch;
 	char **paths; /* sorted descending: the next log is the last */
 	size_t n, cap;
-	int untidy;	/* added to since last sorted */
-	int rescan_now; /* inotify saw a new folder, or lost events */
+	int untidy;		/* added to since last sorted */
+	int rescan_now;		/* inotify saw a new folder, or lost events */
+	unsigned long unqueued; /* logs or folders seen but not queued: a later scan's */
 };
 
 /* The next log (NULL when none), and dropping it once done. */

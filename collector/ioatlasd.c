@@ -133,6 +133,8 @@ static int ingest_next(struct collector *c)
 	case INGEST_UNREADABLE:
 		rc = unreadable_note(&c->late, path, now, c->set.unreadable_wait, &delay);
 		if (rc)
+			c->found.unqueued++;
+		if (rc)
 			ioa_warning("'%s' not readable now (%s): left for a later scan (%s)", path,
 				    st.reason,
 				    rc == -ENOSPC ? "too many unreadable logs to keep track of"
@@ -298,6 +300,13 @@ static int run(struct collector *c)
 	}
 	if (c->once || c->stop)
 		summary(c);
+	/* --once says it is done only when it saw the whole backlog. */
+	if (c->once && c->found.unqueued) {
+		ioa_error("%lu logs or folders could not be taken (see above): the next run takes "
+			  "them",
+			  c->found.unqueued);
+		return 1;
+	}
 	return c->fatal ? 1 : 0;
 }
 

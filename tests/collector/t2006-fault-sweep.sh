@@ -3,7 +3,8 @@
 # turn during an ingest: for each point and several `after` counts, the
 # collector (built with the points, tests/collector/ioatlasd-fault) takes a
 # fresh set of logs with the point armed (IOATLAS_FAULT=NAME:AFTER), then
-# again without it.  It never crashes or hangs, says what failed, and in
+# again without it.  It never crashes or hangs, says what failed, exits 0
+# only when it took every log, and in
 # the end each log is in the warehouse exactly once or quarantined with a
 # reason, never both, and a good log is never quarantined for the
 # collector's own failure.  The points are read from the sources, so a new
@@ -97,10 +98,14 @@ for point in $points; do
 			IOATLAS_COLLECTOR_UNREADABLE_WAIT=1 run_timeout 60 "$daemon" --once \
 			>"$tree/armed.out" 2>&1
 		armed=$?
+		# A run that ends well has left no log behind.
+		done_armed=$(q "SELECT count(*) FROM ingest_ledger WHERE path LIKE '$tree/%'")
 		IOATLAS_LOGDIR=$tree run_timeout 60 "$daemon" --once >"$tree/clean.out" 2>&1
 		clean=$?
 		problems=""
 		[ "$armed" -lt 124 ] || problems="$problems armed run: status $armed (crash or hang);"
+		[ "$armed" != 0 ] || [ "$done_armed" = 3 ] ||
+			problems="$problems armed run: status 0 with $((3 - done_armed)) logs not taken;"
 		grep -qE 'ERROR: (Address|Leak)Sanitizer|runtime error:' "$tree/armed.out" "$tree/clean.out" &&
 			problems="$problems sanitizer report;"
 		[ "$clean" = 0 ] || problems="$problems second run: status $clean;"
