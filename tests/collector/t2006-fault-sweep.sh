@@ -50,30 +50,37 @@ template="$TEST_TMP/template.ioa"
 cp "$(ioa_logs "$pool" | head -n 1)" "$template"
 size=$(stat -c %s "$template")
 
-# check_run TREE GOOD... : what is wrong with the tree's logs after the two runs.
+# check_run TREE GOOD... : what is wrong with the tree's logs after the two
+# runs (one query: each ledger row of the tree, with its jobs).
 check_run() {
-	local tree=$1 log n st
+	local tree=$1 rows log row st err qpath jobs
 	shift
-	for log in "$@"; do
-		n=$(q "SELECT count(*) FROM ingest_ledger WHERE path = '$log'")
-		st=$(q "SELECT status FROM ingest_ledger WHERE path = '$log'")
-		[ "$n" = 1 ] || echo "$(basename "$log"): $n ledger rows"
-		err=$(q "SELECT error FROM ingest_ledger WHERE path = '$log'")
-		# A log that stays unreadable the whole collector.unreadable_wait is quarantined
-		# (t2005): the one way a good log may be, and then it has no job.
-		if [ "$st" = quarantined ] && [ "${err#unreadable after }" != "$err" ]; then
-			want=0
-		else
-			want=1
-			[ "$st" = ingested ] || echo "$(basename "$log"): $st, not ingested ($err)"
-		fi
-		n=$(q "SELECT count(*) FROM jobs j JOIN ingest_ledger l ON l.id = j.ledger WHERE l.path = '$log'")
-		[ "$n" = "$want" ] || echo "$(basename "$log"): $n jobs"
+	rows=$(q "SELECT l.path, l.status, coalesce(l.error, ''), coalesce(l.quarantine_path, ''),
+		(SELECT count(*) FROM jobs j WHERE j.ledger = l.id)
+		FROM ingest_ledger l WHERE l.path LIKE '$tree/%'")
+	for log in "$@" "$tree/2026/01/01/corrupt.ioa"; do
+		row=$(printf '%s\n' "$rows" | grep -F "$log|")
+		[ "$(printf '%s' "$row" | grep -c '^')" = 1 ] ||
+			{ echo "$(basename "$log"): $(printf '%s' "$row" | grep -c '^') ledger rows"; continue; }
+		IFS='|' read -r _ st err qpath jobs <<<"$row"
+		case $log in
+		*/corrupt.ioa)
+			[ "$st:$qpath" = "quarantined:$tree/quarantine/corrupt.ioa" ] && [ -n "$err" ] ||
+				echo "corrupt.ioa: $st ($err) to '$qpath'"
+			[ -f "$tree/quarantine/corrupt.ioa" ] && [ ! -e "$log" ] || echo "corrupt.ioa not moved"
+			;;
+		*)
+			# A log that stays unreadable the whole collector.unreadable_wait is
+			# quarantined (t2005): the one way a good log may be, and then it has no job.
+			if [ "$st" = quarantined ] && [ "${err#unreadable after }" != "$err" ]; then
+				[ "$jobs" = 0 ] || echo "$(basename "$log"): quarantined with $jobs jobs"
+			else
+				[ "$st" = ingested ] || echo "$(basename "$log"): $st, not ingested ($err)"
+				[ "$jobs" = 1 ] || echo "$(basename "$log"): $jobs jobs"
+			fi
+			;;
+		esac
 	done
-	log="$tree/2026/01/01/corrupt.ioa"
-	st=$(q "SELECT status || ':' || (error IS NOT NULL) || ':' || coalesce(quarantine_path, '') FROM ingest_ledger WHERE path = '$log'")
-	[ "$st" = "quarantined:true:$tree/quarantine/corrupt.ioa" ] || echo "corrupt.ioa: '$st'"
-	[ -f "$tree/quarantine/corrupt.ioa" ] && [ ! -e "$log" ] || echo "corrupt.ioa not moved"
 }
 
 fired_points=""
@@ -94,8 +101,8 @@ for point in $points; do
 		g1="$tree/2026/01/01/$(basename "$good1")"
 		g2="$tree/2026/01/01/$(basename "$good2")"
 
-		IOATLAS_LOGDIR=$tree IOATLAS_FAULT="$point:$after" IOATLAS_COLLECTOR_RETRY_MAX=1 \
-			IOATLAS_COLLECTOR_UNREADABLE_WAIT=1 run_timeout 60 "$daemon" --once \
+		IOATLAS_LOGDIR=$tree IOATLAS_FAULT="$point:$after" IOATLAS_COLLECTOR_RETRY_MAX=0.2 \
+			IOATLAS_COLLECTOR_UNREADABLE_WAIT=0.5 run_timeout 60 "$daemon" --once \
 			>"$tree/armed.out" 2>&1
 		armed=$?
 		# A run that ends well has left no log behind.
