@@ -81,4 +81,16 @@ ok "and moved to the quarantine folder" test -f "$logs/quarantine/$(basename "$n
 is "$(q "SELECT count(*) FROM ingest_ledger WHERE path = '$never'")" 1 "one ledger row for it"
 is "$(q 'SELECT count(*) FROM jobs')" 2 "the two readable logs are in, once each"
 
+# --- by hand -----------------------------------------------------------------------------
+ioa_preload "$logs" touch "$TEST_TMP/d" >/dev/null
+by_hand=$(ioa_logs "$logs" | grep -v /quarantine/ | while read -r f; do
+	[ -n "$(status "$f")" ] || echo "$f"; done | head -n 1)
+chown root "$by_hand"
+chmod 0400 "$by_hand"
+out=$(IOATLAS_COLLECTOR_UNREADABLE_WAIT=2 run_timeout 60 \
+	setpriv --reuid=nobody --regid=nogroup --clear-groups "$IOA_CMD" ingest "$by_hand" 2>&1)
+like "$out" "'$by_hand' not readable now \(cannot open: Permission denied\): trying again in" \
+	"ioatlas ingest tries an unreadable log again too"
+like "$out" "^quarantined $by_hand: unreadable after [0-9]+ tries" "and quarantines it after the wait"
+
 done_testing
