@@ -12,11 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/inotify.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "ioa_conf.h"
 #include "ioa_db.h"
+#include "ioa_fault.h"
 #include "ioa_log.h"
 
 #ifndef IOATLAS_LOGDIR
@@ -41,6 +43,10 @@
 			 "how often a summary line is logged"},                                    \
 			{"collector.retry_max", IOA_SET_SECONDS, &(s)->retry_max, "1h",            \
 			 "--once and ingest: how long to wait for the database before giving up"}, \
+			{"collector.unreadable_wait", IOA_SET_SECONDS, &(s)->unreadable_wait,      \
+			 "15m",                                                                    \
+			 "how long a log that cannot be opened or read (permissions not set "      \
+			 "yet) is tried again before it is quarantined"},                          \
 			{"collector.region_cap_mib", IOA_SET_COUNT, &(s)->region_cap_mib, "32",    \
 			 "largest log region read into memory, MiB (bounds the collector's "       \
 			 "memory)"},                                                               \
@@ -64,6 +70,7 @@ int collector_settings_load(struct collector_settings *s, struct ioa_buf *err)
 		ioa_buf_addf(err, "collector.region_cap_mib must be 1 to 4096");
 		rc = -EINVAL;
 	}
+	s->ingest.quarantine_fd = -1;
 	if (!rc && !s->logdir[0]) {
 		ioa_buf_addf(err, "logdir is empty");
 		rc = -EINVAL;
@@ -75,7 +82,29 @@ void collector_settings_free(struct collector_settings *s)
 {
 	const struct ioa_setting table[] = SETTINGS_TABLE(s);
 
+	if (s->ingest.quarantine_fd >= 0)
+		close(s->ingest.quarantine_fd);
+	s->ingest.quarantine_fd = -1;
 	ioa_conf_free(table, sizeof(table) / sizeof(table[0]));
+}
+
+int collector_quarantine_check(struct collector_settings *s, struct ioa_buf *err)
+{
+	int fd;
+
+	if (s->ingest.quarantine_fd >= 0)
+		close(s->ingest.quarantine_fd);
+	s->ingest.quarantine_fd = -1;
+	fd = ingest_quarantine_open(s->quarantine_dir, s->logdir, err);
+	if (fd == -ENOENT) {
+		/* No log tree yet: the folder is made and checked when a log first needs it. */
+		ioa_buf_reset(err);
+		return 0;
+	}
+	if (fd < 0)
+		return fd;
+	s->ingest.quarantine_fd = fd;
+	return 0;
 }
 
 int collector_settings_apply(struct collector_settings *s, struct ioa_buf *err)
@@ -90,6 +119,7 @@ int collector_settings_apply(struct collector_settings *s, struct ioa_buf *err)
 	else
 		snprintf(s->quarantine_dir, sizeof(s->quarantine_dir), "%s/quarantine", s->logdir);
 	s->ingest.quarantine = s->quarantine_dir;
+	s->ingest.logdir = s->logdir;
 	s->ingest.region_cap = (uint64_t)s->region_cap_mib << 20;
 	s->ingest.trusted_uid = (uid_t)-1;
 	if (s->trusted_user[0]) {
@@ -106,18 +136,26 @@ int collector_settings_apply(struct collector_settings *s, struct ioa_buf *err)
 
 /* ------------------------------------------------------------ discovery */
 
+static int discover_add(struct discover *d, const char *path);
+
+int discover_push(struct discover *d, const char *path)
+{
+	return discover_add(d, path);
+}
+
 static int discover_add(struct discover *d, const char *path)
 {
 	if (d->n == d->cap) {
 		size_t cap = d->cap ? d->cap * 2 : 256;
-		char **paths = realloc(d->paths, cap * sizeof(*paths));
+		char **paths =
+			IOA_FAULT("col-alloc") ? NULL : realloc(d->paths, cap * sizeof(*paths));
 
 		if (!paths)
 			return -ENOMEM;
 		d->paths = paths;
 		d->cap = cap;
 	}
-	if (!(d->paths[d->n] = strdup(path)))
+	if (!(d->paths[d->n] = IOA_FAULT("col-alloc") ? NULL : strdup(path)))
 		return -ENOMEM;
 	d->n++;
 	d->untidy = 1;
@@ -193,7 +231,8 @@ static void watch_dir(struct discover *d, const char *dir)
 	}
 	if ((size_t)wd >= d->nwatch) {
 		size_t n = (size_t)wd * 2 + 16;
-		char **watch = realloc(d->watch, n * sizeof(*watch));
+		char **watch =
+			IOA_FAULT("col-alloc") ? NULL : realloc(d->watch, n * sizeof(*watch));
 
 		if (!watch)
 			return;
@@ -202,7 +241,7 @@ static void watch_dir(struct discover *d, const char *dir)
 		d->nwatch = n;
 	}
 	if (!d->watch[wd])
-		d->watch[wd] = strdup(dir);
+		d->watch[wd] = IOA_FAULT("col-alloc") ? NULL : strdup(dir);
 }
 
 /*
@@ -216,22 +255,29 @@ static void walk(struct discover *d, const char *dir, int depth)
 	int n, i;
 
 	watch_dir(d, dir);
-	n = scandir(dir, &entries, NULL, alphasort);
+	n = IOA_FAULT("col-alloc") ? (errno = ENOMEM, -1) : scandir(dir, &entries, NULL, alphasort);
 	if (n < 0) {
-		if (errno != ENOENT)
+		if (errno != ENOENT) {
 			ioa_warning("cannot read the folder '%s': %s", dir, strerror(errno));
+			d->unqueued++; /* its logs, if any, are a later scan's */
+		}
 		return;
 	}
 	for (i = 0; i < n; i++) {
 		const char *name = entries[i]->d_name;
 		char path[PATH_MAX];
+		struct stat st;
 
 		if (snprintf(path, sizeof(path), "%s/%s", dir, name) >= (int)sizeof(path))
 			continue;
-		if (depth < 3 && all_digits(name, widths[depth]))
+		/* Never into a symbolic link: a user's folder could point at others' files. */
+		if (depth < 3 && all_digits(name, widths[depth]) && entries[i]->d_type != DT_LNK &&
+		    !lstat(path, &st) && S_ISDIR(st.st_mode))
 			walk(d, path, depth + 1);
-		else if (depth == 3 && is_log_name(name) && discover_add(d, path))
+		else if (depth == 3 && is_log_name(name) && discover_add(d, path)) {
 			ioa_error("out of memory queueing '%s'", path);
+			d->unqueued++;
+		}
 	}
 	for (i = 0; i < n; i++)
 		free(entries[i]);
@@ -292,8 +338,10 @@ void discover_read_events(struct discover *d)
 				continue;
 			if (ev->mask & IN_ISDIR)
 				d->rescan_now = 1; /* a new year, month or day folder */
-			else if (is_log_name(ev->name) && discover_add(d, path))
+			else if (is_log_name(ev->name) && discover_add(d, path)) {
 				ioa_error("out of memory queueing '%s'", path);
+				d->unqueued++;
+			}
 		}
 	}
 	discover_tidy(d);
@@ -377,4 +425,100 @@ void discover_free(struct discover *d)
 		close(d->inotify);
 	memset(d, 0, sizeof(*d));
 	d->inotify = -1;
+}
+
+/* ------------------------------------------------------------ unreadable logs */
+
+struct unreadable *unreadable_find(struct unreadable_list *u, const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < u->n; i++)
+		if (!strcmp(u->v[i].path, path))
+			return &u->v[i];
+	return NULL;
+}
+
+int unreadable_note(struct unreadable_list *u, const char *path, double now, double wait,
+		    double *delay)
+{
+	struct unreadable *e = unreadable_find(u, path);
+	double step;
+
+	if (!e) {
+		if (u->n == UNREADABLE_MAX)
+			return -ENOSPC;
+		if (u->n == u->cap) {
+			size_t cap = u->cap ? u->cap * 2 : 16;
+			struct unreadable *v =
+				IOA_FAULT("col-alloc") ? NULL : realloc(u->v, cap * sizeof(*v));
+
+			if (!v)
+				return -ENOMEM;
+			u->v = v;
+			u->cap = cap;
+		}
+		e = &u->v[u->n];
+		e->path = IOA_FAULT("col-alloc") ? NULL : strdup(path);
+		if (!e->path)
+			return -ENOMEM;
+		e->tries = 0;
+		e->first = now;
+		u->n++;
+	}
+	e->tries++;
+	e->queued = 0;
+	step = e->tries >= 9 ? 300 : (double)(1u << (e->tries - 1));
+	step = step > 300 ? 300 : step;
+	/* The last try is when the wait is over, not later. */
+	if (now + step > e->first + wait)
+		step = e->first + wait - now;
+	e->next = now + (step > 0 ? step : 0);
+	*delay = e->next - now;
+	return 0;
+}
+
+int unreadable_last(const struct unreadable *e, double now, double wait)
+{
+	return now >= e->first + wait;
+}
+
+void unreadable_forget(struct unreadable_list *u, const char *path)
+{
+	struct unreadable *e = unreadable_find(u, path);
+
+	if (!e)
+		return;
+	free(e->path);
+	*e = u->v[--u->n];
+}
+
+double unreadable_due(struct unreadable_list *u, double now, struct discover *d)
+{
+	double later = 0;
+	size_t i;
+
+	for (i = 0; i < u->n; i++) {
+		struct unreadable *e = &u->v[i];
+
+		if (e->queued)
+			continue;
+		if (e->next <= now)
+			e->queued = !discover_push(d, e->path);
+		else if (!later || e->next < later)
+			later = e->next;
+	}
+	if (d->untidy)
+		discover_tidy(d);
+	return later;
+}
+
+void unreadable_free(struct unreadable_list *u)
+{
+	size_t i;
+
+	for (i = 0; i < u->n; i++)
+		free(u->v[i].path);
+	free(u->v);
+	memset(u, 0, sizeof(*u));
 }

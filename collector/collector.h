@@ -16,7 +16,7 @@
 
 struct collector_settings {
 	char *logdir, *conninfo, *quarantine, *trusted_user, *log_level;
-	double rescan, summary, retry_max;
+	double rescan, summary, retry_max, unreadable_wait;
 	long long rescan_days, region_cap_mib;
 	/* derived by collector_settings_apply() */
 	char quarantine_dir[PATH_MAX];
@@ -31,6 +31,14 @@ void collector_settings_free(struct collector_settings *s);
 int collector_settings_apply(struct collector_settings *s, struct ioa_buf *err);
 
 /*
+ * Makes or checks the quarantine folder and keeps it open for the moves
+ * (ingest_quarantine_open()): 0, or a negative errno with what is wrong and
+ * what to do in err; the collector then refuses to start.  A log tree not
+ * made yet is no error (the folder is checked when a log first needs it).
+ */
+int collector_quarantine_check(struct collector_settings *s, struct ioa_buf *err);
+
+/*
  * Logs found and not yet known to be done, without repeats, taken least
  * path first (the oldest day first).
  */
@@ -41,8 +49,9 @@ struct discover {
 	size_t nwatch;
 	char **paths; /* sorted descending: the next log is the last */
 	size_t n, cap;
-	int untidy;	/* added to since last sorted */
-	int rescan_now; /* inotify saw a new folder, or lost events */
+	int untidy;		/* added to since last sorted */
+	int rescan_now;		/* inotify saw a new folder, or lost events */
+	unsigned long unqueued; /* logs or folders seen but not queued: a later scan's */
 };
 
 /* The next log (NULL when none), and dropping it once done. */
@@ -59,5 +68,48 @@ void discover_read_events(struct discover *d);
 void discover_drop_known(struct discover *d, PGconn *conn);
 
 void discover_free(struct discover *d);
+
+/* Queues path (a log found by other means: one due for another try); 0 or -ENOMEM. */
+int discover_push(struct discover *d, const char *path);
+
+/*
+ * Logs that could not be opened or read (INGEST_UNREADABLE), each tried
+ * again with backoff (1 s, doubling, at most 5 min) until
+ * collector.unreadable_wait has passed since the first refusal; then its
+ * last try ingests it or quarantines it.  Kept in memory: a restarted
+ * collector starts counting again (the ledger is untouched until the end,
+ * so exactly-once holds either way).  At most UNREADABLE_MAX logs.
+ */
+#define UNREADABLE_MAX 65536
+struct unreadable {
+	char *path;
+	unsigned tries;
+	double first, next; /* ingest_now() of the first refusal, of the next try */
+	int queued;	    /* pushed back into discovery, due */
+};
+struct unreadable_list {
+	struct unreadable *v;
+	size_t n, cap;
+};
+
+struct unreadable *unreadable_find(struct unreadable_list *u, const char *path);
+
+/*
+ * Notes one more refusal of path at now: its next try is returned in
+ * *delay seconds.  0, or -ENOMEM / -ENOSPC (the list is full: the log is
+ * only found again by a later scan).
+ */
+int unreadable_note(struct unreadable_list *u, const char *path, double now, double wait,
+		    double *delay);
+
+/* Whether the log's waiting is over: the next try is its last. */
+int unreadable_last(const struct unreadable *e, double now, double wait);
+
+void unreadable_forget(struct unreadable_list *u, const char *path);
+
+/* Pushes the logs due at now into d; the time of the next one due later (0: none). */
+double unreadable_due(struct unreadable_list *u, double now, struct discover *d);
+
+void unreadable_free(struct unreadable_list *u);
 
 #endif

@@ -7,9 +7,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <libgen.h>
 #include <limits.h>
 #include <openssl/evp.h>
+#include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +20,7 @@
 
 #include "ioa_counters.h"
 #include "ioa_db.h"
+#include "ioa_fault.h"
 #include "ioa_log.h"
 #include "ioa_logfmt.h"
 #include "ioa_logr.h"
@@ -28,8 +29,13 @@
 #define READER_VERSION "ioatlasd " IOATLAS_VERSION
 #define COPY_FLUSH     (1u << 20) /* COPY data is sent in pieces of about this size */
 
-/* Why a load stopped: the log is bad (quarantine it), or the database failed (retry). */
-#define LOAD_BAD (-EBADMSG)
+/*
+ * Why a load stopped: the log is bad (quarantine it), or it could not be
+ * read now (an I/O error: try it again later, INGEST_UNREADABLE); any
+ * other error is the database's or ours (retry).
+ */
+#define LOAD_BAD	(-EBADMSG)
+#define LOAD_UNREADABLE (-EREMOTEIO)
 
 /* Slots of the set of record ids already named (8 MiB): up to half are used. */
 #define NAMES_SEEN_MAX ((size_t)1 << 20)
@@ -77,6 +83,8 @@ struct load {
 	struct ioa_log_reader r;
 	struct stat st;
 	int fd;
+	int dirfd;	  /* the log's folder, reached without a symbolic link (open_log_dir()) */
+	const char *name; /* the log's name in it */
 	struct ioa_buf raw, copy, err, text;
 	struct ioa_buf names_raw, names_copy; /* the names region mapped; names' COPY data */
 	int names_pending;		      /* their insert is running */
@@ -108,6 +116,30 @@ static int bad(struct load *l, const char *fmt, ...)
 	vsnprintf(l->reason, sizeof(((struct ingest_stats *)0)->reason), fmt, ap);
 	va_end(ap);
 	return LOAD_BAD;
+}
+
+/*
+ * Whether a failure to open or read a log may pass (permissions fixed
+ * later, a file server that recovers) rather than being the log's fault.
+ */
+static int transient(int err)
+{
+	return err == EACCES || err == EPERM || err == EIO || err == EAGAIN || err == EBUSY ||
+	       err == ESTALE || err == ETXTBSY || err == ENOMEM || err == ENFILE || err == EMFILE;
+}
+
+/* The log could not be read now (rc, a transient errno): said in the reason, tried again later. */
+static int unreadable(struct load *l, int rc, const char *what)
+{
+	snprintf(l->reason, sizeof(((struct ingest_stats *)0)->reason), "%s: %s", what,
+		 l->r.error[0] ? l->r.error : ioa_strerror(rc));
+	return LOAD_UNREADABLE;
+}
+
+/* A reader's failure to read (not to decode) that may pass. */
+static int read_failed(int rc)
+{
+	return rc && rc != -ENOMEM && transient(-rc);
 }
 
 /* A database failure: its message becomes the reason; data errors are the log's fault. */
@@ -185,13 +217,14 @@ static void time_text(uint64_t ns, char *out, size_t len)
 
 static int sha256_fd(int fd, unsigned char out[32])
 {
-	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+	EVP_MD_CTX *ctx = IOA_FAULT("col-alloc") ? NULL : EVP_MD_CTX_new();
 	unsigned char buf[1 << 16];
 	off_t at = 0;
 	ssize_t n;
 	int rc = ctx && EVP_DigestInit_ex(ctx, EVP_sha256(), NULL) == 1 ? 0 : -ENOMEM;
 
-	while (!rc && (n = pread(fd, buf, sizeof(buf), at)) != 0) {
+	while (!rc && (n = IOA_FAULT("logr-read") ? (errno = EIO, -1)
+						  : pread(fd, buf, sizeof(buf), at)) != 0) {
 		if (n < 0) {
 			if (errno != EINTR)
 				rc = -errno;
@@ -357,13 +390,14 @@ static int read_job(struct load *l)
 		if (found++)
 			return bad(l, "more than one job region");
 		rc = ioa_logr_read_region(&l->r, i, &l->raw);
+		if (read_failed(rc))
+			return unreadable(l, rc, "job region");
 		rc = rc ? rc : ioa_logr_each_job_entry(&l->r, &l->raw, on_job, &l->job);
 		if (rc == -ENOMEM)
 			return rc;
 		if (rc)
 			return bad(l, "job region: %s",
-				   ioa_logr_error(&l->r)[0] ? ioa_logr_error(&l->r)
-							    : "a value is not a number");
+				   l->r.error[0] ? l->r.error : "a value is not a number");
 	}
 	if (!found)
 		return bad(l, "no job region");
@@ -379,23 +413,79 @@ static int read_job(struct load *l)
 		return bad(l, "rank or node count out of range");
 	if (l->job.uid > UINT32_MAX)
 		return bad(l, "uid out of range");
-	/* The runtime writes a log as the user who ran the job: anyone else forged it. */
+	/*
+	 * The runtime writes a log as the user who ran the job: anyone else
+	 * forged it, root included (an admin's copy is chowned to its user).
+	 * Only the trusted service account may own other users' logs.
+	 */
 	if ((uid_t)l->job.uid != l->st.st_uid && l->st.st_uid != l->set->trusted_uid)
-		return bad(l, "forged: the file belongs to uid %u but records uid %" PRIu64,
-			   (unsigned)l->st.st_uid, l->job.uid);
+		return bad(l,
+			   "forged: the file belongs to uid %u but records uid %" PRIu64
+			   " (a job is its log owner's: chown the log to uid %" PRIu64
+			   " if it is theirs, or name the account that copies logs in "
+			   "collector.trusted_user)",
+			   (unsigned)l->st.st_uid, l->job.uid, l->job.uid);
 	return 0;
+}
+
+/*
+ * The name this host gives uid (at most len - 1 bytes), or "uid:N" when it
+ * has none (':' is in no Unix user name, so no user's role matches it).
+ * 0, or a negative errno when the lookup itself failed (a directory service
+ * away: worth another try, not the log's fault).
+ */
+static int owner_name(uid_t uid, char *out, size_t len)
+{
+	struct passwd pw, *found = NULL;
+	size_t cap = 4096;
+	char *buf = NULL;
+	int rc;
+
+	for (;;) {
+		char *grown = IOA_FAULT("col-alloc") ? NULL : realloc(buf, cap);
+
+		if (!grown) {
+			rc = ENOMEM;
+			break;
+		}
+		buf = grown;
+		rc = getpwuid_r(uid, &pw, buf, cap, &found);
+		if (rc != ERANGE || cap >= ((size_t)1 << 20))
+			break;
+		cap *= 2;
+	}
+	/* Not found is 0 with no entry, or one of these, depending on the C library. */
+	if (rc == ENOENT || rc == ESRCH || rc == EBADF || rc == EPERM)
+		rc = 0;
+	if (!rc && found)
+		snprintf(out, len, "%s", found->pw_name);
+	else if (!rc)
+		snprintf(out, len, "uid:%u", (unsigned)uid);
+	free(buf);
+	return -rc;
 }
 
 /* The job's row, through ingest_job() (warehouse): its partitions, user and program with it. */
 static int insert_job(struct load *l)
 {
-	char uid[24], nprocs[24], nnodes[24], end[48], flags[24];
+	char uid[24], nprocs[24], nnodes[24], end[48], flags[24], owner[256];
+	/* Whose job it is: the file's owner, or what a trusted account's copy records. */
+	uid_t attributed = l->st.st_uid == (uid_t)l->job.uid || l->st.st_uid != l->set->trusted_uid
+				   ? l->st.st_uid
+				   : (uid_t)l->job.uid;
 	struct ioa_buf exe = IOA_BUF_INIT(1 << 20), exe_display = IOA_BUF_INIT(1 << 20),
 		       args = IOA_BUF_INIT(1 << 24), args_display = IOA_BUF_INIT(1 << 24);
 	size_t i;
 	int rc = 0;
 
-	snprintf(uid, sizeof(uid), "%" PRIu64, l->job.uid);
+	rc = owner_name(attributed, owner, sizeof(owner));
+	if (rc) {
+		snprintf(l->reason, sizeof(((struct ingest_stats *)0)->reason),
+			 "cannot look up uid %u on this host: %s", (unsigned)attributed,
+			 ioa_strerror(rc));
+		return rc == -ENOMEM ? rc : -EAGAIN;
+	}
+	snprintf(uid, sizeof(uid), "%u", (unsigned)attributed);
 	snprintf(nprocs, sizeof(nprocs), "%" PRIu64, l->job.nprocs);
 	snprintf(nnodes, sizeof(nnodes), "%" PRIu64, l->job.nnodes);
 	snprintf(flags, sizeof(flags), "%u", l->r.flags);
@@ -415,7 +505,7 @@ static int insert_job(struct load *l)
 		const char *p[] = {l->start,
 				   end,
 				   uid,
-				   ioa_buf_str(&l->job.user),
+				   owner,
 				   exe.data,
 				   ioa_buf_str(&exe_display),
 				   ioa_buf_str(&l->job.scheduler),
@@ -427,14 +517,15 @@ static int insert_job(struct load *l)
 				   ioa_buf_str(&l->job.version),
 				   ioa_buf_str(&l->job.settings),
 				   flags,
-				   l->job.folded ? "t" : "f"};
+				   l->job.folded ? "t" : "f",
+				   ioa_buf_str(&l->job.user)};
 
 		rc = rc ? rc
 			: query1(l,
 				 "SELECT ingest_job($1, $2, $3, $4, $5::bytea, $6, $7, $8, "
 				 "$9::bytea, "
-				 "$10, $11, $12, $13, $14, $15, $16)",
-				 16, p, l->job_id, sizeof(l->job_id));
+				 "$10, $11, $12, $13, $14, $15, $16, $17)",
+				 17, p, l->job_id, sizeof(l->job_id));
 	}
 	if (!rc && ioa_parse_i64(l->job_id, &l->job_num))
 		rc = bad(l, "the warehouse returned no job id");
@@ -455,15 +546,16 @@ static int on_mount(const unsigned char *path, uint32_t path_len, const unsigned
 
 	if (!(l->nmounts & (l->nmounts - 1)) || !l->nmounts) {
 		size_t cap = l->nmounts ? l->nmounts * 2 : 16;
-		struct mount *mounts = realloc(l->mounts, cap * sizeof(*mounts));
+		struct mount *mounts =
+			IOA_FAULT("col-alloc") ? NULL : realloc(l->mounts, cap * sizeof(*mounts));
 
 		if (!mounts)
 			return -ENOMEM;
 		l->mounts = mounts;
 	}
 	m = &l->mounts[l->nmounts];
-	m->path = malloc(path_len + 1);
-	m->type = strndup((const char *)type, type_len);
+	m->path = IOA_FAULT("col-alloc") ? NULL : malloc(path_len + 1);
+	m->type = IOA_FAULT("col-alloc") ? NULL : strndup((const char *)type, type_len);
 	if (!m->path || !m->type) {
 		free(m->path);
 		free(m->type);
@@ -504,7 +596,8 @@ static int seen_before(struct load *l, uint64_t id)
 		l->names_overflow = 1;
 		return 0;
 	}
-	if (!l->seen && !(l->seen = calloc(NAMES_SEEN_MAX, sizeof(*l->seen)))) {
+	if (!l->seen &&
+	    !(l->seen = IOA_FAULT("col-alloc") ? NULL : calloc(NAMES_SEEN_MAX, sizeof(*l->seen)))) {
 		l->names_overflow = 1;
 		return 0;
 	}
@@ -544,6 +637,8 @@ static int read_region(struct load *l, uint32_t i, const char *what, struct ioa_
 {
 	int rc = ioa_logr_read_region(&l->r, i, raw);
 
+	if (read_failed(rc))
+		return unreadable(l, rc, what);
 	if (rc == -EFBIG)
 		return bad(l, "%s region %u is larger than the collector reads (%" PRIu64 " bytes)",
 			   what, i, l->r.regions[i].raw_size);
@@ -572,8 +667,7 @@ static int decoded(struct load *l, int rc, const char *what, uint32_t i)
 {
 	if (!rc || rc == -ENOMEM || rc == -ECONNRESET || rc == -EIO || rc == LOAD_BAD)
 		return rc;
-	return bad(l, "%s region %u: %s", what, i,
-		   ioa_logr_error(&l->r)[0] ? ioa_logr_error(&l->r) : ioa_strerror(rc));
+	return bad(l, "%s region %u: %s", what, i, l->r.error[0] ? l->r.error : ioa_strerror(rc));
 }
 
 static int load_mounts(struct load *l, uint32_t i)
@@ -639,8 +733,8 @@ static void fs_cache_add(const struct mount *m)
 {
 	if (fs_cached == FS_CACHE_MAX || !m->fs)
 		return;
-	fs_cache[fs_cached].path = malloc(m->len + 1);
-	fs_cache[fs_cached].type = strdup(m->type);
+	fs_cache[fs_cached].path = IOA_FAULT("col-alloc") ? NULL : malloc(m->len + 1);
+	fs_cache[fs_cached].type = IOA_FAULT("col-alloc") ? NULL : strdup(m->type);
 	if (!fs_cache[fs_cached].path || !fs_cache[fs_cached].type) {
 		free(fs_cache[fs_cached].path);
 		free(fs_cache[fs_cached].type);
@@ -804,7 +898,8 @@ static int on_map_name(uint64_t id, const unsigned char *name, uint32_t len, voi
 
 	if (l->nmap == l->map_cap) {
 		size_t cap = l->map_cap ? l->map_cap * 2 : 1024;
-		struct named *map = realloc(l->map, cap * sizeof(*map));
+		struct named *map =
+			IOA_FAULT("col-alloc") ? NULL : realloc(l->map, cap * sizeof(*map));
 
 		if (!map)
 			return -ENOMEM;
@@ -997,8 +1092,15 @@ static int load_trace(struct load *l, uint32_t i)
 	int rc = ioa_buf_grow(&stored, (size_t)reg->stored_size);
 
 	if (!rc)
-		n = pread(l->fd, stored.data, (size_t)reg->stored_size, (off_t)reg->offset);
-	if (!rc && n != (ssize_t)reg->stored_size)
+		n = IOA_FAULT("logr-read") ? (errno = EIO, -1)
+					   : pread(l->fd, stored.data, (size_t)reg->stored_size,
+						   (off_t)reg->offset);
+	if (!rc && n < 0 && transient(errno)) {
+		l->r.error[0] = '\0'; /* the reader did not fail: the message is errno's */
+		rc = unreadable(l, -errno, "trace region");
+	} else if (!rc && n < 0)
+		rc = bad(l, "trace region %u: %s", i, strerror(errno));
+	else if (!rc && n != (ssize_t)reg->stored_size)
 		rc = bad(l, "trace region %u: short read", i);
 	if (!rc) {
 		struct ioa_buf param = IOA_BUF_INIT((size_t)1 << 31);
@@ -1044,23 +1146,181 @@ static int the_rest(struct load *l)
 
 /* ------------------------------------------------------------ the ledger */
 
-/* Where a quarantined log goes: the quarantine folder, its name kept (a suffix if taken). */
-static int quarantine_path(const struct load *l, const char *path, char *out, size_t len)
+/*
+ * The folder holding the log at path, opened from the log tree's root
+ * without following a symbolic link below it (a user who may make a folder
+ * there could point it at another user's files: they are neither read nor
+ * moved); *name gets the log's name in it.  A path outside the log tree
+ * (`ioatlas ingest LOG`) is taken as named.  The descriptor, or a negative
+ * errno: -ELOOP for a symbolic link (or anything not a folder) on the way.
+ */
+static int open_log_dir(const struct ingest_settings *set, const char *path, const char **name)
 {
-	char copy[PATH_MAX];
+	const char *slash = strrchr(path, '/'), *rel;
+	size_t n = set->logdir ? strlen(set->logdir) : 0;
+	char dir[PATH_MAX], *comp, *save = NULL;
+	int fd, next;
+
+	*name = slash ? slash + 1 : path;
+	while (n > 1 && set->logdir[n - 1] == '/')
+		n--;
+	if (!slash || !n || strncmp(path, set->logdir, n) || path[n] != '/') {
+		snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) + 1 : 1,
+			 slash ? path : ".");
+		fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		return fd < 0 ? -errno : fd;
+	}
+	snprintf(dir, sizeof(dir), "%.*s", (int)n, set->logdir);
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	rel = path + n + 1;
+	if (slash <= rel)
+		return fd;
+	snprintf(dir, sizeof(dir), "%.*s", (int)(slash - rel), rel);
+	for (comp = strtok_r(dir, "/", &save); comp; comp = strtok_r(NULL, "/", &save)) {
+		next = strcmp(comp, "..")
+			       ? openat(fd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+			       : (errno = ELOOP, -1);
+		close(fd);
+		if (next < 0)
+			return errno == ENOTDIR ? -ELOOP : -errno;
+		fd = next;
+	}
+	return fd;
+}
+
+/*
+ * Where a quarantined log goes: the quarantine folder (qfd), its name kept
+ * (a suffix if taken); name gets the name in the folder, out the full path.
+ */
+static int quarantine_path(const struct load *l, int qfd, const char *path, char *name,
+			   size_t name_len, char *out, size_t len)
+{
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 	struct stat st;
 	int k;
 
-	snprintf(copy, sizeof(copy), "%s", path);
 	for (k = 0; k < 1000; k++) {
 		if (k)
-			snprintf(out, len, "%s/%s.%d", l->set->quarantine, basename(copy), k);
+			snprintf(name, name_len, "%s.%d", base, k);
 		else
-			snprintf(out, len, "%s/%s", l->set->quarantine, basename(copy));
-		if (lstat(out, &st)) /* free, or unreachable: the move will say so */
+			snprintf(name, name_len, "%s", base);
+		snprintf(out, len, "%s/%s", l->set->quarantine, name);
+		/* free, or unreachable: the move will say so */
+		if (qfd < 0 || fstatat(qfd, name, &st, AT_SYMLINK_NOFOLLOW))
 			return 0;
 	}
 	return -EEXIST;
+}
+
+int ingest_quarantine_open(const char *dir, const char *logdir, struct ioa_buf *err)
+{
+	struct stat st, tree;
+	uid_t me = geteuid(), service;
+	int fd, rc;
+
+	if (mkdir(dir, 0750) && errno != EEXIST) {
+		rc = -errno;
+		ioa_buf_addf(err, "cannot make the quarantine folder '%s': %s", dir,
+			     strerror(errno));
+		return rc;
+	}
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		rc = -errno;
+		if ((errno == ELOOP || errno == ENOTDIR) && !lstat(dir, &st) && S_ISLNK(st.st_mode))
+			ioa_buf_addf(
+				err,
+				"the quarantine folder '%s' is a symbolic link: remove it (the "
+				"collector makes the folder) or set collector.quarantine to a "
+				"real folder",
+				dir);
+		else if (rc == -ENOTDIR || rc == -ELOOP)
+			ioa_buf_addf(
+				err,
+				"the quarantine folder '%s' is not a folder: move it away (the "
+				"collector makes the folder) or set collector.quarantine",
+				dir);
+		else
+			ioa_buf_addf(err, "cannot open the quarantine folder '%s': %s", dir,
+				     ioa_strerror(rc));
+		return rc;
+	}
+	service = logdir && !stat(logdir, &tree) ? tree.st_uid : me;
+	if (fstat(fd, &st)) {
+		rc = -errno;
+		ioa_buf_addf(err, "cannot open the quarantine folder '%s': %s", dir,
+			     strerror(errno));
+		close(fd);
+		return rc;
+	}
+	if (st.st_uid != me && st.st_uid != 0 && st.st_uid != service) {
+		ioa_buf_addf(
+			err,
+			"the quarantine folder '%s' belongs to uid %u, not to the collector "
+			"(uid %u), root or the log tree's owner (uid %u): someone may have made "
+			"it to read or redirect quarantined logs; look at what it holds, then "
+			"remove it (the collector makes it) or chown %u '%s'",
+			dir, (unsigned)st.st_uid, (unsigned)me, (unsigned)service, (unsigned)me,
+			dir);
+		close(fd);
+		return -EPERM;
+	}
+	if (st.st_mode & (S_IWGRP | S_IWOTH)) {
+		ioa_buf_addf(
+			err,
+			"the quarantine folder '%s' is writable by %s (mode %04o): look at what "
+			"it holds, then chmod go-w '%s' (0750 is usual)",
+			dir, st.st_mode & S_IWOTH ? "others" : "its group",
+			(unsigned)(st.st_mode & 07777), dir);
+		close(fd);
+		return -EPERM;
+	}
+	return fd;
+}
+
+/* The quarantine folder, checked: the settings' descriptor, or one opened now (*opened). */
+static int quarantine_fd(const struct ingest_settings *set, int *opened)
+{
+	struct ioa_buf err = IOA_BUF_INIT(1024);
+	int fd = set->quarantine_fd;
+
+	*opened = -1;
+	if (fd < 0) {
+		fd = *opened = ingest_quarantine_open(set->quarantine, set->logdir, &err);
+		if (fd < 0)
+			ioa_warning("%s", ioa_buf_str(&err));
+	}
+	ioa_buf_release(&err);
+	return fd;
+}
+
+/*
+ * Moves the log at path into the quarantine folder qfd as name.  Never
+ * replaces what is there (a user's symbolic link included); with was (the
+ * log as it was read), only that file moves, not something put in its place.
+ */
+static int move_to_quarantine(int qfd, int dirfd, const char *log, const char *name,
+			      const struct stat *was)
+{
+	struct stat now;
+
+	if (qfd < 0 || dirfd < 0)
+		return -ENOTDIR;
+	if (was && (fstatat(dirfd, log, &now, AT_SYMLINK_NOFOLLOW) || now.st_dev != was->st_dev ||
+		    now.st_ino != was->st_ino))
+		return -ESTALE;
+	if (IOA_FAULT("col-rename"))
+		return -EIO;
+	if (!renameat2(dirfd, log, qfd, name, RENAME_NOREPLACE))
+		return 0;
+	/* A file system without RENAME_NOREPLACE: the name was free a moment ago. */
+	if (errno == EINVAL && !fstatat(qfd, name, &now, AT_SYMLINK_NOFOLLOW))
+		return -EEXIST;
+	if (errno == EINVAL && !renameat(dirfd, log, qfd, name))
+		return 0;
+	return -errno;
 }
 
 /*
@@ -1151,19 +1411,43 @@ static int ledger(struct load *l, const char *status, const char *path, const ch
 
 /*
  * A quarantined log still where it was found (its move failed, or the
- * collector died between recording and moving it): moved now, unless
- * something already holds its place in the quarantine folder.
+ * collector died between recording and moving it): moved now into the
+ * quarantine folder as recorded, unless something already holds its place
+ * there, or the folder is no longer the one recorded (then it is left for
+ * an admin, and said).
  */
-static void finish_move(const char *path, const char *dest)
+static void finish_move(const struct ingest_settings *set, const char *path, const char *dest)
 {
+	size_t dir_len = strlen(set->quarantine);
+	int opened, qfd, rc, dirfd;
+	const char *log;
 	struct stat st;
 
-	if (lstat(path, &st) || !lstat(dest, &st) || errno != ENOENT)
+	dirfd = open_log_dir(set, path, &log);
+	if (dirfd < 0)
 		return;
-	if (rename(path, dest))
-		ioa_warning("cannot move '%s' to the quarantine folder: %s", path, strerror(errno));
-	else
+	if (fstatat(dirfd, log, &st, AT_SYMLINK_NOFOLLOW)) {
+		close(dirfd);
+		return;
+	}
+	if (strncmp(dest, set->quarantine, dir_len) || dest[dir_len] != '/' ||
+	    strchr(dest + dir_len + 1, '/')) {
+		ioa_warning("'%s' was quarantined to '%s', outside the quarantine folder '%s' now: "
+			    "move it by hand",
+			    path, dest, set->quarantine);
+		close(dirfd);
+		return;
+	}
+	qfd = quarantine_fd(set, &opened);
+	rc = move_to_quarantine(qfd, dirfd, log, dest + dir_len + 1, NULL);
+	if (rc && rc != -EEXIST)
+		ioa_warning("cannot move '%s' to the quarantine folder: %s", path,
+			    ioa_strerror(rc));
+	else if (!rc)
 		ioa_info("moved '%s' to the quarantine folder, as recorded", path);
+	if (opened >= 0)
+		close(opened);
+	close(dirfd);
 }
 
 /*
@@ -1199,7 +1483,7 @@ static int claim(struct load *l, const char *path, const char *hash, enum ingest
 	if (dup)
 		snprintf(dup, dup_len, "%s", PQgetvalue(res, 0, 2));
 	if (*result == INGEST_KNOWN && !PQgetisnull(res, 0, 3))
-		finish_move(path, PQgetvalue(res, 0, 3));
+		finish_move(l->set, path, PQgetvalue(res, 0, 3));
 	PQclear(res);
 	return *result != INGEST_RETRY;
 }
@@ -1208,8 +1492,8 @@ static enum ingest_result quarantine(struct load *l, const char *path, const cha
 				     const char *started)
 {
 	enum ingest_result result = INGEST_QUARANTINED;
-	char dest[PATH_MAX], reason[sizeof(((struct ingest_stats *)0)->reason)];
-	int rc;
+	char dest[PATH_MAX], name[NAME_MAX + 1], reason[sizeof(((struct ingest_stats *)0)->reason)];
+	int rc, opened, qfd;
 
 	snprintf(reason, sizeof(reason), "%s", l->reason);
 	rollback(l->conn);
@@ -1217,21 +1501,33 @@ static enum ingest_result quarantine(struct load *l, const char *path, const cha
 		rollback(l->conn);
 		return result;
 	}
-	if (mkdir(l->set->quarantine, 0750) && errno != EEXIST)
-		ioa_warning("cannot create the quarantine folder '%s': %s", l->set->quarantine,
-			    strerror(errno));
-	rc = quarantine_path(l, path, dest, sizeof(dest));
-	rc = rc ? rc : ledger(l, "quarantined", path, hash, reason, dest, NULL, started);
+	result = INGEST_QUARANTINED;
+	/* Behind a symbolic link: recorded as left where it is (no quarantine path), never moved.
+	 */
+	qfd = l->dirfd < 0 ? (opened = -1) : quarantine_fd(l->set, &opened);
+	rc = l->dirfd < 0 ? 0
+			  : quarantine_path(l, qfd, path, name, sizeof(name), dest, sizeof(dest));
+	rc = rc ? rc
+		: ledger(l, "quarantined", path, hash, reason, l->dirfd < 0 ? NULL : dest, NULL,
+			 started);
 	rc = rc ? rc : exec(l, "COMMIT", 0, NULL);
 	snprintf(l->reason, sizeof(reason), "%s", reason);
 	if (rc) {
 		rollback(l->conn);
-		return INGEST_RETRY;
+		result = INGEST_RETRY;
+		goto out;
 	}
 	/* Recorded first, moved after: a crash in between leaves the log in place, known. */
-	if (rename(path, dest))
-		ioa_warning("cannot move '%s' to the quarantine folder: %s", path, strerror(errno));
-	return INGEST_QUARANTINED;
+	rc = l->dirfd < 0 ? 0
+			  : move_to_quarantine(qfd, l->dirfd, l->name, name,
+					       l->st.st_ino ? &l->st : NULL);
+	if (rc)
+		ioa_warning("cannot move '%s' to the quarantine folder: %s", path,
+			    rc == -ESTALE ? "it changed since it was read" : ioa_strerror(rc));
+out:
+	if (opened >= 0)
+		close(opened);
+	return result;
 }
 
 static void load_free(struct load *l)
@@ -1263,6 +1559,8 @@ static void load_free(struct load *l)
 	ioa_buf_release(&l->job.rank_nodes);
 	if (l->fd >= 0)
 		close(l->fd);
+	if (l->dirfd >= 0)
+		close(l->dirfd);
 }
 
 static void find_byte_counters(struct load *l)
@@ -1292,13 +1590,16 @@ double ingest_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-enum ingest_result ingest_log(struct ingest_db *db, const struct ingest_settings *set,
-			      const char *path, struct ingest_stats *stats)
+/* tries > 0: the last try of an unreadable log (ingest_log_last_try()). */
+static enum ingest_result ingest(struct ingest_db *db, const struct ingest_settings *set,
+				 const char *path, unsigned tries, double waited,
+				 struct ingest_stats *stats)
 {
 	struct load l = {.conn = db->conn,
 			 .names = db->names,
 			 .set = set,
 			 .fd = -1,
+			 .dirfd = -1,
 			 .r = {.fd = -1},
 			 .map_region = -1};
 	enum ingest_result result = INGEST_RETRY;
@@ -1330,14 +1631,37 @@ enum ingest_result ingest_log(struct ingest_db *db, const struct ingest_settings
 	time_text((uint64_t)wall.tv_sec * 1000000000u + (uint64_t)wall.tv_nsec, started,
 		  sizeof(started));
 
-	l.fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	l.dirfd = open_log_dir(set, path, &l.name);
+	if (l.dirfd == -ELOOP) {
+		bad(&l, "not read: a symbolic link (or a file) in its path below the log tree, "
+			"where a folder should be; left where it is");
+		result = quarantine(&l, path, NULL, started);
+		goto out;
+	}
+	errno = -l.dirfd;
+	l.fd = l.dirfd < 0
+		       ? -1
+		       : openat(l.dirfd, l.name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
 	if (l.fd < 0 && errno == ENOENT) {
 		result = INGEST_GONE;
 		goto out;
 	}
 	if (l.fd < 0 || fstat(l.fd, &l.st)) {
-		bad(&l, "cannot open: %s", errno == ELOOP ? "a symbolic link" : strerror(errno));
-		if (lstat(path, &l.st))
+		int err = errno;
+
+		if (err == ELOOP)
+			bad(&l, "cannot open: a symbolic link");
+		else if (transient(err) && !tries) {
+			snprintf(stats->reason, sizeof(stats->reason), "cannot open: %s",
+				 strerror(err));
+			result = INGEST_UNREADABLE;
+			goto out;
+		} else if (transient(err))
+			bad(&l, "unreadable after %u tries over %.0f s: cannot open: %s", tries + 1,
+			    waited, strerror(err));
+		else
+			bad(&l, "cannot open: %s", strerror(err));
+		if (l.dirfd < 0 || fstatat(l.dirfd, l.name, &l.st, AT_SYMLINK_NOFOLLOW))
 			memset(&l.st, 0, sizeof(l.st));
 		result = quarantine(&l, path, NULL, started);
 		goto out;
@@ -1349,8 +1673,17 @@ enum ingest_result ingest_log(struct ingest_db *db, const struct ingest_settings
 		goto out;
 	}
 	rc = sha256_fd(l.fd, digest);
+	if (rc && transient(-rc) && !tries) {
+		snprintf(stats->reason, sizeof(stats->reason), "cannot read: %s", ioa_strerror(rc));
+		result = INGEST_UNREADABLE;
+		goto out;
+	}
 	if (rc) {
-		bad(&l, "cannot read: %s", ioa_strerror(rc));
+		if (tries)
+			bad(&l, "unreadable after %u tries over %.0f s: cannot read: %s", tries + 1,
+			    waited, ioa_strerror(rc));
+		else
+			bad(&l, "cannot read: %s", ioa_strerror(rc));
 		result = quarantine(&l, path, NULL, started);
 		goto out;
 	}
@@ -1371,7 +1704,9 @@ enum ingest_result ingest_log(struct ingest_db *db, const struct ingest_settings
 
 	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", l.fd);
 	if (!rc && (rc = ioa_logr_open(&l.r, proc)))
-		rc = rc == -ENOMEM ? rc : bad(&l, "%s", ioa_logr_error(&l.r));
+		rc = rc == -ENOMEM     ? rc
+		     : read_failed(rc) ? unreadable(&l, rc, "log")
+				       : bad(&l, "%s", ioa_logr_error(&l.r));
 	rc = rc ? rc : read_job(&l);
 	rc = rc ? rc : insert_job(&l);
 	rc = rc ? rc : mounts(&l);
@@ -1395,6 +1730,18 @@ enum ingest_result ingest_log(struct ingest_db *db, const struct ingest_settings
 	 * else. */
 	names_wait(&l);
 	rollback(l.names);
+	/* Not readable now: later (the ledger untouched), or quarantined at its last try. */
+	if (rc == LOAD_UNREADABLE && !tries) {
+		result = INGEST_UNREADABLE;
+		goto out_rollback;
+	}
+	if (rc == LOAD_UNREADABLE) {
+		char why[sizeof(stats->reason)];
+
+		snprintf(why, sizeof(why), "%s", stats->reason);
+		bad(&l, "unreadable after %u tries over %.0f s: %s", tries + 1, waited, why);
+		rc = LOAD_BAD;
+	}
 	if (rc == LOAD_BAD) {
 		result = quarantine(&l, path, hash, started);
 		goto out;
@@ -1413,6 +1760,19 @@ out:
 	load_free(&l);
 	stats->seconds = ingest_now() - t0;
 	return result;
+}
+
+enum ingest_result ingest_log(struct ingest_db *db, const struct ingest_settings *set,
+			      const char *path, struct ingest_stats *stats)
+{
+	return ingest(db, set, path, 0, 0, stats);
+}
+
+enum ingest_result ingest_log_last_try(struct ingest_db *db, const struct ingest_settings *set,
+				       const char *path, unsigned tries, double waited,
+				       struct ingest_stats *stats)
+{
+	return ingest(db, set, path, tries ? tries : 1, waited, stats);
 }
 
 static int check_role(PGconn *conn, struct ioa_buf *err)

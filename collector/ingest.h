@@ -36,10 +36,13 @@ enum ingest_result {
 	INGEST_BUSY,	    /* another collector has it now */
 	INGEST_GONE,	    /* the file vanished before it was read */
 	INGEST_RETRY,	    /* the database failed: try again later */
+	INGEST_UNREADABLE,  /* cannot be opened or read now (permissions not set yet): later */
 };
 
 struct ingest_settings {
 	const char *quarantine; /* folder for invalid logs */
+	int quarantine_fd;	/* that folder, checked (ingest_quarantine_open); -1: not yet */
+	const char *logdir;	/* the log tree (its owner may own the quarantine folder) */
 	uid_t trusted_uid;	/* may own any log ((uid_t)-1: nobody) */
 	uint64_t region_cap;	/* largest region read into memory */
 };
@@ -73,6 +76,19 @@ struct ingest_db {
 int ingest_connect(struct ingest_db *db, const char *conninfo, const char *app,
 		   struct ioa_buf *err);
 
+/*
+ * Opens the quarantine folder dir, making it (mode 0750) if missing, and
+ * checks that a user cannot have taken it over: a folder, not a symbolic
+ * link (O_NOFOLLOW), owned by the collector's account, root or the owner
+ * of the log tree logdir (the service account), and writable by neither
+ * its group nor others.  Logs are moved into the folder through the
+ * descriptor, so a name made to point elsewhere later changes nothing.
+ * The descriptor (close-on-exec, the caller's to close), or a negative
+ * errno with what is wrong and what to do in err (-ENOENT: dir's parent
+ * is missing, as when the log tree is not made yet).
+ */
+int ingest_quarantine_open(const char *dir, const char *logdir, struct ioa_buf *err);
+
 /* Whether both connections are up (a lost one: disconnect, connect again). */
 int ingest_connected(const struct ingest_db *db);
 
@@ -84,5 +100,14 @@ void ingest_disconnect(struct ingest_db *db);
  */
 enum ingest_result ingest_log(struct ingest_db *db, const struct ingest_settings *set,
 			      const char *path, struct ingest_stats *stats);
+
+/*
+ * The last try of a log that was UNREADABLE (tries times since
+ * `waited` seconds): ingested as ingest_log() would if it can be read now,
+ * else quarantined, the reason saying how often it was tried.
+ */
+enum ingest_result ingest_log_last_try(struct ingest_db *db, const struct ingest_settings *set,
+				       const char *path, unsigned tries, double waited,
+				       struct ingest_stats *stats);
 
 #endif

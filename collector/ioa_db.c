@@ -5,6 +5,9 @@
 
 #include <errno.h>
 #include <string.h>
+#include <sys/socket.h>
+
+#include "ioa_fault.h"
 
 /* The server's one-line message: libpq's ends with a newline and may hold more lines. */
 static void set_error(struct ioa_buf *err, const char *what, const char *msg)
@@ -13,6 +16,19 @@ static void set_error(struct ioa_buf *err, const char *what, const char *msg)
 
 	ioa_buf_reset(err);
 	ioa_buf_addf(err, "%s: %.*s", what, (int)n, msg);
+}
+
+/*
+ * A fault point of test builds on a call to the server: when it fires the
+ * connection is cut, as when the server goes away, and the call then
+ * fails as it would.
+ */
+static PGconn *faulty(PGconn *conn, const char *point)
+{
+	(void)point; /* unused where faults are not compiled in */
+	if (IOA_FAULT(point) && conn && PQsocket(conn) >= 0)
+		shutdown(PQsocket(conn), SHUT_RDWR);
+	return conn;
 }
 
 static int conn_rc(PGconn *conn)
@@ -46,7 +62,7 @@ PGconn *ioa_db_connect(const char *conninfo, const char *app, struct ioa_buf *er
 
 	/* expand_dbname: conninfo may be keywords or a URI; what it sets wins over app and options.
 	 */
-	conn = PQconnectdbParams(keys, values, 1);
+	conn = IOA_FAULT("db-connect") ? NULL : PQconnectdbParams(keys, values, 1);
 	if (!conn) {
 		set_error(err, "cannot connect to the warehouse", "out of memory");
 		return NULL;
@@ -67,8 +83,9 @@ static PGresult *checked(PGconn *conn, PGresult *res, struct ioa_buf *err, int *
 PGresult *ioa_db_query(PGconn *conn, const char *sql, int n, const char *const *params,
 		       struct ioa_buf *err, int *rc, char sqlstate[6])
 {
-	return checked(conn, PQexecParams(conn, sql, n, NULL, params, NULL, NULL, 0), err, rc,
-		       sqlstate);
+	return checked(conn,
+		       PQexecParams(faulty(conn, "db-query"), sql, n, NULL, params, NULL, NULL, 0),
+		       err, rc, sqlstate);
 }
 
 /* The result's verdict, as ioa_db_query() gives it. */
@@ -114,7 +131,8 @@ PGresult *ioa_db_query_prepared(PGconn *conn, const char *sql, int n, const char
 		PGresult *made;
 
 		snprintf(name, sizeof(name), "ioatlas_%zu", slot);
-		made = checked(conn, PQprepare(conn, name, sql, n, NULL), err, rc, sqlstate);
+		made = checked(conn, PQprepare(faulty(conn, "db-query"), name, sql, n, NULL), err,
+			       rc, sqlstate);
 		if (!made)
 			return NULL;
 		PQclear(made);
@@ -123,8 +141,9 @@ PGresult *ioa_db_query_prepared(PGconn *conn, const char *sql, int n, const char
 		i = slot;
 	}
 	snprintf(name, sizeof(name), "ioatlas_%zu", i);
-	return checked(conn, PQexecPrepared(conn, name, n, params, NULL, NULL, 0), err, rc,
-		       sqlstate);
+	return checked(conn,
+		       PQexecPrepared(faulty(conn, "db-query"), name, n, params, NULL, NULL, 0),
+		       err, rc, sqlstate);
 }
 
 int ioa_db_exec(PGconn *conn, const char *sql, int n, const char *const *params,
@@ -139,7 +158,7 @@ int ioa_db_exec(PGconn *conn, const char *sql, int n, const char *const *params,
 
 int ioa_db_script(PGconn *conn, const char *sql, struct ioa_buf *err)
 {
-	PGresult *res = PQexec(conn, sql);
+	PGresult *res = PQexec(faulty(conn, "db-query"), sql);
 	ExecStatusType st = res ? PQresultStatus(res) : PGRES_FATAL_ERROR;
 	int rc = 0;
 
@@ -154,7 +173,7 @@ int ioa_db_script(PGconn *conn, const char *sql, struct ioa_buf *err)
 
 int ioa_db_send(PGconn *conn, const char *sql, struct ioa_buf *err)
 {
-	if (PQsendQuery(conn, sql))
+	if (PQsendQuery(faulty(conn, "db-query"), sql))
 		return 0;
 	set_error(err, "statement failed", PQerrorMessage(conn));
 	return conn_rc(conn);
@@ -167,7 +186,7 @@ int ioa_db_wait(PGconn *conn, struct ioa_buf *err, char sqlstate[6])
 
 	if (sqlstate)
 		sqlstate[0] = '\0';
-	while ((res = PQgetResult(conn))) {
+	while ((res = PQgetResult(faulty(conn, "db-query")))) {
 		/* checked() clears a failed result; only the first failure is told. */
 		failed = PQresultStatus(res) != PGRES_COMMAND_OK &&
 			 PQresultStatus(res) != PGRES_TUPLES_OK;
@@ -181,7 +200,7 @@ int ioa_db_wait(PGconn *conn, struct ioa_buf *err, char sqlstate[6])
 
 int ioa_db_copy_begin(PGconn *conn, const char *sql, struct ioa_buf *err)
 {
-	PGresult *res = PQexec(conn, sql);
+	PGresult *res = PQexec(faulty(conn, "db-copy"), sql);
 	int ok = res && PQresultStatus(res) == PGRES_COPY_IN;
 
 	if (!ok)
@@ -193,7 +212,7 @@ int ioa_db_copy_begin(PGconn *conn, const char *sql, struct ioa_buf *err)
 
 int ioa_db_copy_put(PGconn *conn, const struct ioa_buf *data, struct ioa_buf *err)
 {
-	if (!data->len || PQputCopyData(conn, data->data, (int)data->len) == 1)
+	if (!data->len || PQputCopyData(faulty(conn, "db-copy"), data->data, (int)data->len) == 1)
 		return 0;
 	set_error(err, "COPY failed", PQerrorMessage(conn));
 	return conn_rc(conn);
@@ -206,7 +225,7 @@ int ioa_db_copy_end(PGconn *conn, struct ioa_buf *err, char sqlstate[6])
 
 	if (sqlstate)
 		sqlstate[0] = '\0';
-	if (PQputCopyEnd(conn, NULL) != 1) {
+	if (PQputCopyEnd(faulty(conn, "db-copy"), NULL) != 1) {
 		set_error(err, "COPY failed", PQerrorMessage(conn));
 		return conn_rc(conn);
 	}

@@ -47,6 +47,8 @@ static int ingest_one(struct ingest_db *db, const struct collector_settings *set
 	double start = ingest_now(), backoff = 0.5;
 	struct ingest_stats st;
 	enum ingest_result r = INGEST_RETRY;
+	double first = 0, step;
+	unsigned tries = 0;
 	int busy = 0;
 
 	for (;;) {
@@ -56,7 +58,24 @@ static int ingest_one(struct ingest_db *db, const struct collector_settings *set
 			break;
 		}
 		if (ingest_connected(db)) {
-			r = ingest_log(db, &set->ingest, path, &st);
+			if (tries && ingest_now() - first >= set->unreadable_wait)
+				r = ingest_log_last_try(db, &set->ingest, path, tries,
+							ingest_now() - first, &st);
+			else
+				r = ingest_log(db, &set->ingest, path, &st);
+			/* Not readable yet (permissions set later): tried again, with backoff. */
+			if (r == INGEST_UNREADABLE) {
+				if (!tries++)
+					first = ingest_now();
+				step = tries >= 9 ? 300 : (double)(1u << (tries - 1));
+				if (ingest_now() + step > first + set->unreadable_wait)
+					step = first + set->unreadable_wait - ingest_now();
+				step = step > 0 ? step : 0;
+				ioa_warning("'%s' not readable now (%s): trying again in %.0f s",
+					    path, st.reason, step);
+				sleep_s(step);
+				continue;
+			}
 			/* Another collector has it: wait for it to finish, then it is known. */
 			if (r == INGEST_BUSY && busy++ < 600) {
 				sleep_s(0.1);
@@ -185,6 +204,9 @@ int main(int argc, char **argv)
 		rc = argc == 2 ? status(&set) : 2;
 		if (rc == 2)
 			usage(stderr);
+	} else if (collector_quarantine_check(&set, &err)) {
+		ioa_error("%s", ioa_buf_str(&err));
+		rc = 1;
 	} else {
 		for (a = 1; a < argc; a++) {
 			/* The ledger holds absolute paths, as ioatlasd finds them. */

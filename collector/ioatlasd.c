@@ -52,6 +52,7 @@ struct collector {
 	int db_down; /* the last try to reach the warehouse failed */
 	int fatal;   /* stopped by an error no retry mends */
 	struct discover found;
+	struct unreadable_list late; /* logs that could not be read yet, tried again */
 	/* the summary */
 	uint64_t done, duplicates, quarantined;
 	uint64_t period_done;
@@ -109,12 +110,40 @@ static int ingest_next(struct collector *c)
 {
 	struct ingest_stats st;
 	const char *path = discover_first(&c->found);
+	struct unreadable *late = unreadable_find(&c->late, path);
+	double now = ingest_now(), delay;
 	enum ingest_result r;
+	int rc;
 
+	/* Refused before and not due yet: it comes back when it is (unreadable_due()). */
+	if (late && now < late->next) {
+		discover_drop_first(&c->found);
+		return 0;
+	}
 	if (connect_db(c))
 		return -EAGAIN;
-	r = ingest_log(&c->db, &c->set.ingest, path, &st);
+	if (late && unreadable_last(late, now, c->set.unreadable_wait))
+		r = ingest_log_last_try(&c->db, &c->set.ingest, path, late->tries,
+					now - late->first, &st);
+	else
+		r = ingest_log(&c->db, &c->set.ingest, path, &st);
+	if (r != INGEST_UNREADABLE && r != INGEST_RETRY && late)
+		unreadable_forget(&c->late, path);
 	switch (r) {
+	case INGEST_UNREADABLE:
+		rc = unreadable_note(&c->late, path, now, c->set.unreadable_wait, &delay);
+		if (rc)
+			c->found.unqueued++;
+		if (rc)
+			ioa_warning("'%s' not readable now (%s): left for a later scan (%s)", path,
+				    st.reason,
+				    rc == -ENOSPC ? "too many unreadable logs to keep track of"
+						  : "out of memory");
+		else
+			ioa_warning("'%s' not readable now (%s): trying again in %.0f s "
+				    "(quarantined if still unreadable %.0f s after the first try)",
+				    path, st.reason, delay, c->set.unreadable_wait);
+		break;
 	case INGEST_DONE:
 		c->done++;
 		c->period_done++;
@@ -173,7 +202,8 @@ static void handle_signals(struct collector *c)
 				struct collector_settings old = c->set;
 
 				c->set = fresh;
-				if (collector_settings_apply(&c->set, &err)) {
+				if (collector_settings_apply(&c->set, &err) ||
+				    collector_quarantine_check(&c->set, &err)) {
 					ioa_error("settings not reloaded: %s", ioa_buf_str(&err));
 					c->set = old;
 					collector_settings_apply(&c->set, &err);
@@ -219,7 +249,10 @@ static int run(struct collector *c)
 	if (!connect_db(c))
 		discover_drop_known(&c->found, c->db.conn);
 	while (!c->stop) {
+		double next_late;
+
 		now = ingest_now();
+		next_late = unreadable_due(&c->late, now, &c->found);
 		if (c->found.rescan_now) {
 			c->found.rescan_now = 0;
 			c->next_rescan = now;
@@ -235,11 +268,14 @@ static int run(struct collector *c)
 			c->next_summary = now + c->set.summary;
 		}
 		if (!c->found.n) {
-			if (c->once)
+			double until =
+				c->next_rescan < c->next_summary ? c->next_rescan : c->next_summary;
+
+			if (c->once && !c->late.n)
 				break;
-			wait_events(c, (c->next_rescan < c->next_summary ? c->next_rescan
-									 : c->next_summary) -
-					       now);
+			if (next_late && next_late < until)
+				until = next_late;
+			wait_events(c, until - now);
 			continue;
 		}
 		if (ingest_next(c) && !c->fatal) {
@@ -264,6 +300,13 @@ static int run(struct collector *c)
 	}
 	if (c->once || c->stop)
 		summary(c);
+	/* --once says it is done only when it saw the whole backlog. */
+	if (c->once && c->found.unqueued) {
+		ioa_error("%lu logs or folders could not be taken (see above): the next run takes "
+			  "them",
+			  c->found.unqueued);
+		return 1;
+	}
 	return c->fatal ? 1 : 0;
 }
 
@@ -299,7 +342,8 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (collector_settings_load(&c.set, &err) || collector_settings_apply(&c.set, &err)) {
+	if (collector_settings_load(&c.set, &err) || collector_settings_apply(&c.set, &err) ||
+	    collector_quarantine_check(&c.set, &err)) {
 		ioa_error("%s", ioa_buf_str(&err));
 		goto out;
 	}
@@ -321,6 +365,7 @@ int main(int argc, char **argv)
 out:
 	ingest_disconnect(&c.db);
 	discover_free(&c.found);
+	unreadable_free(&c.late);
 	if (c.sigfd >= 0)
 		close(c.sigfd);
 	collector_settings_free(&c.set);

@@ -11,6 +11,16 @@
  * IOA_FAULT_INJECTION) let a test arm one point by name: after `after`
  * passes that succeed, every further pass fails until the point is disarmed.
  * Arming is process-wide and not thread-safe: arm before starting threads.
+ * A program built with the points (tests/collector/ioatlasd-fault) is
+ * armed from its environment, IOATLAS_FAULT=NAME:AFTER, read at the first
+ * pass of any point; the first time a point fires it says so on stderr
+ * ("fault point 'NAME' fired"), so a test knows the point was reached.
+ *
+ * Points: buf-alloc (ioa_buf), logw-alloc, logw-write (the log writer),
+ * logr-alloc, logr-read (the log reader; logr-read also fails the
+ * collector's own reads of a log: its hash, its trace), col-alloc, col-rename (the
+ * collector), db-connect, db-query, db-copy (collector/ioa_db.c: a query
+ * or COPY point cuts the connection, as a server that goes away would).
  */
 #ifndef IOA_FAULT_H
 #define IOA_FAULT_H

@@ -16,6 +16,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "ioa_fault.h"
+
 /*
  * Fuzzing builds (tests/fuzz/run-fuzz) accept any checksum, so that the
  * fuzzer's mutations reach the decoders behind the checks instead of
@@ -50,7 +52,9 @@ static int read_at(struct ioa_log_reader *r, void *buf, size_t len, uint64_t off
 	size_t got = 0;
 
 	while (got < len) {
-		ssize_t n = pread(r->fd, (char *)buf + got, len - got, (off_t)(offset + got));
+		ssize_t n = IOA_FAULT("logr-read") ? (errno = EIO, -1)
+						   : pread(r->fd, (char *)buf + got, len - got,
+							   (off_t)(offset + got));
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -108,11 +112,13 @@ static int load_table(struct ioa_log_reader *r, uint64_t table_offset)
 {
 	size_t table_len = (size_t)r->region_count * IOA_LOG_REGION_ENTRY_SIZE;
 	uint64_t data_start = table_offset + table_len + 4;
-	unsigned char *table = malloc(table_len + 4);
+	unsigned char *table = IOA_FAULT("logr-alloc") ? NULL : malloc(table_len + 4);
 	uint32_t i;
 	int rc;
 
-	r->regions = calloc(r->region_count ? r->region_count : 1, sizeof(*r->regions));
+	r->regions = IOA_FAULT("logr-alloc")
+			     ? NULL
+			     : calloc(r->region_count ? r->region_count : 1, sizeof(*r->regions));
 	if (!table || !r->regions) {
 		free(table);
 		return fail(r, -ENOMEM, "out of memory for a region table of %u entries",
@@ -198,16 +204,17 @@ void ioa_logr_close(struct ioa_log_reader *r)
 	r->fd = -1;
 }
 
-int ioa_mount_holds(const unsigned char *m, uint32_t mlen, const unsigned char *name,
-		    uint32_t len)
+int ioa_mount_holds(const unsigned char *m, uint32_t mlen, const unsigned char *name, uint32_t len)
 {
-	return mlen <= len && !memcmp(m, name, mlen) && (mlen == len || mlen <= 1 || name[mlen] == '/');
+	return mlen <= len && !memcmp(m, name, mlen) &&
+	       (mlen == len || mlen <= 1 || name[mlen] == '/');
 }
 
 int ioa_region_inflate(uint32_t compression, const void *stored, size_t stored_len,
 		       uint64_t raw_size, struct ioa_buf *raw)
 {
 	uLongf out_len = (uLongf)raw_size;
+	int z;
 
 	ioa_buf_reset(raw);
 	if (raw_size > raw->cap)
@@ -218,11 +225,17 @@ int ioa_region_inflate(uint32_t compression, const void *stored, size_t stored_l
 		if (stored_len != raw_size)
 			return -EINVAL;
 		memcpy(raw->data, stored, stored_len);
-	} else if (compression != IOA_LOG_COMPRESS_ZLIB ||
-		   uncompress((Bytef *)raw->data, &out_len, (const Bytef *)stored,
-			      (uLong)stored_len) != Z_OK ||
-		   out_len != raw_size) {
+	} else if (compression != IOA_LOG_COMPRESS_ZLIB) {
 		return -EINVAL;
+	} else {
+		z = IOA_FAULT("logr-alloc") ? Z_MEM_ERROR
+					    : uncompress((Bytef *)raw->data, &out_len,
+							 (const Bytef *)stored, (uLong)stored_len);
+		/* Out of memory is ours, not the log's. */
+		if (z == Z_MEM_ERROR)
+			return -ENOMEM;
+		if (z != Z_OK || out_len != raw_size)
+			return -EINVAL;
 	}
 	raw->len = (size_t)raw_size;
 	raw->data[raw->len] = '\0';
@@ -277,12 +290,13 @@ int ioa_logr_read_region(struct ioa_log_reader *r, uint32_t i, struct ioa_buf *r
 		rc = fail(r, -EINVAL, "corrupt region %u (checksum mismatch)", i);
 		goto out;
 	}
-	if (ioa_region_inflate(reg->compression, stored.data, (size_t)reg->stored_size,
-			       reg->raw_size, raw)) {
+	rc = ioa_region_inflate(reg->compression, stored.data, (size_t)reg->stored_size,
+				reg->raw_size, raw);
+	if (rc == -ENOMEM)
+		rc = fail(r, rc, "out of memory decompressing region %u", i);
+	else if (rc)
 		rc = fail(r, -EINVAL, "corrupt region %u (does not decompress to %llu bytes)", i,
 			  (unsigned long long)reg->raw_size);
-		goto out;
-	}
 out:
 	ioa_buf_release(&stored);
 	return rc;
@@ -335,7 +349,8 @@ int ioa_logr_each_record(struct ioa_log_reader *r, uint32_t region, const struct
 	/* Each name takes at least 2 bytes: a count past that is a lie. */
 	if (c.overrun || ncounters > c.left / 2 || nfcounters > c.left / 2)
 		return fail(r, -EINVAL, "region %u: counter count out of range", region);
-	map = malloc(((size_t)ncounters + nfcounters + 1) * sizeof(*map));
+	map = IOA_FAULT("logr-alloc") ? NULL
+				      : malloc(((size_t)ncounters + nfcounters + 1) * sizeof(*map));
 	if (!map)
 		return fail(r, -ENOMEM, "out of memory decoding region %u", region);
 	if (map_names(&c, ncounters, mod->counter_names, mod->counter_count, map) ||
@@ -477,7 +492,7 @@ int ioa_logr_each_bins(struct ioa_log_reader *r, const struct ioa_buf *raw,
 		       int (*fn)(const struct ioa_log_bins *b, void *arg), void *arg)
 {
 	struct ioa_cursor c = cursor_of(raw);
-	struct ioa_log_bins *b = malloc(sizeof(*b));
+	struct ioa_log_bins *b = IOA_FAULT("logr-alloc") ? NULL : malloc(sizeof(*b));
 	uint32_t count, i, k;
 	int rc = 0;
 
