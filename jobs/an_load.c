@@ -390,8 +390,10 @@ static int expand_rank(struct expand *x, const struct ioa_trace *t, uint32_t ran
 	if (!rc) {
 		if (r.header[IOA_TRH_FLAGS] & (IOA_TRF_TRUNCATED | IOA_TRF_LOST))
 			x->job->trace_partial = 1;
-		rc = ioa_trace_expand(&r, on_event, x);
-		if (rc == -EINVAL) /* a malformed tree: what it gave is kept, and said partial */
+		/* on_event stops at max_events: the tree's size needs no bound of its own here. */
+		rc = ioa_trace_expand(&r, UINT64_MAX, on_event, x);
+		/* A malformed tree: the rank's calls are left out, and the trace said partial. */
+		if (rc == -EINVAL)
 			x->job->trace_partial = 1;
 		rc = rc == 1 || rc == -EINVAL ? 0 : rc;
 		x->job->traced_ranks++;

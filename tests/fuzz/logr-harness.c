@@ -6,6 +6,8 @@
  */
 #include "logr-harness.h"
 
+#include <errno.h>
+
 #include "ioa_logr.h"
 #include "ioa_trace.h"
 
@@ -94,7 +96,7 @@ static int on_trace_event(void *arg, const struct ioa_trace_event *e)
 	return 0;
 }
 
-/* Expansions past this many events are not attempted (a header can claim any number). */
+/* Expansions past this many calls are refused (a few bytes can claim any number). */
 #define HARNESS_MAX_EVENTS 100000
 
 int logr_harness_trace(const void *raw, size_t len, unsigned long *items)
@@ -115,9 +117,11 @@ int logr_harness_trace(const void *raw, size_t len, unsigned long *items)
 			if (rc)
 				break;
 			rc = ioa_trace_walk(&r, &visitor, items);
-			if (!rc && r.header[IOA_TRH_EVENTS_TRACED] >= 0 &&
-			    r.header[IOA_TRH_EVENTS_TRACED] <= HARNESS_MAX_EVENTS)
-				rc = ioa_trace_expand(&r, on_trace_event, items);
+			if (!rc)
+				rc = ioa_trace_expand(&r, HARNESS_MAX_EVENTS, on_trace_event,
+						      items);
+			if (rc == -E2BIG) /* bounded, as every caller that keeps them all */
+				rc = 0;
 			ioa_trace_rank_close(&r);
 		}
 	}
