@@ -65,6 +65,16 @@ static json_object *completeness(const struct an_job *job)
 	if (!strcmp(trace, "none"))
 		json_object_array_add(notes, str("no operation trace: time plots come from the "
 						 "coarser time bins"));
+	if (job->nprocs_claimed > job->nprocs) {
+		char text[256];
+
+		snprintf(text, sizeof(text),
+			 "the log claims %d ranks but holds data for %d: the report shows those",
+			 job->nprocs_claimed, job->nprocs);
+		json_object_array_add(notes, str(text));
+		json_object_object_add(o, "ranks_claimed",
+				       json_object_new_int(job->nprocs_claimed));
+	}
 	/* "descriptors=0 streams=0 ...": worth saying when a count is not 0. */
 	if (job->untracked && strpbrk(job->untracked, "123456789")) {
 		char text[512];
