@@ -384,11 +384,13 @@ static json_object *ranks(const struct an_job *job)
 		bw = (double)(rec->module == IOA_MOD_POSIX ? rec->c[POSIX_BYTES_WRITTEN]
 							   : rec->c[STDIO_BYTES_WRITTEN]);
 		ops = (double)(rec->module == IOA_MOD_POSIX
-				       ? rec->c[POSIX_OPENS] + rec->c[POSIX_READS] +
-						 rec->c[POSIX_WRITES] + rec->c[POSIX_SEEKS] +
-						 rec->c[POSIX_STATS]
-				       : rec->c[STDIO_OPENS] + rec->c[STDIO_READS] +
-						 rec->c[STDIO_WRITES] + rec->c[STDIO_SEEKS]);
+				       ? (double)rec->c[POSIX_OPENS] + (double)rec->c[POSIX_READS] +
+						 (double)rec->c[POSIX_WRITES] +
+						 (double)rec->c[POSIX_SEEKS] +
+						 (double)rec->c[POSIX_STATS]
+				       : (double)rec->c[STDIO_OPENS] + (double)rec->c[STDIO_READS] +
+						 (double)rec->c[STDIO_WRITES] +
+						 (double)rec->c[STDIO_SEEKS]);
 		if (rec->rank >= 0 && (size_t)rec->rank < n) {
 			r[rec->rank] += br;
 			w[rec->rank] += bw;
@@ -435,16 +437,18 @@ static json_object *files(const struct an_job *job)
 		json_object_object_add(e, "rank", json_object_new_int(r->rank));
 		json_object_object_add(
 			e, "reads",
-			json_object_new_int64(posix   ? r->c[POSIX_READS]
-					      : stdio ? r->c[STDIO_READS]
-						      : r->c[MPIIO_INDEP_READS] +
-								r->c[MPIIO_COLL_READS]));
+			json_object_new_int64(
+				posix	? r->c[POSIX_READS]
+				: stdio ? r->c[STDIO_READS]
+					: ioa_counter_sat_add(r->c[MPIIO_INDEP_READS],
+							      r->c[MPIIO_COLL_READS])));
 		json_object_object_add(
 			e, "writes",
-			json_object_new_int64(posix   ? r->c[POSIX_WRITES]
-					      : stdio ? r->c[STDIO_WRITES]
-						      : r->c[MPIIO_INDEP_WRITES] +
-								r->c[MPIIO_COLL_WRITES]));
+			json_object_new_int64(
+				posix	? r->c[POSIX_WRITES]
+				: stdio ? r->c[STDIO_WRITES]
+					: ioa_counter_sat_add(r->c[MPIIO_INDEP_WRITES],
+							      r->c[MPIIO_COLL_WRITES])));
 		json_object_object_add(e, "bytes_read",
 				       json_object_new_int64(posix   ? r->c[POSIX_BYTES_READ]
 							     : stdio ? r->c[STDIO_BYTES_READ]

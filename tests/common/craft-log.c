@@ -7,6 +7,7 @@
  *	craft-log loop-calls OUT    a trace loop of 2^62 writes, claiming 2^62 calls traced
  *	craft-log nprocs OUT        a job of 2^31 - 1 ranks that holds one
  *	craft-log counters OUT      counters whose sums overflow, negative counts, NaN times
+ *	craft-log huge OUT          counts of 2^63 - 1 in two records: every sum overflows
  *	craft-log regroup OUT       a trace region (raw bytes) whose ranks wrap around
  *	craft-log trace-loop-empty OUT, craft-log trace-loop-calls OUT
  *	                            the loops' trace regions alone (raw bytes)
@@ -72,19 +73,23 @@ static int job_region(struct ioa_log_writer *w, const char *nprocs)
 }
 
 /* Rank 0's POSIX record of the one file, and its name. */
-static int records(struct ioa_log_writer *w, int hostile)
+static int records(struct ioa_log_writer *w, int hostile, int huge)
 {
 	const char *name = "/scratch/crafted/data.bin";
 	struct ioa_buf b = IOA_BUF_INIT(1 << 20);
 	int64_t c[IOA_MAX_COUNTERS] = {0};
 	double f[IOA_MAX_FCOUNTERS] = {0};
-	int rc = ioa_enc_module_header(&b, IOA_MOD_POSIX, hostile ? 2 : 1);
+	int rc = ioa_enc_module_header(&b, IOA_MOD_POSIX, hostile || huge ? 2 : 1);
+	unsigned k;
 
 	c[POSIX_OPENS] = 1;
 	c[POSIX_WRITES] = 16;
 	c[POSIX_BYTES_WRITTEN] = 16 * 4096;
 	f[POSIX_F_WRITE_TIME] = 0.5;
 	f[POSIX_F_OPEN_START_TIMESTAMP] = 1.0;
+	for (k = 0; huge && k < ioa_modules[IOA_MOD_POSIX].counter_count; k++)
+		if (ioa_counter_agg(ioa_modules[IOA_MOD_POSIX].counter_names[k]) == IOA_AGG_SUM)
+			c[k] = INT64_MAX;
 	if (hostile) {
 		/* Two records whose sums overflow 64 bits, a negative count, times not numbers. */
 		c[POSIX_BYTES_WRITTEN] = INT64_MAX;
@@ -95,7 +100,7 @@ static int records(struct ioa_log_writer *w, int hostile)
 		f[POSIX_F_META_TIME] = -INFINITY;
 	}
 	rc = rc ? rc : ioa_enc_module_record(&b, IOA_MOD_POSIX, FILE_ID, 0, 0, c, f);
-	if (hostile)
+	if (hostile || huge)
 		rc = rc ? rc : ioa_enc_module_record(&b, IOA_MOD_POSIX, FILE_ID + 1, 0, 0, c, f);
 	rc = rc ? rc : ioa_logw_add(w, ioa_modules[IOA_MOD_POSIX].region_type, b.data, b.len);
 	ioa_buf_reset(&b);
@@ -238,15 +243,15 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (strcmp(kind, "loop-empty") && strcmp(kind, "loop-calls") && strcmp(kind, "nprocs") &&
-	    strcmp(kind, "counters") && strcmp(kind, "good")) {
+	    strcmp(kind, "counters") && strcmp(kind, "huge") && strcmp(kind, "good")) {
 		fprintf(stderr,
-			"usage: craft-log loop-empty|loop-calls|nprocs|counters|regroup|good|"
+			"usage: craft-log loop-empty|loop-calls|nprocs|counters|huge|regroup|good|"
 			"trace-loop-empty|trace-loop-calls OUT\n");
 		return 2;
 	}
 	ioa_logw_init(&w, (size_t)1 << 30);
 	rc = job_region(&w, !strcmp(kind, "nprocs") ? "2147483647" : "1");
-	rc = rc ? rc : records(&w, !strcmp(kind, "counters"));
+	rc = rc ? rc : records(&w, !strcmp(kind, "counters"), !strcmp(kind, "huge"));
 	if (!strcmp(kind, "loop-empty"))
 		rc = rc ? rc : trace_region(&trace, (uint64_t)1 << 62, 0, 0);
 	else if (!strcmp(kind, "loop-calls"))

@@ -5,7 +5,7 @@
 # trace`, `report`, `analyze` and `dashboard`; a job claiming 2^31 - 1
 # ranks (the report stays small); counters whose sums overflow, negative
 # counts and times that are not numbers (`parse --json` refuses them, and
-# its JSON is strict).  Every command runs under a timeout: a hang fails.
+# its JSON is strict); counts of 2^63 - 1 (sums saturate, never wrap).  Every command runs under a timeout: a hang fails.
 . "$IOA_SOURCE_DIR/tests/lib/test-lib.sh"
 require_cmd python3
 
@@ -40,7 +40,7 @@ refuses() {
 # size FILE: its size in bytes (0 when missing).
 size() { stat -c %s "$1" 2>/dev/null || echo 0; }
 
-for kind in good loop-empty loop-calls nprocs counters; do
+for kind in good loop-empty loop-calls nprocs counters huge; do
 	"$craft" "$kind" "$TEST_TMP/$kind.ioa" || {
 		echo "Bail out! craft-log $kind failed"
 		exit 255
@@ -86,6 +86,11 @@ like "$(cat "$TEST_TMP/last.out")" \
 	"cannot read log 'counters.ioa': region [0-9]+: record 0: count POSIX_READS is negative \(-5\)" \
 	"naming the record and the counter"
 refuses 20 "report refuses them too" "$tools/ioatlas-report" counters.ioa -o counters.html
+bounded 20 "parse --total sums counts of 2^63 - 1" "$tools/ioatlas-parse" --total huge.ioa
+like "$(cat "$TEST_TMP/last.out")" "^total_POSIX_BYTES_WRITTEN: 9223372036854775807$" \
+	"saturated, never wrapped negative"
+unlike "$(cat "$TEST_TMP/last.out")" "^total_[A-Z_]+: -" "no total is negative"
+bounded 20 "report sums them too" "$tools/ioatlas-report" huge.ioa --json -o huge.json
 bounded 20 "parse --json reads the honest log" "$tools/ioatlas-parse" --json good.ioa
 cp "$TEST_TMP/last.out" good.json
 ok "into strict JSON whose counts are finite and non-negative" python3 -c '
