@@ -411,30 +411,37 @@ static int expand_rank(struct expand *x, const struct ioa_trace *t, uint32_t ran
 	return rc;
 }
 
-/* The rank past the greatest of n items' (rank at offset `at`, -1 for none). */
-static int64_t ranks_named(const void *items, size_t n, size_t size, size_t at)
+/*
+ * The rank past the greatest of n items' (rank at offset `at`; -1: none),
+ * and in *named how many name a rank.
+ */
+static int64_t ranks_named(const void *items, size_t n, size_t size, size_t at, uint64_t *named)
 {
-	int64_t held = 0;
+	int64_t past = 0;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
 		int32_t rank;
 
 		memcpy(&rank, (const char *)items + i * size + at, sizeof(rank));
-		if (rank >= held)
-			held = (int64_t)rank + 1;
+		if (rank < 0)
+			continue;
+		++*named;
+		if (rank >= past)
+			past = (int64_t)rank + 1;
 	}
-	return held;
+	return past;
 }
 
 int an_bound_ranks(struct an_job *job, size_t map_len)
 {
-	int64_t held = (int64_t)(map_len < INT32_MAX ? map_len : INT32_MAX), h;
+	int64_t held = 0, h;
+	uint64_t named = 0;
 	int32_t *map;
 	size_t i;
 
-#define HELD(items, n, type)                                           \
-	h = ranks_named(items, n, sizeof(type), offsetof(type, rank)); \
+#define HELD(items, n, type)                                                   \
+	h = ranks_named(items, n, sizeof(type), offsetof(type, rank), &named); \
 	held = h > held ? h : held
 	HELD(job->recs, job->nrecs, struct an_record);
 	HELD(job->fails, job->nfails, struct an_failure);
@@ -442,6 +449,16 @@ int an_bound_ranks(struct an_job *job, size_t map_len)
 	HELD(job->wbins, job->nwbins, struct an_wbin);
 	HELD(job->ev, job->nev, struct an_event);
 #undef HELD
+	/*
+	 * The runtime writes the map with an entry per rank, 4 bytes each: the
+	 * ranks the log holds.  Without one, the ranks the data names, but no
+	 * more than the items naming them (one record naming rank 2^31 - 2 does
+	 * not make a table of 2^31 - 1 ranks).
+	 */
+	if (map_len)
+		held = map_len < INT32_MAX ? (int64_t)map_len : INT32_MAX;
+	else if ((uint64_t)held > named)
+		held = (int64_t)named;
 	held = held > 0 ? held : 1; /* a job with no data at all: one rank's worth of tables */
 	if (job->nprocs > held) {
 		job->nprocs_claimed = job->nprocs;

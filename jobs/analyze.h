@@ -157,10 +157,11 @@ void an_sort_files(struct an_job *job);
  * Bounds job->nprocs by the ranks the job's data holds (a log can claim
  * 2^31 - 1 ranks in a few bytes, and every per-rank table is sized by
  * nprocs): the entries of its rank-to-node map (map_len of them, in
- * job->rank_node) and the ranks its records, failures, hints, time bins
- * and trace events name.  A claim above that is kept in nprocs_claimed.
- * Leaves rank_node NULL or nprocs entries long (-1: node unknown).  0 or
- * -ENOMEM.
+ * job->rank_node; the runtime writes one per rank), or without a map the
+ * ranks its records, failures, hints, time bins and trace events name, no
+ * more than the items that name them.  A claim above that is kept in
+ * nprocs_claimed.  Leaves rank_node NULL or nprocs entries long (-1: node
+ * unknown).  0 or -ENOMEM.
  */
 int an_bound_ranks(struct an_job *job, size_t map_len);
 

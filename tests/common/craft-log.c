@@ -5,8 +5,8 @@
  *
  *	craft-log loop-empty OUT    a trace loop of 2^62 iterations around nothing
  *	craft-log loop-calls OUT    a trace loop of 2^62 writes, claiming 2^62 calls traced
- *	craft-log nprocs OUT        a job of 2^31 - 1 ranks that holds one
- *	craft-log counters OUT      counters whose sums overflow, negative counts, NaN times
+ *	craft-log nprocs OUT        a job of 2^31 - 1 ranks that holds one (a record names rank 2^31
+ *- 2) craft-log counters OUT      counters whose sums overflow, negative counts, NaN times
  *	craft-log huge OUT          counts of 2^63 - 1 in two records: every sum overflows
  *	craft-log regroup OUT       a trace region (raw bytes) whose ranks wrap around
  *	craft-log trace-loop-empty OUT, craft-log trace-loop-calls OUT
@@ -73,13 +73,13 @@ static int job_region(struct ioa_log_writer *w, const char *nprocs)
 }
 
 /* Rank 0's POSIX record of the one file, and its name. */
-static int records(struct ioa_log_writer *w, int hostile, int huge)
+static int records(struct ioa_log_writer *w, int hostile, int huge, int far)
 {
 	const char *name = "/scratch/crafted/data.bin";
 	struct ioa_buf b = IOA_BUF_INIT(1 << 20);
 	int64_t c[IOA_MAX_COUNTERS] = {0};
 	double f[IOA_MAX_FCOUNTERS] = {0};
-	int rc = ioa_enc_module_header(&b, IOA_MOD_POSIX, hostile || huge ? 2 : 1);
+	int rc = ioa_enc_module_header(&b, IOA_MOD_POSIX, hostile || huge || far ? 2 : 1);
 	unsigned k;
 
 	c[POSIX_OPENS] = 1;
@@ -100,8 +100,10 @@ static int records(struct ioa_log_writer *w, int hostile, int huge)
 		f[POSIX_F_META_TIME] = -INFINITY;
 	}
 	rc = rc ? rc : ioa_enc_module_record(&b, IOA_MOD_POSIX, FILE_ID, 0, 0, c, f);
-	if (hostile || huge)
-		rc = rc ? rc : ioa_enc_module_record(&b, IOA_MOD_POSIX, FILE_ID + 1, 0, 0, c, f);
+	if (hostile || huge || far)
+		rc = rc ? rc
+			: ioa_enc_module_record(&b, IOA_MOD_POSIX, FILE_ID + 1,
+						far ? INT32_MAX - 1 : 0, 0, c, f);
 	rc = rc ? rc : ioa_logw_add(w, ioa_modules[IOA_MOD_POSIX].region_type, b.data, b.len);
 	ioa_buf_reset(&b);
 	rc = rc ? rc : ioa_enc_u32(&b, 1);
@@ -251,7 +253,9 @@ int main(int argc, char **argv)
 	}
 	ioa_logw_init(&w, (size_t)1 << 30);
 	rc = job_region(&w, !strcmp(kind, "nprocs") ? "2147483647" : "1");
-	rc = rc ? rc : records(&w, !strcmp(kind, "counters"), !strcmp(kind, "huge"));
+	rc = rc ? rc
+		: records(&w, !strcmp(kind, "counters"), !strcmp(kind, "huge"),
+			  !strcmp(kind, "nprocs"));
 	if (!strcmp(kind, "loop-empty"))
 		rc = rc ? rc : trace_region(&trace, (uint64_t)1 << 62, 0, 0);
 	else if (!strcmp(kind, "loop-calls"))
