@@ -31,7 +31,7 @@
  * otherwise: a loop of 2^62 iterations takes a few bytes to store, and
  * printing it would never end.
  */
-#define DEFAULT_MAX_CALLS ((uint64_t)1 << 24)
+#define DEFAULT_MAX_CALLS ((uint64_t)1 << 22)
 
 struct name {
 	uint64_t id;
@@ -680,7 +680,7 @@ static void usage(FILE *out)
 		     "\n"
 		     "  --expand     one line per call (default: loops shown as loops)\n"
 		     "  --max-calls N  with --expand, refuse to print more than N calls in all\n"
-		     "               (default 16777216)\n"
+		     "               (default 4194304)\n"
 		     "  --rank R     only rank R\n"
 		     "  --file TEXT  only calls on files whose name contains TEXT\n"
 		     "  --json       the same as JSON\n");
