@@ -8,6 +8,7 @@
  *	craft-log nprocs OUT        a job of 2^31 - 1 ranks that holds one (a record names rank 2^31
  *- 2) craft-log counters OUT      counters whose sums overflow, negative counts, NaN times
  *	craft-log huge OUT          counts of 2^63 - 1 in two records: every sum overflows
+ *	craft-log ranks OUT         a trace group claiming 2^24 ranks of 16 writes each
  *	craft-log regroup OUT       a trace region (raw bytes) whose ranks wrap around
  *	craft-log trace-loop-empty OUT, craft-log trace-loop-calls OUT
  *	                            the loops' trace regions alone (raw bytes)
@@ -126,7 +127,8 @@ static int hist(struct ioa_buf *b, unsigned bin, uint64_t count)
  * Rank 0's trace: one loop of count iterations around a write of 4 KiB at
  * 4 KiB x i (calls) or around nothing; the header claims traced calls.
  */
-static int trace_region(struct ioa_buf *out, uint64_t count, int calls, uint64_t traced)
+static int trace_region(struct ioa_buf *out, uint64_t count, int calls, uint64_t traced,
+			uint32_t nranks)
 {
 	struct ioa_buf shape = IOA_BUF_INIT(1 << 20), times = IOA_BUF_INIT(1 << 20);
 	int64_t header[IOA_TRH_COUNT] = {(int64_t)traced, (int64_t)traced, 0, 0, 1000, 0, 1000};
@@ -165,11 +167,11 @@ static int trace_region(struct ioa_buf *out, uint64_t count, int calls, uint64_t
 	rc = rc ? rc : ioa_enc_uvar(&times, 0); /* overrides */
 
 	rc = rc ? rc : ioa_enc_uvar(out, IOA_TRACE_VERSION);
-	rc = rc ? rc : ioa_enc_uvar(out, 1); /* groups */
-	rc = rc ? rc : ioa_enc_uvar(out, 1); /* ranks: 0 */
+	rc = rc ? rc : ioa_enc_uvar(out, 1);	  /* groups */
+	rc = rc ? rc : ioa_enc_uvar(out, nranks); /* ranks 0 to nranks - 1: one run */
 	rc = rc ? rc : ioa_enc_uvar(out, 1);
 	rc = rc ? rc : ioa_enc_uvar(out, 0);
-	rc = rc ? rc : ioa_enc_uvar(out, 1);
+	rc = rc ? rc : ioa_enc_uvar(out, nranks);
 	rc = rc ? rc : ioa_enc_u64(out, ioa_f64_bits(1.0));
 	rc = rc ? rc : ioa_enc_uvar(out, shape.len);
 	rc = rc ? rc : ioa_buf_add(out, shape.data, shape.len);
@@ -179,9 +181,20 @@ static int trace_region(struct ioa_buf *out, uint64_t count, int calls, uint64_t
 			    : k == IOA_TRH_COUNT ? (int64_t)FILE_ID
 						 : leaf[k - IOA_TRH_COUNT - 1];
 
-		rc = ioa_enc_uvar(out, 0); /* a x rank + b, a = 0 */
-		rc = rc ? rc : ioa_enc_svar(out, 0);
-		rc = rc ? rc : ioa_enc_svar(out, (int64_t)((uint64_t)v - (uint64_t)prev));
+		uint32_t r;
+
+		if (k == IOA_TRH_COUNT && nranks > 1) {
+			/* The file's id as a per-rank table: one byte a rank, as a real one costs.
+			 */
+			rc = ioa_enc_uvar(out, 1);
+			for (r = 0; r < nranks && !rc; r++)
+				rc = ioa_enc_svar(out,
+						  r ? 0 : (int64_t)((uint64_t)v - (uint64_t)prev));
+		} else {
+			rc = ioa_enc_uvar(out, 0); /* a x rank + b, a = 0 */
+			rc = rc ? rc : ioa_enc_svar(out, 0);
+			rc = rc ? rc : ioa_enc_svar(out, (int64_t)((uint64_t)v - (uint64_t)prev));
+		}
 		prev = v;
 	}
 	rc = rc ? rc : ioa_enc_uvar(out, times.len);
@@ -224,7 +237,7 @@ static int regroup_region(struct ioa_buf *out)
 int main(int argc, char **argv)
 {
 	struct ioa_log_writer w;
-	struct ioa_buf trace = IOA_BUF_INIT(1 << 20);
+	struct ioa_buf trace = IOA_BUF_INIT(1 << 26);
 	const char *kind = argc == 3 ? argv[1] : "";
 	int rc;
 
@@ -234,9 +247,9 @@ int main(int argc, char **argv)
 		if (!strcmp(kind, "regroup"))
 			rc = regroup_region(&trace);
 		else if (!strcmp(kind, "trace-loop-empty"))
-			rc = trace_region(&trace, (uint64_t)1 << 62, 0, 0);
+			rc = trace_region(&trace, (uint64_t)1 << 62, 0, 0, 1);
 		else
-			rc = trace_region(&trace, (uint64_t)1 << 62, 1, (uint64_t)1 << 62);
+			rc = trace_region(&trace, (uint64_t)1 << 62, 1, (uint64_t)1 << 62, 1);
 		if (!f || rc || fwrite(trace.data, 1, trace.len, f) != trace.len || fclose(f)) {
 			fprintf(stderr, "craft-log: cannot write '%s'\n", argv[2]);
 			return 1;
@@ -245,10 +258,11 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (strcmp(kind, "loop-empty") && strcmp(kind, "loop-calls") && strcmp(kind, "nprocs") &&
-	    strcmp(kind, "counters") && strcmp(kind, "huge") && strcmp(kind, "good")) {
-		fprintf(stderr,
-			"usage: craft-log loop-empty|loop-calls|nprocs|counters|huge|regroup|good|"
-			"trace-loop-empty|trace-loop-calls OUT\n");
+	    strcmp(kind, "counters") && strcmp(kind, "huge") && strcmp(kind, "ranks") &&
+	    strcmp(kind, "good")) {
+		fprintf(stderr, "usage: craft-log "
+				"loop-empty|loop-calls|nprocs|counters|huge|ranks|regroup|good|"
+				"trace-loop-empty|trace-loop-calls OUT\n");
 		return 2;
 	}
 	ioa_logw_init(&w, (size_t)1 << 30);
@@ -257,11 +271,13 @@ int main(int argc, char **argv)
 		: records(&w, !strcmp(kind, "counters"), !strcmp(kind, "huge"),
 			  !strcmp(kind, "nprocs"));
 	if (!strcmp(kind, "loop-empty"))
-		rc = rc ? rc : trace_region(&trace, (uint64_t)1 << 62, 0, 0);
+		rc = rc ? rc : trace_region(&trace, (uint64_t)1 << 62, 0, 0, 1);
 	else if (!strcmp(kind, "loop-calls"))
-		rc = rc ? rc : trace_region(&trace, (uint64_t)1 << 62, 1, (uint64_t)1 << 62);
+		rc = rc ? rc : trace_region(&trace, (uint64_t)1 << 62, 1, (uint64_t)1 << 62, 1);
+	else if (!strcmp(kind, "ranks"))
+		rc = rc ? rc : trace_region(&trace, 16, 1, 16, 1u << 24);
 	else
-		rc = rc ? rc : trace_region(&trace, 16, 1, 16);
+		rc = rc ? rc : trace_region(&trace, 16, 1, 16, 1);
 	rc = rc ? rc : ioa_logw_add(&w, IOA_REGION_TRACE, trace.data, trace.len);
 	rc = rc ? rc : ioa_logw_write_file(&w, argv[2], 0640, 0);
 	ioa_logw_release(&w);

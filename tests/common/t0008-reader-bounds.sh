@@ -1,8 +1,9 @@
 # t0008-reader-bounds — logs crafted to exhaust the readers (tests/common/
 # craft-log.c, through the real writer) get a prompt refusal or a bounded
 # answer from every tool that reads them: a trace loop of 2^62 iterations
-# (around nothing, or around a write with 2^62 calls claimed) in `ioatlas
-# trace`, `report`, `analyze` and `dashboard`; a job claiming 2^31 - 1
+# (around nothing, or around a write with 2^62 calls claimed) and a trace
+# group claiming 2^24 ranks in `ioatlas trace`, `report`, `analyze` and
+# `dashboard`; a job claiming 2^31 - 1
 # ranks (the report stays small); counters whose sums overflow, negative
 # counts and times that are not numbers (`parse --json` refuses them, and
 # its JSON is strict); counts of 2^63 - 1 (sums saturate, never wrap).  Every command runs under a timeout: a hang fails.
@@ -40,7 +41,7 @@ refuses() {
 # size FILE: its size in bytes (0 when missing).
 size() { stat -c %s "$1" 2>/dev/null || echo 0; }
 
-for kind in good loop-empty loop-calls nprocs counters huge; do
+for kind in good loop-empty loop-calls nprocs counters huge ranks; do
 	"$craft" "$kind" "$TEST_TMP/$kind.ioa" || {
 		echo "Bail out! craft-log $kind failed"
 		exit 255
@@ -57,7 +58,7 @@ like "$(cat "$TEST_TMP/last.out")" "cannot read the trace of 'loop-empty.ioa': r
 	"saying the trace is malformed"
 refuses 20 "trace --expand refuses 2^62 writes" "$tools/ioatlas-trace" --expand loop-calls.ioa
 like "$(cat "$TEST_TMP/last.out")" \
-	"rank 0 expands to 4611686018427387904 calls, more than the 16777215 left of --max-calls" \
+	"rank 0 expands to 4611686018427387904 calls, more than the 4194303 left of --max-calls" \
 	"saying how many calls, and the bound"
 bounded 20 "trace shows the 2^62 loop compressed" "$tools/ioatlas-trace" loop-calls.ioa
 like "$(cat "$TEST_TMP/last.out")" "loop 4611686018427387904 \(i0\)" "as one loop"
@@ -68,6 +69,16 @@ bounded 60 "report reads the 2^62 writes in bounded time" \
 	"$tools/ioatlas-report" loop-calls.ioa --json -o loop-calls.json
 like "$(cat loop-calls.json)" '"trace":"partial"' "keeping the first calls, said partial"
 bounded 60 "and draws its page" "$tools/ioatlas-report" loop-calls.ioa -o loop-calls.html
+
+# --- a trace group claiming 2^24 ranks (74 KB of log)
+bounded 20 "trace shows the group of 2^24 ranks compressed" "$tools/ioatlas-trace" ranks.ioa
+like "$(cat "$TEST_TMP/last.out")" "^# group 0: ranks 0-16777215 \(16777216\)" "as one group"
+refuses 20 "trace --expand stops at --max-calls" "$tools/ioatlas-trace" --expand --max-calls 1000 ranks.ioa
+like "$(cat "$TEST_TMP/last.out")" "rank 58 expands to 16 calls, more than the 13 left of --max-calls 1000" \
+	"after the calls it allows"
+bounded 60 "report reads the 2^24 ranks' traces in bounded time" \
+	"$tools/ioatlas-report" ranks.ioa --json -o ranks.json
+like "$(cat ranks.json)" '"trace":"partial"' "keeping the first ranks' calls, said partial"
 
 # --- 2^31 - 1 ranks claimed, one held
 bounded 20 "report reads a job claiming 2^31 - 1 ranks" \
@@ -112,7 +123,7 @@ else
 	wh="$tools/ioatlas-warehouse"
 	ok "a throwaway cluster starts" pg_start
 	ok "the warehouse is migrated" "$wh" migrate
-	for kind in good loop-empty loop-calls nprocs; do
+	for kind in good loop-empty loop-calls nprocs ranks; do
 		bounded 60 "$kind.ioa is ingested" "$tools/ioatlas-ingest" "$TEST_TMP/$kind.ioa"
 	done
 	fails "counters.ioa is refused at ingest" "$tools/ioatlas-ingest" "$TEST_TMP/counters.ioa"
