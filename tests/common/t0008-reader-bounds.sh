@@ -68,7 +68,6 @@ like "$(cat loop-empty.json)" '"trace":"none"' "leaving the malformed trace out"
 bounded 60 "report reads the 2^62 writes in bounded time" \
 	"$tools/ioatlas-report" loop-calls.ioa --json -o loop-calls.json
 like "$(cat loop-calls.json)" '"trace":"partial"' "keeping the first calls, said partial"
-bounded 60 "and draws its page" "$tools/ioatlas-report" loop-calls.ioa -o loop-calls.html
 
 # --- a trace group claiming 2^24 ranks (74 KB of log)
 bounded 20 "trace shows the group of 2^24 ranks compressed" "$tools/ioatlas-trace" ranks.ioa
