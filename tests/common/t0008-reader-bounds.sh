@@ -3,10 +3,11 @@
 # answer from every tool that reads them: a trace loop of 2^62 iterations
 # (around nothing, or around a write with 2^62 calls claimed) and a trace
 # group claiming 2^24 ranks in `ioatlas trace`, `report`, `analyze` and
-# `dashboard`; a job claiming 2^31 - 1
+# `dashboard`, and in the kernel generator; a job claiming 2^31 - 1
 # ranks (the report stays small); counters whose sums overflow, negative
 # counts and times that are not numbers (`parse --json` refuses them, and
-# its JSON is strict); counts of 2^63 - 1 (sums saturate, never wrap).  Every command runs under a timeout: a hang fails.
+# its JSON is strict); counts of 2^63 - 1 (sums saturate, never wrap).
+# Every command runs under a timeout: a hang fails.
 . "$IOA_SOURCE_DIR/tests/lib/test-lib.sh"
 require_cmd python3
 
@@ -78,6 +79,22 @@ like "$(cat "$TEST_TMP/last.out")" "rank 58 expands to 16 calls, more than the 1
 bounded 60 "report reads the 2^24 ranks' traces in bounded time" \
 	"$tools/ioatlas-report" ranks.ioa --json -o ranks.json
 like "$(cat ranks.json)" '"trace":"partial"' "keeping the first ranks' calls, said partial"
+
+# --- the kernel generator's walker
+if [ -x "$tools/ioatlas-kernel" ]; then
+	refuses 20 "kernel gen refuses the loop around nothing" \
+		"$tools/ioatlas-kernel" gen loop-empty.ioa -o k-empty
+	like "$(cat "$TEST_TMP/last.out")" "loop-empty.ioa: its operation trace is malformed" \
+		"saying the trace is malformed"
+	bounded 20 "kernel gen makes the 2^62 loop a loop" \
+		"$tools/ioatlas-kernel" gen loop-calls.ioa -o k-calls
+	refuses 20 "kernel gen refuses 2^24 ranks it would hold open at once" \
+		"$tools/ioatlas-kernel" gen ranks.ioa -o k-ranks
+	like "$(cat "$TEST_TMP/last.out")" "ranks.ioa: its trace claims more ranks than a kernel" \
+		"saying why"
+else
+	skip "no ioatlas-kernel in this build" "kernel gen on the crafted traces"
+fi
 
 # --- 2^31 - 1 ranks claimed, one held
 bounded 20 "report reads a job claiming 2^31 - 1 ranks" \
