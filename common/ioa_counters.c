@@ -4,6 +4,8 @@
  */
 #include "ioa_counters.h"
 
+#include <float.h>
+#include <math.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -102,7 +104,10 @@ void ioa_counters_combine(enum ioa_module module, int64_t *dst, double *fdst, co
 	for (i = 0; i < mod->counter_count; i++) {
 		switch ((enum ioa_agg)agg_rules[module][0][i]) {
 		case IOA_AGG_SUM:
-			dst[i] += src[i];
+			/* Saturated: a sum past 2^63 - 1 (crafted, or a very long run) stays huge.
+			 */
+			if (__builtin_add_overflow(dst[i], src[i], &dst[i]))
+				dst[i] = src[i] < 0 ? INT64_MIN : INT64_MAX;
 			break;
 		case IOA_AGG_MAX:
 			if (src[i] > dst[i])
@@ -122,6 +127,8 @@ void ioa_counters_combine(enum ioa_module module, int64_t *dst, double *fdst, co
 		switch ((enum ioa_agg)agg_rules[module][1][i]) {
 		case IOA_AGG_SUM:
 			fdst[i] += fsrc[i];
+			if (!isfinite(fdst[i])) /* inf + -inf would be NaN: keep a number */
+				fdst[i] = fdst[i] < 0 ? -DBL_MAX : DBL_MAX;
 			break;
 		case IOA_AGG_MAX:
 			if (fsrc[i] > fdst[i])

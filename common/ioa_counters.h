@@ -235,6 +235,14 @@ enum ioa_agg {
 /* The combination rule of a counter, from its name. */
 enum ioa_agg ioa_counter_agg(const char *name);
 
+/* a + b, saturated at the int64 limits: counters from a log can be as large as it says. */
+static inline int64_t ioa_counter_sat_add(int64_t a, int64_t b)
+{
+	int64_t sum;
+
+	return __builtin_add_overflow(a, b, &sum) ? (b < 0 ? INT64_MIN : INT64_MAX) : sum;
+}
+
 /*
  * Combines src into dst (both one module's counters in table order) by each
  * counter's rule; IOA_AGG_NONE counters keep dst's value unless it is 0.

@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -340,6 +341,7 @@ int ioa_logr_each_record(struct ioa_log_reader *r, uint32_t region, const struct
 	struct ioa_cursor c = cursor_of(raw);
 	uint32_t ncounters, nfcounters, nrecords, i, k;
 	struct ioa_log_record rec;
+	unsigned char is_count[IOA_MAX_COUNTERS]; /* summed over records: never negative */
 	int *map = NULL, rc = 0;
 
 	if (!mod)
@@ -365,6 +367,8 @@ int ioa_logr_each_record(struct ioa_log_reader *r, uint32_t region, const struct
 			  region, nrecords, c.left);
 		goto out;
 	}
+	for (k = 0; k < mod->counter_count; k++)
+		is_count[k] = ioa_counter_agg(mod->counter_names[k]) == IOA_AGG_SUM;
 	for (i = 0; i < nrecords && !rc; i++) {
 		memset(&rec, 0, sizeof(rec));
 		rec.module = (enum ioa_module)(mod - ioa_modules);
@@ -374,14 +378,28 @@ int ioa_logr_each_record(struct ioa_log_reader *r, uint32_t region, const struct
 		for (k = 0; k < ncounters; k++) {
 			uint64_t v = ioa_cursor_u64(&c);
 
-			if (map[k] >= 0)
-				rec.counters[map[k]] = (int64_t)v;
+			if (map[k] < 0)
+				continue;
+			rec.counters[map[k]] = (int64_t)v;
+			if ((int64_t)v < 0 && is_count[map[k]]) {
+				rc = fail(r, -EINVAL,
+					  "region %u: record %u: count %s is negative (%lld)",
+					  region, i, mod->counter_names[map[k]], (long long)v);
+				goto out;
+			}
 		}
 		for (k = 0; k < nfcounters; k++) {
 			uint64_t v = ioa_cursor_u64(&c);
 
-			if (map[ncounters + k] >= 0)
-				rec.fcounters[map[ncounters + k]] = ioa_bits_f64(v);
+			if (map[ncounters + k] < 0)
+				continue;
+			rec.fcounters[map[ncounters + k]] = ioa_bits_f64(v);
+			if (!isfinite(ioa_bits_f64(v))) {
+				rc = fail(r, -EINVAL,
+					  "region %u: record %u: %s is not a finite number", region,
+					  i, mod->fcounter_names[map[ncounters + k]]);
+				goto out;
+			}
 		}
 		rc = fn(&rec, arg);
 	}

@@ -146,9 +146,17 @@ static int decode_group(struct ioa_cursor *c, struct ioa_trace_group *g)
 		return -ENOMEM;
 	nruns = ioa_cursor_uvar(c);
 	for (r = 0, k = 0; r < nruns && !c->overrun; r++) {
-		uint64_t start = next + ioa_cursor_uvar(c), run = ioa_cursor_uvar(c);
+		uint64_t start, run;
 
-		if (run == 0 || run > nranks - k || start + run > UINT32_MAX)
+		/*
+		 * Ranks ascend strictly (lookups bisect them): a gap that wraps
+		 * around would put a run before the last and send a lookup
+		 * past the group's tables.
+		 */
+		if (__builtin_add_overflow(next, ioa_cursor_uvar(c), &start))
+			return -EINVAL;
+		run = ioa_cursor_uvar(c);
+		if (run == 0 || run > nranks - k || start > UINT32_MAX || run > UINT32_MAX - start)
 			return -EINVAL;
 		for (i = 0; i < run; i++)
 			g->ranks[k++] = (uint32_t)(start + i);
@@ -586,7 +594,10 @@ static int merge_times(struct ioa_trace_group **src, size_t m, const struct ioa_
 					continue;
 				if (!dense[hs[i].bins[k]])
 					bins[n++] = hs[i].bins[k];
-				dense[hs[i].bins[k]] += hs[i].counts[k];
+				/* Saturated: a count that wrapped to 0 would list its bin twice. */
+				if (__builtin_add_overflow(dense[hs[i].bins[k]], hs[i].counts[k],
+							   &dense[hs[i].bins[k]]))
+					dense[hs[i].bins[k]] = UINT64_MAX;
 			}
 		if (n > 16) {
 			qsort(bins, n, sizeof(*bins), bin_cmp);
@@ -719,8 +730,12 @@ static int merge_groups(struct ioa_trace_group **src, size_t m, struct ioa_trace
 	int64_t *v = NULL;
 	int rc = 0;
 
+	/* The merged group must decode again: its ranks are bounded as a decoded group's. */
 	for (i = 0; i < m; i++)
-		total += src[i]->nranks;
+		if (src[i]->nranks > TR_MAX_RANKS - total)
+			return -EINVAL;
+		else
+			total += src[i]->nranks;
 	mem = calloc(total, sizeof(*mem));
 	g->ranks = calloc(total, sizeof(*g->ranks));
 	v = calloc(total, sizeof(*v));
@@ -983,6 +998,7 @@ static int parse_nodes(struct tr_parse *p, uint64_t n, unsigned depth, const uin
 	for (i = 0; i < n && !rc; i++) {
 		uint64_t tag = ioa_cursor_uvar(&p->shape);
 		struct ioa_trace_tnode *node;
+		uint64_t before;
 		size_t self;
 
 		if (p->shape.overrun)
@@ -1009,7 +1025,15 @@ static int parse_nodes(struct tr_parse *p, uint64_t n, unsigned depth, const uin
 			inner[0] = node->count;
 			if (depth)
 				memcpy(inner + 1, counts, depth * sizeof(*counts));
+			before = p->leaves_seen;
 			rc = parse_nodes(p, ioa_cursor_uvar(&p->shape), depth + 1, inner);
+			/*
+			 * A loop around no call repeats nothing: the runtime never
+			 * writes one, and walking its iterations would cost time
+			 * the bytes do not account for.
+			 */
+			if (!rc && p->leaves_seen == before)
+				return -EINVAL;
 		} else if (tag == 0) {
 			uint64_t sig = ioa_cursor_uvar(&p->shape), execs = 1;
 			unsigned v, d;
@@ -1021,6 +1045,8 @@ static int parse_nodes(struct tr_parse *p, uint64_t n, unsigned depth, const uin
 				if (__builtin_mul_overflow(execs, counts[d], &execs))
 					return -EINVAL;
 			node->execs = execs;
+			if (__builtin_add_overflow(r->calls, execs, &r->calls))
+				return -EINVAL;
 			node->step = (uint64_t)((double)execs * 0.6180339887498949);
 			while (node->step > 0 && gcd(node->step, execs) != 1)
 				node->step--;
@@ -1398,16 +1424,67 @@ static int expand_range(struct tr_expand *x, size_t from, size_t to, unsigned de
 	return rc;
 }
 
-int ioa_trace_expand(const struct ioa_trace_rank *r,
+/* The mean time of a histogram, in ticks (0 when empty). */
+static double hist_mean_ticks(const struct ioa_trace_hist *h)
+{
+	double sum = 0, n = 0;
+	uint32_t i;
+
+	for (i = 0; i < h->n; i++) {
+		sum += ioa_trace_bin_ticks(h->bin[i]) * (double)h->count[i];
+		n += (double)h->count[i];
+	}
+	return n > 0 ? sum / n : 0;
+}
+
+/*
+ * The first pass summarized, for trees too large to walk twice: each
+ * call's times add up to its executions times its distributions' means
+ * (what the exact pass gives, within rounding), and the first call has no
+ * gap.  Costs the nodes, not the calls.
+ */
+static void expand_summary(struct tr_expand *x)
+{
+	const struct ioa_trace_rank *r = x->r;
+	int first = 1;
+	size_t i;
+
+	for (i = 0; i < r->nnodes; i++) {
+		const struct ioa_trace_tnode *n = &r->nodes[i];
+		int cls;
+
+		if (n->is_loop)
+			continue;
+		cls = duration_class(n->leaf.sig);
+		if (cls >= 0) {
+			uint32_t size = n->own_times ? 1 : r->group->nranks;
+			uint32_t index = n->own_times ? 0 : x->index;
+
+			x->picked[TR_COMPUTE] += (double)n->execs * hist_mean_ticks(&n->leaf.gap);
+			x->picked[cls] += (double)n->execs * hist_mean_ticks(&n->leaf.dur);
+			if (first)
+				x->picked[TR_COMPUTE] -=
+					hist_pick(&n->leaf.gap, 0, n->execs, n->step, size, index);
+		}
+		first = 0;
+	}
+}
+
+int ioa_trace_expand(const struct ioa_trace_rank *r, uint64_t max_calls,
 		     int (*fn)(void *arg, const struct ioa_trace_event *e), void *arg)
 {
 	struct tr_expand x = {0};
-	int rc, k;
+	int rc = 0, k;
 
+	if (r->header[IOA_TRH_EVENTS_TRACED] < 0 ||
+	    r->calls > (uint64_t)r->header[IOA_TRH_EVENTS_TRACED])
+		return -EINVAL;
+	if (r->calls > max_calls)
+		return -E2BIG;
 	x.r = r;
 	x.index = rank_index(r->group, r->rank);
 	x.arg = arg;
-	x.limit = (uint64_t)r->header[IOA_TRH_EVENTS_TRACED];
+	x.limit = r->calls;
 	x.sec_per_tick = r->group->ns_per_tick * 1e-9;
 	x.now = (double)r->header[IOA_TRH_START_TICKS] * x.sec_per_tick;
 	x.top = x.now;
@@ -1415,7 +1492,10 @@ int ioa_trace_expand(const struct ioa_trace_rank *r,
 	if (!x.execs)
 		return -ENOMEM;
 	/* First pass: what the distributions add up to, to scale to the rank's totals. */
-	rc = expand_range(&x, 0, r->nnodes, 0);
+	if (r->calls > IOA_TRACE_EXACT_SCALING)
+		expand_summary(&x);
+	else
+		rc = expand_range(&x, 0, r->nnodes, 0);
 	for (k = 0; k < TR_CLASSES; k++) {
 		double total = (double)r->header[IOA_TRH_COMPUTE_TICKS + k];
 

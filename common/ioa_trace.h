@@ -27,8 +27,10 @@
  * (ioa_trace_regroup()) so that identical ranks are stored once.
  *
  * Readers never trust the bytes: every count is checked against what is
- * left, nesting is bounded, and expansion stops at the rank's recorded
- * event count.
+ * left, nesting is bounded, loops must hold calls, the calls a tree
+ * expands to are counted (checked) before any is given back, and
+ * expansion refuses trees larger than the rank's recorded event count or
+ * the caller's bound.
  */
 #ifndef IOA_TRACE_H
 #define IOA_TRACE_H
@@ -220,6 +222,7 @@ struct ioa_trace_rank {
 	struct ioa_trace_comm *comms;
 	uint32_t nstrings;
 	const char **strings;
+	uint64_t calls; /* the calls the tree expands to: the sum of its calls' executions */
 	/* private: the parsed tree */
 	struct ioa_trace_tnode *nodes;
 	size_t nnodes;
@@ -228,7 +231,12 @@ struct ioa_trace_rank {
 	uint16_t *hist_bins;
 };
 
-/* Opens rank's trace (0, -ENOENT when not traced, -EINVAL, -ENOMEM). */
+/*
+ * Opens rank's trace (0, -ENOENT when not traced, -EINVAL, -ENOMEM).  A
+ * tree whose loops hold no call, or whose call count overflows 64 bits, is
+ * malformed (-EINVAL): every loop iteration then makes at least one call,
+ * so walking and expanding cost no more than the calls they give back.
+ */
 int ioa_trace_rank_open(const struct ioa_trace *t, uint32_t rank, struct ioa_trace_rank *r);
 void ioa_trace_rank_close(struct ioa_trace_rank *r);
 
@@ -243,13 +251,25 @@ struct ioa_trace_visitor {
 int ioa_trace_walk(const struct ioa_trace_rank *r, const struct ioa_trace_visitor *v, void *arg);
 
 /*
+ * Trees that expand to more calls than this have their times scaled from
+ * the distributions' means rather than by a first pass over every call:
+ * expansion then costs the calls actually given back, however many the
+ * tree holds (a callback that returns non-zero stops it).
+ */
+#define IOA_TRACE_EXACT_SCALING (1u << 22)
+
+/*
  * The expanded view: every call in order.  Numbers are exact; times come
  * from the distributions (each within IOA_TRACE_BIN_ERROR of a time the
  * call's loop body took), scaled so that the rank's compute,
- * synchronization and I/O totals are its own.  Stops with
- * -EINVAL when the tree would expand past the rank's traced event count.
+ * synchronization and I/O totals are its own.  Refuses before any call,
+ * with -EINVAL when the tree expands to more calls than the rank's traced
+ * event count (a malformed trace), and with -E2BIG when it expands to more
+ * than max_calls (r->calls says how many): a caller that keeps every call
+ * bounds what it keeps; one whose callback stops early may pass
+ * UINT64_MAX.  A callback's non-zero return stops and is returned.
  */
-int ioa_trace_expand(const struct ioa_trace_rank *r,
+int ioa_trace_expand(const struct ioa_trace_rank *r, uint64_t max_calls,
 		     int (*fn)(void *arg, const struct ioa_trace_event *e), void *arg);
 
 #endif

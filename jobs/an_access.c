@@ -68,12 +68,15 @@ static void totals(const struct an_job *job, const struct an_settings *set, stru
 			t->write_time += r->f[POSIX_F_WRITE_TIME];
 			t->meta_time += r->f[POSIX_F_META_TIME];
 		} else if (r->module == IOA_MOD_STDIO) {
-			t->stdio_bytes += (double)(c[STDIO_BYTES_READ] + c[STDIO_BYTES_WRITTEN]);
-			t->stdio_ops += (double)(c[STDIO_READS] + c[STDIO_WRITES]);
+			t->stdio_bytes +=
+				((double)c[STDIO_BYTES_READ] + (double)c[STDIO_BYTES_WRITTEN]);
+			t->stdio_ops += ((double)c[STDIO_READS] + (double)c[STDIO_WRITES]);
 		} else {
-			t->mpiio_indep += (double)(c[MPIIO_INDEP_READS] + c[MPIIO_INDEP_WRITES]);
-			t->mpiio_coll += (double)(c[MPIIO_COLL_READS] + c[MPIIO_COLL_WRITES] +
-						  c[MPIIO_SPLIT_READS] + c[MPIIO_SPLIT_WRITES]);
+			t->mpiio_indep +=
+				((double)c[MPIIO_INDEP_READS] + (double)c[MPIIO_INDEP_WRITES]);
+			t->mpiio_coll +=
+				((double)c[MPIIO_COLL_READS] + (double)c[MPIIO_COLL_WRITES] +
+				 (double)c[MPIIO_SPLIT_READS] + (double)c[MPIIO_SPLIT_WRITES]);
 		}
 	}
 	t->ops = t->reads + t->writes;
@@ -391,9 +394,8 @@ int an_insights(const struct an_job *job, const struct an_settings *set, json_ob
 		for (k = 0; k < job->nrecs && !collective; k++)
 			collective = job->recs[k].file == r->file &&
 				     job->recs[k].module == IOA_MOD_MPIIO &&
-				     job->recs[k].c[MPIIO_COLL_READS] +
-						     job->recs[k].c[MPIIO_COLL_WRITES] >
-					     0;
+				     (job->recs[k].c[MPIIO_COLL_READS] > 0 ||
+				      job->recs[k].c[MPIIO_COLL_WRITES] > 0);
 		slow = r->f[POSIX_F_SLOWEST_RANK_TIME];
 		fast = r->f[POSIX_F_FASTEST_RANK_TIME];
 		if (!collective && slow >= 0.1 * set->min_io_seconds &&

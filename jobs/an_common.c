@@ -338,22 +338,27 @@ static size_t last_of_rank(const struct burst *b, size_t nb, size_t i)
 	return i;
 }
 
-/* The number of bursts most ranks have (the larger on a tie). */
+/*
+ * The number of bursts most ranks have (the larger on a tie), 0 when out of
+ * memory.  Counted in one pass: a trace can name hundreds of thousands of
+ * ranks, and comparing every rank's count with every other's took hours.
+ */
 static uint32_t modal_count(const struct burst *b, size_t nb)
 {
-	uint32_t best = 0, best_ranks = 0, ranks;
-	size_t i, j;
+	uint32_t best = 0, *ranks = calloc(nb + 1, sizeof(*ranks));
+	size_t i, c;
 
+	if (!ranks)
+		return 0;
 	for (i = 0; i < nb; i = last_of_rank(b, nb, i) + 1) {
-		uint32_t c = b[last_of_rank(b, nb, i)].k + 1;
-
-		for (j = 0, ranks = 0; j < nb; j = last_of_rank(b, nb, j) + 1)
-			ranks += b[last_of_rank(b, nb, j)].k + 1 == c;
-		if (ranks > best_ranks || (ranks == best_ranks && c > best)) {
-			best = c;
-			best_ranks = ranks;
-		}
+		c = (size_t)b[last_of_rank(b, nb, i)].k + 1; /* a rank's bursts: at most nb */
+		if (c <= nb)
+			ranks[c]++;
 	}
+	for (c = 1; c <= nb; c++)
+		if (ranks[c] && ranks[c] >= ranks[best])
+			best = (uint32_t)c;
+	free(ranks);
 	return best;
 }
 

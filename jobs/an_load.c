@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -120,7 +121,8 @@ static char *dup_or_null(PGresult *res, int row, int col)
 	return PQgetisnull(res, row, col) ? NULL : strdup(PQgetvalue(res, row, col));
 }
 
-static int load_facts(PGconn *conn, struct an_job *job, const char *id, struct ioa_buf *err)
+static int load_facts(PGconn *conn, struct an_job *job, const char *id, size_t *map_len,
+		      struct ioa_buf *err)
 {
 	static const char sql[] =
 		"SELECT extract(epoch FROM j.end_time - j.start_time), j.nprocs, j.nnodes, "
@@ -153,15 +155,20 @@ static int load_facts(PGconn *conn, struct an_job *job, const char *id, struct i
 	job->version = strdup(PQgetvalue(res, 0, 8));
 	job->settings = strdup(PQgetvalue(res, 0, 9));
 	job->folded = !strcmp(PQgetvalue(res, 0, 10), "t");
+	/* The map as long as it is (its text bounds it), not as long as nprocs claims. */
 	if (job->nprocs > 0 && !PQgetisnull(res, 0, 5) &&
-	    (job->rank_node = calloc((size_t)job->nprocs, sizeof(*job->rank_node)))) {
+	    (job->rank_node =
+		     calloc((size_t)PQgetlength(res, 0, 5) / 2 + 1, sizeof(*job->rank_node)))) {
 		const char *p = PQgetvalue(res, 0, 5);
 		char *end;
 
 		for (i = 0; i < job->nprocs && *p; i++) {
 			job->rank_node[i] = (int32_t)strtol(p, &end, 10);
+			if (end == p)
+				break;
 			p = *end == ',' ? end + 1 : end;
 		}
+		*map_len = (size_t)i;
 	}
 	PQclear(res);
 	if (!job->user || !job->exe || !job->jobid || !job->args || !job->version || !job->settings)
@@ -177,7 +184,7 @@ static int load_facts(PGconn *conn, struct an_job *job, const char *id, struct i
 	if (!job->hosts)
 		return -ENOMEM;
 	/* A node index the host list does not hold is the log's inconsistency: no node. */
-	for (i = 0; job->rank_node && i < job->nprocs; i++)
+	for (i = 0; job->rank_node && (size_t)i < *map_len; i++)
 		if (job->rank_node[i] < 0 || (size_t)job->rank_node[i] >= job->nhosts)
 			job->rank_node[i] = -1;
 	return 0;
@@ -390,8 +397,10 @@ static int expand_rank(struct expand *x, const struct ioa_trace *t, uint32_t ran
 	if (!rc) {
 		if (r.header[IOA_TRH_FLAGS] & (IOA_TRF_TRUNCATED | IOA_TRF_LOST))
 			x->job->trace_partial = 1;
-		rc = ioa_trace_expand(&r, on_event, x);
-		if (rc == -EINVAL) /* a malformed tree: what it gave is kept, and said partial */
+		/* on_event stops at max_events: the tree's size needs no bound of its own here. */
+		rc = ioa_trace_expand(&r, UINT64_MAX, on_event, x);
+		/* A malformed tree: the rank's calls are left out, and the trace said partial. */
+		if (rc == -EINVAL)
 			x->job->trace_partial = 1;
 		rc = rc == 1 || rc == -EINVAL ? 0 : rc;
 		x->job->traced_ranks++;
@@ -402,15 +411,102 @@ static int expand_rank(struct expand *x, const struct ioa_trace *t, uint32_t ran
 	return rc;
 }
 
+/*
+ * The rank past the greatest of n items' (rank at offset `at`; -1: none),
+ * and in *named how many name a rank.
+ */
+static int64_t ranks_named(const void *items, size_t n, size_t size, size_t at, uint64_t *named)
+{
+	int64_t past = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		int32_t rank;
+
+		memcpy(&rank, (const char *)items + i * size + at, sizeof(rank));
+		if (rank < 0)
+			continue;
+		++*named;
+		if (rank >= past)
+			past = (int64_t)rank + 1;
+	}
+	return past;
+}
+
+int an_bound_ranks(struct an_job *job, size_t map_len)
+{
+	int64_t held = 0, h;
+	uint64_t named = 0;
+	int32_t *map;
+	size_t i;
+
+#define HELD(items, n, type)                                                   \
+	h = ranks_named(items, n, sizeof(type), offsetof(type, rank), &named); \
+	held = h > held ? h : held
+	HELD(job->recs, job->nrecs, struct an_record);
+	HELD(job->fails, job->nfails, struct an_failure);
+	HELD(job->hints, job->nhints, struct an_hint);
+	HELD(job->wbins, job->nwbins, struct an_wbin);
+	HELD(job->ev, job->nev, struct an_event);
+#undef HELD
+	/*
+	 * The runtime writes the map with an entry per rank, 4 bytes each: the
+	 * ranks the log holds.  Without one, the ranks the data names, but no
+	 * more than the items naming them (one record naming rank 2^31 - 2 does
+	 * not make a table of 2^31 - 1 ranks).
+	 */
+	if (map_len)
+		held = map_len < INT32_MAX ? (int64_t)map_len : INT32_MAX;
+	else if ((uint64_t)held > named)
+		held = (int64_t)named;
+	held = held > 0 ? held : 1; /* a job with no data at all: one rank's worth of tables */
+	if (job->nprocs > held) {
+		job->nprocs_claimed = job->nprocs;
+		job->nprocs = (int32_t)held;
+	}
+	if (!job->rank_node || job->nprocs < 1 || (size_t)job->nprocs <= map_len)
+		return 0;
+	map = realloc(job->rank_node, (size_t)job->nprocs * sizeof(*map));
+	if (!map)
+		return -ENOMEM;
+	for (i = map_len; i < (size_t)job->nprocs; i++)
+		map[i] = -1;
+	job->rank_node = map;
+	return 0;
+}
+
+/*
+ * Bytes of shape, values and times parsed per event kept, at most: a
+ * group's ranks share one copy of those bytes but each rank opens its own,
+ * so a trace claiming millions of ranks stops here, said partial, rather
+ * than parsing its shape millions of times.
+ */
+#define OPEN_BYTES_PER_EVENT 64
+
 int an_expand_trace(struct an_job *job, const struct an_settings *set, const struct ioa_trace *t)
 {
 	struct expand x = {.job = job, .set = set};
+	uint64_t opened = 0, budget = 0;
 	size_t g, k;
 	int rc = 0;
 
-	for (g = 0; !rc && g < t->ngroups; g++)
-		for (k = 0; !rc && k < t->groups[g].nranks; k++)
-			rc = expand_rank(&x, t, t->groups[g].ranks[k]);
+	if (set->max_events > 0 &&
+	    __builtin_mul_overflow((uint64_t)set->max_events, OPEN_BYTES_PER_EVENT, &budget))
+		budget = UINT64_MAX;
+	for (g = 0; !rc && g < t->ngroups; g++) {
+		const struct ioa_trace_group *grp = &t->groups[g];
+		uint64_t cost = 1 + grp->shape_len + grp->times_len + grp->nvalues;
+
+		for (k = 0; !rc && k < grp->nranks; k++) {
+			if ((long long)job->nev >= set->max_events || cost > budget ||
+			    opened > budget - cost) {
+				job->trace_partial = 1;
+				return 0;
+			}
+			opened += cost;
+			rc = expand_rank(&x, t, grp->ranks[k]);
+		}
+	}
 	return rc;
 }
 
@@ -510,6 +606,7 @@ int an_load(PGconn *conn, const struct an_settings *set, int64_t id, const char 
 	    struct an_job *job, struct ioa_buf *err)
 {
 	char ids[24];
+	size_t map_len = 0;
 	int rc;
 
 	memset(job, 0, sizeof(*job));
@@ -517,13 +614,14 @@ int an_load(PGconn *conn, const struct an_settings *set, int64_t id, const char 
 	snprintf(job->start_time, sizeof(job->start_time), "%s", start_time);
 	snprintf(ids, sizeof(ids), "%" PRId64, id);
 	rc = load_layout(conn, err);
-	rc = rc ? rc : load_facts(conn, job, ids, err);
+	rc = rc ? rc : load_facts(conn, job, ids, &map_len, err);
 	rc = rc ? rc : load_files(conn, job, ids, err);
 	rc = rc ? rc : load_records(conn, job, ids, err);
 	rc = rc ? rc : load_failures(conn, job, ids, err);
 	rc = rc ? rc : load_trace(conn, set, job, ids, err);
 	if (!rc && !job->traced_ranks)
 		rc = load_bins(conn, job, ids, err);
+	rc = rc ? rc : an_bound_ranks(job, map_len);
 	if (rc == -ENOMEM) {
 		ioa_buf_reset(err);
 		ioa_buf_addstr(err, "out of memory");

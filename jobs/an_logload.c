@@ -34,6 +34,7 @@ struct logload {
 	size_t nmounts;
 	size_t cap_mounts, cap_files, cap_recs, cap_fails, cap_hints, cap_bins, cap_pool;
 	int traced;
+	size_t map_len; /* entries of the rank-to-node map */
 };
 
 /* Each record's counters in the job's pool: pointed at once the pool stops moving. */
@@ -147,6 +148,7 @@ static int on_job(uint16_t key, const unsigned char *v, uint32_t len, void *arg)
 			return -ENOMEM;
 		for (i = 0; i + 4 <= len; i += 4)
 			job->rank_node[i / 4] = (int32_t)ioa_get_u32(v + i);
+		l->map_len = len / 4;
 		return 0;
 	default:
 		return 0;
@@ -375,6 +377,11 @@ int an_load_log(const char *path, const struct an_settings *set, struct an_job *
 			job->wbins = NULL;
 			job->nwbins = 0;
 		}
+		/* A node index the host list does not hold is the log's inconsistency: no node. */
+		for (i = 0; job->rank_node && i < l.map_len; i++)
+			if (job->rank_node[i] < 0 || (size_t)job->rank_node[i] >= job->nhosts)
+				job->rank_node[i] = -1;
+		rc = rc ? rc : an_bound_ranks(job, l.map_len);
 	}
 	ioa_trace_free(&t);
 	for (i = 0; i < l.nmounts; i++) {

@@ -26,14 +26,16 @@ static double record_calls(const struct an_record *r)
 
 	switch (r->module) {
 	case IOA_MOD_POSIX:
-		return (double)(c[POSIX_OPENS] + c[POSIX_READS] + c[POSIX_WRITES] + c[POSIX_SEEKS] +
-				c[POSIX_STATS] + c[POSIX_MMAPS] + c[POSIX_FSYNCS] +
-				c[POSIX_FDSYNCS] + c[POSIX_UNLINKS] + c[POSIX_MKDIRS] +
-				c[POSIX_RMDIRS] + c[POSIX_ACCESS_CHECKS] + c[POSIX_TRUNCATES] +
-				c[POSIX_RENAME_SOURCES]);
+		return ((double)c[POSIX_OPENS] + (double)c[POSIX_READS] + (double)c[POSIX_WRITES] +
+			(double)c[POSIX_SEEKS] + (double)c[POSIX_STATS] + (double)c[POSIX_MMAPS] +
+			(double)c[POSIX_FSYNCS] + (double)c[POSIX_FDSYNCS] +
+			(double)c[POSIX_UNLINKS] + (double)c[POSIX_MKDIRS] +
+			(double)c[POSIX_RMDIRS] + (double)c[POSIX_ACCESS_CHECKS] +
+			(double)c[POSIX_TRUNCATES] + (double)c[POSIX_RENAME_SOURCES]);
 	case IOA_MOD_STDIO:
-		return (double)(c[STDIO_OPENS] + c[STDIO_FDOPENS] + c[STDIO_READS] +
-				c[STDIO_WRITES] + c[STDIO_SEEKS] + c[STDIO_FLUSHES]);
+		return ((double)c[STDIO_OPENS] + (double)c[STDIO_FDOPENS] + (double)c[STDIO_READS] +
+			(double)c[STDIO_WRITES] + (double)c[STDIO_SEEKS] +
+			(double)c[STDIO_FLUSHES]);
 	default:
 		return 0; /* MPI-IO calls reach the file system as POSIX calls, counted there */
 	}
@@ -282,9 +284,9 @@ spread:
 	json_object_object_add(ev, "classes", json_object_new_int64((int64_t)nclasses));
 	json_object_object_add(ev, "calls_cv", an_num(cv));
 	for (i = 0; i < job->nrecs && !collective; i++)
-		collective =
-			job->recs[i].module == IOA_MOD_MPIIO &&
-			job->recs[i].c[MPIIO_COLL_READS] + job->recs[i].c[MPIIO_COLL_WRITES] > 0;
+		collective = job->recs[i].module == IOA_MOD_MPIIO &&
+			     (job->recs[i].c[MPIIO_COLL_READS] > 0 ||
+			      job->recs[i].c[MPIIO_COLL_WRITES] > 0);
 	json_object_object_add(ev, "collective_mpiio", json_object_new_boolean(collective));
 	if (cv > 0.5)
 		snprintf(text, sizeof(text),

@@ -112,7 +112,8 @@ struct an_job {
 	int folded;				 /* records were folded (the memory budget) */
 	size_t nhosts;
 	char **hosts;
-	int32_t *rank_node; /* per rank, or NULL */
+	int32_t *rank_node;	/* per rank (nprocs of them), or NULL */
+	int32_t nprocs_claimed; /* what the log says, when more than the ranks it holds */
 
 	struct an_file *files;
 	size_t nfiles;
@@ -151,6 +152,18 @@ int an_load_log(const char *path, const struct an_settings *set, struct an_job *
 /* The file index of a record id, or -1 (files sorted by an_sort_files()). */
 int32_t an_file_of(const struct an_job *job, uint64_t id);
 void an_sort_files(struct an_job *job);
+
+/*
+ * Bounds job->nprocs by the ranks the job's data holds (a log can claim
+ * 2^31 - 1 ranks in a few bytes, and every per-rank table is sized by
+ * nprocs): the entries of its rank-to-node map (map_len of them, in
+ * job->rank_node; the runtime writes one per rank), or without a map the
+ * ranks its records, failures, hints, time bins and trace events name, no
+ * more than the items that name them.  A claim above that is kept in
+ * nprocs_claimed.  Leaves rank_node NULL or nprocs entries long (-1: node
+ * unknown).  0 or -ENOMEM.
+ */
+int an_bound_ranks(struct an_job *job, size_t map_len);
 
 /* Expands a decoded trace into job's events (every rank it holds). */
 struct ioa_trace;

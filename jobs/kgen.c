@@ -1113,13 +1113,24 @@ static uint64_t item_sig(const struct node *n, size_t len)
 	return h;
 }
 
+/*
+ * Bytes the ranks of one group may take open at once, roughly: a group of
+ * 2^24 ranks takes a few bytes to claim, and every rank of it stays open
+ * while its kernel is made.
+ */
+#define OPEN_RANKS_BYTES ((uint64_t)1 << 30)
+
 static int walk_shape(struct gen *g, const struct ioa_trace_group *grp, struct shape *sh)
 {
 	static const struct ioa_trace_visitor visitor = {on_loop_begin, on_loop_end, on_leaf};
+	uint64_t per_rank = sizeof(*sh->tr) + sizeof(*sh->w) + 64 * (uint64_t)grp->shape_len +
+			    8 * (uint64_t)grp->nvalues + 16 * (uint64_t)grp->times_len;
 	size_t k, cap = 0;
 	uint32_t i;
 	int rc = 0;
 
+	if (per_rank * grp->nranks > OPEN_RANKS_BYTES)
+		return -E2BIG;
 	sh->nranks = grp->nranks;
 	sh->ranks = grp->ranks;
 	sh->tr = calloc(grp->nranks + 1, sizeof(*sh->tr));
@@ -1129,6 +1140,8 @@ static int walk_shape(struct gen *g, const struct ioa_trace_group *grp, struct s
 	for (i = 0; i < grp->nranks && !rc; i++) {
 		rc = ioa_trace_rank_open(&g->t, grp->ranks[i], &sh->tr[i]);
 		sh->opened += !rc;
+		if (rc == -EINVAL) /* a malformed tree, not ranks that differ */
+			rc = -EBADMSG;
 		sh->w[i].spt = grp->ns_per_tick * 1e-9;
 		rc = rc ? rc : ioa_trace_walk(&sh->tr[i], &visitor, &sh->w[i]);
 		if (!rc)
@@ -1965,7 +1978,12 @@ int kgen_log(const char *path, const struct kgen_options *o, FILE *out, struct k
 			rc = -EIO;
 	} else if (!err->len) {
 		ioa_buf_addf(err, "%s: %s", path,
-			     rc == -EINVAL ? "ranks of one group differ in shape" : strerror(-rc));
+			     rc == -EINVAL    ? "ranks of one group differ in shape"
+			     : rc == -EBADMSG ? "its operation trace is malformed"
+			     : rc == -E2BIG
+				     ? "its trace claims more ranks than a kernel can be made "
+				       "from (their traces would take over 1 GiB)"
+				     : strerror(-rc));
 	}
 	free(text);
 	for (i = 0; i < nparts; i++)

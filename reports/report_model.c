@@ -65,6 +65,16 @@ static json_object *completeness(const struct an_job *job)
 	if (!strcmp(trace, "none"))
 		json_object_array_add(notes, str("no operation trace: time plots come from the "
 						 "coarser time bins"));
+	if (job->nprocs_claimed > job->nprocs) {
+		char text[256];
+
+		snprintf(text, sizeof(text),
+			 "the log claims %d ranks but holds data for %d: the report shows those",
+			 job->nprocs_claimed, job->nprocs);
+		json_object_array_add(notes, str(text));
+		json_object_object_add(o, "ranks_claimed",
+				       json_object_new_int(job->nprocs_claimed));
+	}
 	/* "descriptors=0 streams=0 ...": worth saying when a count is not 0. */
 	if (job->untracked && strpbrk(job->untracked, "123456789")) {
 		char text[512];
@@ -374,11 +384,13 @@ static json_object *ranks(const struct an_job *job)
 		bw = (double)(rec->module == IOA_MOD_POSIX ? rec->c[POSIX_BYTES_WRITTEN]
 							   : rec->c[STDIO_BYTES_WRITTEN]);
 		ops = (double)(rec->module == IOA_MOD_POSIX
-				       ? rec->c[POSIX_OPENS] + rec->c[POSIX_READS] +
-						 rec->c[POSIX_WRITES] + rec->c[POSIX_SEEKS] +
-						 rec->c[POSIX_STATS]
-				       : rec->c[STDIO_OPENS] + rec->c[STDIO_READS] +
-						 rec->c[STDIO_WRITES] + rec->c[STDIO_SEEKS]);
+				       ? (double)rec->c[POSIX_OPENS] + (double)rec->c[POSIX_READS] +
+						 (double)rec->c[POSIX_WRITES] +
+						 (double)rec->c[POSIX_SEEKS] +
+						 (double)rec->c[POSIX_STATS]
+				       : (double)rec->c[STDIO_OPENS] + (double)rec->c[STDIO_READS] +
+						 (double)rec->c[STDIO_WRITES] +
+						 (double)rec->c[STDIO_SEEKS]);
 		if (rec->rank >= 0 && (size_t)rec->rank < n) {
 			r[rec->rank] += br;
 			w[rec->rank] += bw;
@@ -425,16 +437,18 @@ static json_object *files(const struct an_job *job)
 		json_object_object_add(e, "rank", json_object_new_int(r->rank));
 		json_object_object_add(
 			e, "reads",
-			json_object_new_int64(posix   ? r->c[POSIX_READS]
-					      : stdio ? r->c[STDIO_READS]
-						      : r->c[MPIIO_INDEP_READS] +
-								r->c[MPIIO_COLL_READS]));
+			json_object_new_int64(
+				posix	? r->c[POSIX_READS]
+				: stdio ? r->c[STDIO_READS]
+					: ioa_counter_sat_add(r->c[MPIIO_INDEP_READS],
+							      r->c[MPIIO_COLL_READS])));
 		json_object_object_add(
 			e, "writes",
-			json_object_new_int64(posix   ? r->c[POSIX_WRITES]
-					      : stdio ? r->c[STDIO_WRITES]
-						      : r->c[MPIIO_INDEP_WRITES] +
-								r->c[MPIIO_COLL_WRITES]));
+			json_object_new_int64(
+				posix	? r->c[POSIX_WRITES]
+				: stdio ? r->c[STDIO_WRITES]
+					: ioa_counter_sat_add(r->c[MPIIO_INDEP_WRITES],
+							      r->c[MPIIO_COLL_WRITES])));
 		json_object_object_add(e, "bytes_read",
 				       json_object_new_int64(posix   ? r->c[POSIX_BYTES_READ]
 							     : stdio ? r->c[STDIO_BYTES_READ]

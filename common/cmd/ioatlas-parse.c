@@ -473,7 +473,8 @@ static int on_hints(uint64_t id, int32_t rank, const unsigned char *text, uint32
 		if (eq) {
 			rc = ioa_buf_add_escaped(&key, line, (size_t)(eq - line));
 			if (!rc)
-				rc = ioa_buf_add_escaped(&value, eq + 1, (size_t)(text + i - eq - 1));
+				rc = ioa_buf_add_escaped(&value, eq + 1,
+							 (size_t)(text + i - eq - 1));
 		}
 		start = i + 1;
 		if (rc || !eq)
@@ -647,7 +648,7 @@ static void print_totals(const struct parse *p)
 static void print_perf(const struct parse *p)
 {
 	const int64_t *t = p->totals[IOA_MOD_POSIX];
-	double bytes = (double)(t[POSIX_BYTES_READ] + t[POSIX_BYTES_WRITTEN]);
+	double bytes = (double)t[POSIX_BYTES_READ] + (double)t[POSIX_BYTES_WRITTEN];
 
 	printf("\n# performance (POSIX)\n");
 	printf("# total_bytes: %.0f\n", bytes);

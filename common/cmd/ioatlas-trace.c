@@ -26,6 +26,13 @@
 
 #define REGION_CAP ((size_t)1 << 31)
 
+/*
+ * Calls --expand prints at most, over all ranks, unless --max-calls says
+ * otherwise: a loop of 2^62 iterations takes a few bytes to store, and
+ * printing it would never end.
+ */
+#define DEFAULT_MAX_CALLS ((uint64_t)1 << 22)
+
 struct name {
 	uint64_t id;
 	char *text; /* display form */
@@ -37,8 +44,10 @@ struct tool {
 	struct name *names;
 	size_t nnames, name_cap;
 	int expand, json;
-	uint64_t stored, raw; /* the trace regions' bytes in the log, and decompressed */
-	int64_t only_rank;    /* -1: every rank */
+	const char *path;
+	uint64_t max_calls, calls_left; /* --expand's bound, and what is left of it */
+	uint64_t stored, raw;		/* the trace regions' bytes in the log, and decompressed */
+	int64_t only_rank;		/* -1: every rank */
 	const char *only_file;
 	unsigned char *match; /* per file slot of the rank being printed: passes --file */
 	uint64_t counts[72];  /* the iteration counts of the loops around the node being printed */
@@ -529,9 +538,13 @@ static int print_rank(struct tool *t, uint32_t rank, json_object *jgroup)
 	json_object *jrank = NULL;
 	int rc = ioa_trace_rank_open(&t->trace, rank, &r);
 	const char *state;
+	uint64_t calls;
 
+	if (rc == -EINVAL)
+		ioa_error("cannot read the trace of '%s': rank %u's is malformed", t->path, rank);
 	if (rc)
 		return rc;
+	calls = r.calls;
 	t->r = &r;
 	t->io = t->sync = t->compute = 0;
 	if (t->only_file) {
@@ -569,7 +582,15 @@ static int print_rank(struct tool *t, uint32_t rank, json_object *jgroup)
 			       "offset"
 			       "       length      aux        start   duration flags    file\n");
 	}
-	rc = t->expand ? ioa_trace_expand(&r, on_event, t) : ioa_trace_walk(&r, &visitor, t);
+	if (!t->expand) {
+		rc = ioa_trace_walk(&r, &visitor, t);
+	} else if (!t->calls_left) {
+		rc = -E2BIG; /* each rank's header line counts as one */
+	} else {
+		rc = ioa_trace_expand(&r, t->calls_left - 1, on_event, t);
+		if (!rc)
+			t->calls_left -= r.calls + 1;
+	}
 	if (!rc && t->expand) {
 		if (t->json) {
 			json_object_object_add(jrank, "io_time", json_object_new_double(t->io));
@@ -586,7 +607,13 @@ static int print_rank(struct tool *t, uint32_t rank, json_object *jgroup)
 	t->match = NULL;
 	t->r = NULL;
 	if (rc == -EINVAL)
-		ioa_error("the trace of rank %u is malformed", rank);
+		ioa_error("cannot read the trace of '%s': rank %u's is malformed", t->path, rank);
+	if (rc == -E2BIG)
+		ioa_error("cannot expand the trace of '%s': rank %u expands to %" PRIu64
+			  " calls, more than the %" PRIu64 " left of --max-calls %" PRIu64
+			  " (pick a rank with --rank, or raise --max-calls)",
+			  t->path, rank, calls, t->calls_left ? t->calls_left - 1 : 0,
+			  t->max_calls);
 	return rc;
 }
 
@@ -648,9 +675,12 @@ static int run(struct tool *t)
 
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: ioatlas trace [--expand] [--rank R] [--file TEXT] [--json] LOG\n"
+	fprintf(out, "usage: ioatlas trace [--expand [--max-calls N]] [--rank R] [--file TEXT] "
+		     "[--json] LOG\n"
 		     "\n"
 		     "  --expand     one line per call (default: loops shown as loops)\n"
+		     "  --max-calls N  with --expand, refuse to print more than N calls in all\n"
+		     "               (default 4194304)\n"
 		     "  --rank R     only rank R\n"
 		     "  --file TEXT  only calls on files whose name contains TEXT\n"
 		     "  --json       the same as JSON\n");
@@ -658,7 +688,7 @@ static void usage(FILE *out)
 
 int main(int argc, char **argv)
 {
-	struct tool t = {.only_rank = -1};
+	struct tool t = {.only_rank = -1, .max_calls = DEFAULT_MAX_CALLS};
 	const char *path;
 	size_t i;
 	int a, rc;
@@ -677,6 +707,11 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			t.only_rank = rank;
+		} else if (!strcmp(argv[a], "--max-calls") && a + 1 < argc) {
+			if (ioa_parse_u64(argv[++a], &t.max_calls) || !t.max_calls) {
+				ioa_error("not a number of calls: '%s'", argv[a]);
+				return 2;
+			}
 		} else if (!strcmp(argv[a], "--file") && a + 1 < argc) {
 			t.only_file = argv[++a];
 		} else if (!strcmp(argv[a], "-h") || !strcmp(argv[a], "--help")) {
@@ -693,6 +728,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	path = argv[a];
+	t.path = path;
+	t.calls_left = t.max_calls;
 	ioa_buf_init(&t.line, 1 << 24);
 	rc = ioa_logr_open(&t.reader, path);
 	if (!rc)

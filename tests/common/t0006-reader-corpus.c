@@ -1,20 +1,22 @@
 /*
  * t0006-reader-corpus — every input the fuzzers kept (tests/fuzz/corpus:
- * logs; tests/fuzz/corpus-trace: raw trace regions) is read through the
- * whole reader without a crash, a leak or undefined behaviour (this test
- * also runs in the sanitizer build), and the real ones among them (seed-*)
- * read cleanly.
+ * logs; tests/fuzz/corpus-trace: raw trace regions; tests/fuzz/corpus-conf:
+ * settings files) is read through the whole reader without a crash, a leak
+ * or undefined behaviour (this test also runs in the sanitizer build), and
+ * the real ones among them (seed-*) read cleanly.  The inputs that
+ * reproduce the readers' past bugs are among them (tests/fuzz/README.md).
  */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "conf-harness.h"
 #include "logr-harness.h"
 #include "tap.h"
 
-#if !defined(IOA_FUZZ_CORPUS) || !defined(IOA_FUZZ_TRACE_CORPUS)
-#error "IOA_FUZZ_CORPUS and IOA_FUZZ_TRACE_CORPUS must name the corpus directories"
+#if !defined(IOA_FUZZ_CORPUS) || !defined(IOA_FUZZ_TRACE_CORPUS) || !defined(IOA_FUZZ_CONF_CORPUS)
+#error "IOA_FUZZ_CORPUS, IOA_FUZZ_TRACE_CORPUS and IOA_FUZZ_CONF_CORPUS must name the corpora"
 #endif
 
 /* Replays every input of dir through read(); counts inputs, refusals and good seeds. */
@@ -80,5 +82,12 @@ int main(void)
 	   refused);
 	ok(seeds >= 2, "the trace corpus holds real traces (%d)", seeds);
 	is_int(seeds_ok, seeds, "every real trace decodes and expands cleanly");
+
+	inputs = seeds = seeds_ok = refused = 0;
+	replay(IOA_FUZZ_CONF_CORPUS, conf_harness_read, &inputs, &refused, &seeds, &seeds_ok);
+	ok(inputs >= 2, "all %d settings files were loaded without a crash (%d refused)", inputs,
+	   refused);
+	ok(seeds >= 2, "the settings corpus holds real files (%d)", seeds);
+	is_int(seeds_ok, seeds, "every real settings file loads cleanly");
 	return tap_done();
 }

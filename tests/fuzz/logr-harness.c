@@ -6,6 +6,8 @@
  */
 #include "logr-harness.h"
 
+#include <errno.h>
+
 #include "ioa_logr.h"
 #include "ioa_trace.h"
 
@@ -94,7 +96,14 @@ static int on_trace_event(void *arg, const struct ioa_trace_event *e)
 	return 0;
 }
 
-/* Expansions past this many events are not attempted (a header can claim any number). */
+/* Counts down the calls left in *arg; stops (1) at 0. */
+static int on_trace_event_until(void *arg, const struct ioa_trace_event *e)
+{
+	(void)e;
+	return --*(unsigned long *)arg == 0;
+}
+
+/* Expansions past this many calls are refused (a few bytes can claim any number). */
 #define HARNESS_MAX_EVENTS 100000
 
 int logr_harness_trace(const void *raw, size_t len, unsigned long *items)
@@ -115,9 +124,22 @@ int logr_harness_trace(const void *raw, size_t len, unsigned long *items)
 			if (rc)
 				break;
 			rc = ioa_trace_walk(&r, &visitor, items);
-			if (!rc && r.header[IOA_TRH_EVENTS_TRACED] >= 0 &&
-			    r.header[IOA_TRH_EVENTS_TRACED] <= HARNESS_MAX_EVENTS)
-				rc = ioa_trace_expand(&r, on_trace_event, items);
+			if (!rc)
+				rc = ioa_trace_expand(&r, HARNESS_MAX_EVENTS, on_trace_event,
+						      items);
+			/*
+			 * Much larger (times scaled from the means): as the analyses
+			 * do, unbounded, the callback stopping early.
+			 */
+			if (rc == -E2BIG && r.calls > IOA_TRACE_EXACT_SCALING) {
+				unsigned long left = HARNESS_MAX_EVENTS;
+
+				rc = ioa_trace_expand(&r, UINT64_MAX, on_trace_event_until, &left);
+				*items += HARNESS_MAX_EVENTS - left;
+				rc = rc == 1 ? 0 : rc;
+			} else if (rc == -E2BIG) {
+				rc = 0;
+			}
 			ioa_trace_rank_close(&r);
 		}
 	}

@@ -12,7 +12,9 @@ int logr_harness_read(const char *path, unsigned long *items);
 
 /*
  * Decodes a trace region's raw bytes, regroups them as rank 0 does, and
- * walks and expands (up to 100000 events) the first ranks of each group.
+ * walks and expands (up to 100000 calls) the first ranks of each group;
+ * of trees past IOA_TRACE_EXACT_SCALING calls, the first 100000, as the
+ * analyses do.
  */
 int logr_harness_trace(const void *raw, size_t len, unsigned long *items);
 

@@ -1,0 +1,290 @@
+/*
+ * craft-log — writes the logs an attacker crafts to exhaust the readers,
+ * through the real writer (common/ioa_logw.c) and the trace encoding, for
+ * t0008-reader-bounds and the fuzzers' corpora:
+ *
+ *	craft-log loop-empty OUT    a trace loop of 2^62 iterations around nothing
+ *	craft-log loop-calls OUT    a trace loop of 2^62 writes, claiming 2^62 calls traced
+ *	craft-log nprocs OUT        a job of 2^31 - 1 ranks that holds one (a record names rank 2^31
+ *- 2) craft-log counters OUT      counters whose sums overflow, negative counts, NaN times
+ *	craft-log huge OUT          counts of 2^63 - 1 in two records: every sum overflows
+ *	craft-log ranks OUT         a trace group claiming 2^24 ranks of 16 writes each
+ *	craft-log regroup OUT       a trace region (raw bytes) whose ranks wrap around
+ *	craft-log trace-loop-empty OUT, craft-log trace-loop-calls OUT
+ *	                            the loops' trace regions alone (raw bytes)
+ *	craft-log good OUT          the same job, honest: one rank, 16 writes in a loop
+ *
+ * Each log is otherwise valid: checksums right, one rank (0) writing one
+ * file, owned by whoever runs this.
+ */
+#define _GNU_SOURCE
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ioa_counters.h"
+#include "ioa_logfmt.h"
+#include "ioa_logw.h"
+#include "ioa_trace.h"
+
+#define FILE_ID 0x1234abcdull
+
+static int entry(struct ioa_buf *b, uint16_t key, const char *value)
+{
+	int rc = ioa_enc_u16(b, key);
+
+	return rc ? rc : ioa_enc_bytes(b, value, strlen(value));
+}
+
+static int job_region(struct ioa_log_writer *w, const char *nprocs)
+{
+	struct ioa_buf b = IOA_BUF_INIT(1 << 20);
+	char text[64];
+	struct timespec now;
+	uint64_t ns;
+	int rc;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	ns = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+	snprintf(text, sizeof(text), "%u", (unsigned)getuid());
+	rc = entry(&b, IOA_JOB_UID, text);
+	rc = rc ? rc : entry(&b, IOA_JOB_USER, "crafted");
+	rc = rc ? rc : entry(&b, IOA_JOB_JOBID, "craft");
+	rc = rc ? rc : entry(&b, IOA_JOB_SCHEDULER, "none");
+	snprintf(text, sizeof(text), "%" PRIu64, ns - (uint64_t)60000000000);
+	rc = rc ? rc : entry(&b, IOA_JOB_START_NS, text);
+	snprintf(text, sizeof(text), "%" PRIu64, ns);
+	rc = rc ? rc : entry(&b, IOA_JOB_END_NS, text);
+	rc = rc ? rc : entry(&b, IOA_JOB_NPROCS, nprocs);
+	rc = rc ? rc : entry(&b, IOA_JOB_NNODES, "1");
+	rc = rc ? rc : entry(&b, IOA_JOB_EXE, "/crafted/app");
+	rc = rc ? rc : entry(&b, IOA_JOB_VERSION, "crafted");
+	rc = rc ? rc : entry(&b, IOA_JOB_SETTINGS, "");
+	rc = rc ? rc : entry(&b, IOA_JOB_HOSTNAMES, "node0");
+	/* The rank-to-node map: the one rank the log holds, on node 0. */
+	rc = rc ? rc : ioa_enc_u16(&b, IOA_JOB_RANK_NODES);
+	rc = rc ? rc : ioa_enc_u32(&b, 4);
+	rc = rc ? rc : ioa_enc_u32(&b, 0);
+	rc = rc ? rc : ioa_logw_add(w, IOA_REGION_JOB, b.data, b.len);
+	ioa_buf_release(&b);
+	return rc;
+}
+
+/* Rank 0's POSIX record of the one file, and its name. */
+static int records(struct ioa_log_writer *w, int hostile, int huge, int far)
+{
+	const char *name = "/scratch/crafted/data.bin";
+	struct ioa_buf b = IOA_BUF_INIT(1 << 20);
+	int64_t c[IOA_MAX_COUNTERS] = {0};
+	double f[IOA_MAX_FCOUNTERS] = {0};
+	int rc = ioa_enc_module_header(&b, IOA_MOD_POSIX, hostile || huge || far ? 2 : 1);
+	unsigned k;
+
+	c[POSIX_OPENS] = 1;
+	c[POSIX_WRITES] = 16;
+	c[POSIX_BYTES_WRITTEN] = 16 * 4096;
+	f[POSIX_F_WRITE_TIME] = 0.5;
+	f[POSIX_F_OPEN_START_TIMESTAMP] = 1.0;
+	for (k = 0; huge && k < ioa_modules[IOA_MOD_POSIX].counter_count; k++)
+		if (ioa_counter_agg(ioa_modules[IOA_MOD_POSIX].counter_names[k]) == IOA_AGG_SUM)
+			c[k] = INT64_MAX;
+	if (hostile) {
+		/* Two records whose sums overflow 64 bits, a negative count, times not numbers. */
+		c[POSIX_BYTES_WRITTEN] = INT64_MAX;
+		c[POSIX_WRITES] = INT64_MAX;
+		c[POSIX_READS] = -5;
+		f[POSIX_F_WRITE_TIME] = NAN;
+		f[POSIX_F_READ_TIME] = INFINITY;
+		f[POSIX_F_META_TIME] = -INFINITY;
+	}
+	rc = rc ? rc : ioa_enc_module_record(&b, IOA_MOD_POSIX, FILE_ID, 0, 0, c, f);
+	if (hostile || huge || far)
+		rc = rc ? rc
+			: ioa_enc_module_record(&b, IOA_MOD_POSIX, FILE_ID + 1,
+						far ? INT32_MAX - 1 : 0, 0, c, f);
+	rc = rc ? rc : ioa_logw_add(w, ioa_modules[IOA_MOD_POSIX].region_type, b.data, b.len);
+	ioa_buf_reset(&b);
+	rc = rc ? rc : ioa_enc_u32(&b, 1);
+	rc = rc ? rc : ioa_enc_u64(&b, FILE_ID);
+	rc = rc ? rc : ioa_enc_bytes(&b, name, strlen(name));
+	rc = rc ? rc : ioa_logw_add(w, IOA_REGION_NAMES, b.data, b.len);
+	ioa_buf_release(&b);
+	return rc;
+}
+
+static int hist(struct ioa_buf *b, unsigned bin, uint64_t count)
+{
+	int rc = ioa_enc_uvar(b, 1);
+
+	rc = rc ? rc : ioa_enc_uvar(b, bin);
+	return rc ? rc : ioa_enc_uvar(b, count);
+}
+
+/*
+ * Rank 0's trace: one loop of count iterations around a write of 4 KiB at
+ * 4 KiB x i (calls) or around nothing; the header claims traced calls.
+ */
+static int trace_region(struct ioa_buf *out, uint64_t count, int calls, uint64_t traced,
+			uint32_t nranks)
+{
+	struct ioa_buf shape = IOA_BUF_INIT(1 << 20), times = IOA_BUF_INIT(1 << 20);
+	int64_t header[IOA_TRH_COUNT] = {(int64_t)traced, (int64_t)traced, 0, 0, 1000, 0, 1000};
+	int64_t leaf[] = {0, 4096, 4096, 0, 0, 0, 0, 0}; /* base, stride per number */
+	int64_t prev = 0;
+	size_t k;
+	int rc;
+
+	rc = ioa_enc_uvar(&shape, 1); /* strings */
+	rc = rc ? rc : ioa_enc_uvar(&shape, 5);
+	rc = rc ? rc : ioa_buf_add(&shape, "write", 5);
+	rc = rc ? rc : ioa_enc_uvar(&shape, 1); /* signatures: write, POSIX, a write */
+	rc = rc ? rc : ioa_enc_uvar(&shape, 0);
+	rc = rc ? rc : ioa_enc_uvar(&shape, IOA_MOD_POSIX);
+	rc = rc ? rc : ioa_enc_uvar(&shape, IOA_TR_WRITE);
+	rc = rc ? rc : ioa_enc_svar(&shape, 0);
+	rc = rc ? rc : ioa_enc_uvar(&shape, 1); /* files */
+	rc = rc ? rc : ioa_enc_uvar(&shape, 0); /* communicators */
+	rc = rc ? rc : ioa_enc_uvar(&shape, 1); /* top-level nodes: the loop */
+	rc = rc ? rc : ioa_enc_uvar(&shape, 1);
+	rc = rc ? rc : ioa_enc_uvar(&shape, count);
+	rc = rc ? rc : ioa_enc_uvar(&shape, calls ? 1 : 0);
+	if (calls) {
+		rc = rc ? rc : ioa_enc_uvar(&shape, 0); /* a call of signature 0 */
+		rc = rc ? rc : ioa_enc_uvar(&shape, 0);
+		for (k = 0; k < IOA_TRACE_NVALUES && !rc; k++) {
+			rc = ioa_enc_uvar(&shape, 0); /* affine, one stride */
+			rc = rc ? rc : ioa_enc_uvar(&shape, 1);
+		}
+	}
+	rc = rc ? rc : ioa_enc_uvar(&times, calls ? 1 : 0);
+	if (calls) {
+		rc = rc ? rc : hist(&times, 40, count); /* durations */
+		rc = rc ? rc : hist(&times, 48, count); /* gaps */
+	}
+	rc = rc ? rc : ioa_enc_uvar(&times, 0); /* overrides */
+
+	rc = rc ? rc : ioa_enc_uvar(out, IOA_TRACE_VERSION);
+	rc = rc ? rc : ioa_enc_uvar(out, 1);	  /* groups */
+	rc = rc ? rc : ioa_enc_uvar(out, nranks); /* ranks 0 to nranks - 1: one run */
+	rc = rc ? rc : ioa_enc_uvar(out, 1);
+	rc = rc ? rc : ioa_enc_uvar(out, 0);
+	rc = rc ? rc : ioa_enc_uvar(out, nranks);
+	rc = rc ? rc : ioa_enc_u64(out, ioa_f64_bits(1.0));
+	rc = rc ? rc : ioa_enc_uvar(out, shape.len);
+	rc = rc ? rc : ioa_buf_add(out, shape.data, shape.len);
+	rc = rc ? rc : ioa_enc_uvar(out, IOA_TRH_COUNT + 1 + (calls ? 8 : 0));
+	for (k = 0; k < IOA_TRH_COUNT + 1 + (calls ? 8u : 0u) && !rc; k++) {
+		int64_t v = k < IOA_TRH_COUNT	 ? header[k]
+			    : k == IOA_TRH_COUNT ? (int64_t)FILE_ID
+						 : leaf[k - IOA_TRH_COUNT - 1];
+
+		uint32_t r;
+
+		if (k == IOA_TRH_COUNT && nranks > 1) {
+			/* The file's id as a per-rank table: one byte a rank, as a real one costs.
+			 */
+			rc = ioa_enc_uvar(out, 1);
+			for (r = 0; r < nranks && !rc; r++)
+				rc = ioa_enc_svar(out,
+						  r ? 0 : (int64_t)((uint64_t)v - (uint64_t)prev));
+		} else {
+			rc = ioa_enc_uvar(out, 0); /* a x rank + b, a = 0 */
+			rc = rc ? rc : ioa_enc_svar(out, 0);
+			rc = rc ? rc : ioa_enc_svar(out, (int64_t)((uint64_t)v - (uint64_t)prev));
+		}
+		prev = v;
+	}
+	rc = rc ? rc : ioa_enc_uvar(out, times.len);
+	rc = rc ? rc : ioa_buf_add(out, times.data, times.len);
+	ioa_buf_release(&shape);
+	ioa_buf_release(&times);
+	return rc;
+}
+
+/*
+ * A trace region of one group whose second run of ranks starts before its
+ * first (the gap wraps around 2^64): ranks 5 then 2, two per-rank values.
+ * Regrouping looked rank 5 up past the end of the group's table.
+ */
+static int regroup_region(struct ioa_buf *out)
+{
+	int rc = ioa_enc_uvar(out, IOA_TRACE_VERSION);
+	unsigned k;
+
+	rc = rc ? rc : ioa_enc_uvar(out, 1);
+	rc = rc ? rc : ioa_enc_uvar(out, 2); /* two ranks in two runs */
+	rc = rc ? rc : ioa_enc_uvar(out, 2);
+	rc = rc ? rc : ioa_enc_uvar(out, 5);
+	rc = rc ? rc : ioa_enc_uvar(out, 1);
+	rc = rc ? rc : ioa_enc_uvar(out, UINT64_MAX - 3); /* 6 + this wraps to 2 */
+	rc = rc ? rc : ioa_enc_uvar(out, 1);
+	rc = rc ? rc : ioa_enc_u64(out, ioa_f64_bits(1.0));
+	rc = rc ? rc : ioa_enc_uvar(out, 0); /* no shape */
+	rc = rc ? rc : ioa_enc_uvar(out, 2); /* two values, each a per-rank table */
+	for (k = 0; k < 4 && !rc; k++) {
+		if (k % 2 == 0)
+			rc = ioa_enc_uvar(out, 1);
+		rc = rc ? rc : ioa_enc_svar(out, 7);
+	}
+	rc = rc ? rc : ioa_enc_uvar(out, 2); /* times: no calls, no overrides */
+	rc = rc ? rc : ioa_enc_uvar(out, 0);
+	return rc ? rc : ioa_enc_uvar(out, 0);
+}
+
+int main(int argc, char **argv)
+{
+	struct ioa_log_writer w;
+	struct ioa_buf trace = IOA_BUF_INIT(1 << 26);
+	const char *kind = argc == 3 ? argv[1] : "";
+	int rc;
+
+	if (!strcmp(kind, "regroup") || !strncmp(kind, "trace-loop-", 11)) {
+		FILE *f = fopen(argv[2], "wb");
+
+		if (!strcmp(kind, "regroup"))
+			rc = regroup_region(&trace);
+		else if (!strcmp(kind, "trace-loop-empty"))
+			rc = trace_region(&trace, (uint64_t)1 << 62, 0, 0, 1);
+		else
+			rc = trace_region(&trace, (uint64_t)1 << 62, 1, (uint64_t)1 << 62, 1);
+		if (!f || rc || fwrite(trace.data, 1, trace.len, f) != trace.len || fclose(f)) {
+			fprintf(stderr, "craft-log: cannot write '%s'\n", argv[2]);
+			return 1;
+		}
+		ioa_buf_release(&trace);
+		return 0;
+	}
+	if (strcmp(kind, "loop-empty") && strcmp(kind, "loop-calls") && strcmp(kind, "nprocs") &&
+	    strcmp(kind, "counters") && strcmp(kind, "huge") && strcmp(kind, "ranks") &&
+	    strcmp(kind, "good")) {
+		fprintf(stderr, "usage: craft-log "
+				"loop-empty|loop-calls|nprocs|counters|huge|ranks|regroup|good|"
+				"trace-loop-empty|trace-loop-calls OUT\n");
+		return 2;
+	}
+	ioa_logw_init(&w, (size_t)1 << 30);
+	rc = job_region(&w, !strcmp(kind, "nprocs") ? "2147483647" : "1");
+	rc = rc ? rc
+		: records(&w, !strcmp(kind, "counters"), !strcmp(kind, "huge"),
+			  !strcmp(kind, "nprocs"));
+	if (!strcmp(kind, "loop-empty"))
+		rc = rc ? rc : trace_region(&trace, (uint64_t)1 << 62, 0, 0, 1);
+	else if (!strcmp(kind, "loop-calls"))
+		rc = rc ? rc : trace_region(&trace, (uint64_t)1 << 62, 1, (uint64_t)1 << 62, 1);
+	else if (!strcmp(kind, "ranks"))
+		rc = rc ? rc : trace_region(&trace, 16, 1, 16, 1u << 24);
+	else
+		rc = rc ? rc : trace_region(&trace, 16, 1, 16, 1);
+	rc = rc ? rc : ioa_logw_add(&w, IOA_REGION_TRACE, trace.data, trace.len);
+	rc = rc ? rc : ioa_logw_write_file(&w, argv[2], 0640, 0);
+	ioa_logw_release(&w);
+	ioa_buf_release(&trace);
+	if (rc) {
+		fprintf(stderr, "craft-log: cannot write '%s': error %d\n", argv[2], rc);
+		return 1;
+	}
+	return 0;
+}
