@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include "rt_core.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -93,6 +94,7 @@ static void after_fork_child(void)
 void rt_init(void)
 {
 	static int initialised;
+	int saved_errno = errno;
 	ssize_t n;
 
 	if (initialised)
@@ -130,6 +132,8 @@ void rt_init(void)
 			fprintf(stderr, "ioatlas: runtime off: %s\n", rt.disabled_reason);
 	}
 	rt_inside &= ~RT_IN_RUNTIME;
+	/* The program starts with the errno it would have had without us. */
+	errno = saved_errno;
 }
 
 __attribute__((constructor)) static void rt_constructor(void)

@@ -51,9 +51,11 @@
 /* Finds the next definition of name; 1 when found. */
 static int rt_resolve(const char *name, void *slot)
 {
+	int saved_errno = errno;
 	void *sym = dlsym(RTLD_NEXT, name);
 
 	memcpy(slot, &sym, sizeof(sym));
+	errno = saved_errno;
 	return sym != NULL;
 }
 #endif
@@ -76,33 +78,62 @@ static int rt_resolve(const char *name, void *slot)
 /* The value a wrapper returns when the real function cannot be found. */
 #define RT_NOSYS(r) _Generic((r), void * : MAP_FAILED, default : -1)
 
-#define RT_WRAP(ret, name, args, handler) RT_WRAP_PRE(ret, name, args, (void)0, handler)
-
-/* Which layer a wrapper belongs to: set per table expansion below. */
-
-/* pre runs inside the guard, just before the real call. */
-#define RT_WRAP_PRE(ret, name, args, pre, handler) \
-	ret r;                                     \
-	double t0, t1;                             \
-	int err;                                   \
-	if (!RT_RESOLVED(name)) {                  \
-		errno = ENOSYS;                    \
-		return (ret)RT_NOSYS(r);           \
-	}                                          \
-	if (!rt_begin(RT_LAYER))                   \
-		return RT_REAL(name) args;         \
-	pre;                                       \
-	t0 = rt_now();                             \
-	r = RT_REAL(name) args;                    \
-	err = errno;                               \
-	t1 = rt_now();                             \
-	rt_lock();                                 \
-	RT_NOTE_SUBCALL();                         \
-	handler;                                   \
-	rt_unlock();                               \
-	rt_end(RT_LAYER);                          \
-	errno = err;                               \
+/*
+ * The shape of every wrapper.  begin decides whether the call is recorded
+ * (rt_begin(), or rt_begin_own() for calls that change the descriptor or
+ * stream tables); pre runs before the real call and post after it, both
+ * outside the lock, where they may call into stdio (ftello, ferror): the
+ * runtime never waits for a stream's lock while it holds its own, since the
+ * thread holding that stream's lock (flockfile) may be waiting for ours.
+ * Only the handler runs under the lock.  Whatever pre does to errno is
+ * undone before the real call, whatever post does after it: the program
+ * sees the errno of its own call, or the one it had.
+ */
+#define RT_WRAP_FULL(ret, name, args, begin, pre, call, post, handler) \
+	ret r;                                                         \
+	double t0, t1;                                                 \
+	int err;                                                       \
+	if (!RT_RESOLVED(name)) {                                      \
+		errno = ENOSYS;                                        \
+		return (ret)RT_NOSYS(r);                               \
+	}                                                              \
+	if (!(begin))                                                  \
+		return RT_REAL(name) args;                             \
+	pre;                                                           \
+	t0 = rt_now();                                                 \
+	call;                                                          \
+	err = errno;                                                   \
+	t1 = rt_now();                                                 \
+	post;                                                          \
+	rt_lock();                                                     \
+	RT_NOTE_SUBCALL();                                             \
+	handler;                                                       \
+	rt_unlock();                                                   \
+	rt_end(RT_LAYER);                                              \
+	errno = err;                                                   \
 	return r;
+
+/* Runs stmt and gives errno back its value from before. */
+#define RT_KEEP_ERRNO(stmt)                 \
+	do {                                \
+		int rt_saved_errno = errno; \
+		stmt;                       \
+		errno = rt_saved_errno;     \
+	} while (0)
+
+#define RT_WRAP(ret, name, args, handler)                                                  \
+	RT_WRAP_FULL(ret, name, args, rt_begin(RT_LAYER), (void)0, r = RT_REAL(name) args, \
+		     (void)0, handler)
+
+/* pre runs inside the guard, just before the real call, and keeps errno. */
+#define RT_WRAP_PRE(ret, name, args, pre, handler)                            \
+	RT_WRAP_FULL(ret, name, args, rt_begin(RT_LAYER), RT_KEEP_ERRNO(pre), \
+		     r = RT_REAL(name) args, (void)0, handler)
+
+/* post runs after the real call, outside the lock (errno is restored after it). */
+#define RT_WRAP_POST(ret, name, args, post, handler)                                             \
+	RT_WRAP_FULL(ret, name, args, rt_begin(RT_LAYER), (void)0, r = RT_REAL(name) args, post, \
+		     handler)
 
 #define RT_NEEDS_MODE(flags) (((flags)&O_CREAT) || ((flags)&O_TMPFILE) == O_TMPFILE)
 
@@ -147,7 +178,7 @@ static int rt_resolve(const char *name, void *slot)
 		rt_posix_path_meta(#name, dirfd_e, path_e, counter, RT_FAILED(r), err, t0, t1))
 
 #define RT_BODY_DUP(ret, name, args, fd_e) \
-	RT_WRAP(ret, name, args, rt_posix_dup(#name, fd_e, r, err, t0, t1))
+	RT_WRAP_PRE(ret, name, args, (void)0, rt_posix_dup(#name, fd_e, r, err, t0, t1))
 
 #define RT_BODY_RENAME(ret, name, args, olddir_e, old_e, newdir_e, new_e) \
 	RT_WRAP(ret, name, args,                                          \
@@ -164,55 +195,71 @@ static int rt_resolve(const char *name, void *slot)
 		if ((cmd_e) == F_DUPFD || (cmd_e) == F_DUPFD_CLOEXEC) \
 			rt_posix_dup(#name, fd_e, r, err, t0, t1))
 
-#define RT_BODY_FOPEN(ret, name, args, path_e, mode_e) \
-	RT_WRAP(ret, name, args, rt_stdio_open(#name, path_e, mode_e, r, err, t0, t1))
+/* A stream opened to append starts at the end: its position, asked once. */
+#define RT_OPEN_POSITION(stream, mode_e) \
+	int64_t position = (stream) && (mode_e) && (mode_e)[0] == 'a' ? (int64_t)ftello(stream) : 0
 
-#define RT_BODY_FREOPEN(ret, name, args, path_e, mode_e, stream_e)             \
-	struct rt_record *closing = NULL;                                      \
-	RT_WRAP_PRE(ret, name, args, closing = rt_stdio_close_begin(stream_e), \
-		    rt_stdio_close(#name, closing, 0, 0, t0, t0);              \
-		    rt_stdio_open(#name, path_e, mode_e, r, err, t0, t1))
+#define RT_BODY_FOPEN(ret, name, args, path_e, mode_e)                                     \
+	RT_WRAP_FULL(ret, name, args, rt_begin(RT_LAYER), (void)0, r = RT_REAL(name) args, \
+		     RT_OPEN_POSITION(r, mode_e),                                          \
+		     rt_stdio_open(#name, path_e, r, position, err, t0, t1))
 
-#define RT_BODY_FDOPEN(ret, name, args, fd_e, mode_e) \
-	RT_WRAP(ret, name, args, rt_stdio_fdopen(#name, fd_e, mode_e, r, err, t0, t1))
+#define RT_BODY_FREOPEN(ret, name, args, path_e, mode_e, stream_e)            \
+	struct rt_record *closing = NULL;                                     \
+	RT_WRAP_FULL(ret, name, args, rt_begin(RT_LAYER),                     \
+		     RT_KEEP_ERRNO(closing = rt_stdio_close_begin(stream_e)), \
+		     r = RT_REAL(name) args, RT_OPEN_POSITION(r, mode_e),     \
+		     rt_stdio_close(#name, closing, 0, 0, t0, t0);            \
+		     rt_stdio_open(#name, path_e, r, position, err, t0, t1))
+
+#define RT_BODY_FDOPEN(ret, name, args, fd_e, mode_e)                                      \
+	RT_WRAP_FULL(ret, name, args, rt_begin(RT_LAYER), (void)0, r = RT_REAL(name) args, \
+		     RT_OPEN_POSITION(r, mode_e),                                          \
+		     rt_stdio_fdopen(#name, fd_e, r, position, err, t0, t1))
 
 #define RT_BODY_FCLOSE(ret, name, args, stream_e)                              \
 	struct rt_record *closing = NULL;                                      \
 	RT_WRAP_PRE(ret, name, args, closing = rt_stdio_close_begin(stream_e), \
 		    rt_stdio_close(#name, closing, r == EOF, err, t0, t1))
 
+/* bytes and failed (ferror takes the stream's lock) are known before the lock. */
 #define RT_BODY_SIO(ret, name, args, is_write, stream_e, bytes_e, failed_e) \
-	RT_WRAP(ret, name, args,                                            \
-		rt_stdio_io(#name, is_write, stream_e, bytes_e, failed_e, err, t0, t1))
+	RT_WRAP_POST(ret, name, args, int64_t bytes = bytes_e;              \
+		     int failed = failed_e,                                 \
+		     rt_stdio_io(#name, is_write, stream_e, bytes, failed, err, t0, t1))
 
-#define RT_BODY_SSEEK(ret, name, args, stream_e, failed_e) \
-	RT_WRAP(ret, name, args, rt_stdio_seek(#name, stream_e, failed_e, err, t0, t1))
+/* The position after a seek, asked before the lock. */
+#define RT_BODY_SSEEK(ret, name, args, stream_e, failed_e)                       \
+	RT_WRAP_POST(ret, name, args, int failed = failed_e;                     \
+		     int64_t position = failed ? -1 : (int64_t)ftello(stream_e), \
+		     rt_stdio_seek(#name, stream_e, failed, position, err, t0, t1))
 
 #define RT_BODY_SFLUSH(ret, name, args, stream_e) \
 	RT_WRAP(ret, name, args, rt_stdio_flush(#name, stream_e, r == EOF, err, t0, t1))
 
 /* fileno hands out the stream's descriptor: POSIX calls on it count on the file. */
-#define RT_BODY_FILENO(ret, name, args, stream_e) \
-	RT_WRAP(ret, name, args, rt_posix_fileno(#name, rt_stdio_name(stream_e), r, t0, t1))
+#define RT_BODY_FILENO(ret, name, args, stream_e)                                          \
+	RT_WRAP_FULL(ret, name, args, rt_begin(RT_LAYER), (void)0, r = RT_REAL(name) args, \
+		     (void)0, rt_posix_fileno(#name, rt_stdio_name(stream_e), r, t0, t1))
 
 /* rewind returns nothing: time it and count it as a seek. */
-#define RT_BODY_SREWIND(ret, name, args, stream_e)    \
-	double t0, t1;                                \
-	int err;                                      \
-	if (!RT_RESOLVED(name))                       \
-		return;                               \
-	if (!rt_begin(RT_LAYER)) {                    \
-		RT_REAL(name) args;                   \
-		return;                               \
-	}                                             \
-	t0 = rt_now();                                \
-	RT_REAL(name) args;                           \
-	err = errno;                                  \
-	t1 = rt_now();                                \
-	rt_lock();                                    \
-	rt_stdio_seek(#name, stream_e, 0, 0, t0, t1); \
-	rt_unlock();                                  \
-	rt_end(RT_LAYER);                             \
+#define RT_BODY_SREWIND(ret, name, args, stream_e)       \
+	double t0, t1;                                   \
+	int err;                                         \
+	if (!RT_RESOLVED(name))                          \
+		return;                                  \
+	if (!rt_begin(RT_LAYER)) {                       \
+		RT_REAL(name) args;                      \
+		return;                                  \
+	}                                                \
+	t0 = rt_now();                                   \
+	RT_REAL(name) args;                              \
+	err = errno;                                     \
+	t1 = rt_now();                                   \
+	rt_lock();                                       \
+	rt_stdio_seek(#name, stream_e, 0, 0, 0, t0, t1); \
+	rt_unlock();                                     \
+	rt_end(RT_LAYER);                                \
 	errno = err;
 
 /*
@@ -230,12 +277,15 @@ static int rt_resolve(const char *name, void *slot)
 	return r;
 
 /* Formatted reads: the bytes read are how far the stream's position moved. */
-#define RT_BODY_VSCANF(ret, name, args, stream_e)                                         \
-	off_t before = -1, after;                                                         \
-	RT_WRAP_PRE(ret, name, args, before = ftello(stream_e), after = ftello(stream_e); \
-		    rt_stdio_io(#name, 0, stream_e,                                       \
-				before >= 0 && after > before ? after - before : 0,       \
-				r == EOF && ferror(stream_e), err, t0, t1))
+#define RT_BODY_VSCANF(ret, name, args, stream_e)                                                 \
+	off_t before = -1;                                                                        \
+	RT_WRAP_FULL(ret, name, args, rt_begin(RT_LAYER),                                         \
+		     RT_KEEP_ERRNO(before = ftello(stream_e)), r = RT_REAL(name) args,            \
+		     off_t after = ftello(stream_e);                                              \
+		     int failed = r == EOF && ferror(stream_e),                                   \
+		     rt_stdio_io(#name, 0, stream_e,                                              \
+				 before >= 0 && after > before ? after - before : 0, failed, err, \
+				 t0, t1))
 
 #define RT_DEFINE(ret, name, params, args, kind, ...)                 \
 	RT_REAL_DECL(ret, name, params)                               \
