@@ -137,26 +137,68 @@ static int rt_resolve(const char *name, void *slot)
 
 #define RT_NEEDS_MODE(flags) (((flags)&O_CREAT) || ((flags)&O_TMPFILE) == O_TMPFILE)
 
-#define RT_BODY_OPEN_VA(ret, name, args, dirfd_e, path_e, flags_e)                  \
-	mode_t mode = 0;                                                            \
-	enum rt_create create;                                                      \
-	if (RT_NEEDS_MODE(flags)) {                                                 \
-		va_list ap;                                                         \
-		va_start(ap, flags);                                                \
-		mode = (mode_t)va_arg(ap, int);                                     \
-		va_end(ap);                                                         \
-	}                                                                           \
-	RT_WRAP_PRE(ret, name, args,                                                \
-		    create = rt_posix_probe_create(dirfd_e, path_e, flags_e, mode), \
-		    rt_posix_open(#name, dirfd_e, path_e, flags_e, mode, create, r, \
-				  r < 0 ? err : 0, t0, t1))
+/*
+ * Whether an open created its file, learned without opening it twice: an
+ * open with O_CREAT but not O_EXCL is first made with O_EXCL added (through
+ * the same function, or through openat64 for creat).  When that succeeds,
+ * the call created the file and its result is the call's: an exclusive
+ * create of a missing file is the very same operation.  When it fails for
+ * any reason (the file is there, mostly), the program's own call is made as
+ * it was, with the errno it had before, and its result and errno are what
+ * the program gets; it did not create the file unless another process
+ * removed it in between (counted as not created), or the path is a
+ * dangling symbolic link (O_EXCL refuses it; the call creates its target,
+ * counted as not created).  The program's own O_EXCL needs no attempt.
+ */
+#define RT_OPEN_CALL(attempt, call, flags_e)                                                     \
+	if (((flags_e) & (O_CREAT | O_EXCL)) == O_CREAT && ((flags_e)&O_TMPFILE) != O_TMPFILE) { \
+		int rt_before = errno;                                                           \
+		r = attempt;                                                                     \
+		created = r >= 0;                                                                \
+		if (r < 0) {                                                                     \
+			errno = rt_before;                                                       \
+			r = call;                                                                \
+		}                                                                                \
+	} else {                                                                                 \
+		r = call;                                                                        \
+		created = ((flags_e)&O_CREAT) && ((flags_e)&O_EXCL) && r >= 0;                   \
+	}
 
-#define RT_BODY_OPEN(ret, name, args, dirfd_e, path_e, flags_e, mode_e)               \
-	enum rt_create create;                                                        \
-	RT_WRAP_PRE(ret, name, args,                                                  \
-		    create = rt_posix_probe_create(dirfd_e, path_e, flags_e, mode_e), \
-		    rt_posix_open(#name, dirfd_e, path_e, flags_e, mode_e, create, r, \
-				  r < 0 ? err : 0, t0, t1))
+#define RT_BODY_OPEN_VA(ret, name, args, dirfd_e, path_e, flags_e)                                \
+	mode_t mode = 0;                                                                          \
+	int created = 0;                                                                          \
+	if (RT_NEEDS_MODE(flags)) {                                                               \
+		va_list ap;                                                                       \
+		va_start(ap, flags);                                                              \
+		mode = (mode_t)va_arg(ap, int);                                                   \
+		va_end(ap);                                                                       \
+	}                                                                                         \
+	RT_WRAP_FULL(ret, name, args, rt_begin(RT_LAYER), (void)0,                                \
+		     RT_OPEN_CALL((flags |= O_EXCL, r = RT_REAL(name) args, flags &= ~O_EXCL, r), \
+				  RT_REAL(name) args, flags_e),                                   \
+		     (void)0,                                                                     \
+		     rt_posix_open(#name, dirfd_e, path_e, flags_e, mode, created, r,             \
+				   r < 0 ? err : 0, t0, t1))
+
+#define RT_BODY_OPEN(ret, name, args, dirfd_e, path_e, flags_e, mode_e)                      \
+	int created = 0;                                                                     \
+	RT_WRAP_FULL(ret, name, args, rt_begin(RT_LAYER), (void)0, r = RT_REAL(name) args;   \
+		     created = ((flags_e)&O_CREAT) && ((flags_e)&O_EXCL) && r >= 0, (void)0, \
+		     rt_posix_open(#name, dirfd_e, path_e, flags_e, mode_e, created, r,      \
+				   r < 0 ? err : 0, t0, t1))
+
+/* creat: the exclusive attempt goes through openat64, which takes flags. */
+#define RT_BODY_CREAT(ret, name, args, path_e, mode_e)                                          \
+	int created = 0;                                                                        \
+	RT_WRAP_FULL(ret, name, args, rt_begin(RT_LAYER), (void)0,                              \
+		     RT_OPEN_CALL(RT_RESOLVED(openat64)                                         \
+					  ? RT_REAL(openat64)(AT_FDCWD, path_e,                 \
+							      RT_CREAT_FLAGS | O_EXCL, mode_e)  \
+					  : -1,                                                 \
+				  RT_REAL(name) args, RT_CREAT_FLAGS),                          \
+		     (void)0,                                                                   \
+		     rt_posix_open(#name, AT_FDCWD, path_e, RT_CREAT_FLAGS, mode_e, created, r, \
+				   r < 0 ? err : 0, t0, t1))
 
 #define RT_BODY_CLOSE(ret, name, args, fd_e)                               \
 	struct rt_record *closing = NULL;                                  \
