@@ -46,6 +46,9 @@ void rt_shutdown_at_exit(void)
 
 	if (rt.log_written || !rt.started || rt.mpi_initialized)
 		return;
+	/* A vfork child that calls exit() runs our destructor in the parent's memory. */
+	if (getpid() != rt.pid)
+		return;
 	if (!rt.config.nonmpi && !rt_config_exe_listed(&rt.config.nonmpi_exes, rt.exe))
 		return;
 	rt.log_written = true;

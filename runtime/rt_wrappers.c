@@ -130,6 +130,11 @@ static int rt_resolve(const char *name, void *slot)
 	RT_WRAP_FULL(ret, name, args, rt_begin(RT_LAYER), RT_KEEP_ERRNO(pre), \
 		     r = RT_REAL(name) args, (void)0, handler)
 
+/* As RT_WRAP_PRE for calls that change the descriptor or stream tables. */
+#define RT_WRAP_OWN(ret, name, args, pre, handler)                                \
+	RT_WRAP_FULL(ret, name, args, rt_begin_own(RT_LAYER), RT_KEEP_ERRNO(pre), \
+		     r = RT_REAL(name) args, (void)0, handler)
+
 /* post runs after the real call, outside the lock (errno is restored after it). */
 #define RT_WRAP_POST(ret, name, args, post, handler)                                             \
 	RT_WRAP_FULL(ret, name, args, rt_begin(RT_LAYER), (void)0, r = RT_REAL(name) args, post, \
@@ -173,24 +178,24 @@ static int rt_resolve(const char *name, void *slot)
 		mode = (mode_t)va_arg(ap, int);                                                   \
 		va_end(ap);                                                                       \
 	}                                                                                         \
-	RT_WRAP_FULL(ret, name, args, rt_begin(RT_LAYER), (void)0,                                \
+	RT_WRAP_FULL(ret, name, args, rt_begin_own(RT_LAYER), (void)0,                            \
 		     RT_OPEN_CALL((flags |= O_EXCL, r = RT_REAL(name) args, flags &= ~O_EXCL, r), \
 				  RT_REAL(name) args, flags_e),                                   \
 		     (void)0,                                                                     \
 		     rt_posix_open(#name, dirfd_e, path_e, flags_e, mode, created, r,             \
 				   r < 0 ? err : 0, t0, t1))
 
-#define RT_BODY_OPEN(ret, name, args, dirfd_e, path_e, flags_e, mode_e)                      \
-	int created = 0;                                                                     \
-	RT_WRAP_FULL(ret, name, args, rt_begin(RT_LAYER), (void)0, r = RT_REAL(name) args;   \
-		     created = ((flags_e)&O_CREAT) && ((flags_e)&O_EXCL) && r >= 0, (void)0, \
-		     rt_posix_open(#name, dirfd_e, path_e, flags_e, mode_e, created, r,      \
+#define RT_BODY_OPEN(ret, name, args, dirfd_e, path_e, flags_e, mode_e)                        \
+	int created = 0;                                                                       \
+	RT_WRAP_FULL(ret, name, args, rt_begin_own(RT_LAYER), (void)0, r = RT_REAL(name) args; \
+		     created = ((flags_e)&O_CREAT) && ((flags_e)&O_EXCL) && r >= 0, (void)0,   \
+		     rt_posix_open(#name, dirfd_e, path_e, flags_e, mode_e, created, r,        \
 				   r < 0 ? err : 0, t0, t1))
 
 /* creat: the exclusive attempt goes through openat64, which takes flags. */
 #define RT_BODY_CREAT(ret, name, args, path_e, mode_e)                                          \
 	int created = 0;                                                                        \
-	RT_WRAP_FULL(ret, name, args, rt_begin(RT_LAYER), (void)0,                              \
+	RT_WRAP_FULL(ret, name, args, rt_begin_own(RT_LAYER), (void)0,                          \
 		     RT_OPEN_CALL(RT_RESOLVED(openat64)                                         \
 					  ? RT_REAL(openat64)(AT_FDCWD, path_e,                 \
 							      RT_CREAT_FLAGS | O_EXCL, mode_e)  \
@@ -202,7 +207,7 @@ static int rt_resolve(const char *name, void *slot)
 
 #define RT_BODY_CLOSE(ret, name, args, fd_e)                               \
 	struct rt_record *closing = NULL;                                  \
-	RT_WRAP_PRE(ret, name, args, closing = rt_posix_close_begin(fd_e), \
+	RT_WRAP_OWN(ret, name, args, closing = rt_posix_close_begin(fd_e), \
 		    rt_posix_close(#name, closing, r, err, t0, t1))
 
 #define RT_BODY_IO(ret, name, args, is_write, fd_e, offset_e, aligned_e) \
@@ -220,48 +225,49 @@ static int rt_resolve(const char *name, void *slot)
 		rt_posix_path_meta(#name, dirfd_e, path_e, counter, RT_FAILED(r), err, t0, t1))
 
 #define RT_BODY_DUP(ret, name, args, fd_e) \
-	RT_WRAP_PRE(ret, name, args, (void)0, rt_posix_dup(#name, fd_e, r, err, t0, t1))
+	RT_WRAP_OWN(ret, name, args, (void)0, rt_posix_dup(#name, fd_e, r, err, t0, t1))
 
 #define RT_BODY_RENAME(ret, name, args, olddir_e, old_e, newdir_e, new_e) \
 	RT_WRAP(ret, name, args,                                          \
 		rt_posix_rename(#name, olddir_e, old_e, newdir_e, new_e, r, err, t0, t1))
 
 /* fcntl passes its optional argument on as glibc does: one pointer-sized word. */
-#define RT_BODY_FCNTL_VA(ret, name, args, fd_e, cmd_e)                \
-	void *arg;                                                    \
-	va_list ap;                                                   \
-	va_start(ap, cmd);                                            \
-	arg = va_arg(ap, void *);                                     \
-	va_end(ap);                                                   \
-	RT_WRAP(ret, name, args,                                      \
-		if ((cmd_e) == F_DUPFD || (cmd_e) == F_DUPFD_CLOEXEC) \
-			rt_posix_dup(#name, fd_e, r, err, t0, t1))
+#define RT_BODY_FCNTL_VA(ret, name, args, fd_e, cmd_e)                                      \
+	void *arg;                                                                          \
+	va_list ap;                                                                         \
+	va_start(ap, cmd);                                                                  \
+	arg = va_arg(ap, void *);                                                           \
+	va_end(ap);                                                                         \
+	int is_dup = (cmd_e) == F_DUPFD || (cmd_e) == F_DUPFD_CLOEXEC;                      \
+	RT_WRAP_FULL(ret, name, args, is_dup ? rt_begin_own(RT_LAYER) : rt_begin(RT_LAYER), \
+		     (void)0, r = RT_REAL(name) args, (void)0,                              \
+		     if (is_dup) rt_posix_dup(#name, fd_e, r, err, t0, t1))
 
 /* A stream opened to append starts at the end: its position, asked once. */
 #define RT_OPEN_POSITION(stream, mode_e) \
 	int64_t position = (stream) && (mode_e) && (mode_e)[0] == 'a' ? (int64_t)ftello(stream) : 0
 
-#define RT_BODY_FOPEN(ret, name, args, path_e, mode_e)                                     \
-	RT_WRAP_FULL(ret, name, args, rt_begin(RT_LAYER), (void)0, r = RT_REAL(name) args, \
-		     RT_OPEN_POSITION(r, mode_e),                                          \
+#define RT_BODY_FOPEN(ret, name, args, path_e, mode_e)                                         \
+	RT_WRAP_FULL(ret, name, args, rt_begin_own(RT_LAYER), (void)0, r = RT_REAL(name) args, \
+		     RT_OPEN_POSITION(r, mode_e),                                              \
 		     rt_stdio_open(#name, path_e, r, position, err, t0, t1))
 
 #define RT_BODY_FREOPEN(ret, name, args, path_e, mode_e, stream_e)            \
 	struct rt_record *closing = NULL;                                     \
-	RT_WRAP_FULL(ret, name, args, rt_begin(RT_LAYER),                     \
+	RT_WRAP_FULL(ret, name, args, rt_begin_own(RT_LAYER),                 \
 		     RT_KEEP_ERRNO(closing = rt_stdio_close_begin(stream_e)), \
 		     r = RT_REAL(name) args, RT_OPEN_POSITION(r, mode_e),     \
 		     rt_stdio_close(#name, closing, 0, 0, t0, t0);            \
 		     rt_stdio_open(#name, path_e, r, position, err, t0, t1))
 
-#define RT_BODY_FDOPEN(ret, name, args, fd_e, mode_e)                                      \
-	RT_WRAP_FULL(ret, name, args, rt_begin(RT_LAYER), (void)0, r = RT_REAL(name) args, \
-		     RT_OPEN_POSITION(r, mode_e),                                          \
+#define RT_BODY_FDOPEN(ret, name, args, fd_e, mode_e)                                          \
+	RT_WRAP_FULL(ret, name, args, rt_begin_own(RT_LAYER), (void)0, r = RT_REAL(name) args, \
+		     RT_OPEN_POSITION(r, mode_e),                                              \
 		     rt_stdio_fdopen(#name, fd_e, r, position, err, t0, t1))
 
 #define RT_BODY_FCLOSE(ret, name, args, stream_e)                              \
 	struct rt_record *closing = NULL;                                      \
-	RT_WRAP_PRE(ret, name, args, closing = rt_stdio_close_begin(stream_e), \
+	RT_WRAP_OWN(ret, name, args, closing = rt_stdio_close_begin(stream_e), \
 		    rt_stdio_close(#name, closing, r == EOF, err, t0, t1))
 
 /* bytes and failed (ferror takes the stream's lock) are known before the lock. */
@@ -280,8 +286,8 @@ static int rt_resolve(const char *name, void *slot)
 	RT_WRAP(ret, name, args, rt_stdio_flush(#name, stream_e, r == EOF, err, t0, t1))
 
 /* fileno hands out the stream's descriptor: POSIX calls on it count on the file. */
-#define RT_BODY_FILENO(ret, name, args, stream_e)                                          \
-	RT_WRAP_FULL(ret, name, args, rt_begin(RT_LAYER), (void)0, r = RT_REAL(name) args, \
+#define RT_BODY_FILENO(ret, name, args, stream_e)                                              \
+	RT_WRAP_FULL(ret, name, args, rt_begin_own(RT_LAYER), (void)0, r = RT_REAL(name) args, \
 		     (void)0, rt_posix_fileno(#name, rt_stdio_name(stream_e), r, t0, t1))
 
 /* rewind returns nothing: time it and count it as a seek. */
@@ -343,3 +349,76 @@ RT_POSIX_CALLS(RT_DEFINE)
 #define RT_LAYER RT_IN_STDIO
 RT_STDIO_CALLS(RT_DEFINE)
 #undef RT_LAYER
+
+/*
+ * vfork() returns twice in one stack frame, so its wrapper cannot be a C
+ * function that calls the real one and returns: it is a few instructions
+ * that mark the calling thread (rt_vfork_prepare()) and jump to the real
+ * vfork, leaving no frame behind.  On other architectures, and in static
+ * links (where --wrap=vfork would be one more flag for every link), vfork
+ * is not wrapped, and rt_begin_own() alone keeps the child off the tables.
+ */
+#ifndef RT_STATIC
+#define RT_VFORK_SYM "vfork"
+
+/* Called by the vfork wrapper: marks the thread; the real vfork, or NULL. */
+__attribute__((used)) void *rt_vfork_prepare(void)
+{
+	static void *real;
+
+	if (!real) {
+		int saved_errno = errno;
+
+		real = dlsym(RTLD_NEXT, "vfork");
+		errno = saved_errno;
+	}
+	if (rt.enabled && real)
+		rt_inside |= RT_IN_VFORK;
+	return real;
+}
+
+/* The real vfork cannot be found: fail as the wrappers do. */
+__attribute__((used)) pid_t rt_vfork_missing(void)
+{
+	errno = ENOSYS;
+	return -1;
+}
+
+#if defined(__x86_64__) && defined(__ELF__)
+#ifdef __CET__
+#define RT_ENDBR "endbr64\n\t"
+#else
+#define RT_ENDBR ""
+#endif
+__asm__(".text\n\t"
+	".globl " RT_VFORK_SYM "\n\t"
+	".type " RT_VFORK_SYM ", @function\n" RT_VFORK_SYM ":\n\t" RT_ENDBR "subq $8, %rsp\n\t"
+	"call rt_vfork_prepare\n\t"
+	"addq $8, %rsp\n\t"
+	"testq %rax, %rax\n\t"
+	"jz 1f\n\t"
+	"jmp *%rax\n"
+	"1:\n\t"
+	"jmp rt_vfork_missing\n\t"
+	".size " RT_VFORK_SYM ", .-" RT_VFORK_SYM "\n\t");
+#elif defined(__aarch64__) && defined(__ELF__)
+#ifdef __ARM_FEATURE_BTI_DEFAULT
+#define RT_BTI "bti c\n\t"
+#else
+#define RT_BTI ""
+#endif
+__asm__(".text\n\t"
+	".globl " RT_VFORK_SYM "\n\t"
+	".type " RT_VFORK_SYM ", %function\n" RT_VFORK_SYM ":\n\t" RT_BTI
+	"stp x29, x30, [sp, #-16]!\n\t"
+	"mov x29, sp\n\t"
+	"bl rt_vfork_prepare\n\t"
+	"ldp x29, x30, [sp], #16\n\t"
+	"cbz x0, 1f\n\t"
+	"mov x16, x0\n\t"
+	"br x16\n"
+	"1:\n\t"
+	"b rt_vfork_missing\n\t"
+	".size " RT_VFORK_SYM ", .-" RT_VFORK_SYM "\n\t");
+#endif
+#endif /* RT_STATIC */
