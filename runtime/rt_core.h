@@ -78,20 +78,25 @@ static inline void rt_end(unsigned layer)
  * thread that called vfork(): nothing it does is recorded.  The runtime's
  * vfork() (rt_wrappers.c) marks that thread RT_IN_VFORK before the real
  * vfork, so the child's calls pass straight through; the parent's next
- * call asks getpid() once and clears the mark.  rt_begin_own() covers the
- * children made some other way (clone(CLONE_VM), a static link without
- * --wrap=vfork) for the calls that change the descriptor or stream tables
- * (open, close, dup, fopen, fclose ...), at the price of a getpid() system
- * call that the I/O calls' fast path does without.
+ * call asks getpid() once and clears the mark.  Static links do not wrap
+ * vfork (that would be one more --wrap flag in every link): there the
+ * calls that change the descriptor or stream tables (open, close, dup,
+ * fopen, fclose ...) compare getpid() with the process's pid
+ * (rt_begin_own()), a system call each (about 1 us on the reference
+ * machine), which the shared library does without.
  */
 static inline int rt_begin_own(unsigned layer)
 {
+#ifndef RT_STATIC
+	return rt_begin(layer);
+#else
 	if (!rt_begin(layer))
 		return 0;
 	if (__builtin_expect(getpid() == rt.pid, 1))
 		return 1;
 	rt_end(layer);
 	return 0;
+#endif
 }
 
 /*
