@@ -78,16 +78,20 @@ static inline void rt_end(unsigned layer)
  * thread that called vfork(): nothing it does is recorded.  The runtime's
  * vfork() (rt_wrappers.c) marks that thread RT_IN_VFORK before the real
  * vfork, so the child's calls pass straight through; the parent's next
- * call asks getpid() once and clears the mark.  Static links do not wrap
- * vfork (that would be one more --wrap flag in every link): there the
- * calls that change the descriptor or stream tables (open, close, dup,
- * fopen, fclose ...) compare getpid() with the process's pid
- * (rt_begin_own()), a system call each (about 1 us on the reference
- * machine), which the shared library does without.
+ * call asks getpid() once and clears the mark (RT_WRAPS_VFORK: x86-64 and
+ * AArch64).  Static links do not wrap vfork (that would be one more --wrap
+ * flag in every link), nor do other architectures: there the calls that
+ * change the descriptor or stream tables (open, close, dup, fopen, fclose
+ * ...) compare getpid() with the process's pid (rt_begin_own()), a system
+ * call each (about 1 us on the reference machine).
  */
+#if !defined(RT_STATIC) && defined(__ELF__) && (defined(__x86_64__) || defined(__aarch64__))
+#define RT_WRAPS_VFORK 1
+#endif
+
 static inline int rt_begin_own(unsigned layer)
 {
-#ifndef RT_STATIC
+#ifdef RT_WRAPS_VFORK
 	return rt_begin(layer);
 #else
 	if (!rt_begin(layer))

@@ -358,7 +358,7 @@ RT_STDIO_CALLS(RT_DEFINE)
  * links (where --wrap=vfork would be one more flag for every link), vfork
  * is not wrapped, and rt_begin_own() alone keeps the child off the tables.
  */
-#ifndef RT_STATIC
+#ifdef RT_WRAPS_VFORK
 #define RT_VFORK_SYM "vfork"
 
 /* Called by the vfork wrapper: marks the thread; the real vfork, or NULL. */
@@ -384,7 +384,7 @@ __attribute__((used)) pid_t rt_vfork_missing(void)
 	return -1;
 }
 
-#if defined(__x86_64__) && defined(__ELF__)
+#if defined(__x86_64__)
 #ifdef __CET__
 #define RT_ENDBR "endbr64\n\t"
 #else
@@ -401,7 +401,7 @@ __asm__(".text\n\t"
 	"1:\n\t"
 	"jmp rt_vfork_missing\n\t"
 	".size " RT_VFORK_SYM ", .-" RT_VFORK_SYM "\n\t");
-#elif defined(__aarch64__) && defined(__ELF__)
+#else
 #ifdef __ARM_FEATURE_BTI_DEFAULT
 #define RT_BTI "bti c\n\t"
 #else
@@ -421,4 +421,4 @@ __asm__(".text\n\t"
 	"b rt_vfork_missing\n\t"
 	".size " RT_VFORK_SYM ", .-" RT_VFORK_SYM "\n\t");
 #endif
-#endif /* RT_STATIC */
+#endif /* RT_WRAPS_VFORK */
