@@ -17,6 +17,7 @@
  * POSIX kinds:
  *	OPEN_VA dirfd, path, flags      open-style with a variadic mode
  *	OPEN dirfd, path, flags, mode   open-style with a fixed mode
+ *	CREAT path, mode                creat: open(O_CREAT|O_WRONLY|O_TRUNC) of path
  *	CLOSE fd
  *	IO is_write, fd, offset, aligned   offset RT_AT_CURRENT for the file position
  *	SEEK fd
@@ -27,6 +28,9 @@
  */
 #ifndef RT_CALLS_H
 #define RT_CALLS_H
+
+/* The flags creat() opens with. */
+#define RT_CREAT_FLAGS (O_CREAT | O_WRONLY | O_TRUNC)
 
 #define RT_POSIX_CALLS(X)                                                                          \
 	X(int, open, (const char *path, int flags, ...), (path, flags, mode), OPEN_VA, AT_FDCWD,   \
@@ -45,10 +49,8 @@
 	  dirfd, path, flags, 0)                                                                   \
 	X(int, __openat64_2, (int dirfd, const char *path, int flags), (dirfd, path, flags), OPEN, \
 	  dirfd, path, flags, 0)                                                                   \
-	X(int, creat, (const char *path, mode_t mode), (path, mode), OPEN, AT_FDCWD, path,         \
-	  O_CREAT | O_WRONLY | O_TRUNC, mode)                                                      \
-	X(int, creat64, (const char *path, mode_t mode), (path, mode), OPEN, AT_FDCWD, path,       \
-	  O_CREAT | O_WRONLY | O_TRUNC, mode)                                                      \
+	X(int, creat, (const char *path, mode_t mode), (path, mode), CREAT, path, mode)            \
+	X(int, creat64, (const char *path, mode_t mode), (path, mode), CREAT, path, mode)          \
 	X(int, close, (int fd), (fd), CLOSE, fd)                                                   \
 	X(ssize_t, read, (int fd, void *buf, size_t count), (fd, buf, count), IO, 0, fd,           \
 	  RT_AT_CURRENT, rt_mem_aligned(buf))                                                      \

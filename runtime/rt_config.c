@@ -1,16 +1,20 @@
 /*
  * rt_config — reads the runtime's settings (see rt_config.h).  Runs once, in
  * the library constructor, before any wrapper records anything; the site
- * file is read with the real stdio calls since the runtime is still off.
+ * file is read with open and read (the runtime is still off), never
+ * through stdio, and only when it is a regular file of at most 1 MiB.
  */
 #define _GNU_SOURCE
 #include "rt_config.h"
 
 #include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ioa_conf.h"
@@ -122,44 +126,115 @@ static const struct rt_setting *find_setting(const char *key, size_t len)
 	return NULL;
 }
 
-/* keep_debug: IOATLAS_DEBUG is set, and the environment wins over the file. */
+/* The site file is read only when it is a regular file of at most this size. */
+#define RT_CONF_MAX_BYTES (1024 * 1024)
+
+/* One "key = value" line of the site file (keep_debug: see load_file()). */
+static void load_line(struct rt_config *c, const char *path, char *line, bool keep_debug)
+{
+	char *hash = strchr(line, '#'), *eq, *key, *value;
+	const struct rt_setting *s;
+
+	if (hash)
+		*hash = '\0';
+	key = ioa_conf_trim(line);
+	if (!*key)
+		return;
+	eq = strchr(key, '=');
+	if (!eq) {
+		reject(c, path, "line", key);
+		return;
+	}
+	*eq = '\0';
+	value = ioa_conf_trim(eq + 1);
+	key = ioa_conf_trim(key);
+	/* Dotted keys ("collector.quarantine") are the tools' (common/ioa_conf.h). */
+	if (strchr(key, '.'))
+		return;
+	s = find_setting(key, strlen(key));
+	if (s && keep_debug && s->offset == offsetof(struct rt_config, debug))
+		return;
+	if (!s || apply(c, s, value))
+		reject(c, path, key, value);
+}
+
+static void refuse_file(const struct rt_config *c, const char *path, const char *why,
+			long long size)
+{
+	if (!c->debug)
+		return;
+	if (size >= 0)
+		fprintf(stderr, "ioatlas: ignoring settings file '%s': %s (%lld bytes)\n", path,
+			why, size);
+	else
+		fprintf(stderr, "ioatlas: ignoring settings file '%s': %s\n", path, why);
+}
+
+/*
+ * Reads the site file, which start-up must never wait for: it is opened
+ * without blocking (a FIFO with no writer), and read only when it is a
+ * regular file of at most RT_CONF_MAX_BYTES (not /dev/zero, a folder, a
+ * FIFO or a huge file), and never past that many bytes (a file that grows
+ * meanwhile).  Lines longer than the line buffer are refused whole.
+ * keep_debug: IOATLAS_DEBUG is set, and the environment wins over the file.
+ */
 static void load_file(struct rt_config *c, const char *path, bool must_exist, bool keep_debug)
 {
-	char line[2048];
-	FILE *f = fopen(path, "re");
+	char chunk[4096], line[2048];
+	size_t len = 0, total = 0;
+	bool overlong = false;
+	struct stat st;
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 
-	if (!f) {
+	if (fd < 0) {
 		if (must_exist && c->debug)
 			fprintf(stderr, "ioatlas: cannot read settings file '%s'\n", path);
 		return;
 	}
-	while (fgets(line, sizeof(line), f)) {
-		char *hash = strchr(line, '#'), *eq, *key, *value;
-		const struct rt_setting *s;
-
-		if (hash)
-			*hash = '\0';
-		key = ioa_conf_trim(line);
-		if (!*key)
-			continue;
-		eq = strchr(key, '=');
-		if (!eq) {
-			reject(c, path, "line", key);
-			continue;
-		}
-		*eq = '\0';
-		value = ioa_conf_trim(eq + 1);
-		key = ioa_conf_trim(key);
-		/* Dotted keys ("collector.quarantine") are the tools' (common/ioa_conf.h). */
-		if (strchr(key, '.'))
-			continue;
-		s = find_setting(key, strlen(key));
-		if (s && keep_debug && s->offset == offsetof(struct rt_config, debug))
-			continue;
-		if (!s || apply(c, s, value))
-			reject(c, path, key, value);
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		refuse_file(c, path, "not a regular file", -1);
+		goto out;
 	}
-	fclose(f);
+	if (st.st_size > RT_CONF_MAX_BYTES) {
+		refuse_file(c, path, "larger than 1 MiB", (long long)st.st_size);
+		goto out;
+	}
+	while (total < RT_CONF_MAX_BYTES) {
+		size_t want = RT_CONF_MAX_BYTES - total < sizeof(chunk) ? RT_CONF_MAX_BYTES - total
+									: sizeof(chunk);
+		size_t i;
+
+		n = read(fd, chunk, want);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		total += (size_t)n;
+		for (i = 0; i < (size_t)n; i++) {
+			if (chunk[i] != '\n') {
+				if (len + 1 < sizeof(line))
+					line[len++] = chunk[i];
+				else
+					overlong = true;
+				continue;
+			}
+			line[len] = '\0';
+			if (overlong)
+				reject(c, path, "line", "(longer than 2047 bytes)");
+			else
+				load_line(c, path, line, keep_debug);
+			len = 0;
+			overlong = false;
+		}
+	}
+	line[len] = '\0';
+	if (overlong)
+		reject(c, path, "line", "(longer than 2047 bytes)");
+	else if (len)
+		load_line(c, path, line, keep_debug);
+out:
+	close(fd);
 }
 
 void rt_config_load(struct rt_config *c)

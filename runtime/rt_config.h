@@ -2,7 +2,8 @@
  * rt_config — the runtime's settings, read once at start-up.
  *
  * Sources, later ones winning: built-in defaults, the site file
- * (/etc/ioatlas/ioatlas.conf, or $IOATLAS_CONF), then IOATLAS_* environment
+ * (/etc/ioatlas/ioatlas.conf, or $IOATLAS_CONF; read only when it is a
+ * regular file of at most 1 MiB, never waited for), then IOATLAS_* environment
  * variables.  The file holds "key = value" lines ('#' starts a comment);
  * each key's variable is IOATLAS_<KEY in upper case>.  A value that does not
  * parse keeps the previous one and is reported once on stderr when
@@ -38,7 +39,7 @@ struct rt_list {
 	X(logdir, PATH, logdir, RT_DEFAULT_LOGDIR, "root of the log tree (LOGDIR/YYYY/MM/DD/)") \
 	X(log_group, NAME, log_group, "", "group given to new logs (empty: the user's group)")  \
 	X(memory, SIZE, memory_bytes, "6MiB", "memory budget per process")                      \
-	X(trace, SIZE0, trace_bytes, "2MiB",                                                     \
+	X(trace, SIZE0, trace_bytes, "2MiB",                                                    \
 	  "part of the memory budget for the operation trace (0: no trace)")                    \
 	X(nonmpi, BOOL, nonmpi, "0", "write logs for programs that never call MPI_Init")        \
 	X(nonmpi_exes, LIST, nonmpi_exes, "",                                                   \

@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include "rt_core.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -40,6 +41,15 @@ void rt_lock_wait(void)
 			}
 		}
 	} while (__atomic_exchange_n(&rt_lock_word, 1, __ATOMIC_ACQUIRE));
+}
+
+int rt_begin_after_vfork(unsigned layer)
+{
+	if ((rt_inside & (layer | RT_IN_RUNTIME | RT_IN_LOCK)) || getpid() != rt.pid)
+		return 0;
+	/* The parent, its child gone (exec'd or exited): record again. */
+	rt_inside = (rt_inside & ~RT_IN_VFORK) | layer;
+	return 1;
 }
 
 void rt_disable(const char *why)
@@ -93,6 +103,7 @@ static void after_fork_child(void)
 void rt_init(void)
 {
 	static int initialised;
+	int saved_errno = errno;
 	ssize_t n;
 
 	if (initialised)
@@ -101,6 +112,7 @@ void rt_init(void)
 	rt.start_ticks = rt_ticks();
 	rt.start_mono_ns = clock_ns(CLOCK_MONOTONIC);
 	rt.start_real_ns = clock_ns(CLOCK_REALTIME);
+	rt.pid = getpid();
 	rt_inside |= RT_IN_RUNTIME;
 	rt_config_load(&rt.config);
 	n = readlink("/proc/self/exe", rt.exe, sizeof(rt.exe) - 1);
@@ -130,6 +142,8 @@ void rt_init(void)
 			fprintf(stderr, "ioatlas: runtime off: %s\n", rt.disabled_reason);
 	}
 	rt_inside &= ~RT_IN_RUNTIME;
+	/* The program starts with the errno it would have had without us. */
+	errno = saved_errno;
 }
 
 __attribute__((constructor)) static void rt_constructor(void)

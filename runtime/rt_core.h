@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <time.h>
+#include <unistd.h>
 #if defined(__x86_64__) || defined(__i386__)
 #include <x86intrin.h>
 #endif
@@ -33,6 +34,7 @@ struct rt_state {
 	uint64_t start_ticks;	/* rt_ticks() at start-up */
 	uint64_t start_mono_ns; /* CLOCK_MONOTONIC at start-up */
 	uint64_t start_real_ns; /* CLOCK_REALTIME at start-up */
+	pid_t pid;		/* the process's, to tell a vfork child (rt_begin_own()) */
 	int rank;		/* MPI rank, 0 without MPI */
 	int nprocs;		/* MPI size, 1 without MPI */
 	bool mpi_initialized;	/* MPI_Init seen: the log is written at MPI_Finalize */
@@ -50,13 +52,17 @@ extern struct rt_state rt;
 #define RT_IN_MPI     0x8u  /* MPI_Init, MPI_Finalize, synchronization */
 #define RT_IN_RUNTIME 0x10u /* the runtime's own work: start-up, shutdown */
 #define RT_IN_LOCK    0x20u /* holding the record lock: a signal handler's I/O passes */
+#define RT_IN_VFORK   0x40u /* called vfork(): in its child until getpid() says otherwise */
 
 extern _Thread_local unsigned rt_inside __attribute__((tls_model("initial-exec")));
 
+/* The slow path of rt_begin(): after a vfork(), the child or the parent? */
+int rt_begin_after_vfork(unsigned layer);
+
 static inline int rt_begin(unsigned layer)
 {
-	if (!rt.enabled || (rt_inside & (layer | RT_IN_RUNTIME | RT_IN_LOCK)))
-		return 0;
+	if (!rt.enabled || (rt_inside & (layer | RT_IN_RUNTIME | RT_IN_LOCK | RT_IN_VFORK)))
+		return rt.enabled && (rt_inside & RT_IN_VFORK) ? rt_begin_after_vfork(layer) : 0;
 	rt_inside |= layer;
 	return 1;
 }
@@ -64,6 +70,37 @@ static inline int rt_begin(unsigned layer)
 static inline void rt_end(unsigned layer)
 {
 	rt_inside &= ~layer;
+}
+
+/*
+ * A vfork child runs in the parent's memory (its records are the parent's)
+ * with a descriptor table of its own, on the thread-local state of the
+ * thread that called vfork(): nothing it does is recorded.  The runtime's
+ * vfork() (rt_wrappers.c) marks that thread RT_IN_VFORK before the real
+ * vfork, so the child's calls pass straight through; the parent's next
+ * call asks getpid() once and clears the mark (RT_WRAPS_VFORK: x86-64 and
+ * AArch64).  Static links do not wrap vfork (that would be one more --wrap
+ * flag in every link), nor do other architectures: there the calls that
+ * change the descriptor or stream tables (open, close, dup, fopen, fclose
+ * ...) compare getpid() with the process's pid (rt_begin_own()), a system
+ * call each (about 1 us on the reference machine).
+ */
+#if !defined(RT_STATIC) && defined(__ELF__) && (defined(__x86_64__) || defined(__aarch64__))
+#define RT_WRAPS_VFORK 1
+#endif
+
+static inline int rt_begin_own(unsigned layer)
+{
+#ifdef RT_WRAPS_VFORK
+	return rt_begin(layer);
+#else
+	if (!rt_begin(layer))
+		return 0;
+	if (__builtin_expect(getpid() == rt.pid, 1))
+		return 1;
+	rt_end(layer);
+	return 0;
+#endif
 }
 
 /*

@@ -7,6 +7,7 @@
 #include "rt_log.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <mntent.h>
 #include <pthread.h>
 #include <pwd.h>
@@ -19,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ioa_logfmt.h"
 #include "rt_core.h"
 #include "rt_posix.h"
 #include "rt_stdio.h"
@@ -556,10 +558,83 @@ static int make_dir(const char *path)
 	return m.rc == -EEXIST ? 0 : m.rc;
 }
 
-int rt_log_path(char *out, size_t out_len)
+/*
+ * The job step's identity for the log's name: the batch system's job id,
+ * then what tells apart the steps and array tasks that share it (Slurm's
+ * step and array task, LSF's array index), as "<job>[.<step>][.a<task>]".
+ * The job region keeps the job id alone (job_id()).
+ */
+static void job_token(char *out, size_t len)
 {
-	char pwbuf[1024], user[64], exe[64], job[64];
-	const char *base = strrchr(rt.exe, '/'), *scheduler;
+	char part[64];
+	const char *scheduler, *step = NULL, *task = NULL;
+	size_t n;
+
+	safe_name(out, len, job_id(&scheduler));
+	if (!strcmp(scheduler, "slurm")) {
+		step = getenv("SLURM_STEP_ID");
+		task = getenv("SLURM_ARRAY_TASK_ID");
+	} else if (!strcmp(scheduler, "lsf")) {
+		task = getenv("LSB_JOBINDEX");
+		if (task && !strcmp(task, "0"))
+			task = NULL; /* not an array job */
+	}
+	if (step && *step) {
+		safe_name(part, sizeof(part), step);
+		n = strlen(out);
+		snprintf(out + n, len - n, ".%s", part);
+	}
+	if (task && *task) {
+		safe_name(part, sizeof(part), task);
+		n = strlen(out);
+		snprintf(out + n, len - n, ".a%s", part);
+	}
+}
+
+/* The host's name up to its first dot, safe for a file name. */
+static void host_token(char *out, size_t len)
+{
+	char host[256] = "";
+	char *dot;
+
+	if (gethostname(host, sizeof(host) - 1) || !host[0])
+		snprintf(host, sizeof(host), "unknown");
+	dot = strchr(host, '.');
+	if (dot && dot != host)
+		*dot = '\0';
+	safe_name(out, len, host);
+}
+
+/* Whether nothing, not even a .part being written, has the name path. */
+static int name_free(const char *path)
+{
+	char part[PATH_MAX + 8];
+	struct stat st;
+	int saved_errno = errno, free_;
+
+	snprintf(part, sizeof(part), "%s.part", path);
+	free_ = lstat(path, &st) && errno == ENOENT && lstat(part, &st) && errno == ENOENT;
+	errno = saved_errno;
+	return free_;
+}
+
+/* At most this many names are tried for one log: <stem>.ioa, <stem>-2.ioa ... */
+#define RT_LOG_NAME_TRIES 64
+
+/* The n-th candidate name (n from 1) for the stem; 0 or -ENAMETOOLONG. */
+static int log_name(char *out, size_t out_len, const char *stem, int n)
+{
+	int len = n == 1 ? snprintf(out, out_len, "%s.ioa", stem)
+			 : snprintf(out, out_len, "%s-%d.ioa", stem, n);
+
+	return len < 0 || (size_t)len >= out_len ? -ENAMETOOLONG : 0;
+}
+
+/* The log's name without ".ioa" (see rt_log_path()) in out. */
+static int log_stem(char *out, size_t out_len)
+{
+	char pwbuf[1024], user[64], exe[64], job[160], host[64];
+	const char *base = strrchr(rt.exe, '/');
 	time_t start = (time_t)(rt.start_real_ns / 1000000000u);
 	struct tm tm;
 	int n, rc;
@@ -568,7 +643,8 @@ int rt_log_path(char *out, size_t out_len)
 		return -ENOENT;
 	safe_name(user, sizeof(user), user_name(pwbuf, sizeof(pwbuf)));
 	safe_name(exe, sizeof(exe), base ? base + 1 : "unknown");
-	safe_name(job, sizeof(job), job_id(&scheduler));
+	job_token(job, sizeof(job));
+	host_token(host, sizeof(host));
 	gmtime_r(&start, &tm);
 
 	n = snprintf(out, out_len, "%s/%04d", rt.config.logdir, tm.tm_year + 1900);
@@ -586,9 +662,119 @@ int rt_log_path(char *out, size_t out_len)
 		return -ENAMETOOLONG;
 	if ((rc = make_dir(out)))
 		return rc;
-	n += snprintf(out + n, out_len - (size_t)n, "/%s_%s_%s_%lld-%d.ioa", user, exe, job,
-		      (long long)start, (int)getpid());
+	n += snprintf(out + n, out_len - (size_t)n, "/%s_%s_%s_%lld-%s-%d", user, exe, job,
+		      (long long)start, host, (int)getpid());
 	return (size_t)n >= out_len ? -ENAMETOOLONG : 0;
+}
+
+int rt_log_path(char *out, size_t out_len)
+{
+	char stem[PATH_MAX];
+	int rc = log_stem(stem, sizeof(stem)), n;
+
+	for (n = 1; !rc && n <= RT_LOG_NAME_TRIES; n++) {
+		rc = log_name(out, out_len, stem, n);
+		if (!rc && name_free(out))
+			return 0;
+	}
+	return rc ? rc : -EEXIST;
+}
+
+/*
+ * Gives the complete file part the name path, never over an existing file:
+ * renameat2(RENAME_NOREPLACE), or where the file system lacks it, link()
+ * and unlink(); where it has neither (link refused), a rename after
+ * checking that the name is free, the one case a log written at the same
+ * instant under the same name could be replaced.  0, -EEXIST (the name is
+ * taken: part is still there) or another negative errno.
+ */
+static int publish(const char *part, const char *path)
+{
+	struct stat st;
+
+	if (!renameat2(AT_FDCWD, part, AT_FDCWD, path, RENAME_NOREPLACE))
+		return 0;
+	if (errno != EINVAL && errno != ENOSYS && errno != ENOTSUP)
+		return -errno;
+	if (!link(part, path)) {
+		unlink(part);
+		return 0;
+	}
+	if (errno != EPERM && errno != ENOTSUP && errno != EOPNOTSUPP)
+		return -errno;
+	if (!lstat(path, &st))
+		return -EEXIST;
+	return rename(part, path) ? -errno : 0;
+}
+
+/* Publishes part under the first free name of stem from the first-th on. */
+static int publish_from(const char *part, const char *stem, int first, char *path, size_t path_len)
+{
+	int n, rc = -EEXIST;
+
+	for (n = first; rc == -EEXIST && n <= RT_LOG_NAME_TRIES; n++) {
+		rc = log_name(path, path_len, stem, n);
+		if (!rc)
+			rc = publish(part, path);
+	}
+	return rc;
+}
+
+int rt_log_publish(const char *part, char *path, size_t path_len)
+{
+	char stem[PATH_MAX];
+	size_t len = strlen(path);
+
+	if (len < 4 || len - 4 >= sizeof(stem) || strcmp(path + len - 4, ".ioa"))
+		return -EINVAL;
+	memcpy(stem, path, len - 4);
+	stem[len - 4] = '\0';
+	return publish_from(part, stem, 1, path, path_len);
+}
+
+static int write_all(int fd, const void *bytes, size_t len)
+{
+	const char *p = bytes;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* Writes the header and w's regions to the new file part (mode 0440). */
+static int write_part(struct ioa_log_writer *w, const char *part)
+{
+	struct ioa_buf head = IOA_BUF_INIT((size_t)IOA_LOG_MAX_REGIONS * IOA_LOG_REGION_ENTRY_SIZE +
+					   IOA_LOG_HEADER_SIZE + 4);
+	int fd, rc = ioa_logw_header(&head, w->regions, w->region_count, rt_log_flags());
+
+	if (rc)
+		goto out;
+	fd = open(part, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0440);
+	if (fd < 0) {
+		rc = -errno;
+		goto out;
+	}
+	rc = write_all(fd, head.data, head.len);
+	if (!rc)
+		rc = write_all(fd, w->stored.data, w->stored.len);
+	if (!rc && fsync(fd))
+		rc = -errno;
+	if (close(fd) && !rc)
+		rc = -errno;
+	if (rc)
+		unlink(part);
+out:
+	ioa_buf_release(&head);
+	return rc;
 }
 
 uint32_t rt_log_flags(void)
@@ -603,12 +789,27 @@ uint32_t rt_log_flags(void)
 
 int rt_log_write(struct ioa_log_writer *w)
 {
-	char path[PATH_MAX];
-	int rc = rt_log_path(path, sizeof(path));
+	char stem[PATH_MAX], path[PATH_MAX + 16], part[PATH_MAX + 24];
+	int rc = log_stem(stem, sizeof(stem)), n;
 
-	if (!rc)
-		rc = ioa_logw_write_file(w, path, 0440, rt_log_flags());
-	if (!rc)
+	/*
+	 * The first name whose part can be made exclusively, then the first
+	 * free name from there: two writers never share a part, and a log is
+	 * never renamed over another.
+	 */
+	for (n = 1, rc = rc ? rc : -EEXIST; rc == -EEXIST && n <= RT_LOG_NAME_TRIES; n++) {
+		rc = log_name(path, sizeof(path), stem, n);
+		if (!rc && (size_t)snprintf(part, sizeof(part), "%s.part", path) >= sizeof(part))
+			rc = -ENAMETOOLONG;
+		if (!rc)
+			rc = write_part(w, part);
+	}
+	if (rc)
+		return rc;
+	rc = publish_from(part, stem, n - 1, path, sizeof(path));
+	if (rc)
+		unlink(part);
+	else
 		rt_give_log_group(path);
 	return rc;
 }

@@ -26,14 +26,28 @@ int rt_log_pack_job(struct ioa_log_writer *w, const char *hostnames, size_t host
 		    const uint32_t *rank_nodes, uint32_t nnodes);
 
 /*
- * Makes the log's final path LOGDIR/YYYY/MM/DD/<user>_<exe>_<jobid>_<start>.ioa
- * in out, creating the date folders when missing.  0 or a negative errno.
+ * Makes the log's final path in out, creating the date folders when
+ * missing:
+ *	LOGDIR/YYYY/MM/DD/<user>_<exe>_<job>_<start>-<host>-<pid>[-<n>].ioa
+ * <job> is the batch job id with the step and array task where the
+ * scheduler gives them (Slurm 1234.0.a7, LSF 88.a2), <host> the short host
+ * name, <n> (from 2) the first number for which neither the log nor its
+ * .part exists yet.  0 or a negative errno (-EEXIST: 64 names taken).
  */
 int rt_log_path(char *out, size_t out_len);
 
 /*
- * Writes a complete log of w's regions under its final path (rt_log_path),
- * mode 0440, with the site's log group.  0 or a negative errno.
+ * Names the complete file part path (of rt_log_path()) without ever
+ * replacing a file: when path is taken meanwhile, the next free name
+ * (<stem>-<n>.ioa), written back into path (path_len bytes).  0 or a
+ * negative errno; part is left in place on failure.
+ */
+int rt_log_publish(const char *part, char *path, size_t path_len);
+
+/*
+ * Writes a complete log of w's regions (mode 0440, the site's log group)
+ * to a part made with O_EXCL and names it with rt_log_publish(): processes
+ * that compute the same name each keep a log.  0 or a negative errno.
  */
 int rt_log_write(struct ioa_log_writer *w);
 

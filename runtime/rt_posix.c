@@ -188,25 +188,8 @@ static void desc_attach(int fd, struct rt_desc *d)
 	d->refs++;
 }
 
-enum rt_create rt_posix_probe_create(int dirfd, const char *path, int flags, mode_t mode)
-{
-	int saved = errno;
-	long fd;
-
-	if (!(flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE)
-		return RT_EXISTED;
-	if (flags & O_EXCL)
-		return RT_CREATED_IF_OPENED;
-	/* The raw system call: a probe of ours, not a call for other tools to see. */
-	fd = syscall(SYS_openat, dirfd, path, O_CREAT | O_EXCL | O_RDONLY | O_CLOEXEC, mode);
-	if (fd >= 0)
-		syscall(SYS_close, fd);
-	errno = saved;
-	return fd >= 0 ? RT_CREATED : RT_EXISTED;
-}
-
-void rt_posix_open(const char *op, int dirfd, const char *path, int flags, mode_t mode,
-		   enum rt_create create, int fd, int err, double t0, double t1)
+void rt_posix_open(const char *op, int dirfd, const char *path, int flags, mode_t mode, int created,
+		   int fd, int err, double t0, double t1)
 {
 	struct rt_record *rec = path_record(dirfd, path);
 	struct rt_desc *d;
@@ -219,7 +202,7 @@ void rt_posix_open(const char *op, int dirfd, const char *path, int flags, mode_
 		return;
 	}
 	/* aux: 1 for a file opened to append. */
-	rt_trace_io(op, IOA_MOD_POSIX, rec, create != RT_EXISTED ? IOA_TR_CREATE : 0, 0, 0,
+	rt_trace_io(op, IOA_MOD_POSIX, rec, created ? IOA_TR_CREATE : 0, 0, 0,
 		    (flags & O_APPEND) != 0, 0, t0, t1);
 	/* The file system's preferred block size is the file's alignment (as Darshan's). */
 	if (!rec->counters[POSIX_OPENS]) {
@@ -233,7 +216,7 @@ void rt_posix_open(const char *op, int dirfd, const char *path, int flags, mode_
 	rt_set_first(&rec->fcounters[POSIX_F_OPEN_START_TIMESTAMP], t0);
 	rt_set_last(&rec->fcounters[POSIX_F_OPEN_END_TIMESTAMP], t1);
 	rt_add_time(&rec->fcounters[POSIX_F_META_TIME], &rec->meta_end, t0, t1);
-	if (create != RT_EXISTED) {
+	if (created) {
 		rec->counters[POSIX_CREATES]++;
 		rec->flags |= IOA_REC_CREATED;
 	}

@@ -24,18 +24,9 @@ extern uint64_t rt_posix_untracked_fds;
 
 int rt_posix_init(void);
 
-/*
- * Before an open with O_CREAT: creates the file exclusively (and closes it
- * again) so that whether this open created the file is known exactly, even
- * when many ranks open it at once.  Returns RT_CREATED (we created it: the
- * real open that follows just opens it), RT_CREATED_IF_OPENED (O_EXCL: the
- * real open creates it if it succeeds) or RT_EXISTED.  Keeps errno.
- */
-enum rt_create { RT_EXISTED, RT_CREATED, RT_CREATED_IF_OPENED };
-enum rt_create rt_posix_probe_create(int dirfd, const char *path, int flags, mode_t mode);
-
-void rt_posix_open(const char *op, int dirfd, const char *path, int flags, mode_t mode,
-		   enum rt_create create, int fd, int err, double t0, double t1);
+/* created: this call created the file (learned by the wrapper, rt_wrappers.c). */
+void rt_posix_open(const char *op, int dirfd, const char *path, int flags, mode_t mode, int created,
+		   int fd, int err, double t0, double t1);
 /*
  * Closing is two steps: the descriptor is forgotten (under the lock) before
  * the real close, since another thread may get the same number back the

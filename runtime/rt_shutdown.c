@@ -3,7 +3,9 @@
  * or the user opted in (nonmpi, nonmpi_exes), the records become one log.
  * MPI jobs write their shared log at MPI_Finalize instead (rt_mpi.c).
  * Nothing here may disturb the exiting program: failures are only reported
- * under IOATLAS_DEBUG.
+ * under IOATLAS_DEBUG, and a process that exits from a signal handler which
+ * interrupted a record update leaves no log rather than wait for a lock its
+ * own thread holds.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -46,9 +48,27 @@ void rt_shutdown_at_exit(void)
 
 	if (rt.log_written || !rt.started || rt.mpi_initialized)
 		return;
+	/* A vfork child that calls exit() runs our destructor in the parent's memory. */
+	if (getpid() != rt.pid)
+		return;
 	if (!rt.config.nonmpi && !rt_config_exe_listed(&rt.config.nonmpi_exes, rt.exe))
 		return;
 	rt.log_written = true;
+	/*
+	 * exit() from a signal handler that interrupted this thread while it held
+	 * the runtime's lock (or waited for it): the lock would never come, and the
+	 * records are halfway through an update.  No log, rather than a hang.
+	 */
+	if (rt_inside & RT_IN_LOCK) {
+		static const char why[] = "ioatlas: no log: the process exited from a signal "
+					  "handler during a record update\n";
+
+		rt.enabled = 0;
+		if (rt.config.debug)
+			(void)!write(STDERR_FILENO, why, sizeof(why) - 1);
+		errno = saved_errno;
+		return;
+	}
 	rt_inside |= RT_IN_RUNTIME;
 	rt_stop_recording();
 	seconds_per_tick = rt_seconds_per_tick();

@@ -90,18 +90,17 @@ const char *rt_stdio_name(FILE *stream)
 	return s && !(s->rec->flags & IOA_REC_FOLDED) ? s->rec->name : NULL;
 }
 
-static void opened(struct rt_record *rec, FILE *stream, const char *mode, int counter, double t0,
+static void opened(struct rt_record *rec, FILE *stream, int64_t offset, int counter, double t0,
 		   double t1)
 {
 	rec->counters[counter]++;
 	rt_set_first(&rec->fcounters[STDIO_F_OPEN_START_TIMESTAMP], t0);
 	rt_set_last(&rec->fcounters[STDIO_F_OPEN_END_TIMESTAMP], t1);
 	rt_add_time(&rec->fcounters[STDIO_F_META_TIME], &rec->meta_end, t0, t1);
-	/* Append streams start at the end; the position is asked once, here. */
-	stream_add(stream, rec, mode && mode[0] == 'a' ? (int64_t)ftello(stream) : 0);
+	stream_add(stream, rec, offset > 0 ? offset : 0);
 }
 
-void rt_stdio_open(const char *op, const char *path, const char *mode, FILE *stream, int err,
+void rt_stdio_open(const char *op, const char *path, FILE *stream, int64_t offset, int err,
 		   double t0, double t1)
 {
 	char abs[PATH_MAX];
@@ -117,10 +116,10 @@ void rt_stdio_open(const char *op, const char *path, const char *mode, FILE *str
 		return;
 	}
 	rt_trace_io(op, IOA_MOD_STDIO, rec, 0, 0, 0, 0, 0, t0, t1);
-	opened(rec, stream, mode, STDIO_OPENS, t0, t1);
+	opened(rec, stream, offset, STDIO_OPENS, t0, t1);
 }
 
-void rt_stdio_fdopen(const char *op, int fd, const char *mode, FILE *stream, int err, double t0,
+void rt_stdio_fdopen(const char *op, int fd, FILE *stream, int64_t offset, int err, double t0,
 		     double t1)
 {
 	struct rt_record *posix = rt_posix_fd_record(fd);
@@ -135,7 +134,7 @@ void rt_stdio_fdopen(const char *op, int fd, const char *mode, FILE *stream, int
 		return;
 	}
 	rt_trace_io(op, IOA_MOD_STDIO, rec, 0, 0, 0, 0, 0, t0, t1);
-	opened(rec, stream, mode, STDIO_FDOPENS, t0, t1);
+	opened(rec, stream, offset, STDIO_FDOPENS, t0, t1);
 }
 
 struct rt_record *rt_stdio_close_begin(FILE *stream)
@@ -205,10 +204,10 @@ void rt_stdio_io(const char *op, int is_write, FILE *stream, int64_t bytes, int 
 	}
 }
 
-void rt_stdio_seek(const char *op, FILE *stream, int failed, int err, double t0, double t1)
+void rt_stdio_seek(const char *op, FILE *stream, int failed, int64_t position, int err, double t0,
+		   double t1)
 {
 	struct rt_stream *s = stream_find(stream);
-	off_t pos;
 
 	if (!s)
 		return;
@@ -217,9 +216,8 @@ void rt_stdio_seek(const char *op, FILE *stream, int failed, int err, double t0,
 		rt_trace_io(op, IOA_MOD_STDIO, s->rec, IOA_TR_FAILED, s->offset, 0, 0, err, t0, t1);
 		return;
 	}
-	pos = ftello(stream);
-	if (pos >= 0)
-		s->offset = pos;
+	if (position >= 0)
+		s->offset = position;
 	rt_trace_io(op, IOA_MOD_STDIO, s->rec, 0, s->offset, 0, 0, 0, t0, t1);
 	s->rec->counters[STDIO_SEEKS]++;
 	rt_add_time(&s->rec->fcounters[STDIO_F_META_TIME], &s->rec->meta_end, t0, t1);

@@ -21,9 +21,14 @@ int rt_stdio_init(void);
 /* The name of the file a tracked stream is open on, or NULL. */
 const char *rt_stdio_name(FILE *stream);
 
-void rt_stdio_open(const char *op, const char *path, const char *mode, FILE *stream, int err,
+/*
+ * Handlers never call into stdio: the wrappers ask a stream's position
+ * (offset: where a stream opened to append starts; position: where a seek
+ * left it, -1 unknown) before they take the runtime's lock.
+ */
+void rt_stdio_open(const char *op, const char *path, FILE *stream, int64_t offset, int err,
 		   double t0, double t1);
-void rt_stdio_fdopen(const char *op, int fd, const char *mode, FILE *stream, int err, double t0,
+void rt_stdio_fdopen(const char *op, int fd, FILE *stream, int64_t offset, int err, double t0,
 		     double t1);
 /* As rt_posix_close_begin(): the stream is forgotten before the real fclose. */
 struct rt_record *rt_stdio_close_begin(FILE *stream);
@@ -31,7 +36,8 @@ void rt_stdio_close(const char *op, struct rt_record *rec, int failed, int err, 
 		    double t1);
 void rt_stdio_io(const char *op, int is_write, FILE *stream, int64_t bytes, int failed, int err,
 		 double t0, double t1);
-void rt_stdio_seek(const char *op, FILE *stream, int failed, int err, double t0, double t1);
+void rt_stdio_seek(const char *op, FILE *stream, int failed, int64_t position, int err, double t0,
+		   double t1);
 void rt_stdio_flush(const char *op, FILE *stream, int failed, int err, double t0, double t1);
 
 #endif

@@ -51,9 +51,11 @@
 /* Finds the next definition of name; 1 when found. */
 static int rt_resolve(const char *name, void *slot)
 {
+	int saved_errno = errno;
 	void *sym = dlsym(RTLD_NEXT, name);
 
 	memcpy(slot, &sym, sizeof(sym));
+	errno = saved_errno;
 	return sym != NULL;
 }
 #endif
@@ -76,60 +78,136 @@ static int rt_resolve(const char *name, void *slot)
 /* The value a wrapper returns when the real function cannot be found. */
 #define RT_NOSYS(r) _Generic((r), void * : MAP_FAILED, default : -1)
 
-#define RT_WRAP(ret, name, args, handler) RT_WRAP_PRE(ret, name, args, (void)0, handler)
-
-/* Which layer a wrapper belongs to: set per table expansion below. */
-
-/* pre runs inside the guard, just before the real call. */
-#define RT_WRAP_PRE(ret, name, args, pre, handler) \
-	ret r;                                     \
-	double t0, t1;                             \
-	int err;                                   \
-	if (!RT_RESOLVED(name)) {                  \
-		errno = ENOSYS;                    \
-		return (ret)RT_NOSYS(r);           \
-	}                                          \
-	if (!rt_begin(RT_LAYER))                   \
-		return RT_REAL(name) args;         \
-	pre;                                       \
-	t0 = rt_now();                             \
-	r = RT_REAL(name) args;                    \
-	err = errno;                               \
-	t1 = rt_now();                             \
-	rt_lock();                                 \
-	RT_NOTE_SUBCALL();                         \
-	handler;                                   \
-	rt_unlock();                               \
-	rt_end(RT_LAYER);                          \
-	errno = err;                               \
+/*
+ * The shape of every wrapper.  begin decides whether the call is recorded
+ * (rt_begin(), or rt_begin_own() for calls that change the descriptor or
+ * stream tables); pre runs before the real call and post after it, both
+ * outside the lock, where they may call into stdio (ftello, ferror): the
+ * runtime never waits for a stream's lock while it holds its own, since the
+ * thread holding that stream's lock (flockfile) may be waiting for ours.
+ * Only the handler runs under the lock.  Whatever pre does to errno is
+ * undone before the real call, whatever post does after it: the program
+ * sees the errno of its own call, or the one it had.
+ */
+#define RT_WRAP_FULL(ret, name, args, begin, pre, call, post, handler) \
+	ret r;                                                         \
+	double t0, t1;                                                 \
+	int err;                                                       \
+	if (!RT_RESOLVED(name)) {                                      \
+		errno = ENOSYS;                                        \
+		return (ret)RT_NOSYS(r);                               \
+	}                                                              \
+	if (!(begin))                                                  \
+		return RT_REAL(name) args;                             \
+	pre;                                                           \
+	t0 = rt_now();                                                 \
+	call;                                                          \
+	err = errno;                                                   \
+	t1 = rt_now();                                                 \
+	post;                                                          \
+	rt_lock();                                                     \
+	RT_NOTE_SUBCALL();                                             \
+	handler;                                                       \
+	rt_unlock();                                                   \
+	rt_end(RT_LAYER);                                              \
+	errno = err;                                                   \
 	return r;
+
+/* Runs stmt and gives errno back its value from before. */
+#define RT_KEEP_ERRNO(stmt)                 \
+	do {                                \
+		int rt_saved_errno = errno; \
+		stmt;                       \
+		errno = rt_saved_errno;     \
+	} while (0)
+
+#define RT_WRAP(ret, name, args, handler)                                                  \
+	RT_WRAP_FULL(ret, name, args, rt_begin(RT_LAYER), (void)0, r = RT_REAL(name) args, \
+		     (void)0, handler)
+
+/* pre runs inside the guard, just before the real call, and keeps errno. */
+#define RT_WRAP_PRE(ret, name, args, pre, handler)                            \
+	RT_WRAP_FULL(ret, name, args, rt_begin(RT_LAYER), RT_KEEP_ERRNO(pre), \
+		     r = RT_REAL(name) args, (void)0, handler)
+
+/* As RT_WRAP_PRE for calls that change the descriptor or stream tables. */
+#define RT_WRAP_OWN(ret, name, args, pre, handler)                                \
+	RT_WRAP_FULL(ret, name, args, rt_begin_own(RT_LAYER), RT_KEEP_ERRNO(pre), \
+		     r = RT_REAL(name) args, (void)0, handler)
+
+/* post runs after the real call, outside the lock (errno is restored after it). */
+#define RT_WRAP_POST(ret, name, args, post, handler)                                             \
+	RT_WRAP_FULL(ret, name, args, rt_begin(RT_LAYER), (void)0, r = RT_REAL(name) args, post, \
+		     handler)
 
 #define RT_NEEDS_MODE(flags) (((flags)&O_CREAT) || ((flags)&O_TMPFILE) == O_TMPFILE)
 
-#define RT_BODY_OPEN_VA(ret, name, args, dirfd_e, path_e, flags_e)                  \
-	mode_t mode = 0;                                                            \
-	enum rt_create create;                                                      \
-	if (RT_NEEDS_MODE(flags)) {                                                 \
-		va_list ap;                                                         \
-		va_start(ap, flags);                                                \
-		mode = (mode_t)va_arg(ap, int);                                     \
-		va_end(ap);                                                         \
-	}                                                                           \
-	RT_WRAP_PRE(ret, name, args,                                                \
-		    create = rt_posix_probe_create(dirfd_e, path_e, flags_e, mode), \
-		    rt_posix_open(#name, dirfd_e, path_e, flags_e, mode, create, r, \
-				  r < 0 ? err : 0, t0, t1))
+/*
+ * Whether an open created its file, learned without opening it twice: an
+ * open with O_CREAT but not O_EXCL is first made with O_EXCL added (through
+ * the same function, or through openat64 for creat).  When that succeeds,
+ * the call created the file and its result is the call's: an exclusive
+ * create of a missing file is the very same operation.  When it fails for
+ * any reason (the file is there, mostly), the program's own call is made as
+ * it was, with the errno it had before, and its result and errno are what
+ * the program gets; it did not create the file unless another process
+ * removed it in between (counted as not created), or the path is a
+ * dangling symbolic link (O_EXCL refuses it; the call creates its target,
+ * counted as not created).  The program's own O_EXCL needs no attempt.
+ */
+#define RT_OPEN_CALL(attempt, call, flags_e)                                                     \
+	if (((flags_e) & (O_CREAT | O_EXCL)) == O_CREAT && ((flags_e)&O_TMPFILE) != O_TMPFILE) { \
+		int rt_before = errno;                                                           \
+		r = attempt;                                                                     \
+		created = r >= 0;                                                                \
+		if (r < 0) {                                                                     \
+			errno = rt_before;                                                       \
+			r = call;                                                                \
+		}                                                                                \
+	} else {                                                                                 \
+		r = call;                                                                        \
+		created = ((flags_e)&O_CREAT) && ((flags_e)&O_EXCL) && r >= 0;                   \
+	}
 
-#define RT_BODY_OPEN(ret, name, args, dirfd_e, path_e, flags_e, mode_e)               \
-	enum rt_create create;                                                        \
-	RT_WRAP_PRE(ret, name, args,                                                  \
-		    create = rt_posix_probe_create(dirfd_e, path_e, flags_e, mode_e), \
-		    rt_posix_open(#name, dirfd_e, path_e, flags_e, mode_e, create, r, \
-				  r < 0 ? err : 0, t0, t1))
+#define RT_BODY_OPEN_VA(ret, name, args, dirfd_e, path_e, flags_e)                                \
+	mode_t mode = 0;                                                                          \
+	int created = 0;                                                                          \
+	if (RT_NEEDS_MODE(flags)) {                                                               \
+		va_list ap;                                                                       \
+		va_start(ap, flags);                                                              \
+		mode = (mode_t)va_arg(ap, int);                                                   \
+		va_end(ap);                                                                       \
+	}                                                                                         \
+	RT_WRAP_FULL(ret, name, args, rt_begin_own(RT_LAYER), (void)0,                            \
+		     RT_OPEN_CALL((flags |= O_EXCL, r = RT_REAL(name) args, flags &= ~O_EXCL, r), \
+				  RT_REAL(name) args, flags_e),                                   \
+		     (void)0,                                                                     \
+		     rt_posix_open(#name, dirfd_e, path_e, flags_e, mode, created, r,             \
+				   r < 0 ? err : 0, t0, t1))
+
+#define RT_BODY_OPEN(ret, name, args, dirfd_e, path_e, flags_e, mode_e)                        \
+	int created = 0;                                                                       \
+	RT_WRAP_FULL(ret, name, args, rt_begin_own(RT_LAYER), (void)0, r = RT_REAL(name) args; \
+		     created = ((flags_e)&O_CREAT) && ((flags_e)&O_EXCL) && r >= 0, (void)0,   \
+		     rt_posix_open(#name, dirfd_e, path_e, flags_e, mode_e, created, r,        \
+				   r < 0 ? err : 0, t0, t1))
+
+/* creat: the exclusive attempt goes through openat64, which takes flags. */
+#define RT_BODY_CREAT(ret, name, args, path_e, mode_e)                                          \
+	int created = 0;                                                                        \
+	RT_WRAP_FULL(ret, name, args, rt_begin_own(RT_LAYER), (void)0,                          \
+		     RT_OPEN_CALL(RT_RESOLVED(openat64)                                         \
+					  ? RT_REAL(openat64)(AT_FDCWD, path_e,                 \
+							      RT_CREAT_FLAGS | O_EXCL, mode_e)  \
+					  : -1,                                                 \
+				  RT_REAL(name) args, RT_CREAT_FLAGS),                          \
+		     (void)0,                                                                   \
+		     rt_posix_open(#name, AT_FDCWD, path_e, RT_CREAT_FLAGS, mode_e, created, r, \
+				   r < 0 ? err : 0, t0, t1))
 
 #define RT_BODY_CLOSE(ret, name, args, fd_e)                               \
 	struct rt_record *closing = NULL;                                  \
-	RT_WRAP_PRE(ret, name, args, closing = rt_posix_close_begin(fd_e), \
+	RT_WRAP_OWN(ret, name, args, closing = rt_posix_close_begin(fd_e), \
 		    rt_posix_close(#name, closing, r, err, t0, t1))
 
 #define RT_BODY_IO(ret, name, args, is_write, fd_e, offset_e, aligned_e) \
@@ -147,72 +225,89 @@ static int rt_resolve(const char *name, void *slot)
 		rt_posix_path_meta(#name, dirfd_e, path_e, counter, RT_FAILED(r), err, t0, t1))
 
 #define RT_BODY_DUP(ret, name, args, fd_e) \
-	RT_WRAP(ret, name, args, rt_posix_dup(#name, fd_e, r, err, t0, t1))
+	RT_WRAP_OWN(ret, name, args, (void)0, rt_posix_dup(#name, fd_e, r, err, t0, t1))
 
 #define RT_BODY_RENAME(ret, name, args, olddir_e, old_e, newdir_e, new_e) \
 	RT_WRAP(ret, name, args,                                          \
 		rt_posix_rename(#name, olddir_e, old_e, newdir_e, new_e, r, err, t0, t1))
 
 /* fcntl passes its optional argument on as glibc does: one pointer-sized word. */
-#define RT_BODY_FCNTL_VA(ret, name, args, fd_e, cmd_e)                \
-	void *arg;                                                    \
-	va_list ap;                                                   \
-	va_start(ap, cmd);                                            \
-	arg = va_arg(ap, void *);                                     \
-	va_end(ap);                                                   \
-	RT_WRAP(ret, name, args,                                      \
-		if ((cmd_e) == F_DUPFD || (cmd_e) == F_DUPFD_CLOEXEC) \
-			rt_posix_dup(#name, fd_e, r, err, t0, t1))
+#define RT_BODY_FCNTL_VA(ret, name, args, fd_e, cmd_e)                                      \
+	void *arg;                                                                          \
+	va_list ap;                                                                         \
+	va_start(ap, cmd);                                                                  \
+	arg = va_arg(ap, void *);                                                           \
+	va_end(ap);                                                                         \
+	int is_dup = (cmd_e) == F_DUPFD || (cmd_e) == F_DUPFD_CLOEXEC;                      \
+	RT_WRAP_FULL(ret, name, args, is_dup ? rt_begin_own(RT_LAYER) : rt_begin(RT_LAYER), \
+		     (void)0, r = RT_REAL(name) args, (void)0,                              \
+		     if (is_dup) rt_posix_dup(#name, fd_e, r, err, t0, t1))
 
-#define RT_BODY_FOPEN(ret, name, args, path_e, mode_e) \
-	RT_WRAP(ret, name, args, rt_stdio_open(#name, path_e, mode_e, r, err, t0, t1))
+/* A stream opened to append starts at the end: its position, asked once. */
+#define RT_OPEN_POSITION(stream, mode_e) \
+	int64_t position = (stream) && (mode_e) && (mode_e)[0] == 'a' ? (int64_t)ftello(stream) : 0
 
-#define RT_BODY_FREOPEN(ret, name, args, path_e, mode_e, stream_e)             \
-	struct rt_record *closing = NULL;                                      \
-	RT_WRAP_PRE(ret, name, args, closing = rt_stdio_close_begin(stream_e), \
-		    rt_stdio_close(#name, closing, 0, 0, t0, t0);              \
-		    rt_stdio_open(#name, path_e, mode_e, r, err, t0, t1))
+#define RT_BODY_FOPEN(ret, name, args, path_e, mode_e)                                         \
+	RT_WRAP_FULL(ret, name, args, rt_begin_own(RT_LAYER), (void)0, r = RT_REAL(name) args, \
+		     RT_OPEN_POSITION(r, mode_e),                                              \
+		     rt_stdio_open(#name, path_e, r, position, err, t0, t1))
 
-#define RT_BODY_FDOPEN(ret, name, args, fd_e, mode_e) \
-	RT_WRAP(ret, name, args, rt_stdio_fdopen(#name, fd_e, mode_e, r, err, t0, t1))
+#define RT_BODY_FREOPEN(ret, name, args, path_e, mode_e, stream_e)            \
+	struct rt_record *closing = NULL;                                     \
+	RT_WRAP_FULL(ret, name, args, rt_begin_own(RT_LAYER),                 \
+		     RT_KEEP_ERRNO(closing = rt_stdio_close_begin(stream_e)), \
+		     r = RT_REAL(name) args, RT_OPEN_POSITION(r, mode_e),     \
+		     rt_stdio_close(#name, closing, 0, 0, t0, t0);            \
+		     rt_stdio_open(#name, path_e, r, position, err, t0, t1))
+
+#define RT_BODY_FDOPEN(ret, name, args, fd_e, mode_e)                                          \
+	RT_WRAP_FULL(ret, name, args, rt_begin_own(RT_LAYER), (void)0, r = RT_REAL(name) args, \
+		     RT_OPEN_POSITION(r, mode_e),                                              \
+		     rt_stdio_fdopen(#name, fd_e, r, position, err, t0, t1))
 
 #define RT_BODY_FCLOSE(ret, name, args, stream_e)                              \
 	struct rt_record *closing = NULL;                                      \
-	RT_WRAP_PRE(ret, name, args, closing = rt_stdio_close_begin(stream_e), \
+	RT_WRAP_OWN(ret, name, args, closing = rt_stdio_close_begin(stream_e), \
 		    rt_stdio_close(#name, closing, r == EOF, err, t0, t1))
 
+/* bytes and failed (ferror takes the stream's lock) are known before the lock. */
 #define RT_BODY_SIO(ret, name, args, is_write, stream_e, bytes_e, failed_e) \
-	RT_WRAP(ret, name, args,                                            \
-		rt_stdio_io(#name, is_write, stream_e, bytes_e, failed_e, err, t0, t1))
+	RT_WRAP_POST(ret, name, args, int64_t bytes = bytes_e;              \
+		     int failed = failed_e,                                 \
+		     rt_stdio_io(#name, is_write, stream_e, bytes, failed, err, t0, t1))
 
-#define RT_BODY_SSEEK(ret, name, args, stream_e, failed_e) \
-	RT_WRAP(ret, name, args, rt_stdio_seek(#name, stream_e, failed_e, err, t0, t1))
+/* The position after a seek, asked before the lock. */
+#define RT_BODY_SSEEK(ret, name, args, stream_e, failed_e)                       \
+	RT_WRAP_POST(ret, name, args, int failed = failed_e;                     \
+		     int64_t position = failed ? -1 : (int64_t)ftello(stream_e), \
+		     rt_stdio_seek(#name, stream_e, failed, position, err, t0, t1))
 
 #define RT_BODY_SFLUSH(ret, name, args, stream_e) \
 	RT_WRAP(ret, name, args, rt_stdio_flush(#name, stream_e, r == EOF, err, t0, t1))
 
 /* fileno hands out the stream's descriptor: POSIX calls on it count on the file. */
-#define RT_BODY_FILENO(ret, name, args, stream_e) \
-	RT_WRAP(ret, name, args, rt_posix_fileno(#name, rt_stdio_name(stream_e), r, t0, t1))
+#define RT_BODY_FILENO(ret, name, args, stream_e)                                              \
+	RT_WRAP_FULL(ret, name, args, rt_begin_own(RT_LAYER), (void)0, r = RT_REAL(name) args, \
+		     (void)0, rt_posix_fileno(#name, rt_stdio_name(stream_e), r, t0, t1))
 
 /* rewind returns nothing: time it and count it as a seek. */
-#define RT_BODY_SREWIND(ret, name, args, stream_e)    \
-	double t0, t1;                                \
-	int err;                                      \
-	if (!RT_RESOLVED(name))                       \
-		return;                               \
-	if (!rt_begin(RT_LAYER)) {                    \
-		RT_REAL(name) args;                   \
-		return;                               \
-	}                                             \
-	t0 = rt_now();                                \
-	RT_REAL(name) args;                           \
-	err = errno;                                  \
-	t1 = rt_now();                                \
-	rt_lock();                                    \
-	rt_stdio_seek(#name, stream_e, 0, 0, t0, t1); \
-	rt_unlock();                                  \
-	rt_end(RT_LAYER);                             \
+#define RT_BODY_SREWIND(ret, name, args, stream_e)       \
+	double t0, t1;                                   \
+	int err;                                         \
+	if (!RT_RESOLVED(name))                          \
+		return;                                  \
+	if (!rt_begin(RT_LAYER)) {                       \
+		RT_REAL(name) args;                      \
+		return;                                  \
+	}                                                \
+	t0 = rt_now();                                   \
+	RT_REAL(name) args;                              \
+	err = errno;                                     \
+	t1 = rt_now();                                   \
+	rt_lock();                                       \
+	rt_stdio_seek(#name, stream_e, 0, 0, 0, t0, t1); \
+	rt_unlock();                                     \
+	rt_end(RT_LAYER);                                \
 	errno = err;
 
 /*
@@ -230,12 +325,15 @@ static int rt_resolve(const char *name, void *slot)
 	return r;
 
 /* Formatted reads: the bytes read are how far the stream's position moved. */
-#define RT_BODY_VSCANF(ret, name, args, stream_e)                                         \
-	off_t before = -1, after;                                                         \
-	RT_WRAP_PRE(ret, name, args, before = ftello(stream_e), after = ftello(stream_e); \
-		    rt_stdio_io(#name, 0, stream_e,                                       \
-				before >= 0 && after > before ? after - before : 0,       \
-				r == EOF && ferror(stream_e), err, t0, t1))
+#define RT_BODY_VSCANF(ret, name, args, stream_e)                                                 \
+	off_t before = -1;                                                                        \
+	RT_WRAP_FULL(ret, name, args, rt_begin(RT_LAYER),                                         \
+		     RT_KEEP_ERRNO(before = ftello(stream_e)), r = RT_REAL(name) args,            \
+		     off_t after = ftello(stream_e);                                              \
+		     int failed = r == EOF && ferror(stream_e),                                   \
+		     rt_stdio_io(#name, 0, stream_e,                                              \
+				 before >= 0 && after > before ? after - before : 0, failed, err, \
+				 t0, t1))
 
 #define RT_DEFINE(ret, name, params, args, kind, ...)                 \
 	RT_REAL_DECL(ret, name, params)                               \
@@ -251,3 +349,76 @@ RT_POSIX_CALLS(RT_DEFINE)
 #define RT_LAYER RT_IN_STDIO
 RT_STDIO_CALLS(RT_DEFINE)
 #undef RT_LAYER
+
+/*
+ * vfork() returns twice in one stack frame, so its wrapper cannot be a C
+ * function that calls the real one and returns: it is a few instructions
+ * that mark the calling thread (rt_vfork_prepare()) and jump to the real
+ * vfork, leaving no frame behind.  On other architectures, and in static
+ * links (where --wrap=vfork would be one more flag for every link), vfork
+ * is not wrapped, and rt_begin_own() alone keeps the child off the tables.
+ */
+#ifdef RT_WRAPS_VFORK
+#define RT_VFORK_SYM "vfork"
+
+/* Called by the vfork wrapper: marks the thread; the real vfork, or NULL. */
+__attribute__((used)) void *rt_vfork_prepare(void)
+{
+	static void *real;
+
+	if (!real) {
+		int saved_errno = errno;
+
+		real = dlsym(RTLD_NEXT, "vfork");
+		errno = saved_errno;
+	}
+	if (rt.enabled && real)
+		rt_inside |= RT_IN_VFORK;
+	return real;
+}
+
+/* The real vfork cannot be found: fail as the wrappers do. */
+__attribute__((used)) pid_t rt_vfork_missing(void)
+{
+	errno = ENOSYS;
+	return -1;
+}
+
+#if defined(__x86_64__)
+#ifdef __CET__
+#define RT_ENDBR "endbr64\n\t"
+#else
+#define RT_ENDBR ""
+#endif
+__asm__(".text\n\t"
+	".globl " RT_VFORK_SYM "\n\t"
+	".type " RT_VFORK_SYM ", @function\n" RT_VFORK_SYM ":\n\t" RT_ENDBR "subq $8, %rsp\n\t"
+	"call rt_vfork_prepare\n\t"
+	"addq $8, %rsp\n\t"
+	"testq %rax, %rax\n\t"
+	"jz 1f\n\t"
+	"jmp *%rax\n"
+	"1:\n\t"
+	"jmp rt_vfork_missing\n\t"
+	".size " RT_VFORK_SYM ", .-" RT_VFORK_SYM "\n\t");
+#else
+#ifdef __ARM_FEATURE_BTI_DEFAULT
+#define RT_BTI "bti c\n\t"
+#else
+#define RT_BTI ""
+#endif
+__asm__(".text\n\t"
+	".globl " RT_VFORK_SYM "\n\t"
+	".type " RT_VFORK_SYM ", %function\n" RT_VFORK_SYM ":\n\t" RT_BTI
+	"stp x29, x30, [sp, #-16]!\n\t"
+	"mov x29, sp\n\t"
+	"bl rt_vfork_prepare\n\t"
+	"ldp x29, x30, [sp], #16\n\t"
+	"cbz x0, 1f\n\t"
+	"mov x16, x0\n\t"
+	"br x16\n"
+	"1:\n\t"
+	"b rt_vfork_missing\n\t"
+	".size " RT_VFORK_SYM ", .-" RT_VFORK_SYM "\n\t");
+#endif
+#endif /* RT_WRAPS_VFORK */

@@ -1,6 +1,8 @@
 /*
  * bench-calls — times single I/O calls in a tight loop: write, read and
- * lseek on a tmpfs file, stat, and fwrite to a stream.  Prints one line per
+ * lseek on a tmpfs file, stat, and fwrite to a stream; then open+close of
+ * that file (plain, and with O_CREAT on the file that is there), and ftell
+ * and fseek on the stream.  Prints one line per
  * call: name and median nanoseconds per call over many batches.  Run it
  * plainly and under libioatlas (tests/perf/run-bench does both) to see the
  * runtime's added cost per call.
@@ -18,8 +20,20 @@
 
 #include "bench-util.h"
 
-enum op { OP_WRITE, OP_READ, OP_LSEEK, OP_STAT, OP_FWRITE, OP_COUNT };
-static const char *const op_names[] = {"write", "read", "lseek", "stat", "fwrite"};
+enum op {
+	OP_WRITE,
+	OP_READ,
+	OP_LSEEK,
+	OP_STAT,
+	OP_FWRITE,
+	OP_OPEN,
+	OP_OPEN_CREAT,
+	OP_FTELL,
+	OP_FSEEK,
+	OP_COUNT
+};
+static const char *const op_names[] = {"write",	     "read",	    "lseek", "stat", "fwrite",
+				       "open_close", "creat_close", "ftell", "fseek"};
 
 int main(int argc, char **argv)
 {
@@ -65,6 +79,24 @@ int main(int argc, char **argv)
 					break;
 				case OP_STAT:
 					if (stat(path, &st))
+						return 1;
+					break;
+				case OP_OPEN:
+				case OP_OPEN_CREAT: {
+					int other = op == OP_OPEN
+							    ? open(path, O_RDONLY)
+							    : open(path, O_RDWR | O_CREAT, 0644);
+
+					if (other < 0 || close(other))
+						return 1;
+					break;
+				}
+				case OP_FTELL:
+					if (ftell(f) < 0)
+						return 1;
+					break;
+				case OP_FSEEK:
+					if (fseek(f, i & 4095, SEEK_SET))
 						return 1;
 					break;
 				case OP_FWRITE:

@@ -19,8 +19,8 @@ is "$(ioa_preload "$logs" "$ops" stdio "$work"; echo "status $?")" "$expected" \
 	"with a good log directory the program is unchanged"
 log=$(ioa_only_log "$logs")
 is "$(stat -c %a "$log")" 440 "the log is read-only (0440)"
-like "$log" "^$logs/[0-9]{4}/[0-9]{2}/[0-9]{2}/[^/]+_posix-ops_nojob_[0-9]+-[0-9]+\\.ioa$" \
-	"under LOGDIR/YYYY/MM/DD/<user>_<exe>_<jobid>_<start>.ioa"
+like "$log" "^$logs/[0-9]{4}/[0-9]{2}/[0-9]{2}/[^/]+_posix-ops_nojob_[0-9]+-[A-Za-z0-9._-]+-[0-9]+\\.ioa$" \
+	"under LOGDIR/YYYY/MM/DD/<user>_<exe>_<job>_<start>-<host>-<pid>.ioa"
 is "$(find "$logs" -name '*.part' | wc -l)" 0 "and no .part file is left"
 version=$(sed -n 's/^CMAKE_PROJECT_VERSION:STATIC=//p' "$IOA_BUILD_DIR/CMakeCache.txt")
 like "$("$IOA_CMD" parse "$log")" "^# runtime_version: $version\$" "the log carries the runtime's version"
