@@ -175,7 +175,10 @@ static void add_host(struct rt_job *job, char **names, int rank, const char *hos
 /*
  * Rank 0: the keys that appear more than once, sorted, in place.  A file
  * that some rank folded counts as appearing there too, and is marked
- * partial: its combined record lacks that rank's share.
+ * partial: its combined record lacks that rank's share.  A file that every
+ * rank holding it folded has no record anywhere to combine (its counts are
+ * all in overflow records): it is not shared, or its combined record would
+ * have no name and no counters.
  */
 static size_t keep_shared(struct rt_key *keys, size_t n)
 {
@@ -184,13 +187,16 @@ static size_t keep_shared(struct rt_key *keys, size_t n)
 	qsort(keys, n, sizeof(*keys), key_cmp);
 	for (i = 0; i < n; i = run + 1) {
 		uint64_t partial = 0;
+		size_t held = 0;
 
 		run = i;
 		while (run + 1 < n && !key_cmp(&keys[i], &keys[run + 1]))
 			run++;
-		for (k = i; k <= run; k++)
+		for (k = i; k <= run; k++) {
 			partial |= keys[k].module & RT_KEY_FOLDED ? RT_KEY_PARTIAL : 0;
-		if (run > i)
+			held += !(keys[k].module & RT_KEY_FOLDED);
+		}
+		if (run > i && held)
 			keys[kept++] =
 				(struct rt_key){keys[i].id, RT_KEY_MODULE(&keys[i]) | partial};
 	}
@@ -611,8 +617,13 @@ static int write_job_log(struct rt_job *job)
 		/* The other ranks' bytes are in w now (small logs): let them go. */
 		free(gathered);
 		gathered = NULL;
+		/*
+		 * A combination no rank sent (its rank's message was lost) has
+		 * neither name nor counters: it is left out, never written empty.
+		 */
 		for (i = 0; !rc && i < job->nshared; i++)
-			rt_combine_finish(&combined[i]);
+			if (combined[i].ranks && combined[i].name)
+				rt_combine_finish(&combined[i]);
 		/* Rank 0's regions follow the others' (small logs) or lead (large). */
 		if (!rc)
 			rc = rt_log_pack_records(&w);
