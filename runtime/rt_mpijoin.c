@@ -7,8 +7,9 @@
  * on tags of the runtime's own (the program's traffic is over by
  * MPI_Finalize):
  *
- *  1. hello: every rank but 0 sends rank 0 whether it records, with
- *     MPI_Issend, whose completion tells the sender that rank 0 took it.
+ *  1. hello: every rank but 0 sends rank 0 whether it records; a
+ *     recording rank with MPI_Issend, whose completion tells it that
+ *     rank 0 took it, a rank that does not record with MPI_Isend.
  *     Rank 0 takes hellos until it has one from every rank or
  *     RT_MPIJOIN_WAIT_S has passed.
  *  2. offer: rank 0 offers each recording rank it heard a place, again
@@ -333,7 +334,11 @@ static int take_from_0(int tag, int *buf, int max, double deadline)
 	return count;
 }
 
-/* Ranks but 0: hello, then the offer and the list when recording. */
+/*
+ * Ranks but 0: hello, then the offer and the list when recording.  The
+ * wait for rank 0 is long (rank 0 may be late), the wait for the offer
+ * once rank 0 took the hello covers rank 0's own wait for the others.
+ */
 static int ask(struct rt_mpijoin *j, int recording, int *list, int list_max)
 {
 	int hello[2] = {RT_JOIN_MAGIC, recording}, done = 0, len;
@@ -341,7 +346,13 @@ static int ask(struct rt_mpijoin *j, int recording, int *list, int list_max)
 	MPI_Request req = MPI_REQUEST_NULL;
 	unsigned spins = 0;
 
-	if (rt_pmpi.Issend(hello, 2, MPI_INT, 0, RT_TAG_HELLO, MPI_COMM_WORLD, &req) != MPI_SUCCESS)
+	/*
+	 * A rank that does not record needs no answer: a standard send, which
+	 * completes at once for so small a message, and rank 0 takes it when
+	 * it comes.  A recording rank must know that rank 0 took its hello.
+	 */
+	if ((recording ? rt_pmpi.Issend : rt_pmpi.Isend)(hello, 2, MPI_INT, 0, RT_TAG_HELLO,
+							 MPI_COMM_WORLD, &req) != MPI_SUCCESS)
 		return recording ? alone(j) : 1;
 	while (!done) {
 		if (rt_pmpi.Test(&req, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS)

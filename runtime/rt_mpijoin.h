@@ -47,7 +47,11 @@ void rt_mpijoin_release(struct rt_mpijoin *j);
  */
 const char *rt_mpijoin_ranks(const struct rt_mpijoin *j, char *out, size_t len);
 
-/* How long rank 0 waits for the others' hellos, and they for it. */
-#define RT_MPIJOIN_WAIT_S 15.0
+/*
+ * How long rank 0 waits for the others' hellos; they wait four times as
+ * long for rank 0 to take theirs.  Only ranks that never answer (no
+ * runtime loaded) or arrive later than that make anyone wait this long.
+ */
+#define RT_MPIJOIN_WAIT_S 30.0
 
 #endif

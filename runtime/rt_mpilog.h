@@ -37,6 +37,7 @@
 	X(Errhandler_free, (MPI_Errhandler *))                                                  \
 	X(Error_class, (int, int *))                                                            \
 	X(Issend, (const void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Request *))         \
+	X(Isend, (const void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Request *))          \
 	X(Iprobe, (int, int, MPI_Comm, int *, MPI_Status *))                                    \
 	X(Recv, (void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Status *))                  \
 	X(Get_count, (const MPI_Status *, MPI_Datatype, int *))                                 \

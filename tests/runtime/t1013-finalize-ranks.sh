@@ -143,12 +143,12 @@ matrix() {
 
 	# Ranks without the runtime at all (no preload) never answer: bounded waits.
 	logs=$(ioa_logdir)
-	run_job "$fam" 120 "$logs" 2 "$files" $a : 2 LD_PRELOAD= "$files" $a >/dev/null 2>&1
+	run_job "$fam" 150 "$logs" 2 "$files" $a : 2 LD_PRELOAD= "$files" $a >/dev/null 2>&1
 	is "$?" 0 "$fam: ranks 2-3 without the runtime: MPI_Finalize returns"
 	check_logs "$fam: ranks 2-3 without the runtime" "$logs" "0-1"
 
 	logs=$(ioa_logdir)
-	run_job "$fam" 200 "$logs" 2 LD_PRELOAD= "$files" $a : 2 "$files" $a >/dev/null 2>&1
+	run_job "$fam" 300 "$logs" 2 LD_PRELOAD= "$files" $a : 2 "$files" $a >/dev/null 2>&1
 	is "$?" 0 "$fam: rank 0 without the runtime: MPI_Finalize returns"
 	check_logs "$fam: rank 0 without the runtime, each rank alone" "$logs" "2 3"
 }
