@@ -105,28 +105,26 @@ static int take_back(MPI_Request *req)
 /*
  * Rank 0: waits for the sends in reqs (MPI_REQUEST_NULL: none) until
  * deadline; then takes back the rest.  state[r] becomes to_state for each
- * rank whose send completed.
+ * rank whose send completed.  done is room for n indices.
  */
-static void wait_sends(MPI_Request *reqs, unsigned char *state, int n, double deadline,
+static void wait_sends(MPI_Request *reqs, int *done, unsigned char *state, int n, double deadline,
 		       unsigned char to_state)
 {
-	int r, left = 0, done;
+	int r, k, left = 0, count;
 	unsigned spins = 0;
 
 	for (r = 0; r < n; r++)
 		left += reqs[r] != MPI_REQUEST_NULL;
+	/* One call tests them all: a pass costs one call, not one per rank. */
 	while (left && now_s() < deadline) {
-		for (r = 0; r < n; r++) {
-			if (reqs[r] == MPI_REQUEST_NULL)
-				continue;
-			done = 0;
-			if (rt_pmpi.Test(&reqs[r], &done, MPI_STATUS_IGNORE) != MPI_SUCCESS)
-				done = 1, reqs[r] = MPI_REQUEST_NULL;
-			else if (done)
-				state[r] = to_state;
-			left -= done;
-		}
-		if (left)
+		if (rt_pmpi.Testsome(n, reqs, &count, done, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
+			break;
+		if (count == MPI_UNDEFINED)
+			break;
+		for (k = 0; k < count; k++)
+			state[done[k]] = to_state;
+		left -= count;
+		if (!count)
 			poll_pause(&spins);
 	}
 	for (r = 0; r < n; r++) {
@@ -251,6 +249,7 @@ static int coordinate(struct rt_mpijoin *j, int recording, int *list)
 	int n = rt.nprocs, heard = 0, r, len, hello[2];
 	unsigned char *state = calloc((size_t)n, 1);
 	MPI_Request *reqs = state ? malloc((size_t)n * sizeof(*reqs)) : NULL;
+	int *done = reqs ? malloc((size_t)n * sizeof(*done)) : NULL;
 	double deadline = now_s() + RT_MPIJOIN_WAIT_S;
 	unsigned spins = 0;
 
@@ -278,7 +277,8 @@ static int coordinate(struct rt_mpijoin *j, int recording, int *list)
 			break;
 		poll_pause(&spins);
 	}
-	if (!reqs || !list) {
+	if (!done || !list) {
+		free(done);
 		free(reqs);
 		free(state);
 		return recording ? -ENOMEM : 1;
@@ -292,7 +292,7 @@ static int coordinate(struct rt_mpijoin *j, int recording, int *list)
 			    MPI_SUCCESS)
 			reqs[r] = MPI_REQUEST_NULL;
 	}
-	wait_sends(reqs, state, n, now_s() + 2 * RT_MPIJOIN_WAIT_S, RT_COMMITTED);
+	wait_sends(reqs, done, state, n, now_s() + 2 * RT_MPIJOIN_WAIT_S, RT_COMMITTED);
 	if (recording)
 		state[0] = RT_COMMITTED;
 	len = encode_list(state, n, list);
@@ -301,7 +301,8 @@ static int coordinate(struct rt_mpijoin *j, int recording, int *list)
 		    rt_pmpi.Issend(list, len, MPI_INT, r, RT_TAG_LIST, MPI_COMM_WORLD, &reqs[r]) !=
 			    MPI_SUCCESS)
 			reqs[r] = MPI_REQUEST_NULL;
-	wait_sends(reqs, state, n, now_s() + 4 * RT_MPIJOIN_WAIT_S, RT_COMMITTED);
+	wait_sends(reqs, done, state, n, now_s() + 4 * RT_MPIJOIN_WAIT_S, RT_COMMITTED);
+	free(done);
 	free(reqs);
 	free(state);
 	if (!recording)

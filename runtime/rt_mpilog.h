@@ -42,6 +42,7 @@
 	X(Recv, (void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Status *))                  \
 	X(Get_count, (const MPI_Status *, MPI_Datatype, int *))                                 \
 	X(Test, (MPI_Request *, int *, MPI_Status *))                                           \
+	X(Testsome, (int, MPI_Request[], int *, int[], MPI_Status[]))                           \
 	X(Cancel, (MPI_Request *))                                                              \
 	X(Test_cancelled, (const MPI_Status *, int *))                                          \
 	X(Request_free, (MPI_Request *))                                                        \
