@@ -76,7 +76,8 @@ static void poll_pause(unsigned *spins)
 /*
  * Tries to take back a send nobody took in time.  Returns 1 when it was
  * taken after all (the cancel came too late), 0 when it is gone: cancelled,
- * or freed because this MPI cannot cancel sends.
+ * or freed because this MPI cannot cancel sends (then MPI may still read
+ * its buffer, which must outlive it).
  */
 static int take_back(MPI_Request *req)
 {
@@ -105,10 +106,12 @@ static int take_back(MPI_Request *req)
 /*
  * Rank 0: waits for the sends in reqs (MPI_REQUEST_NULL: none) until
  * deadline; then takes back the rest.  state[r] becomes to_state for each
- * rank whose send completed.  done is room for n indices.
+ * rank whose send completed.  done is room for n indices.  Returns the
+ * number of sends not taken: cancelled, or freed unfinished (MPI may then
+ * still read their buffer).
  */
-static void wait_sends(MPI_Request *reqs, int *done, unsigned char *state, int n, double deadline,
-		       unsigned char to_state)
+static int wait_sends(MPI_Request *reqs, int *done, unsigned char *state, int n, double deadline,
+		      unsigned char to_state)
 {
 	int r, k, left = 0, count;
 	unsigned spins = 0;
@@ -127,13 +130,16 @@ static void wait_sends(MPI_Request *reqs, int *done, unsigned char *state, int n
 		if (!count)
 			poll_pause(&spins);
 	}
-	for (r = 0; r < n; r++) {
+	for (r = 0, left = 0; r < n; r++) {
 		if (reqs[r] == MPI_REQUEST_NULL)
 			continue;
 		if (take_back(&reqs[r]))
 			state[r] = to_state;
+		else
+			left++;
 		reqs[r] = MPI_REQUEST_NULL;
 	}
+	return left;
 }
 
 /* The list message: magic, member count, range count, then (first, count) pairs. */
@@ -244,7 +250,7 @@ static int alone(struct rt_mpijoin *j)
 }
 
 /* Rank 0: takes the hellos, makes the offers, sends the list. */
-static int coordinate(struct rt_mpijoin *j, int recording, int *list)
+static int coordinate(struct rt_mpijoin *j, int recording, int *list, int *list_abandoned)
 {
 	int n = rt.nprocs, heard = 0, r, len, hello[2];
 	unsigned char *state = calloc((size_t)n, 1);
@@ -301,7 +307,8 @@ static int coordinate(struct rt_mpijoin *j, int recording, int *list)
 		    rt_pmpi.Issend(list, len, MPI_INT, r, RT_TAG_LIST, MPI_COMM_WORLD, &reqs[r]) !=
 			    MPI_SUCCESS)
 			reqs[r] = MPI_REQUEST_NULL;
-	wait_sends(reqs, done, state, n, now_s() + 4 * RT_MPIJOIN_WAIT_S, RT_COMMITTED);
+	*list_abandoned =
+		wait_sends(reqs, done, state, n, now_s() + 4 * RT_MPIJOIN_WAIT_S, RT_COMMITTED);
 	free(done);
 	free(reqs);
 	free(state);
@@ -342,11 +349,15 @@ static int take_from_0(int tag, int *buf, int max, double deadline)
  */
 static int ask(struct rt_mpijoin *j, int recording, int *list, int list_max)
 {
-	int hello[2] = {RT_JOIN_MAGIC, recording}, done = 0, len;
+	/* Static: a hello MPI could not cancel may be read after this returns. */
+	static int hello[2];
+	int offer[2], done = 0, len;
 	double deadline = now_s() + 4 * RT_MPIJOIN_WAIT_S;
 	MPI_Request req = MPI_REQUEST_NULL;
 	unsigned spins = 0;
 
+	hello[0] = RT_JOIN_MAGIC;
+	hello[1] = recording;
 	/*
 	 * A rank that does not record needs no answer: a standard send, which
 	 * completes at once for so small a message, and rank 0 takes it when
@@ -368,7 +379,7 @@ static int ask(struct rt_mpijoin *j, int recording, int *list, int list_max)
 	if (!recording)
 		return 1;
 	/* Rank 0 took the hello: it makes its offers within RT_MPIJOIN_WAIT_S. */
-	if (take_from_0(RT_TAG_OFFER, hello, 2, now_s() + 2 * RT_MPIJOIN_WAIT_S) < 0)
+	if (take_from_0(RT_TAG_OFFER, offer, 2, now_s() + 2 * RT_MPIJOIN_WAIT_S) < 0)
 		return alone(j);
 	/* Committed: the list follows the others' offers. */
 	len = take_from_0(RT_TAG_LIST, list, list_max, now_s() + 4 * RT_MPIJOIN_WAIT_S);
@@ -379,7 +390,7 @@ static int ask(struct rt_mpijoin *j, int recording, int *list, int list_max)
 
 int rt_mpijoin(struct rt_mpijoin *j, int recording)
 {
-	int n = rt.nprocs, list_max = 3 + 2 * n, *list, rc, nomem = 0;
+	int n = rt.nprocs, list_max = 3 + 2 * n, *list, rc, nomem = 0, list_abandoned = 0;
 
 	memset(j, 0, sizeof(*j));
 	j->comm = MPI_COMM_NULL;
@@ -396,10 +407,12 @@ int rt_mpijoin(struct rt_mpijoin *j, int recording)
 	if (n == 1)
 		rc = recording ? alone(j) : 1;
 	else if (rt.rank == 0)
-		rc = coordinate(j, recording, list);
+		rc = coordinate(j, recording, list, &list_abandoned);
 	else
 		rc = ask(j, recording, list, list_max);
-	free(list);
+	/* A list MPI may still send is left to it (only after a stall of minutes). */
+	if (!list_abandoned)
+		free(list);
 	if (rc) {
 		free(j->world);
 		j->world = NULL;
