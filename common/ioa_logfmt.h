@@ -59,7 +59,8 @@
 	X(RANK_NODES, 13, "rank_nodes")   \
 	X(FOLDED, 14, "folded")           \
 	X(SCHEDULER, 15, "scheduler")     \
-	X(LOST, 16, "untracked")
+	X(LOST, 16, "untracked")          \
+	X(RANKS, 17, "ranks")
 
 #define IOA_JOB_KEY_ENUM(id, value, name) IOA_JOB_##id = value,
 enum ioa_job_key { IOA_JOB_KEYS(IOA_JOB_KEY_ENUM) };

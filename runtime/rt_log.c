@@ -26,6 +26,8 @@
 #include "rt_stdio.h"
 #include "rt_records.h"
 
+const char *rt_log_ranks;
+
 void rt_log_finish_record(struct rt_record *rec)
 {
 	int64_t *c = rec->counters;
@@ -457,6 +459,8 @@ int rt_log_pack_job(struct ioa_log_writer *w, const char *hostnames, size_t host
 		for (r = 0; r < (uint32_t)rt.nprocs && !rc; r++)
 			rc = ioa_enc_u32(&raw, rank_nodes ? rank_nodes[r] : 0);
 	}
+	if (!rc && rt_log_ranks)
+		rc = enc_entry_str(&raw, IOA_JOB_RANKS, rt_log_ranks);
 	if (!rc)
 		rc = enc_entry_u64(&raw, IOA_JOB_FOLDED, folded);
 	if (!rc) {

@@ -21,6 +21,12 @@ struct rt_record;
 /* Fills a record's derived counters (the most common sizes and strides). */
 void rt_log_finish_record(struct rt_record *rec);
 
+/*
+ * The MPI ranks whose records a log holds, as text ("0-2,5"), written in
+ * the job region when set (MPI shutdown); NULL: not said.
+ */
+extern const char *rt_log_ranks;
+
 /* Packs the job region (end time now) and the mount table into w. */
 int rt_log_pack_job(struct ioa_log_writer *w, const char *hostnames, size_t hostnames_len,
 		    const uint32_t *rank_nodes, uint32_t nnodes);

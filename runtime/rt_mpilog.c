@@ -1,6 +1,10 @@
 /*
  * rt_mpilog — one log per MPI job, written at MPI_Finalize (see rt_mpilog.h).
  *
+ *  0. The ranks that record find each other (rt_mpijoin): all of them
+ *     share MPI_COMM_WORLD, some share a communicator of their own, a rank
+ *     that could not join is alone.  "Rank 0" below is rank 0 of that
+ *     communicator, the lowest recording rank; records keep world ranks.
  *  1. Every rank sends its host name and the (module, record id) keys it
  *     holds to rank 0, which maps ranks to nodes, finds the keys held by
  *     more than one rank, and broadcasts those.
@@ -14,10 +18,12 @@
  *     offset, and all ranks write with one collective MPI_File_write_at_all.
  *     Either way the log is "<log>.part" until complete, then renamed.
  *
- * That is five collective steps for a small log; each costs a network
- * round trip, which is what MPI_Finalize's added time is made of.  All of
- * it runs through PMPI on MPI_COMM_WORLD, which the MPI standard requires
- * to be quiet by the time MPI_Finalize is called.  A failure anywhere
+ * That is three rounds of point-to-point messages and five collective
+ * steps for a small log; each costs a network round trip, which is what
+ * MPI_Finalize's added time is made of.  All of it runs through PMPI, on
+ * MPI_COMM_WORLD (which the MPI standard requires to be quiet by the time
+ * MPI_Finalize is called) or a communicator made from it.  The log says
+ * which world ranks it holds (job key "ranks").  A failure anywhere
  * leaves no log and is reported under IOATLAS_DEBUG.
  */
 #define _GNU_SOURCE
@@ -39,6 +45,7 @@
 #include "rt_combine.h"
 #include "rt_core.h"
 #include "rt_log.h"
+#include "rt_mpijoin.h"
 #include "rt_records.h"
 #include "rt_trace.h"
 
@@ -98,14 +105,25 @@ static int key_cmp(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
+struct rt_job {
+	struct rt_mpijoin group; /* the ranks writing this log */
+	struct rt_key *shared;	 /* every rank */
+	size_t nshared;
+	struct ioa_buf hosts; /* rank 0: distinct host names, NUL-separated */
+	uint32_t *rank_nodes; /* rank 0 */
+	uint32_t nnodes;
+	double ns_per_tick;
+	struct ioa_trace trace; /* rank 0, small logs: every rank's trace, to be grouped */
+};
+
 /*
  * Gathers variable-size byte buffers at rank 0.  When rank 0 already knows
  * every rank's length (known_counts, e.g. from an earlier allgather) this
  * is one collective step, else two.  On rank 0 *all receives the
  * concatenation and *counts each rank's share; the caller frees both.
  */
-static int gather_bytes(const void *mine, size_t len, const int *known_counts, char **all,
-			int **counts)
+static int gather_bytes(const struct rt_mpijoin *g, const void *mine, size_t len,
+			const int *known_counts, char **all, int **counts)
 {
 	int *displs = NULL, i, total = 0, my_len = (int)len, rc = 0;
 
@@ -113,16 +131,16 @@ static int gather_bytes(const void *mine, size_t len, const int *known_counts, c
 	*counts = NULL;
 	if (len > INT_MAX)
 		my_len = 0, rc = -EOVERFLOW;
-	if (rt.rank == 0) {
-		*counts = calloc((size_t)rt.nprocs, sizeof(int));
-		displs = calloc((size_t)rt.nprocs, sizeof(int));
+	if (g->rank == 0) {
+		*counts = calloc((size_t)g->size, sizeof(int));
+		displs = calloc((size_t)g->size, sizeof(int));
 		if (*counts && known_counts)
-			memcpy(*counts, known_counts, (size_t)rt.nprocs * sizeof(int));
+			memcpy(*counts, known_counts, (size_t)g->size * sizeof(int));
 	}
 	if (!known_counts)
-		rt_pmpi.Gather(&my_len, 1, MPI_INT, *counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
-	if (rt.rank == 0 && *counts && displs) {
-		for (i = 0; i < rt.nprocs; i++) {
+		rt_pmpi.Gather(&my_len, 1, MPI_INT, *counts, 1, MPI_INT, 0, g->comm);
+	if (g->rank == 0 && *counts && displs) {
+		for (i = 0; i < g->size; i++) {
 			displs[i] = total;
 			total = (*counts)[i] > INT_MAX - total ? INT_MAX : total + (*counts)[i];
 		}
@@ -133,29 +151,19 @@ static int gather_bytes(const void *mine, size_t len, const int *known_counts, c
 	 * MPI_ERRORS_RETURN in force (rt_mpilog_write) that is an error for
 	 * rank 0 alone, never an abort of the job.
 	 */
-	if (rt.rank == 0 && (!*all || total == INT_MAX)) {
-		for (i = 0; *counts && i < rt.nprocs; i++)
+	if (g->rank == 0 && (!*all || total == INT_MAX)) {
+		for (i = 0; *counts && i < g->size; i++)
 			(*counts)[i] = 0;
 		rc = -ENOMEM;
 	}
-	if (rt_pmpi.Gatherv(mine, my_len, MPI_BYTE, *all, *counts, displs, MPI_BYTE, 0,
-			    MPI_COMM_WORLD) != MPI_SUCCESS)
+	if (rt_pmpi.Gatherv(mine, my_len, MPI_BYTE, *all, *counts, displs, MPI_BYTE, 0, g->comm) !=
+	    MPI_SUCCESS)
 		rc = -EIO;
 	free(displs);
 	return rc;
 }
 
 /* --------------------------------------------------------- step 1 */
-
-struct rt_job {
-	struct rt_key *shared; /* every rank */
-	size_t nshared;
-	struct ioa_buf hosts; /* rank 0: distinct host names, NUL-separated */
-	uint32_t *rank_nodes; /* rank 0 */
-	uint32_t nnodes;
-	double ns_per_tick;
-	struct ioa_trace trace; /* rank 0, small logs: every rank's trace, to be grouped */
-};
 
 /* Rank 0: maps a rank's host name to a node number. */
 static void add_host(struct rt_job *job, char **names, int rank, const char *host)
@@ -175,7 +183,10 @@ static void add_host(struct rt_job *job, char **names, int rank, const char *hos
 /*
  * Rank 0: the keys that appear more than once, sorted, in place.  A file
  * that some rank folded counts as appearing there too, and is marked
- * partial: its combined record lacks that rank's share.
+ * partial: its combined record lacks that rank's share.  A file that every
+ * rank holding it folded has no record anywhere to combine (its counts are
+ * all in overflow records): it is not shared, or its combined record would
+ * have no name and no counters.
  */
 static size_t keep_shared(struct rt_key *keys, size_t n)
 {
@@ -184,13 +195,16 @@ static size_t keep_shared(struct rt_key *keys, size_t n)
 	qsort(keys, n, sizeof(*keys), key_cmp);
 	for (i = 0; i < n; i = run + 1) {
 		uint64_t partial = 0;
+		size_t held = 0;
 
 		run = i;
 		while (run + 1 < n && !key_cmp(&keys[i], &keys[run + 1]))
 			run++;
-		for (k = i; k <= run; k++)
+		for (k = i; k <= run; k++) {
 			partial |= keys[k].module & RT_KEY_FOLDED ? RT_KEY_PARTIAL : 0;
-		if (run > i)
+			held += !(keys[k].module & RT_KEY_FOLDED);
+		}
+		if (run > i && held)
 			keys[kept++] =
 				(struct rt_key){keys[i].id, RT_KEY_MODULE(&keys[i]) | partial};
 	}
@@ -223,27 +237,27 @@ static int find_shared(struct rt_job *job)
 	}
 	if (rc)
 		mine.len = sizeof(host) <= mine.len ? sizeof(host) : 0;
-	rc = gather_bytes(mine.data, mine.len, NULL, &all, &counts) || rc;
+	rc = gather_bytes(&job->group, mine.data, mine.len, NULL, &all, &counts) || rc;
 
-	if (rt.rank == 0 && all) {
+	if (job->group.rank == 0 && all) {
 		size_t at = 0;
 
-		for (r = 0; r < rt.nprocs; r++)
+		for (r = 0; r < job->group.size; r++)
 			nkeys += (size_t)counts[r] >= RT_HOST_LEN
 					 ? ((size_t)counts[r] - RT_HOST_LEN) / sizeof(*keys)
 					 : 0;
 		keys = malloc((nkeys + 1) * sizeof(*keys));
-		names = calloc((size_t)rt.nprocs, sizeof(*names));
+		names = calloc((size_t)job->group.size, sizeof(*names));
 		job->rank_nodes = calloc((size_t)rt.nprocs, sizeof(uint32_t));
 		nkeys = 0;
-		for (r = 0; keys && names && job->rank_nodes && r < rt.nprocs; r++) {
+		for (r = 0; keys && names && job->rank_nodes && r < job->group.size; r++) {
 			size_t n = (size_t)counts[r] >= RT_HOST_LEN
 					   ? ((size_t)counts[r] - RT_HOST_LEN) / sizeof(*keys)
 					   : 0;
 
 			if ((size_t)counts[r] >= RT_HOST_LEN) {
 				all[at + RT_HOST_LEN - 1] = '\0';
-				add_host(job, names, r, all + at);
+				add_host(job, names, job->group.world[r], all + at);
 			}
 			memcpy(keys + nkeys, all + at + RT_HOST_LEN, n * sizeof(*keys));
 			nkeys += n;
@@ -257,17 +271,17 @@ static int find_shared(struct rt_job *job)
 		size_t n;
 
 		memset(first, 0, sizeof(first));
-		if (rt.rank == 0) {
+		if (job->group.rank == 0) {
 			first[0].id = (uint64_t)nshared;
 			memcpy(first + 1, keys,
 			       (nshared < RT_BCAST_KEYS ? (size_t)nshared : RT_BCAST_KEYS) *
 				       sizeof(*keys));
 		}
-		rt_pmpi.Bcast(first, sizeof(first), MPI_BYTE, 0, MPI_COMM_WORLD);
+		rt_pmpi.Bcast(first, sizeof(first), MPI_BYTE, 0, job->group.comm);
 		nshared = (int)first[0].id;
 		job->nshared = (size_t)nshared;
 		n = job->nshared < RT_BCAST_KEYS ? job->nshared : RT_BCAST_KEYS;
-		if (rt.rank != 0) {
+		if (job->group.rank != 0) {
 			keys = malloc((job->nshared + 1) * sizeof(*keys));
 			if (keys)
 				memcpy(keys, first + 1, n * sizeof(*keys));
@@ -279,7 +293,7 @@ static int find_shared(struct rt_job *job)
 
 			if (!rest)
 				rest = malloc((size_t)rest_bytes);
-			rt_pmpi.Bcast(rest, rest ? rest_bytes : 0, MPI_BYTE, 0, MPI_COMM_WORLD);
+			rt_pmpi.Bcast(rest, rest ? rest_bytes : 0, MPI_BYTE, 0, job->group.comm);
 			if (!keys)
 				free(rest);
 		}
@@ -330,9 +344,9 @@ static int pack_message(struct rt_job *job, struct ioa_log_writer *w, struct ioa
 			    ioa_get_u32((unsigned char *)msg->data) + 1);
 	}
 	/* Rank 0 packs its own records after combining; the others now. */
-	if (!rc && rt.rank != 0)
+	if (!rc && job->group.rank != 0)
 		rc = rt_log_pack_records(w);
-	if (!rc && rt.rank != 0 && rt_trace_pack(w, job->ns_per_tick) && rt.config.debug)
+	if (!rc && job->group.rank != 0 && rt_trace_pack(w, job->ns_per_tick) && rt.config.debug)
 		fprintf(stderr, "ioatlas: rank %d's operation trace is left out of the log\n",
 			rt.rank);
 	return rc;
@@ -494,8 +508,8 @@ struct rt_placement {
 	char path[PATH_MAX];
 };
 
-static int write_collective(struct ioa_log_writer *w, struct ioa_buf *head,
-			    struct rt_placement *placements)
+static int write_collective(const struct rt_mpijoin *g, struct ioa_log_writer *w,
+			    struct ioa_buf *head, struct rt_placement *placements)
 {
 	struct rt_placement mine;
 	int failed = 0, any_failed = 0, rc;
@@ -503,18 +517,17 @@ static int write_collective(struct ioa_log_writer *w, struct ioa_buf *head,
 	MPI_File fh;
 
 	rt_pmpi.Scatter(placements, sizeof(mine), MPI_BYTE, &mine, sizeof(mine), MPI_BYTE, 0,
-			MPI_COMM_WORLD);
+			g->comm);
 	if (!mine.path[0])
 		return -EIO;
 	snprintf(part, sizeof(part), "%s.part", mine.path);
-	if (rt.rank == 0)
+	if (g->rank == 0)
 		failed = ioa_buf_add(head, w->stored.data, w->stored.len) != 0;
-	rc = rt_pmpi.File_open(MPI_COMM_WORLD, part,
-			       MPI_MODE_WRONLY | MPI_MODE_CREATE | MPI_MODE_EXCL, MPI_INFO_NULL,
-			       &fh);
+	rc = rt_pmpi.File_open(g->comm, part, MPI_MODE_WRONLY | MPI_MODE_CREATE | MPI_MODE_EXCL,
+			       MPI_INFO_NULL, &fh);
 	if (rc == MPI_SUCCESS) {
-		const char *bytes = rt.rank == 0 ? head->data : w->stored.data;
-		size_t len = rt.rank == 0 ? head->len : w->stored.len;
+		const char *bytes = g->rank == 0 ? head->data : w->stored.data;
+		size_t len = g->rank == 0 ? head->len : w->stored.len;
 
 		failed |= len > INT_MAX;
 		failed |= rt_pmpi.File_write_at_all(fh, (MPI_Offset)mine.offset, bytes,
@@ -524,8 +537,8 @@ static int write_collective(struct ioa_log_writer *w, struct ioa_buf *head,
 	} else {
 		failed = 1;
 	}
-	rt_pmpi.Reduce(&failed, &any_failed, 1, MPI_INT, MPI_MAX, 0, MPI_COMM_WORLD);
-	if (rt.rank != 0)
+	rt_pmpi.Reduce(&failed, &any_failed, 1, MPI_INT, MPI_MAX, 0, g->comm);
+	if (g->rank != 0)
 		return 0;
 	if (any_failed || chmod(part, 0440) || rename(part, mine.path)) {
 		unlink(part);
@@ -537,8 +550,25 @@ static int write_collective(struct ioa_log_writer *w, struct ioa_buf *head,
 
 /* --------------------------------------------------------- the whole */
 
+/* Rank 0: the world ranks this log holds, for the job region (rt_log_ranks). */
+static char *log_ranks;
+
+static int set_log_ranks(const struct rt_mpijoin *g)
+{
+	/* "a-b," takes at most 24 characters per range. */
+	size_t len = 24 * (size_t)g->size + 1;
+
+	free(log_ranks);
+	log_ranks = malloc(len);
+	if (!log_ranks)
+		return -ENOMEM;
+	rt_log_ranks = rt_mpijoin_ranks(g, log_ranks, len);
+	return 0;
+}
+
 static int write_job_log(struct rt_job *job)
 {
+	const struct rt_mpijoin *g = &job->group;
 	struct ioa_log_writer w;
 	struct ioa_buf msg = IOA_BUF_INIT((size_t)INT_MAX), head = IOA_BUF_INIT((size_t)INT_MAX);
 	struct rt_combined *combined = NULL;
@@ -562,18 +592,18 @@ static int write_job_log(struct rt_job *job)
 	sizes[0] = rc ? 0 : (int64_t)w.stored.len;
 	sizes[1] = rc ? 0 : (int64_t)msg.len;
 	sizes[2] = rc;
-	all_sizes = calloc((size_t)rt.nprocs * 3, sizeof(*all_sizes));
-	msg_sizes = calloc((size_t)rt.nprocs, sizeof(*msg_sizes));
+	all_sizes = calloc((size_t)g->size * 3, sizeof(*all_sizes));
+	msg_sizes = calloc((size_t)g->size, sizeof(*msg_sizes));
 	if (!all_sizes || !msg_sizes) {
 		free(all_sizes);
 		free(msg_sizes);
 		return -ENOMEM;
 	}
-	rt_pmpi.Allgather(sizes, 3, MPI_INT64_T, all_sizes, 3, MPI_INT64_T, MPI_COMM_WORLD);
-	for (r = 0; r < rt.nprocs; r++)
+	rt_pmpi.Allgather(sizes, 3, MPI_INT64_T, all_sizes, 3, MPI_INT64_T, g->comm);
+	for (r = 0; r < g->size; r++)
 		total_stored += all_sizes[3 * r];
 	small = total_stored <= (int64_t)rt.config.gather_cap_bytes;
-	for (r = 0; r < rt.nprocs; r++) {
+	for (r = 0; r < g->size; r++) {
 		int64_t n = all_sizes[3 * r + 1] + (small ? all_sizes[3 * r] : 0);
 
 		msg_sizes[r] = n > INT_MAX ? 0 : (int)n;
@@ -581,26 +611,26 @@ static int write_job_log(struct rt_job *job)
 	if (!rc && small)
 		rc = ioa_buf_add(&msg, w.stored.data, w.stored.len);
 	/* Send exactly what the others were told, or nothing. */
-	if (rc || msg.len != (size_t)msg_sizes[rt.rank])
+	if (rc || msg.len != (size_t)msg_sizes[g->rank])
 		msg.len = 0;
 	if (!msg.len)
-		msg_sizes[rt.rank] = 0;
-	rc = gather_bytes(msg.data, msg.len, msg_sizes, &gathered, &counts) || rc;
+		msg_sizes[g->rank] = 0;
+	rc = gather_bytes(g, msg.data, msg.len, msg_sizes, &gathered, &counts) || rc;
 
-	if (rt.rank == 0) {
+	if (g->rank == 0) {
 		struct ioa_cursor cur = {(const unsigned char *)gathered, 0, 0};
 		size_t total_regions = 0;
 
 		combined = calloc(job->nshared + 1, sizeof(*combined));
-		for (r = 0; r < rt.nprocs; r++)
+		for (r = 0; r < g->size; r++)
 			total_regions += (size_t)counts[r] / sizeof(struct rt_wire_region) + 1;
 		table = calloc(total_regions + 8 * IOA_MOD_COUNT, sizeof(*table));
 		if (!combined || !table)
 			rc = -ENOMEM;
 		/* Rank 0's own message carries its shared records only. */
-		for (r = 0; !rc && r < rt.nprocs; r++) {
+		for (r = 0; !rc && r < g->size; r++) {
 			cur.left += (size_t)counts[r];
-			rc = take_shared(job, combined, r, &cur);
+			rc = take_shared(job, combined, g->world[r], &cur);
 			if (!rc && r > 0)
 				rc = take_regions(job, &w, &cur, small, table, &table_count);
 			else if (!rc)
@@ -611,8 +641,13 @@ static int write_job_log(struct rt_job *job)
 		/* The other ranks' bytes are in w now (small logs): let them go. */
 		free(gathered);
 		gathered = NULL;
+		/*
+		 * A combination no rank sent (its rank's message was lost) has
+		 * neither name nor counters: it is left out, never written empty.
+		 */
 		for (i = 0; !rc && i < job->nshared; i++)
-			rt_combine_finish(&combined[i]);
+			if (combined[i].ranks && combined[i].name)
+				rt_combine_finish(&combined[i]);
 		/* Rank 0's regions follow the others' (small logs) or lead (large). */
 		if (!rc)
 			rc = rt_log_pack_records(&w);
@@ -623,20 +658,22 @@ static int write_job_log(struct rt_job *job)
 			fprintf(stderr,
 				"ioatlas: the job's operation trace is left out of its log\n");
 		if (!rc)
+			rc = set_log_ranks(g);
+		if (!rc)
 			rc = rt_log_pack_job(&w, job->hosts.data, job->hosts.len, job->rank_nodes,
 					     job->nnodes);
 	}
 
 	if (small) {
-		if (rt.rank == 0 && !rc)
+		if (g->rank == 0 && !rc)
 			rc = rt_log_write(&w);
 	} else {
-		if (rt.rank == 0) {
+		if (g->rank == 0) {
 			struct ioa_log_region *regions =
 				calloc(w.region_count + table_count + 1, sizeof(*regions));
 			uint64_t offset;
 
-			placements = calloc((size_t)rt.nprocs, sizeof(*placements));
+			placements = calloc((size_t)g->size, sizeof(*placements));
 			if (!rc && (!regions || !placements))
 				rc = -ENOMEM;
 			if (!rc) {
@@ -648,23 +685,26 @@ static int write_job_log(struct rt_job *job)
 			}
 			/* Rank 0 writes the header and its regions; each rank then its own. */
 			offset = head.len + w.stored.len;
-			for (r = 1; !rc && r < rt.nprocs; r++) {
+			for (r = 1; !rc && r < g->size; r++) {
 				placements[r].offset = (long long)offset;
 				offset += (uint64_t)all_sizes[3 * r];
 			}
 			if (!rc)
 				rc = rt_log_path(placements[0].path, sizeof(placements[0].path));
-			for (r = 1; !rc && r < rt.nprocs; r++)
+			for (r = 1; !rc && r < g->size; r++)
 				memcpy(placements[r].path, placements[0].path,
 				       sizeof(placements[r].path));
 			if (rc && placements)
-				for (r = 0; r < rt.nprocs; r++)
+				for (r = 0; r < g->size; r++)
 					placements[r].path[0] = '\0';
 			free(regions);
 		}
-		rc = write_collective(&w, &head, placements) || rc ? -EIO : 0;
+		rc = write_collective(g, &w, &head, placements) || rc ? -EIO : 0;
 	}
 
+	rt_log_ranks = NULL;
+	free(log_ranks);
+	log_ranks = NULL;
 	for (i = 0; combined && i < job->nshared; i++)
 		free(combined[i].name);
 	free(combined);
@@ -680,31 +720,54 @@ static int write_job_log(struct rt_job *job)
 	return rc;
 }
 
+/* Our collectives must return errors, never abort the application. */
+static void errors_return(MPI_Comm comm, MPI_Errhandler *saved)
+{
+	rt_pmpi.Comm_get_errhandler(comm, saved);
+	rt_pmpi.Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+}
+
+static void errors_restore(MPI_Comm comm, MPI_Errhandler *saved)
+{
+	rt_pmpi.Comm_set_errhandler(comm, *saved);
+	rt_pmpi.Errhandler_free(saved);
+}
+
 void rt_mpilog_write(void)
 {
 	struct rt_job job = {0};
-	MPI_Errhandler saved;
-	int rc, saved_errno = errno;
+	MPI_Errhandler saved, saved_self;
+	int rc, recording = rt.started, saved_errno = errno;
 
-	if (!rt.mpi_initialized || !rt.started || rt.log_written)
+	if (!rt.mpi_initialized || rt.log_written)
 		return;
 	rt.log_written = true;
 	rt_inside |= RT_IN_RUNTIME;
-	rt_stop_recording();
-	job.ns_per_tick = rt_seconds_per_tick() * 1e9;
-	rt_records_to_seconds(job.ns_per_tick * 1e-9);
+	if (recording) {
+		rt_stop_recording();
+		job.ns_per_tick = rt_seconds_per_tick() * 1e9;
+		rt_records_to_seconds(job.ns_per_tick * 1e-9);
+	}
 	ioa_buf_init(&job.hosts, 1 << 24);
 
-	/* Our collectives must return errors, never abort the application. */
-	rt_pmpi.Comm_get_errhandler(MPI_COMM_WORLD, &saved);
-	rt_pmpi.Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-	rc = find_shared(&job);
-	rc = write_job_log(&job) || rc;
-	rt_pmpi.Comm_set_errhandler(MPI_COMM_WORLD, saved);
-	rt_pmpi.Errhandler_free(&saved);
-	if (rc && rt.config.debug && rt.rank == 0)
-		fprintf(stderr, "ioatlas: no log written for this job under '%s'\n",
-			rt.config.logdir);
+	errors_return(MPI_COMM_WORLD, &saved);
+	/* A rank that does not record still answers: nobody waits for it in vain. */
+	rc = rt_mpijoin(&job.group, recording);
+	if (rc == 0) {
+		if (job.group.comm == MPI_COMM_SELF)
+			errors_return(MPI_COMM_SELF, &saved_self);
+		rc = find_shared(&job);
+		rc = write_job_log(&job) || rc;
+		if (job.group.comm == MPI_COMM_SELF)
+			errors_restore(MPI_COMM_SELF, &saved_self);
+		if (rc && rt.config.debug && job.group.rank == 0)
+			fprintf(stderr, "ioatlas: no log written for this job under '%s'\n",
+				rt.config.logdir);
+	} else if (rc < 0 && rt.config.debug) {
+		fprintf(stderr, "ioatlas: rank %d has no memory to join the job's log\n", rt.rank);
+	}
+	rt_mpijoin_release(&job.group);
+	errors_restore(MPI_COMM_WORLD, &saved);
 	free(job.shared);
 	free(job.rank_nodes);
 	ioa_trace_free(&job.trace);

@@ -1,9 +1,9 @@
 /*
  * rt_mpilog — the MPI side of the runtime's life: at MPI_Init it learns
- * its rank and the MPI library's entry points; at MPI_Finalize it reduces
- * the records of files that several ranks share, packs every rank's
- * records, and writes one log for the whole job with one collective
- * MPI-IO write.
+ * its rank and the MPI library's entry points; at MPI_Finalize the ranks
+ * that record find each other (rt_mpijoin), reduce the records of files
+ * that several of them share, and write one log for the job: gathered on
+ * the lowest recording rank, or with one collective MPI-IO write.
  */
 #ifndef RT_MPILOG_H
 #define RT_MPILOG_H
@@ -35,7 +35,22 @@
 	X(Comm_get_errhandler, (MPI_Comm, MPI_Errhandler *))                                    \
 	X(Comm_set_errhandler, (MPI_Comm, MPI_Errhandler))                                      \
 	X(Errhandler_free, (MPI_Errhandler *))                                                  \
-	X(Error_class, (int, int *))
+	X(Error_class, (int, int *))                                                            \
+	X(Issend, (const void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Request *))         \
+	X(Isend, (const void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Request *))          \
+	X(Iprobe, (int, int, MPI_Comm, int *, MPI_Status *))                                    \
+	X(Recv, (void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Status *))                  \
+	X(Get_count, (const MPI_Status *, MPI_Datatype, int *))                                 \
+	X(Test, (MPI_Request *, int *, MPI_Status *))                                           \
+	X(Testsome, (int, MPI_Request[], int *, int[], MPI_Status[]))                           \
+	X(Cancel, (MPI_Request *))                                                              \
+	X(Test_cancelled, (const MPI_Status *, int *))                                          \
+	X(Request_free, (MPI_Request *))                                                        \
+	X(Comm_group, (MPI_Comm, MPI_Group *))                                                  \
+	X(Group_incl, (MPI_Group, int, const int[], MPI_Group *))                               \
+	X(Group_free, (MPI_Group *))                                                            \
+	X(Comm_create_group, (MPI_Comm, MPI_Group, int, MPI_Comm *))                            \
+	X(Comm_free, (MPI_Comm *))
 
 #define RT_PMPI_FIELD(name, params) int(*name) params;
 struct rt_pmpi_api {
@@ -49,7 +64,12 @@ extern struct rt_pmpi_api rt_pmpi;
 /* After a successful MPI_Init: resolves rt_pmpi, records rank and size. */
 void rt_mpilog_init(void);
 
-/* At MPI_Finalize, on every rank: writes the job's log (collective). */
+/*
+ * At MPI_Finalize, on every rank, recording or not (a rank whose runtime
+ * is off still answers rank 0, so that nobody waits for it): writes the
+ * job's log over the ranks that record.  Never blocks without a bound on
+ * ranks that do not take part.
+ */
 void rt_mpilog_write(void);
 
 #endif
