@@ -16,7 +16,8 @@
  *     log alone.  Larger logs: ranks send only their shared records and
  *     region tables; rank 0 lays out the file and scatters each rank's
  *     offset, and all ranks write with one collective MPI_File_write_at_all.
- *     Either way the log is "<log>.part" until complete, then renamed.
+ *     Either way the log is "<log>.part" until complete, then named
+ *     without ever replacing a log (rt_log_publish()).
  *
  * That is three rounds of point-to-point messages and five collective
  * steps for a small log; each costs a network round trip, which is what
@@ -540,7 +541,7 @@ static int write_collective(const struct rt_mpijoin *g, struct ioa_log_writer *w
 	rt_pmpi.Reduce(&failed, &any_failed, 1, MPI_INT, MPI_MAX, 0, g->comm);
 	if (g->rank != 0)
 		return 0;
-	if (any_failed || chmod(part, 0440) || rename(part, mine.path)) {
+	if (any_failed || chmod(part, 0440) || rt_log_publish(part, mine.path, sizeof(mine.path))) {
 		unlink(part);
 		return -EIO;
 	}
