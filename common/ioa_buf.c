@@ -156,6 +156,12 @@ int ioa_buf_add_escaped(struct ioa_buf *b, const void *bytes, size_t len)
 			i++;
 			continue;
 		}
+		/* C1 controls (U+0080 to U+009F): some terminals take U+009B as ESC [. */
+		if (seq == 2 && ch == 0xc2 && s[i + 1] < 0xa0) {
+			rc = ioa_buf_addf(b, "\\x%02x\\x%02x", ch, s[i + 1]);
+			i += 2;
+			continue;
+		}
 		rc = ioa_buf_add(b, s + i, seq);
 		i += seq;
 	}

@@ -53,8 +53,9 @@ int ioa_buf_addf(struct ioa_buf *b, const char *fmt, ...) IOA_PRINTF(2, 3);
 
 /*
  * Appends bytes (a file name, say) in display form: newline, tab and
- * backslash as \n, \t, \\; other control bytes and bytes that are not
- * valid UTF-8 as \xNN.  The result is one line of valid UTF-8.
+ * backslash as \n, \t, \\; other control bytes, C1 controls (U+0080 to
+ * U+009F, as their two bytes) and bytes that are not valid UTF-8 as \xNN.
+ * The result is one line of valid UTF-8 that no terminal takes as a command.
  */
 int ioa_buf_add_escaped(struct ioa_buf *b, const void *bytes, size_t len);
 

@@ -114,6 +114,36 @@ static void test_detach(void)
 	free(text);
 }
 
+/* Display form: what a terminal shows as text, never as a command. */
+static void test_escaped(void)
+{
+	static const struct {
+		const char *in, *out, *what;
+	} cases[] = {
+		{"a b/c", "a b/c", "printable text as it is"},
+		{"\xc3\xa9t\xc3\xa9", "\xc3\xa9t\xc3\xa9", "valid UTF-8 as it is"},
+		{"l1\nl2\tx\\", "l1\\nl2\\tx\\\\", "newline, tab, backslash"},
+		{"\x1b[2J\x07\r\x7f", "\\x1b[2J\\x07\\x0d\\x7f", "ESC, BEL, CR, DEL"},
+		{"\xc2\x9b"
+		 "2J\xc2\x85",
+		 "\\xc2\\x9b"
+		 "2J\\xc2\\x85",
+		 "C1 controls in UTF-8 (CSI, NEL)"},
+		{"\xc2\xa0", "\xc2\xa0", "the first character past them as it is"},
+		{"\xff\xfe\xc0\xaf", "\\xff\\xfe\\xc0\\xaf",
+		 "bytes that are not UTF-8, overlong forms"},
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct ioa_buf b = IOA_BUF_INIT(256);
+
+		ioa_buf_add_escaped(&b, cases[i].in, strlen(cases[i].in));
+		is_str(ioa_buf_str(&b), cases[i].out, "display form: %s", cases[i].what);
+		ioa_buf_release(&b);
+	}
+}
+
 int main(void)
 {
 	test_empty();
@@ -122,5 +152,6 @@ int main(void)
 	test_cap();
 	test_out_of_memory();
 	test_detach();
+	test_escaped();
 	return tap_done();
 }
