@@ -47,6 +47,39 @@ if(IOATLAS_WITH_MPI)
   if(NOT MPIEXEC_EXECUTABLE)
     ioatlas_missing("mpiexec" "mpich" "mpich" IOATLAS_WITH_MPI)
   endif()
+  # Open MPI's headers only: libioatlas.so holds an MPI part for each ABI
+  # family whose headers it finds (runtime/rt_mpi_abi.h).  Its compiler
+  # wrapper says where they are; the usual places otherwise.
+  if(NOT IOATLAS_OPENMPI_INCLUDE_DIRS)
+    find_program(IOATLAS_MPICC_OPENMPI NAMES mpicc.openmpi)
+    mark_as_advanced(IOATLAS_MPICC_OPENMPI)
+    if(IOATLAS_MPICC_OPENMPI)
+      execute_process(COMMAND "${IOATLAS_MPICC_OPENMPI}" --showme:incdirs
+        OUTPUT_VARIABLE _ioa_ompi_inc OUTPUT_STRIP_TRAILING_WHITESPACE
+        RESULT_VARIABLE _ioa_ompi_rc ERROR_QUIET)
+      if(_ioa_ompi_rc EQUAL 0 AND _ioa_ompi_inc)
+        separate_arguments(_ioa_ompi_inc UNIX_COMMAND "${_ioa_ompi_inc}")
+      else()
+        set(_ioa_ompi_inc "")
+      endif()
+    endif()
+    if(NOT _ioa_ompi_inc)
+      find_path(_ioa_ompi_path mpi.h NO_DEFAULT_PATH PATHS
+        "/usr/lib/${CMAKE_LIBRARY_ARCHITECTURE}/openmpi/include"
+        "/usr/include/openmpi-${CMAKE_SYSTEM_PROCESSOR}" /usr/lib64/openmpi/include)
+      if(_ioa_ompi_path)
+        set(_ioa_ompi_inc "${_ioa_ompi_path}")
+      endif()
+      unset(_ioa_ompi_path CACHE)
+    endif()
+    set(IOATLAS_OPENMPI_INCLUDE_DIRS "${_ioa_ompi_inc}" CACHE STRING
+      "Open MPI's include folders, for the runtime's Open MPI part (empty: none)")
+  endif()
+  if(NOT IOATLAS_OPENMPI_INCLUDE_DIRS)
+    message(WARNING "Open MPI's headers not found: libioatlas.so will leave programs "
+      "built with Open MPI unrecorded (install libopenmpi-dev or openmpi-devel, "
+      "or set IOATLAS_OPENMPI_INCLUDE_DIRS)")
+  endif()
 endif()
 
 if(IOATLAS_WITH_POSTGRES)
