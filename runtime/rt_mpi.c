@@ -32,7 +32,7 @@
 
 static int rt_pmpi_resolve(const char *name, void *slot)
 {
-	void *sym = dlsym(RTLD_NEXT, name);
+	void *sym = rt_mpi_real(name);
 
 	memcpy(slot, &sym, sizeof(sym));
 	return sym != NULL;
@@ -65,7 +65,7 @@ int RT_MPI_SYM(abi_ready)(void)
 	int ok = 1;
 
 #define RT_OMPI_RESOLVE(global)                                 \
-	sym = dlsym(RTLD_DEFAULT, #global);                     \
+	sym = rt_mpi_real(#global);                             \
 	memcpy(&RT_MPI_SYM(globals).global, &sym, sizeof(sym)); \
 	ok &= sym != NULL;
 	RT_OMPI_GLOBALS(RT_OMPI_RESOLVE)

@@ -41,6 +41,9 @@
  */
 int RT_MPI_SYM(abi_ready)(void);
 
+/* The MPI library's own definition of name (rt_mpi_bind.h). */
+void *rt_mpi_real(const char *name);
+
 /* The part's names that other modules of the part call. */
 #define rt_pmpi		RT_MPI_SYM(pmpi)
 #define rt_mpilog_init	RT_MPI_SYM(mpilog_init)

@@ -10,6 +10,7 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <link.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -103,6 +104,66 @@ static int rt_mpi_missing(void)
 	return 16;
 }
 
+/*
+ * The MPI library, when RTLD_NEXT cannot reach it: a library loaded as
+ * another one's dependency with RTLD_LOCAL (mpi4py's MPI module brings
+ * libmpi so) is outside the global scope.
+ */
+static void *mpi_handle;
+
+/* Names of the loaded objects, NUL-separated, for find_mpi(). */
+struct rt_objects {
+	char names[16384];
+	size_t used;
+};
+
+static int add_object(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct rt_objects *objs = arg;
+	size_t len = info->dlpi_name ? strlen(info->dlpi_name) : 0;
+
+	(void)size;
+	if (len && len < sizeof(objs->names) - objs->used) {
+		memcpy(objs->names + objs->used, info->dlpi_name, len + 1);
+		objs->used += len + 1;
+	}
+	return 0;
+}
+
+/* The first loaded object, other than this library, that defines MPI. */
+static void *find_mpi(void)
+{
+	static struct rt_objects objs;
+	Dl_info self;
+	size_t at;
+
+	if (!dladdr(&mpi_handle, &self))
+		return NULL;
+	objs.used = 0;
+	dl_iterate_phdr(add_object, &objs);
+	for (at = 0; at < objs.used; at += strlen(objs.names + at) + 1) {
+		const char *name = objs.names + at;
+		void *h;
+
+		if (self.dli_fname && !strcmp(name, self.dli_fname))
+			continue;
+		h = dlopen(name, RTLD_LAZY | RTLD_NOLOAD);
+		if (!h)
+			continue;
+		if (dlsym(h, "PMPI_Get_library_version") && dlsym(h, "PMPI_Init"))
+			return h; /* kept open: the MPI part calls into it */
+		dlclose(h);
+	}
+	return NULL;
+}
+
+void *rt_mpi_real(const char *name)
+{
+	void *sym = dlsym(RTLD_NEXT, name);
+
+	return sym || !mpi_handle ? sym : dlsym(mpi_handle, name);
+}
+
 static void *code(rt_mpi_fn *fn)
 {
 	void *p;
@@ -114,7 +175,7 @@ static void *code(rt_mpi_fn *fn)
 /* The library's own function for an entry, or the failing one. */
 static void *real_of(const struct rt_mpi_entry *e)
 {
-	void *real = dlsym(RTLD_NEXT, e->name);
+	void *real = rt_mpi_real(e->name);
 
 	return real ? real : code((rt_mpi_fn *)rt_mpi_missing);
 }
@@ -146,11 +207,14 @@ static enum rt_mpi_family choose(void)
 	static char version[8192 + 1];
 	int (*get_version)(char *, int *);
 	enum rt_mpi_family family;
-	void *sym = dlsym(RTLD_NEXT, "PMPI_Get_library_version");
+	void *sym;
 	int len = 0;
 
+	if (!dlsym(RTLD_NEXT, "PMPI_Get_library_version"))
+		mpi_handle = find_mpi();
+	sym = rt_mpi_real("PMPI_Get_library_version");
 	if (!sym)
-		sym = dlsym(RTLD_NEXT, "MPI_Get_library_version");
+		sym = rt_mpi_real("MPI_Get_library_version");
 	memcpy(&get_version, &sym, sizeof(sym));
 	if (!sym || get_version(version, &len) != 0) {
 		note("unsupported", "no MPI_Get_library_version in the MPI library");
@@ -188,7 +252,7 @@ static void bind_all(void)
 		void *to = NULL;
 
 		/* A wrapper only where MPI has the PMPI_ function it calls. */
-		if (family != RT_FAMILY_NONE && e->wrapper[family] && dlsym(RTLD_NEXT, e->pmpi))
+		if (family != RT_FAMILY_NONE && e->wrapper[family] && rt_mpi_real(e->pmpi))
 			to = code(e->wrapper[family]);
 		if (!to)
 			to = real_of(e);

@@ -25,6 +25,12 @@
 #ifndef RT_MPI_BIND_H
 #define RT_MPI_BIND_H
 
+/*
+ * The MPI library's own definition of name (RTLD_NEXT, or the library
+ * found at binding outside the global scope), or NULL.  Thread-safe.
+ */
+void *rt_mpi_real(const char *name);
+
 /* The first call through a slot: binds every slot (errno is kept). */
 void rt_mpi_bind(void **slot);
 

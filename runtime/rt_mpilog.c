@@ -59,7 +59,7 @@ void rt_mpilog_init(void)
 #else
 #define RT_PMPI_SET(name, params)                            \
 	{                                                    \
-		void *sym = dlsym(RTLD_NEXT, "PMPI_" #name); \
+		void *sym = rt_mpi_real("PMPI_" #name);      \
 		memcpy(&rt_pmpi.name, &sym, sizeof(sym));    \
 		ok &= sym != NULL;                           \
 	}
