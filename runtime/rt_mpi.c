@@ -58,14 +58,21 @@ static int rt_pmpi_resolve(const char *name, void *slot)
 #if defined(RT_MPI_FAMILY) && defined(OPEN_MPI)
 struct rt_ompi_globals RT_MPI_SYM(globals);
 
-/* Open MPI's predefined handles, from the libmpi the program loaded. */
+/*
+ * Open MPI's predefined handles, as the program uses them: the first
+ * definition in the global scope, which is the program's own copy when it
+ * refers to one (a copy relocation: libmpi uses that copy, not its own),
+ * else libmpi's, wherever it was loaded (rt_mpi_real).
+ */
 int RT_MPI_SYM(abi_ready)(void)
 {
 	void *sym;
 	int ok = 1;
 
 #define RT_OMPI_RESOLVE(global)                                 \
-	sym = rt_mpi_real(#global);                             \
+	sym = dlsym(RTLD_DEFAULT, #global);                     \
+	if (!sym)                                               \
+		sym = rt_mpi_real(#global);                     \
 	memcpy(&RT_MPI_SYM(globals).global, &sym, sizeof(sym)); \
 	ok &= sym != NULL;
 	RT_OMPI_GLOBALS(RT_OMPI_RESOLVE)
