@@ -24,6 +24,14 @@
 
 #include <mpi.h>
 
+/* A part built against the other family's mpi.h would call MPI with the wrong values. */
+#if defined(RT_MPI_FAMILY_OPENMPI) && !defined(OPEN_MPI)
+#error "the runtime's Open MPI part needs Open MPI's mpi.h (IOATLAS_OPENMPI_INCLUDE_DIRS)"
+#endif
+#if defined(RT_MPI_FAMILY_MPICH) && (!defined(MPICH_VERSION) || defined(OPEN_MPI))
+#error "the runtime's MPICH part needs an MPICH-ABI mpi.h (IOATLAS_MPICH_INCLUDE_DIRS)"
+#endif
+
 #define RT_MPI_CAT_(a, b, c) a##b##c
 #define RT_MPI_CAT(a, b, c)  RT_MPI_CAT_(a, b, c)
 
