@@ -3,10 +3,11 @@
  * its rank, MPI-IO calls feed the MPI-IO module, and MPI_Finalize turns all
  * ranks' records into one log per job (rt_mpilog.c) before MPI goes away.
  *
- * The runtime never links MPI: the shared library finds the PMPI entry
- * points with dlsym(RTLD_NEXT) when the application (which does link MPI)
- * first calls a wrapper, so `module load ioatlas` costs non-MPI programs
- * nothing.  The static library calls PMPI_* directly.
+ * The runtime never links MPI: the shared library holds this file once per
+ * MPI ABI family (rt_mpi_abi.h), reached through the slots rt_mpi_bind.c
+ * fills at the program's first MPI call, and finds the PMPI entry points
+ * when a wrapper first needs one (rt_mpi_real), so `module load ioatlas`
+ * costs non-MPI programs nothing.  The static library calls PMPI_* directly.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
