@@ -5,7 +5,8 @@
 # the programs say they did; with IOATLAS_DISABLE=1 an Open MPI job runs
 # untouched and leaves no log; and programs without MPI (/bin/true,
 # python3 -c) run as ever on a machine with both MPIs, the library linking
-# neither.
+# neither; a program on an MPI the runtime does not know meets that MPI
+# itself.
 . "$IOA_SOURCE_DIR/tests/lib/test-lib.sh"
 . "$IOA_SOURCE_DIR/tests/lib/runtime-lib.sh"
 require_mpi
@@ -21,7 +22,7 @@ work="$TEST_TMP/work"
 mkdir -p "$work"
 src="$IOA_SOURCE_DIR/tests/workloads"
 
-plan 24
+plan 27
 
 # The counters a job's ranks say they moved, summed: "coll_opens 2 coll_writes 2 ...".
 said() {
@@ -85,6 +86,20 @@ is "$(sed 's/^rank [0-9]*: //' "$TEST_TMP/off.out" | sort -u)" \
 		printf A)"$'\n'"coll_opens 1 coll_writes 1 bytes_written 4096 indep_reads 1 bytes_read 4096 first B" \
 	"and does what it does without the runtime"
 is "$(ioa_logs "$logs")" "" "and leaves no log"
+
+# An MPI the runtime does not know: its calls reach it as they were made.
+acme="$TEST_TMP/acme"
+mkdir -p "$acme"
+ok "an unknown MPI library and a program using it build" \
+	sh -c 'cc -shared -fPIC -o "$1/libacme-mpi.so" "$2" &&
+		cc -DACME_PROGRAM -o "$1/acme" "$2" -L"$1" -lacme-mpi -Wl,-rpath,"$1"' \
+	sh "$acme" "$src/acme-mpi.c"
+(cd "$acme" && ./acme x y >plain.out 2>&1)
+(cd "$acme" && IOATLAS_DEBUG=1 ioa_preload "$(ioa_logdir)" ./acme x y >preloaded.out 2>preloaded.err)
+is "$?:$(cat "$acme/preloaded.out")" "0:$(cat "$acme/plain.out")" \
+	"its calls, arguments and results are the program's, under the preload"
+like "$(cat "$acme/preloaded.err")" "mpi=unsupported: Acme MPI 1\.0\)" \
+	"and the runtime says why it records no MPI (IOATLAS_DEBUG=1)"
 
 # Programs without MPI, on a machine with both MPIs installed.
 out=$(LD_PRELOAD="$(ioa_preload_list "$IOA_RUNTIME_SO")" /bin/true 2>&1)
