@@ -227,7 +227,13 @@ static enum rt_mpi_family choose(void)
 	} else if (!family_ready[family]) {
 		note("unsupported", version); /* a family this build left out */
 		family = RT_FAMILY_NONE;
-	} else if (!rt.started || !rt.enabled) {
+	} else if (!rt.started) {
+		/*
+		 * Not started (off by settings, excluded, failed start-up).  A
+		 * runtime switched off later keeps its wrappers, which then pass
+		 * calls through: every rank that started must still join the
+		 * job's log at MPI_Finalize, as in the static library.
+		 */
 		note("off", rt.disabled_reason ? rt.disabled_reason : "runtime off");
 		family = RT_FAMILY_NONE;
 	} else if (family_ready[family]()) {

@@ -12,7 +12,7 @@
  *    the runtime on: the wrappers built for that family (rt_mpi_abi.h),
  *    for each call whose PMPI_ entry point the library has; the others
  *    (MPI-4's large-count calls in Open MPI 4) with the library's own;
- *  - the runtime off (IOATLAS_DISABLE, an excluded program, a failed
+ *  - the runtime not started (IOATLAS_DISABLE, an excluded program, a failed
  *    start), an MPI it does not know, or no MPI at all: the MPI library's
  *    own function, so the program runs as without the runtime; a symbol
  *    the library lacks gets a function that returns an error.
