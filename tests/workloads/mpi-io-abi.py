@@ -19,5 +19,7 @@ back = bytearray(BLOCK)
 fh.Read_at(rank * BLOCK, back, st)
 read = st.Get_count(MPI.BYTE)
 fh.Close()
-print("rank %d: coll_opens 1 coll_writes 1 bytes_written %d indep_reads 1 bytes_read %d first %c"
-      % (rank, written, read, chr(back[0])), flush=True)
+# One write of the whole line: Open MPI forwards each write of a rank as it comes.
+sys.stdout.write("rank %d: coll_opens 1 coll_writes 1 bytes_written %d indep_reads 1 bytes_read %d first %c\n"
+                 % (rank, written, read, chr(back[0])))
+sys.stdout.flush()
