@@ -1,6 +1,7 @@
 # t1012-mpi-families — one libioatlas.so serves both MPI ABI families: a
 # 2-rank mpi4py job on Open MPI and the same job in C built with
-# mpicc.openmpi and with mpicc.mpich run under the preload with the output
+# mpicc.openmpi and with mpicc.mpich (and a Fortran MPI-IO program on Open
+# MPI, through its profiling interface) run under the preload with the output
 # and exit status they have without it, and their MPI-IO counters are what
 # the programs say they did; with IOATLAS_DISABLE=1 an Open MPI job runs
 # untouched and leaves no log; and programs without MPI (/bin/true,
@@ -22,7 +23,7 @@ work="$TEST_TMP/work"
 mkdir -p "$work"
 src="$IOA_SOURCE_DIR/tests/workloads"
 
-plan 27
+plan 30
 
 # The counters a job's ranks say they moved, summed: "coll_opens 2 coll_writes 2 ...".
 said() {
@@ -75,6 +76,22 @@ check openmpi ompi_run "$TEST_TMP/abi-openmpi"
 
 ok "and with mpicc.mpich" mpicc.mpich -o "$TEST_TMP/abi-mpich" "$src/mpi-io-abi.c"
 check mpich mpi_run "$TEST_TMP/abi-mpich"
+
+# Open MPI's Fortran bindings enter through the profiling interface, as MPICH's do (t1008).
+if command -v mpif90.openmpi >/dev/null; then
+	ok "a Fortran MPI-IO program builds with mpif90.openmpi" \
+		mpif90.openmpi -o "$TEST_TMP/fortran" "$src/mpi-io-fortran.f90"
+	logs=$(ioa_logdir)
+	mkdir -p "$work/fortran"
+	ok "and runs on 2 Open MPI ranks under the runtime" \
+		ioa_ompi_preload "$logs" 2 120 "$TEST_TMP/fortran" "$work/fortran"
+	log=$(ioa_only_log "$logs")
+	f() { ioa_counter "$log" MPI-IO -1 "$work/fortran/fortran.dat" "$1"; }
+	is "$(f MPIIO_COLL_OPENS):$(f MPIIO_COLL_WRITES):$(f MPIIO_BYTES_WRITTEN)" 2:2:8192 \
+		"its MPI-IO calls are counted exactly"
+else
+	for i in 1 2 3; do skip "no mpif90.openmpi (libopenmpi-dev, gfortran)" "Open MPI's Fortran bindings"; done
+fi
 
 # Switched off, the Open MPI job meets MPI itself behind every MPI symbol.
 logs=$(ioa_logdir)
