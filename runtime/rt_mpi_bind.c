@@ -55,7 +55,14 @@ int rt_openmpi_abi_ready(void);
 #define RT_BIND_OPENMPI_FN(sym) NULL
 #endif
 
-enum rt_mpi_family { RT_FAMILY_MPICH, RT_FAMILY_OPENMPI, RT_FAMILY_COUNT, RT_FAMILY_NONE };
+/* NONE: MPI's own functions; ABSENT: no MPI loaded yet, nothing bound. */
+enum rt_mpi_family {
+	RT_FAMILY_MPICH,
+	RT_FAMILY_OPENMPI,
+	RT_FAMILY_COUNT,
+	RT_FAMILY_NONE,
+	RT_FAMILY_ABSENT
+};
 
 struct rt_mpi_entry {
 	const char *name; /* the exported symbol */
@@ -216,8 +223,13 @@ static enum rt_mpi_family choose(void)
 	if (!sym)
 		sym = rt_mpi_real("MPI_Get_library_version");
 	memcpy(&get_version, &sym, sizeof(sym));
-	if (!sym || get_version(version, &len) != 0) {
-		note("unsupported", "no MPI_Get_library_version in the MPI library");
+	if (!sym) {
+		/* A call before any MPI is loaded (a probe): bind at a later one. */
+		mpi_handle = NULL;
+		return RT_FAMILY_ABSENT;
+	}
+	if (get_version(version, &len) != 0) {
+		note("unsupported", "MPI_Get_library_version failed");
 		return RT_FAMILY_NONE;
 	}
 	version[len > 0 && len < (int)sizeof(version) ? len : 0] = '\0';
@@ -248,11 +260,14 @@ static enum rt_mpi_family choose(void)
 	return family;
 }
 
-static void bind_all(void)
+/* 1 when every slot is bound, 0 when no MPI is loaded yet. */
+static int bind_all(void)
 {
 	enum rt_mpi_family family = choose();
 	size_t i;
 
+	if (family == RT_FAMILY_ABSENT)
+		return 0;
 	for (i = 0; i < RT_ENTRIES; i++) {
 		const struct rt_mpi_entry *e = &entries[i];
 		void *to = NULL;
@@ -264,28 +279,30 @@ static void bind_all(void)
 			to = real_of(e);
 		__atomic_store_n(e->slot, to, __ATOMIC_RELEASE);
 	}
+	return 1;
 }
 
-void rt_mpi_bind(void **slot)
+void *rt_mpi_bind(void **slot)
 {
 	int saved_errno = errno;
+	void *to = NULL;
 	size_t i;
 
 	if (binding) {
 		/* MPI calling itself while it tells its version: straight to MPI. */
-		for (i = 0; i < RT_ENTRIES; i++)
+		for (i = 0; i < RT_ENTRIES && !to; i++)
 			if (entries[i].slot == slot)
-				__atomic_store_n(slot, real_of(&entries[i]), __ATOMIC_RELEASE);
+				to = real_of(&entries[i]);
 		errno = saved_errno;
-		return;
+		return to ? to : code((rt_mpi_fn *)rt_mpi_missing);
 	}
 	binding = 1;
 	pthread_mutex_lock(&bind_lock);
-	if (!bound) {
-		bind_all();
-		bound = 1;
-	}
+	if (!bound)
+		bound = bind_all();
 	pthread_mutex_unlock(&bind_lock);
 	binding = 0;
+	to = bound ? __atomic_load_n(slot, __ATOMIC_ACQUIRE) : code((rt_mpi_fn *)rt_mpi_missing);
 	errno = saved_errno;
+	return to;
 }

@@ -15,7 +15,7 @@
  *  - the runtime not started (IOATLAS_DISABLE, an excluded program, a failed
  *    start), an MPI it does not know, or no MPI at all: the MPI library's
  *    own function, so the program runs as without the runtime; a symbol
- *    the library lacks gets a function that returns an error.
+ *    the library lacks gets a function that returns an error (non-zero).
  *
  * Binding is lazy because MPI may arrive late (mpi4py dlopens libmpi when
  * Python imports it) and never happens in programs that make no MPI call.
@@ -31,8 +31,12 @@
  */
 void *rt_mpi_real(const char *name);
 
-/* The first call through a slot: binds every slot (errno is kept). */
-void rt_mpi_bind(void **slot);
+/*
+ * The first call through a slot: binds every slot and returns where this
+ * call goes (errno is kept).  Before any MPI is loaded (a program probing
+ * for MPI symbols) nothing is bound and the call fails: a later call binds.
+ */
+void *rt_mpi_bind(void **slot);
 
 /*
  * What the binding found, for the log's settings: "" before any MPI call,

@@ -12,8 +12,9 @@
  *	rt_slot_NAME    hidden pointer, first rt_lazy_NAME
  *	rt_lazy_NAME    passes its slot to rt_mpi_lazy
  * rt_mpi_lazy saves the argument registers, calls rt_mpi_bind(slot), puts
- * them back and jumps through the (now bound) slot: the MPI function sees
- * the call exactly as the program made it, stack arguments included.
+ * them back and jumps where it said (the bound slot's function): the MPI
+ * function sees the call exactly as the program made it, stack arguments
+ * included.
  */
 #include "rt_mpi_calls.h"
 
@@ -51,7 +52,7 @@ rt_mpi_lazy:
 	.cfi_adjust_cfa_offset 8
 	/* 7 pushes on a call-site stack (8 mod 16): aligned for the call */
 	mov %r11, %rdi
-	call rt_mpi_bind@PLT
+	call rt_mpi_bind@PLT	/* where this call goes, in %rax */
 	pop %r11
 	.cfi_adjust_cfa_offset -8
 	pop %r9
@@ -66,7 +67,7 @@ rt_mpi_lazy:
 	.cfi_adjust_cfa_offset -8
 	pop %rdi
 	.cfi_adjust_cfa_offset -8
-	jmp *(%r11)
+	jmp *%rax	/* %rax carries no argument: no intercepted call is variadic */
 	.cfi_endproc
 	.size rt_mpi_lazy, .-rt_mpi_lazy
 
@@ -102,6 +103,7 @@ rt_mpi_lazy:
 	stp x8, x17, [sp, #80]
 	mov x0, x17
 	bl rt_mpi_bind
+	mov x16, x0	/* where this call goes */
 	ldp x8, x17, [sp, #80]
 	ldp x6, x7, [sp, #64]
 	ldp x4, x5, [sp, #48]
@@ -109,7 +111,6 @@ rt_mpi_lazy:
 	ldp x0, x1, [sp, #16]
 	ldp x29, x30, [sp], #96
 	.cfi_def_cfa_offset 0
-	ldr x16, [x17]
 	br x16
 	.cfi_endproc
 	.size rt_mpi_lazy, .-rt_mpi_lazy

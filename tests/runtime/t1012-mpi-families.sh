@@ -7,7 +7,8 @@
 # untouched and leaves no log; and programs without MPI (/bin/true,
 # python3 -c) run as ever on a machine with both MPIs, the library linking
 # neither; a program on an MPI the runtime does not know meets that MPI
-# itself.
+# itself, and one that calls an MPI symbol before loading its MPI gets that
+# MPI for its later calls.
 . "$IOA_SOURCE_DIR/tests/lib/test-lib.sh"
 . "$IOA_SOURCE_DIR/tests/lib/runtime-lib.sh"
 require_mpi
@@ -23,7 +24,7 @@ work="$TEST_TMP/work"
 mkdir -p "$work"
 src="$IOA_SOURCE_DIR/tests/workloads"
 
-plan 30
+plan 32
 
 # The counters a job's ranks say they moved, summed: "coll_opens 2 coll_writes 2 ...".
 said() {
@@ -117,6 +118,14 @@ is "$?:$(cat "$acme/preloaded.out")" "0:$(cat "$acme/plain.out")" \
 	"its calls, arguments and results are the program's, under the preload"
 like "$(cat "$acme/preloaded.err")" "mpi=unsupported: Acme MPI 1\.0\)" \
 	"and the runtime says why it records no MPI (IOATLAS_DEBUG=1)"
+
+# A call through the runtime's MPI symbols before any MPI is loaded binds
+# nothing: the MPI loaded later gets the calls made after.
+ok "a program probing for MPI before loading it builds" \
+	cc -DACME_PROBE -o "$acme/probe" "$src/acme-mpi.c" -ldl
+is "$(ioa_preload "$(ioa_logdir)" "$acme/probe" "$acme/libacme-mpi.so" 2>&1)" \
+	"probe: before MPI, failed"$'\n'"acme: finalize"$'\n'"probe: with MPI, returned 1" \
+	"its call before MPI fails; after MPI is loaded, the call reaches it"
 
 # Programs without MPI, on a machine with both MPIs installed.
 out=$(LD_PRELOAD="$(ioa_preload_list "$IOA_RUNTIME_SO")" /bin/true 2>&1)

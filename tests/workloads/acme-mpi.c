@@ -10,7 +10,32 @@
 #include <stdio.h>
 #include <string.h>
 
-#ifdef ACME_PROGRAM
+#if defined(ACME_PROBE)
+#include <dlfcn.h>
+
+/*
+ * Built with -DACME_PROBE: a program that finds MPI_Finalize before any MPI
+ * is loaded (as programs probing for MPI do), calls it, then loads the
+ * library named by its argument and calls it again: under the runtime the
+ * first call fails and the second reaches the library.
+ */
+int main(int argc, char **argv)
+{
+	int (*fin)(void);
+	void *sym = dlsym(RTLD_DEFAULT, "MPI_Finalize");
+
+	memcpy(&fin, &sym, sizeof(sym));
+	if (!sym || argc != 2) {
+		printf("probe: no MPI_Finalize before MPI\n");
+		return 0;
+	}
+	printf("probe: before MPI, %s\n", fin() ? "failed" : "succeeded");
+	if (!dlopen(argv[1], RTLD_NOW | RTLD_GLOBAL))
+		return 1;
+	printf("probe: with MPI, returned %d\n", fin());
+	return 0;
+}
+#elif defined(ACME_PROGRAM)
 int MPI_Init(int *argc, char ***argv);
 int MPI_Barrier(int comm);
 int MPI_File_open(int comm, const char *path, int amode, int info, void **fh);
