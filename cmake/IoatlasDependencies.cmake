@@ -47,6 +47,75 @@ if(IOATLAS_WITH_MPI)
   if(NOT MPIEXEC_EXECUTABLE)
     ioatlas_missing("mpiexec" "mpich" "mpich" IOATLAS_WITH_MPI)
   endif()
+  # libioatlas.so holds an MPI part for each ABI family whose headers it
+  # finds (runtime/rt_mpi_abi.h): MPICH's (MPICH, MVAPICH, Intel MPI) and
+  # Open MPI's.  The MPI found above gives its family's; the other family's
+  # come from its compiler wrapper or the usual places.  Headers only: the
+  # runtime links no MPI.
+  set(_ioa_found_family "")
+  foreach(_dir ${MPI_C_INCLUDE_DIRS})
+    if(NOT _ioa_found_family AND EXISTS "${_dir}/mpi.h")
+      file(STRINGS "${_dir}/mpi.h" _ioa_marks REGEX "^#define[ \t]+(MPICH_VERSION|OPEN_MPI)[ \t]")
+      if(_ioa_marks MATCHES "OPEN_MPI")
+        set(_ioa_found_family openmpi)
+      elseif(_ioa_marks MATCHES "MPICH_VERSION")
+        set(_ioa_found_family mpich)
+      endif()
+    endif()
+  endforeach()
+  set(IOATLAS_MPI_FAMILY "${_ioa_found_family}" CACHE INTERNAL "the ABI family of the MPI found")
+  foreach(_family mpich openmpi)
+    string(TOUPPER "${_family}" _FAMILY)
+    if(DEFINED IOATLAS_${_FAMILY}_INCLUDE_DIRS)
+      continue()
+    endif()
+    set(_inc "")
+    if(_ioa_found_family STREQUAL _family)
+      set(_inc "${MPI_C_INCLUDE_DIRS}")
+    elseif(_family STREQUAL openmpi)
+      find_program(IOATLAS_MPICC_OPENMPI NAMES mpicc.openmpi)
+      mark_as_advanced(IOATLAS_MPICC_OPENMPI)
+      if(IOATLAS_MPICC_OPENMPI)
+        execute_process(COMMAND "${IOATLAS_MPICC_OPENMPI}" --showme:incdirs
+          OUTPUT_VARIABLE _inc OUTPUT_STRIP_TRAILING_WHITESPACE
+          RESULT_VARIABLE _rc ERROR_QUIET)
+        if(_rc EQUAL 0)
+          separate_arguments(_inc UNIX_COMMAND "${_inc}")
+        else()
+          set(_inc "")
+        endif()
+      endif()
+    endif()
+    if(NOT _inc)
+      if(_family STREQUAL openmpi)
+        set(_places "/usr/lib/${CMAKE_LIBRARY_ARCHITECTURE}/openmpi/include"
+          "/usr/include/openmpi-${CMAKE_SYSTEM_PROCESSOR}" /usr/lib64/openmpi/include)
+      else()
+        set(_places "/usr/include/${CMAKE_LIBRARY_ARCHITECTURE}/mpich"
+          "/usr/include/mpich-${CMAKE_SYSTEM_PROCESSOR}" /usr/lib64/mpich/include)
+      endif()
+      find_path(_ioa_family_path mpi.h NO_DEFAULT_PATH PATHS ${_places})
+      if(_ioa_family_path)
+        set(_inc "${_ioa_family_path}")
+      endif()
+      unset(_ioa_family_path CACHE)
+    endif()
+    set(IOATLAS_${_FAMILY}_INCLUDE_DIRS "${_inc}" CACHE STRING
+      "${_family}'s include folders, for the runtime's ${_family} part (empty: none)")
+  endforeach()
+  if(NOT IOATLAS_MPICH_INCLUDE_DIRS AND NOT IOATLAS_OPENMPI_INCLUDE_DIRS)
+    message(FATAL_ERROR "no MPI family's headers for the runtime: install libmpich-dev "
+      "and libopenmpi-dev (mpich-devel, openmpi-devel), set IOATLAS_MPICH_INCLUDE_DIRS or "
+      "IOATLAS_OPENMPI_INCLUDE_DIRS, or configure with -DIOATLAS_WITH_MPI=OFF")
+  endif()
+  foreach(_family mpich openmpi)
+    string(TOUPPER "${_family}" _FAMILY)
+    if(NOT IOATLAS_${_FAMILY}_INCLUDE_DIRS)
+      message(WARNING "${_family}'s headers not found: libioatlas.so will leave programs "
+        "of that MPI family unrecorded (install libmpich-dev or libopenmpi-dev, "
+        "mpich-devel or openmpi-devel, or set IOATLAS_${_FAMILY}_INCLUDE_DIRS)")
+    endif()
+  endforeach()
 endif()
 
 if(IOATLAS_WITH_POSTGRES)

@@ -3,19 +3,20 @@
  * its rank, MPI-IO calls feed the MPI-IO module, and MPI_Finalize turns all
  * ranks' records into one log per job (rt_mpilog.c) before MPI goes away.
  *
- * The runtime never links MPI: the shared library finds the PMPI entry
- * points with dlsym(RTLD_NEXT) when the application (which does link MPI)
- * first calls a wrapper, so `module load ioatlas` costs non-MPI programs
- * nothing.  The static library calls PMPI_* directly.
+ * The runtime never links MPI: the shared library holds this file once per
+ * MPI ABI family (rt_mpi_abi.h), reached through the slots rt_mpi_bind.c
+ * fills at the program's first MPI call, and finds the PMPI entry points
+ * when a wrapper first needs one (rt_mpi_real), so `module load ioatlas`
+ * costs non-MPI programs nothing.  The static library calls PMPI_* directly.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
-#include <mpi.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "rt_core.h"
+#include "rt_mpi_abi.h"
 #include "rt_mpi_calls.h"
 #include "rt_mpiio.h"
 #include "rt_mpilog.h"
@@ -32,14 +33,60 @@
 
 static int rt_pmpi_resolve(const char *name, void *slot)
 {
-	void *sym = dlsym(RTLD_NEXT, name);
+	void *sym = rt_mpi_real(name);
 
 	memcpy(slot, &sym, sizeof(sym));
 	return sym != NULL;
 }
 #endif
 
-#define RT_EXPORT __attribute__((visibility("default")))
+/*
+ * The shared library holds this file once per MPI ABI family (rt_mpi_abi.h):
+ * there the wrappers are the family's, hidden, and rt_mpi_bind.c points the
+ * exported MPI_ and PMPI_ symbols (rt_mpi_tramp.S) at them.  The static
+ * library defines MPI_ itself.
+ */
+#ifdef RT_MPI_FAMILY
+#define RT_EXPORT
+#define RT_MPI_NAME(name)  RT_MPI_SYM(MPI_##name)
+#define RT_PMPI_NAME(name) RT_MPI_SYM(PMPI_##name)
+#else
+#define RT_EXPORT	   __attribute__((visibility("default")))
+#define RT_MPI_NAME(name)  MPI_##name
+#define RT_PMPI_NAME(name) PMPI_##name
+#endif
+
+#if defined(RT_MPI_FAMILY) && defined(OPEN_MPI)
+struct rt_ompi_globals RT_MPI_SYM(globals);
+
+/*
+ * Open MPI's predefined handles, as the program uses them: the first
+ * definition in the global scope, which is the program's own copy when it
+ * refers to one (a copy relocation: libmpi uses that copy, not its own),
+ * else libmpi's, wherever it was loaded (rt_mpi_real).
+ */
+int RT_MPI_SYM(abi_ready)(void)
+{
+	void *sym;
+	int ok = 1;
+
+#define RT_OMPI_RESOLVE(global)                                 \
+	sym = dlsym(RTLD_DEFAULT, #global);                     \
+	if (!sym)                                               \
+		sym = rt_mpi_real(#global);                     \
+	memcpy(&RT_MPI_SYM(globals).global, &sym, sizeof(sym)); \
+	ok &= sym != NULL;
+	RT_OMPI_GLOBALS(RT_OMPI_RESOLVE)
+#undef RT_OMPI_RESOLVE
+	return ok ? 0 : -ENOENT;
+}
+#elif defined(RT_MPI_FAMILY)
+/* MPICH's handles are constants of its ABI. */
+int RT_MPI_SYM(abi_ready)(void)
+{
+	return 0;
+}
+#endif
 
 /* Room for the hints given at one open. */
 #define RT_HINTS_MAX 1024
@@ -228,11 +275,11 @@ static void rt_mpi_view(struct rt_view *v, MPI_Offset disp, MPI_Datatype etype, 
 		    rt_mpiio_current = rt_mpiio_record_of(fh_e),              \
 		    rt_mpiio_view(#name, fh_e, &view, r != MPI_SUCCESS, rt_mpi_err(r), t0, t1))
 
-#define RT_MPI_BODY_IO(name, args, is_write, cls, fh_e, offset_e, count_e, dt_e)                   \
+#define RT_MPI_BODY_IO(name, args, op, is_write, cls, fh_e, offset_e, count_e, dt_e)               \
 	int type_size = 0;                                                                         \
 	RT_MPI_WRAP(name, args, rt_pmpi.Type_size(dt_e, &type_size);                               \
 		    rt_mpiio_current = rt_mpiio_record_of(fh_e),                                   \
-		    rt_mpiio_io(#name, is_write, RT_MPIIO_##cls, fh_e, (int64_t)(offset_e),        \
+		    rt_mpiio_io(op, is_write, RT_MPIIO_##cls, fh_e, (int64_t)(offset_e),           \
 				(int64_t)(count_e)*type_size, r != MPI_SUCCESS, rt_mpi_err(r), t0, \
 				t1))
 
@@ -242,7 +289,7 @@ static void rt_mpi_view(struct rt_view *v, MPI_Offset disp, MPI_Datatype etype, 
 
 #define RT_MPI_DEFINE(name, params, args, kind, ...)        \
 	RT_PMPI_DECL(name, params)                          \
-	RT_EXPORT int MPI_##name params                     \
+	RT_EXPORT int RT_MPI_NAME(name) params              \
 	{                                                   \
 		RT_MPI_BODY_##kind(name, args, __VA_ARGS__) \
 	}
@@ -252,9 +299,9 @@ static void rt_mpi_view(struct rt_view *v, MPI_Offset disp, MPI_Datatype etype, 
 #define RT_MPI_DEFINE_P(name, params, args, kind, ...)
 #else
 #define RT_MPI_DEFINE_P(name, params, args, kind, ...) \
-	RT_EXPORT int PMPI_##name params               \
+	RT_EXPORT int RT_PMPI_NAME(name) params        \
 	{                                              \
-		return MPI_##name args;                \
+		return RT_MPI_NAME(name) args;         \
 	}
 #endif
 
@@ -425,10 +472,18 @@ static int64_t rt_bytes(int count, MPI_Datatype dt)
 		    rt_trace_mpi(#name, slot, RT_TRACE_FAILED(r), color_e, key_e,            \
 				 made == RT_TRACE_NO_COMM ? -1 : (int64_t)made, t0, t1))
 
-#define RT_MPI_COMM_EXPAND(name, params, args, kind, ...)   \
-	RT_PMPI_DECL(name, params)                          \
-	RT_EXPORT int MPI_##name params{RT_MPI_BODY_##kind( \
+#define RT_MPI_COMM_EXPAND(name, params, args, kind, ...)          \
+	RT_PMPI_DECL(name, params)                                 \
+	RT_EXPORT int RT_MPI_NAME(name) params{RT_MPI_BODY_##kind( \
 		name, args, __VA_ARGS__)} RT_MPI_DEFINE_P(name, params, args, kind, __VA_ARGS__)
 
 RT_MPI_CALLS(RT_MPI_EXPAND)
 RT_MPI_COMM_CALLS(RT_MPI_COMM_EXPAND)
+/*
+ * The large-count forms: in the shared library for every family (bound
+ * only where the MPI library defines them), in the static one where MPICH's
+ * headers declare them.
+ */
+#if defined(RT_MPI_FAMILY) || MPI_VERSION >= 4
+RT_MPI_LARGE_CALLS(RT_MPI_EXPAND)
+#endif

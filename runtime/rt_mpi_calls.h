@@ -6,7 +6,9 @@
  * Every one returns int.  rt_mpi.c expands the table into MPI_<name> (and,
  * in the shared library, PMPI_<name>, so that calls entering through the
  * profiling interface — Fortran bindings, mpi4py — are seen too); each calls
- * the MPI library's PMPI_<name>.
+ * the MPI library's PMPI_<name>.  In the shared library, rt_mpi.c is built
+ * once per MPI ABI family, and rt_mpi_tramp.S and rt_mpi_bind.c expand the
+ * same tables into the exported symbols and their binding (rt_mpi_bind.h).
  *
  * Kinds:
  *	INIT                      MPI_Init, MPI_Init_thread: the runtime learns its rank
@@ -15,7 +17,8 @@
  *	CLOSE fh                  (a pointer to the handle)
  *	META fh, counter          sync, set_size, set_info
  *	VIEW fh, disp, etype, ftype  set_view: the view kept for the kernels
- *	IO is_write, class, fh, offset, count, datatype
+ *	IO op, is_write, class, fh, offset, count, datatype
+ *	                          op: the call's name in the trace (the int form's)
  *	                          offset: explicit (the _at forms), -1 at the file pointer
  *	                          class: INDEP, COLL, SPLIT or NB
  *	END fh                    end of a split collective: timed as I/O, no bytes
@@ -23,46 +26,65 @@
 #ifndef RT_MPI_CALLS_H
 #define RT_MPI_CALLS_H
 
-#define RT_MPI_IO_VARIANTS(X, RW, BUF, IS_WRITE)                                                   \
-	X(File_##RW, (MPI_File fh, BUF buf, int count, MPI_Datatype dt, MPI_Status *st),           \
-	  (fh, buf, count, dt, st), IO, IS_WRITE, INDEP, fh, -1, count, dt)                        \
-	X(File_##RW##_all, (MPI_File fh, BUF buf, int count, MPI_Datatype dt, MPI_Status *st),     \
-	  (fh, buf, count, dt, st), IO, IS_WRITE, COLL, fh, -1, count, dt)                         \
-	X(File_##RW##_at,                                                                          \
-	  (MPI_File fh, MPI_Offset off, BUF buf, int count, MPI_Datatype dt, MPI_Status *st),      \
-	  (fh, off, buf, count, dt, st), IO, IS_WRITE, INDEP, fh, off, count, dt)                  \
-	X(File_##RW##_at_all,                                                                      \
-	  (MPI_File fh, MPI_Offset off, BUF buf, int count, MPI_Datatype dt, MPI_Status *st),      \
-	  (fh, off, buf, count, dt, st), IO, IS_WRITE, COLL, fh, off, count, dt)                   \
-	X(File_##RW##_shared, (MPI_File fh, BUF buf, int count, MPI_Datatype dt, MPI_Status *st),  \
-	  (fh, buf, count, dt, st), IO, IS_WRITE, INDEP, fh, -1, count, dt)                        \
-	X(File_##RW##_ordered, (MPI_File fh, BUF buf, int count, MPI_Datatype dt, MPI_Status *st), \
-	  (fh, buf, count, dt, st), IO, IS_WRITE, COLL, fh, -1, count, dt)                         \
-	X(File_i##RW, (MPI_File fh, BUF buf, int count, MPI_Datatype dt, MPI_Request *req),        \
-	  (fh, buf, count, dt, req), IO, IS_WRITE, NB, fh, -1, count, dt)                          \
-	X(File_i##RW##_all, (MPI_File fh, BUF buf, int count, MPI_Datatype dt, MPI_Request *req),  \
-	  (fh, buf, count, dt, req), IO, IS_WRITE, NB, fh, -1, count, dt)                          \
-	X(File_i##RW##_at,                                                                         \
-	  (MPI_File fh, MPI_Offset off, BUF buf, int count, MPI_Datatype dt, MPI_Request *req),    \
-	  (fh, off, buf, count, dt, req), IO, IS_WRITE, NB, fh, off, count, dt)                    \
-	X(File_i##RW##_at_all,                                                                     \
-	  (MPI_File fh, MPI_Offset off, BUF buf, int count, MPI_Datatype dt, MPI_Request *req),    \
-	  (fh, off, buf, count, dt, req), IO, IS_WRITE, NB, fh, off, count, dt)                    \
-	X(File_i##RW##_shared,                                                                     \
-	  (MPI_File fh, BUF buf, int count, MPI_Datatype dt, MPI_Request *req),                    \
-	  (fh, buf, count, dt, req), IO, IS_WRITE, NB, fh, -1, count, dt)                          \
-	X(File_##RW##_all_begin, (MPI_File fh, BUF buf, int count, MPI_Datatype dt),               \
-	  (fh, buf, count, dt), IO, IS_WRITE, SPLIT, fh, -1, count, dt)                            \
-	X(File_##RW##_at_all_begin,                                                                \
-	  (MPI_File fh, MPI_Offset off, BUF buf, int count, MPI_Datatype dt),                      \
-	  (fh, off, buf, count, dt), IO, IS_WRITE, SPLIT, fh, off, count, dt)                      \
-	X(File_##RW##_ordered_begin, (MPI_File fh, BUF buf, int count, MPI_Datatype dt),           \
-	  (fh, buf, count, dt), IO, IS_WRITE, SPLIT, fh, -1, count, dt)                            \
-	X(File_##RW##_all_end, (MPI_File fh, BUF buf, MPI_Status * st), (fh, buf, st), END,        \
-	  IS_WRITE, fh)                                                                            \
-	X(File_##RW##_at_all_end, (MPI_File fh, BUF buf, MPI_Status * st), (fh, buf, st), END,     \
-	  IS_WRITE, fh)                                                                            \
-	X(File_##RW##_ordered_end, (MPI_File fh, BUF buf, MPI_Status * st), (fh, buf, st), END,    \
+/*
+ * The reads or writes of one direction: COUNT is the type of their count
+ * (int; MPI_Count for MPI-4's large-count forms) and C the suffix of their
+ * names (empty; _c).  OP names the call in the trace either way, so that a
+ * large-count call is the same operation as its int form.
+ */
+#define RT_MPI_IO_COUNTED(X, RW, BUF, IS_WRITE, COUNT, C)                                          \
+	X(File_##RW##C, (MPI_File fh, BUF buf, COUNT count, MPI_Datatype dt, MPI_Status * st),     \
+	  (fh, buf, count, dt, st), IO, "File_" #RW, IS_WRITE, INDEP, fh, -1, count, dt)           \
+	X(File_##RW##_all##C,                                                                      \
+	  (MPI_File fh, BUF buf, COUNT count, MPI_Datatype dt, MPI_Status * st),                   \
+	  (fh, buf, count, dt, st), IO, "File_" #RW "_all", IS_WRITE, COLL, fh, -1, count, dt)     \
+	X(File_##RW##_at##C,                                                                       \
+	  (MPI_File fh, MPI_Offset off, BUF buf, COUNT count, MPI_Datatype dt, MPI_Status * st),   \
+	  (fh, off, buf, count, dt, st), IO, "File_" #RW "_at", IS_WRITE, INDEP, fh, off, count,   \
+	  dt)                                                                                      \
+	X(File_##RW##_at_all##C,                                                                   \
+	  (MPI_File fh, MPI_Offset off, BUF buf, COUNT count, MPI_Datatype dt, MPI_Status * st),   \
+	  (fh, off, buf, count, dt, st), IO, "File_" #RW "_at_all", IS_WRITE, COLL, fh, off,       \
+	  count, dt)                                                                               \
+	X(File_##RW##_shared##C,                                                                   \
+	  (MPI_File fh, BUF buf, COUNT count, MPI_Datatype dt, MPI_Status * st),                   \
+	  (fh, buf, count, dt, st), IO, "File_" #RW "_shared", IS_WRITE, INDEP, fh, -1, count, dt) \
+	X(File_##RW##_ordered##C,                                                                  \
+	  (MPI_File fh, BUF buf, COUNT count, MPI_Datatype dt, MPI_Status * st),                   \
+	  (fh, buf, count, dt, st), IO, "File_" #RW "_ordered", IS_WRITE, COLL, fh, -1, count, dt) \
+	X(File_i##RW##C, (MPI_File fh, BUF buf, COUNT count, MPI_Datatype dt, MPI_Request * req),  \
+	  (fh, buf, count, dt, req), IO, "File_i" #RW, IS_WRITE, NB, fh, -1, count, dt)            \
+	X(File_i##RW##_all##C,                                                                     \
+	  (MPI_File fh, BUF buf, COUNT count, MPI_Datatype dt, MPI_Request * req),                 \
+	  (fh, buf, count, dt, req), IO, "File_i" #RW "_all", IS_WRITE, NB, fh, -1, count, dt)     \
+	X(File_i##RW##_at##C,                                                                      \
+	  (MPI_File fh, MPI_Offset off, BUF buf, COUNT count, MPI_Datatype dt, MPI_Request * req), \
+	  (fh, off, buf, count, dt, req), IO, "File_i" #RW "_at", IS_WRITE, NB, fh, off, count,    \
+	  dt)                                                                                      \
+	X(File_i##RW##_at_all##C,                                                                  \
+	  (MPI_File fh, MPI_Offset off, BUF buf, COUNT count, MPI_Datatype dt, MPI_Request * req), \
+	  (fh, off, buf, count, dt, req), IO, "File_i" #RW "_at_all", IS_WRITE, NB, fh, off,       \
+	  count, dt)                                                                               \
+	X(File_i##RW##_shared##C,                                                                  \
+	  (MPI_File fh, BUF buf, COUNT count, MPI_Datatype dt, MPI_Request * req),                 \
+	  (fh, buf, count, dt, req), IO, "File_i" #RW "_shared", IS_WRITE, NB, fh, -1, count, dt)  \
+	X(File_##RW##_all_begin##C, (MPI_File fh, BUF buf, COUNT count, MPI_Datatype dt),          \
+	  (fh, buf, count, dt), IO, "File_" #RW "_all_begin", IS_WRITE, SPLIT, fh, -1, count, dt)  \
+	X(File_##RW##_at_all_begin##C,                                                             \
+	  (MPI_File fh, MPI_Offset off, BUF buf, COUNT count, MPI_Datatype dt),                    \
+	  (fh, off, buf, count, dt), IO, "File_" #RW "_at_all_begin", IS_WRITE, SPLIT, fh, off,    \
+	  count, dt)                                                                               \
+	X(File_##RW##_ordered_begin##C, (MPI_File fh, BUF buf, COUNT count, MPI_Datatype dt),      \
+	  (fh, buf, count, dt), IO, "File_" #RW "_ordered_begin", IS_WRITE, SPLIT, fh, -1, count,  \
+	  dt)
+
+#define RT_MPI_IO_VARIANTS(X, RW, BUF, IS_WRITE)                                                \
+	RT_MPI_IO_COUNTED(X, RW, BUF, IS_WRITE, int, )                                          \
+	X(File_##RW##_all_end, (MPI_File fh, BUF buf, MPI_Status * st), (fh, buf, st), END,     \
+	  IS_WRITE, fh)                                                                         \
+	X(File_##RW##_at_all_end, (MPI_File fh, BUF buf, MPI_Status * st), (fh, buf, st), END,  \
+	  IS_WRITE, fh)                                                                         \
+	X(File_##RW##_ordered_end, (MPI_File fh, BUF buf, MPI_Status * st), (fh, buf, st), END, \
 	  IS_WRITE, fh)
 
 #define RT_MPI_CALLS(X)                                                                         \
@@ -82,6 +104,15 @@
 	X(File_set_info, (MPI_File fh, MPI_Info info), (fh, info), META, fh, MPIIO_HINTS)       \
 	RT_MPI_IO_VARIANTS(X, read, void *, 0)                                                  \
 	RT_MPI_IO_VARIANTS(X, write, const void *, 1)
+
+/*
+ * MPI-4's large-count forms of the calls above that take a count (MPI_Count
+ * counts), counted in the same counters.  MPICH 4 has them, Open MPI 4 does
+ * not: the shared library binds those the MPI library defines.
+ */
+#define RT_MPI_LARGE_CALLS(X)                                \
+	RT_MPI_IO_COUNTED(X, read, void *, 0, MPI_Count, _c) \
+	RT_MPI_IO_COUNTED(X, write, const void *, 1, MPI_Count, _c)
 
 /*
  * The calls that communicate or synchronize, traced (not counted) so that

@@ -16,8 +16,13 @@
 #ifndef RT_MPIJOIN_H
 #define RT_MPIJOIN_H
 
-#include <mpi.h>
 #include <stddef.h>
+
+#include "rt_mpi_abi.h" /* mpi.h, and the part's names in this MPI family */
+
+#define rt_mpijoin	   RT_MPI_SYM(mpijoin)
+#define rt_mpijoin_release RT_MPI_SYM(mpijoin_release)
+#define rt_mpijoin_ranks   RT_MPI_SYM(mpijoin_ranks)
 
 /* The ranks that write one log together. */
 struct rt_mpijoin {

@@ -65,11 +65,11 @@ void rt_mpilog_init(void)
 #ifdef RT_STATIC
 #define RT_PMPI_SET(name, params) rt_pmpi.name = PMPI_##name;
 #else
-#define RT_PMPI_SET(name, params)                            \
-	{                                                    \
-		void *sym = dlsym(RTLD_NEXT, "PMPI_" #name); \
-		memcpy(&rt_pmpi.name, &sym, sizeof(sym));    \
-		ok &= sym != NULL;                           \
+#define RT_PMPI_SET(name, params)                         \
+	{                                                 \
+		void *sym = rt_mpi_real("PMPI_" #name);   \
+		memcpy(&rt_pmpi.name, &sym, sizeof(sym)); \
+		ok &= sym != NULL;                        \
 	}
 #endif
 	RT_PMPI_FUNCTIONS(RT_PMPI_SET)

@@ -8,7 +8,7 @@
 #ifndef RT_MPILOG_H
 #define RT_MPILOG_H
 
-#include <mpi.h>
+#include "rt_mpi_abi.h" /* mpi.h, and the part's names in this MPI family */
 
 /* The PMPI functions the runtime itself calls, found at MPI_Init. */
 #define RT_PMPI_FUNCTIONS(X)                                                                    \

@@ -8,6 +8,7 @@
 require_cmd rpmspec
 require_cmd rpmbuild
 require_cmd mpicc.mpich
+require_cmd mpicc.openmpi
 
 spec="$IOA_SOURCE_DIR/packaging/rpm/ioatlas.spec"
 version=$(sed -n 's/^CMAKE_PROJECT_VERSION:STATIC=//p' "$IOA_BUILD_DIR/CMakeCache.txt")
@@ -26,7 +27,8 @@ is "$(dpkg-parsechangelog -l "$IOA_SOURCE_DIR/packaging/debian/changelog" -S Ver
 ok "packaging/dist makes the release tarball" "$IOA_SOURCE_DIR/packaging/dist" --out "$top/SOURCES"
 ok "rpmbuild builds the packages from it, every installed file packaged" \
 	run_timeout 900 rpmbuild -bb --nodeps --define "_topdir $top" \
-	--define "_unitdir /usr/lib/systemd/system" --define "mpich_bin $top/mpich" "$spec"
+	--define "_unitdir /usr/lib/systemd/system" --define "mpich_bin $top/mpich" \
+	--define "openmpi_include $(mpicc.openmpi --showme:incdirs | cut -d' ' -f1)" "$spec"
 arch=$(rpm --eval '%{_arch}')
 rpms=$(cd "$top/RPMS" 2>/dev/null && find . -name '*.rpm' -printf '%f\n' | sort | tr '\n' ' ')
 is "$rpms" "ioatlas-$version-1.$arch.rpm ioatlas-collector-$version-1.$arch.rpm ioatlas-devel-$version-1.$arch.rpm ioatlas-doc-$version-1.noarch.rpm ioatlas-tools-$version-1.$arch.rpm " \

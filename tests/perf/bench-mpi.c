@@ -1,8 +1,11 @@
 /*
  * bench-mpi — the MPI side of the runtime's cost: the time of one
- * MPI_File_write_at, the time MPI_Finalize takes after each rank has
- * written FILES files of its own, and the process's peak memory.  Rank 0
- * prints "name value" lines for tests/perf/run-bench.
+ * MPI_File_write_at (counted and traced) and of one MPI_Barrier on
+ * MPI_COMM_SELF (a traced communication call that costs MPI next to
+ * nothing), the time MPI_Finalize takes after each rank has written FILES
+ * files of its own, and the process's peak memory.  Rank 0 prints "name
+ * value" lines for tests/perf/run-bench and run-bench-mpi.  Plain MPI: it
+ * builds with either family's mpicc.
  *
  *	mpiexec -n 4 bench-mpi DIR [FILES] [WRITES]
  */
@@ -35,7 +38,7 @@ int main(int argc, char **argv)
 {
 	long files = argc > 2 ? strtol(argv[2], NULL, 10) : 1000;
 	long writes = argc > 3 ? strtol(argv[3], NULL, 10) : 2000;
-	double samples[21], t0, finalize_ms;
+	double samples[21], barrier[21], t0, finalize_ms;
 	char path[4096], byte = 'x';
 	int rank, fd, b;
 	long i;
@@ -60,6 +63,13 @@ int main(int argc, char **argv)
 	MPI_File_close(&fh);
 	unlink(path);
 	qsort(samples, 21, sizeof(double), cmp_double);
+	for (b = 0; b < 21; b++) {
+		t0 = now_ns();
+		for (i = 0; i < writes; i++)
+			MPI_Barrier(MPI_COMM_SELF);
+		barrier[b] = (now_ns() - t0) / writes;
+	}
+	qsort(barrier, 21, sizeof(double), cmp_double);
 
 	for (i = 0; i < files; i++) {
 		snprintf(path, sizeof(path), "%s/bench-%d-%ld.dat", argv[1], rank, i);
@@ -72,8 +82,9 @@ int main(int argc, char **argv)
 	MPI_Finalize();
 	finalize_ms = (now_ns() - t0) / 1e6;
 	if (rank == 0)
-		printf("mpi_file_write_at_ns %.1f\nfinalize_ms %.2f\npeak_kib %ld\n", samples[10],
-		       finalize_ms, peak_kib());
+		printf("mpi_file_write_at_ns %.1f\nmpi_barrier_self_ns %.1f\nfinalize_ms %.2f\n"
+		       "peak_kib %ld\n",
+		       samples[10], barrier[10], finalize_ms, peak_kib());
 	for (i = 0; i < files; i++) {
 		snprintf(path, sizeof(path), "%s/bench-%d-%ld.dat", argv[1], rank, i);
 		unlink(path);

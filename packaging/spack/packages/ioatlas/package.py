@@ -55,6 +55,10 @@ class Ioatlas(CMakePackage):
             self.define("IOATLAS_BUILD_TESTS", self.run_tests),
             self.define("CMAKE_INSTALL_LIBDIR", "lib"),
         ]
+        # libioatlas.so holds an MPI part per ABI family (MPICH's, Open MPI's):
+        # the chosen MPI's, found from its mpicc, and the other family's
+        # when its headers are where the system keeps them.  The runtime
+        # links neither; it binds to the program's MPI at run time.
         if self.spec.satisfies("+mpi"):
             args.append(self.define("MPI_C_COMPILER", self.spec["mpi"].mpicc))
         return args
