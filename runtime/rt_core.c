@@ -134,6 +134,7 @@ void rt_init(void)
 	else
 		rt.started = true;
 	if (rt.started) {
+		rt_tree_join();
 		rt.enabled = 1;
 	} else {
 		/* What a failed start-up mapped is given back. */
