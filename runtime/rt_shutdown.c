@@ -194,6 +194,31 @@ static int pack_process(struct ioa_log_writer *w, int with_job)
 }
 
 /*
+ * Whether the tree's root is still running: not gone, not a zombie (a root
+ * that has exited but is not yet reaped).  A pid reused meanwhile reads as
+ * alive: the part then waits in the staging folder for nobody.
+ */
+static int root_running(void)
+{
+	char path[64], line[512], *paren;
+	unsigned long long pid = strtoull(rt.tree, NULL, 10);
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%llu/stat", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return !(kill((pid_t)pid, 0) && errno == ESRCH);
+	n = read(fd, line, sizeof(line) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	line[n] = '\0';
+	paren = strrchr(line, ')');
+	return paren && paren[1] == ' ' && paren[2] != 'Z' && paren[2] != 'X';
+}
+
+/*
  * A child of the tree: its part in the staging folder.  -ESRCH: the tree
  * is closed or its root gone, the child publishes its own log.
  */
@@ -201,14 +226,12 @@ static int write_part(void)
 {
 	struct ioa_log_writer w;
 	char dir[PATH_MAX], name[32];
-	unsigned long long root_pid = strtoull(rt.tree, NULL, 10);
 	int dfd = tree_dir_open(dir, sizeof(dir)), fd = -1, n, rc;
 
 	if (dfd < 0)
 		return dfd;
 	rc = lock_bounded(dfd, LOCK_SH);
-	if (!rc && (!faccessat(dfd, "closed", F_OK, AT_SYMLINK_NOFOLLOW) ||
-		    (kill((pid_t)root_pid, 0) && errno == ESRCH)))
+	if (!rc && (!faccessat(dfd, "closed", F_OK, AT_SYMLINK_NOFOLLOW) || !root_running()))
 		rc = -ESRCH;
 	for (n = 1; !rc && n <= RT_TREE_MAX_PARTS; n++) {
 		snprintf(name, sizeof(name), "%d.part", n);
