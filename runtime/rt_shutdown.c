@@ -50,6 +50,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <zlib.h>
+
 #include "ioa_log.h"
 #include "ioa_logfmt.h"
 #include "ioa_logr.h"
@@ -302,35 +304,57 @@ static int add_proc_line(struct ioa_buf *procs, int rank, const struct rt_part_j
 /*
  * The root: one child's part into w, all its regions or none, but its job
  * region (which becomes a line of procs) and mount table (the root's is
- * the tree's).
+ * the tree's).  Regions are taken as stored, checksum checked, never
+ * inflated and compressed again (that cost milliseconds per part).
  */
 static int take_part(struct ioa_log_writer *w, const char *path, int rank, struct ioa_buf *procs)
 {
 	struct ioa_log_reader r;
-	struct ioa_log_writer part;
-	struct ioa_buf raw = IOA_BUF_INIT(RT_TREE_PART_CAP);
+	struct ioa_buf raw = IOA_BUF_INIT(RT_TREE_PART_CAP),
+		       stored = IOA_BUF_INIT(RT_TREE_PART_CAP);
+	struct ioa_log_region *kept = NULL;
 	struct rt_part_job job = {0};
-	uint32_t i;
+	uint32_t i, nkept = 0;
 	int rc = ioa_logr_open(&r, path);
 
 	if (rc)
 		return rc;
-	ioa_logw_init(&part, RT_TREE_PART_CAP);
+	kept = calloc(r.region_count + 1, sizeof(*kept));
+	if (!kept)
+		rc = -ENOMEM;
 	for (i = 0; i < r.region_count && !rc; i++) {
-		rc = ioa_logr_read_region(&r, i, &raw);
-		if (rc || r.regions[i].type == IOA_REGION_MOUNTS)
+		struct ioa_log_region reg = r.regions[i];
+		size_t at = stored.len;
+
+		if (reg.type == IOA_REGION_MOUNTS)
 			continue;
-		if (r.regions[i].type == IOA_REGION_JOB)
-			rc = ioa_logr_each_job_entry(&r, &raw, part_job_entry, &job);
-		else
-			rc = ioa_logw_add(&part, r.regions[i].type, raw.data, raw.len);
+		if (reg.type == IOA_REGION_JOB) {
+			rc = ioa_logr_read_region(&r, i, &raw);
+			if (!rc)
+				rc = ioa_logr_each_job_entry(&r, &raw, part_job_entry, &job);
+			continue;
+		}
+		rc = reg.stored_size > RT_TREE_PART_CAP - at
+			     ? -EFBIG
+			     : ioa_buf_grow(&stored, (size_t)reg.stored_size);
+		if (!rc && pread(r.fd, stored.data + at, (size_t)reg.stored_size,
+				 (off_t)reg.offset) != (ssize_t)reg.stored_size)
+			rc = -EIO;
+		if (!rc && (uint32_t)crc32(0L, (const Bytef *)stored.data + at,
+					   (uInt)reg.stored_size) != reg.crc32)
+			rc = -EINVAL;
+		if (!rc) {
+			stored.len = at + (size_t)reg.stored_size;
+			reg.offset = at;
+			kept[nkept++] = reg;
+		}
 	}
 	if (!rc)
-		rc = ioa_logw_append(w, part.regions, part.region_count, part.stored.data,
-				     part.stored.len);
+		rc = ioa_logw_append(w, kept, nkept, stored.data, stored.len);
 	if (!rc)
 		rc = add_proc_line(procs, rank, &job);
-	ioa_logw_release(&part);
+	free(kept);
+	ioa_buf_release(&stored);
 	ioa_buf_release(&raw);
 	ioa_logr_close(&r);
 	return rc;
