@@ -438,10 +438,24 @@ __asm__(".text\n\t"
 RT_EXPORT __attribute__((noreturn)) void rt_wrapper__exit(int status) __asm__("_exit");
 RT_EXPORT __attribute__((noreturn)) void rt_wrapper__Exit(int status) __asm__("_Exit");
 
+/* The next _exit (another tool's, or libc's), found once at load time: never in _exit. */
+static void (*rt_real__exit)(int);
+
+__attribute__((constructor)) static void rt_find_exit(void)
+{
+	int saved_errno = errno;
+	void *sym = dlsym(RTLD_NEXT, "_exit");
+
+	memcpy(&rt_real__exit, &sym, sizeof(sym));
+	errno = saved_errno;
+}
+
 RT_EXPORT void rt_wrapper__exit(int status)
 {
 	if (rt.tree[0] && !rt.log_written && !rt_inside)
 		rt_shutdown_at_exit();
+	if (rt_real__exit)
+		rt_real__exit(status);
 	for (;;)
 		syscall(SYS_exit_group, status);
 }
