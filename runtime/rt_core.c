@@ -143,10 +143,16 @@ static void after_fork_parent(void)
  */
 static void after_fork_child(void)
 {
+	int saved_errno = errno;
+
 	rt_lock_word = 0;
 	rt_inside &= ~RT_IN_LOCK;
-	if (rt.enabled && !restart_in_child())
+	if (rt.enabled && !restart_in_child()) {
+		/* fork() returns 0 in the child with the errno it had. */
+		errno = saved_errno;
 		return;
+	}
+	errno = saved_errno;
 	rt.enabled = 0;
 	rt.disabled_reason = "forked child";
 	rt.log_written = true;

@@ -108,11 +108,14 @@ static int tree_id_valid(const char *id, uint64_t *start_ns)
 	return 1;
 }
 
+static int tree_dir_open(char *path, size_t len, int make);
+
 void rt_tree_join(void)
 {
 	const char *marker = getenv(RT_TREE_VAR);
-	char host[64];
+	char host[64], dir[PATH_MAX];
 	uint64_t start_ns;
+	int fd;
 
 	if (marker && tree_id_valid(marker, &start_ns)) {
 		snprintf(rt.tree, sizeof(rt.tree), "%s", marker);
@@ -128,14 +131,26 @@ void rt_tree_join(void)
 		 (unsigned long long)rt.start_real_ns, host);
 	rt.tree_start_ns = rt.start_real_ns;
 	rt.tree_root = true;
+	/*
+	 * The staging folder exists from the start: children use it only then
+	 * (a root without one, its log folder unusable, still writes its log).
+	 */
+	fd = tree_dir_open(dir, sizeof(dir), 1);
+	if (fd >= 0)
+		close(fd);
 	/* The one change to the program's environment; without it, no tree. */
 	(void)setenv(RT_TREE_VAR, rt.tree, 1);
 }
 
 /* ------------------------------------------------------------ the staging folder */
 
-/* The tree's staging folder, made (0700) and opened; its descriptor or -errno. */
-static int tree_dir_open(char *path, size_t len)
+/*
+ * The tree's staging folder, made (0700, when make) and opened; its
+ * descriptor or -errno.  The root makes it at start-up; a child only
+ * opens it, so that a child that outlived the root, or that writes its
+ * logs elsewhere (another logdir), finds none and keeps its own log.
+ */
+static int tree_dir_open(char *path, size_t len, int make)
 {
 	struct stat st;
 	size_t n;
@@ -146,7 +161,7 @@ static int tree_dir_open(char *path, size_t len)
 	n = strlen(path);
 	if ((size_t)snprintf(path + n, len - n, "/.tree-%s", rt.tree) >= len - n)
 		return -ENAMETOOLONG;
-	if (mkdir(path, 0700) && errno != EEXIST)
+	if (make && mkdir(path, 0700) && errno != EEXIST)
 		return -errno;
 	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
@@ -228,7 +243,7 @@ static int write_part(void)
 {
 	struct ioa_log_writer w;
 	char dir[PATH_MAX], name[32];
-	int dfd = tree_dir_open(dir, sizeof(dir)), fd = -1, n, rc;
+	int dfd = tree_dir_open(dir, sizeof(dir), 0), fd = -1, n, rc;
 
 	if (dfd < 0)
 		return dfd;
@@ -246,8 +261,6 @@ static int write_part(void)
 	if (!rc && fd < 0)
 		rc = -ESRCH;
 	if (rc) {
-		/* A folder this child made for nothing goes (fails when in use). */
-		(void)unlinkat(AT_FDCWD, dir, AT_REMOVEDIR);
 		close(dfd);
 		return rc;
 	}
@@ -393,7 +406,7 @@ static int write_tree(void)
 	struct rt_part_job self = {0};
 	char dir[PATH_MAX], path[PATH_MAX + 64], *ranks = NULL;
 	int *found = NULL, nfound = 0, own = !rt.mpi_initialized, locked, i, last = -1, from = -1;
-	int dfd = tree_dir_open(dir, sizeof(dir)), rc = 0, taken = 0;
+	int dfd = tree_dir_open(dir, sizeof(dir), 1), rc = 0, taken = 0;
 	struct timespec now;
 	DIR *d = NULL;
 	struct dirent *e;
