@@ -1,10 +1,11 @@
 # t1032-tree-outlive — a child that outlives the tree's root (a daemon, a
 # background job) publishes a log of its own, which names the tree (job
-# key "tree"); the root's log does not wait for it.
+# key "tree"); the root's log does not wait for it.  So does a child whose
+# logs go to another log folder (IOATLAS_LOGDIR changed on the way).
 . "$IOA_SOURCE_DIR/tests/lib/test-lib.sh"
 . "$IOA_SOURCE_DIR/tests/lib/runtime-lib.sh"
 
-plan 7
+plan 10
 
 work="$TEST_TMP/work"
 mkdir -p "$work"
@@ -35,3 +36,12 @@ tree=$(job "$root_log" tree)
 like "$tree" "^[0-9]+\\.[0-9]+\\." "the root's log names its tree"
 is "$(job "$late_log" tree)" "$tree" "and the child's log names the same tree"
 is "$(find "$logs" -name '.tree-*' | wc -l)" 0 "no staging folder is left behind"
+
+logs=$(ioa_logdir)
+other=$(ioa_logdir)
+ok "a child writes its logs elsewhere" run_timeout 30 env IOATLAS_NONMPI=1 \
+	IOATLAS_LOGDIR="$logs" "$preload" sh -c "IOATLAS_LOGDIR='$other' cat '$work/early' >/dev/null"
+root_log=$(ioa_only_log "$logs")
+child_log=$(ioa_only_log "$other")
+is "$(job "$child_log" tree)" "$(job "$root_log" tree)" "a log of its own there, naming the tree"
+is "$(find "$logs" "$other" -name '.tree-*' | wc -l)" 0 "and no part left behind"
