@@ -114,14 +114,21 @@ void rt_tree_join(void)
 {
 	const char *marker = getenv(RT_TREE_VAR);
 	char host[64], dir[PATH_MAX];
+	const char *dot;
 	uint64_t start_ns;
 	int fd;
 
 	if (marker && tree_id_valid(marker, &start_ns)) {
 		snprintf(rt.tree, sizeof(rt.tree), "%s", marker);
 		rt.tree_start_ns = start_ns;
-		/* The root that called exec is still the root (same pid). */
-		rt.tree_root = strtoull(marker, NULL, 10) == (unsigned long long)rt.pid;
+		/*
+		 * The root that called exec is still the root: same pid, same
+		 * host (a process of another pid namespace may have the pid).
+		 */
+		rt_log_host(host, sizeof(host));
+		dot = strchr(strchr(marker, '.') + 1, '.');
+		rt.tree_root = strtoull(marker, NULL, 10) == (unsigned long long)rt.pid &&
+			       !strcmp(dot + 1, host);
 		return;
 	}
 	if (!rt.config.nonmpi && !rt_config_exe_listed(&rt.config.nonmpi_exes, rt.exe))
@@ -236,10 +243,12 @@ static int root_running(void)
 }
 
 /*
- * A child of the tree: its part in the staging folder.  -ESRCH: the tree
- * is closed or its root gone, the child publishes its own log.
+ * A child of the tree: its part in the staging folder.  Failures before
+ * the records are packed (*packed still 0: -ESRCH, the tree closed or its
+ * root gone; no usable staging folder) leave the child to write a log of
+ * its own; the records are never packed twice.
  */
-static int write_part(void)
+static int write_part(int *packed)
 {
 	struct ioa_log_writer w;
 	char dir[PATH_MAX], name[32];
@@ -265,14 +274,18 @@ static int write_part(void)
 		return rc;
 	}
 	rt.rank = n;
+	rt_log_tree = rt.tree;
 	ioa_logw_init(&w, (size_t)1 << 30);
+	*packed = 1;
 	rc = pack_process(&w, 1);
 	if (!rc)
 		rc = rt_log_write_fd(&w, fd);
 	if (close(fd) && !rc)
 		rc = -errno;
+	/* A part that cannot be written (a full disk) is lost, as a log would be. */
 	if (rc)
 		unlinkat(dfd, name, 0);
+	rt_log_tree = NULL;
 	ioa_logw_release(&w);
 	close(dfd);
 	return rc;
@@ -557,8 +570,10 @@ void rt_shutdown_at_exit(void)
 	if (rt.tree_root) {
 		rc = write_tree();
 	} else {
-		rc = write_part();
-		if (rc)
+		int packed = 0;
+
+		rc = write_part(&packed);
+		if (rc && !packed)
 			rc = write_alone();
 	}
 	if (rc && rt.config.debug)
