@@ -418,18 +418,25 @@ static int write_tree(void)
 	struct ioa_buf procs = IOA_BUF_INIT((size_t)1 << 24);
 	struct rt_part_job self = {0};
 	char dir[PATH_MAX], path[PATH_MAX + 64], *ranks = NULL;
-	int *found = NULL, nfound = 0, own = !rt.mpi_initialized, locked, i, last = -1, from = -1;
-	int dfd = tree_dir_open(dir, sizeof(dir), 1), rc = 0, taken = 0;
+	int *found = NULL, nfound = 0, own = !rt.mpi_initialized, i, last = -1, from = -1;
+	int dfd = tree_dir_open(dir, sizeof(dir), 1), rc = 0, taken = 0, closed;
+	size_t ranks_len;
 	struct timespec now;
 	DIR *d = NULL;
 	struct dirent *e;
 
 	ioa_logw_init(&w, (size_t)1 << 30);
 	if (dfd >= 0) {
-		locked = !lock_bounded(dfd, LOCK_EX);
-		i = openat(dfd, "closed", O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
-		if (i >= 0)
-			close(i);
+		/*
+		 * Past the bound, a child still writing its part loses it (its
+		 * file is read short, left out and removed); the root goes on.
+		 */
+		if (lock_bounded(dfd, LOCK_EX) && rt.config.debug)
+			fprintf(stderr, "ioatlas: the tree's children are slow to write their "
+					"parts; going on without waiting\n");
+		closed = openat(dfd, "closed", O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (closed >= 0)
+			close(closed);
 		found = calloc(RT_TREE_MAX_PARTS, sizeof(*found));
 		d = found ? opendir(dir) : NULL;
 		while (d && (e = readdir(d)) && nfound < RT_TREE_MAX_PARTS) {
@@ -441,7 +448,6 @@ static int write_tree(void)
 		}
 		if (d)
 			closedir(d);
-		(void)locked;
 	}
 	rt.rank = 0;
 	clock_gettime(CLOCK_REALTIME, &now);
@@ -450,14 +456,16 @@ static int write_tree(void)
 	self.end_ns =
 		(unsigned long long)now.tv_sec * 1000000000ull + (unsigned long long)now.tv_nsec;
 	snprintf(self.exe, sizeof(self.exe), "%s", rt.exe);
-	ranks = calloc(1, (size_t)(nfound + 1) * 24 + 1);
+	/* "a-b," takes at most 24 characters per range. */
+	ranks_len = (size_t)(nfound + 1) * 24 + 1;
+	ranks = calloc(1, ranks_len);
 	if (!ranks)
 		rc = -ENOMEM;
 	if (!rc && own)
 		rc = pack_process(&w, 0);
 	if (!rc && own) {
 		rc = add_proc_line(&procs, 0, &self);
-		add_rank(ranks, (size_t)(nfound + 1) * 24 + 1, 0, &last, &from);
+		add_rank(ranks, ranks_len, 0, &last, &from);
 	}
 	if (nfound)
 		qsort(found, (size_t)nfound, sizeof(*found), rank_cmp);
@@ -468,7 +476,7 @@ static int write_tree(void)
 		part_rc = take_part(&w, path, found[i], &procs);
 		if (!part_rc) {
 			taken++;
-			add_rank(ranks, (size_t)(nfound + 1) * 24 + 1, found[i], &last, &from);
+			add_rank(ranks, ranks_len, found[i], &last, &from);
 			rt.nprocs = found[i] + 1;
 		} else if (rt.config.debug) {
 			fprintf(stderr,
@@ -478,9 +486,9 @@ static int write_tree(void)
 		unlink(path);
 	}
 	if (last >= 0 && last != from) {
-		size_t n = strlen(ranks), len = (size_t)(nfound + 1) * 24 + 1;
+		size_t n = strlen(ranks);
 
-		snprintf(ranks + n, len - n, "-%d", last);
+		snprintf(ranks + n, ranks_len - n, "-%d", last);
 	}
 	if (!rc && (own || taken)) {
 		char nul = '\0';
