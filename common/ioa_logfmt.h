@@ -60,7 +60,10 @@
 	X(FOLDED, 14, "folded")           \
 	X(SCHEDULER, 15, "scheduler")     \
 	X(LOST, 16, "untracked")          \
-	X(RANKS, 17, "ranks")
+	X(RANKS, 17, "ranks")             \
+	X(TREE, 18, "tree")               \
+	X(PROCS, 19, "procs")             \
+	X(PID, 20, "pid")
 
 #define IOA_JOB_KEY_ENUM(id, value, name) IOA_JOB_##id = value,
 enum ioa_job_key { IOA_JOB_KEYS(IOA_JOB_KEY_ENUM) };

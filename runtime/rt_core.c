@@ -77,6 +77,54 @@ double rt_seconds_per_tick(void)
 	return ticks ? (double)ns * 1e-9 / (double)ticks : 1e-9;
 }
 
+/* The arena and the tables in it, at start-up or afresh in a forked child. */
+static const char *start_tables(void)
+{
+	if (rt_arena_init(&rt.arena, (size_t)rt.config.memory_bytes))
+		return "cannot map the memory budget";
+	if (rt_trace_init(rt.config.trace_bytes < rt.config.memory_bytes / 2
+				  ? rt.config.trace_bytes
+				  : rt.config.memory_bytes / 2) ||
+	    rt_records_init() || rt_posix_init() || rt_stdio_init() || rt_mpiio_init())
+		return "memory budget too small for the record tables";
+	return NULL;
+}
+
+/*
+ * A forked child of a non-MPI process tree (rt.tree set) records as a
+ * process of its own: every record, table and the trace are forgotten and
+ * made again in a new arena, and the clock restarts.  The parent's arena
+ * stays mapped (copy-on-write, shared until written): the MPI-IO handle
+ * table (rt_mpiio.c) may still point into it.  Only system calls and
+ * memory writes: fork handlers run where only async-signal-safe calls
+ * may be made.  0, or -1 when the child cannot record.
+ */
+static int restart_in_child(void)
+{
+	const char *why;
+
+	if (!rt.tree[0] || !rt.started || rt.mpi_initialized)
+		return -1;
+	rt.start_ticks = rt_ticks();
+	rt.start_mono_ns = clock_ns(CLOCK_MONOTONIC);
+	rt.start_real_ns = clock_ns(CLOCK_REALTIME);
+	rt.pid = getpid();
+	rt.tree_root = false;
+	rt.rank = 0;
+	rt.nprocs = 1;
+	rt_records_forget();
+	rt_posix_forget();
+	rt_stdio_forget();
+	rt_mpiio_current = NULL;
+	rt_trace_parent = 0;
+	why = start_tables();
+	if (why) {
+		rt.disabled_reason = why;
+		return -1;
+	}
+	return 0;
+}
+
 /* Around fork: the child must not inherit a lock held by another thread. */
 static void before_fork(void)
 {
@@ -90,11 +138,21 @@ static void after_fork_parent(void)
 
 /*
  * The child of a fork starts with a copy of the parent's records; counting
- * on in it would report the parent's I/O twice, so the child runs untraced.
+ * on in it would report the parent's I/O twice, so the child runs untraced,
+ * unless it is a process of a non-MPI tree: then it starts afresh.
  */
 static void after_fork_child(void)
 {
+	int saved_errno = errno;
+
 	rt_lock_word = 0;
+	rt_inside &= ~RT_IN_LOCK;
+	if (rt.enabled && !restart_in_child()) {
+		/* fork() returns 0 in the child with the errno it had. */
+		errno = saved_errno;
+		return;
+	}
+	errno = saved_errno;
 	rt.enabled = 0;
 	rt.disabled_reason = "forked child";
 	rt.log_written = true;
@@ -122,18 +180,14 @@ void rt_init(void)
 		rt.disabled_reason = "disabled by settings";
 	else if (rt_config_exe_listed(&rt.config.exclude_exes, rt.exe))
 		rt.disabled_reason = "executable excluded by settings";
-	else if (rt_arena_init(&rt.arena, (size_t)rt.config.memory_bytes))
-		rt.disabled_reason = "cannot map the memory budget";
-	else if (rt_trace_init(rt.config.trace_bytes < rt.config.memory_bytes / 2
-				       ? rt.config.trace_bytes
-				       : rt.config.memory_bytes / 2) ||
-		 rt_records_init() || rt_posix_init() || rt_stdio_init() || rt_mpiio_init())
-		rt.disabled_reason = "memory budget too small for the record tables";
+	else if ((rt.disabled_reason = start_tables()))
+		;
 	else if (pthread_atfork(before_fork, after_fork_parent, after_fork_child))
 		rt.disabled_reason = "cannot register fork handlers";
 	else
 		rt.started = true;
 	if (rt.started) {
+		rt_tree_join();
 		rt.enabled = 1;
 	} else {
 		/* What a failed start-up mapped is given back. */

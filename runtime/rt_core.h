@@ -42,6 +42,13 @@ struct rt_state {
 	bool log_written;
 	const char *disabled_reason;
 	char exe[PATH_MAX];
+	/*
+	 * The process tree (rt_shutdown.c): its id, from IOATLAS_TREE or made
+	 * here by its root; empty when the process owes no non-MPI log.
+	 */
+	char tree[128];
+	uint64_t tree_start_ns; /* the root's start, which names the staging folder's day */
+	bool tree_root;		/* this process made the id and merges the tree's log */
 };
 
 extern struct rt_state rt;
@@ -166,6 +173,13 @@ void rt_disable(const char *why);
 
 /* Starts the runtime (idempotent; the library constructor calls it). */
 void rt_init(void);
+
+/*
+ * Joins the process tree of IOATLAS_TREE, or, in an opted-in process
+ * without it, makes a tree with this process as its root and exports the
+ * variable for its children (at start-up, under RT_IN_RUNTIME).
+ */
+void rt_tree_join(void);
 
 /* Writes the log if this process owes one (non-MPI programs, at exit). */
 void rt_shutdown_at_exit(void);

@@ -27,6 +27,8 @@
 #include "rt_records.h"
 
 const char *rt_log_ranks;
+const char *rt_log_tree;
+const char *rt_log_procs;
 
 void rt_log_finish_record(struct rt_record *rec)
 {
@@ -462,6 +464,12 @@ int rt_log_pack_job(struct ioa_log_writer *w, const char *hostnames, size_t host
 	if (!rc && rt_log_ranks)
 		rc = enc_entry_str(&raw, IOA_JOB_RANKS, rt_log_ranks);
 	if (!rc)
+		rc = enc_entry_u64(&raw, IOA_JOB_PID, (uint64_t)getpid());
+	if (!rc && rt_log_tree)
+		rc = enc_entry_str(&raw, IOA_JOB_TREE, rt_log_tree);
+	if (!rc && rt_log_procs)
+		rc = enc_entry_str(&raw, IOA_JOB_PROCS, rt_log_procs);
+	if (!rc)
 		rc = enc_entry_u64(&raw, IOA_JOB_FOLDED, folded);
 	if (!rc) {
 		/* What this process could not follow, so a reader knows what is missing. */
@@ -595,8 +603,7 @@ static void job_token(char *out, size_t len)
 	}
 }
 
-/* The host's name up to its first dot, safe for a file name. */
-static void host_token(char *out, size_t len)
+void rt_log_host(char *out, size_t len)
 {
 	char host[256] = "";
 	char *dot;
@@ -634,23 +641,15 @@ static int log_name(char *out, size_t out_len, const char *stem, int n)
 	return len < 0 || (size_t)len >= out_len ? -ENAMETOOLONG : 0;
 }
 
-/* The log's name without ".ioa" (see rt_log_path()) in out. */
-static int log_stem(char *out, size_t out_len)
+int rt_log_day_dir(char *out, size_t out_len, uint64_t start_real_ns)
 {
-	char pwbuf[1024], user[64], exe[64], job[160], host[64];
-	const char *base = strrchr(rt.exe, '/');
-	time_t start = (time_t)(rt.start_real_ns / 1000000000u);
+	time_t start = (time_t)(start_real_ns / 1000000000u);
 	struct tm tm;
 	int n, rc;
 
 	if (!rt.config.logdir[0])
 		return -ENOENT;
-	safe_name(user, sizeof(user), user_name(pwbuf, sizeof(pwbuf)));
-	safe_name(exe, sizeof(exe), base ? base + 1 : "unknown");
-	job_token(job, sizeof(job));
-	host_token(host, sizeof(host));
 	gmtime_r(&start, &tm);
-
 	n = snprintf(out, out_len, "%s/%04d", rt.config.logdir, tm.tm_year + 1900);
 	if (n < 0 || (size_t)n >= out_len)
 		return -ENAMETOOLONG;
@@ -664,11 +663,27 @@ static int log_stem(char *out, size_t out_len)
 	n += snprintf(out + n, out_len - (size_t)n, "/%02d", tm.tm_mday);
 	if ((size_t)n >= out_len)
 		return -ENAMETOOLONG;
-	if ((rc = make_dir(out)))
+	return make_dir(out);
+}
+
+/* The log's name without ".ioa" (see rt_log_path()) in out. */
+static int log_stem(char *out, size_t out_len)
+{
+	char pwbuf[1024], user[64], exe[64], job[160], host[64];
+	const char *base = strrchr(rt.exe, '/');
+	size_t n;
+	int rc;
+
+	safe_name(user, sizeof(user), user_name(pwbuf, sizeof(pwbuf)));
+	safe_name(exe, sizeof(exe), base ? base + 1 : "unknown");
+	job_token(job, sizeof(job));
+	rt_log_host(host, sizeof(host));
+	if ((rc = rt_log_day_dir(out, out_len, rt.start_real_ns)))
 		return rc;
-	n += snprintf(out + n, out_len - (size_t)n, "/%s_%s_%s_%lld-%s-%d", user, exe, job,
-		      (long long)start, host, (int)getpid());
-	return (size_t)n >= out_len ? -ENAMETOOLONG : 0;
+	n = strlen(out);
+	n += (size_t)snprintf(out + n, out_len - n, "/%s_%s_%s_%lld-%s-%d", user, exe, job,
+			      (long long)(rt.start_real_ns / 1000000000u), host, (int)getpid());
+	return n >= out_len ? -ENAMETOOLONG : 0;
 }
 
 int rt_log_path(char *out, size_t out_len)
@@ -753,31 +768,35 @@ static int write_all(int fd, const void *bytes, size_t len)
 	return 0;
 }
 
-/* Writes the header and w's regions to the new file part (mode 0440). */
-static int write_part(struct ioa_log_writer *w, const char *part)
+int rt_log_write_fd(struct ioa_log_writer *w, int fd)
 {
 	struct ioa_buf head = IOA_BUF_INIT((size_t)IOA_LOG_MAX_REGIONS * IOA_LOG_REGION_ENTRY_SIZE +
 					   IOA_LOG_HEADER_SIZE + 4);
-	int fd, rc = ioa_logw_header(&head, w->regions, w->region_count, rt_log_flags());
+	int rc = ioa_logw_header(&head, w->regions, w->region_count, rt_log_flags());
 
-	if (rc)
-		goto out;
-	fd = open(part, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0440);
-	if (fd < 0) {
-		rc = -errno;
-		goto out;
-	}
-	rc = write_all(fd, head.data, head.len);
+	if (!rc)
+		rc = write_all(fd, head.data, head.len);
 	if (!rc)
 		rc = write_all(fd, w->stored.data, w->stored.len);
+	ioa_buf_release(&head);
+	return rc;
+}
+
+/* Writes the header and w's regions to the new file part (mode 0440). */
+static int write_part(struct ioa_log_writer *w, const char *part)
+{
+	int fd, rc;
+
+	fd = open(part, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0440);
+	if (fd < 0)
+		return -errno;
+	rc = rt_log_write_fd(w, fd);
 	if (!rc && fsync(fd))
 		rc = -errno;
 	if (close(fd) && !rc)
 		rc = -errno;
 	if (rc)
 		unlink(part);
-out:
-	ioa_buf_release(&head);
 	return rc;
 }
 

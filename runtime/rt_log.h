@@ -27,6 +27,27 @@ void rt_log_finish_record(struct rt_record *rec);
  */
 extern const char *rt_log_ranks;
 
+/*
+ * The process tree a log belongs to (job key "tree") and, for a tree's log,
+ * one line per process, "<rank> <pid> <start_ns> <end_ns> <exe>" (job key
+ * "procs"); NULL: not said.  rt_shutdown sets them.
+ */
+extern const char *rt_log_tree;
+extern const char *rt_log_procs;
+
+/* The host's name up to its first dot, safe for a file name. */
+void rt_log_host(char *out, size_t len);
+
+/*
+ * The log tree's day folder (LOGDIR/YYYY/MM/DD, UTC) of the instant
+ * start_real_ns in out, made as setup-logdir makes it when missing.  0 or
+ * a negative errno.
+ */
+int rt_log_day_dir(char *out, size_t out_len, uint64_t start_real_ns);
+
+/* Writes the header and w's regions to fd.  0 or a negative errno. */
+int rt_log_write_fd(struct ioa_log_writer *w, int fd);
+
 /* Packs the job region (end time now) and the mount table into w. */
 int rt_log_pack_job(struct ioa_log_writer *w, const char *hostnames, size_t hostnames_len,
 		    const uint32_t *rank_nodes, uint32_t nnodes);

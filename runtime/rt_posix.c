@@ -37,6 +37,13 @@ static struct rt_desc **fds;
 static struct rt_desc *free_descs;
 uint64_t rt_posix_untracked_fds;
 
+void rt_posix_forget(void)
+{
+	fds = NULL;
+	free_descs = NULL;
+	rt_posix_untracked_fds = 0;
+}
+
 int rt_posix_init(void)
 {
 	fds = rt_arena_alloc(&rt.arena, RT_MAX_FDS * sizeof(*fds));

@@ -23,6 +23,8 @@
 extern uint64_t rt_posix_untracked_fds;
 
 int rt_posix_init(void);
+/* Forgets the descriptor table (a forked child of a tree, before rt_posix_init()). */
+void rt_posix_forget(void);
 
 /* created: this call created the file (learned by the wrapper, rt_wrappers.c). */
 void rt_posix_open(const char *op, int dirfd, const char *path, int flags, mode_t mode, int created,

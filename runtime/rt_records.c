@@ -60,6 +60,19 @@ static struct rt_record *record_new(enum ioa_module module, uint64_t id, const c
 	return rec;
 }
 
+void rt_records_forget(void)
+{
+	memset(rt_modules, 0, sizeof(rt_modules));
+	memset(&rt_folded, 0, sizeof(rt_folded));
+	buckets = NULL;
+	bucket_mask = 0;
+	failures = NULL;
+	failure_count = 0;
+	rt_failures_dropped = 0;
+	rt_bin_width = rt_bin_width_initial;
+	rt_bin_per_tick = 1 / rt_bin_width_initial;
+}
+
 int rt_records_init(void)
 {
 	size_t nbuckets = 256, i;

@@ -87,6 +87,12 @@ struct rt_module_records {
 
 extern struct rt_module_records rt_modules[IOA_MOD_COUNT];
 
+/*
+ * Forgets every record and table (a forked child of a process tree starts
+ * afresh, in an arena of its own, before rt_records_init() again).
+ */
+void rt_records_forget(void);
+
 /* Allocates the lookup tables from the arena.  0 or -ENOMEM. */
 int rt_records_init(void);
 

@@ -27,6 +27,12 @@ struct rt_stream {
 static struct rt_stream *streams;
 uint64_t rt_stdio_untracked_streams;
 
+void rt_stdio_forget(void)
+{
+	streams = NULL;
+	rt_stdio_untracked_streams = 0;
+}
+
 int rt_stdio_init(void)
 {
 	streams = rt_arena_alloc(&rt.arena, RT_STREAM_SLOTS * sizeof(*streams));

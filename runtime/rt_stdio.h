@@ -17,6 +17,8 @@ struct rt_record;
 extern uint64_t rt_stdio_untracked_streams;
 
 int rt_stdio_init(void);
+/* Forgets the stream table (a forked child of a tree, before rt_stdio_init()). */
+void rt_stdio_forget(void);
 
 /* The name of the file a tracked stream is open on, or NULL. */
 const char *rt_stdio_name(FILE *stream);

@@ -422,3 +422,46 @@ __asm__(".text\n\t"
 	".size " RT_VFORK_SYM ", .-" RT_VFORK_SYM "\n\t");
 #endif
 #endif /* RT_WRAPS_VFORK */
+
+/*
+ * _exit() and _Exit() skip exit handlers and destructors, yet programs of
+ * process trees end that way: dash (sh) after its children, Python's
+ * os._exit.  A process of a non-MPI tree (rt.tree set: opted in) writes
+ * its log or part here first; every other process goes straight through.
+ * Not from inside a wrapper or the runtime (a signal handler that
+ * interrupted one), nor in a vfork child (RT_IN_VFORK).  Shared library
+ * only: a static link would need one more --wrap flag in every link.
+ */
+#ifndef RT_STATIC
+#include <sys/syscall.h>
+
+RT_EXPORT __attribute__((noreturn)) void rt_wrapper__exit(int status) __asm__("_exit");
+RT_EXPORT __attribute__((noreturn)) void rt_wrapper__Exit(int status) __asm__("_Exit");
+
+/* The next _exit (another tool's, or libc's), found once at load time: never in _exit. */
+static void (*rt_real__exit)(int);
+
+__attribute__((constructor)) static void rt_find_exit(void)
+{
+	int saved_errno = errno;
+	void *sym = dlsym(RTLD_NEXT, "_exit");
+
+	memcpy(&rt_real__exit, &sym, sizeof(sym));
+	errno = saved_errno;
+}
+
+RT_EXPORT void rt_wrapper__exit(int status)
+{
+	if (rt.tree[0] && !rt.log_written && !rt_inside)
+		rt_shutdown_at_exit();
+	if (rt_real__exit)
+		rt_real__exit(status);
+	for (;;)
+		syscall(SYS_exit_group, status);
+}
+
+RT_EXPORT void rt_wrapper__Exit(int status)
+{
+	rt_wrapper__exit(status);
+}
+#endif
