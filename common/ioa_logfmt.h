@@ -63,7 +63,8 @@
 	X(RANKS, 17, "ranks")             \
 	X(TREE, 18, "tree")               \
 	X(PROCS, 19, "procs")             \
-	X(PID, 20, "pid")
+	X(PID, 20, "pid")                 \
+	X(MPI, 21, "mpi")
 
 #define IOA_JOB_KEY_ENUM(id, value, name) IOA_JOB_##id = value,
 enum ioa_job_key { IOA_JOB_KEYS(IOA_JOB_KEY_ENUM) };

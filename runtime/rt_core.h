@@ -49,6 +49,14 @@ struct rt_state {
 	char tree[128];
 	uint64_t tree_start_ns; /* the root's start, which names the staging folder's day */
 	bool tree_root;		/* this process made the id and merges the tree's log */
+	/*
+	 * What binding MPI found (rt_mpi_bind.c), for the log's "mpi" key: ""
+	 * before any MPI call, else "<family>: <version>", "off: <why>" or
+	 * "unsupported: <version>"; an MPI the runtime does not know leaves
+	 * the process a log of its own (mpi_unsupported).
+	 */
+	char mpi_note[256];
+	bool mpi_unsupported;
 };
 
 extern struct rt_state rt;

@@ -469,6 +469,8 @@ int rt_log_pack_job(struct ioa_log_writer *w, const char *hostnames, size_t host
 		rc = enc_entry_str(&raw, IOA_JOB_TREE, rt_log_tree);
 	if (!rc && rt_log_procs)
 		rc = enc_entry_str(&raw, IOA_JOB_PROCS, rt_log_procs);
+	if (!rc && rt.mpi_note[0])
+		rc = enc_entry_str(&raw, IOA_JOB_MPI, rt.mpi_note);
 	if (!rc)
 		rc = enc_entry_u64(&raw, IOA_JOB_FOLDED, folded);
 	if (!rc) {

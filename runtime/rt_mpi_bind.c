@@ -99,8 +99,6 @@ static int (*const family_ready[RT_FAMILY_COUNT])(void) = {
 #endif
 };
 
-char rt_mpi_abi_note[256];
-
 static pthread_mutex_t bind_lock = PTHREAD_MUTEX_INITIALIZER;
 static int bound;
 static _Thread_local int binding __attribute__((tls_model("initial-exec")));
@@ -202,9 +200,9 @@ static void note(const char *what, const char *detail)
 {
 	size_t n;
 
-	snprintf(rt_mpi_abi_note, sizeof(rt_mpi_abi_note), "mpi=%s: %.200s", what, detail);
-	n = strcspn(rt_mpi_abi_note, "\n");
-	rt_mpi_abi_note[n] = '\0';
+	snprintf(rt.mpi_note, sizeof(rt.mpi_note), "%s: %.200s", what, detail);
+	n = strcspn(rt.mpi_note, "\n");
+	rt.mpi_note[n] = '\0';
 }
 
 /* Decides the family (RT_FAMILY_NONE: every slot gets MPI's own function). */
@@ -253,9 +251,11 @@ static enum rt_mpi_family choose(void)
 	} else {
 		note(family_names[family], version);
 	}
+	/* Its MPI calls pass through unrecorded: the process keeps a log of its own. */
+	rt.mpi_unsupported = family == RT_FAMILY_NONE;
 	if (family == RT_FAMILY_NONE && rt.config.debug)
-		fprintf(stderr, "ioatlas: MPI calls pass through unrecorded (%s)\n",
-			rt_mpi_abi_note);
+		fprintf(stderr, "ioatlas: MPI calls pass through unrecorded (mpi=%s)\n",
+			rt.mpi_note);
 	return family;
 }
 

@@ -38,11 +38,6 @@ void *rt_mpi_real(const char *name);
  */
 void *rt_mpi_bind(void **slot);
 
-/*
- * What the binding found, for the log's settings: "" before any MPI call,
- * else "mpi=mpich: <version>", "mpi=openmpi: <version>", "mpi=off: <why>"
- * or "mpi=unsupported: <version>" (the version's first line).
- */
-extern char rt_mpi_abi_note[256];
+/* What the binding found goes to rt.mpi_note (rt_core.h), and the log. */
 
 #endif

@@ -2,7 +2,9 @@
  * rt_shutdown — the end of a process that is not an MPI job: when the site
  * or the user opted in (nonmpi, nonmpi_exes), the records of a whole
  * process tree become one log.  MPI jobs write their shared log at
- * MPI_Finalize instead (rt_mpi.c).
+ * MPI_Finalize instead (rt_mpi.c); a process on an MPI the runtime does not
+ * know (rt_mpi_bind.c) writes a log of its own, opted in or not, whose
+ * "mpi" key says why it holds no MPI-IO data.
  *
  * The tree.  The first opted-in process without IOATLAS_TREE in its
  * environment is the tree's root: it sets IOATLAS_TREE=<pid>.<start ns>.<host>
@@ -544,7 +546,7 @@ void rt_shutdown_at_exit(void)
 {
 	int rc, saved_errno = errno;
 
-	if (rt.log_written || !rt.started || !rt.tree[0])
+	if (rt.log_written || !rt.started || (!rt.tree[0] && !rt.mpi_unsupported))
 		return;
 	/* A process that called MPI_Init is in its job's log; a root still merges its tree. */
 	if (rt.mpi_initialized && !rt.tree_root)
@@ -575,7 +577,9 @@ void rt_shutdown_at_exit(void)
 		rt_records_to_seconds(rt_seconds_per_tick());
 	}
 
-	if (rt.tree_root) {
+	if (!rt.tree[0]) {
+		rc = write_alone(); /* on an MPI the runtime does not know, not opted in */
+	} else if (rt.tree_root) {
 		rc = write_tree();
 	} else {
 		int packed = 0;

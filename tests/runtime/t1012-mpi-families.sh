@@ -24,7 +24,7 @@ work="$TEST_TMP/work"
 mkdir -p "$work"
 src="$IOA_SOURCE_DIR/tests/workloads"
 
-plan 32
+plan 34
 
 # The counters a job's ranks say they moved, summed: "coll_opens 2 coll_writes 2 ...".
 said() {
@@ -118,6 +118,12 @@ is "$?:$(cat "$acme/preloaded.out")" "0:$(cat "$acme/plain.out")" \
 	"its calls, arguments and results are the program's, under the preload"
 like "$(cat "$acme/preloaded.err")" "mpi=unsupported: Acme MPI 1\.0\)" \
 	"and the runtime says why it records no MPI (IOATLAS_DEBUG=1)"
+acme_logs=$(ioa_logdir)
+(cd "$acme" && IOATLAS_NONMPI=0 ioa_preload "$acme_logs" ./acme x y >/dev/null 2>&1)
+acme_log=$(ioa_only_log "$acme_logs")
+ok "not opted in to non-MPI logs, the process still leaves a log" test -n "$acme_log"
+like "$("$IOA_CMD" parse "$acme_log" 2>&1 | grep '^# mpi:')" '^# mpi: unsupported: Acme MPI 1\.0$' \
+	"which says why it holds no MPI-IO data"
 
 # A call through the runtime's MPI symbols before any MPI is loaded binds
 # nothing: the MPI loaded later gets the calls made after.
