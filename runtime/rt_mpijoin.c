@@ -7,11 +7,11 @@
  * on tags of the runtime's own (the program's traffic is over by
  * MPI_Finalize):
  *
- *  1. hello: every rank but 0 sends rank 0 whether it records; a
- *     recording rank with MPI_Issend, whose completion tells it that
- *     rank 0 took it, a rank that does not record with MPI_Isend.
- *     Rank 0 takes hellos until it has one from every rank or
- *     RT_MPIJOIN_WAIT_S has passed.
+ *  1. hello: every rank but 0 sends rank 0 whether it records, with
+ *     MPI_Isend (a synchronous send that nobody takes could not be
+ *     cancelled, and MPI_Finalize would wait for it).  Rank 0 takes
+ *     hellos until it has one from every rank or RT_MPIJOIN_WAIT_S has
+ *     passed.
  *  2. offer: rank 0 offers each recording rank it heard a place, again
  *     with MPI_Issend; a rank that receives its offer is committed, and
  *     rank 0 knows it because the send completes.
@@ -22,12 +22,11 @@
  * MPI_Cancel of a send is optional in practice (MPICH's ch4:ucx device
  * does nothing), so a hello that rank 0 takes after its sender gave up must
  * not make rank 0 count that rank in; only an offer received counts.  Every
- * wait is bounded: a rank whose hello nobody takes within four times
- * RT_MPIJOIN_WAIT_S (rank 0 has no runtime, or arrives that much later),
- * or whose offer does not come, writes a log of its own.  A send that
- * could not be cancelled is freed (MPI_Request_free) so that MPI_Finalize
- * does not wait for it; the message may stay unmatched, which is the price
- * of a rank 0 without the runtime, and rank 0 never counts its sender in.
+ * wait is bounded: a recording rank whose offer does not come within four
+ * times RT_MPIJOIN_WAIT_S (rank 0 has no runtime, or arrives that much
+ * later) writes a log of its own.  Its hello stays unmatched, which MPI
+ * drops at the end: the price of a rank 0 without the runtime.  An offer
+ * that could not be cancelled is freed (MPI_Request_free).
  *
  * In the common case, with every rank there, this is 3 x (size - 1) small
  * messages to and from rank 0 and no new communicator.
@@ -344,12 +343,12 @@ static int take_from_0(int tag, int *buf, int max, double deadline)
 
 /*
  * Ranks but 0: hello, then the offer and the list when recording.  The
- * wait for rank 0 is long (rank 0 may be late), the wait for the offer
- * once rank 0 took the hello covers rank 0's own wait for the others.
+ * wait for the offer is long: rank 0 may be late, and then takes up to
+ * RT_MPIJOIN_WAIT_S for the others' hellos.
  */
 static int ask(struct rt_mpijoin *j, int recording, int *list, int list_max)
 {
-	/* Static: a hello MPI could not cancel may be read after this returns. */
+	/* Static: MPI may read a hello it could not send at once after this returns. */
 	static int hello[2];
 	int offer[2], done = 0, len;
 	double deadline = now_s() + 4 * RT_MPIJOIN_WAIT_S;
@@ -359,12 +358,13 @@ static int ask(struct rt_mpijoin *j, int recording, int *list, int list_max)
 	hello[0] = RT_JOIN_MAGIC;
 	hello[1] = recording;
 	/*
-	 * A rank that does not record needs no answer: a standard send, which
-	 * completes at once for so small a message, and rank 0 takes it when
-	 * it comes.  A recording rank must know that rank 0 took its hello.
+	 * A standard send, which completes at once for so small a message: a
+	 * synchronous one that rank 0 never takes (it runs without the runtime)
+	 * cannot be cancelled in MPICH's ch4:ucx, and MPI_Finalize then waits
+	 * for it for ever.  The offer tells a recording rank that rank 0 took
+	 * its hello; a hello nobody takes is dropped by MPI at the end.
 	 */
-	if ((recording ? rt_pmpi.Issend : rt_pmpi.Isend)(hello, 2, MPI_INT, 0, RT_TAG_HELLO,
-							 MPI_COMM_WORLD, &req) != MPI_SUCCESS)
+	if (rt_pmpi.Isend(hello, 2, MPI_INT, 0, RT_TAG_HELLO, MPI_COMM_WORLD, &req) != MPI_SUCCESS)
 		return recording ? alone(j) : 1;
 	while (!done) {
 		if (rt_pmpi.Test(&req, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS)
@@ -378,8 +378,7 @@ static int ask(struct rt_mpijoin *j, int recording, int *list, int list_max)
 		return recording ? alone(j) : 1;
 	if (!recording)
 		return 1;
-	/* Rank 0 took the hello: it makes its offers within RT_MPIJOIN_WAIT_S. */
-	if (take_from_0(RT_TAG_OFFER, offer, 2, now_s() + 2 * RT_MPIJOIN_WAIT_S) < 0)
+	if (take_from_0(RT_TAG_OFFER, offer, 2, deadline) < 0)
 		return alone(j);
 	/* Committed: the list follows the others' offers. */
 	len = take_from_0(RT_TAG_LIST, list, list_max, now_s() + 4 * RT_MPIJOIN_WAIT_S);
