@@ -29,8 +29,11 @@ done
 is "$hung" 0 "$((2 * runs)) runs calling exit() from a signal handler: none hangs"
 is "$failed" 0 "and each exits 0"
 written=$(ioa_logs "$logs" | wc -l)
-ok "and many leave a log ($written of $((2 * runs)); none when the signal came in a record update)" \
-	test "$written" -ge $((runs / 2))
+# How many signals land inside a record update depends on the machine's
+# speed and load (73 of 160 logs alone, 33 under the sanitizers in a busy
+# run): what is checked is that exit() from a handler still writes logs.
+ok "and some leave a log ($written of $((2 * runs)); none when the signal came in a record update)" \
+	test "$written" -ge $((runs / 10))
 bad=0
 for log in $(ioa_logs "$logs"); do
 	"$IOA_CMD" parse "$log" >/dev/null 2>&1 || bad=$((bad + 1))
