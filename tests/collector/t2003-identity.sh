@@ -14,18 +14,14 @@ require_cmd setpriv
 [ "$(id -u)" -eq 0 ] || skip_all "running a job as another user needs root (CI runs as root)"
 getent passwd daemon >/dev/null || skip_all "no 'daemon' account (uid 1) on this host"
 
-wh="$IOA_BUILD_DIR/libexec/ioatlas/ioatlas-warehouse"
 daemon="$IOA_BUILD_DIR/sbin/ioatlasd"
 ops="$IOA_BUILD_DIR/tests/workloads/posix-ops"
 
-ok "a throwaway cluster starts" pg_start
 export IOATLAS_CONF=/dev/null
-ok "the warehouse is migrated" run_timeout 60 "$wh" migrate
-psql -X -q -c 'CREATE ROLE collector LOGIN BYPASSRLS IN ROLE ioatlas_ingest'
+pg_warehouse
 # Users' own roles, named as the Unix users (docs/warehouse.md, Roles).
 psql -X -q -c 'CREATE ROLE root LOGIN IN ROLE ioatlas_user'
 psql -X -q -c 'CREATE ROLE daemon LOGIN IN ROLE ioatlas_user'
-export IOATLAS_WAREHOUSE_CONNINFO="user=collector"
 q() { psql -X -t -A -U ioatlas -c "$1"; }
 q_as() { psql -X -t -A -U "$1" -c "$2"; }
 

@@ -12,15 +12,11 @@
 require_pg
 [ "$(id -u)" -eq 0 ] || skip_all "making folders that belong to another user needs root (CI runs as root)"
 
-wh="$IOA_BUILD_DIR/libexec/ioatlas/ioatlas-warehouse"
 daemon="$IOA_BUILD_DIR/sbin/ioatlasd"
 IOA_CMD="$IOA_BUILD_DIR/bin/ioatlas"
 
-ok "a throwaway cluster starts" pg_start
 export IOATLAS_CONF=/dev/null
-ok "the warehouse is migrated" run_timeout 60 "$wh" migrate
-psql -X -q -c 'CREATE ROLE collector LOGIN BYPASSRLS IN ROLE ioatlas_ingest'
-export IOATLAS_WAREHOUSE_CONNINFO="user=collector"
+pg_warehouse
 q() { psql -X -t -A -U ioatlas -c "$1"; }
 status() { q "SELECT status || ': ' || coalesce(error, '') FROM ingest_ledger WHERE path = '$1'"; }
 

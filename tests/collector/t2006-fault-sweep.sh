@@ -13,7 +13,6 @@
 . "$IOA_SOURCE_DIR/tests/lib/runtime-lib.sh"
 require_pg
 
-wh="$IOA_BUILD_DIR/libexec/ioatlas/ioatlas-warehouse"
 daemon="$IOA_BUILD_DIR/tests/collector/ioatlasd-fault"
 ops="$IOA_BUILD_DIR/tests/workloads/posix-ops"
 counts="0 1 4 16 64 256"
@@ -27,11 +26,9 @@ for want in buf-alloc col-alloc col-rename db-connect db-copy db-query logr-allo
 	case " $(echo $points) " in *" $want "*) ;; *) bail "fault point $want is gone from the sources" ;; esac
 done
 
-ok "a throwaway cluster starts" pg_start
 export IOATLAS_CONF=/dev/null
-ok "the warehouse is migrated" run_timeout 60 "$wh" migrate
-psql -X -q -c 'CREATE ROLE collector LOGIN BYPASSRLS IN ROLE ioatlas_ingest'
-export IOATLAS_WAREHOUSE_CONNINFO="user=collector" IOATLAS_COLLECTOR_SUMMARY=1h
+pg_warehouse
+export IOATLAS_COLLECTOR_SUMMARY=1h
 q() { psql -X -t -A -U ioatlas -c "$1"; }
 
 # The pool: two fresh jobs' logs per run (each log's content is its own).

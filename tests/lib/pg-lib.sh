@@ -103,6 +103,17 @@ pg_resume() {
 		start >/dev/null 2>&1
 }
 
+# pg_warehouse: a throwaway cluster (pg_start) with the warehouse migrated
+# and the collector's role (BYPASSRLS, in ioatlas_ingest), which libpq uses
+# from then on (IOATLAS_WAREHOUSE_CONNINFO); two checks of the test's plan.
+pg_warehouse() {
+	ok "a throwaway cluster starts" pg_start
+	ok "the warehouse is migrated" \
+		run_timeout 60 "$IOA_BUILD_DIR/libexec/ioatlas/ioatlas-warehouse" migrate
+	psql -X -q -c 'CREATE ROLE collector LOGIN BYPASSRLS IN ROLE ioatlas_ingest'
+	export IOATLAS_WAREHOUSE_CONNINFO="user=collector"
+}
+
 pg_stop() {
 	[ -n "${PG_ROOT:-}" ] || return 0
 	pg_as_owner "$PG_BINDIR/pg_ctl" -D "$PG_ROOT/data" -m fast -w -t 30 stop >/dev/null 2>&1

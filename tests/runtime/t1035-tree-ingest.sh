@@ -12,13 +12,9 @@ esac
 
 plan 9
 
-wh="$IOA_BUILD_DIR/libexec/ioatlas/ioatlas-warehouse"
 daemon="$IOA_BUILD_DIR/sbin/ioatlasd"
-ok "a throwaway cluster starts" pg_start
 export IOATLAS_CONF=/dev/null
-ok "the warehouse is migrated" run_timeout 60 "$wh" migrate
-psql -X -q -c 'CREATE ROLE collector LOGIN BYPASSRLS IN ROLE ioatlas_ingest'
-export IOATLAS_WAREHOUSE_CONNINFO="user=collector"
+pg_warehouse
 q() { psql -X -t -A -U ioatlas -c "$1"; }
 
 logs=$(ioa_logdir)
