@@ -1424,8 +1424,7 @@ static int expand_range(struct tr_expand *x, size_t from, size_t to, unsigned de
 	return rc;
 }
 
-/* The mean time of a histogram, in ticks (0 when empty). */
-static double hist_mean_ticks(const struct ioa_trace_hist *h)
+double ioa_trace_hist_mean(const struct ioa_trace_hist *h)
 {
 	double sum = 0, n = 0;
 	uint32_t i;
@@ -1460,8 +1459,9 @@ static void expand_summary(struct tr_expand *x)
 			uint32_t size = n->own_times ? 1 : r->group->nranks;
 			uint32_t index = n->own_times ? 0 : x->index;
 
-			x->picked[TR_COMPUTE] += (double)n->execs * hist_mean_ticks(&n->leaf.gap);
-			x->picked[cls] += (double)n->execs * hist_mean_ticks(&n->leaf.dur);
+			x->picked[TR_COMPUTE] +=
+				(double)n->execs * ioa_trace_hist_mean(&n->leaf.gap);
+			x->picked[cls] += (double)n->execs * ioa_trace_hist_mean(&n->leaf.dur);
 			if (first)
 				x->picked[TR_COMPUTE] -=
 					hist_pick(&n->leaf.gap, 0, n->execs, n->step, size, index);

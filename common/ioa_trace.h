@@ -188,6 +188,9 @@ struct ioa_trace_hist {
 	const uint64_t *count;
 };
 
+/* The mean time of a histogram, in ticks (0 when empty). */
+double ioa_trace_hist_mean(const struct ioa_trace_hist *h);
+
 struct ioa_trace_leaf {
 	const struct ioa_trace_sig *sig;
 	struct ioa_trace_model model[IOA_TRACE_NVALUES];

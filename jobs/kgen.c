@@ -100,18 +100,6 @@ static int file_number(struct files *f, uint64_t id)
 
 /* ------------------------------------------------------------ walking */
 
-static double hist_mean(const struct ioa_trace_hist *h)
-{
-	double sum = 0, n = 0;
-	uint32_t i;
-
-	for (i = 0; i < h->n; i++) {
-		sum += ioa_trace_bin_ticks(h->bin[i]) * (double)h->count[i];
-		n += (double)h->count[i];
-	}
-	return n > 0 ? sum / n : 0;
-}
-
 static struct node *push(struct walked *w)
 {
 	if (w->len == w->cap) {
@@ -164,8 +152,8 @@ static int on_leaf(void *arg, unsigned depth, const struct ioa_trace_leaf *leaf)
 	n->depth = depth;
 	n->sig = leaf->sig;
 	memcpy(n->model, leaf->model, sizeof(n->model));
-	n->gap = hist_mean(&leaf->gap) * w->spt;
-	n->dur = hist_mean(&leaf->dur) * w->spt;
+	n->gap = ioa_trace_hist_mean(&leaf->gap) * w->spt;
+	n->dur = ioa_trace_hist_mean(&leaf->dur) * w->spt;
 	return 0;
 }
 
