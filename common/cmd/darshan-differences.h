@@ -40,48 +40,47 @@ enum dd_relation {
 
 enum dd_kind { DD_ALWAYS, DD_TIMING, DD_MACHINE };
 
-#define DARSHAN_DIFFERENCES(X)                                                                   \
-	X("POSIX", DD_RANKS, "missing.*", DD_RECORD, DD_ONLY_OURS, DD_ALWAYS, "",                \
-	  "a file whose only calls failed keeps a record, which holds POSIX_FAILED_CALLS; "      \
-	  "Darshan makes a record only when an open succeeds")                                   \
-	X("POSIX", DD_SHARED, "/dev/shm/mpich_shar_tmp*", DD_RECORD, DD_ONLY_OURS, DD_ALWAYS,    \
-	  "issue 19: start-up noise (MPI library's files)",                                      \
-	  "MPICH's shared-memory segments, made inside MPI_Init, before Darshan starts "         \
-	  "recording")                                                                           \
-	X("POSIX", DD_SHARED, "/", DD_RECORD, DD_ONLY_OURS, DD_ALWAYS,                           \
-	  "issue 19: start-up noise (MPI library's files)",                                      \
-	  "hwloc opens the root directory (O_PATH) inside MPI_Init, before Darshan starts "      \
-	  "recording")                                                                           \
-	X("STDIO", DD_ANY, "/run/*", DD_RECORD, DD_ONLY_OURS, DD_MACHINE,                        \
-	  "issue 19: start-up noise and default exclusions (/run)",                              \
-	  "hwloc probes /run/udev inside MPI_Init (failed fopen calls); which files depends "    \
-	  "on the machine's devices")                                                            \
-	X("POSIX", DD_ANY, "*", "POSIX_MMAPS", DD_UNMONITORED, DD_ALWAYS, "",                    \
-	  "Darshan 3.5 does not intercept mmap and reports -1; ioatlas counts mmap calls")       \
-	X("POSIX", DD_RANKS, "own.*", "POSIX_STATS", DD_GREATER, DD_ALWAYS, "",                  \
-	  "with glibc 2.33 and later stat, lstat and fstat are functions of their own that "     \
-	  "Darshan does not intercept (it wraps the older __xstat family); ioatlas counts "      \
-	  "them")                                                                                \
-	X("POSIX", DD_RANKS, "*", "POSIX_STRIDE*", DD_DIFFERS, DD_ALWAYS,                        \
-	  "issue 19: stride 0 in the four most common strides",                                  \
-	  "ioatlas counts a stride of 0 (back-to-back accesses) among the most common strides; " \
-	  "Darshan leaves zero values out")                                                      \
-	X("POSIX", DD_SHARED, "*", "POSIX_STRIDE*", DD_DIFFERS, DD_ALWAYS,                       \
-	  "issue 19: shared-record STRIDE counters",                                             \
-	  "a shared record (rank -1) loses the STRIDE counters, which Darshan keeps")            \
-	X("STDIO", DD_RANKS, "log.*.txt", "STDIO_READS", DD_GREATER, DD_ALWAYS,                  \
-	  "not yet assigned",                                                                    \
-	  "ioatlas counts a read that returns nothing at end of file (fgets returning NULL); "   \
-	  "Darshan counts only reads that return data")                                          \
-	X("MPI-IO", DD_ANY, "*", "MPIIO_HINTS", DD_GREATER, DD_ALWAYS, "issue 19: MPIIO_HINTS",  \
-	  "Darshan counts the calls that carry hints (an open "                                  \
-	  "with an info object, MPI_File_set_info); ioatlas counts the hints themselves")        \
-	X("*", DD_SHARED, "*", "*_F_VARIANCE_RANK_TIME", DD_DIFFERS, DD_TIMING, "",              \
-	  "a variance of seconds squared, often below darshan-parser's printed precision "       \
-	  "(0.000001): whether it prints as zero depends on the run's timing")                   \
-	X("*", DD_SHARED, "*", "*_FASTEST_RANK*", DD_DIFFERS, DD_TIMING, "",                     \
-	  "which rank is fastest depends on the run's timing")                                   \
-	X("*", DD_SHARED, "*", "*_SLOWEST_RANK*", DD_DIFFERS, DD_TIMING, "",                     \
+#define DARSHAN_DIFFERENCES(X)                                                                     \
+	X("POSIX", DD_RANKS, "missing.*", DD_RECORD, DD_ONLY_OURS, DD_ALWAYS, "",                  \
+	  "a file whose only calls failed keeps a record, which holds POSIX_FAILED_CALLS; "        \
+	  "Darshan makes a record only when an open succeeds")                                     \
+	X("POSIX", DD_SHARED, "/dev/shm/mpich_shar_tmp*", DD_RECORD, DD_ONLY_OURS, DD_ALWAYS,      \
+	  "issue 19 (start-up noise)",                                                             \
+	  "MPICH's shared-memory segments, made inside MPI_Init, before Darshan starts "           \
+	  "recording")                                                                             \
+	X("POSIX", DD_SHARED, "/", DD_RECORD, DD_ONLY_OURS, DD_ALWAYS,                             \
+	  "issue 19 (start-up noise)",                                                             \
+	  "hwloc opens the root directory (O_PATH) inside MPI_Init, before Darshan starts "        \
+	  "recording")                                                                             \
+	X("STDIO", DD_ANY, "/run/*", DD_RECORD, DD_ONLY_OURS, DD_MACHINE,                          \
+	  "issue 19 (start-up noise, default exclusions)",                                         \
+	  "hwloc probes /run/udev inside MPI_Init (failed fopen calls); which files depends "      \
+	  "on the machine's devices")                                                              \
+	X("POSIX", DD_ANY, "*", "POSIX_MMAPS", DD_UNMONITORED, DD_ALWAYS, "",                      \
+	  "Darshan 3.5 intercepts mmap only when built to (off by default) and "                   \
+	  "otherwise reports -1; ioatlas counts mmap calls")                                       \
+	X("POSIX", DD_RANKS, "own.*", "POSIX_STATS", DD_GREATER, DD_ALWAYS, "",                    \
+	  "with glibc 2.33 and later stat, lstat and fstat are functions of their own that "       \
+	  "Darshan does not intercept (it wraps the older __xstat family); ioatlas counts "        \
+	  "them")                                                                                  \
+	X("POSIX", DD_RANKS, "*", "POSIX_STRIDE*", DD_DIFFERS, DD_ALWAYS, "issue 19 (stride 0)",   \
+	  "ioatlas counts a stride of 0 (back-to-back accesses) among the most common strides; "   \
+	  "Darshan leaves zero values out")                                                        \
+	X("POSIX", DD_SHARED, "*", "POSIX_STRIDE*", DD_DIFFERS, DD_ALWAYS,                         \
+	  "issue 19 (shared-record strides)",                                                      \
+	  "a shared record (rank -1) loses the STRIDE counters, which Darshan keeps")              \
+	X("STDIO", DD_RANKS, "log.*.txt", "STDIO_READS", DD_GREATER, DD_ALWAYS, "not yet planned", \
+	  "ioatlas counts a read that returns nothing at end of file (fgets returning NULL); "     \
+	  "Darshan counts only reads that return data")                                            \
+	X("MPI-IO", DD_ANY, "*", "MPIIO_HINTS", DD_GREATER, DD_ALWAYS, "issue 19 (MPIIO_HINTS)",   \
+	  "Darshan counts the calls that carry hints (an open "                                    \
+	  "with an info object, MPI_File_set_info); ioatlas counts the hints themselves")          \
+	X("*", DD_SHARED, "*", "*_F_VARIANCE_RANK_TIME", DD_DIFFERS, DD_TIMING, "",                \
+	  "a variance of seconds squared, often below darshan-parser's printed precision "         \
+	  "(0.000001): whether it prints as zero depends on the run's timing")                     \
+	X("*", DD_SHARED, "*", "*_FASTEST_RANK*", DD_DIFFERS, DD_TIMING, "",                       \
+	  "which rank is fastest depends on the run's timing")                                     \
+	X("*", DD_SHARED, "*", "*_SLOWEST_RANK*", DD_DIFFERS, DD_TIMING, "",                       \
 	  "which rank is slowest depends on the run's timing")
 
 #endif
