@@ -54,7 +54,7 @@ for run in $runs; do
 	ok "$name: ioatlas parse --json reads its log" test -s "$work/$name.json"
 
 	"$compare" "$work/$name.json" "$dir" "$data/$name.parser.txt" "/scratch/run/$name" \
-		>"$work/$name.diff"
+		>"$work/$name.diff" 2>&1
 	status=$?
 	is "$status $(grep -v '^listed' "$work/$name.diff")" "0 " \
 		"$name: every Darshan counter agrees, or differs as listed"
