@@ -242,7 +242,7 @@ static int read_ours(struct side *s, const char *path, const char *rundir)
 		return -1;
 	}
 	for (i = 0; i < json_object_array_length(records); i++) {
-		json_object *jr = json_object_array_get_idx(records, i), *v, *counters;
+		json_object *jr = json_object_array_get_idx(records, i), *v = NULL, *counters;
 		const char *module, *name;
 		struct record *r;
 		int rank;
@@ -300,16 +300,23 @@ static int relation_holds(enum dd_relation rel, const struct counter *ours,
 	return 0;
 }
 
+/*
+ * One difference in record r: a counter whose values (oc, tc; printed as ours and
+ * theirs) differ, a counter Darshan has and we lack (oc NULL), or, with counter
+ * DD_RECORD, a record only we have.  Listed when an entry selects it and its
+ * relation holds.
+ */
 static void report(const struct record *r, const char *counter, const char *ours,
 		   const char *theirs, const struct counter *oc, const struct counter *tc)
 {
+	int only_ours = !strcmp(counter, DD_RECORD);
 	size_t i;
 
 	for (i = 0; i < ENTRY_COUNT; i++) {
 		if (!entry_selects(&entries[i], r, counter))
 			continue;
-		if (oc && tc ? relation_holds(entries[i].relation, oc, tc)
-			     : entries[i].relation == DD_ONLY_OURS && !tc) {
+		if (only_ours ? entries[i].relation == DD_ONLY_OURS
+			      : oc && tc && relation_holds(entries[i].relation, oc, tc)) {
 			printf("listed\t%zu\t%s\t%d\t%s\t%s\t%s\t%s\n", i, r->module, r->rank,
 			       r->name, counter, ours, theirs);
 			return;
