@@ -122,7 +122,9 @@ int main(void)
 	       "seconds. \"Across ranks\" is how records of one file held by several ranks\n"
 	       "combine into its shared record (rank -1), and how `ioatlas parse --total`\n"
 	       "adds up a module; `-` marks per-record facts (ranks, modes, alignments, the\n"
-	       "most common values), which the combination computes anew where it applies.\n");
+	       "most common values), which the combination computes anew where it applies.\n"
+	       "The last section lists where the Darshan-named counters differ from Darshan\n"
+	       "3.5's, and why.\n");
 	for (m = 0; m < IOA_MOD_COUNT; m++) {
 		const struct ioa_module_desc *mod = &ioa_modules[m];
 
