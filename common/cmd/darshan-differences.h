@@ -1,0 +1,86 @@
+/*
+ * darshan-differences — the one table of every way ioatlas's counters differ
+ * from Darshan 3.5.0's on the programs of tests/data/darshan.
+ *
+ * tests/runtime/t1050-darshan-counters runs those programs under ioatlas and
+ * compares every Darshan-named counter of every record with darshan-parser's
+ * output (through tests/runtime/darshan-compare, which compiles this table);
+ * gen-counters-doc prints it into docs/counters.md.  So the page and the test
+ * cannot disagree: a difference not in this table fails the test, and so does
+ * an entry of kind DD_ALWAYS that no run shows any more (remove it when a fix
+ * lands).
+ *
+ * X(module, ranks, files, counters, relation, kind, fixed_by, why):
+ *   module    "POSIX", "STDIO" or "MPI-IO";
+ *   ranks     DD_SHARED (rank -1 records), DD_RANKS (per-rank records), DD_ANY;
+ *   files     fnmatch(3) pattern on the file's path relative to the run's folder
+ *             (files outside it keep their absolute path);
+ *   counters  fnmatch(3) pattern on counter names, or DD_RECORD for a record
+ *             that only one side has;
+ *   relation  what the difference is (ours against Darshan's);
+ *   kind      DD_ALWAYS: every run of the test shows it somewhere; DD_TIMING or
+ *             DD_MACHINE: it depends on timing or on the machine and may not show;
+ *   fixed_by  "" when the difference is deliberate or inherent, else what
+ *             removes it;
+ *   why       the cause, one sentence for the documentation.
+ */
+#ifndef DARSHAN_DIFFERENCES_H
+#define DARSHAN_DIFFERENCES_H
+
+#define DD_RECORD "(record)"
+
+enum dd_ranks { DD_SHARED, DD_RANKS, DD_ANY };
+
+enum dd_relation {
+	DD_ONLY_OURS,	/* a record ioatlas keeps and Darshan has not */
+	DD_GREATER,	/* ours is larger */
+	DD_UNMONITORED, /* Darshan says -1: "could not monitor that counter" */
+	DD_DIFFERS	/* any value (timing, or a counter filled differently) */
+};
+
+enum dd_kind { DD_ALWAYS, DD_TIMING, DD_MACHINE };
+
+#define DARSHAN_DIFFERENCES(X)                                                                     \
+	X("POSIX", DD_RANKS, "missing.*", DD_RECORD, DD_ONLY_OURS, DD_ALWAYS, "",                  \
+	  "a file whose only calls failed keeps a record, which holds POSIX_FAILED_CALLS; "        \
+	  "Darshan makes a record only when an open succeeds")                                     \
+	X("POSIX", DD_SHARED, "/dev/shm/mpich_shar_tmp*", DD_RECORD, DD_ONLY_OURS, DD_ALWAYS,      \
+	  "issue 19 (start-up noise)",                                                             \
+	  "MPICH's shared-memory segments, made inside MPI_Init, before Darshan starts "           \
+	  "recording")                                                                             \
+	X("POSIX", DD_SHARED, "/", DD_RECORD, DD_ONLY_OURS, DD_MACHINE,                            \
+	  "issue 19 (start-up noise)",                                                             \
+	  "libudev, which hwloc calls inside MPI_Init to name the block devices, opens the root "  \
+	  "directory (O_PATH) before Darshan starts recording")                                    \
+	X("STDIO", DD_ANY, "/run/*", DD_RECORD, DD_ONLY_OURS, DD_MACHINE,                          \
+	  "issue 19 (start-up noise, default exclusions)",                                         \
+	  "libudev, for hwloc inside MPI_Init, tries /run/udev/data files of the machine's "       \
+	  "block devices (failed fopen calls)")                                                    \
+	X("POSIX", DD_ANY, "*", "POSIX_MMAPS", DD_UNMONITORED, DD_ALWAYS, "",                      \
+	  "Darshan 3.5 intercepts mmap only when built to (off by default) and "                   \
+	  "otherwise reports -1; ioatlas counts mmap calls")                                       \
+	X("POSIX", DD_RANKS, "own.*", "POSIX_STATS", DD_GREATER, DD_ALWAYS, "",                    \
+	  "with glibc 2.33 and later stat, lstat and fstat are functions of their own that "       \
+	  "Darshan does not intercept (it wraps the older __xstat family); ioatlas counts "        \
+	  "them")                                                                                  \
+	X("POSIX", DD_RANKS, "*", "POSIX_STRIDE*", DD_DIFFERS, DD_ALWAYS, "issue 19 (stride 0)",   \
+	  "ioatlas counts a stride of 0 (back-to-back accesses) among the most common strides; "   \
+	  "Darshan leaves zero values out")                                                        \
+	X("POSIX", DD_SHARED, "*", "POSIX_STRIDE*", DD_DIFFERS, DD_ALWAYS,                         \
+	  "issue 19 (shared-record strides)",                                                      \
+	  "a shared record (rank -1) loses the STRIDE counters, which Darshan keeps")              \
+	X("STDIO", DD_RANKS, "log.*.txt", "STDIO_READS", DD_GREATER, DD_ALWAYS, "not yet planned", \
+	  "ioatlas counts a read that returns nothing at end of file (fgets returning NULL); "     \
+	  "Darshan counts only reads that return data")                                            \
+	X("MPI-IO", DD_ANY, "*", "MPIIO_HINTS", DD_GREATER, DD_ALWAYS, "issue 19 (MPIIO_HINTS)",   \
+	  "Darshan counts the calls that carry hints (an open "                                    \
+	  "with an info object, MPI_File_set_info); ioatlas counts the hints themselves")          \
+	X("*", DD_SHARED, "*", "*_F_VARIANCE_RANK_TIME", DD_DIFFERS, DD_TIMING, "",                \
+	  "a variance of seconds squared, often below darshan-parser's printed precision "         \
+	  "(0.000001): whether it prints as zero depends on the run's timing")                     \
+	X("*", DD_SHARED, "*", "*_FASTEST_RANK*", DD_DIFFERS, DD_TIMING, "",                       \
+	  "which rank is fastest depends on the run's timing")                                     \
+	X("*", DD_SHARED, "*", "*_SLOWEST_RANK*", DD_DIFFERS, DD_TIMING, "",                       \
+	  "which rank is slowest depends on the run's timing")
+
+#endif
