@@ -9,14 +9,17 @@
 #	             step, started by srun)
 #	an array job of two tasks, each the same
 #	a job of two srun steps, MPICH ranks started by srun --mpi=pmi2
+#
+# The collector then stores the same in a throwaway warehouse.
 . "$IOA_SOURCE_DIR/tests/lib/test-lib.sh"
 . "$IOA_SOURCE_DIR/tests/lib/runtime-lib.sh"
 . "$IOA_SOURCE_DIR/tests/lib/slurm-lib.sh"
 require_mpi
 require_slurm
+require_pg
 require_cmd mpiexec.mpich srun
 
-plan 39
+plan 44
 
 ok "a single-node Slurm cluster starts" slurm_start || {
 	echo "Bail out! no Slurm cluster"
@@ -70,9 +73,13 @@ envof() {
 	sed -n "s/^$3=//p" "$1/env.$2.0" 2>/dev/null
 }
 
-# check_log DIR LOG STEP WHAT: the log's Slurm keys are Slurm's.
+# check_log DIR LOG STEP WHAT: the log's Slurm keys are Slurm's; the log is
+# kept for the collector, and the row its job should have in $TEST_TMP/rows.
 check_log() {
 	local dir=$1 log=$2 step=$3
+	local tree=$TEST_TMP/all/${log#"$dir"/logs/}
+	mkdir -p "${tree%/*}" && cp "$log" "$tree" &&
+		echo "$(sched JobId "$dir")|$(envof "$dir" "$step" SLURM_STEP_ID)|$(sched ArrayJobId "$dir")|$(sched ArrayTaskId "$dir")|$(sched Partition "$dir")|$(sched Account "$dir")|$(sched JobName "$dir")|$(sched NodeList "$dir")" >>"$TEST_TMP/rows"
 	is "$(key "$log" scheduler) $(key "$log" jobid) $(key "$log" step)" \
 		"slurm $(sched JobId "$dir") $(envof "$dir" "$step" SLURM_STEP_ID)" \
 		"$4: the job id and step are Slurm's"
@@ -128,4 +135,15 @@ for step in 0 1; do
 done
 
 ok "every job ran to its end" test -f "$T1060_DIR/$plain/done" -a -f "$T1060_DIR/$steps/done"
+
+# --- the collector stores them
+export IOATLAS_CONF=/dev/null IOATLAS_LOGDIR=$TEST_TMP/all
+pg_warehouse
+ok "ioatlasd --once ingests the five logs" run_timeout 120 "$IOA_BUILD_DIR/sbin/ioatlasd" --once
+is "$(psql -X -t -A -U ioatlas -c "SELECT count(*) FROM ingest_ledger WHERE status = 'ingested'")" 5 \
+	"all five are ingested"
+is "$(psql -X -t -A -U ioatlas -c "SELECT concat_ws('|', job_id, coalesce(job_step, ''),
+	coalesce(array_job_id, ''), coalesce(array_task_id, ''), job_partition, job_account,
+	job_name, node_list) FROM ioatlas.jobs ORDER BY 1")" "$(LC_ALL=C sort "$TEST_TMP/rows")" \
+	"each job's row has Slurm's ids, partition, account, name and nodes"
 done_testing
