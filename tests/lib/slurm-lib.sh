@@ -19,11 +19,17 @@
 #
 # When the test ends — however it ends, a watchdog standing in when the test
 # shell is killed outright — the daemons are stopped and every process left
-# by the cluster (job steps, their programs) is killed: they carry
-# IOA_SLURM_ROOT in their environment, the daemons from their start, the
-# jobs from slurm_sbatch (sbatch passes the submitter's environment on; a
-# job submitted otherwise, or with --export=NONE, is not known to it).
-# The test shell itself never exports it.
+# by the cluster is killed: the daemons and the jobs carry IOA_SLURM_ROOT
+# in their environment, the daemons from their start, the jobs from
+# slurm_sbatch (sbatch passes the submitter's environment on; the test
+# shell itself never exports it), and job steps (slurmstepd) hold files
+# under $SLURM_ROOT open.  A job submitted otherwise, or with
+# --export=NONE, dies with its step.
+#
+# Time limits: slurmctld looks for jobs past their limit every 30 s, so a
+# job with `-t 1` ends 60 to 90 s after it starts (state TIMEOUT); a job
+# that ends by its time limit or by scancel gets SIGTERM, then SIGKILL
+# KillWait (5) seconds later.
 
 SLURM_TEST_CPUS=${SLURM_TEST_CPUS:-4}
 
@@ -165,13 +171,14 @@ slurm_diag() {
 	done
 }
 
-# slurm_leftovers: the processes the cluster started (daemons, steps, jobs).
+# slurm_leftovers: the processes the cluster started: daemons and jobs by
+# their environment, job steps (slurmstepd, whose environment is its own)
+# by what they hold open under $SLURM_ROOT (slurmd's log, the spool).
 slurm_leftovers() {
-	local dir
-	for dir in /proc/[0-9]*; do
-		{ tr '\0' '\n' <"$dir/environ"; } 2>/dev/null |
-			grep -qxF "IOA_SLURM_ROOT=$SLURM_ROOT" && echo "${dir#/proc/}"
-	done
+	{
+		grep -zlxF "IOA_SLURM_ROOT=$SLURM_ROOT" /proc/[0-9]*/environ
+		find /proc/[0-9]*/fd -maxdepth 1 -lname "$SLURM_ROOT/*"
+	} 2>/dev/null | cut -d/ -f3 | sort -u
 }
 
 # slurm_stop: stops the daemons and kills whatever the cluster left running.
@@ -211,6 +218,14 @@ slurm_sbatch() {
 	local out
 	out=$(IOA_SLURM_ROOT=$SLURM_ROOT run_timeout 30 sbatch --parsable "$@") || return 1
 	echo "${out%%;*}"
+}
+
+# slurm_cancel JOB [SCANCEL_ARGUMENT...]: scancel, with a timeout (--signal
+# =USR1 sends a signal instead; --batch to the batch script only).
+slurm_cancel() {
+	local job=$1
+	shift
+	run_timeout 10 scancel "$@" "$job"
 }
 
 # slurm_state JOB: the job's state as Slurm says it (PENDING, RUNNING,
