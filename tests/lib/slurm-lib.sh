@@ -10,9 +10,10 @@
 # jobs, with everything they keep under $TEST_TMP/slurm: the configuration,
 # the controller's state, slurmd's spool, their logs, the munge key, socket,
 # seed and pid files.  Nothing system-wide is read or written (no systemd,
-# no /etc/slurm, no /run/munge).  Slurm runs as the test's user (SlurmUser
-# root in CI), tracks processes without cgroups (proctrack/linuxproc,
-# task/none), and listens on two free ports of 127.0.0.1.  The one node is
+# no /etc/slurm, no /run/munge).  Slurm runs as the test's user (root in
+# CI; an unprivileged user's jobs run as well), tracks processes without
+# cgroups (proctrack/linuxproc, task/none), and listens on two free ports
+# of 127.0.0.1.  The one node is
 # the host itself, named as `hostname -s` names it, with SLURM_TEST_CPUS
 # CPUs (default 4, whatever the machine has: jobs of a test run side by
 # side) and the partition "debug".
@@ -46,7 +47,6 @@ slurm_free_port() {
 		port=$((20000 + RANDOM % 30000))
 		[ "$port" != "${1:-}" ] || continue
 		(: </dev/tcp/127.0.0.1/"$port") 2>/dev/null && continue
-		ss -Hltn "sport = :$port" 2>/dev/null | grep -q . && continue
 		echo "$port"
 		return 0
 	done
@@ -236,18 +236,21 @@ slurm_state() {
 
 # slurm_wait JOB STATE SECONDS: waits until every task of the job is in
 # STATE (an extended regex: 'COMPLETED|FAILED'), at most SECONDS; 0 when it
-# is, 1 otherwise (the states seen are then in diagnostics).
+# is, 1 otherwise — at once when every task has ended in another state (the
+# states seen are then in diagnostics).
 slurm_wait() {
 	local job=$1 want=$2 deadline=$((SECONDS + $3)) states
+	local ended='COMPLETED|CANCELLED|FAILED|TIMEOUT|NODE_FAIL|PREEMPTED|BOOT_FAIL|DEADLINE|OUT_OF_MEMORY'
 	while :; do
 		states=$(slurm_state "$job")
 		if [ -n "$states" ] && ! printf '%s\n' "$states" | grep -Evqx -- "$want"; then
 			return 0
 		fi
+		[ -n "$states" ] && ! printf '%s\n' "$states" | grep -Evqx -- "$ended" && break
 		[ "$SECONDS" -lt "$deadline" ] || break
 		sleep 0.5
 	done
-	diag "slurm_wait: job $job is not $want after $3 s: $(echo $states)"
+	diag "slurm_wait: job $job is not $want (within $3 s): $(echo $states)"
 	return 1
 }
 
