@@ -19,7 +19,7 @@ require_slurm
 require_pg
 require_cmd mpiexec.mpich srun
 
-plan 44
+plan 35
 
 ok "a single-node Slurm cluster starts" slurm_start || {
 	echo "Bail out! no Slurm cluster"
@@ -73,22 +73,32 @@ envof() {
 	sed -n "s/^$3=//p" "$1/env.$2.0" 2>/dev/null
 }
 
+# truth DIR STEP: the job as Slurm gave it, in the order of recorded():
+# job id, step, array job and task ids, partition, account, name, nodes.
+truth() {
+	printf '%s|' "$(sched JobId "$1")" "$(envof "$1" "$2" SLURM_STEP_ID)" \
+		"$(sched ArrayJobId "$1")" "$(sched ArrayTaskId "$1")" "$(sched Partition "$1")" \
+		"$(sched Account "$1")" "$(sched JobName "$1")"
+	sched NodeList "$1"
+}
+
+# recorded LOG: the same as the log records it.
+recorded() {
+	local k
+	for k in jobid step array_job array_task partition account job_name; do
+		printf '%s|' "$(key "$1" "$k")"
+	done
+	key "$1" nodelist
+}
+
 # check_log DIR LOG STEP WHAT: the log's Slurm keys are Slurm's; the log is
 # kept for the collector, and the row its job should have in $TEST_TMP/rows.
 check_log() {
 	local dir=$1 log=$2 step=$3
 	local tree=$TEST_TMP/all/${log#"$dir"/logs/}
-	mkdir -p "${tree%/*}" && cp "$log" "$tree" &&
-		echo "$(sched JobId "$dir")|$(envof "$dir" "$step" SLURM_STEP_ID)|$(sched ArrayJobId "$dir")|$(sched ArrayTaskId "$dir")|$(sched Partition "$dir")|$(sched Account "$dir")|$(sched JobName "$dir")|$(sched NodeList "$dir")" >>"$TEST_TMP/rows"
-	is "$(key "$log" scheduler) $(key "$log" jobid) $(key "$log" step)" \
-		"slurm $(sched JobId "$dir") $(envof "$dir" "$step" SLURM_STEP_ID)" \
-		"$4: the job id and step are Slurm's"
-	is "$(key "$log" array_job)|$(key "$log" array_task)" \
-		"$(sched ArrayJobId "$dir")|$(sched ArrayTaskId "$dir")" \
-		"$4: the array job and task ids are Slurm's (none outside an array)"
-	is "$(key "$log" partition)|$(key "$log" account)|$(key "$log" job_name)|$(key "$log" nodelist)" \
-		"$(sched Partition "$dir")|$(sched Account "$dir")|$(sched JobName "$dir")|$(sched NodeList "$dir")" \
-		"$4: partition, account, job name and node list are Slurm's"
+	mkdir -p "${tree%/*}" && cp "$log" "$tree" && truth "$dir" "$step" >>"$TEST_TMP/rows"
+	is "$(key "$log" scheduler): $(recorded "$log")" "slurm: $(truth "$dir" "$step")" \
+		"$4: job id, step, array job and task, partition, account, name and nodes are Slurm's"
 	is "$(key "$log" nprocs)" 2 "$4: the log holds both ranks"
 	is "$(ioa_counter "$log" POSIX -1 "$dir/work/posix-shared.dat" POSIX_BYTES_WRITTEN)" 8192 \
 		"$4: and their I/O (two 4096-byte blocks)"
@@ -104,6 +114,8 @@ log=$(ioa_only_log "$dir/logs")
 ok "it leaves exactly one log" test -n "$log"
 ok "its ranks ran in a step of their own, started by srun ($(envof "$dir" 0 SLURM_STEP_ID))" \
 	test "$(envof "$dir" 0 SLURM_STEP_ID)" = 0
+is "$(sched Partition "$dir")|$(sched Account "$dir")|$(sched JobName "$dir")" \
+	"debug|t1060-acct|t1060-plain" "Slurm's record is the job as submitted (the ground truth is sound)"
 check_log "$dir" "$log" 0 "plain job"
 like "$(basename "$log")" "_${plain}\\.0_" "the log's name carries the job and its step"
 
@@ -142,8 +154,8 @@ pg_warehouse
 ok "ioatlasd --once ingests the five logs" run_timeout 120 "$IOA_BUILD_DIR/sbin/ioatlasd" --once
 is "$(psql -X -t -A -U ioatlas -c "SELECT count(*) FROM ingest_ledger WHERE status = 'ingested'")" 5 \
 	"all five are ingested"
-is "$(psql -X -t -A -U ioatlas -c "SELECT concat_ws('|', job_id, coalesce(job_step, ''),
-	coalesce(array_job_id, ''), coalesce(array_task_id, ''), job_partition, job_account,
-	job_name, node_list) FROM ioatlas.jobs ORDER BY 1")" "$(LC_ALL=C sort "$TEST_TMP/rows")" \
+is "$(psql -X -t -A -U ioatlas -F '|' -c "SELECT job_id, job_step, array_job_id, array_task_id,
+	job_partition, job_account, job_name, node_list FROM ioatlas.jobs ORDER BY 1, 2")" \
+	"$(LC_ALL=C sort "$TEST_TMP/rows")" \
 	"each job's row has Slurm's ids, partition, account, name and nodes"
 done_testing
