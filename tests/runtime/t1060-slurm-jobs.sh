@@ -155,7 +155,7 @@ ok "ioatlasd --once ingests the five logs" run_timeout 120 "$IOA_BUILD_DIR/sbin/
 is "$(psql -X -t -A -U ioatlas -c "SELECT count(*) FROM ingest_ledger WHERE status = 'ingested'")" 5 \
 	"all five are ingested"
 is "$(psql -X -t -A -U ioatlas -F '|' -c "SELECT job_id, job_step, array_job_id, array_task_id,
-	job_partition, job_account, job_name, node_list FROM ioatlas.jobs ORDER BY 1, 2")" \
+	job_partition, job_account, job_name, node_list FROM ioatlas.jobs" | LC_ALL=C sort)" \
 	"$(LC_ALL=C sort "$TEST_TMP/rows")" \
 	"each job's row has Slurm's ids, partition, account, name and nodes"
 done_testing
