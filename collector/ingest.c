@@ -62,11 +62,17 @@ static struct {
 /* Entries from fs_committed on were learnt in the transaction in progress. */
 static size_t fs_cached, fs_committed;
 
+/* The batch system's job keys, cut to what the runtime writes at most. */
+#define SCHED_KEYS	(IOA_JOB_NODELIST - IOA_JOB_STEP + 1)
+#define SCHED_VALUE_MAX 65536
+
 struct job_info {
 	int have[32]; /* per job key */
 	uint64_t uid, start_ns, end_ns, nprocs, nnodes, folded;
 	struct ioa_buf user, jobid, scheduler, exe, args, version, settings;
 	struct ioa_buf hostnames, rank_nodes; /* as the log has them */
+	/* Job keys IOA_JOB_STEP to IOA_JOB_NODELIST (the batch system's), display form. */
+	struct ioa_buf sched[SCHED_KEYS];
 };
 
 /* A name as records refer to it: the log's record id, its SHA-256 and file system. */
@@ -359,7 +365,12 @@ static int on_job(uint16_t key, const unsigned char *value, uint32_t len, void *
 		text = &j->rank_nodes;
 		break;
 	default:
-		return 0; /* kept in the log, not in the warehouse */
+		if (key < IOA_JOB_STEP || key > IOA_JOB_NODELIST)
+			return 0; /* kept in the log, not in the warehouse */
+		text = &j->sched[key - IOA_JOB_STEP];
+		ioa_buf_reset(text);
+		return ioa_buf_add_escaped(text, value,
+					   len < SCHED_VALUE_MAX ? len : SCHED_VALUE_MAX);
 	}
 	if (key < sizeof(j->have) / sizeof(j->have[0]))
 		j->have[key] = 1;
@@ -1367,7 +1378,9 @@ static int ledger(struct load *l, const char *status, const char *path, const ch
 		"VALUES ($1, $2, $3, $4::bytea, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id) "
 		"UPDATE jobs SET ledger = (SELECT id FROM entry), bytes_read = $13, "
 		"bytes_written = $14, hostnames = string_to_array($16, chr(10)), "
-		"rank_nodes = $17::integer[] "
+		"rank_nodes = $17::integer[], job_step = $18, array_job_id = $19, "
+		"array_task_id = $20, job_partition = $21, job_account = $22, job_name = $23, "
+		"node_list = $24 "
 		"WHERE id = $11::bigint AND start_time = $15::timestamptz";
 	char size[24], mtime[48], hostpid[300], host[256] = "", rd[24], wr[24];
 	int ingested = !strcmp(status, "ingested");
@@ -1387,8 +1400,16 @@ static int ledger(struct load *l, const char *status, const char *path, const ch
 			   wr,
 			   l->start,
 			   NULL,
+			   NULL,
+			   NULL,
+			   NULL,
+			   NULL,
+			   NULL,
+			   NULL,
+			   NULL,
 			   NULL};
 	struct ioa_buf hosts = IOA_BUF_INIT((size_t)1 << 26), nodes = IOA_BUF_INIT((size_t)1 << 26);
+	size_t k;
 	int rc;
 
 	gethostname(host, sizeof(host) - 1);
@@ -1403,7 +1424,9 @@ static int ledger(struct load *l, const char *status, const char *path, const ch
 	rc = node_params(&l->job, &hosts, &nodes);
 	p[15] = hosts.len ? hosts.data : NULL;
 	p[16] = nodes.len ? nodes.data : NULL;
-	rc = rc ? rc : exec(l, insert_and_complete, 17, p);
+	for (k = 0; k < SCHED_KEYS; k++)
+		p[17 + k] = l->job.sched[k].len ? l->job.sched[k].data : NULL;
+	rc = rc ? rc : exec(l, insert_and_complete, 24, p);
 	ioa_buf_release(&hosts);
 	ioa_buf_release(&nodes);
 	return rc;
@@ -1557,6 +1580,8 @@ static void load_free(struct load *l)
 	ioa_buf_release(&l->job.settings);
 	ioa_buf_release(&l->job.hostnames);
 	ioa_buf_release(&l->job.rank_nodes);
+	for (i = 0; i < SCHED_KEYS; i++)
+		ioa_buf_release(&l->job.sched[i]);
 	if (l->fd >= 0)
 		close(l->fd);
 	if (l->dirfd >= 0)
@@ -1607,6 +1632,7 @@ static enum ingest_result ingest(struct ingest_db *db, const struct ingest_setti
 	char hash[80], started[48], proc[64], dup[24];
 	struct timespec wall;
 	double t0 = ingest_now();
+	size_t k;
 	int rc;
 
 	memset(stats, 0, sizeof(*stats));
@@ -1626,6 +1652,8 @@ static enum ingest_result ingest(struct ingest_db *db, const struct ingest_setti
 	ioa_buf_init(&l.job.settings, (size_t)1 << 20);
 	ioa_buf_init(&l.job.hostnames, (size_t)1 << 26);
 	ioa_buf_init(&l.job.rank_nodes, (size_t)1 << 26);
+	for (k = 0; k < SCHED_KEYS; k++)
+		ioa_buf_init(&l.job.sched[k], 4 * SCHED_VALUE_MAX);
 	find_byte_counters(&l);
 	clock_gettime(CLOCK_REALTIME, &wall);
 	time_text((uint64_t)wall.tv_sec * 1000000000u + (uint64_t)wall.tv_nsec, started,

@@ -64,7 +64,14 @@
 	X(TREE, 18, "tree")               \
 	X(PROCS, 19, "procs")             \
 	X(PID, 20, "pid")                 \
-	X(MPI, 21, "mpi")
+	X(MPI, 21, "mpi")                 \
+	X(STEP, 24, "step")               \
+	X(ARRAY_JOB, 25, "array_job")     \
+	X(ARRAY_TASK, 26, "array_task")   \
+	X(PARTITION, 27, "partition")     \
+	X(ACCOUNT, 28, "account")         \
+	X(JOB_NAME, 29, "job_name")       \
+	X(NODELIST, 30, "nodelist")
 
 #define IOA_JOB_KEY_ENUM(id, value, name) IOA_JOB_##id = value,
 enum ioa_job_key { IOA_JOB_KEYS(IOA_JOB_KEY_ENUM) };

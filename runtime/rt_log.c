@@ -375,6 +375,40 @@ static const char *job_id(const char **scheduler)
 	return "nojob";
 }
 
+/*
+ * What the batch system says of the job besides its id, as it says it:
+ * the variables it sets in the job's environment, read when the log is
+ * written.  A variable that is not set (Slurm's batch step has no step id,
+ * a job outside an array no array ids) leaves its key out.
+ */
+#define RT_JOB_VALUE_MAX 65536 /* a value past this is cut (a node list, say) */
+
+static int enc_scheduler_keys(struct ioa_buf *b, const char *scheduler)
+{
+	static const struct {
+		uint16_t key;
+		const char *scheduler, *var;
+	} vars[] = {
+		{IOA_JOB_STEP, "slurm", "SLURM_STEP_ID"},
+		{IOA_JOB_ARRAY_JOB, "slurm", "SLURM_ARRAY_JOB_ID"},
+		{IOA_JOB_ARRAY_TASK, "slurm", "SLURM_ARRAY_TASK_ID"},
+		{IOA_JOB_PARTITION, "slurm", "SLURM_JOB_PARTITION"},
+		{IOA_JOB_ACCOUNT, "slurm", "SLURM_JOB_ACCOUNT"},
+		{IOA_JOB_JOB_NAME, "slurm", "SLURM_JOB_NAME"},
+		{IOA_JOB_NODELIST, "slurm", "SLURM_JOB_NODELIST"},
+	};
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < sizeof(vars) / sizeof(vars[0]) && !rc; i++) {
+		const char *v = strcmp(scheduler, vars[i].scheduler) ? NULL : getenv(vars[i].var);
+
+		if (v && *v)
+			rc = enc_entry(b, vars[i].key, v, strnlen(v, RT_JOB_VALUE_MAX));
+	}
+	return rc;
+}
+
 static int enc_args(struct ioa_buf *b)
 {
 	char args[8192];
@@ -434,6 +468,8 @@ int rt_log_pack_job(struct ioa_log_writer *w, const char *hostnames, size_t host
 		rc = enc_entry_str(&raw, IOA_JOB_JOBID, jobid);
 	if (!rc)
 		rc = enc_entry_str(&raw, IOA_JOB_SCHEDULER, scheduler);
+	if (!rc)
+		rc = enc_scheduler_keys(&raw, scheduler);
 	if (!rc)
 		rc = enc_entry_u64(&raw, IOA_JOB_START_NS, rt.start_real_ns);
 	if (!rc)
