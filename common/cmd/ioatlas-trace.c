@@ -238,8 +238,9 @@ struct call_text {
 	char flags[64];
 	const char *hints;
 	int err;
-	int mpi;			/* err is an MPI error class */
-	char err_name[IOA_ERRNAME_MAX]; /* set when err is */
+	int mpi;		       /* err is an MPI error class */
+	const char *err_name;	       /* set when err is */
+	char err_buf[IOA_ERRNAME_MAX]; /* err_name, when made up */
 };
 
 static void describe(const struct tool *t, const struct ioa_trace_sig *sig, int64_t slot,
@@ -251,7 +252,7 @@ static void describe(const struct tool *t, const struct ioa_trace_sig *sig, int6
 	c->err = (sig->flags & IOA_TR_FAILED) ? sig->err : 0;
 	c->mpi = sig->module == IOA_MOD_MPIIO || sig->module == IOA_TRACE_MPI;
 	if (c->err)
-		ioa_errname(c->err, c->mpi, c->err_name, sizeof(c->err_name));
+		c->err_name = ioa_errname(c->err, c->mpi, c->err_buf, sizeof(c->err_buf));
 }
 
 /* A JSON object for a call (its numbers and times are the caller's to add). */
