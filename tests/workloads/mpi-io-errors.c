@@ -18,20 +18,24 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* The MPI standard's I/O-related error classes and a few general ones, as this mpi.h numbers them. */
-#define CLASSES(X)                                                                               \
-	X(MPI_SUCCESS) X(MPI_ERR_ARG) X(MPI_ERR_OTHER) X(MPI_ERR_INTERN) X(MPI_ERR_UNKNOWN)      \
-	X(MPI_ERR_TYPE) X(MPI_ERR_COUNT) X(MPI_ERR_FILE) X(MPI_ERR_NOT_SAME) X(MPI_ERR_AMODE)    \
-	X(MPI_ERR_UNSUPPORTED_DATAREP) X(MPI_ERR_UNSUPPORTED_OPERATION)                          \
-	X(MPI_ERR_NO_SUCH_FILE) X(MPI_ERR_FILE_EXISTS) X(MPI_ERR_BAD_FILE) X(MPI_ERR_ACCESS)     \
-	X(MPI_ERR_NO_SPACE) X(MPI_ERR_QUOTA) X(MPI_ERR_READ_ONLY) X(MPI_ERR_FILE_IN_USE)         \
-	X(MPI_ERR_DUP_DATAREP) X(MPI_ERR_CONVERSION) X(MPI_ERR_IO) X(MPI_ERR_INFO)               \
-	X(MPI_ERR_NO_MEM)
+/* The MPI standard's I/O-related error classes and a few general ones, as this mpi.h numbers them.
+ */
+#define CLASSES(X)                                                                                 \
+	X(MPI_SUCCESS)                                                                             \
+	X(MPI_ERR_ARG) X(MPI_ERR_OTHER) X(MPI_ERR_INTERN) X(MPI_ERR_UNKNOWN) X(MPI_ERR_TYPE)       \
+		X(MPI_ERR_COUNT) X(MPI_ERR_FILE) X(MPI_ERR_NOT_SAME) X(MPI_ERR_AMODE)              \
+			X(MPI_ERR_UNSUPPORTED_DATAREP) X(MPI_ERR_UNSUPPORTED_OPERATION)            \
+				X(MPI_ERR_NO_SUCH_FILE) X(MPI_ERR_FILE_EXISTS) X(MPI_ERR_BAD_FILE) \
+					X(MPI_ERR_ACCESS) X(MPI_ERR_NO_SPACE) X(MPI_ERR_QUOTA)     \
+						X(MPI_ERR_READ_ONLY) X(MPI_ERR_FILE_IN_USE) X(     \
+							MPI_ERR_DUP_DATAREP) X(MPI_ERR_CONVERSION) \
+							X(MPI_ERR_IO) X(MPI_ERR_INFO)              \
+								X(MPI_ERR_NO_MEM)
 
 static const char *class_name(int cls)
 {
-#define NAME(c)          \
-	if (cls == (c))  \
+#define NAME(c)         \
+	if (cls == (c)) \
 		return #c;
 	CLASSES(NAME)
 #undef NAME
@@ -71,27 +75,27 @@ int main(int argc, char **argv)
 	snprintf(path, sizeof(path), "%s/folder.%d", dir, rank);
 	if (mkdir(path, 0755))
 		return 2;
-	failures += report("File_open", MPI_File_open(MPI_COMM_SELF, path,
-						      MPI_MODE_WRONLY | MPI_MODE_CREATE,
-						      MPI_INFO_NULL, &fh));
+	failures += report("File_open",
+			   MPI_File_open(MPI_COMM_SELF, path, MPI_MODE_WRONLY | MPI_MODE_CREATE,
+					 MPI_INFO_NULL, &fh));
 
 	snprintf(path, sizeof(path), "%s/amode.%d", dir, rank);
-	failures += report("File_open", MPI_File_open(MPI_COMM_SELF, path,
-						      MPI_MODE_RDONLY | MPI_MODE_CREATE,
-						      MPI_INFO_NULL, &fh));
+	failures += report("File_open",
+			   MPI_File_open(MPI_COMM_SELF, path, MPI_MODE_RDONLY | MPI_MODE_CREATE,
+					 MPI_INFO_NULL, &fh));
 
 	snprintf(path, sizeof(path), "%s/readonly.%d", dir, rank);
-	if (report("File_open", MPI_File_open(MPI_COMM_SELF, path,
-					      MPI_MODE_WRONLY | MPI_MODE_CREATE, MPI_INFO_NULL,
-					      &fh)) ||
+	if (report("File_open",
+		   MPI_File_open(MPI_COMM_SELF, path, MPI_MODE_WRONLY | MPI_MODE_CREATE,
+				 MPI_INFO_NULL, &fh)) ||
 	    report("File_close", MPI_File_close(&fh)))
 		return 3;
-	if (!report("File_open", MPI_File_open(MPI_COMM_SELF, path, MPI_MODE_RDONLY,
-					       MPI_INFO_NULL, &fh))) {
+	if (!report("File_open",
+		    MPI_File_open(MPI_COMM_SELF, path, MPI_MODE_RDONLY, MPI_INFO_NULL, &fh))) {
 		char byte = 'x';
 
-		failures += report("File_write", MPI_File_write(fh, &byte, 1, MPI_BYTE,
-								MPI_STATUS_IGNORE));
+		failures += report("File_write",
+				   MPI_File_write(fh, &byte, 1, MPI_BYTE, MPI_STATUS_IGNORE));
 		MPI_File_close(&fh);
 	}
 	fflush(stdout);
