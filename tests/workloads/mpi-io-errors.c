@@ -18,19 +18,33 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* The MPI standard's I/O-related error classes and a few general ones, as this mpi.h numbers them.
- */
-#define CLASSES(X)                                                                                 \
-	X(MPI_SUCCESS)                                                                             \
-	X(MPI_ERR_ARG) X(MPI_ERR_OTHER) X(MPI_ERR_INTERN) X(MPI_ERR_UNKNOWN) X(MPI_ERR_TYPE)       \
-		X(MPI_ERR_COUNT) X(MPI_ERR_FILE) X(MPI_ERR_NOT_SAME) X(MPI_ERR_AMODE)              \
-			X(MPI_ERR_UNSUPPORTED_DATAREP) X(MPI_ERR_UNSUPPORTED_OPERATION)            \
-				X(MPI_ERR_NO_SUCH_FILE) X(MPI_ERR_FILE_EXISTS) X(MPI_ERR_BAD_FILE) \
-					X(MPI_ERR_ACCESS) X(MPI_ERR_NO_SPACE) X(MPI_ERR_QUOTA)     \
-						X(MPI_ERR_READ_ONLY) X(MPI_ERR_FILE_IN_USE) X(     \
-							MPI_ERR_DUP_DATAREP) X(MPI_ERR_CONVERSION) \
-							X(MPI_ERR_IO) X(MPI_ERR_INFO)              \
-								X(MPI_ERR_NO_MEM)
+/* The I/O error classes and a few general ones, as this mpi.h numbers them. */
+#define CLASSES(X)                       \
+	X(MPI_SUCCESS)                   \
+	X(MPI_ERR_ARG)                   \
+	X(MPI_ERR_OTHER)                 \
+	X(MPI_ERR_INTERN)                \
+	X(MPI_ERR_UNKNOWN)               \
+	X(MPI_ERR_TYPE)                  \
+	X(MPI_ERR_COUNT)                 \
+	X(MPI_ERR_FILE)                  \
+	X(MPI_ERR_NOT_SAME)              \
+	X(MPI_ERR_AMODE)                 \
+	X(MPI_ERR_UNSUPPORTED_DATAREP)   \
+	X(MPI_ERR_UNSUPPORTED_OPERATION) \
+	X(MPI_ERR_NO_SUCH_FILE)          \
+	X(MPI_ERR_FILE_EXISTS)           \
+	X(MPI_ERR_BAD_FILE)              \
+	X(MPI_ERR_ACCESS)                \
+	X(MPI_ERR_NO_SPACE)              \
+	X(MPI_ERR_QUOTA)                 \
+	X(MPI_ERR_READ_ONLY)             \
+	X(MPI_ERR_FILE_IN_USE)           \
+	X(MPI_ERR_DUP_DATAREP)           \
+	X(MPI_ERR_CONVERSION)            \
+	X(MPI_ERR_IO)                    \
+	X(MPI_ERR_INFO)                  \
+	X(MPI_ERR_NO_MEM)
 
 static const char *class_name(int cls)
 {
