@@ -369,7 +369,9 @@ static int on_failure(const struct ioa_log_failure *f, void *arg)
 		json_object_object_add(
 			obj, "operation",
 			json_object_new_string_len((const char *)f->op, (int)f->op_len));
-		json_object_object_add(obj, "errno", json_object_new_string(errname));
+		json_object_object_add(obj,
+				       f->module == IOA_MOD_MPIIO ? "mpi_error_class" : "errno",
+				       json_object_new_string(errname));
 		json_object_object_add(obj, "count", json_object_new_uint64(f->count));
 		json_object_object_add(obj, "name", json_object_new_string(ioa_buf_str(&p->line)));
 		json_object_array_add(p->jerrors, obj);
