@@ -110,13 +110,16 @@ void rt_combine_add(struct rt_combined *cmb, enum ioa_module m, int rank, const 
 		cmb->fastest_rank = cmb->slowest_rank = rank;
 		cmb->fastest_bytes = cmb->slowest_bytes = bytes;
 	} else {
-		int64_t kept[2][8];
+		int64_t kept[2][2][4]; /* access sizes, strides: values, counts */
 
 		for (k = 0; k < 2; k++) {
-			int at = k ? rc->stride1 : rc->access1;
+			int at = k ? rc->stride1 : rc->access1,
+			    at_count = k ? rc->stride1_count : rc->access1_count;
 
-			if (at >= 0)
-				memcpy(kept[k], &cmb->counters[at], sizeof(kept[k]));
+			if (at >= 0) {
+				memcpy(kept[k][0], &cmb->counters[at], sizeof(kept[k][0]));
+				memcpy(kept[k][1], &cmb->counters[at_count], sizeof(kept[k][1]));
+			}
 		}
 		ioa_counters_combine(m, cmb->counters, cmb->fcounters, c, f);
 		for (k = 0; k < 2; k++) {
@@ -125,7 +128,7 @@ void rt_combine_add(struct rt_combined *cmb, enum ioa_module m, int rank, const 
 
 			if (at >= 0)
 				common_values_merge(&cmb->counters[at], &cmb->counters[at_count],
-						    kept[k], kept[k] + 4, &c[at], &c[at_count]);
+						    kept[k][0], kept[k][1], &c[at], &c[at_count]);
 		}
 		if (time < cmb->fastest_time) {
 			cmb->fastest_time = time;
