@@ -28,11 +28,12 @@ check() {
 		return
 	}
 	if [ "$family" = openmpi ]; then
-		out=$(ioa_ompi_preload "$logs" 2 120 "$prog" "$work")
+		out=$(ioa_ompi_preload "$logs" 2 120 "$prog" "$work" 2>"$TEST_TMP/$family.err")
 	else
-		out=$(ioa_mpi_preload "$logs" 2 120 "$prog" "$work")
+		out=$(ioa_mpi_preload "$logs" 2 120 "$prog" "$work" 2>"$TEST_TMP/$family.err")
 	fi
-	is "$?" 0 "$family: four calls failed on each rank, and the job ends well"
+	is "$?" 0 "$family: four calls failed on each rank, and the job ends well" ||
+		diag "$(cat "$TEST_TMP/$family.err")"
 	# "rank call class", as the program's MPI said.
 	said=$(awk '$1 == "failed" { print $2, $3, $4 }' <<<"$out" | sort)
 	unlike "$said" "unlisted" "$family: every class the program got has a standard name"

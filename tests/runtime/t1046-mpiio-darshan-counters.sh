@@ -47,11 +47,11 @@ check() {
 		return
 	}
 	if [ "$family" = openmpi ]; then
-		out=$(ioa_ompi_preload "$logs" "$ranks" 120 "$prog" "$work")
+		out=$(ioa_ompi_preload "$logs" "$ranks" 120 "$prog" "$work" 2>"$TEST_TMP/$family.err")
 	else
-		out=$(ioa_mpi_preload "$logs" "$ranks" 120 "$prog" "$work")
+		out=$(ioa_mpi_preload "$logs" "$ranks" 120 "$prog" "$work" 2>"$TEST_TMP/$family.err")
 	fi
-	is "$?" 0 "$family: the job runs"
+	is "$?" 0 "$family: the job runs" || diag "$(cat "$TEST_TMP/$family.err")"
 	read -r n k b amode <<<"$(sed -n 's/^ranks=\([0-9]*\) blocks=\([0-9]*\) block=\([0-9]*\) amode=\([0-9]*\)$/\1 \2 \3 \4/p' <<<"$out")"
 	log=$(ioa_only_log "$logs")
 	parsed="$TEST_TMP/$family.parsed"
