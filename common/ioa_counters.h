@@ -97,7 +97,9 @@
 	X(POSIX_MAX_WRITE_TIME_SIZE, "size of the slowest write")                                  \
 	IOA_SIZE_BINS(X, POSIX, READ)                                                              \
 	IOA_SIZE_BINS(X, POSIX, WRITE)                                                             \
-	X(POSIX_STRIDE1_STRIDE, "most common stride between accesses")                             \
+	X(POSIX_STRIDE1_STRIDE,                                                                    \
+	  "most common stride: the gap between the end of the previous read (write) and the "      \
+	  "start of this one, when it is after it, not right after it, and not the first")         \
 	X(POSIX_STRIDE2_STRIDE, "second most common stride")                                       \
 	X(POSIX_STRIDE3_STRIDE, "third most common stride")                                        \
 	X(POSIX_STRIDE4_STRIDE, "fourth most common stride")                                       \
@@ -160,7 +162,8 @@
 	X(MPIIO_NB_READS, "non-blocking reads")                           \
 	X(MPIIO_NB_WRITES, "non-blocking writes")                         \
 	X(MPIIO_SYNCS, "MPI_File_sync calls")                             \
-	X(MPIIO_HINTS, "hints set (MPI_File_set_info and info at open)")  \
+	X(MPIIO_HINTS, "opens and set_views given an info, not "          \
+		       "MPI_INFO_NULL (as Darshan: set_info uncounted)")  \
 	X(MPIIO_VIEWS, "MPI_File_set_view calls")                         \
 	X(MPIIO_MODE, "amode of the last open")                           \
 	X(MPIIO_BYTES_READ, "bytes read")                                 \

@@ -90,33 +90,6 @@ json_object *an_finding(const char *code, const char *text, json_object *evidenc
 	return f;
 }
 
-const char *an_errno_name(int err, char *buf, size_t len)
-{
-#define E(x)          \
-	{             \
-		x, #x \
-	}
-	static const struct {
-		int err;
-		const char *name;
-	} names[] = {E(EPERM),	E(ENOENT), E(ESRCH),	 E(EINTR),   E(EIO),
-		     E(ENXIO),	E(E2BIG),  E(ENOEXEC),	 E(EBADF),   E(ECHILD),
-		     E(EAGAIN), E(ENOMEM), E(EACCES),	 E(EFAULT),  E(EBUSY),
-		     E(EEXIST), E(EXDEV),  E(ENODEV),	 E(ENOTDIR), E(EISDIR),
-		     E(EINVAL), E(ENFILE), E(EMFILE),	 E(ETXTBSY), E(EFBIG),
-		     E(ENOSPC), E(ESPIPE), E(EROFS),	 E(EMLINK),  E(ENAMETOOLONG),
-		     E(ENOLCK), E(ENOSYS), E(ENOTEMPTY), E(ELOOP),   E(EOVERFLOW),
-		     E(EDQUOT), E(ESTALE), E(ETIMEDOUT), E(ENOTSUP)};
-#undef E
-	size_t i;
-
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (names[i].err == err)
-			return names[i].name;
-	snprintf(buf, len, "%d", err);
-	return buf;
-}
-
 /* ------------------------------------------------------------ write phases */
 
 struct interval {

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "analyze.h"
+#include "ioa_errname.h"
 #include "ioa_trace.h"
 
 #define MAX_LISTED 64
@@ -62,7 +63,7 @@ int an_tempfiles(const struct an_job *job, const struct an_settings *set, json_o
 	json_object *findings = json_object_new_array(), *temps = json_object_new_array(),
 		    *errors = json_object_new_array(), *patterns = json_object_new_array();
 	size_t i, k, ntemp = 0, nrmdir_unlink = 0;
-	char text[768], ebuf[16];
+	char text[768], ebuf[IOA_ERRNAME_MAX];
 
 	(void)set;
 	json_object_object_add(res, "findings", findings);
@@ -143,7 +144,7 @@ int an_tempfiles(const struct an_job *job, const struct an_settings *set, json_o
 			 nrmdir_unlink, nrmdir_unlink == 1 ? " is" : "s are");
 		json_object_array_add(findings, an_finding("rmdir_then_unlink", text, ev));
 	}
-	/* Failed calls by operation and errno. */
+	/* Failed calls by operation and errno (MPI-IO calls: MPI error class). */
 	for (i = 0; i < job->nfails; i++) {
 		const struct an_failure *f = &job->fails[i];
 		int64_t count = 0;
@@ -153,7 +154,8 @@ int an_tempfiles(const struct an_job *job, const struct an_settings *set, json_o
 		int seen = 0;
 
 		for (k = 0; k < i && !seen; k++)
-			seen = !strcmp(job->fails[k].op, f->op) && job->fails[k].err == f->err;
+			seen = !strcmp(job->fails[k].op, f->op) && job->fails[k].err == f->err &&
+			       job->fails[k].module == f->module;
 		if (seen || !ranks) {
 			free(ranks);
 			continue;
@@ -164,7 +166,7 @@ int an_tempfiles(const struct an_job *job, const struct an_settings *set, json_o
 			size_t r;
 			int dup = 0;
 
-			if (strcmp(g->op, f->op) || g->err != f->err)
+			if (strcmp(g->op, f->op) || g->err != f->err || g->module != f->module)
 				continue;
 			count += g->count;
 			for (r = 0; r < nranks && !dup; r++)
@@ -178,15 +180,17 @@ int an_tempfiles(const struct an_job *job, const struct an_settings *set, json_o
 		o = json_object_new_object();
 		json_object_object_add(o, "op", json_object_new_string(f->op));
 		json_object_object_add(
-			o, "errno",
-			json_object_new_string(an_errno_name(f->err, ebuf, sizeof(ebuf))));
+			o, f->module == IOA_MOD_MPIIO ? "mpi_error_class" : "errno",
+			json_object_new_string(ioa_errname(f->err, f->module == IOA_MOD_MPIIO, ebuf,
+							   sizeof(ebuf))));
 		json_object_object_add(o, "count", json_object_new_int64(count));
 		json_object_object_add(o, "ranks", json_object_new_int64((int64_t)nranks));
 		json_object_object_add(o, "files", files);
 		json_object_array_add(errors, o);
 		snprintf(text, sizeof(text), "%s failed %lld time%s with %s on %zu rank%s", f->op,
 			 (long long)count, count == 1 ? "" : "s",
-			 an_errno_name(f->err, ebuf, sizeof(ebuf)), nranks, nranks == 1 ? "" : "s");
+			 ioa_errname(f->err, f->module == IOA_MOD_MPIIO, ebuf, sizeof(ebuf)),
+			 nranks, nranks == 1 ? "" : "s");
 		json_object_array_add(findings,
 				      an_finding("failed_calls", text, json_object_get(o)));
 		free(ranks);

@@ -14,7 +14,9 @@ const struct an_analysis an_analyses[] = {
 	 an_clients},
 	{"aggregation", 1, "ranks carrying the POSIX I/O of collective MPI-IO, per node, and hints",
 	 an_aggregation},
-	{"tempfiles", 1, "temporary files, failed calls by operation and errno, and their patterns",
+	{"tempfiles", 2,
+	 "temporary files, failed calls by operation and errno or MPI error class, and their "
+	 "patterns",
 	 an_tempfiles},
 	{"header_updates", 1,
 	 "small rewrites of bytes already written: common and per-rank offsets", an_header_updates},

@@ -235,7 +235,4 @@ json_object *an_rank_list(const int32_t *ranks, size_t n);
 /* A finding: what was found, with its evidence object and an optional recommendation. */
 json_object *an_finding(const char *code, const char *text, json_object *evidence);
 
-/* errno as its symbolic name ("ENOTDIR"), or its number. */
-const char *an_errno_name(int err, char *buf, size_t len);
-
 #endif

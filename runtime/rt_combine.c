@@ -1,7 +1,9 @@
 /*
  * rt_combine — the combination of a shared file's per-rank records (see
  * rt_combine.h).  The variances are population variances over the ranks
- * that held the file, as Darshan computes them.
+ * that held the file, and the four most common access sizes and strides
+ * merge as Darshan merges them: each rank's four value/count pairs into
+ * the four the combination holds so far, counts of equal values added.
  */
 #include "rt_combine.h"
 
@@ -30,23 +32,66 @@ static void rank_io(enum ioa_module m, const int64_t *c, const double *f, double
 struct rt_rank_counters {
 	int fastest, fastest_bytes, slowest, slowest_bytes;
 	int ffastest_time, fslowest_time, fvar_time, fvar_bytes;
-	int access1, access1_count;
+	int access1, access1_count, stride1, stride1_count; /* -1: none */
 };
 
 static const struct rt_rank_counters rank_counters[IOA_MOD_COUNT] = {
 	[IOA_MOD_POSIX] = {POSIX_FASTEST_RANK, POSIX_FASTEST_RANK_BYTES, POSIX_SLOWEST_RANK,
 			   POSIX_SLOWEST_RANK_BYTES, POSIX_F_FASTEST_RANK_TIME,
 			   POSIX_F_SLOWEST_RANK_TIME, POSIX_F_VARIANCE_RANK_TIME,
-			   POSIX_F_VARIANCE_RANK_BYTES, POSIX_ACCESS1_ACCESS, POSIX_ACCESS1_COUNT},
+			   POSIX_F_VARIANCE_RANK_BYTES, POSIX_ACCESS1_ACCESS, POSIX_ACCESS1_COUNT,
+			   POSIX_STRIDE1_STRIDE, POSIX_STRIDE1_COUNT},
 	[IOA_MOD_STDIO] = {STDIO_FASTEST_RANK, STDIO_FASTEST_RANK_BYTES, STDIO_SLOWEST_RANK,
 			   STDIO_SLOWEST_RANK_BYTES, STDIO_F_FASTEST_RANK_TIME,
 			   STDIO_F_SLOWEST_RANK_TIME, STDIO_F_VARIANCE_RANK_TIME,
-			   STDIO_F_VARIANCE_RANK_BYTES, -1, -1},
+			   STDIO_F_VARIANCE_RANK_BYTES, -1, -1, -1, -1},
 	[IOA_MOD_MPIIO] = {MPIIO_FASTEST_RANK, MPIIO_FASTEST_RANK_BYTES, MPIIO_SLOWEST_RANK,
 			   MPIIO_SLOWEST_RANK_BYTES, MPIIO_F_FASTEST_RANK_TIME,
 			   MPIIO_F_SLOWEST_RANK_TIME, MPIIO_F_VARIANCE_RANK_TIME,
-			   MPIIO_F_VARIANCE_RANK_BYTES, MPIIO_ACCESS1_ACCESS, MPIIO_ACCESS1_COUNT},
+			   MPIIO_F_VARIANCE_RANK_BYTES, MPIIO_ACCESS1_ACCESS, MPIIO_ACCESS1_COUNT,
+			   -1, -1},
 };
+
+/*
+ * Merges the four value/count pairs of one rank (src_values, src_counts)
+ * into the combination's four (values, counts; kept: the previous pairs,
+ * read before the counters combined): the four largest counts of their
+ * union, a larger value first among equal counts.
+ */
+static void common_values_merge(int64_t *values, int64_t *counts, const int64_t *kept_values,
+				const int64_t *kept_counts, const int64_t *src_values,
+				const int64_t *src_counts)
+{
+	int64_t v[8], n[8];
+	int used = 0, i, j, k;
+
+	for (i = 0; i < 8; i++) {
+		int64_t value = i < 4 ? kept_values[i] : src_values[i - 4];
+		int64_t count = i < 4 ? kept_counts[i] : src_counts[i - 4];
+
+		if (count <= 0)
+			continue;
+		for (j = 0; j < used && v[j] != value; j++)
+			;
+		if (j == used) {
+			v[used] = value;
+			n[used++] = 0;
+		}
+		n[j] = ioa_counter_sat_add(n[j], count);
+	}
+	for (k = 0; k < 4; k++) {
+		int best = -1;
+
+		for (i = 0; i < used; i++)
+			if (n[i] > 0 &&
+			    (best < 0 || n[i] > n[best] || (n[i] == n[best] && v[i] > v[best])))
+				best = i;
+		values[k] = best < 0 ? 0 : v[best];
+		counts[k] = best < 0 ? 0 : n[best];
+		if (best >= 0)
+			n[best] = 0;
+	}
+}
 
 /* Adds one rank's record of a shared file to its combination. */
 void rt_combine_add(struct rt_combined *cmb, enum ioa_module m, int rank, const int64_t *c,
@@ -65,7 +110,26 @@ void rt_combine_add(struct rt_combined *cmb, enum ioa_module m, int rank, const 
 		cmb->fastest_rank = cmb->slowest_rank = rank;
 		cmb->fastest_bytes = cmb->slowest_bytes = bytes;
 	} else {
+		int64_t kept[2][2][4]; /* access sizes, strides: values, counts */
+
+		for (k = 0; k < 2; k++) {
+			int at = k ? rc->stride1 : rc->access1,
+			    at_count = k ? rc->stride1_count : rc->access1_count;
+
+			if (at >= 0) {
+				memcpy(kept[k][0], &cmb->counters[at], sizeof(kept[k][0]));
+				memcpy(kept[k][1], &cmb->counters[at_count], sizeof(kept[k][1]));
+			}
+		}
 		ioa_counters_combine(m, cmb->counters, cmb->fcounters, c, f);
+		for (k = 0; k < 2; k++) {
+			int at = k ? rc->stride1 : rc->access1,
+			    at_count = k ? rc->stride1_count : rc->access1_count;
+
+			if (at >= 0)
+				common_values_merge(&cmb->counters[at], &cmb->counters[at_count],
+						    kept[k][0], kept[k][1], &c[at], &c[at_count]);
+		}
 		if (time < cmb->fastest_time) {
 			cmb->fastest_time = time;
 			cmb->fastest_rank = rank;
@@ -77,19 +141,24 @@ void rt_combine_add(struct rt_combined *cmb, enum ioa_module m, int rank, const 
 			cmb->slowest_bytes = bytes;
 		}
 	}
-	/* The common access sizes merge as value/count pairs. */
-	if (rc->access1 >= 0)
-		for (k = 0; k < 4; k++) {
-			int64_t value = c[rc->access1 + k], count = c[rc->access1_count + k], n;
-
-			for (n = 0; n < count; n++)
-				rt_values_add(&cmb->rec.access_sizes, value);
-		}
 	cmb->ranks++;
 	cmb->time_sum += time;
 	cmb->time_sq += time * time;
 	cmb->bytes_sum += (double)bytes;
 	cmb->bytes_sq += (double)bytes * (double)bytes;
+}
+
+/* Sets the record's value set to the four pairs, which packing reads back in the same order. */
+static void common_values_keep(struct rt_values *set, const int64_t *values, const int64_t *counts)
+{
+	int k;
+
+	set->used = 0;
+	for (k = 0; k < 4; k++)
+		if (counts[k] > 0) {
+			set->value[set->used] = values[k];
+			set->count[set->used++] = counts[k];
+		}
 }
 
 void rt_combine_finish(struct rt_combined *cmb)
@@ -106,9 +175,13 @@ void rt_combine_finish(struct rt_combined *cmb)
 	cmb->fcounters[rc->fslowest_time] = cmb->slowest_time;
 	cmb->fcounters[rc->fvar_time] = cmb->time_sq / n - mean_t * mean_t;
 	cmb->fcounters[rc->fvar_bytes] = cmb->bytes_sq / n - mean_b * mean_b;
+	/* Packing takes the four most common values from the record's sets: these four. */
 	if (rc->access1 >= 0)
-		rt_values_top4(&cmb->rec.access_sizes, &cmb->counters[rc->access1],
-			       &cmb->counters[rc->access1_count]);
+		common_values_keep(&cmb->rec.access_sizes, &cmb->counters[rc->access1],
+				   &cmb->counters[rc->access1_count]);
+	if (rc->stride1 >= 0)
+		common_values_keep(&cmb->rec.strides, &cmb->counters[rc->stride1],
+				   &cmb->counters[rc->stride1_count]);
 	cmb->rec.counters = cmb->counters;
 	cmb->rec.fcounters = cmb->fcounters;
 	cmb->rec.name = cmb->name;

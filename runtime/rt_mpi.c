@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ioa_errname.h"
 #include "rt_core.h"
 #include "rt_mpi_abi.h"
 #include "rt_mpi_calls.h"
@@ -91,20 +92,45 @@ int RT_MPI_SYM(abi_ready)(void)
 /* Room for the hints given at one open. */
 #define RT_HINTS_MAX 1024
 
-/* The MPI error class of a failed call, which the failure table keeps. */
+/* Classes of MPI 4 that an older mpi.h (Open MPI 4) lacks: never returned there. */
+#ifndef MPI_ERR_SESSION
+#define MPI_ERR_SESSION (-1)
+#endif
+#ifndef MPI_ERR_PROC_ABORTED
+#define MPI_ERR_PROC_ABORTED (-1)
+#endif
+#ifndef MPI_ERR_VALUE_TOO_LARGE
+#define MPI_ERR_VALUE_TOO_LARGE (-1)
+#endif
+
+/*
+ * The error of a failed call as the failure table and the trace keep it:
+ * its MPI error class in the code every MPI library shares (ioa_errname.h),
+ * this family's number of a class the table does not list.
+ */
 static int rt_mpi_err(int rc)
 {
-	int cls = rc;
+	static const int family_class[IOA_MPI_CLASS_COUNT] = {
+#define RT_MPI_CLASS(name, code) [code] = name,
+		IOA_MPI_CLASSES(RT_MPI_CLASS)
+#undef RT_MPI_CLASS
+	};
+	int cls = -1, i;
 
-	if (rt_pmpi.Error_class)
-		rt_pmpi.Error_class(rc, &cls);
-	return cls;
+	if (rt_pmpi.Error_class && rt_pmpi.Error_class(rc, &cls) != MPI_SUCCESS)
+		cls = -1;
+	for (i = 0; cls >= 0 && i < IOA_MPI_CLASS_COUNT; i++)
+		if (family_class[i] == cls)
+			return IOA_ERR_MPI + i;
+	return IOA_ERR_MPI + IOA_ERR_MPI_UNLISTED +
+	       (cls >= 0 && cls < IOA_ERR_MPI_UNLISTED ? cls : IOA_ERR_MPI_UNLISTED - 1);
 }
 
 /*
  * Writes info's hints into out as "key=value" lines (cut at out_len) and
- * returns how many hints there are.  Runs before the real open, outside the
- * lock: it calls MPI.
+ * returns whether an info was given (MPIIO_HINTS counts the calls that give
+ * one, as Darshan does, not the hints).  Runs before the real open, outside
+ * the lock: it calls MPI.
  */
 static int rt_mpi_hints(MPI_Info info, char *out, size_t out_len)
 {
@@ -113,8 +139,10 @@ static int rt_mpi_hints(MPI_Info info, char *out, size_t out_len)
 	int n = 0, i, flag;
 
 	out[0] = '\0';
-	if (info == MPI_INFO_NULL || rt_pmpi.Info_get_nkeys(info, &n) != MPI_SUCCESS)
+	if (info == MPI_INFO_NULL)
 		return 0;
+	if (rt_pmpi.Info_get_nkeys(info, &n) != MPI_SUCCESS)
+		return 1;
 	for (i = 0; i < n; i++) {
 		int w;
 
@@ -130,7 +158,7 @@ static int rt_mpi_hints(MPI_Info info, char *out, size_t out_len)
 		}
 		used += (size_t)w;
 	}
-	return n;
+	return 1;
 }
 
 /*
@@ -248,15 +276,14 @@ static void rt_mpi_view(struct rt_view *v, MPI_Offset disp, MPI_Datatype etype, 
 	rt_mpilog_write();                       \
 	return RT_PMPI(name) args;
 
-/* Hints are counted as the number of keys in the info given at open. */
-/* Hints given at open: their count, and "key=value" lines for the log. */
-#define RT_MPI_BODY_OPEN(name, args, comm_e, path_e, amode_e, info_e, fh_e)             \
-	char hints[RT_HINTS_MAX];                                                       \
-	int nhints = 0, comm_size = 1;                                                  \
-	RT_MPI_WRAP(name, args, nhints = rt_mpi_hints(info_e, hints, sizeof(hints));    \
-		    rt_pmpi.Comm_size(comm_e, &comm_size),                              \
-		    rt_mpiio_open(#name, comm_size > 1, path_e, amode_e, nhints, hints, \
-				  r == MPI_SUCCESS ? (const void *)*(fh_e) : NULL,      \
+/* Whether an info was given at open (MPIIO_HINTS), and its "key=value" lines for the log. */
+#define RT_MPI_BODY_OPEN(name, args, comm_e, path_e, amode_e, info_e, fh_e)                 \
+	char hints[RT_HINTS_MAX];                                                           \
+	int info_given = 0, comm_size = 1;                                                  \
+	RT_MPI_WRAP(name, args, info_given = rt_mpi_hints(info_e, hints, sizeof(hints));    \
+		    rt_pmpi.Comm_size(comm_e, &comm_size),                                  \
+		    rt_mpiio_open(#name, comm_size > 1, path_e, amode_e, info_given, hints, \
+				  r == MPI_SUCCESS ? (const void *)*(fh_e) : NULL,          \
 				  r != MPI_SUCCESS, rt_mpi_err(r), t0, t1))
 
 #define RT_MPI_BODY_CLOSE(name, args, fh_e)                              \
@@ -269,11 +296,12 @@ static void rt_mpi_view(struct rt_view *v, MPI_Offset disp, MPI_Datatype etype, 
 	RT_MPI_WRAP(name, args, rt_mpiio_current = rt_mpiio_record_of(fh_e), \
 		    rt_mpiio_meta(#name, fh_e, counter, r != MPI_SUCCESS, rt_mpi_err(r), t0, t1))
 
-#define RT_MPI_BODY_VIEW(name, args, fh_e, disp_e, etype_e, ftype_e)          \
-	struct rt_view view;                                                  \
-	RT_MPI_WRAP(name, args, rt_mpi_view(&view, disp_e, etype_e, ftype_e); \
-		    rt_mpiio_current = rt_mpiio_record_of(fh_e),              \
-		    rt_mpiio_view(#name, fh_e, &view, r != MPI_SUCCESS, rt_mpi_err(r), t0, t1))
+#define RT_MPI_BODY_VIEW(name, args, fh_e, disp_e, etype_e, ftype_e, info_e)                       \
+	struct rt_view view;                                                                       \
+	RT_MPI_WRAP(name, args, rt_mpi_view(&view, disp_e, etype_e, ftype_e);                      \
+		    rt_mpiio_current = rt_mpiio_record_of(fh_e),                                   \
+		    rt_mpiio_view(#name, fh_e, &view, (info_e) != MPI_INFO_NULL, r != MPI_SUCCESS, \
+				  rt_mpi_err(r), t0, t1))
 
 #define RT_MPI_BODY_IO(name, args, op, is_write, cls, fh_e, offset_e, count_e, dt_e)               \
 	int type_size = 0;                                                                         \

@@ -15,8 +15,8 @@
  *	FINALIZE                  the job's log is written, collectively, first
  *	OPEN comm, path, amode, info, fh
  *	CLOSE fh                  (a pointer to the handle)
- *	META fh, counter          sync, set_size, set_info
- *	VIEW fh, disp, etype, ftype  set_view: the view kept for the kernels
+ *	META fh, counter          sync, set_size, set_info (counter -1: none, as in Darshan)
+ *	VIEW fh, disp, etype, ftype, info  set_view: the view kept for the kernels
  *	IO op, is_write, class, fh, offset, count, datatype
  *	                          op: the call's name in the trace (the int form's)
  *	                          offset: explicit (the _at forms), -1 at the file pointer
@@ -100,8 +100,8 @@
 	X(File_set_view,                                                                        \
 	  (MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype ftype,                \
 	   const char *datarep, MPI_Info info),                                                 \
-	  (fh, disp, etype, ftype, datarep, info), VIEW, fh, disp, etype, ftype)                \
-	X(File_set_info, (MPI_File fh, MPI_Info info), (fh, info), META, fh, MPIIO_HINTS)       \
+	  (fh, disp, etype, ftype, datarep, info), VIEW, fh, disp, etype, ftype, info)          \
+	X(File_set_info, (MPI_File fh, MPI_Info info), (fh, info), META, fh, -1)                \
 	RT_MPI_IO_VARIANTS(X, read, void *, 0)                                                  \
 	RT_MPI_IO_VARIANTS(X, write, const void *, 1)
 

@@ -67,7 +67,7 @@ static void handle_set(const void *handle, struct rt_record *rec)
 	}
 }
 
-void rt_mpiio_open(const char *op, int collective, const char *path, int amode, int hints,
+void rt_mpiio_open(const char *op, int collective, const char *path, int amode, int info_given,
 		   const char *hint_lines, const void *handle, int failed, int err, double t0,
 		   double t1)
 {
@@ -90,7 +90,7 @@ void rt_mpiio_open(const char *op, int collective, const char *path, int amode, 
 	}
 	rec->counters[collective ? MPIIO_COLL_OPENS : MPIIO_INDEP_OPENS]++;
 	rec->counters[MPIIO_MODE] = amode;
-	rec->counters[MPIIO_HINTS] += hints;
+	rec->counters[MPIIO_HINTS] += info_given;
 	if (hint_lines[0] && (!rec->hints || strcmp(rec->hints, hint_lines)))
 		rec->hints = rt_arena_strndup(&rt.arena, hint_lines, strlen(hint_lines));
 	rt_set_first(&rec->fcounters[MPIIO_F_OPEN_START_TIMESTAMP], t0);
@@ -141,6 +141,8 @@ void rt_mpiio_meta(const char *op, const void *handle, int counter, int failed, 
 		rt_record_failure(rec, IOA_MOD_MPIIO, op, err);
 		return;
 	}
+	if (counter < 0) /* Darshan does not see MPI_File_set_info: neither count nor time */
+		return;
 	rec->counters[counter]++;
 	rt_add_time(&rec->fcounters[MPIIO_F_META_TIME], &rec->meta_end, t0, t1);
 }
@@ -152,8 +154,8 @@ void rt_mpiio_meta(const char *op, const void *handle, int counter, int failed, 
  * loop), so that the numbers that differ between ranks (a subarray's
  * starts) fit in the rank like offsets.
  */
-void rt_mpiio_view(const char *op, const void *handle, const struct rt_view *v, int failed, int err,
-		   double t0, double t1)
+void rt_mpiio_view(const char *op, const void *handle, const struct rt_view *v, int info_given,
+		   int failed, int err, double t0, double t1)
 {
 	static const char *const dim_call[RT_VIEW_MAX_DIMS] = {"File_view_dim0", "File_view_dim1",
 							       "File_view_dim2"};
@@ -176,6 +178,7 @@ void rt_mpiio_view(const char *op, const void *handle, const struct rt_view *v, 
 		return;
 	}
 	rec->counters[MPIIO_VIEWS]++;
+	rec->counters[MPIIO_HINTS] += info_given;
 	rt_add_time(&rec->fcounters[MPIIO_F_META_TIME], &rec->meta_end, t0, t1);
 }
 

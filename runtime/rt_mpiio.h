@@ -21,14 +21,20 @@ extern _Thread_local struct rt_record *rt_mpiio_current __attribute__((tls_model
 /* handle is the MPI_File value (a pointer in MPICH's ABI). */
 struct rt_record *rt_mpiio_record_of(const void *handle);
 
-/* hint_lines: the hints given at open as "key=value" lines (kept per file). */
-void rt_mpiio_open(const char *op, int collective, const char *path, int amode, int hints,
+/*
+ * info_given: an info other than MPI_INFO_NULL was given (MPIIO_HINTS, as
+ * Darshan counts it); hint_lines: its hints as "key=value" lines (kept per
+ * file).  err (here and below): the failed call's MPI error class as
+ * ioa_errname.h codes it.
+ */
+void rt_mpiio_open(const char *op, int collective, const char *path, int amode, int info_given,
 		   const char *hint_lines, const void *handle, int failed, int err, double t0,
 		   double t1);
 /* As rt_posix_close_begin(): the handle is forgotten before the real close. */
 struct rt_record *rt_mpiio_close_begin(const void *handle);
 void rt_mpiio_close(const char *op, struct rt_record *rec, int failed, int err, double t0,
 		    double t1);
+/* counter: the one the call adds to, or -1 (traced only). */
 void rt_mpiio_meta(const char *op, const void *handle, int counter, int failed, int err, double t0,
 		   double t1);
 /*
@@ -44,8 +50,9 @@ struct rt_view {
 	int64_t disp, etype_size, base_size;
 	int64_t dim[RT_VIEW_MAX_DIMS][3];
 };
-void rt_mpiio_view(const char *op, const void *handle, const struct rt_view *v, int failed, int err,
-		   double t0, double t1);
+/* info_given: as at open. */
+void rt_mpiio_view(const char *op, const void *handle, const struct rt_view *v, int info_given,
+		   int failed, int err, double t0, double t1);
 /* offset: explicit offset of the _at forms, -1 at the file pointer. */
 void rt_mpiio_io(const char *op, int is_write, enum rt_mpiio_class cls, const void *handle,
 		 int64_t offset, int64_t bytes, int failed, int err, double t0, double t1);

@@ -313,7 +313,8 @@ void rt_posix_io(const char *op, int is_write, int fd, int64_t offset, int64_t r
 	rt_size_bin(c, is_write ? POSIX_SIZE_WRITE_0_100 : POSIX_SIZE_READ_0_100, ret);
 	rt_values_add(&rec->access_sizes, ret);
 	rt_bins_add(rec, t0, is_write, ret);
-	rt_values_add(&rec->strides, stride);
+	if (stride > 0) /* as Darshan: an access with no gap before it has no stride */
+		rt_values_add(&rec->strides, stride);
 	if (!mem_aligned)
 		c[POSIX_MEM_NOT_ALIGNED]++;
 	/* Block sizes are powers of two but for odd file systems: mask when we can. */

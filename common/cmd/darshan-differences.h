@@ -63,18 +63,9 @@ enum dd_kind { DD_ALWAYS, DD_TIMING, DD_MACHINE };
 	  "with glibc 2.33 and later stat, lstat and fstat are functions of their own that "       \
 	  "Darshan does not intercept (it wraps the older __xstat family); ioatlas counts "        \
 	  "them")                                                                                  \
-	X("POSIX", DD_RANKS, "*", "POSIX_STRIDE*", DD_DIFFERS, DD_ALWAYS, "issue 19 (stride 0)",   \
-	  "ioatlas counts a stride of 0 (back-to-back accesses) among the most common strides; "   \
-	  "Darshan leaves zero values out")                                                        \
-	X("POSIX", DD_SHARED, "*", "POSIX_STRIDE*", DD_DIFFERS, DD_ALWAYS,                         \
-	  "issue 19 (shared-record strides)",                                                      \
-	  "a shared record (rank -1) loses the STRIDE counters, which Darshan keeps")              \
 	X("STDIO", DD_RANKS, "log.*.txt", "STDIO_READS", DD_GREATER, DD_ALWAYS, "not yet planned", \
 	  "ioatlas counts a read that returns nothing at end of file (fgets returning NULL); "     \
 	  "Darshan counts only reads that return data")                                            \
-	X("MPI-IO", DD_ANY, "*", "MPIIO_HINTS", DD_GREATER, DD_ALWAYS, "issue 19 (MPIIO_HINTS)",   \
-	  "Darshan counts the calls that carry hints (an open "                                    \
-	  "with an info object, MPI_File_set_info); ioatlas counts the hints themselves")          \
 	X("*", DD_SHARED, "*", "*_F_VARIANCE_RANK_TIME", DD_DIFFERS, DD_TIMING, "",                \
 	  "a variance of seconds squared, often below darshan-parser's printed precision "         \
 	  "(0.000001): whether it prints as zero depends on the run's timing")                     \

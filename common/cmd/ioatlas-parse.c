@@ -19,6 +19,7 @@
 #include <time.h>
 
 #include "ioa_buf.h"
+#include "ioa_errname.h"
 #include "ioa_log.h"
 #include "ioa_logr.h"
 #include "ioa_parse.h"
@@ -350,13 +351,10 @@ static int on_failure(const struct ioa_log_failure *f, void *arg)
 {
 	struct parse *p = arg;
 	const struct name_slot *name = f->record_id ? names_find(p, f->record_id) : NULL;
-	const char *errname = strerrorname_np(f->err);
-	char errbuf[16];
+	char errbuf[IOA_ERRNAME_MAX];
+	const char *errname =
+		ioa_errname(f->err, f->module == IOA_MOD_MPIIO, errbuf, sizeof(errbuf));
 
-	if (!errname) {
-		snprintf(errbuf, sizeof(errbuf), "%d", f->err);
-		errname = errbuf;
-	}
 	ioa_buf_reset(&p->line);
 	if (name ? ioa_buf_add_escaped(&p->line, name->name, name->len)
 		 : ioa_buf_addstr(&p->line, "<no file>"))
@@ -371,7 +369,9 @@ static int on_failure(const struct ioa_log_failure *f, void *arg)
 		json_object_object_add(
 			obj, "operation",
 			json_object_new_string_len((const char *)f->op, (int)f->op_len));
-		json_object_object_add(obj, "errno", json_object_new_string(errname));
+		json_object_object_add(obj,
+				       f->module == IOA_MOD_MPIIO ? "mpi_error_class" : "errno",
+				       json_object_new_string(errname));
 		json_object_object_add(obj, "count", json_object_new_uint64(f->count));
 		json_object_object_add(obj, "name", json_object_new_string(ioa_buf_str(&p->line)));
 		json_object_array_add(p->jerrors, obj);
@@ -614,7 +614,8 @@ static int walk_records(struct parse *p)
 		} else {
 			if (p->base && !p->json)
 				printf("\n# failed calls\n#FAILED\t<module>\t<rank>\t<record id>"
-				       "\t<operation>\t<errno>\t<count>\t<file name>\n");
+				       "\t<operation>\t<errno, or MPI error class>\t<count>\t<file "
+				       "name>\n");
 			rc = ioa_logr_each_failure(&p->reader, &raw, on_failure, p);
 		}
 	}

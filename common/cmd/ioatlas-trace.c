@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "ioa_buf.h"
+#include "ioa_errname.h"
 #include "ioa_log.h"
 #include "ioa_logr.h"
 #include "ioa_parse.h"
@@ -237,6 +238,9 @@ struct call_text {
 	char flags[64];
 	const char *hints;
 	int err;
+	int mpi;		       /* err is an MPI error class */
+	const char *err_name;	       /* set when err is */
+	char err_buf[IOA_ERRNAME_MAX]; /* err_name, when made up */
 };
 
 static void describe(const struct tool *t, const struct ioa_trace_sig *sig, int64_t slot,
@@ -246,6 +250,9 @@ static void describe(const struct tool *t, const struct ioa_trace_sig *sig, int6
 	flag_text(sig->flags, c->flags, sizeof(c->flags));
 	c->hints = hints_of(t, sig);
 	c->err = (sig->flags & IOA_TR_FAILED) ? sig->err : 0;
+	c->mpi = sig->module == IOA_MOD_MPIIO || sig->module == IOA_TRACE_MPI;
+	if (c->err)
+		c->err_name = ioa_errname(c->err, c->mpi, c->err_buf, sizeof(c->err_buf));
 }
 
 /* A JSON object for a call (its numbers and times are the caller's to add). */
@@ -258,17 +265,19 @@ static json_object *call_json(const struct ioa_trace_sig *sig, const struct call
 	json_object_object_add(o, sig->module == IOA_TRACE_MPI ? "comm" : "file",
 			       json_object_new_string(c->target));
 	json_object_object_add(o, "flags", json_object_new_string(c->flags));
-	if (c->err)
+	if (c->err && !c->mpi)
 		json_object_object_add(o, "errno", json_object_new_int(c->err));
+	if (c->err)
+		json_object_object_add(o, "error", json_object_new_string(c->err_name));
 	if (c->hints)
 		json_object_object_add(o, "hints", json_object_new_string(c->hints));
 	return o;
 }
 
-/* The end of a text line about a call: errno, hints, newline. */
+/* The end of a text line about a call: its error (errno or MPI error class), hints, newline. */
 static int add_tail_text(struct ioa_buf *b, const struct call_text *c)
 {
-	return (c->err && ioa_buf_addf(b, " errno=%d", c->err)) ||
+	return (c->err && ioa_buf_addf(b, " %s=%s", c->mpi ? "error" : "errno", c->err_name)) ||
 			       (c->hints && add_hints_text(b, c->hints)) || ioa_buf_addstr(b, "\n")
 		       ? -ENOMEM
 		       : 0;

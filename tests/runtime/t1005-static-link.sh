@@ -27,7 +27,7 @@ log=$(ioa_only_log "$logs")
 c() { ioa_counter "$log" POSIX 0 "$work/data" "$1"; }
 is "$(c POSIX_WRITES):$(c POSIX_BYTES_WRITTEN):$(c POSIX_OVERWRITE_BYTES)" 11:10100:100 \
 	"and its writes are counted exactly, as under LD_PRELOAD"
-is "$(c POSIX_READS):$(c POSIX_BYTES_READ):$(c POSIX_STRIDE2_STRIDE)" 5:2010:1500 \
+is "$(c POSIX_READS):$(c POSIX_BYTES_READ):$(c POSIX_STRIDE1_STRIDE)" 5:2010:1500 \
 	"and its reads"
 
 ok "an MPI program links against libioatlas.a with mpicc" \
