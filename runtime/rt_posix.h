@@ -43,6 +43,19 @@ void rt_posix_fd_meta(const char *op, int fd, int counter, int failed, int err, 
 		      double t1);
 void rt_posix_path_meta(const char *op, int dirfd, const char *path, int counter, int failed,
 			int err, double t0, double t1);
+/* ftruncate and truncate: what was written at length and beyond no longer counts. */
+void rt_posix_ftruncate(const char *op, int fd, int64_t length, int failed, int err, double t0,
+			double t1);
+void rt_posix_truncate(const char *op, const char *path, int64_t length, int failed, int err,
+		       double t0, double t1);
+/*
+ * mkstemp and its kin made path (the filled-in template) and opened it
+ * with flags besides O_RDWR | O_CREAT | O_EXCL: fd, or -1 and err.
+ */
+void rt_posix_mktemp(const char *op, const char *path, int flags, int fd, int err, double t0,
+		     double t1);
+/* mkdtemp made the folder path, or failed (path NULL) with err. */
+void rt_posix_mkdtemp(const char *op, const char *path, int err, double t0, double t1);
 /* fileno(stream) returned fd: fd now refers to the stream's file (name may be NULL). */
 void rt_posix_fileno(const char *op, const char *name, int fd, double t0, double t1);
 void rt_posix_dup(const char *op, int oldfd, int newfd, int err, double t0, double t1);
@@ -59,6 +72,19 @@ int rt_iov_aligned(const struct iovec *iov, int iovcnt);
  * directory descriptor).
  */
 size_t rt_abs_path(int dirfd, const char *path, char *out, size_t out_len);
+
+/*
+ * The name of the file fd is open on, from /proc/self/fd, in out (size
+ * out_len), without the " (deleted)" the kernel adds once it has no name:
+ * "/tmp/#1234" for an O_TMPFILE file of /tmp.  Returns its length, or 0.
+ */
+size_t rt_fd_path(int fd, char *out, size_t out_len);
+
+/* Whether path is known to be missing (ENOENT); keeps errno.  Asks, never opens. */
+int rt_path_missing(const char *path);
+
+/* Whether path is a folder (not following a last symbolic link); keeps errno. */
+int rt_path_is_dir(const char *path);
 
 /* The record an open descriptor refers to, or NULL. */
 struct rt_record *rt_posix_fd_record(int fd);
