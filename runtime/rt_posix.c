@@ -178,15 +178,34 @@ int rt_path_is_dir(const char *path)
 	return dir;
 }
 
+struct rt_record *rt_unnamed_record(enum ioa_module module, char *name, size_t len,
+				    size_t name_size)
+{
+	size_t base = len, k;
+
+	if (!len || !rt_config_path_recorded(&rt.config, name))
+		return NULL;
+	/* No one reopens a file without a name: a record with its name was another file. */
+	for (k = 2; k < 1000 && rt_record_find(module, rt_record_id(name, len)); k++) {
+		int n = snprintf(name + base, name_size - base, "~%zu", k);
+
+		if (n < 0 || (size_t)n >= name_size - base) {
+			name[base] = '\0';
+			len = base;
+			break;
+		}
+		len = base + (size_t)n;
+	}
+	return rt_record_get(module, name, len);
+}
+
 /* The record of the file an unnamed descriptor is open on (O_TMPFILE), or NULL. */
 static struct rt_record *fd_path_record(int fd)
 {
 	char name[PATH_MAX];
 	size_t len = rt_fd_path(fd, name, sizeof(name));
 
-	if (!len || !rt_config_path_recorded(&rt.config, name))
-		return NULL;
-	return rt_record_get(IOA_MOD_POSIX, name, len);
+	return rt_unnamed_record(IOA_MOD_POSIX, name, len, sizeof(name));
 }
 
 /*

@@ -17,6 +17,8 @@
 #include <sys/types.h>
 #include <sys/uio.h>
 
+#include "ioa_counters.h"
+
 #define RT_AT_CURRENT ((int64_t)-1)
 
 /* Descriptors the module could not follow (numbered past its table, or no memory). */
@@ -79,6 +81,15 @@ size_t rt_abs_path(int dirfd, const char *path, char *out, size_t out_len);
  * "/tmp/#1234" for an O_TMPFILE file of /tmp.  Returns its length, or 0.
  */
 size_t rt_fd_path(int fd, char *out, size_t out_len);
+
+/*
+ * The record of a file without a name, called name (length len, in a
+ * buffer of name_size bytes: rt_fd_path's), or name~2, name~3 ... when a
+ * record of that name exists (the kernel gave an earlier one the same
+ * number); NULL when the name is excluded.  Under the lock.
+ */
+struct rt_record *rt_unnamed_record(enum ioa_module module, char *name, size_t len,
+				    size_t name_size);
 
 /* Whether path is known to be missing (ENOENT); keeps errno.  Asks, never opens. */
 int rt_path_missing(const char *path);

@@ -154,7 +154,8 @@ void rt_stdio_open(const char *op, const char *path, const char *mode, int creat
 		rt_extents_cut(&posix->written, 0);
 }
 
-void rt_stdio_tmpfile(const char *op, const char *name, FILE *stream, int err, double t0, double t1)
+void rt_stdio_tmpfile(const char *op, char *name, size_t name_size, FILE *stream, int err,
+		      double t0, double t1)
 {
 	struct rt_record *rec;
 
@@ -162,9 +163,9 @@ void rt_stdio_tmpfile(const char *op, const char *name, FILE *stream, int err, d
 		rt_record_failure(NULL, IOA_MOD_STDIO, op, err);
 		return;
 	}
-	if (!name || !rt_config_path_recorded(&rt.config, name))
+	rec = name ? rt_unnamed_record(IOA_MOD_STDIO, name, strlen(name), name_size) : NULL;
+	if (!rec)
 		return;
-	rec = rt_record_get(IOA_MOD_STDIO, name, strlen(name));
 	rt_trace_io(op, IOA_MOD_STDIO, rec, IOA_TR_CREATE, 0, 0, 0, 0, t0, t1);
 	opened(rec, stream, 0, STDIO_OPENS, t0, t1);
 	rec->flags |= IOA_REC_CREATED | IOA_REC_REMOVED;

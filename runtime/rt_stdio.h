@@ -47,12 +47,14 @@ int rt_stdio_create_mode(const char *mode, char *excl, size_t excl_len);
 /* created: the call created path (learned by the wrapper, rt_wrappers.c). */
 void rt_stdio_open(const char *op, const char *path, const char *mode, int created, FILE *stream,
 		   int64_t offset, int err, double t0, double t1);
+
 /*
  * tmpfile made a file without a name (or removed it at once) and opened
- * stream on it: name is what /proc/self/fd calls it (rt_fd_path), or NULL.
+ * stream on it: name is what /proc/self/fd calls it (rt_fd_path, in a
+ * buffer of name_size bytes, which rt_unnamed_record may lengthen), or NULL.
  */
-void rt_stdio_tmpfile(const char *op, const char *name, FILE *stream, int err, double t0,
-		      double t1);
+void rt_stdio_tmpfile(const char *op, char *name, size_t name_size, FILE *stream, int err,
+		      double t0, double t1);
 void rt_stdio_fdopen(const char *op, int fd, FILE *stream, int64_t offset, int err, double t0,
 		     double t1);
 /* As rt_posix_close_begin(): the stream is forgotten before the real fclose. */

@@ -331,7 +331,8 @@ static int rt_resolve(const char *name, void *slot)
 		     size_t tmp_len =                                                            \
 			     stream_e ? rt_fd_path(fileno(stream_e), tmp_name, sizeof(tmp_name)) \
 				      : 0,                                                       \
-		     rt_stdio_tmpfile(#name, tmp_len ? tmp_name : NULL, stream_e, err, t0, t1))
+		     rt_stdio_tmpfile(#name, tmp_len ? tmp_name : NULL, sizeof(tmp_name),        \
+				      stream_e, err, t0, t1))
 
 #define RT_BODY_FDOPEN(ret, name, args, fd_e, mode_e)                                          \
 	RT_WRAP_FULL(ret, name, args, rt_begin_own(RT_LAYER), (void)0, r = RT_REAL(name) args, \
