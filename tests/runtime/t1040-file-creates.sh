@@ -11,7 +11,7 @@
 require_cmd python3
 
 prog="$IOA_BUILD_DIR/tests/workloads/file-life"
-plan 13
+plan 16
 
 mkdir -p "$TEST_TMP/plain" "$TEST_TMP/work"
 ok "the program runs without the runtime" \
@@ -73,5 +73,30 @@ for f in json.load(sys.stdin)["failures"]:
 ' >"$TEST_TMP/failures"
 is "$(sort "$TEST_TMP/failures")" "$work/full ENOTEMPTY 1
 $work/nothing ENOENT 1" "failed removes are failures of remove, on their file"
+
+# The static link: libioatlas.a with ioatlas-config's --wrap flags knows every new wrapper.
+flags=$("$IOA_BUILD_DIR/bin/ioatlas-config" --ld-flags)
+for call in remove truncate truncate64 mkstemp mkostemps64 mkdtemp tmpfile tmpfile64; do
+	case $flags in *"--wrap=$call,"* | *"--wrap=$call") ;; *) missing_wrap="$missing_wrap $call" ;; esac
+done
+is "${missing_wrap:-none}" none "ioatlas-config --ld-flags wraps remove, truncate, the mkstemp family, mkdtemp, tmpfile"
+ok "file-life links against libioatlas.a" \
+	"$IOA_CC" ${IOA_SANITIZE:+-fsanitize=$IOA_SANITIZE} -o "$TEST_TMP/file-life-static" \
+	"$IOA_SOURCE_DIR/tests/workloads/file-life.c" $flags
+mkdir -p "$TEST_TMP/static"
+logs=$(ioa_logdir)
+IOATLAS_LOGDIR="$logs" IOATLAS_NONMPI=1 "$TEST_TMP/file-life-static" creates "$TEST_TMP/static" \
+	>"$TEST_TMP/static.out"
+log=$(ioa_only_log "$logs")
+work="$TEST_TMP/static"
+"$IOA_CMD" parse --json "$log" | python3 -c '
+import json, sys
+for r in json.load(sys.stdin)["records"]:
+    if r.get("name"):
+        print(r["module"], r["name"], int(r["created"]), int(r["removed"]), sep="\t")
+' >"$TEST_TMP/records"
+is "$(flagged 3):$(flagged 4)" \
+	"$(sed -n 's/^c //p' "$TEST_TMP/static.out" | sort -u):$(sed -n 's/^x //p' "$TEST_TMP/static.out" | sort -u)" \
+	"statically linked, the same files are marked created and removed"
 
 done_testing
