@@ -11,7 +11,7 @@
 require_cmd python3
 
 prog="$IOA_BUILD_DIR/tests/workloads/file-life"
-plan 16
+plan 17
 
 mkdir -p "$TEST_TMP/plain" "$TEST_TMP/work"
 ok "the program runs without the runtime" \
@@ -73,6 +73,19 @@ for f in json.load(sys.stdin)["failures"]:
 ' >"$TEST_TMP/failures"
 is "$(sort "$TEST_TMP/failures")" "$work/full ENOTEMPTY 1
 $work/nothing ENOENT 1" "failed removes are failures of remove, on their file"
+
+# The temporary-file analysis (ioatlas report, straight from the log) finds
+# every file made and removed (folders aside: the mkdtemp one) and every unnamed one.
+temps=$(comm -12 <(sed -n 's/^c //p' "$TEST_TMP/work.out" | sort) <(sed -n 's/^x //p' "$TEST_TMP/work.out" | sort) |
+	grep -vc "^$work/d[^/]*$")
+"$IOA_CMD" report "$log" --json -o - >"$TEST_TMP/report.json"
+is "$(python3 -c '
+import json, sys
+for a in json.load(open(sys.argv[1]))["analyses"]:
+    if a.get("analysis") == "tempfiles":
+        print(a["result"]["temporary_file_count"])
+' "$TEST_TMP/report.json")" "$((temps + $(grep -c '^t ' "$TEST_TMP/work.out")))" \
+	"the temporary-file analysis finds all of them (stdio-made and unnamed ones too)"
 
 # The static link: libioatlas.a with ioatlas-config's --wrap flags knows every new wrapper.
 flags=$("$IOA_BUILD_DIR/bin/ioatlas-config" --ld-flags)
