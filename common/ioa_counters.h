@@ -115,7 +115,9 @@
 	X(POSIX_CREATES,                                                                           \
 	  "(ioatlas) opens that created the file (O_CREAT on a missing file, mkstemp, O_TMPFILE)") \
 	X(POSIX_FAILED_CALLS, "(ioatlas) calls on this path that failed (see the errors region)")  \
-	X(POSIX_OVERWRITES, "(ioatlas) writes that rewrote bytes this rank wrote before")          \
+	X(POSIX_OVERWRITES,                                                                        \
+	  "(ioatlas) writes that rewrote bytes this rank wrote before in the file now under this " \
+	  "name (not those a truncation, O_TRUNC, unlink or rename dropped)")                      \
 	X(POSIX_OVERWRITE_BYTES, "(ioatlas) bytes rewritten in place")                             \
 	X(POSIX_OVERWRITE_FIRST_OFFSET, "(ioatlas) offset of the first in-place rewrite, or -1")   \
 	X(POSIX_OVERWRITE_UNTRACKED_BYTES,                                                         \
