@@ -342,13 +342,16 @@ int64_t rt_extents_add(struct rt_extents *e, int64_t start, int64_t end, int64_t
 	}
 	if (last > first) {
 		/* The write joins the ranges it touches into one. */
-		if (e->x[first].start < start)
-			start = e->x[first].start;
+		if (e->x[first].start > start)
+			e->x[first].start = start;
 		if (e->x[last - 1].end > end)
 			end = e->x[last - 1].end;
-		e->x[first] = (struct rt_extent){start, end};
-		memmove(&e->x[first + 1], &e->x[last], (e->used - last) * sizeof(*e->x));
-		e->used -= last - first - 1;
+		if (e->x[first].end < end)
+			e->x[first].end = end;
+		if (last > first + 1) {
+			memmove(&e->x[first + 1], &e->x[last], (e->used - last) * sizeof(*e->x));
+			e->used -= last - first - 1;
+		}
 		return overlap;
 	}
 	if (e->used == e->room && extents_grow(e)) {
