@@ -323,15 +323,18 @@ int an_header_updates(const struct an_job *job, const struct an_settings *set, j
 
 	json_object_object_add(res, "findings", findings);
 	if (!job->traced_ranks) {
-		int64_t n = 0, bytes = 0;
+		int64_t n = 0, bytes = 0, untracked = 0;
 
 		for (i = 0; i < job->nrecs; i++)
 			if (job->recs[i].module == IOA_MOD_POSIX) {
 				n += job->recs[i].c[POSIX_OVERWRITES];
 				bytes += job->recs[i].c[POSIX_OVERWRITE_BYTES];
+				untracked += job->recs[i].c[POSIX_OVERWRITE_UNTRACKED_BYTES];
 			}
 		json_object_object_add(res, "updates", json_object_new_int64(n));
 		json_object_object_add(res, "bytes", json_object_new_int64(bytes));
+		/* The runtime could not keep every written range: at least these. */
+		json_object_object_add(res, "lower_bound", json_object_new_boolean(untracked > 0));
 		json_object_object_add(res, "source", json_object_new_string("counters"));
 		*confidence = 0.5;
 		return 0;
