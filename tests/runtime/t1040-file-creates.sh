@@ -43,7 +43,7 @@ created_by() { awk -F '\t' -v m="$1" -v f="$2" '$1 == m && $2 == f { print $3 $4
 is "$(created_by STDIO "$work/w1"):$(created_by STDIO "$work/a1"):$(created_by STDIO "$work/x1")" \
 	10:10:10 "fopen w, a and wx: created (and opened again with w, a+, wx: not twice)"
 is "$(created_by STDIO "$work/w3"):$(created_by STDIO "$work/w4"):$(created_by STDIO "$work/f1")" \
-	10:10:10 "a ,ccs= mode, a mode too long to take an x, freopen: created"
+	10:10:10 "w+c, a mode too long to take an x, freopen: created"
 is "$(created_by STDIO "$work/w2"):$(created_by POSIX "$work/w2")" 11:01 \
 	"a stream's file removed with remove(): both its records know"
 

@@ -7,6 +7,8 @@
 # unlinked or removed there.
 . "$IOA_SOURCE_DIR/tests/lib/test-lib.sh"
 . "$IOA_SOURCE_DIR/tests/lib/runtime-lib.sh"
+# Every run here is under strace, where LeakSanitizer cannot work (ptrace).
+[ -z "${IOA_SANITIZE:-}" ] || export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 require_cmd gfortran
 require_cmd strace
 require_cmd python3

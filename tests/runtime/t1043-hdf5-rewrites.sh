@@ -9,6 +9,8 @@
 # rewritten bytes; a shared file's record sums its ranks').
 . "$IOA_SOURCE_DIR/tests/lib/test-lib.sh"
 . "$IOA_SOURCE_DIR/tests/lib/runtime-lib.sh"
+# Every run here is under strace, where LeakSanitizer cannot work (ptrace).
+[ -z "${IOA_SANITIZE:-}" ] || export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 require_cmd strace
 require_cmd h5repack
 python=/usr/bin/python3
@@ -73,12 +75,20 @@ want=$(truth "$work/meta.h5" "$TEST_TMP/h5py.strace")
 like "$want" '^[0-9]+ [1-9][0-9]* ' "strace saw h5py's HDF5 rewrite its own bytes ($want)"
 is "$(counted "$work/meta.h5")" "$want" "the log's writes, rewrites, bytes and first offset are strace's"
 
-traced h5repack h5repack "$work/meta.h5" "$work/copy.h5"
-want=$(truth "$work/copy.h5" "$TEST_TMP/h5repack.strace")
-like "$want" '^[0-9]+ [1-9][0-9]* ' "strace saw h5repack rewrite its own bytes ($want)"
-is "$(counted "$work/copy.h5")" "$want" "the log's writes, rewrites, bytes and first offset are strace's"
-is "$(ioa_counter "$log" POSIX 0 "$work/copy.h5" POSIX_OVERWRITE_UNTRACKED_BYTES)" 0 \
-	"every written range was kept"
+# h5repack hangs at exit under AddressSanitizer alone, runtime or not
+# (libp11-kit's destructor waits for glibc's locale lock).
+if [ -z "${IOA_SANITIZE:-}" ]; then
+	traced h5repack h5repack "$work/meta.h5" "$work/copy.h5"
+	want=$(truth "$work/copy.h5" "$TEST_TMP/h5repack.strace")
+	like "$want" '^[0-9]+ [1-9][0-9]* ' "strace saw h5repack rewrite its own bytes ($want)"
+	is "$(counted "$work/copy.h5")" "$want" "the log's writes, rewrites, bytes and first offset are strace's"
+	is "$(ioa_counter "$log" POSIX 0 "$work/copy.h5" POSIX_OVERWRITE_UNTRACKED_BYTES)" 0 \
+		"every written range was kept"
+else
+	for part in runs writes counters kept; do
+		skip "h5repack hangs at exit under AddressSanitizer, with or without the runtime" "h5repack $part"
+	done
+fi
 
 # Parallel HDF5: each rank under strace -ff (a trace file per process).
 if command -v mpiexec.openmpi >/dev/null &&

@@ -129,7 +129,7 @@ static void creates(void)
 	stream_open("fopen-wx-new", "x1", "wx");
 	stream_open("fopen-wx-there", "x1", "wx");
 	stream_open("fopen-w+be-new", "w2", "w+be");
-	stream_open("fopen-ccs-new", "w3", "w,ccs=UTF-8");
+	stream_open("fopen-w+c-new", "w3", "w+c");
 	stream_open("fopen-long-mode-new", "w4", "wbbbbbe");
 	stream_open("fopen-folder", ".", "w");
 	stream_open("fopen-no-folder", "none/w5", "w");
@@ -360,6 +360,7 @@ static void reset(void)
 	put(fd, &t, 0, 512);
 	CHECK(close(fd) == 0);
 	expect("trunc", &t);
+	free(t.written);
 
 	/* O_TRUNC and fopen "w" empty the file. */
 	truth_init(&t, 8192);
@@ -377,6 +378,7 @@ static void reset(void)
 	put(fd, &t, 0, 300);
 	CHECK(close(fd) == 0);
 	expect("otrunc", &t);
+	free(t.written);
 
 	/* unlink or remove, then made again: the new file's writes rewrite nothing. */
 	truth_init(&t, 8192);
@@ -393,6 +395,7 @@ static void reset(void)
 	put(fd, &t, 0, 600);
 	CHECK(close(fd) == 0);
 	expect("again", &t);
+	free(t.written);
 
 	/* Renamed over: the name holds another file. */
 	truth_init(&t, 8192);
@@ -407,6 +410,7 @@ static void reset(void)
 	put(fd, &t, 0, 1024);
 	CHECK(close(fd) == 0);
 	expect("over", &t);
+	free(t.written);
 }
 
 int main(int argc, char **argv)
