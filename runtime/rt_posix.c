@@ -415,7 +415,13 @@ void rt_posix_io(const char *op, int is_write, int fd, int64_t offset, int64_t r
 	rec->last_io = is_write ? 2 : 1;
 
 	if (is_write) {
-		int64_t rewritten = rt_extents_add(&rec->written, this_offset, this_offset + ret,
+		int64_t rewritten = 0;
+
+		/* The overflow record holds many files: their ranges cannot be compared. */
+		if (rec->flags & IOA_REC_FOLDED)
+			c[POSIX_OVERWRITE_UNTRACKED_BYTES] += ret;
+		else
+			rewritten = rt_extents_add(&rec->written, this_offset, this_offset + ret,
 						   &c[POSIX_OVERWRITE_UNTRACKED_BYTES]);
 
 		if (rewritten) {

@@ -11,14 +11,16 @@
 #     the 5 written there again);
 #   - truncation (ftruncate, truncate), O_TRUNC, fopen "w", unlink and
 #     remove then made again, and rename over: what the name held before
-#     is no longer "written", so nothing is counted twice.
+#     is no longer "written", so nothing is counted twice;
+#   - files folded past the memory budget share a record: no rewrites
+#     between them (posix-ops many: 300 files written once).
 . "$IOA_SOURCE_DIR/tests/lib/test-lib.sh"
 . "$IOA_SOURCE_DIR/tests/lib/runtime-lib.sh"
 
 prog="$IOA_BUILD_DIR/tests/workloads/file-life"
 work="$TEST_TMP/work"
 mkdir -p "$work"
-plan 11
+plan 13
 
 # run MODE ARGS...: the program under the runtime; its output in $TEST_TMP/MODE.out, its log in $log.
 run() {
@@ -57,5 +59,16 @@ for name in trunc otrunc again over; do
 	is "$(counted "$name")" "$(truth "$name" reset)" \
 		"$name: what the name held before a truncation, O_TRUNC, fopen w, unlink, remove or rename is not rewritten"
 done
+
+# Files past the memory budget share one overflow record: their writes
+# (300 files, each written once at offset 0: no rewrite) are not compared.
+logs=$(ioa_logdir)
+IOATLAS_MEMORY=256KiB ioa_preload "$logs" "$IOA_BUILD_DIR/tests/workloads/posix-ops" many "$work" 300
+log=$(ioa_only_log "$logs")
+totals=$("$IOA_CMD" parse --total "$log")
+like "$totals" '^total_POSIX_OVERWRITES: 0$' "300 files written once, some folded: no rewrite"
+untracked=$("$IOA_CMD" parse "$log" |
+	awk -F '\t' '$4 == "POSIX_OVERWRITE_UNTRACKED_BYTES" && $6 ~ /^<folded/ { print $5 }')
+ok "the folded files' bytes are untracked ($untracked)" test "${untracked:-0}" -gt 0
 
 done_testing
