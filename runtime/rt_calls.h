@@ -29,7 +29,7 @@
  *	MKSTEMP template, flags         creates and opens a file named from template
  *	MKDTEMP template                creates a folder named from template
  *	DUP oldfd                       the new descriptor is the result
- *	RENAME olddirfd, old, newdirfd, new
+ *	RENAME olddirfd, old, newdirfd, new, exchange   exchange: the names swap files
  */
 #ifndef RT_CALLS_H
 #define RT_CALLS_H
@@ -148,9 +148,13 @@
 	  (template, suffixlen, flags), MKSTEMP, template, flags)                                  \
 	X(char *, mkdtemp, (char *template), (template), MKDTEMP, template)                        \
 	X(int, rename, (const char *old, const char *new), (old, new), RENAME, AT_FDCWD, old,      \
-	  AT_FDCWD, new)                                                                           \
+	  AT_FDCWD, new, 0)                                                                        \
 	X(int, renameat, (int olddirfd, const char *old, int newdirfd, const char *new),           \
-	  (olddirfd, old, newdirfd, new), RENAME, olddirfd, old, newdirfd, new)                    \
+	  (olddirfd, old, newdirfd, new), RENAME, olddirfd, old, newdirfd, new, 0)                 \
+	X(int, renameat2,                                                                          \
+	  (int olddirfd, const char *old, int newdirfd, const char *new, unsigned int flags),      \
+	  (olddirfd, old, newdirfd, new, flags), RENAME, olddirfd, old, newdirfd, new,             \
+	  (flags & RENAME_EXCHANGE) != 0)                                                          \
 	X(int, mkdir, (const char *path, mode_t mode), (path, mode), PATH_META, AT_FDCWD, path,    \
 	  POSIX_MKDIRS)                                                                            \
 	X(int, rmdir, (const char *path), (path), PATH_META, AT_FDCWD, path, POSIX_RMDIRS)         \

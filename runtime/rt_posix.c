@@ -608,7 +608,7 @@ void rt_posix_dup(const char *op, int oldfd, int newfd, int err, double t0, doub
 }
 
 void rt_posix_rename(const char *op, int olddirfd, const char *old, int newdirfd, const char *new,
-		     int ret, int err, double t0, double t1)
+		     int exchange, int ret, int err, double t0, double t1)
 {
 	struct rt_record *from = path_record(olddirfd, old);
 	struct rt_record *to = path_record(newdirfd, new);
@@ -618,11 +618,15 @@ void rt_posix_rename(const char *op, int olddirfd, const char *old, int newdirfd
 		rt_trace_io(op, IOA_MOD_POSIX, from, IOA_TR_FAILED, 0, 0, 0, err, t0, t1);
 		return;
 	}
-	rt_trace_io(op, IOA_MOD_POSIX, from, IOA_TR_REMOVE, 0, 0, 0, 0, t0, t1);
-	rt_trace_io(op, IOA_MOD_POSIX, to, IOA_TR_CREATE, 0, 0, 0, 0, t0, t1);
+	rt_trace_io(op, IOA_MOD_POSIX, from, exchange ? 0 : IOA_TR_REMOVE, 0, 0, 0, 0, t0, t1);
+	rt_trace_io(op, IOA_MOD_POSIX, to, exchange ? 0 : IOA_TR_CREATE, 0, 0, 0, 0, t0, t1);
 	if (from) {
 		from->counters[POSIX_RENAME_SOURCES]++;
-		file_removed(from);
+		/* Exchanged (renameat2's RENAME_EXCHANGE): the name holds the other file. */
+		if (exchange)
+			rt_extents_cut(&from->written, 0);
+		else
+			file_removed(from);
 		rt_add_time(&from->fcounters[POSIX_F_META_TIME], &from->meta_end, t0, t1);
 	}
 	if (to) {

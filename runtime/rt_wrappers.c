@@ -252,9 +252,10 @@ static int rt_resolve(const char *name, void *slot)
 #define RT_BODY_DUP(ret, name, args, fd_e) \
 	RT_WRAP_OWN(ret, name, args, (void)0, rt_posix_dup(#name, fd_e, r, err, t0, t1))
 
-#define RT_BODY_RENAME(ret, name, args, olddir_e, old_e, newdir_e, new_e) \
-	RT_WRAP(ret, name, args,                                          \
-		rt_posix_rename(#name, olddir_e, old_e, newdir_e, new_e, r, err, t0, t1))
+#define RT_BODY_RENAME(ret, name, args, olddir_e, old_e, newdir_e, new_e, exchange_e)            \
+	RT_WRAP(ret, name, args,                                                                 \
+		rt_posix_rename(#name, olddir_e, old_e, newdir_e, new_e, exchange_e, r, err, t0, \
+				t1))
 
 /* fcntl passes its optional argument on as glibc does: one pointer-sized word. */
 #define RT_BODY_FCNTL_VA(ret, name, args, fd_e, cmd_e)                                      \

@@ -10,7 +10,7 @@
 #     (POSIX_OVERWRITE_UNTRACKED_BYTES: the 808 bytes past the cap and
 #     the 5 written there again);
 #   - truncation (ftruncate, truncate), O_TRUNC, fopen "w", unlink and
-#     remove then made again, and rename over: what the name held before
+#     remove then made again, rename over, renameat2's exchange: what the name held before
 #     is no longer "written", so nothing is counted twice;
 #   - files folded past the memory budget share a record: no rewrites
 #     between them (posix-ops many: 300 files written once).
@@ -20,7 +20,7 @@
 prog="$IOA_BUILD_DIR/tests/workloads/file-life"
 work="$TEST_TMP/work"
 mkdir -p "$work"
-plan 13
+plan 14
 
 # run MODE ARGS...: the program under the runtime; its output in $TEST_TMP/MODE.out, its log in $log.
 run() {
@@ -55,7 +55,7 @@ is "$(ioa_counter "$log" POSIX 0 "$work/cap" POSIX_OVERWRITE_UNTRACKED_BYTES)" \
 	"$((9000 - 8192 + 5))" "and the log says how many written bytes were not kept: a lower bound"
 
 run reset
-for name in trunc otrunc again over; do
+for name in trunc otrunc again over xa; do
 	is "$(counted "$name")" "$(truth "$name" reset)" \
 		"$name: what the name held before a truncation, O_TRUNC, fopen w, unlink, remove or rename is not rewritten"
 done

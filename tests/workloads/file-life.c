@@ -411,6 +411,25 @@ static void reset(void)
 	CHECK(close(fd) == 0);
 	expect("over", &t);
 	free(t.written);
+
+	/*
+	 * Exchanged (renameat2 RENAME_EXCHANGE): each name holds the other's
+	 * file.  Where the file system cannot exchange, nothing moved, and the
+	 * truth says so.
+	 */
+	truth_init(&t, 8192);
+	fd = reopen("xa", O_CREAT);
+	put(fd, &t, 0, 1024);
+	CHECK(close(fd) == 0);
+	fd = reopen("xb", O_CREAT);
+	CHECK(write(fd, "other", 5) == 5 && close(fd) == 0);
+	if (renameat2(AT_FDCWD, in_dir("xa"), AT_FDCWD, in_dir("xb"), RENAME_EXCHANGE) == 0)
+		truth_cut(&t, 0);
+	fd = reopen("xa", 0);
+	put(fd, &t, 0, 1024);
+	CHECK(close(fd) == 0);
+	expect("xa", &t);
+	free(t.written);
 }
 
 int main(int argc, char **argv)

@@ -458,6 +458,7 @@ static void every_call(void)
 	CHECK((fd = creat(in_dir("r1"), 0644)) >= 0 && close(fd) == 0);
 	CHECK(rename(in_dir("r1"), in_dir("r2")) == 0);
 	CHECK(renameat(AT_FDCWD, in_dir("r2"), AT_FDCWD, in_dir("r3")) == 0);
+	CHECK(renameat2(AT_FDCWD, in_dir("r3"), AT_FDCWD, in_dir("r4"), 0) == 0);
 	CHECK((fd = creat(in_dir("t"), 0644)) >= 0 && close(fd) == 0);
 	CHECK(truncate(in_dir("t"), 10) == 0 && truncate64(in_dir("t"), 0) == 0);
 	CHECK(remove(in_dir("t")) == 0);
