@@ -292,9 +292,9 @@ void rt_posix_open(const char *op, int dirfd, const char *path, int flags, mode_
 		rt_trace_io(op, IOA_MOD_POSIX, rec, IOA_TR_FAILED, 0, 0, 0, err, t0, t1);
 		return;
 	}
-	/* aux: 1 for a file opened to append. */
+	/* aux: 1 for a file opened to append, | 2 emptied (O_TRUNC: kernels replay it). */
 	rt_trace_io(op, IOA_MOD_POSIX, rec, created ? IOA_TR_CREATE : 0, 0, 0,
-		    (flags & O_APPEND) != 0, 0, t0, t1);
+		    ((flags & O_APPEND) ? 1 : 0) | ((flags & O_TRUNC) ? 2 : 0), 0, t0, t1);
 	/* The file system's preferred block size is the file's alignment (as Darshan's). */
 	if (!rec->counters[POSIX_OPENS]) {
 		struct stat st;
