@@ -109,16 +109,22 @@
 	X(POSIX_STRIDE4_COUNT, "count of the fourth most common stride")                           \
 	IOA_COMMON_VALUES(X, POSIX)                                                                \
 	IOA_RANK_VARIANCE(X, POSIX)                                                                \
-	X(POSIX_UNLINKS, "(ioatlas) unlink and unlinkat calls on this path")                       \
-	X(POSIX_MKDIRS, "(ioatlas) mkdir calls on this path")                                      \
-	X(POSIX_RMDIRS, "(ioatlas) rmdir calls on this path")                                      \
+	X(POSIX_UNLINKS, "(ioatlas) unlink, unlinkat and remove calls that removed this file")     \
+	X(POSIX_MKDIRS, "(ioatlas) mkdir and mkdtemp calls that made this folder")                 \
+	X(POSIX_RMDIRS, "(ioatlas) rmdir, unlinkat and remove calls that removed this folder")     \
 	X(POSIX_ACCESS_CHECKS, "(ioatlas) access calls on this path")                              \
-	X(POSIX_TRUNCATES, "(ioatlas) ftruncate calls")                                            \
-	X(POSIX_CREATES, "(ioatlas) opens that created the file (O_CREAT on a missing file)")      \
+	X(POSIX_TRUNCATES, "(ioatlas) ftruncate and truncate calls")                               \
+	X(POSIX_CREATES,                                                                           \
+	  "(ioatlas) opens that created the file (O_CREAT on a missing file, mkstemp, O_TMPFILE)") \
 	X(POSIX_FAILED_CALLS, "(ioatlas) calls on this path that failed (see the errors region)")  \
-	X(POSIX_OVERWRITES, "(ioatlas) writes that rewrote bytes this rank wrote before")          \
+	X(POSIX_OVERWRITES,                                                                        \
+	  "(ioatlas) writes that rewrote bytes this rank wrote before in the file now under this " \
+	  "name (not those a truncation, O_TRUNC, unlink or rename dropped)")                      \
 	X(POSIX_OVERWRITE_BYTES, "(ioatlas) bytes rewritten in place")                             \
-	X(POSIX_OVERWRITE_FIRST_OFFSET, "(ioatlas) offset of the first in-place rewrite, or -1")
+	X(POSIX_OVERWRITE_FIRST_OFFSET, "(ioatlas) offset of the first in-place rewrite, or -1")   \
+	X(POSIX_OVERWRITE_UNTRACKED_BYTES,                                                         \
+	  "(ioatlas) bytes written whose later rewrites could not be tracked; when not 0, "        \
+	  "POSIX_OVERWRITES and POSIX_OVERWRITE_BYTES are lower bounds")
 
 #define IOA_POSIX_FCOUNTERS(X)                                                               \
 	IOA_TIMESTAMPS(X, POSIX)                                                             \

@@ -12,6 +12,7 @@
 
 #include "analyze.h"
 #include "ioa_errname.h"
+#include "ioa_logfmt.h"
 #include "ioa_trace.h"
 
 #define MAX_LISTED 64
@@ -25,6 +26,19 @@ static int64_t posix_sum(const struct an_job *job, int32_t file, int counter)
 		if (job->recs[i].file == file && job->recs[i].module == IOA_MOD_POSIX)
 			sum += job->recs[i].c[counter];
 	return sum;
+}
+
+/* How many of the file's records of module carry flag. */
+static int64_t flagged(const struct an_job *job, int32_t file, enum ioa_module module,
+		       uint32_t flag)
+{
+	int64_t n = 0;
+	size_t i;
+
+	for (i = 0; i < job->nrecs; i++)
+		n += job->recs[i].file == file && job->recs[i].module == module &&
+		     (job->recs[i].flags & flag);
+	return n;
 }
 
 static int64_t failed(const struct an_job *job, int32_t file, const char *op, int err)
@@ -70,15 +84,25 @@ int an_tempfiles(const struct an_job *job, const struct an_settings *set, json_o
 	json_object_object_add(res, "temporary_files", temps);
 	json_object_object_add(res, "errors", errors);
 	json_object_object_add(res, "patterns", patterns);
-	/* Temporary files: created and removed in the job. */
+	/*
+	 * Temporary files: created and removed in the job.  Created by an open
+	 * (POSIX_CREATES) or by stdio (fopen "w", tmpfile: the STDIO record's
+	 * flag); removed by unlink or remove, or never named (tmpfile,
+	 * O_TMPFILE: marked removed with no unlink, rename or rmdir).
+	 */
 	for (i = 0; i < job->nfiles; i++) {
 		int32_t f = (int32_t)i;
-		int64_t created = posix_sum(job, f, POSIX_CREATES);
+		int64_t created = posix_sum(job, f, POSIX_CREATES) +
+				  flagged(job, f, IOA_MOD_STDIO, IOA_REC_CREATED);
 		int64_t unlinks = posix_sum(job, f, POSIX_UNLINKS) - failed(job, f, "unlink", -1);
 		int64_t rmdir_notdir = failed(job, f, "rmdir", ENOTDIR);
+		int unnamed = unlinks <= 0 && !posix_sum(job, f, POSIX_RENAME_SOURCES) &&
+			      !posix_sum(job, f, POSIX_RMDIRS) &&
+			      (flagged(job, f, IOA_MOD_POSIX, IOA_REC_REMOVED) ||
+			       flagged(job, f, IOA_MOD_STDIO, IOA_REC_REMOVED));
 		json_object *o;
 
-		if (!created || unlinks <= 0)
+		if (!created || (unlinks <= 0 && !unnamed))
 			continue;
 		o = json_object_new_object();
 		json_object_object_add(o, "file", json_object_new_string(job->files[i].name));
@@ -118,7 +142,10 @@ int an_tempfiles(const struct an_job *job, const struct an_settings *set, json_o
 			}
 			json_object_put(ev);
 		} else {
-			json_object_object_add(o, "removed_by", json_object_new_string("unlink"));
+			json_object_object_add(
+				o, "removed_by",
+				json_object_new_string(unnamed ? "never named (tmpfile, O_TMPFILE)"
+							       : "unlink"));
 		}
 		if (ntemp++ < MAX_LISTED)
 			json_object_array_add(temps, o);
@@ -300,15 +327,18 @@ int an_header_updates(const struct an_job *job, const struct an_settings *set, j
 
 	json_object_object_add(res, "findings", findings);
 	if (!job->traced_ranks) {
-		int64_t n = 0, bytes = 0;
+		int64_t n = 0, bytes = 0, untracked = 0;
 
 		for (i = 0; i < job->nrecs; i++)
 			if (job->recs[i].module == IOA_MOD_POSIX) {
 				n += job->recs[i].c[POSIX_OVERWRITES];
 				bytes += job->recs[i].c[POSIX_OVERWRITE_BYTES];
+				untracked += job->recs[i].c[POSIX_OVERWRITE_UNTRACKED_BYTES];
 			}
 		json_object_object_add(res, "updates", json_object_new_int64(n));
 		json_object_object_add(res, "bytes", json_object_new_int64(bytes));
+		/* The runtime could not keep every written range: at least these. */
+		json_object_object_add(res, "lower_bound", json_object_new_boolean(untracked > 0));
 		json_object_object_add(res, "source", json_object_new_string("counters"));
 		*confidence = 0.5;
 		return 0;

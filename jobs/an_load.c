@@ -232,7 +232,7 @@ static int load_files(PGconn *conn, struct an_job *job, const char *id, struct i
 static int load_records(PGconn *conn, struct an_job *job, const char *id, struct ioa_buf *err)
 {
 	static const char sql[] =
-		"SELECT module, rank, record_id, counters, fcounters FROM records "
+		"SELECT module, rank, record_id, counters, fcounters, flags FROM records "
 		"WHERE job = $1 AND start_time = $2";
 	int i, rc;
 	PGresult *res = query(conn, sql, id, job->start_time, err, &rc);
@@ -255,6 +255,7 @@ static int load_records(PGconn *conn, struct an_job *job, const char *id, struct
 		r->rank = (int32_t)atoi(PQgetvalue(res, i, 1));
 		ioa_parse_i64(PQgetvalue(res, i, 2), &v);
 		r->file = an_file_of(job, (uint64_t)v);
+		r->flags = (uint32_t)strtoul(PQgetvalue(res, i, 5), NULL, 10);
 		r->c = (int64_t *)(void *)(pool + job->nrecs * per);
 		r->f = (double *)(void *)(pool + job->nrecs * per +
 					  IOA_MAX_COUNTERS * sizeof(int64_t));

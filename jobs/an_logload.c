@@ -220,6 +220,7 @@ static int on_record(const struct ioa_log_record *rec, void *arg)
 	r->module = rec->module;
 	r->rank = rec->rank;
 	r->file = an_file_of(job, rec->id);
+	r->flags = rec->flags;
 	r->c = NULL;
 	r->f = NULL;
 	return 0;

@@ -55,9 +55,10 @@ struct an_file {
 
 struct an_record {
 	enum ioa_module module;
-	int32_t rank; /* -1: shared by all ranks */
-	int32_t file; /* index into files */
-	int64_t *c;   /* this build's counter layout (ioa_modules) */
+	int32_t rank;	/* -1: shared by all ranks */
+	int32_t file;	/* index into files */
+	uint32_t flags; /* IOA_REC_* */
+	int64_t *c;	/* this build's counter layout (ioa_modules) */
 	double *f;
 };
 

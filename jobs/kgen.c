@@ -706,16 +706,22 @@ static int emit_call(struct gfun *f, size_t k, const char *indent)
 	case K_OPEN:
 		/* An open that worked creates the file if need be (another rank's open may
 		 * come later in the kernel); one that failed fails again. */
-		rc = number(f, k, 2, &aux); /* 1: opened to append */
+		rc = number(f, k, 2, &aux); /* | 1: opened to append, | 2: emptied (O_TRUNC) */
 		if (!rc && !strcmp(ioa_buf_str(&aux), "0"))
 			rc = ioa_buf_addf(b, "k_open(FILE_OF(%s), %d);", F,
 					  !(n->sig->flags & IOA_TR_FAILED));
 		else if (!rc && !strcmp(ioa_buf_str(&aux), "1"))
 			rc = ioa_buf_addf(b, "k_open(FILE_OF(%s), %d | K_APPEND);", F,
 					  !(n->sig->flags & IOA_TR_FAILED));
+		else if (!rc && !strcmp(ioa_buf_str(&aux), "2"))
+			rc = ioa_buf_addf(b, "k_open(FILE_OF(%s), %d | K_TRUNC);", F,
+					  !(n->sig->flags & IOA_TR_FAILED));
 		else if (!rc)
-			rc = ioa_buf_addf(b, "k_open(FILE_OF(%s), %d | ((%s) ? K_APPEND : 0));", F,
-					  !(n->sig->flags & IOA_TR_FAILED), ioa_buf_str(&aux));
+			rc = ioa_buf_addf(b,
+					  "k_open(FILE_OF(%s), %d | (((%s) & 1) ? K_APPEND : 0) | "
+					  "(((%s) & 2) ? K_TRUNC : 0));",
+					  F, !(n->sig->flags & IOA_TR_FAILED), ioa_buf_str(&aux),
+					  ioa_buf_str(&aux));
 		break;
 	case K_CREAT:
 		rc = ioa_buf_addf(b, "k_open(FILE_OF(%s), 2);", F);
@@ -1458,13 +1464,16 @@ static const char *const prologue[] = {
 	"static const char *path(int f)\n{\n\tstatic char p[4096];\n\n"
 	"\tif (f < 0 || f >= NFILES)\n\t\treturn \"/nonexistent\";\n"
 	"\tsnprintf(p, sizeof(p), \"%s/%s\", data_dir, names[f]);\n\treturn p;\n}\n\n"
-	"/* create: 0 an existing file, 1 created if need be, 2 created empty; | K_APPEND */\n"
+	"/* create: 0 an existing file, 1 created if need be, 2 created empty; | K_APPEND, "
+	"K_TRUNC */\n"
 	"#define K_APPEND 4\n"
+	"#define K_TRUNC 8\n"
 	"static inline void k_open(int f, int create)\n{\n"
 	"\tint flags = (create & 3) == 2 ? O_WRONLY | O_CREAT | O_TRUNC\n"
 	"\t\t    : (create & 3)    ? O_RDWR | O_CREAT\n"
 	"\t\t\t\t      : O_RDWR;\n\n"
 	"\tif (create & K_APPEND)\n\t\tflags |= O_APPEND;\n"
+	"\tif (create & K_TRUNC)\n\t\tflags |= O_TRUNC;\n"
 	"\tif (f < 0 || f >= NFILES)\n\t\treturn;\n",
 	"\tif (fds[f] > 0)\n\t\tclose(fds[f]);\n"
 	"\tfds[f] = open(path(f), flags, 0644);\n"

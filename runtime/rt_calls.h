@@ -21,10 +21,15 @@
  *	CLOSE fd
  *	IO is_write, fd, offset, aligned   offset RT_AT_CURRENT for the file position
  *	SEEK fd
- *	FD_META fd, counter             fstat, fsync, fdatasync, ftruncate, mmap
+ *	FD_META fd, counter             fstat, fsync, fdatasync, mmap
  *	PATH_META dirfd, path, counter  stat, access, unlink, mkdir, rmdir
+ *	FTRUNCATE fd, length
+ *	TRUNCATE path, length
+ *	REMOVE path                     a file (unlink) or an empty folder (rmdir)
+ *	MKSTEMP template, flags         creates and opens a file named from template
+ *	MKDTEMP template                creates a folder named from template
  *	DUP oldfd                       the new descriptor is the result
- *	RENAME olddirfd, old, newdirfd, new
+ *	RENAME olddirfd, old, newdirfd, new, exchange   exchange: the names swap files
  */
 #ifndef RT_CALLS_H
 #define RT_CALLS_H
@@ -110,8 +115,11 @@
 	  POSIX_STATS)                                                                             \
 	X(int, fsync, (int fd), (fd), FD_META, fd, POSIX_FSYNCS)                                   \
 	X(int, fdatasync, (int fd), (fd), FD_META, fd, POSIX_FDSYNCS)                              \
-	X(int, ftruncate, (int fd, off_t length), (fd, length), FD_META, fd, POSIX_TRUNCATES)      \
-	X(int, ftruncate64, (int fd, off64_t length), (fd, length), FD_META, fd, POSIX_TRUNCATES)  \
+	X(int, ftruncate, (int fd, off_t length), (fd, length), FTRUNCATE, fd, length)             \
+	X(int, ftruncate64, (int fd, off64_t length), (fd, length), FTRUNCATE, fd, length)         \
+	X(int, truncate, (const char *path, off_t length), (path, length), TRUNCATE, path, length) \
+	X(int, truncate64, (const char *path, off64_t length), (path, length), TRUNCATE, path,     \
+	  length)                                                                                  \
 	X(void *, mmap, (void *addr, size_t len, int prot, int flags, int fd, off_t offset),       \
 	  (addr, len, prot, flags, fd, offset), FD_META, fd, POSIX_MMAPS)                          \
 	X(void *, mmap64, (void *addr, size_t len, int prot, int flags, int fd, off64_t offset),   \
@@ -124,10 +132,29 @@
 	X(int, unlink, (const char *path), (path), PATH_META, AT_FDCWD, path, POSIX_UNLINKS)       \
 	X(int, unlinkat, (int dirfd, const char *path, int flags), (dirfd, path, flags),           \
 	  PATH_META, dirfd, path, (flags & AT_REMOVEDIR) ? POSIX_RMDIRS : POSIX_UNLINKS)           \
+	X(int, remove, (const char *path), (path), REMOVE, path)                                   \
+	X(int, mkstemp, (char *template), (template), MKSTEMP, template, 0)                        \
+	X(int, mkstemp64, (char *template), (template), MKSTEMP, template, 0)                      \
+	X(int, mkostemp, (char *template, int flags), (template, flags), MKSTEMP, template, flags) \
+	X(int, mkostemp64, (char *template, int flags), (template, flags), MKSTEMP, template,      \
+	  flags)                                                                                   \
+	X(int, mkstemps, (char *template, int suffixlen), (template, suffixlen), MKSTEMP,          \
+	  template, 0)                                                                             \
+	X(int, mkstemps64, (char *template, int suffixlen), (template, suffixlen), MKSTEMP,        \
+	  template, 0)                                                                             \
+	X(int, mkostemps, (char *template, int suffixlen, int flags),                              \
+	  (template, suffixlen, flags), MKSTEMP, template, flags)                                  \
+	X(int, mkostemps64, (char *template, int suffixlen, int flags),                            \
+	  (template, suffixlen, flags), MKSTEMP, template, flags)                                  \
+	X(char *, mkdtemp, (char *template), (template), MKDTEMP, template)                        \
 	X(int, rename, (const char *old, const char *new), (old, new), RENAME, AT_FDCWD, old,      \
-	  AT_FDCWD, new)                                                                           \
+	  AT_FDCWD, new, 0)                                                                        \
 	X(int, renameat, (int olddirfd, const char *old, int newdirfd, const char *new),           \
-	  (olddirfd, old, newdirfd, new), RENAME, olddirfd, old, newdirfd, new)                    \
+	  (olddirfd, old, newdirfd, new), RENAME, olddirfd, old, newdirfd, new, 0)                 \
+	X(int, renameat2,                                                                          \
+	  (int olddirfd, const char *old, int newdirfd, const char *new, unsigned int flags),      \
+	  (olddirfd, old, newdirfd, new, flags), RENAME, olddirfd, old, newdirfd, new,             \
+	  (flags & RENAME_EXCHANGE) != 0)                                                          \
 	X(int, mkdir, (const char *path, mode_t mode), (path, mode), PATH_META, AT_FDCWD, path,    \
 	  POSIX_MKDIRS)                                                                            \
 	X(int, rmdir, (const char *path), (path), PATH_META, AT_FDCWD, path, POSIX_RMDIRS)         \
@@ -138,6 +165,7 @@
  * STDIO kinds:
  *	FOPEN path, mode                the stream is the result
  *	FREOPEN path, mode, stream      closes stream, opens path on it
+ *	TMPFILE stream                  stream (the result, r) is on a new file without a name
  *	FDOPEN fd, mode
  *	FCLOSE stream
  *	SIO is_write, stream, bytes, failed   bytes and failed may use `r`
@@ -156,6 +184,8 @@
 	X(FILE *, freopen64, (const char *path, const char *mode, FILE *stream),                   \
 	  (path, mode, stream), FREOPEN, path, mode, stream)                                       \
 	X(FILE *, fdopen, (int fd, const char *mode), (fd, mode), FDOPEN, fd, mode)                \
+	X(FILE *, tmpfile, (void), (), TMPFILE, r)                                                 \
+	X(FILE *, tmpfile64, (void), (), TMPFILE, r)                                               \
 	X(int, fclose, (FILE * stream), (stream), FCLOSE, stream)                                  \
 	X(size_t, fread, (void *ptr, size_t size, size_t n, FILE *stream), (ptr, size, n, stream), \
 	  SIO, 0, stream, (int64_t)(r * size), r < n && ferror(stream))                            \

@@ -141,6 +141,87 @@ static struct rt_record *path_record(int dirfd, const char *path)
 	return rt_record_get(IOA_MOD_POSIX, abs, len);
 }
 
+size_t rt_fd_path(int fd, char *out, size_t out_len)
+{
+	static const char deleted[] = " (deleted)";
+	size_t tail = sizeof(deleted) - 1;
+	char link[64];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, out, out_len - 1);
+	if (n <= 0 || out[0] != '/')
+		return 0;
+	if ((size_t)n > tail && !memcmp(out + n - tail, deleted, tail))
+		n -= (ssize_t)tail;
+	out[n] = '\0';
+	return (size_t)n;
+}
+
+int rt_path_missing(const char *path)
+{
+	int saved = errno;
+	int missing = path && syscall(SYS_faccessat, AT_FDCWD, path, F_OK) < 0 && errno == ENOENT;
+
+	errno = saved;
+	return missing;
+}
+
+int rt_path_is_dir(const char *path)
+{
+	struct stat st;
+	int saved = errno;
+	int dir = path && syscall(SYS_newfstatat, AT_FDCWD, path, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		  S_ISDIR(st.st_mode);
+
+	errno = saved;
+	return dir;
+}
+
+struct rt_record *rt_unnamed_record(enum ioa_module module, char *name, size_t len,
+				    size_t name_size)
+{
+	size_t base = len, k;
+
+	if (!len || !rt_config_path_recorded(&rt.config, name))
+		return NULL;
+	/* No one reopens a file without a name: a record with its name was another file. */
+	for (k = 2; k < 1000 && rt_record_find(module, rt_record_id(name, len)); k++) {
+		int n = snprintf(name + base, name_size - base, "~%zu", k);
+
+		if (n < 0 || (size_t)n >= name_size - base) {
+			name[base] = '\0';
+			len = base;
+			break;
+		}
+		len = base + (size_t)n;
+	}
+	return rt_record_get(module, name, len);
+}
+
+/* The record of the file an unnamed descriptor is open on (O_TMPFILE), or NULL. */
+static struct rt_record *fd_path_record(int fd)
+{
+	char name[PATH_MAX];
+	size_t len = rt_fd_path(fd, name, sizeof(name));
+
+	return rt_unnamed_record(IOA_MOD_POSIX, name, len, sizeof(name));
+}
+
+/*
+ * The file at rec's path is gone (unlink, rmdir, remove, renamed away or
+ * over): so is what counted as written, for POSIX and STDIO alike.
+ */
+static void file_removed(struct rt_record *rec)
+{
+	struct rt_record *stdio = rt_record_find(IOA_MOD_STDIO, rec->id);
+
+	rec->flags |= IOA_REC_REMOVED;
+	rt_extents_cut(&rec->written, 0);
+	if (stdio)
+		stdio->flags |= IOA_REC_REMOVED;
+}
+
 static struct rt_desc *desc_of(int fd)
 {
 	return fd >= 0 && fd < RT_MAX_FDS && fds ? fds[fd] : NULL;
@@ -198,19 +279,22 @@ static void desc_attach(int fd, struct rt_desc *d)
 void rt_posix_open(const char *op, int dirfd, const char *path, int flags, mode_t mode, int created,
 		   int fd, int err, double t0, double t1)
 {
-	struct rt_record *rec = path_record(dirfd, path);
+	/* An O_TMPFILE file has no name: it is known by the one /proc gives it. */
+	int unnamed = (flags & O_TMPFILE) == O_TMPFILE && fd >= 0;
+	struct rt_record *rec = unnamed ? fd_path_record(fd) : path_record(dirfd, path);
 	struct rt_desc *d;
 
 	if (!rec)
 		return;
+	created |= unnamed;
 	if (fd < 0) {
 		rt_record_failure(rec, IOA_MOD_POSIX, op, err);
 		rt_trace_io(op, IOA_MOD_POSIX, rec, IOA_TR_FAILED, 0, 0, 0, err, t0, t1);
 		return;
 	}
-	/* aux: 1 for a file opened to append. */
+	/* aux: 1 for a file opened to append, | 2 emptied (O_TRUNC: kernels replay it). */
 	rt_trace_io(op, IOA_MOD_POSIX, rec, created ? IOA_TR_CREATE : 0, 0, 0,
-		    (flags & O_APPEND) != 0, 0, t0, t1);
+		    ((flags & O_APPEND) ? 1 : 0) | ((flags & O_TRUNC) ? 2 : 0), 0, t0, t1);
 	/* The file system's preferred block size is the file's alignment (as Darshan's). */
 	if (!rec->counters[POSIX_OPENS]) {
 		struct stat st;
@@ -223,11 +307,16 @@ void rt_posix_open(const char *op, int dirfd, const char *path, int flags, mode_
 	rt_set_first(&rec->fcounters[POSIX_F_OPEN_START_TIMESTAMP], t0);
 	rt_set_last(&rec->fcounters[POSIX_F_OPEN_END_TIMESTAMP], t1);
 	rt_add_time(&rec->fcounters[POSIX_F_META_TIME], &rec->meta_end, t0, t1);
+	rec->flags &= ~IOA_REC_REMOVED;
+	/* A new or emptied file: nothing in it counts as written before. */
+	if (created || (flags & O_TRUNC))
+		rt_extents_cut(&rec->written, 0);
 	if (created) {
 		rec->counters[POSIX_CREATES]++;
 		rec->flags |= IOA_REC_CREATED;
 	}
-	rec->flags &= ~IOA_REC_REMOVED;
+	if (unnamed)
+		rec->flags |= IOA_REC_REMOVED;
 
 	d = desc_new(rec);
 	if (d) {
@@ -327,7 +416,14 @@ void rt_posix_io(const char *op, int is_write, int fd, int64_t offset, int64_t r
 	rec->last_io = is_write ? 2 : 1;
 
 	if (is_write) {
-		int64_t rewritten = rt_extents_add(&rec->written, this_offset, this_offset + ret);
+		int64_t rewritten = 0;
+
+		/* The overflow record holds many files: their ranges cannot be compared. */
+		if (rec->flags & IOA_REC_FOLDED)
+			c[POSIX_OVERWRITE_UNTRACKED_BYTES] += ret;
+		else
+			rewritten = rt_extents_add(&rec->written, this_offset, this_offset + ret,
+						   &c[POSIX_OVERWRITE_UNTRACKED_BYTES]);
 
 		if (rewritten) {
 			c[POSIX_OVERWRITES]++;
@@ -370,34 +466,43 @@ void rt_posix_seek(const char *op, int fd, int64_t ret, int err, double t0, doub
 	rt_add_time(&d->rec->fcounters[POSIX_F_META_TIME], &d->rec->meta_end, t0, t1);
 }
 
-void rt_posix_fd_meta(const char *op, int fd, int counter, int failed, int err, double t0,
-		      double t1)
+/* The record a successful call on fd counted on, or NULL. */
+static struct rt_record *fd_meta(const char *op, int fd, int counter, int failed, int err,
+				 double t0, double t1)
 {
 	struct rt_desc *d = desc_of(fd);
 
 	if (!d)
-		return;
+		return NULL;
 	rt_trace_io(op, IOA_MOD_POSIX, d->rec, failed ? IOA_TR_FAILED : 0, 0, 0, 0,
 		    failed ? err : 0, t0, t1);
 	if (failed) {
 		rt_record_failure(d->rec, IOA_MOD_POSIX, op, err);
-		return;
+		return NULL;
 	}
 	d->rec->counters[counter]++;
 	rt_add_time(&d->rec->fcounters[POSIX_F_META_TIME], &d->rec->meta_end, t0, t1);
+	return d->rec;
 }
 
-void rt_posix_path_meta(const char *op, int dirfd, const char *path, int counter, int failed,
-			int err, double t0, double t1)
+void rt_posix_fd_meta(const char *op, int fd, int counter, int failed, int err, double t0,
+		      double t1)
+{
+	fd_meta(op, fd, counter, failed, err, t0, t1);
+}
+
+/* The record a successful call on path counted on, or NULL. */
+static struct rt_record *path_meta(const char *op, int dirfd, const char *path, int counter,
+				   int failed, int err, double t0, double t1)
 {
 	struct rt_record *rec = path_record(dirfd, path);
 
 	if (!rec)
-		return;
+		return NULL;
 	if (failed) {
 		rt_record_failure(rec, IOA_MOD_POSIX, op, err);
 		rt_trace_io(op, IOA_MOD_POSIX, rec, IOA_TR_FAILED, 0, 0, 0, err, t0, t1);
-		return;
+		return NULL;
 	}
 	rt_trace_io(op, IOA_MOD_POSIX, rec,
 		    counter == POSIX_UNLINKS || counter == POSIX_RMDIRS ? IOA_TR_REMOVE
@@ -407,9 +512,54 @@ void rt_posix_path_meta(const char *op, int dirfd, const char *path, int counter
 	rec->counters[counter]++;
 	rt_add_time(&rec->fcounters[POSIX_F_META_TIME], &rec->meta_end, t0, t1);
 	if (counter == POSIX_UNLINKS || counter == POSIX_RMDIRS)
-		rec->flags |= IOA_REC_REMOVED;
+		file_removed(rec);
 	else if (counter == POSIX_MKDIRS)
 		rec->flags |= IOA_REC_CREATED;
+	return rec;
+}
+
+void rt_posix_path_meta(const char *op, int dirfd, const char *path, int counter, int failed,
+			int err, double t0, double t1)
+{
+	path_meta(op, dirfd, path, counter, failed, err, t0, t1);
+}
+
+void rt_posix_ftruncate(const char *op, int fd, int64_t length, int failed, int err, double t0,
+			double t1)
+{
+	struct rt_record *rec = fd_meta(op, fd, POSIX_TRUNCATES, failed, err, t0, t1);
+
+	if (rec)
+		rt_extents_cut(&rec->written, length);
+}
+
+void rt_posix_truncate(const char *op, const char *path, int64_t length, int failed, int err,
+		       double t0, double t1)
+{
+	struct rt_record *rec = path_meta(op, AT_FDCWD, path, POSIX_TRUNCATES, failed, err, t0, t1);
+
+	if (rec)
+		rt_extents_cut(&rec->written, length);
+}
+
+void rt_posix_mktemp(const char *op, const char *path, int flags, int fd, int err, double t0,
+		     double t1)
+{
+	if (fd < 0) {
+		rt_record_failure(NULL, IOA_MOD_POSIX, op, err);
+		return;
+	}
+	rt_posix_open(op, AT_FDCWD, path, O_RDWR | O_CREAT | O_EXCL | flags, S_IRUSR | S_IWUSR, 1,
+		      fd, 0, t0, t1);
+}
+
+void rt_posix_mkdtemp(const char *op, const char *path, int err, double t0, double t1)
+{
+	if (!path) {
+		rt_record_failure(NULL, IOA_MOD_POSIX, op, err);
+		return;
+	}
+	path_meta(op, AT_FDCWD, path, POSIX_MKDIRS, 0, 0, t0, t1);
 }
 
 void rt_posix_fileno(const char *op, const char *name, int fd, double t0, double t1)
@@ -459,7 +609,7 @@ void rt_posix_dup(const char *op, int oldfd, int newfd, int err, double t0, doub
 }
 
 void rt_posix_rename(const char *op, int olddirfd, const char *old, int newdirfd, const char *new,
-		     int ret, int err, double t0, double t1)
+		     int exchange, int ret, int err, double t0, double t1)
 {
 	struct rt_record *from = path_record(olddirfd, old);
 	struct rt_record *to = path_record(newdirfd, new);
@@ -469,15 +619,21 @@ void rt_posix_rename(const char *op, int olddirfd, const char *old, int newdirfd
 		rt_trace_io(op, IOA_MOD_POSIX, from, IOA_TR_FAILED, 0, 0, 0, err, t0, t1);
 		return;
 	}
-	rt_trace_io(op, IOA_MOD_POSIX, from, IOA_TR_REMOVE, 0, 0, 0, 0, t0, t1);
-	rt_trace_io(op, IOA_MOD_POSIX, to, IOA_TR_CREATE, 0, 0, 0, 0, t0, t1);
+	rt_trace_io(op, IOA_MOD_POSIX, from, exchange ? 0 : IOA_TR_REMOVE, 0, 0, 0, 0, t0, t1);
+	rt_trace_io(op, IOA_MOD_POSIX, to, exchange ? 0 : IOA_TR_CREATE, 0, 0, 0, 0, t0, t1);
 	if (from) {
 		from->counters[POSIX_RENAME_SOURCES]++;
-		from->flags |= IOA_REC_REMOVED;
+		/* Exchanged (renameat2's RENAME_EXCHANGE): the name holds the other file. */
+		if (exchange)
+			rt_extents_cut(&from->written, 0);
+		else
+			file_removed(from);
 		rt_add_time(&from->fcounters[POSIX_F_META_TIME], &from->meta_end, t0, t1);
 	}
 	if (to) {
 		to->counters[POSIX_RENAME_TARGETS]++;
+		/* Another file under this name now: its writes were counted on from. */
+		rt_extents_cut(&to->written, 0);
 		to->flags &= ~IOA_REC_REMOVED;
 		if (from)
 			to->counters[POSIX_RENAMED_FROM] = (int64_t)from->id;

@@ -17,6 +17,8 @@
 #include <sys/types.h>
 #include <sys/uio.h>
 
+#include "ioa_counters.h"
+
 #define RT_AT_CURRENT ((int64_t)-1)
 
 /* Descriptors the module could not follow (numbered past its table, or no memory). */
@@ -43,11 +45,25 @@ void rt_posix_fd_meta(const char *op, int fd, int counter, int failed, int err, 
 		      double t1);
 void rt_posix_path_meta(const char *op, int dirfd, const char *path, int counter, int failed,
 			int err, double t0, double t1);
+/* ftruncate and truncate: what was written at length and beyond no longer counts. */
+void rt_posix_ftruncate(const char *op, int fd, int64_t length, int failed, int err, double t0,
+			double t1);
+void rt_posix_truncate(const char *op, const char *path, int64_t length, int failed, int err,
+		       double t0, double t1);
+/*
+ * mkstemp and its kin made path (the filled-in template) and opened it
+ * with flags besides O_RDWR | O_CREAT | O_EXCL: fd, or -1 and err.
+ */
+void rt_posix_mktemp(const char *op, const char *path, int flags, int fd, int err, double t0,
+		     double t1);
+/* mkdtemp made the folder path, or failed (path NULL) with err. */
+void rt_posix_mkdtemp(const char *op, const char *path, int err, double t0, double t1);
 /* fileno(stream) returned fd: fd now refers to the stream's file (name may be NULL). */
 void rt_posix_fileno(const char *op, const char *name, int fd, double t0, double t1);
 void rt_posix_dup(const char *op, int oldfd, int newfd, int err, double t0, double t1);
+/* exchange: both names stay, each now on the other's file (RENAME_EXCHANGE). */
 void rt_posix_rename(const char *op, int olddirfd, const char *old, int newdirfd, const char *new,
-		     int ret, int err, double t0, double t1);
+		     int exchange, int ret, int err, double t0, double t1);
 
 /* Buffer alignment checks used by the call table's IO lines. */
 int rt_mem_aligned(const void *buf);
@@ -59,6 +75,28 @@ int rt_iov_aligned(const struct iovec *iov, int iovcnt);
  * directory descriptor).
  */
 size_t rt_abs_path(int dirfd, const char *path, char *out, size_t out_len);
+
+/*
+ * The name of the file fd is open on, from /proc/self/fd, in out (size
+ * out_len), without the " (deleted)" the kernel adds once it has no name:
+ * "/tmp/#1234" for an O_TMPFILE file of /tmp.  Returns its length, or 0.
+ */
+size_t rt_fd_path(int fd, char *out, size_t out_len);
+
+/*
+ * The record of a file without a name, called name (length len, in a
+ * buffer of name_size bytes: rt_fd_path's), or name~2, name~3 ... when a
+ * record of that name exists (the kernel gave an earlier one the same
+ * number); NULL when the name is excluded.  Under the lock.
+ */
+struct rt_record *rt_unnamed_record(enum ioa_module module, char *name, size_t len,
+				    size_t name_size);
+
+/* Whether path is known to be missing (ENOENT); keeps errno.  Asks, never opens. */
+int rt_path_missing(const char *path);
+
+/* Whether path is a folder (not following a last symbolic link); keeps errno. */
+int rt_path_is_dir(const char *path);
 
 /* The record an open descriptor refers to, or NULL. */
 struct rt_record *rt_posix_fd_record(int fd);

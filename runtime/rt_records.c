@@ -35,6 +35,17 @@ static struct rt_failure *failures;
 static size_t failure_count;
 uint64_t rt_failures_dropped;
 
+/*
+ * Extent arrays come in power-of-two sizes, RT_EXTENTS_FIRST ranges and up;
+ * the array a file outgrew waits on a list by size for the next file that
+ * grows to it (its first bytes link the list), so the arena pays at most
+ * about twice what the files hold, within a quarter of the budget.
+ */
+#define RT_EXTENTS_FIRST 16
+#define RT_EXTENT_SIZES	 16
+static struct rt_extent *extents_free[RT_EXTENT_SIZES];
+static size_t extents_bytes;
+
 static struct rt_record *record_new(enum ioa_module module, uint64_t id, const char *path,
 				    size_t len)
 {
@@ -69,6 +80,8 @@ void rt_records_forget(void)
 	failures = NULL;
 	failure_count = 0;
 	rt_failures_dropped = 0;
+	memset(extents_free, 0, sizeof(extents_free));
+	extents_bytes = 0;
 	rt_bin_width = rt_bin_width_initial;
 	rt_bin_per_tick = 1 / rt_bin_width_initial;
 }
@@ -256,56 +269,107 @@ void rt_values_top4(const struct rt_values *v, int64_t *values, int64_t *counts)
 	}
 }
 
-int64_t rt_extents_add(struct rt_extents *e, int64_t start, int64_t end)
+static unsigned extents_size_class(uint32_t room)
 {
-	int64_t overlap = 0, new_start = start, new_end = end;
-	unsigned i, kept = 0;
+	unsigned k = 0;
+
+	while (((uint32_t)RT_EXTENTS_FIRST << k) < room)
+		k++;
+	return k;
+}
+
+/* Doubles e's room; -1 when the file's cap or the budget's quarter is reached. */
+static int extents_grow(struct rt_extents *e)
+{
+	uint32_t room = e->room ? e->room * 2 : RT_EXTENTS_FIRST;
+	unsigned k = extents_size_class(room);
+	struct rt_extent *x;
+
+	if (room > RT_EXTENTS_MAX || k >= RT_EXTENT_SIZES)
+		return -1;
+	x = extents_free[k];
+	if (x) {
+		memcpy(&extents_free[k], x, sizeof(x));
+	} else {
+		size_t bytes = room * sizeof(*x);
+
+		if (extents_bytes + bytes > rt.config.memory_bytes / 4)
+			return -1;
+		x = rt_arena_alloc(&rt.arena, bytes);
+		if (!x)
+			return -1;
+		extents_bytes += bytes;
+	}
+	if (e->x) {
+		unsigned old = extents_size_class(e->room);
+
+		memcpy(x, e->x, e->used * sizeof(*x));
+		memcpy(e->x, &extents_free[old], sizeof(e->x));
+		extents_free[old] = e->x;
+	}
+	e->x = x;
+	e->room = room;
+	return 0;
+}
+
+int64_t rt_extents_add(struct rt_extents *e, int64_t start, int64_t end, int64_t *untracked)
+{
+	uint32_t first, last, lo, hi;
+	int64_t overlap = 0;
 
 	if (end <= start)
 		return 0;
-	/* Measure the overlap with, and absorb, every extent that touches. */
-	for (i = 0; i < e->used; i++) {
-		if (e->end[i] < start || e->start[i] > end) {
-			e->start[kept] = e->start[i];
-			e->end[kept++] = e->end[i];
-			continue;
+	/* The first range that ends at or after start (touching counts): mostly the last. */
+	if (e->used && e->x[e->used - 1].start <= start) {
+		first = e->x[e->used - 1].end >= start ? e->used - 1 : e->used;
+	} else {
+		for (lo = 0, hi = e->used; lo < hi;) {
+			uint32_t mid = lo + (hi - lo) / 2;
+
+			if (e->x[mid].end < start)
+				lo = mid + 1;
+			else
+				hi = mid;
 		}
-		if (e->end[i] > start && e->start[i] < end)
-			overlap += (e->end[i] < end ? e->end[i] : end) -
-				   (e->start[i] > start ? e->start[i] : start);
-		if (e->start[i] < new_start)
-			new_start = e->start[i];
-		if (e->end[i] > new_end)
-			new_end = e->end[i];
+		first = lo;
 	}
-	e->used = kept;
-	if (e->used == RT_EXTENT_SLOTS) {
-		/* Out of slots: merge the two closest neighbours. */
-		unsigned a, b, best_a = 0, best_b = 1;
-		int64_t best_gap = INT64_MAX;
+	for (last = first; last < e->used && e->x[last].start <= end; last++) {
+		int64_t from = e->x[last].start > start ? e->x[last].start : start;
+		int64_t to = e->x[last].end < end ? e->x[last].end : end;
 
-		for (a = 0; a < e->used; a++)
-			for (b = 0; b < e->used; b++) {
-				int64_t gap = e->start[b] - e->end[a];
+		if (to > from)
+			overlap += to - from;
+	}
+	if (last > first) {
+		/* The write joins the ranges it touches into one. */
+		if (e->x[first].start > start)
+			e->x[first].start = start;
+		if (e->x[last - 1].end > end)
+			end = e->x[last - 1].end;
+		if (e->x[first].end < end)
+			e->x[first].end = end;
+		if (last > first + 1) {
+			memmove(&e->x[first + 1], &e->x[last], (e->used - last) * sizeof(*e->x));
+			e->used -= last - first - 1;
+		}
+		return overlap;
+	}
+	if (e->used == e->room && extents_grow(e)) {
+		*untracked += end - start;
+		return 0;
+	}
+	memmove(&e->x[first + 1], &e->x[first], (e->used - first) * sizeof(*e->x));
+	e->x[first] = (struct rt_extent){start, end};
+	e->used++;
+	return 0;
+}
 
-				if (a != b && gap >= 0 && gap < best_gap) {
-					best_gap = gap;
-					best_a = a;
-					best_b = b;
-				}
-			}
-		if (e->start[best_b] < e->start[best_a])
-			e->start[best_a] = e->start[best_b];
-		if (e->end[best_b] > e->end[best_a])
-			e->end[best_a] = e->end[best_b];
-		e->start[best_b] = e->start[e->used - 1];
-		e->end[best_b] = e->end[e->used - 1];
+void rt_extents_cut(struct rt_extents *e, int64_t length)
+{
+	while (e->used && e->x[e->used - 1].start >= length)
 		e->used--;
-		e->coarse = 1;
-	}
-	e->start[e->used] = new_start;
-	e->end[e->used++] = new_end;
-	return overlap;
+	if (e->used && e->x[e->used - 1].end > length)
+		e->x[e->used - 1].end = length;
 }
 
 void rt_record_failure(struct rt_record *rec, enum ioa_module module, const char *op, int err)

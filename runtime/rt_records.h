@@ -29,13 +29,23 @@ struct rt_values {
 	int64_t dropped; /* occurrences of values that found no free slot */
 };
 
-/* Disjoint written byte ranges [start, end), merged when they touch. */
-#define RT_EXTENT_SLOTS 8
+/*
+ * The byte ranges a record's writes covered, to recognise in-place rewrites
+ * exactly: disjoint [start, end) ranges that do not touch, sorted by start,
+ * in an array from the arena that doubles as it fills (rt_extents_add).  A
+ * file keeps at most RT_EXTENTS_MAX ranges, and all files together at most
+ * a quarter of the memory budget; a write that would need one more is not
+ * remembered, its bytes are counted as untracked, and a later rewrite of
+ * them goes unseen: the rewrite counts are then lower bounds, never more
+ * than the truth.
+ */
+#define RT_EXTENTS_MAX 8192
+struct rt_extent {
+	int64_t start, end;
+};
 struct rt_extents {
-	int64_t start[RT_EXTENT_SLOTS];
-	int64_t end[RT_EXTENT_SLOTS];
-	unsigned used;
-	int coarse; /* slots ran out: gaps were merged, overwrites may be overcounted */
+	struct rt_extent *x;
+	uint32_t used, room;
 };
 
 /*
@@ -134,8 +144,14 @@ void rt_values_add(struct rt_values *v, int64_t value);
 /* Writes the four most common values and their counts (Darshan's ACCESS1..4 layout). */
 void rt_values_top4(const struct rt_values *v, int64_t *values, int64_t *counts);
 
-/* Adds [start, end) to the written extents; returns the bytes already written in it. */
-int64_t rt_extents_add(struct rt_extents *e, int64_t start, int64_t end);
+/*
+ * Adds [start, end) to the written extents; returns the bytes already
+ * written in it.  Adds to *untracked the bytes it could not remember.
+ */
+int64_t rt_extents_add(struct rt_extents *e, int64_t start, int64_t end, int64_t *untracked);
+
+/* Forgets what was written at length and beyond (a truncation; 0: the file is new). */
+void rt_extents_cut(struct rt_extents *e, int64_t length);
 
 /* Records a failed call on rec (may be NULL: no file); op is a string literal. */
 void rt_record_failure(struct rt_record *rec, enum ioa_module module, const char *op, int err);

@@ -106,12 +106,34 @@ static void opened(struct rt_record *rec, FILE *stream, int64_t offset, int coun
 	stream_add(stream, rec, offset > 0 ? offset : 0);
 }
 
-void rt_stdio_open(const char *op, const char *path, FILE *stream, int64_t offset, int err,
-		   double t0, double t1)
+int rt_stdio_create_mode(const char *mode, char *excl, size_t excl_len)
+{
+	size_t i, len;
+
+	if (excl_len)
+		excl[0] = '\0';
+	if (!mode || (mode[0] != 'w' && mode[0] != 'a'))
+		return RT_FMODE_KEEPS;
+	/* glibc reads the flags in the six characters after the first. */
+	for (i = 1; i < 7 && mode[i]; i++)
+		if (mode[i] == 'x')
+			return RT_FMODE_EXCL;
+	len = strlen(mode);
+	/* 'x' second pushes the seventh character out of those six: not when it is a flag. */
+	if (len + 2 <= excl_len && (len < 7 || !strchr("+bmce", mode[6]))) {
+		excl[0] = mode[0];
+		excl[1] = 'x';
+		memcpy(excl + 2, mode + 1, len);
+	}
+	return RT_FMODE_CREATES;
+}
+
+void rt_stdio_open(const char *op, const char *path, const char *mode, int created, FILE *stream,
+		   int64_t offset, int err, double t0, double t1)
 {
 	char abs[PATH_MAX];
 	size_t len = rt_abs_path(AT_FDCWD, path, abs, sizeof(abs));
-	struct rt_record *rec;
+	struct rt_record *rec, *posix;
 
 	if (!len || !rt_config_path_recorded(&rt.config, abs))
 		return;
@@ -121,8 +143,32 @@ void rt_stdio_open(const char *op, const char *path, FILE *stream, int64_t offse
 		rt_trace_io(op, IOA_MOD_STDIO, rec, IOA_TR_FAILED, 0, 0, 0, err, t0, t1);
 		return;
 	}
-	rt_trace_io(op, IOA_MOD_STDIO, rec, 0, 0, 0, 0, 0, t0, t1);
+	rt_trace_io(op, IOA_MOD_STDIO, rec, created ? IOA_TR_CREATE : 0, 0, 0, 0, 0, t0, t1);
 	opened(rec, stream, offset, STDIO_OPENS, t0, t1);
+	rec->flags &= ~IOA_REC_REMOVED;
+	if (created)
+		rec->flags |= IOA_REC_CREATED;
+	/* "w" empties the file: what POSIX calls wrote in it no longer counts. */
+	posix = mode && mode[0] == 'w' ? rt_record_find(IOA_MOD_POSIX, rec->id) : NULL;
+	if (posix)
+		rt_extents_cut(&posix->written, 0);
+}
+
+void rt_stdio_tmpfile(const char *op, char *name, size_t name_size, FILE *stream, int err,
+		      double t0, double t1)
+{
+	struct rt_record *rec;
+
+	if (!stream) {
+		rt_record_failure(NULL, IOA_MOD_STDIO, op, err);
+		return;
+	}
+	rec = name ? rt_unnamed_record(IOA_MOD_STDIO, name, strlen(name), name_size) : NULL;
+	if (!rec)
+		return;
+	rt_trace_io(op, IOA_MOD_STDIO, rec, IOA_TR_CREATE, 0, 0, 0, 0, t0, t1);
+	opened(rec, stream, 0, STDIO_OPENS, t0, t1);
+	rec->flags |= IOA_REC_CREATED | IOA_REC_REMOVED;
 }
 
 void rt_stdio_fdopen(const char *op, int fd, FILE *stream, int64_t offset, int err, double t0,

@@ -8,6 +8,7 @@
 #ifndef RT_STDIO_H
 #define RT_STDIO_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -28,8 +29,32 @@ const char *rt_stdio_name(FILE *stream);
  * (offset: where a stream opened to append starts; position: where a seek
  * left it, -1 unknown) before they take the runtime's lock.
  */
-void rt_stdio_open(const char *op, const char *path, FILE *stream, int64_t offset, int err,
-		   double t0, double t1);
+/*
+ * Whether a stream opened with mode may create its file: RT_FMODE_KEEPS
+ * ("r", "r+": never), RT_FMODE_EXCL (an "x" mode: when it succeeds), or
+ * RT_FMODE_CREATES ("w", "a": when the file was missing).  For the last,
+ * excl (size excl_len) receives the same mode with "x" added, which opens
+ * exactly as mode does when the file is missing and fails when it is there
+ * ("" when no such mode can be made: the mode is too long, or an "x" would
+ * push one of its flags out of the characters glibc reads).  Plain string
+ * work: safe anywhere.
+ */
+#define RT_FMODE_KEEPS	 0
+#define RT_FMODE_EXCL	 1
+#define RT_FMODE_CREATES 2
+int rt_stdio_create_mode(const char *mode, char *excl, size_t excl_len);
+
+/* created: the call created path (learned by the wrapper, rt_wrappers.c). */
+void rt_stdio_open(const char *op, const char *path, const char *mode, int created, FILE *stream,
+		   int64_t offset, int err, double t0, double t1);
+
+/*
+ * tmpfile made a file without a name (or removed it at once) and opened
+ * stream on it: name is what /proc/self/fd calls it (rt_fd_path, in a
+ * buffer of name_size bytes, which rt_unnamed_record may lengthen), or NULL.
+ */
+void rt_stdio_tmpfile(const char *op, char *name, size_t name_size, FILE *stream, int err,
+		      double t0, double t1);
 void rt_stdio_fdopen(const char *op, int fd, FILE *stream, int64_t offset, int err, double t0,
 		     double t1);
 /* As rt_posix_close_begin(): the stream is forgotten before the real fclose. */

@@ -15,6 +15,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -220,6 +221,30 @@ static int rt_resolve(const char *name, void *slot)
 #define RT_BODY_FD_META(ret, name, args, fd_e, counter) \
 	RT_WRAP(ret, name, args, rt_posix_fd_meta(#name, fd_e, counter, RT_FAILED(r), err, t0, t1))
 
+#define RT_BODY_FTRUNCATE(ret, name, args, fd_e, length_e) \
+	RT_WRAP(ret, name, args,                           \
+		rt_posix_ftruncate(#name, fd_e, length_e, RT_FAILED(r), err, t0, t1))
+
+#define RT_BODY_TRUNCATE(ret, name, args, path_e, length_e) \
+	RT_WRAP(ret, name, args,                            \
+		rt_posix_truncate(#name, path_e, length_e, RT_FAILED(r), err, t0, t1))
+
+/* remove unlinks a file and removes an empty folder: which one, asked before. */
+#define RT_BODY_REMOVE(ret, name, args, path_e)                                                  \
+	int is_dir = 0;                                                                          \
+	RT_WRAP_PRE(ret, name, args, is_dir = rt_path_is_dir(path_e),                            \
+		    rt_posix_path_meta(#name, AT_FDCWD, path_e,                                  \
+				       is_dir ? POSIX_RMDIRS : POSIX_UNLINKS, RT_FAILED(r), err, \
+				       t0, t1))
+
+/* The file is named once made: the template holds its name after the call. */
+#define RT_BODY_MKSTEMP(ret, name, args, template_e, flags_e) \
+	RT_WRAP_OWN(ret, name, args, (void)0,                 \
+		    rt_posix_mktemp(#name, template_e, flags_e, r, r < 0 ? err : 0, t0, t1))
+
+#define RT_BODY_MKDTEMP(ret, name, args, template_e) \
+	RT_WRAP(ret, name, args, rt_posix_mkdtemp(#name, r, r ? 0 : err, t0, t1))
+
 #define RT_BODY_PATH_META(ret, name, args, dirfd_e, path_e, counter) \
 	RT_WRAP(ret, name, args,                                     \
 		rt_posix_path_meta(#name, dirfd_e, path_e, counter, RT_FAILED(r), err, t0, t1))
@@ -227,9 +252,10 @@ static int rt_resolve(const char *name, void *slot)
 #define RT_BODY_DUP(ret, name, args, fd_e) \
 	RT_WRAP_OWN(ret, name, args, (void)0, rt_posix_dup(#name, fd_e, r, err, t0, t1))
 
-#define RT_BODY_RENAME(ret, name, args, olddir_e, old_e, newdir_e, new_e) \
-	RT_WRAP(ret, name, args,                                          \
-		rt_posix_rename(#name, olddir_e, old_e, newdir_e, new_e, r, err, t0, t1))
+#define RT_BODY_RENAME(ret, name, args, olddir_e, old_e, newdir_e, new_e, exchange_e)            \
+	RT_WRAP(ret, name, args,                                                                 \
+		rt_posix_rename(#name, olddir_e, old_e, newdir_e, new_e, exchange_e, r, err, t0, \
+				t1))
 
 /* fcntl passes its optional argument on as glibc does: one pointer-sized word. */
 #define RT_BODY_FCNTL_VA(ret, name, args, fd_e, cmd_e)                                      \
@@ -247,18 +273,67 @@ static int rt_resolve(const char *name, void *slot)
 #define RT_OPEN_POSITION(stream, mode_e) \
 	int64_t position = (stream) && (mode_e) && (mode_e)[0] == 'a' ? (int64_t)ftello(stream) : 0
 
-#define RT_BODY_FOPEN(ret, name, args, path_e, mode_e)                                         \
-	RT_WRAP_FULL(ret, name, args, rt_begin_own(RT_LAYER), (void)0, r = RT_REAL(name) args, \
-		     RT_OPEN_POSITION(r, mode_e),                                              \
-		     rt_stdio_open(#name, path_e, r, position, err, t0, t1))
+/*
+ * Whether fopen created its file, learned as open's is (RT_OPEN_CALL): a
+ * mode that may create ("w", "a") is first tried with "x" added, through
+ * the same function, which creates the file exactly as the program's mode
+ * would (same flags but O_EXCL, mode 0666 less the umask) or fails with no
+ * effect; then the program's own call is made as it was, with the errno it
+ * had.  A mode that cannot take an "x" (rt_stdio_create_mode) is opened as
+ * given, and the file's absence asked just before (rt_path_missing).
+ */
+#define RT_FMODE_LEN 32
+#define RT_FOPEN_CALL(attempt, call, path_e)                                      \
+	if (how == RT_FMODE_CREATES && excl[0]) {                                 \
+		int rt_before = errno;                                            \
+		r = attempt;                                                      \
+		created = r != NULL;                                              \
+		if (!r) {                                                         \
+			errno = rt_before;                                        \
+			r = call;                                                 \
+		}                                                                 \
+	} else {                                                                  \
+		int missing = how == RT_FMODE_CREATES && rt_path_missing(path_e); \
+		r = call;                                                         \
+		created = r && (how == RT_FMODE_EXCL || missing);                 \
+	}
 
-#define RT_BODY_FREOPEN(ret, name, args, path_e, mode_e, stream_e)            \
-	struct rt_record *closing = NULL;                                     \
-	RT_WRAP_FULL(ret, name, args, rt_begin_own(RT_LAYER),                 \
-		     RT_KEEP_ERRNO(closing = rt_stdio_close_begin(stream_e)), \
-		     r = RT_REAL(name) args, RT_OPEN_POSITION(r, mode_e),     \
-		     rt_stdio_close(#name, closing, 0, 0, t0, t0);            \
-		     rt_stdio_open(#name, path_e, r, position, err, t0, t1))
+#define RT_BODY_FOPEN(ret, name, args, path_e, mode_e)                                       \
+	char excl[RT_FMODE_LEN];                                                             \
+	int how = RT_FMODE_KEEPS, created = 0;                                               \
+	RT_WRAP_FULL(ret, name, args, rt_begin_own(RT_LAYER),                                \
+		     how = rt_stdio_create_mode(mode_e, excl, sizeof(excl)),                 \
+		     RT_FOPEN_CALL(RT_REAL(name)(path_e, excl), RT_REAL(name) args, path_e), \
+		     RT_OPEN_POSITION(r, mode_e),                                            \
+		     rt_stdio_open(#name, path_e, mode_e, created, r, position, err, t0, t1))
+
+/*
+ * freopen closes its stream before it opens, and a failed open loses the
+ * stream and its descriptor number: no second try.  Whether it created its
+ * file is asked just before (rt_path_missing: a look, no open), so another
+ * process creating the file in between is the one way to count wrongly.
+ */
+#define RT_BODY_FREOPEN(ret, name, args, path_e, mode_e, stream_e)                                \
+	struct rt_record *closing = NULL;                                                         \
+	int how = RT_FMODE_KEEPS, missing = 0;                                                    \
+	RT_WRAP_FULL(ret, name, args, rt_begin_own(RT_LAYER),                                     \
+		     RT_KEEP_ERRNO(closing = rt_stdio_close_begin(stream_e);                      \
+				   how = rt_stdio_create_mode(mode_e, NULL, 0);                   \
+				   missing = how == RT_FMODE_CREATES && rt_path_missing(path_e)), \
+		     r = RT_REAL(name) args, RT_OPEN_POSITION(r, mode_e),                         \
+		     rt_stdio_close(#name, closing, 0, 0, t0, t0);                                \
+		     rt_stdio_open(#name, path_e, mode_e, r && (how == RT_FMODE_EXCL || missing), \
+				   r, position, err, t0, t1))
+
+/* tmpfile's file has no name (or lost it at once): the one /proc gives it. */
+#define RT_BODY_TMPFILE(ret, name, args, stream_e)                                               \
+	char tmp_name[PATH_MAX];                                                                 \
+	RT_WRAP_FULL(ret, name, args, rt_begin_own(RT_LAYER), (void)0, r = RT_REAL(name) args,   \
+		     size_t tmp_len =                                                            \
+			     stream_e ? rt_fd_path(fileno(stream_e), tmp_name, sizeof(tmp_name)) \
+				      : 0,                                                       \
+		     rt_stdio_tmpfile(#name, tmp_len ? tmp_name : NULL, sizeof(tmp_name),        \
+				      stream_e, err, t0, t1))
 
 #define RT_BODY_FDOPEN(ret, name, args, fd_e, mode_e)                                          \
 	RT_WRAP_FULL(ret, name, args, rt_begin_own(RT_LAYER), (void)0, r = RT_REAL(name) args, \

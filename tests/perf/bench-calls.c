@@ -1,6 +1,8 @@
 /*
  * bench-calls — times single I/O calls in a tight loop: write, read and
- * lseek on a tmpfs file, stat, and fwrite to a stream; then open+close of
+ * lseek on a tmpfs file, stat, and fwrite to a stream; 1-byte writes
+ * scattered over 4,096 places 64 bytes apart, in a shuffled order (the
+ * runtime's rewrite tracking then holds 4,096 ranges); then open+close of
  * that file (plain, and with O_CREAT on the file that is there), and ftell
  * and fseek on the stream.  Prints one line per
  * call: name and median nanoseconds per call over many batches.  Run it
@@ -26,14 +28,16 @@ enum op {
 	OP_LSEEK,
 	OP_STAT,
 	OP_FWRITE,
+	OP_WRITE_SCATTERED,
 	OP_OPEN,
 	OP_OPEN_CREAT,
 	OP_FTELL,
 	OP_FSEEK,
 	OP_COUNT
 };
-static const char *const op_names[] = {"write",	     "read",	    "lseek", "stat", "fwrite",
-				       "open_close", "creat_close", "ftell", "fseek"};
+static const char *const op_names[] = {
+	"write",	   "read",	 "lseek",	"stat",	 "fwrite",
+	"write_scattered", "open_close", "creat_close", "ftell", "fseek"};
 
 int main(int argc, char **argv)
 {
@@ -79,6 +83,13 @@ int main(int argc, char **argv)
 					break;
 				case OP_STAT:
 					if (stat(path, &st))
+						return 1;
+					break;
+				case OP_WRITE_SCATTERED:
+					/* An odd factor: i -> slot shuffles the 4,096 slots. */
+					if (pwrite(fd, &byte, 1,
+						   (1 << 20) + ((i * 2654435761u) & 4095) * 64) !=
+					    1)
 						return 1;
 					break;
 				case OP_OPEN:

@@ -9,7 +9,7 @@ ops="$IOA_BUILD_DIR/tests/workloads/posix-ops"
 work="$TEST_TMP/work"
 mkdir -p "$work"
 
-plan 28
+plan 34
 
 logs=$(ioa_logdir)
 ok "a program calling every intercepted POSIX and STDIO function runs unchanged" \
@@ -42,6 +42,20 @@ r2_id=$("$IOA_CMD" parse --file "$log" | awk -F '\t' -v f="$work/r2" '$7 == f { 
 # Counters are signed 64-bit: a record id past 2^63 reads as negative.
 is "$(ioa_counter "$log" POSIX 0 "$work/r3" POSIX_RENAMED_FROM)" "$((r2_id))" \
 	"the renamed file knows where it came from"
+is "$(ioa_counter "$log" POSIX 0 "$work/r3" POSIX_RENAME_SOURCES):$(ioa_counter "$log" POSIX 0 "$work/r4" POSIX_RENAME_TARGETS)" \
+	1:1 "renameat2 out of r3 into r4"
+is "$(ioa_counter "$log" POSIX 0 "$work/t" POSIX_TRUNCATES):$(ioa_counter "$log" POSIX 0 "$work/t" POSIX_UNLINKS)" \
+	2:1 "truncate, truncate64, remove of a file"
+is "$(ioa_counter "$log" POSIX 0 "$work/d3" POSIX_RMDIRS)" 1 "remove of a folder"
+# sum COUNTER PREFIX: the counter summed over the records whose name starts with PREFIX.
+sum() {
+	"$IOA_CMD" parse "$log" | awk -F '\t' -v c="$1" -v p="$2" \
+		'$4 == c && index($6, p) == 1 { s += $5 } END { print s + 0 }'
+}
+is "$(sum POSIX_CREATES "$work/m")" 8 \
+	"mkstemp, mkstemp64, mkostemp, mkostemp64, mkstemps, mkstemps64, mkostemps, mkostemps64"
+is "$(sum POSIX_MKDIRS "$work/dt")" 1 "mkdtemp"
+is "$(sum STDIO_OPENS "/tmp/#")" 2 "tmpfile, tmpfile64"
 s() { ioa_counter "$log" STDIO 0 "$work/s" "$1"; }
 is "$(s STDIO_OPENS)" 4 "fopen, fopen64, freopen, freopen64"
 is "$(ioa_counter "$log" STDIO 0 "$work/e" STDIO_FDOPENS)" 1 "fdopen"
@@ -61,6 +75,6 @@ exercised=$(sed -n '/^static int vprint/,/^}/p; /^static int vprint_chk/,/^}/p; 
 	grep -o '[_a-z0-9]*(' | tr -d '(' | sed 's/^plain_//' | sort -u)
 missing=$(comm -23 <(echo "$table") <(echo "$exercised") | tr '\n' ' ')
 is "${missing:-none}" "none" "every call in rt_calls.h is exercised"
-is "$(echo "$table" | wc -l)" 97 "the table lists the 97 intercepted POSIX and STDIO calls"
+is "$(echo "$table" | wc -l)" 112 "the table lists the 112 intercepted POSIX and STDIO calls"
 
 done_testing

@@ -43,6 +43,7 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -390,7 +391,7 @@ static void every_call(void)
 	struct statx stx;
 	fpos_t pos;
 	fpos64_t pos64;
-	char line[64];
+	char line[64], templates[8][PATH_MAX];
 	int fd, fds[16], n = 0, i, value;
 	void *map;
 	FILE *f;
@@ -457,6 +458,26 @@ static void every_call(void)
 	CHECK((fd = creat(in_dir("r1"), 0644)) >= 0 && close(fd) == 0);
 	CHECK(rename(in_dir("r1"), in_dir("r2")) == 0);
 	CHECK(renameat(AT_FDCWD, in_dir("r2"), AT_FDCWD, in_dir("r3")) == 0);
+	CHECK(renameat2(AT_FDCWD, in_dir("r3"), AT_FDCWD, in_dir("r4"), 0) == 0);
+	CHECK((fd = creat(in_dir("t"), 0644)) >= 0 && close(fd) == 0);
+	CHECK(truncate(in_dir("t"), 10) == 0 && truncate64(in_dir("t"), 0) == 0);
+	CHECK(remove(in_dir("t")) == 0);
+	CHECK(mkdir(in_dir("d3"), 0755) == 0 && remove(in_dir("d3")) == 0);
+	for (i = 0; i < 8; i++)
+		snprintf(templates[i], sizeof(templates[i]), "%s/m%dXXXXXX%s", dir, i,
+			 i >= 4 ? ".s" : "");
+	CHECK((fds[0] = mkstemp(templates[0])) >= 0 && (fds[1] = mkstemp64(templates[1])) >= 0);
+	CHECK((fds[2] = mkostemp(templates[2], 0)) >= 0 &&
+	      (fds[3] = mkostemp64(templates[3], 0)) >= 0);
+	CHECK((fds[4] = mkstemps(templates[4], 2)) >= 0 &&
+	      (fds[5] = mkstemps64(templates[5], 2)) >= 0);
+	CHECK((fds[6] = mkostemps(templates[6], 2, 0)) >= 0 &&
+	      (fds[7] = mkostemps64(templates[7], 2, 0)) >= 0);
+	for (i = 0; i < 8; i++)
+		CHECK(close(fds[i]) == 0);
+	snprintf(templates[0], sizeof(templates[0]), "%s/dtXXXXXX", dir);
+	CHECK(mkdtemp(templates[0]) && rmdir(templates[0]) == 0);
+	CHECK((f = tmpfile()) && fclose(f) == 0 && (f = tmpfile64()) && fclose(f) == 0);
 
 	CHECK((f = fopen(in_dir("s"), "w+")) && fclose(f) == 0);
 	CHECK((f = fopen64(in_dir("s"), "w+")));
