@@ -135,18 +135,18 @@
 	X(POSIX_F_MAX_WRITE_TIME, "duration of the slowest write")                           \
 	IOA_RANK_FVARIANCE(X, POSIX)
 
-#define IOA_STDIO_COUNTERS(X)                                                               \
-	X(STDIO_OPENS, "fopen and freopen calls")                                           \
-	X(STDIO_FDOPENS, "fdopen calls")                                                    \
-	X(STDIO_READS, "read calls (fread, fgets, fgetc, getc, getw, the fscanf forms)")    \
-	X(STDIO_WRITES, "write calls (fwrite, fputs, fputc, putc, putw, the printf forms)") \
-	X(STDIO_SEEKS, "fseek, fseeko, fsetpos, ftell and rewind calls")                    \
-	X(STDIO_FLUSHES, "fflush calls")                                                    \
-	X(STDIO_BYTES_WRITTEN, "bytes written")                                             \
-	X(STDIO_BYTES_READ, "bytes read")                                                   \
-	X(STDIO_MAX_BYTE_READ, "highest offset read (last byte)")                           \
-	X(STDIO_MAX_BYTE_WRITTEN, "highest offset written (last byte)")                     \
-	IOA_RANK_VARIANCE(X, STDIO)                                                         \
+#define IOA_STDIO_COUNTERS(X)                                                                     \
+	X(STDIO_OPENS, "fopen and freopen calls")                                                 \
+	X(STDIO_FDOPENS, "fdopen calls")                                                          \
+	X(STDIO_READS, "read calls that returned data (fread, fgets, fgetc, getc, getw, fscanf)") \
+	X(STDIO_WRITES, "write calls that wrote data (fwrite, fputs, fputc, putc, putw, printf)") \
+	X(STDIO_SEEKS, "fseek, fseeko, fsetpos, ftell and rewind calls")                          \
+	X(STDIO_FLUSHES, "fflush calls")                                                          \
+	X(STDIO_BYTES_WRITTEN, "bytes written")                                                   \
+	X(STDIO_BYTES_READ, "bytes read")                                                         \
+	X(STDIO_MAX_BYTE_READ, "highest offset read (last byte)")                                 \
+	X(STDIO_MAX_BYTE_WRITTEN, "highest offset written (last byte)")                           \
+	IOA_RANK_VARIANCE(X, STDIO)                                                               \
 	X(STDIO_FAILED_CALLS, "(ioatlas) calls on this stream that failed")
 
 #define IOA_STDIO_FCOUNTERS(X)                           \

@@ -233,16 +233,15 @@ void rt_stdio_io(const char *op, int is_write, FILE *stream, int64_t bytes, int 
 	rt_trace_io(op, IOA_MOD_STDIO, rec,
 		    (is_write ? IOA_TR_WRITE : IOA_TR_READ) | (failed ? IOA_TR_FAILED : 0),
 		    s->offset, bytes > 0 ? bytes : 0, 0, failed ? err : 0, t0, t1);
-	if (failed) {
+	if (failed)
 		rt_record_failure(rec, IOA_MOD_STDIO, op, err);
-		if (bytes <= 0)
-			return;
-	}
+	/* As Darshan: a call that moved no data (fgets at end of file) is no read or write. */
+	if (bytes <= 0)
+		return;
 	c[is_write ? STDIO_WRITES : STDIO_READS]++;
 	rt_bins_add(rec, t0, is_write, bytes);
 	c[is_write ? STDIO_BYTES_WRITTEN : STDIO_BYTES_READ] += bytes;
-	if (bytes > 0 &&
-	    c[is_write ? STDIO_MAX_BYTE_WRITTEN : STDIO_MAX_BYTE_READ] < s->offset + bytes - 1)
+	if (c[is_write ? STDIO_MAX_BYTE_WRITTEN : STDIO_MAX_BYTE_READ] < s->offset + bytes - 1)
 		c[is_write ? STDIO_MAX_BYTE_WRITTEN : STDIO_MAX_BYTE_READ] = s->offset + bytes - 1;
 	s->offset += bytes;
 	if (is_write) {

@@ -40,38 +40,38 @@ enum dd_relation {
 
 enum dd_kind { DD_ALWAYS, DD_TIMING, DD_MACHINE };
 
-#define DARSHAN_DIFFERENCES(X)                                                                     \
-	X("POSIX", DD_RANKS, "missing.*", DD_RECORD, DD_ONLY_OURS, DD_ALWAYS, "",                  \
-	  "a file whose only calls failed keeps a record, which holds POSIX_FAILED_CALLS; "        \
-	  "Darshan makes a record only when an open succeeds")                                     \
-	X("POSIX", DD_SHARED, "/dev/shm/mpich_shar_tmp*", DD_RECORD, DD_ONLY_OURS, DD_ALWAYS,      \
-	  "issue 19 (start-up noise)",                                                             \
-	  "MPICH's shared-memory segments, made inside MPI_Init, before Darshan starts "           \
-	  "recording")                                                                             \
-	X("POSIX", DD_SHARED, "/", DD_RECORD, DD_ONLY_OURS, DD_MACHINE,                            \
-	  "issue 19 (start-up noise)",                                                             \
-	  "libudev, which hwloc calls inside MPI_Init to name the block devices, opens the root "  \
-	  "directory (O_PATH) before Darshan starts recording")                                    \
-	X("STDIO", DD_ANY, "/run/*", DD_RECORD, DD_ONLY_OURS, DD_MACHINE,                          \
-	  "issue 19 (start-up noise, default exclusions)",                                         \
-	  "libudev, for hwloc inside MPI_Init, tries /run/udev/data files of the machine's "       \
-	  "block devices (failed fopen calls)")                                                    \
-	X("POSIX", DD_ANY, "*", "POSIX_MMAPS", DD_UNMONITORED, DD_ALWAYS, "",                      \
-	  "Darshan 3.5 intercepts mmap only when built to (off by default) and "                   \
-	  "otherwise reports -1; ioatlas counts mmap calls")                                       \
-	X("POSIX", DD_RANKS, "own.*", "POSIX_STATS", DD_GREATER, DD_ALWAYS, "",                    \
-	  "with glibc 2.33 and later stat, lstat and fstat are functions of their own that "       \
-	  "Darshan does not intercept (it wraps the older __xstat family); ioatlas counts "        \
-	  "them")                                                                                  \
-	X("STDIO", DD_RANKS, "log.*.txt", "STDIO_READS", DD_GREATER, DD_ALWAYS, "not yet planned", \
-	  "ioatlas counts a read that returns nothing at end of file (fgets returning NULL); "     \
-	  "Darshan counts only reads that return data")                                            \
-	X("*", DD_SHARED, "*", "*_F_VARIANCE_RANK_TIME", DD_DIFFERS, DD_TIMING, "",                \
-	  "a variance of seconds squared, often below darshan-parser's printed precision "         \
-	  "(0.000001): whether it prints as zero depends on the run's timing")                     \
-	X("*", DD_SHARED, "*", "*_FASTEST_RANK*", DD_DIFFERS, DD_TIMING, "",                       \
-	  "which rank is fastest depends on the run's timing")                                     \
-	X("*", DD_SHARED, "*", "*_SLOWEST_RANK*", DD_DIFFERS, DD_TIMING, "",                       \
+#define DARSHAN_DIFFERENCES(X)                                                                    \
+	X("POSIX", DD_RANKS, "missing.*", DD_RECORD, DD_ONLY_OURS, DD_ALWAYS, "",                 \
+	  "a file whose only calls failed keeps a record, which holds POSIX_FAILED_CALLS; "       \
+	  "Darshan makes a record only when an open succeeds")                                    \
+	X("POSIX", DD_RANKS, "scratch.tmp", DD_RECORD, DD_ONLY_OURS, DD_ALWAYS, "",               \
+	  "remove(), which Darshan does not intercept, counts in POSIX_UNLINKS (ours): a file "   \
+	  "used only through stdio and then removed has a POSIX record holding the removal")      \
+	X("POSIX", DD_SHARED, "/dev/shm/mpich_shar_tmp*", DD_RECORD, DD_ONLY_OURS, DD_ALWAYS,     \
+	  "issue 19 (start-up noise)",                                                            \
+	  "MPICH's shared-memory segments, made inside MPI_Init, before Darshan starts "          \
+	  "recording")                                                                            \
+	X("POSIX", DD_SHARED, "/", DD_RECORD, DD_ONLY_OURS, DD_MACHINE,                           \
+	  "issue 19 (start-up noise)",                                                            \
+	  "libudev, which hwloc calls inside MPI_Init to name the block devices, opens the root " \
+	  "directory (O_PATH) before Darshan starts recording")                                   \
+	X("STDIO", DD_ANY, "/run/*", DD_RECORD, DD_ONLY_OURS, DD_MACHINE,                         \
+	  "issue 19 (start-up noise, default exclusions)",                                        \
+	  "libudev, for hwloc inside MPI_Init, tries /run/udev/data files of the machine's "      \
+	  "block devices (failed fopen calls)")                                                   \
+	X("POSIX", DD_ANY, "*", "POSIX_MMAPS", DD_UNMONITORED, DD_ALWAYS, "",                     \
+	  "Darshan 3.5 intercepts mmap only when built to (off by default) and "                  \
+	  "otherwise reports -1; ioatlas counts mmap calls")                                      \
+	X("POSIX", DD_RANKS, "own.*", "POSIX_STATS", DD_GREATER, DD_ALWAYS, "",                   \
+	  "with glibc 2.33 and later stat, lstat and fstat are functions of their own that "      \
+	  "Darshan does not intercept (it wraps the older __xstat family); ioatlas counts "       \
+	  "them")                                                                                 \
+	X("*", DD_SHARED, "*", "*_F_VARIANCE_RANK_TIME", DD_DIFFERS, DD_TIMING, "",               \
+	  "a variance of seconds squared, often below darshan-parser's printed precision "        \
+	  "(0.000001): whether it prints as zero depends on the run's timing")                    \
+	X("*", DD_SHARED, "*", "*_FASTEST_RANK*", DD_DIFFERS, DD_TIMING, "",                      \
+	  "which rank is fastest depends on the run's timing")                                    \
+	X("*", DD_SHARED, "*", "*_SLOWEST_RANK*", DD_DIFFERS, DD_TIMING, "",                      \
 	  "which rank is slowest depends on the run's timing")
 
 #endif
