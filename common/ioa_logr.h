@@ -153,4 +153,22 @@ struct ioa_log_failure {
 int ioa_logr_each_failure(struct ioa_log_reader *r, const struct ioa_buf *raw,
 			  int (*fn)(const struct ioa_log_failure *f, void *arg), void *arg);
 
+/*
+ * A rank's MPI library region: the POSIX and STDIO calls its MPI library
+ * made inside MPI_Init, MPI_Finalize and communication calls (calls, of
+ * which failed failed), none of them among the records; and, one fn call
+ * per entry as in the errors region, the library's failed calls by
+ * operation and errno, those it made inside MPI-IO calls included (their
+ * file's record id, when the file is recorded).  Not the application's.
+ */
+struct ioa_log_mpi_library {
+	int32_t rank;
+	uint64_t calls;
+	uint64_t failed;
+};
+
+int ioa_logr_mpi_library(struct ioa_log_reader *r, const struct ioa_buf *raw,
+			 struct ioa_log_mpi_library *lib,
+			 int (*fn)(const struct ioa_log_failure *f, void *arg), void *arg);
+
 #endif

@@ -311,9 +311,10 @@ int64_t rt_extents_add(struct rt_extents *e, int64_t start, int64_t end)
 void rt_record_failure(struct rt_record *rec, enum ioa_module module, const char *op, int err)
 {
 	uint64_t id = rec ? rec->id : 0;
+	int library = module != IOA_MOD_MPIIO && (rt_inside & (RT_IN_MPI | RT_IN_MPIIO));
 	size_t i;
 
-	if (rec) {
+	if (rec && !library) {
 		static const int failed_counter[IOA_MOD_COUNT] = {
 			[IOA_MOD_POSIX] = POSIX_FAILED_CALLS,
 			[IOA_MOD_STDIO] = STDIO_FAILED_CALLS,
@@ -324,7 +325,8 @@ void rt_record_failure(struct rt_record *rec, enum ioa_module module, const char
 	for (i = 0; i < failure_count; i++) {
 		struct rt_failure *f = &failures[i];
 
-		if (f->record_id == id && f->module == module && f->err == err && f->op == op) {
+		if (f->record_id == id && f->module == module && f->err == err && f->op == op &&
+		    f->mpi_library == library) {
 			f->count++;
 			return;
 		}
@@ -333,7 +335,7 @@ void rt_record_failure(struct rt_record *rec, enum ioa_module module, const char
 		rt_failures_dropped++;
 		return;
 	}
-	failures[failure_count++] = (struct rt_failure){id, module, op, err, 1};
+	failures[failure_count++] = (struct rt_failure){id, module, op, err, library, 1};
 }
 
 size_t rt_failures(const struct rt_failure **table)

@@ -137,7 +137,13 @@ void rt_values_top4(const struct rt_values *v, int64_t *values, int64_t *counts)
 /* Adds [start, end) to the written extents; returns the bytes already written in it. */
 int64_t rt_extents_add(struct rt_extents *e, int64_t start, int64_t end);
 
-/* Records a failed call on rec (may be NULL: no file); op is a string literal. */
+/*
+ * Records a failed call on rec (may be NULL: no file); op is a string
+ * literal.  A POSIX or STDIO call that failed inside MPI (the MPI library's
+ * own: rt_core.h, RT_IN_MPI) or inside an MPI-IO call (ROMIO's probes) is
+ * the MPI library's: its entry is marked so, and the record's FAILED_CALLS,
+ * the application's failures, stays as it was.
+ */
 void rt_record_failure(struct rt_record *rec, enum ioa_module module, const char *op, int err);
 
 struct rt_failure {
@@ -145,6 +151,7 @@ struct rt_failure {
 	enum ioa_module module;
 	const char *op;
 	int err;
+	int mpi_library; /* made by the MPI library, not the application */
 	uint64_t count;
 };
 
