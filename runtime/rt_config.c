@@ -91,7 +91,8 @@ static int list_add(struct rt_list *list, const char *p, size_t len)
 	char entry[sizeof(list->items[0])];
 	size_t used = 0, i, wild;
 
-	if (len >= var_len && !memcmp(p, tmpdir_var, var_len) && (len == var_len || p[var_len] == '/')) {
+	if (len >= var_len && !memcmp(p, tmpdir_var, var_len) &&
+	    (len == var_len || p[var_len] == '/')) {
 		const char *dir;
 
 		used = temp_dir(&dir);

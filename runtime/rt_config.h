@@ -50,7 +50,7 @@ struct rt_list {
  * (MPICH, Open MPI's vader and sm transports and its probe, UCX, PSM2)
  * and Open MPI's and PRRTE's session folders in the temporary folder.
  */
-#define RT_DEFAULT_EXCLUDE_PATHS                                                         \
+#define RT_DEFAULT_EXCLUDE_PATHS                                                           \
 	"/proc:/sys:/dev:/etc:/usr:/bin:/sbin:/lib:/lib32:/lib64:/libx32:/boot:/opt:/var:" \
 	"/run:/dev/shm/mpich_shar_tmp*:/dev/shm/vader_segment.*:/dev/shm/sm_segment.*:"    \
 	"/dev/shm/open_mpi.*:/dev/shm/ucx_shm_posix_*:/dev/shm/psm2_shm.*:/tmp/ompi.*:"    \

@@ -240,7 +240,7 @@ static int pack_mpi_library(struct ioa_log_writer *w, struct ioa_buf *raw)
 		rc = enc_failures(raw, 1, &count);
 	if (rc || (!count && !rt_mpi_library.calls))
 		return rc;
-	return ioa_logw_add(w, IOA_REGION_MPI_LIBRARY, raw->data, raw->len);
+	return ioa_logw_add(w, IOA_REGION_MPILIB, raw->data, raw->len);
 }
 
 /* This rank's time-resolved view: the bins of every record that moved data. */

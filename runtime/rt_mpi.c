@@ -225,11 +225,11 @@ static void rt_mpi_view(struct rt_view *v, MPI_Offset disp, MPI_Datatype etype, 
  * itself, as one synchronizing call.  MPI_Finalize writes the log first;
  * what the library does after that is no log's.
  */
-#define RT_MPI_LIBRARY_CALL(r, call)                              \
-	do {                                                      \
-		unsigned rt_was_inside = rt_inside & RT_IN_MPI;   \
-		rt_inside |= RT_IN_MPI;                           \
-		r = call;                                         \
+#define RT_MPI_LIBRARY_CALL(r, call)                                  \
+	do {                                                          \
+		unsigned rt_was_inside = rt_inside & RT_IN_MPI;       \
+		rt_inside |= RT_IN_MPI;                               \
+		r = call;                                             \
 		rt_inside = (rt_inside & ~RT_IN_MPI) | rt_was_inside; \
 	} while (0)
 
@@ -252,11 +252,11 @@ static void rt_mpi_view(struct rt_view *v, MPI_Offset disp, MPI_Datatype etype, 
 	}                                                                   \
 	return r;
 
-#define RT_MPI_BODY_FINALIZE(name, args, unused) \
-	int r;                                   \
-	if (!RT_PMPI_RESOLVED(name))             \
-		return MPI_ERR_INTERN;           \
-	rt_mpilog_write();                       \
+#define RT_MPI_BODY_FINALIZE(name, args, unused)    \
+	int r;                                      \
+	if (!RT_PMPI_RESOLVED(name))                \
+		return MPI_ERR_INTERN;              \
+	rt_mpilog_write();                          \
 	RT_MPI_LIBRARY_CALL(r, RT_PMPI(name) args); \
 	return r;
 

@@ -76,7 +76,11 @@ static int rt_resolve(const char *name, void *slot)
 	_Generic((r), void * : (void *)(intptr_t)(r) == MAP_FAILED, default : (intptr_t)(r) < 0)
 
 /* Whether a call of the MPI library failed, by its result: -1, EOF, NULL or MAP_FAILED. */
-#define RT_LIB_FAILED(r) _Generic((r), FILE * : (void *)(intptr_t)(r) == NULL, default : RT_FAILED(r))
+#define RT_LIB_FAILED(r) \
+	_Generic((r), FILE * : (void *)(intptr_t)(r) == NULL, default : RT_FAILED(r))
+
+/* A call the MPI library made (rt_core.h, RT_IN_MPI): only counted, as the library's. */
+#define RT_LIB_CALL(name) rt_mpi_library_call(RT_LAYER, #name, RT_LIB_FAILED(r), err)
 
 /* The value a wrapper returns when the real function cannot be found. */
 #define RT_NOSYS(r) _Generic((r), void * : MAP_FAILED, default : -1)
@@ -112,7 +116,7 @@ static int rt_resolve(const char *name, void *slot)
 	post;                                                          \
 	rt_lock();                                                     \
 	if (rt_inside & RT_IN_MPI) {                                   \
-		rt_mpi_library_call(RT_LAYER, #name, RT_LIB_FAILED(r), err); \
+		RT_LIB_CALL(name);                                     \
 	} else {                                                       \
 		RT_NOTE_SUBCALL();                                     \
 		handler;                                               \

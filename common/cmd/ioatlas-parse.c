@@ -174,8 +174,10 @@ static const unsigned char *setting_value(const unsigned char *text, uint32_t te
 static int print_exclusions(struct parse *p, const unsigned char *settings, uint32_t len)
 {
 	uint32_t excluded_len = 0, included_len = 0;
-	const unsigned char *excluded = setting_value(settings, len, "exclude_paths", &excluded_len);
-	const unsigned char *included = setting_value(settings, len, "include_paths", &included_len);
+	const unsigned char *excluded =
+		setting_value(settings, len, "exclude_paths", &excluded_len);
+	const unsigned char *included =
+		setting_value(settings, len, "include_paths", &included_len);
 
 	if (!excluded)
 		return 0;
@@ -650,8 +652,8 @@ static int on_library_failure(const struct ioa_log_failure *f, void *arg)
 		json_object_array_add(p->jlibrary, obj);
 		return 0;
 	}
-	printf("#MPILIB\t%s\t%d\t%llu\t%.*s\t%s\t%llu\t%s\n", ioa_modules[f->module].name,
-	       f->rank, (unsigned long long)f->record_id, (int)f->op_len, f->op, errname,
+	printf("#MPILIB\t%s\t%d\t%llu\t%.*s\t%s\t%llu\t%s\n", ioa_modules[f->module].name, f->rank,
+	       (unsigned long long)f->record_id, (int)f->op_len, f->op, errname,
 	       (unsigned long long)f->count, ioa_buf_str(&p->line));
 	return 0;
 }
@@ -681,7 +683,7 @@ static int print_library(struct parse *p)
 	for (i = 0; i < p->reader.region_count && !rc; i++) {
 		struct ioa_log_mpi_library lib;
 
-		if (p->reader.regions[i].type != IOA_REGION_MPI_LIBRARY || (!p->base && !p->json))
+		if (p->reader.regions[i].type != IOA_REGION_MPILIB || (!p->base && !p->json))
 			continue;
 		rc = ioa_logr_read_region(&p->reader, i, &raw);
 		if (!rc)
@@ -720,7 +722,7 @@ static int load_metadata(struct parse *p)
 		case IOA_REGION_JOB:
 			rc = ioa_logr_read_region(&p->reader, (uint32_t)i, &p->job_raw);
 			break;
-		case IOA_REGION_MPI_LIBRARY:
+		case IOA_REGION_MPILIB:
 			rc = sum_library(p, (uint32_t)i);
 			break;
 		}
@@ -858,6 +860,17 @@ static int print_files(struct parse *p)
 	return rc;
 }
 
+/* The MPI library's own I/O, summed over the ranks, with its failed calls. */
+static json_object *library_json(const struct parse *p)
+{
+	json_object *library = json_object_new_object();
+
+	json_object_object_add(library, "calls", json_object_new_uint64(p->library.calls));
+	json_object_object_add(library, "failed", json_object_new_uint64(p->library.failed));
+	json_object_object_add(library, "failures", p->jlibrary);
+	return library;
+}
+
 static int run_json(struct parse *p)
 {
 	json_object *root = json_object_new_object(), *job = json_object_new_object(),
@@ -898,16 +911,7 @@ static int run_json(struct parse *p)
 	json_object_object_add(root, "bins", p->jbins);
 	json_object_object_add(root, "hints", p->jhints);
 	json_object_object_add(root, "folded_files", p->jfolded);
-	{
-		json_object *library = json_object_new_object();
-
-		json_object_object_add(library, "calls",
-				       json_object_new_uint64(p->library.calls));
-		json_object_object_add(library, "failed",
-				       json_object_new_uint64(p->library.failed));
-		json_object_object_add(library, "failures", p->jlibrary);
-		json_object_object_add(root, "mpi_library", library);
-	}
+	json_object_object_add(root, "mpi_library", library_json(p));
 	if (!rc)
 		printf("%s\n",
 		       json_object_to_json_string_ext(

@@ -72,7 +72,8 @@ int main(int argc, char **argv)
 			fclose(f);
 		printf("rank %d: fopen %s %s\n", rank, argv[2], f ? "0" : strerrorname_np(err));
 	} else if (strcmp(mode, "none")) {
-		fprintf(stderr, "usage: mpi-noise none | scratch SHM DIR | create FILE | missing FILE\n");
+		fprintf(stderr,
+			"usage: mpi-noise none | scratch SHM DIR | create FILE | missing FILE\n");
 		rc = 1;
 	}
 	MPI_Barrier(MPI_COMM_WORLD);
