@@ -498,7 +498,7 @@ static int each_failure_entry(struct ioa_log_reader *r, struct ioa_cursor *c, co
 		if (c->overrun || module >= IOA_MOD_COUNT)
 			return fail(r, -EINVAL, "%s region: bad entry %u of %u", what, i, count);
 		f.module = (enum ioa_module)module;
-		rc = fn(&f, arg);
+		rc = fn ? fn(&f, arg) : 0;
 	}
 	if (!rc && (c->overrun || c->left))
 		return fail(r, -EINVAL, "%s region: %zu stray bytes after %u entries", what,
@@ -523,6 +523,7 @@ int ioa_logr_mpi_library(struct ioa_log_reader *r, const struct ioa_buf *raw,
 	lib->rank = (int32_t)ioa_cursor_u32(&c);
 	lib->calls = ioa_cursor_u64(&c);
 	lib->failed = ioa_cursor_u64(&c);
+	lib->failed_mpiio = ioa_cursor_u64(&c);
 	if (c.overrun || lib->failed > lib->calls)
 		return fail(r, -EINVAL, "MPI library region: bad header");
 	return each_failure_entry(r, &c, "MPI library", fn, arg);

@@ -87,8 +87,9 @@ extern _Thread_local unsigned rt_inside __attribute__((tls_model("initial-exec")
  * the lock; the log carries them in its MPI library region.
  */
 struct rt_mpi_library {
-	uint64_t calls;	 /* POSIX and STDIO calls made inside MPI (RT_IN_MPI) */
-	uint64_t failed; /* those of them that failed */
+	uint64_t calls;	       /* POSIX and STDIO calls made inside MPI (RT_IN_MPI) */
+	uint64_t failed;       /* those of them that failed */
+	uint64_t failed_mpiio; /* POSIX and STDIO calls that failed inside MPI-IO calls */
 };
 
 extern struct rt_mpi_library rt_mpi_library;

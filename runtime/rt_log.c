@@ -237,8 +237,10 @@ static int pack_mpi_library(struct ioa_log_writer *w, struct ioa_buf *raw)
 	if (!rc)
 		rc = ioa_enc_u64(raw, rt_mpi_library.failed);
 	if (!rc)
+		rc = ioa_enc_u64(raw, rt_mpi_library.failed_mpiio);
+	if (!rc)
 		rc = enc_failures(raw, 1, &count);
-	if (rc || (!count && !rt_mpi_library.calls))
+	if (rc || (!rt_mpi_library.calls && !rt_mpi_library.failed_mpiio))
 		return rc;
 	return ioa_logw_add(w, IOA_REGION_MPILIB, raw->data, raw->len);
 }

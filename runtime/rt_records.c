@@ -314,6 +314,8 @@ void rt_record_failure(struct rt_record *rec, enum ioa_module module, const char
 	int library = module != IOA_MOD_MPIIO && (rt_inside & (RT_IN_MPI | RT_IN_MPIIO));
 	size_t i;
 
+	if (library && (rt_inside & RT_IN_MPIIO))
+		rt_mpi_library.failed_mpiio++;
 	if (rec && !library) {
 		static const int failed_counter[IOA_MOD_COUNT] = {
 			[IOA_MOD_POSIX] = POSIX_FAILED_CALLS,

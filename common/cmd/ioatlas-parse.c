@@ -54,7 +54,6 @@ struct parse {
 	double rank_io_time_max; /* for --perf */
 	json_object *jrecords, *jerrors, *jbins, *jhints, *jfolded, *jlibrary;
 	struct ioa_log_mpi_library library; /* summed over the ranks' MPI library regions */
-	uint64_t library_failed_all;	    /* the library's failed calls, MPI-IO's included */
 	int has_library;
 	struct ioa_buf line;
 };
@@ -594,14 +593,6 @@ static int keep_region(struct parse *p, uint32_t i, struct ioa_buf **out)
 	return rc;
 }
 
-static int on_library_sum(const struct ioa_log_failure *f, void *arg)
-{
-	struct parse *p = arg;
-
-	p->library_failed_all += f->count;
-	return 0;
-}
-
 /* One rank's MPI library region, into the job's sums. */
 static int sum_library(struct parse *p, uint32_t i)
 {
@@ -610,10 +601,11 @@ static int sum_library(struct parse *p, uint32_t i)
 	int rc = ioa_logr_read_region(&p->reader, i, &raw);
 
 	if (!rc)
-		rc = ioa_logr_mpi_library(&p->reader, &raw, &lib, on_library_sum, p);
+		rc = ioa_logr_mpi_library(&p->reader, &raw, &lib, NULL, NULL);
 	if (!rc) {
 		p->library.calls += lib.calls;
 		p->library.failed += lib.failed;
+		p->library.failed_mpiio += lib.failed_mpiio;
 		p->has_library = 1;
 	}
 	ioa_buf_release(&raw);
@@ -675,8 +667,8 @@ static int print_library(struct parse *p)
 		       "calls (%llu failed), %llu failed calls inside MPI-IO calls: the MPI "
 		       "library's, not the application's files or failures\n",
 		       (unsigned long long)p->library.calls, (unsigned long long)p->library.failed,
-		       (unsigned long long)(p->library_failed_all - p->library.failed));
-		if (p->library_failed_all && p->base)
+		       (unsigned long long)p->library.failed_mpiio);
+		if ((p->library.failed || p->library.failed_mpiio) && p->base)
 			printf("#MPILIB\t<module>\t<rank>\t<record id>\t<operation>\t<errno>"
 			       "\t<count>\t<file name>\n");
 	}
@@ -867,6 +859,8 @@ static json_object *library_json(const struct parse *p)
 
 	json_object_object_add(library, "calls", json_object_new_uint64(p->library.calls));
 	json_object_object_add(library, "failed", json_object_new_uint64(p->library.failed));
+	json_object_object_add(library, "failed_inside_mpiio",
+			       json_object_new_uint64(p->library.failed_mpiio));
 	json_object_object_add(library, "failures", p->jlibrary);
 	return library;
 }
