@@ -29,7 +29,9 @@ job() {
 	local preload
 	preload=$(ioa_preload_list "$IOA_RUNTIME_SO")
 	if [ "$family" = mpich ]; then
+		# LeakSanitizer cannot run under ptrace (sanitizer builds).
 		run_timeout 120 mpiexec.mpich -n "$ranks" -genv LD_PRELOAD "$preload" \
+			${IOA_SANITIZE:+-genv ASAN_OPTIONS "${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"} \
 			-genv IOATLAS_LOGDIR "$logs" strace -ff -o "$prefix" "$TEST_TMP/noise-mpich" none
 	else
 		ompi_run "$ranks" 120 -x LD_PRELOAD="$preload" -x IOATLAS_LOGDIR="$logs" \

@@ -37,7 +37,9 @@ job() {
 		set -- "$TEST_TMP/noise-$family" "$@"
 	fi
 	if [ "$family" = mpich ]; then
+		# LeakSanitizer cannot run under ptrace (strace; sanitizer builds).
 		run_timeout 120 mpiexec.mpich -n 2 -genv LD_PRELOAD "$preload" \
+			${IOA_SANITIZE:+-genv ASAN_OPTIONS "${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"} \
 			-genv IOATLAS_LOGDIR "$logs" ${IOATLAS_CONF:+-genv IOATLAS_CONF "$IOATLAS_CONF"} \
 			${IOATLAS_EXCLUDE_PATHS:+-genv IOATLAS_EXCLUDE_PATHS "$IOATLAS_EXCLUDE_PATHS"} \
 			${TMPDIR:+-genv TMPDIR "$TMPDIR"} "$@"
