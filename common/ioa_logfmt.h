@@ -39,6 +39,7 @@
 #define IOA_REGION_ERRORS 4u
 #define IOA_REGION_HINTS  5u
 #define IOA_REGION_FOLDED 6u
+#define IOA_REGION_MPILIB 7u /* the MPI library's own I/O, not the application's */
 #define IOA_REGION_BINS	  32u
 #define IOA_REGION_TRACE  33u
 

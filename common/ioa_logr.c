@@ -477,33 +477,56 @@ int ioa_logr_each_mount(struct ioa_log_reader *r, const struct ioa_buf *raw,
 	return rc;
 }
 
-int ioa_logr_each_failure(struct ioa_log_reader *r, const struct ioa_buf *raw,
-			  int (*fn)(const struct ioa_log_failure *f, void *arg), void *arg)
+/* The entries of an errors region, or of the errors part of an MPI library region. */
+static int each_failure_entry(struct ioa_log_reader *r, struct ioa_cursor *c, const char *what,
+			      int (*fn)(const struct ioa_log_failure *f, void *arg), void *arg)
 {
-	struct ioa_cursor c = cursor_of(raw);
-	uint32_t count = ioa_cursor_u32(&c), i;
+	uint32_t count = ioa_cursor_u32(c), i;
 	int rc = 0;
 
 	for (i = 0; i < count && !rc; i++) {
 		struct ioa_log_failure f;
 		uint16_t module;
 
-		f.record_id = ioa_cursor_u64(&c);
-		f.rank = (int32_t)ioa_cursor_u32(&c);
-		module = ioa_cursor_u16(&c);
-		f.op_len = ioa_cursor_u32(&c);
-		f.op = ioa_cursor_take(&c, f.op_len);
-		f.err = (int32_t)ioa_cursor_u32(&c);
-		f.count = ioa_cursor_u64(&c);
-		if (c.overrun || module >= IOA_MOD_COUNT)
-			return fail(r, -EINVAL, "errors region: bad entry %u of %u", i, count);
+		f.record_id = ioa_cursor_u64(c);
+		f.rank = (int32_t)ioa_cursor_u32(c);
+		module = ioa_cursor_u16(c);
+		f.op_len = ioa_cursor_u32(c);
+		f.op = ioa_cursor_take(c, f.op_len);
+		f.err = (int32_t)ioa_cursor_u32(c);
+		f.count = ioa_cursor_u64(c);
+		if (c->overrun || module >= IOA_MOD_COUNT)
+			return fail(r, -EINVAL, "%s region: bad entry %u of %u", what, i, count);
 		f.module = (enum ioa_module)module;
-		rc = fn(&f, arg);
+		rc = fn ? fn(&f, arg) : 0;
 	}
-	if (!rc && c.left)
-		return fail(r, -EINVAL, "errors region: %zu stray bytes after %u entries", c.left,
-			    count);
+	if (!rc && (c->overrun || c->left))
+		return fail(r, -EINVAL, "%s region: %zu stray bytes after %u entries", what,
+			    c->left, count);
 	return rc;
+}
+
+int ioa_logr_each_failure(struct ioa_log_reader *r, const struct ioa_buf *raw,
+			  int (*fn)(const struct ioa_log_failure *f, void *arg), void *arg)
+{
+	struct ioa_cursor c = cursor_of(raw);
+
+	return each_failure_entry(r, &c, "errors", fn, arg);
+}
+
+int ioa_logr_mpi_library(struct ioa_log_reader *r, const struct ioa_buf *raw,
+			 struct ioa_log_mpi_library *lib,
+			 int (*fn)(const struct ioa_log_failure *f, void *arg), void *arg)
+{
+	struct ioa_cursor c = cursor_of(raw);
+
+	lib->rank = (int32_t)ioa_cursor_u32(&c);
+	lib->calls = ioa_cursor_u64(&c);
+	lib->failed = ioa_cursor_u64(&c);
+	lib->failed_mpiio = ioa_cursor_u64(&c);
+	if (c.overrun || lib->failed > lib->calls)
+		return fail(r, -EINVAL, "MPI library region: bad header");
+	return each_failure_entry(r, &c, "MPI library", fn, arg);
 }
 
 int ioa_logr_each_bins(struct ioa_log_reader *r, const struct ioa_buf *raw,

@@ -153,4 +153,25 @@ struct ioa_log_failure {
 int ioa_logr_each_failure(struct ioa_log_reader *r, const struct ioa_buf *raw,
 			  int (*fn)(const struct ioa_log_failure *f, void *arg), void *arg);
 
+/*
+ * A rank's MPI library region: the POSIX and STDIO calls its MPI library
+ * made inside MPI_Init, MPI_Finalize and communication calls (calls, of
+ * which failed failed), none of them among the records, and the calls
+ * that failed inside MPI-IO calls (failed_mpiio); and, one fn call per
+ * entry as in the errors region, the library's failed calls by operation
+ * and errno, both kinds (those inside MPI-IO calls with their file's
+ * record id, when the file is recorded).  Not the application's.
+ */
+struct ioa_log_mpi_library {
+	int32_t rank;
+	uint64_t calls;
+	uint64_t failed;
+	uint64_t failed_mpiio;
+};
+
+/* fn may be NULL: the header alone, the entries checked. */
+int ioa_logr_mpi_library(struct ioa_log_reader *r, const struct ioa_buf *raw,
+			 struct ioa_log_mpi_library *lib,
+			 int (*fn)(const struct ioa_log_failure *f, void *arg), void *arg);
+
 #endif

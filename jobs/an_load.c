@@ -104,7 +104,9 @@ static int file_cmp(const void *a, const void *b)
 
 void an_sort_files(struct an_job *job)
 {
-	qsort(job->files, job->nfiles, sizeof(*job->files), file_cmp);
+	/* A job may touch no file at all (its table is then NULL). */
+	if (job->nfiles)
+		qsort(job->files, job->nfiles, sizeof(*job->files), file_cmp);
 }
 
 int32_t an_file_of(const struct an_job *job, uint64_t id)

@@ -57,6 +57,73 @@ static int parse_bool(const char *text, bool *out)
 	return -1;
 }
 
+/*
+ * The temporary folder as MPI libraries (Open MPI, PMIx) find it, for
+ * "$TMPDIR" in a list: $TMPDIR, $TEMP, $TMP (absolute ones), else /tmp;
+ * without its trailing slashes.
+ */
+static size_t temp_dir(const char **dir)
+{
+	static const char *const vars[] = {"TMPDIR", "TEMP", "TMP"};
+	const char *d = "/tmp";
+	size_t i, len;
+
+	for (i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
+		const char *v = getenv(vars[i]);
+
+		if (v && v[0] == '/') {
+			d = v;
+			break;
+		}
+	}
+	len = strlen(d);
+	while (len > 1 && d[len - 1] == '/')
+		len--;
+	*dir = d;
+	return len;
+}
+
+/* Adds one entry (len bytes at p) to list: $TMPDIR replaced, trailing '/' dropped. */
+static int list_add(struct rt_list *list, const char *p, size_t len)
+{
+	static const char tmpdir_var[] = "$TMPDIR";
+	const size_t var_len = sizeof(tmpdir_var) - 1;
+	char entry[sizeof(list->items[0])];
+	size_t used = 0, i, wild;
+
+	if (len >= var_len && !memcmp(p, tmpdir_var, var_len) &&
+	    (len == var_len || p[var_len] == '/')) {
+		const char *dir;
+
+		used = temp_dir(&dir);
+		if (used >= sizeof(entry))
+			return -1;
+		memcpy(entry, dir, used);
+		p += var_len;
+		len -= var_len;
+	}
+	if (used + len >= sizeof(entry))
+		return -1;
+	memcpy(entry + used, p, len);
+	used += len;
+	while (used > 1 && entry[used - 1] == '/')
+		used--;
+	entry[used] = '\0';
+	for (i = 0; i < list->count; i++)
+		if (!strcmp(list->items[i], entry))
+			return 0;
+	if (list->count == RT_CONFIG_LIST_MAX)
+		return -1;
+	/* What precedes the first wildcard's name is compared as it is. */
+	wild = strcspn(entry, "*?");
+	while (wild < used && wild > 0 && entry[wild - 1] != '/')
+		wild--;
+	memcpy(list->items[list->count], entry, used + 1);
+	list->lengths[list->count] = (unsigned short)used;
+	list->literal[list->count++] = (unsigned short)(wild < used ? wild : used);
+	return 0;
+}
+
 static int parse_list(const char *text, struct rt_list *list)
 {
 	struct rt_list parsed = {0};
@@ -66,12 +133,8 @@ static int parse_list(const char *text, struct rt_list *list)
 		const char *end = strchr(p, ':');
 		size_t len = end ? (size_t)(end - p) : strlen(p);
 
-		if (len) {
-			if (parsed.count == RT_CONFIG_LIST_MAX || len >= sizeof(parsed.items[0]))
-				return -1;
-			parsed.lengths[parsed.count] = (unsigned short)len;
-			memcpy(parsed.items[parsed.count++], p, len);
-		}
+		if (len && list_add(&parsed, p, len))
+			return -1;
 		p += len + (end != NULL);
 	}
 	*list = parsed;
@@ -310,18 +373,72 @@ size_t rt_config_describe(const struct rt_config *c, char *out, size_t out_len)
 	return used;
 }
 
-/* Length of the longest entry of list that is a path prefix of path, or 0. */
+/* Whether the name (len bytes) matches pattern (plen bytes): '*' any run, '?' one byte. */
+static bool name_matches(const char *pattern, size_t plen, const char *name, size_t len)
+{
+	size_t pi = 0, ni = 0, star = (size_t)-1, mark = 0;
+
+	while (ni < len) {
+		if (pi < plen && (pattern[pi] == '?' || pattern[pi] == name[ni]) &&
+		    pattern[pi] != '*') {
+			pi++;
+			ni++;
+		} else if (pi < plen && pattern[pi] == '*') {
+			star = pi++;
+			mark = ni;
+		} else if (star != (size_t)-1) {
+			pi = star + 1;
+			ni = ++mark;
+		} else {
+			return false;
+		}
+	}
+	while (pi < plen && pattern[pi] == '*')
+		pi++;
+	return pi == plen;
+}
+
+/*
+ * How much of path the names of pattern match, one name of the path per
+ * name of the pattern from the start of both, or 0 when they do not.
+ */
+static size_t names_match(const char *pattern, const char *path)
+{
+	const char *p = pattern, *s = path;
+
+	for (;;) {
+		size_t plen = strcspn(p, "/"), slen = strcspn(s, "/");
+
+		if (!name_matches(p, plen, s, slen))
+			return 0;
+		p += plen;
+		s += slen;
+		if (!*p)
+			return (size_t)(s - path);
+		if (*s != '/')
+			return 0;
+		p++;
+		s++;
+	}
+}
+
+/* Length of the longest leading part of path that an entry of list matches, or 0. */
 static size_t longest_prefix(const struct rt_list *list, const char *path)
 {
 	size_t best = 0, i;
 
 	for (i = 0; i < list->count; i++) {
-		size_t len = list->lengths[i];
+		const char *item = list->items[i];
+		size_t len = list->lengths[i], lit = list->literal[i], m;
 
-		if (len > best && (len < 2 || path[1] == list->items[i][1]) &&
-		    !strncmp(path, list->items[i], len) &&
-		    (path[len] == '/' || path[len] == '\0' || list->items[i][len - 1] == '/'))
-			best = len;
+		if ((lit >= 2 && path[1] != item[1]) || strncmp(path, item, lit))
+			continue;
+		if (lit == len)
+			m = path[len] == '/' || path[len] == '\0' || item[len - 1] == '/' ? len : 0;
+		else
+			m = (m = names_match(item + lit, path + lit)) ? lit + m : 0;
+		if (m > best)
+			best = m;
 	}
 	return best;
 }

@@ -24,6 +24,17 @@ struct rt_state rt = {.nprocs = 1};
 _Thread_local unsigned rt_inside __attribute__((tls_model("initial-exec")));
 
 int rt_lock_word;
+struct rt_mpi_library rt_mpi_library;
+
+void rt_mpi_library_call(unsigned layer, const char *op, int failed, int err)
+{
+	rt_mpi_library.calls++;
+	/* A formatted read at the end of its input returns EOF and sets no errno. */
+	if (!failed || !err)
+		return;
+	rt_mpi_library.failed++;
+	rt_record_failure(NULL, layer == RT_IN_POSIX ? IOA_MOD_POSIX : IOA_MOD_STDIO, op, err);
+}
 
 /* The slow path of rt_lock(): another thread holds the lock. */
 void rt_lock_wait(void)
@@ -113,6 +124,7 @@ static int restart_in_child(void)
 	rt.rank = 0;
 	rt.nprocs = 1;
 	rt_records_forget();
+	memset(&rt_mpi_library, 0, sizeof(rt_mpi_library));
 	rt_posix_forget();
 	rt_stdio_forget();
 	rt_mpiio_current = NULL;

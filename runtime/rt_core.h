@@ -64,12 +64,42 @@ extern struct rt_state rt;
 #define RT_IN_POSIX   0x1u
 #define RT_IN_STDIO   0x2u
 #define RT_IN_MPIIO   0x4u
-#define RT_IN_MPI     0x8u  /* MPI_Init, MPI_Finalize, synchronization */
+#define RT_IN_MPI     0x8u  /* MPI_Init, MPI_Finalize, communication: the MPI library's I/O */
 #define RT_IN_RUNTIME 0x10u /* the runtime's own work: start-up, shutdown */
 #define RT_IN_LOCK    0x20u /* holding the record lock: a signal handler's I/O passes */
 #define RT_IN_VFORK   0x40u /* called vfork(): in its child until getpid() says otherwise */
 
 extern _Thread_local unsigned rt_inside __attribute__((tls_model("initial-exec")));
+
+/*
+ * The MPI library's own I/O.  A POSIX or STDIO call that a thread makes
+ * while it is inside MPI_Init, MPI_Init_thread, MPI_Finalize or a
+ * communication call (RT_IN_MPI) is the MPI library's (its shared-memory
+ * segments, session folders, hardware probes), not the application's: the
+ * wrapper makes it as usual and, instead of the records and the trace,
+ * hands it to rt_mpi_library_call(), which counts it (and its failure, by
+ * operation and errno, in the failure table marked as the library's).
+ * Failed POSIX and STDIO calls made inside an MPI-IO call (RT_IN_MPIIO:
+ * ROMIO's probes) are the library's too (rt_record_failure()); its
+ * successful ones count on their files as the MPI-IO call's sub-calls.
+ * Threads MPI starts are not marked: what they touch lies in places the
+ * default exclude_paths name (rt_config.h).  Counts are per process, under
+ * the lock; the log carries them in its MPI library region.
+ */
+struct rt_mpi_library {
+	uint64_t calls;	       /* POSIX and STDIO calls made inside MPI (RT_IN_MPI) */
+	uint64_t failed;       /* those of them that failed */
+	uint64_t failed_mpiio; /* POSIX and STDIO calls that failed inside MPI-IO calls */
+};
+
+extern struct rt_mpi_library rt_mpi_library;
+
+/*
+ * Counts a call the MPI library made (layer RT_IN_POSIX or RT_IN_STDIO; op a
+ * string literal; failed: its result was -1, EOF, NULL or MAP_FAILED; err
+ * the errno it left, which a failure sets).  Under the lock.
+ */
+void rt_mpi_library_call(unsigned layer, const char *op, int failed, int err);
 
 /* The slow path of rt_begin(): after a vfork(), the child or the parent? */
 int rt_begin_after_vfork(unsigned layer);

@@ -176,17 +176,19 @@ static int pack_names(struct ioa_log_writer *w, struct ioa_buf *raw)
 	return ioa_logw_region_end(w, rc);
 }
 
-static int pack_failures(struct ioa_log_writer *w, struct ioa_buf *raw)
+/* The failure table's entries of the application (mpi_library 0) or of the MPI library (1). */
+static int enc_failures(struct ioa_buf *raw, int mpi_library, uint32_t *count)
 {
 	const struct rt_failure *f;
-	size_t count = rt_failures(&f), i;
+	size_t n = rt_failures(&f), i;
+	size_t at = raw->len;
 	int rc;
 
-	if (!count)
-		return 0;
-	ioa_buf_reset(raw);
-	rc = ioa_enc_u32(raw, (uint32_t)count);
-	for (i = 0; i < count && !rc; i++) {
+	*count = 0;
+	rc = ioa_enc_u32(raw, 0);
+	for (i = 0; i < n && !rc; i++) {
+		if (f[i].mpi_library != mpi_library)
+			continue;
 		rc = ioa_enc_u64(raw, f[i].record_id);
 		if (!rc)
 			rc = ioa_enc_u32(raw, (uint32_t)rt.rank);
@@ -198,8 +200,49 @@ static int pack_failures(struct ioa_log_writer *w, struct ioa_buf *raw)
 			rc = ioa_enc_u32(raw, (uint32_t)f[i].err);
 		if (!rc)
 			rc = ioa_enc_u64(raw, f[i].count);
+		++*count;
 	}
-	return rc ? rc : ioa_logw_add(w, IOA_REGION_ERRORS, raw->data, raw->len);
+	if (!rc)
+		ioa_put_u32((unsigned char *)raw->data + at, *count);
+	return rc;
+}
+
+static int pack_failures(struct ioa_log_writer *w, struct ioa_buf *raw)
+{
+	uint32_t count;
+	int rc;
+
+	ioa_buf_reset(raw);
+	rc = enc_failures(raw, 0, &count);
+	if (rc || !count)
+		return rc;
+	return ioa_logw_add(w, IOA_REGION_ERRORS, raw->data, raw->len);
+}
+
+/*
+ * What the MPI library did through the wrappers, not the application
+ * (rt_core.h): its calls inside MPI and its failed calls, those inside
+ * MPI-IO calls among them, in a region of their own so that nothing
+ * downstream takes them for the application's.
+ */
+static int pack_mpi_library(struct ioa_log_writer *w, struct ioa_buf *raw)
+{
+	uint32_t count;
+	int rc;
+
+	ioa_buf_reset(raw);
+	rc = ioa_enc_u32(raw, (uint32_t)rt.rank);
+	if (!rc)
+		rc = ioa_enc_u64(raw, rt_mpi_library.calls);
+	if (!rc)
+		rc = ioa_enc_u64(raw, rt_mpi_library.failed);
+	if (!rc)
+		rc = ioa_enc_u64(raw, rt_mpi_library.failed_mpiio);
+	if (!rc)
+		rc = enc_failures(raw, 1, &count);
+	if (rc || (!rt_mpi_library.calls && !rt_mpi_library.failed_mpiio))
+		return rc;
+	return ioa_logw_add(w, IOA_REGION_MPILIB, raw->data, raw->len);
 }
 
 /* This rank's time-resolved view: the bins of every record that moved data. */
@@ -314,6 +357,8 @@ int rt_log_pack_records(struct ioa_log_writer *w)
 		rc = pack_names(w, &raw);
 	if (!rc)
 		rc = pack_failures(w, &raw);
+	if (!rc)
+		rc = pack_mpi_library(w, &raw);
 	if (!rc)
 		rc = pack_bins(w, &raw);
 	if (!rc)
@@ -449,7 +494,7 @@ int rt_log_pack_job(struct ioa_log_writer *w, const char *hostnames, size_t host
 		    const uint32_t *rank_nodes, uint32_t nnodes)
 {
 	struct ioa_buf raw = IOA_BUF_INIT((size_t)1 << 28);
-	char pwbuf[1024], settings[4096];
+	char pwbuf[1024], settings[16384];
 	const char *scheduler, *jobid = job_id(&scheduler);
 	struct timespec now;
 	uint64_t end_ns, folded = 0;

@@ -245,20 +245,30 @@ static void rt_mpi_view(struct rt_view *v, MPI_Offset disp, MPI_Datatype etype, 
 	return r;
 
 /*
- * The I/O the MPI library makes while it starts (shared-memory files,
- * hardware probes) is counted but not traced: the trace shows MPI_Init
- * itself, as one synchronizing call.
+ * The I/O the MPI library makes while it starts and stops (shared-memory
+ * segments, session folders, hardware probes, its own settings files) is
+ * the library's, not the application's: the calling thread is marked
+ * inside MPI for the real call (RT_IN_MPI, rt_core.h), so its calls are
+ * counted as the library's instead of recorded.  The trace shows MPI_Init
+ * itself, as one synchronizing call.  MPI_Finalize writes the log first;
+ * what the library does after that is no log's.
  */
+#define RT_MPI_LIBRARY_CALL(r, call)                                  \
+	do {                                                          \
+		unsigned rt_was_inside = rt_inside & RT_IN_MPI;       \
+		rt_inside |= RT_IN_MPI;                               \
+		r = call;                                             \
+		rt_inside = (rt_inside & ~RT_IN_MPI) | rt_was_inside; \
+	} while (0)
+
 #define RT_MPI_BODY_INIT(name, args, unused)                                \
 	int r;                                                              \
 	double t0, t1;                                                      \
 	if (!RT_PMPI_RESOLVED(name))                                        \
 		return MPI_ERR_INTERN;                                      \
-	rt_trace_paused = 1;                                                \
 	t0 = rt_now();                                                      \
-	r = RT_PMPI(name) args;                                             \
+	RT_MPI_LIBRARY_CALL(r, RT_PMPI(name) args);                         \
 	t1 = rt_now();                                                      \
-	rt_trace_paused = 0;                                                \
 	if (r == MPI_SUCCESS) {                                             \
 		rt_mpilog_init();                                           \
 		if (rt.enabled) {                                           \
@@ -270,11 +280,13 @@ static void rt_mpi_view(struct rt_view *v, MPI_Offset disp, MPI_Datatype etype, 
 	}                                                                   \
 	return r;
 
-#define RT_MPI_BODY_FINALIZE(name, args, unused) \
-	if (!RT_PMPI_RESOLVED(name))             \
-		return MPI_ERR_INTERN;           \
-	rt_mpilog_write();                       \
-	return RT_PMPI(name) args;
+#define RT_MPI_BODY_FINALIZE(name, args, unused)    \
+	int r;                                      \
+	if (!RT_PMPI_RESOLVED(name))                \
+		return MPI_ERR_INTERN;              \
+	rt_mpilog_write();                          \
+	RT_MPI_LIBRARY_CALL(r, RT_PMPI(name) args); \
+	return r;
 
 /* Whether an info was given at open (MPIIO_HINTS), and its "key=value" lines for the log. */
 #define RT_MPI_BODY_OPEN(name, args, comm_e, path_e, amode_e, info_e, fh_e)                 \

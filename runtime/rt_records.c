@@ -375,9 +375,12 @@ void rt_extents_cut(struct rt_extents *e, int64_t length)
 void rt_record_failure(struct rt_record *rec, enum ioa_module module, const char *op, int err)
 {
 	uint64_t id = rec ? rec->id : 0;
+	int library = module != IOA_MOD_MPIIO && (rt_inside & (RT_IN_MPI | RT_IN_MPIIO));
 	size_t i;
 
-	if (rec) {
+	if (library && (rt_inside & RT_IN_MPIIO))
+		rt_mpi_library.failed_mpiio++;
+	if (rec && !library) {
 		static const int failed_counter[IOA_MOD_COUNT] = {
 			[IOA_MOD_POSIX] = POSIX_FAILED_CALLS,
 			[IOA_MOD_STDIO] = STDIO_FAILED_CALLS,
@@ -388,7 +391,8 @@ void rt_record_failure(struct rt_record *rec, enum ioa_module module, const char
 	for (i = 0; i < failure_count; i++) {
 		struct rt_failure *f = &failures[i];
 
-		if (f->record_id == id && f->module == module && f->err == err && f->op == op) {
+		if (f->record_id == id && f->module == module && f->err == err && f->op == op &&
+		    f->mpi_library == library) {
 			f->count++;
 			return;
 		}
@@ -397,7 +401,7 @@ void rt_record_failure(struct rt_record *rec, enum ioa_module module, const char
 		rt_failures_dropped++;
 		return;
 	}
-	failures[failure_count++] = (struct rt_failure){id, module, op, err, 1};
+	failures[failure_count++] = (struct rt_failure){id, module, op, err, library, 1};
 }
 
 size_t rt_failures(const struct rt_failure **table)

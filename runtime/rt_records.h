@@ -153,7 +153,13 @@ int64_t rt_extents_add(struct rt_extents *e, int64_t start, int64_t end, int64_t
 /* Forgets what was written at length and beyond (a truncation; 0: the file is new). */
 void rt_extents_cut(struct rt_extents *e, int64_t length);
 
-/* Records a failed call on rec (may be NULL: no file); op is a string literal. */
+/*
+ * Records a failed call on rec (may be NULL: no file); op is a string
+ * literal.  A POSIX or STDIO call that failed inside MPI (the MPI library's
+ * own: rt_core.h, RT_IN_MPI) or inside an MPI-IO call (ROMIO's probes) is
+ * the MPI library's: its entry is marked so, and the record's FAILED_CALLS,
+ * the application's failures, stays as it was.
+ */
 void rt_record_failure(struct rt_record *rec, enum ioa_module module, const char *op, int err);
 
 struct rt_failure {
@@ -161,6 +167,7 @@ struct rt_failure {
 	enum ioa_module module;
 	const char *op;
 	int err;
+	int mpi_library; /* made by the MPI library, not the application */
 	uint64_t count;
 };
 

@@ -76,6 +76,13 @@ static int rt_resolve(const char *name, void *slot)
 #define RT_FAILED(r) \
 	_Generic((r), void * : (void *)(intptr_t)(r) == MAP_FAILED, default : (intptr_t)(r) < 0)
 
+/* Whether a call of the MPI library failed, by its result: -1, EOF, NULL or MAP_FAILED. */
+#define RT_LIB_FAILED(r) \
+	_Generic((r), FILE * : (void *)(intptr_t)(r) == NULL, default : RT_FAILED(r))
+
+/* A call the MPI library made (rt_core.h, RT_IN_MPI): only counted, as the library's. */
+#define RT_LIB_CALL(name) rt_mpi_library_call(RT_LAYER, #name, RT_LIB_FAILED(r), err)
+
 /* The value a wrapper returns when the real function cannot be found. */
 #define RT_NOSYS(r) _Generic((r), void * : MAP_FAILED, default : -1)
 
@@ -86,7 +93,9 @@ static int rt_resolve(const char *name, void *slot)
  * outside the lock, where they may call into stdio (ftello, ferror): the
  * runtime never waits for a stream's lock while it holds its own, since the
  * thread holding that stream's lock (flockfile) may be waiting for ours.
- * Only the handler runs under the lock.  Whatever pre does to errno is
+ * Only the handler runs under the lock, and not for a call the MPI library
+ * makes (rt_core.h, RT_IN_MPI): that one is only counted as the library's.
+ * Whatever pre does to errno is
  * undone before the real call, whatever post does after it: the program
  * sees the errno of its own call, or the one it had.
  */
@@ -107,8 +116,12 @@ static int rt_resolve(const char *name, void *slot)
 	t1 = rt_now();                                                 \
 	post;                                                          \
 	rt_lock();                                                     \
-	RT_NOTE_SUBCALL();                                             \
-	handler;                                                       \
+	if (rt_inside & RT_IN_MPI) {                                   \
+		RT_LIB_CALL(name);                                     \
+	} else {                                                       \
+		RT_NOTE_SUBCALL();                                     \
+		handler;                                               \
+	}                                                              \
 	rt_unlock();                                                   \
 	rt_end(RT_LAYER);                                              \
 	errno = err;                                                   \

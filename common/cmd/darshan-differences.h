@@ -47,18 +47,6 @@ enum dd_kind { DD_ALWAYS, DD_TIMING, DD_MACHINE };
 	X("POSIX", DD_RANKS, "scratch.tmp", DD_RECORD, DD_ONLY_OURS, DD_ALWAYS, "",               \
 	  "remove(), which Darshan does not intercept, counts in POSIX_UNLINKS (ours): a file "   \
 	  "used only through stdio and then removed has a POSIX record holding the removal")      \
-	X("POSIX", DD_SHARED, "/dev/shm/mpich_shar_tmp*", DD_RECORD, DD_ONLY_OURS, DD_ALWAYS,     \
-	  "issue 19 (start-up noise)",                                                            \
-	  "MPICH's shared-memory segments, made inside MPI_Init, before Darshan starts "          \
-	  "recording")                                                                            \
-	X("POSIX", DD_SHARED, "/", DD_RECORD, DD_ONLY_OURS, DD_MACHINE,                           \
-	  "issue 19 (start-up noise)",                                                            \
-	  "libudev, which hwloc calls inside MPI_Init to name the block devices, opens the root " \
-	  "directory (O_PATH) before Darshan starts recording")                                   \
-	X("STDIO", DD_ANY, "/run/*", DD_RECORD, DD_ONLY_OURS, DD_MACHINE,                         \
-	  "issue 19 (start-up noise, default exclusions)",                                        \
-	  "libudev, for hwloc inside MPI_Init, tries /run/udev/data files of the machine's "      \
-	  "block devices (failed fopen calls)")                                                   \
 	X("POSIX", DD_ANY, "*", "POSIX_MMAPS", DD_UNMONITORED, DD_ALWAYS, "",                     \
 	  "Darshan 3.5 intercepts mmap only when built to (off by default) and "                  \
 	  "otherwise reports -1; ioatlas counts mmap calls")                                      \

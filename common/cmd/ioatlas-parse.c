@@ -53,7 +53,9 @@ struct parse {
 	double ftotals[IOA_MOD_COUNT][IOA_MAX_FCOUNTERS];
 	uint64_t records[IOA_MOD_COUNT];
 	double rank_io_time_max; /* for --perf */
-	json_object *jrecords, *jerrors, *jbins, *jhints, *jfolded;
+	json_object *jrecords, *jerrors, *jbins, *jhints, *jfolded, *jlibrary;
+	struct ioa_log_mpi_library library; /* summed over the ranks' MPI library regions */
+	int has_library;
 	struct ioa_buf line;
 };
 
@@ -144,6 +146,53 @@ static const char *const job_key_names[] = {
 #undef JOB_KEY_NAME
 };
 
+/* The value of "key=" in settings text ("key=value" lines), or NULL; *len its length. */
+static const unsigned char *setting_value(const unsigned char *text, uint32_t text_len,
+					  const char *key, uint32_t *len)
+{
+	size_t key_len = strlen(key);
+	uint32_t at = 0;
+
+	while (at < text_len) {
+		const unsigned char *line = text + at;
+		const unsigned char *end = memchr(line, '\n', text_len - at);
+		uint32_t line_len = end ? (uint32_t)(end - line) : text_len - at;
+
+		if (line_len > key_len && !memcmp(line, key, key_len) && line[key_len] == '=') {
+			*len = line_len - (uint32_t)key_len - 1;
+			return line + key_len + 1;
+		}
+		at += line_len + 1;
+	}
+	return NULL;
+}
+
+/*
+ * The paths this log's runtime left out, from its settings: a header line
+ * of its own, so that a reader of the records knows what they cannot show.
+ */
+static int print_exclusions(struct parse *p, const unsigned char *settings, uint32_t len)
+{
+	uint32_t excluded_len = 0, included_len = 0;
+	const unsigned char *excluded =
+		setting_value(settings, len, "exclude_paths", &excluded_len);
+	const unsigned char *included =
+		setting_value(settings, len, "include_paths", &included_len);
+
+	if (!excluded)
+		return 0;
+	ioa_buf_reset(&p->line);
+	if (ioa_buf_add_escaped(&p->line, excluded, excluded_len) ||
+	    ioa_buf_addstr(&p->line, " (recorded even so: ") ||
+	    ioa_buf_add_escaped(&p->line, included ? included : (const unsigned char *)"",
+				included_len) ||
+	    ioa_buf_addstr(&p->line, ")"))
+		return -ENOMEM;
+	printf("# exclusions: paths not recorded: %s; nor the MPI library's own calls\n",
+	       ioa_buf_str(&p->line));
+	return 0;
+}
+
 static int on_job_text(uint16_t key, const unsigned char *value, uint32_t len, void *arg)
 {
 	struct parse *p = arg;
@@ -170,6 +219,8 @@ static int on_job_text(uint16_t key, const unsigned char *value, uint32_t len, v
 	if (key == IOA_JOB_SETTINGS) {
 		char *line, *next;
 
+		if (print_exclusions(p, value, len))
+			return -ENOMEM;
 		printf("# settings:\n");
 		for (line = p->line.data; line && *line; line = next) {
 			next = strstr(line, "\\n");
@@ -542,6 +593,98 @@ static int keep_region(struct parse *p, uint32_t i, struct ioa_buf **out)
 	return rc;
 }
 
+/* One rank's MPI library region, into the job's sums. */
+static int sum_library(struct parse *p, uint32_t i)
+{
+	struct ioa_buf raw = IOA_BUF_INIT(REGION_CAP);
+	struct ioa_log_mpi_library lib;
+	int rc = ioa_logr_read_region(&p->reader, i, &raw);
+
+	if (!rc)
+		rc = ioa_logr_mpi_library(&p->reader, &raw, &lib, NULL, NULL);
+	if (!rc) {
+		p->library.calls += lib.calls;
+		p->library.failed += lib.failed;
+		p->library.failed_mpiio += lib.failed_mpiio;
+		p->has_library = 1;
+	}
+	ioa_buf_release(&raw);
+	return rc;
+}
+
+/* A failed call of the MPI library: a comment line under its header, or JSON. */
+static int on_library_failure(const struct ioa_log_failure *f, void *arg)
+{
+	struct parse *p = arg;
+	const struct name_slot *name = f->record_id ? names_find(p, f->record_id) : NULL;
+	const char *errname = strerrorname_np(f->err);
+	char errbuf[16];
+
+	if (!errname) {
+		snprintf(errbuf, sizeof(errbuf), "%d", f->err);
+		errname = errbuf;
+	}
+	ioa_buf_reset(&p->line);
+	if (name ? ioa_buf_add_escaped(&p->line, name->name, name->len)
+		 : ioa_buf_addstr(&p->line, "<no file>"))
+		return -ENOMEM;
+	if (p->json) {
+		json_object *obj = json_object_new_object();
+
+		json_object_object_add(obj, "module",
+				       json_object_new_string(ioa_modules[f->module].name));
+		json_object_object_add(obj, "rank", json_object_new_int(f->rank));
+		json_object_object_add(obj, "id", json_object_new_uint64(f->record_id));
+		json_object_object_add(
+			obj, "operation",
+			json_object_new_string_len((const char *)f->op, (int)f->op_len));
+		json_object_object_add(obj, "errno", json_object_new_string(errname));
+		json_object_object_add(obj, "count", json_object_new_uint64(f->count));
+		json_object_object_add(obj, "name", json_object_new_string(ioa_buf_str(&p->line)));
+		json_object_array_add(p->jlibrary, obj);
+		return 0;
+	}
+	printf("#MPILIB\t%s\t%d\t%llu\t%.*s\t%s\t%llu\t%s\n", ioa_modules[f->module].name, f->rank,
+	       (unsigned long long)f->record_id, (int)f->op_len, f->op, errname,
+	       (unsigned long long)f->count, ioa_buf_str(&p->line));
+	return 0;
+}
+
+/*
+ * The MPI library's own I/O (the runtime's MPI library regions): header
+ * lines, so that it is in view without being taken for the application's.
+ */
+static int print_library(struct parse *p)
+{
+	struct ioa_buf raw = IOA_BUF_INIT(REGION_CAP);
+	uint32_t i;
+	int rc = 0;
+
+	if (!p->has_library)
+		return 0;
+	if (!p->json) {
+		printf("# mpi library: %llu calls inside MPI_Init, MPI_Finalize and communication "
+		       "calls (%llu failed), %llu failed calls inside MPI-IO calls: the MPI "
+		       "library's, not the application's files or failures\n",
+		       (unsigned long long)p->library.calls, (unsigned long long)p->library.failed,
+		       (unsigned long long)p->library.failed_mpiio);
+		if ((p->library.failed || p->library.failed_mpiio) && p->base)
+			printf("#MPILIB\t<module>\t<rank>\t<record id>\t<operation>\t<errno>"
+			       "\t<count>\t<file name>\n");
+	}
+	for (i = 0; i < p->reader.region_count && !rc; i++) {
+		struct ioa_log_mpi_library lib;
+
+		if (p->reader.regions[i].type != IOA_REGION_MPILIB || (!p->base && !p->json))
+			continue;
+		rc = ioa_logr_read_region(&p->reader, i, &raw);
+		if (!rc)
+			rc = ioa_logr_mpi_library(&p->reader, &raw, &lib, on_library_failure, p);
+	}
+	ioa_buf_release(&raw);
+	return rc;
+}
+
 /* First pass: names, mounts and the job, which records refer to. */
 static int load_metadata(struct parse *p)
 {
@@ -570,6 +713,9 @@ static int load_metadata(struct parse *p)
 			break;
 		case IOA_REGION_JOB:
 			rc = ioa_logr_read_region(&p->reader, (uint32_t)i, &p->job_raw);
+			break;
+		case IOA_REGION_MPILIB:
+			rc = sum_library(p, (uint32_t)i);
 			break;
 		}
 	}
@@ -707,6 +853,19 @@ static int print_files(struct parse *p)
 	return rc;
 }
 
+/* The MPI library's own I/O, summed over the ranks, with its failed calls. */
+static json_object *library_json(const struct parse *p)
+{
+	json_object *library = json_object_new_object();
+
+	json_object_object_add(library, "calls", json_object_new_uint64(p->library.calls));
+	json_object_object_add(library, "failed", json_object_new_uint64(p->library.failed));
+	json_object_object_add(library, "failed_inside_mpiio",
+			       json_object_new_uint64(p->library.failed_mpiio));
+	json_object_object_add(library, "failures", p->jlibrary);
+	return library;
+}
+
 static int run_json(struct parse *p)
 {
 	json_object *root = json_object_new_object(), *job = json_object_new_object(),
@@ -719,6 +878,7 @@ static int run_json(struct parse *p)
 	p->jbins = json_object_new_array();
 	p->jhints = json_object_new_array();
 	p->jfolded = json_object_new_array();
+	p->jlibrary = json_object_new_array();
 	json_object_object_add(
 		root, "format_version",
 		json_object_new_string(
@@ -737,6 +897,8 @@ static int run_json(struct parse *p)
 		rc = walk_records(p);
 	if (!rc)
 		rc = print_bins(p);
+	if (!rc)
+		rc = print_library(p);
 	json_object_object_add(root, "job", job);
 	json_object_object_add(root, "mounts", mounts);
 	json_object_object_add(root, "records", p->jrecords);
@@ -744,6 +906,7 @@ static int run_json(struct parse *p)
 	json_object_object_add(root, "bins", p->jbins);
 	json_object_object_add(root, "hints", p->jhints);
 	json_object_object_add(root, "folded_files", p->jfolded);
+	json_object_object_add(root, "mpi_library", library_json(p));
 	if (!rc)
 		printf("%s\n",
 		       json_object_to_json_string_ext(
@@ -762,6 +925,8 @@ static int run_text(struct parse *p)
 		printf("# incomplete: some files were folded into an overflow record "
 		       "(memory budget); totals stay exact\n");
 	rc = ioa_logr_each_job_entry(&p->reader, &p->job_raw, on_job_text, p);
+	if (!rc)
+		rc = print_library(p);
 	if (!rc && p->base) {
 		size_t i;
 
