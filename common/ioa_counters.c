@@ -63,8 +63,10 @@ enum ioa_agg ioa_counter_agg(const char *name)
 		return IOA_AGG_MAX;
 	if (strstr(name, "NOT_ALIGNED") || strstr(name, "ACCESS_CHECKS"))
 		return IOA_AGG_SUM;
+	if (strstr(name, "_MODE"))
+		return IOA_AGG_LAST;
 	if (strstr(name, "RANK") || strstr(name, "ACCESS") || strstr(name, "STRIDE") ||
-	    strstr(name, "ALIGNMENT") || strstr(name, "_MODE") || strstr(name, "RENAMED_FROM") ||
+	    strstr(name, "ALIGNMENT") || strstr(name, "RENAMED_FROM") ||
 	    strstr(name, "FIRST_OFFSET"))
 		return IOA_AGG_NONE;
 	return IOA_AGG_SUM;
@@ -121,6 +123,9 @@ void ioa_counters_combine(enum ioa_module module, int64_t *dst, double *fdst, co
 			if (!dst[i])
 				dst[i] = src[i];
 			break;
+		case IOA_AGG_LAST:
+			dst[i] = src[i];
+			break;
 		}
 	}
 	for (i = 0; i < mod->fcounter_count; i++) {
@@ -141,6 +146,9 @@ void ioa_counters_combine(enum ioa_module module, int64_t *dst, double *fdst, co
 		case IOA_AGG_NONE:
 			if (fdst[i] == 0)
 				fdst[i] = fsrc[i];
+			break;
+		case IOA_AGG_LAST:
+			fdst[i] = fsrc[i];
 			break;
 		}
 	}

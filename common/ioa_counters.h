@@ -78,7 +78,7 @@
 	X(POSIX_RENAME_SOURCES, "renames with this file as the source")                            \
 	X(POSIX_RENAME_TARGETS, "renames with this file as the target")                            \
 	X(POSIX_RENAMED_FROM, "record id (as signed 64-bit) of the last file renamed to this one") \
-	X(POSIX_MODE, "mode bits of the last open")                                                \
+	X(POSIX_MODE, "mode argument of the last open that created or could create (O_CREAT)")     \
 	X(POSIX_BYTES_READ, "bytes read")                                                          \
 	X(POSIX_BYTES_WRITTEN, "bytes written")                                                    \
 	X(POSIX_MAX_BYTE_READ, "highest offset read (last byte)")                                  \
@@ -238,7 +238,8 @@ enum ioa_agg {
 	IOA_AGG_SUM,  /* counts, bytes, times */
 	IOA_AGG_MAX,  /* highest offsets, slowest calls, last timestamps */
 	IOA_AGG_MIN,  /* first timestamps (ignoring 0: never happened) */
-	IOA_AGG_NONE, /* per-record facts: ranks, modes, alignments, common values */
+	IOA_AGG_NONE, /* per-record facts: ranks, alignments, common values */
+	IOA_AGG_LAST, /* the last record's (the highest rank's), as Darshan keeps modes */
 };
 
 /* The combination rule of a counter, from its name. */
@@ -254,7 +255,8 @@ static inline int64_t ioa_counter_sat_add(int64_t a, int64_t b)
 
 /*
  * Combines src into dst (both one module's counters in table order) by each
- * counter's rule; IOA_AGG_NONE counters keep dst's value unless it is 0.
+ * counter's rule; IOA_AGG_NONE counters keep dst's value unless it is 0,
+ * IOA_AGG_LAST ones take src's.
  */
 void ioa_counters_combine(enum ioa_module module, int64_t *dst, double *fdst, const int64_t *src,
 			  const double *fsrc);

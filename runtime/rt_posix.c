@@ -303,7 +303,10 @@ void rt_posix_open(const char *op, int dirfd, const char *path, int flags, mode_
 			rec->counters[POSIX_FILE_ALIGNMENT] = st.st_blksize;
 	}
 	rec->counters[POSIX_OPENS]++;
-	rec->counters[POSIX_MODE] = mode;
+	/* As Darshan: the mode of the last open that gave one (an open without O_CREAT keeps it).
+	 */
+	if (flags & O_CREAT)
+		rec->counters[POSIX_MODE] = mode;
 	rt_set_first(&rec->fcounters[POSIX_F_OPEN_START_TIMESTAMP], t0);
 	rt_set_last(&rec->fcounters[POSIX_F_OPEN_END_TIMESTAMP], t1);
 	rt_add_time(&rec->fcounters[POSIX_F_META_TIME], &rec->meta_end, t0, t1);

@@ -22,6 +22,8 @@ static const char *agg_name(enum ioa_agg agg)
 		return "max";
 	case IOA_AGG_MIN:
 		return "min";
+	case IOA_AGG_LAST:
+		return "the highest rank's";
 	case IOA_AGG_NONE:
 		break;
 	}
@@ -121,8 +123,9 @@ int main(void)
 	       "bounds; timestamps are seconds from the process's start; times are cumulative\n"
 	       "seconds. \"Across ranks\" is how records of one file held by several ranks\n"
 	       "combine into its shared record (rank -1), and how `ioatlas parse --total`\n"
-	       "adds up a module; `-` marks per-record facts (ranks, modes, alignments, the\n"
-	       "most common values), which the combination computes anew where it applies.\n"
+	       "adds up a module; `-` marks per-record facts (ranks, alignments, the most\n"
+	       "common values), which the combination computes anew where it applies; modes\n"
+	       "are the highest rank's, as in Darshan's shared records.\n"
 	       "The last section lists where the Darshan-named counters differ from Darshan\n"
 	       "3.5's, and why.\n");
 	for (m = 0; m < IOA_MOD_COUNT; m++) {

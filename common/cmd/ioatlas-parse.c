@@ -769,6 +769,14 @@ static int walk_records(struct parse *p)
 	return rc;
 }
 
+/* Totals are printed for counters that add up or keep an extreme, not for per-record facts. */
+static int has_total(const char *counter)
+{
+	enum ioa_agg agg = ioa_counter_agg(counter);
+
+	return agg != IOA_AGG_NONE && agg != IOA_AGG_LAST;
+}
+
 static void print_totals(const struct parse *p)
 {
 	int m;
@@ -782,11 +790,11 @@ static void print_totals(const struct parse *p)
 		printf("\n# %s totals over %llu records\n", mod->name,
 		       (unsigned long long)p->records[m]);
 		for (i = 0; i < mod->counter_count; i++)
-			if (ioa_counter_agg(mod->counter_names[i]) != IOA_AGG_NONE)
+			if (has_total(mod->counter_names[i]))
 				printf("total_%s: %lld\n", mod->counter_names[i],
 				       (long long)p->totals[m][i]);
 		for (i = 0; i < mod->fcounter_count; i++)
-			if (ioa_counter_agg(mod->fcounter_names[i]) != IOA_AGG_NONE)
+			if (has_total(mod->fcounter_names[i]))
 				printf("total_%s: %.6f\n", mod->fcounter_names[i],
 				       p->ftotals[m][i]);
 	}

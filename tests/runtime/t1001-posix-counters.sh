@@ -19,7 +19,7 @@ data="$work/data"
 c() { ioa_counter "$log" POSIX 0 "$data" "$1"; }
 is "$(c POSIX_OPENS)" 2 "opens"
 is "$(c POSIX_CREATES)" 1 "the first open created the file"
-is "$(c POSIX_MODE)" 0 "mode argument of the last open (read-only: none, 0)"
+is "$(c POSIX_MODE)" 420 "mode argument of the last open with O_CREAT (0644; the later read-only open gives none)"
 is "$(c POSIX_WRITES)" 11 "writes"
 is "$(c POSIX_BYTES_WRITTEN)" 10100 "bytes written"
 is "$(c POSIX_MAX_BYTE_WRITTEN)" 9999 "highest byte written"
