@@ -94,7 +94,7 @@ int an_tempfiles(const struct an_job *job, const struct an_settings *set, json_o
 		int32_t f = (int32_t)i;
 		int64_t created = posix_sum(job, f, POSIX_CREATES) +
 				  flagged(job, f, IOA_MOD_STDIO, IOA_REC_CREATED);
-		int64_t unlinks = posix_sum(job, f, POSIX_UNLINKS) - failed(job, f, "unlink", -1);
+		int64_t unlinks = posix_sum(job, f, POSIX_UNLINKS); /* successful ones only */
 		int64_t rmdir_notdir = failed(job, f, "rmdir", ENOTDIR);
 		int unnamed = unlinks <= 0 && !posix_sum(job, f, POSIX_RENAME_SOURCES) &&
 			      !posix_sum(job, f, POSIX_RMDIRS) &&
