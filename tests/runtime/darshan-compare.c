@@ -17,9 +17,10 @@
  * common/cmd/darshan-differences.h.
  *
  * Prints one line per difference: "listed N ..." (entry N explains it) or
- * "unlisted ..." / "bad ..." (a failure); exits 1 when there was a failure, 2 on
- * a usage or input error.  --entries prints the table: index, kind, module,
- * counters, files.
+ * "unlisted ..." / "bad ..." (a failure), then "compared": Darshan's records,
+ * the counters of theirs that have a record of ours, how many agree; exits 1 when there was a
+ *failure, 2 on a usage or input error.  --entries prints the table: index, kind, module, counters,
+ *files.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -71,6 +72,8 @@ struct side {
 };
 
 static int failures;
+static size_t compared,
+	differing; /* Darshan's counters of matched records, and those that differ */
 
 static void *xrealloc(void *p, size_t n)
 {
@@ -312,6 +315,8 @@ static void report(const struct record *r, const char *counter, const char *ours
 	int only_ours = !strcmp(counter, DD_RECORD);
 	size_t i;
 
+	if (!only_ours)
+		differing++;
 	for (i = 0; i < ENTRY_COUNT; i++) {
 		if (!entry_selects(&entries[i], r, counter))
 			continue;
@@ -380,6 +385,7 @@ static void compare_record(struct side *ours, struct side *theirs, struct record
 	char a[64], b[64], first[64], second[64];
 	size_t i;
 
+	compared += t->count;
 	for (i = 0; i < t->count; i++) {
 		const struct counter *tc = &t->counters[i];
 		const struct counter *oc = counter_find(o, tc->name);
@@ -474,6 +480,8 @@ int main(int argc, char **argv)
 	for (i = 0; i < ours.count; i++)
 		if (!ours.records[i].matched)
 			report(&ours.records[i], DD_RECORD, "(record)", "(none)", NULL, NULL);
+	printf("compared\t%zu records\t%zu counters\t%zu agree\n", theirs.count, compared,
+	       compared - differing);
 	rc = failures ? 1 : 0;
 out:
 	side_release(&ours);
