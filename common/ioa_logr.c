@@ -428,6 +428,34 @@ static int col_float(struct col *col, double tick_s, const int64_t *row, int64_t
 	return 0;
 }
 
+/*
+ * A record's id as the column encoding stores it: a name (uvar length,
+ * bytes), then 0 (the id is the name's hash) or 1 and the id's 8 bytes.
+ * Returns the id; a malformed entry sets c->overrun.
+ */
+static uint64_t id_next(struct ioa_cursor *c)
+{
+	uint64_t len = ioa_cursor_uvar(c), form;
+	const unsigned char *name = len > c->left ? NULL : ioa_cursor_take(c, (size_t)len);
+
+	form = ioa_cursor_uvar(c);
+	if (!name || form > 1)
+		c->overrun = 1;
+	if (c->overrun)
+		return 0;
+	return form ? ioa_cursor_u64(c) : ioa_name_id(name, (size_t)len);
+}
+
+/* Moves c past count ids; -1 when they do not fit. */
+static int ids_skip(struct ioa_cursor *c, uint64_t count)
+{
+	uint64_t i;
+
+	for (i = 0; i < count && !c->overrun; i++)
+		(void)id_next(c);
+	return c->overrun ? -1 : 0;
+}
+
 /* Maps each counter name (uvar length, bytes) in the log to the table's index, or -1. */
 static int map_var_names(struct ioa_cursor *c, uint64_t count, const char *const *names,
 			 unsigned known, int *map)
@@ -486,12 +514,15 @@ static int each_record_columns(struct ioa_log_reader *r, uint32_t region,
 	}
 	tick_s = ioa_bits_f64(ioa_cursor_u64(&c));
 	nrecords = ioa_cursor_uvar(&c);
-	if (c.overrun || !isfinite(tick_s) || tick_s < 0 || nrecords > c.left / 8) {
+	if (c.overrun || !isfinite(tick_s) || tick_s < 0 || nrecords > c.left / 2) {
 		rc = fail(r, -EINVAL, "region %u: bad column header", region);
 		goto out;
 	}
 	ids = c;
-	ioa_cursor_take(&c, (size_t)nrecords * 8);
+	if (ids_skip(&c, nrecords)) {
+		rc = fail(r, -EINVAL, "region %u: the record ids are malformed", region);
+		goto out;
+	}
 	for (k = 0; k < ncounters + nfcounters + 2; k++) {
 		if (col_skip(&c, &cols[k], (uint32_t)nrecords,
 			     k >= ncounters + 2 ? (int64_t)(k - ncounters - 2) : -1)) {
@@ -512,7 +543,7 @@ static int each_record_columns(struct ioa_log_reader *r, uint32_t region,
 
 		memset(&rec, 0, sizeof(rec));
 		rec.module = (enum ioa_module)(mod - ioa_modules);
-		rec.id = ioa_cursor_u64(&ids);
+		rec.id = id_next(&ids);
 		rank = col_int(&cols[0]);
 		flags = col_int(&cols[1]);
 		if (rank < INT32_MIN || rank > INT32_MAX || flags < 0 || flags > UINT32_MAX) {
@@ -788,7 +819,7 @@ static int each_bins_columns(struct ioa_log_reader *r, const struct ioa_buf *raw
 	rank = ioa_cursor_svar(&c);
 	count = ioa_cursor_uvar(&c);
 	if (c.overrun || nbins == 0 || nbins > IOA_LOG_MAX_BINS || !(b->width_s > 0) ||
-	    !isfinite(b->width_s) || rank < INT32_MIN || rank > INT32_MAX || count > c.left / 8)
+	    !isfinite(b->width_s) || rank < INT32_MIN || rank > INT32_MAX || count > c.left / 2)
 		return fail(r, -EINVAL, "bins region: bad header (%llu bins, %llu records)",
 			    (unsigned long long)nbins, (unsigned long long)count);
 	b->nbins = (uint32_t)nbins;
@@ -797,7 +828,8 @@ static int each_bins_columns(struct ioa_log_reader *r, const struct ioa_buf *raw
 	if (!cols)
 		return fail(r, -ENOMEM, "out of memory decoding a bins region");
 	ids = c;
-	ioa_cursor_take(&c, (size_t)count * 8);
+	if (ids_skip(&c, count))
+		rc = fail(r, -EINVAL, "bins region: the record ids are malformed");
 	for (k = 0; k < 4 * nbins + 1 && !rc; k++)
 		if (col_skip(&c, &cols[k], (uint32_t)count, -1))
 			rc = fail(r, -EINVAL, "bins region: column %llu is malformed",
@@ -808,7 +840,7 @@ static int each_bins_columns(struct ioa_log_reader *r, const struct ioa_buf *raw
 	for (i = 0; i < count && !rc; i++) {
 		int64_t module;
 
-		b->record_id = ioa_cursor_u64(&ids);
+		b->record_id = id_next(&ids);
 		module = col_int(&cols[0]);
 		if (module < 0 || module >= IOA_MOD_COUNT) {
 			rc = fail(r, -EINVAL, "bins region: unknown module %lld", (long long)module);

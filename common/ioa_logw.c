@@ -723,6 +723,7 @@ static int enc_float_columns(struct ioa_buf *b, const struct ioa_rec_ref *recs, 
 	return rc;
 }
 
+/* The records' ids, as their names where an id is its name's hash (see ioa_enc_name). */
 static int enc_ids(struct ioa_buf *b, const struct ioa_rec_ref *recs, uint32_t count,
 		   ioa_enc_flush flush, void *arg)
 {
@@ -730,7 +731,8 @@ static int enc_ids(struct ioa_buf *b, const struct ioa_rec_ref *recs, uint32_t c
 	int rc = 0;
 
 	for (i = 0; i < count && !rc; i++) {
-		rc = ioa_enc_u64(b, recs[i].id);
+		rc = ioa_enc_name(b, recs[i].id, recs[i].name ? recs[i].name : "",
+				  recs[i].name ? recs[i].name_len : 0);
 		if (!rc)
 			rc = col_flush(b, flush, arg);
 	}

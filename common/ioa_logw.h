@@ -117,6 +117,8 @@ struct ioa_log_bin {
 
 struct ioa_rec_ref {
 	uint64_t id;
+	const char *name; /* the file's name, whose hash id is (or NULL) */
+	size_t name_len;
 	int32_t rank;
 	uint32_t flags;
 	uint16_t module;		/* bins regions */

@@ -79,6 +79,8 @@ static void list_records(struct ioa_rec_ref *refs, struct rt_record *rec, uint32
 			rt_log_finish_record(rec);
 			refs[*count] = (struct ioa_rec_ref){
 				.id = rec->id,
+				.name = rec->name,
+				.name_len = strlen(rec->name),
 				.rank = rec->flags & IOA_REC_SHARED ? -1 : rt.rank,
 				.flags = rec->flags & ~RT_REC_ELSEWHERE,
 				.counters = rec->counters,
@@ -245,7 +247,10 @@ static int pack_bins(struct ioa_log_writer *w, struct ioa_buf *raw)
 							       rec->bins[k].write_bytes,
 							       rec->bins[k].read_ops,
 							       rec->bins[k].write_ops};
-			refs[i++] = (struct ioa_rec_ref){.id = rec->id, .module = (uint16_t)m,
+			refs[i++] = (struct ioa_rec_ref){.id = rec->id,
+							 .name = rec->name,
+							 .name_len = strlen(rec->name),
+							 .module = (uint16_t)m,
 							 .bins = mine};
 		}
 	}

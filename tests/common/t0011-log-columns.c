@@ -5,7 +5,8 @@
  * hold them, 0 and INT64_MAX for counts), float counters that are whole
  * ticks and ones that are not (negative zero, subnormals, DBL_MAX), bins of
  * UINT64_MAX bytes and UINT32_MAX operations, names whose ids are their
- * hashes and names whose ids are not; streamed in slices or whole, the
+ * hashes and names whose ids are not (records stored by name or by id);
+ * streamed in slices or whole, the
  * bytes are the same.  The 1.0 layout of the same records still reads,
  * and a float counter that is not a number is refused in either.
  */
@@ -123,10 +124,17 @@ static void refs_of(int m, struct ioa_rec_ref *refs)
 	int i;
 
 	for (i = 0; i < NREC; i++)
-		refs[i] = (struct ioa_rec_ref){recs[m][i].id,	 recs[m][i].rank,
-					       recs[m][i].flags, (uint16_t)m,
-					       recs[m][i].c,	 recs[m][i].f,
-					       recs[m][i].bins};
+		refs[i] = (struct ioa_rec_ref){
+			.id = recs[m][i].id,
+			.name = i % 5 ? recs[m][i].name : NULL,
+			.name_len = strlen(recs[m][i].name),
+			.rank = recs[m][i].rank,
+			.flags = recs[m][i].flags,
+			.module = (uint16_t)m,
+			.counters = recs[m][i].c,
+			.fcounters = recs[m][i].f,
+			.bins = recs[m][i].bins,
+		};
 }
 
 /* The flush callback: slices go to another buffer. */
