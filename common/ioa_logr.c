@@ -500,7 +500,8 @@ static int each_record_columns(struct ioa_log_reader *r, uint32_t region,
 	if (c.overrun || ncounters > c.left || nfcounters > c.left - ncounters)
 		return fail(r, -EINVAL, "region %u: counter count out of range", region);
 	map = IOA_FAULT("logr-alloc") ? NULL : malloc((ncounters + nfcounters + 1) * sizeof(*map));
-	cols = IOA_FAULT("logr-alloc") ? NULL : malloc((ncounters + nfcounters + 2) * sizeof(*cols));
+	cols = IOA_FAULT("logr-alloc") ? NULL
+				       : malloc((ncounters + nfcounters + 2) * sizeof(*cols));
 	row = IOA_FAULT("logr-alloc") ? NULL : malloc((nfcounters + 1) * sizeof(*row));
 	if (!map || !cols || !row) {
 		rc = fail(r, -ENOMEM, "out of memory decoding region %u", region);
@@ -575,7 +576,8 @@ static int each_record_columns(struct ioa_log_reader *r, uint32_t region,
 				continue;
 			if (bad || !isfinite(d)) {
 				rc = fail(r, -EINVAL,
-					  "region %u: record %llu: float counter %llu is not a finite number",
+					  "region %u: record %llu: float counter %llu is not a "
+					  "finite number",
 					  region, (unsigned long long)i, (unsigned long long)k);
 				goto out;
 			}
@@ -843,7 +845,8 @@ static int each_bins_columns(struct ioa_log_reader *r, const struct ioa_buf *raw
 		b->record_id = id_next(&ids);
 		module = col_int(&cols[0]);
 		if (module < 0 || module >= IOA_MOD_COUNT) {
-			rc = fail(r, -EINVAL, "bins region: unknown module %lld", (long long)module);
+			rc = fail(r, -EINVAL, "bins region: unknown module %lld",
+				  (long long)module);
 			break;
 		}
 		b->module = (enum ioa_module)module;

@@ -243,10 +243,9 @@ static int pack_bins(struct ioa_log_writer *w, struct ioa_buf *raw)
 			if (!rec->bins)
 				continue;
 			for (k = 0; k < RT_BINS; k++)
-				mine[k] = (struct ioa_log_bin){rec->bins[k].read_bytes,
-							       rec->bins[k].write_bytes,
-							       rec->bins[k].read_ops,
-							       rec->bins[k].write_ops};
+				mine[k] = (struct ioa_log_bin){
+					rec->bins[k].read_bytes, rec->bins[k].write_bytes,
+					rec->bins[k].read_ops, rec->bins[k].write_ops};
 			refs[i++] = (struct ioa_rec_ref){.id = rec->id,
 							 .name = rec->name,
 							 .name_len = strlen(rec->name),

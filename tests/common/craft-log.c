@@ -303,15 +303,16 @@ int main(int argc, char **argv)
 	    !is_kind(kind, kind_len, "nprocs") && !is_kind(kind, kind_len, "counters") &&
 	    !is_kind(kind, kind_len, "huge") && !is_kind(kind, kind_len, "ranks") &&
 	    !is_kind(kind, kind_len, "good")) {
-		fprintf(stderr, "usage: craft-log "
-				"loop-empty|loop-calls|nprocs|counters|huge|ranks|regroup|good|"
-				"trace-loop-empty|trace-loop-calls OUT\n"
-				"       craft-log counters-columns|huge-columns|good-columns OUT\n");
+		fprintf(stderr,
+			"usage: craft-log "
+			"loop-empty|loop-calls|nprocs|counters|huge|ranks|regroup|good|"
+			"trace-loop-empty|trace-loop-calls OUT\n"
+			"       craft-log counters-columns|huge-columns|good-columns OUT\n");
 		return 2;
 	}
 	in_columns = kind_len != strlen(kind);
-	if (in_columns && !is_kind(kind, kind_len, "counters") && !is_kind(kind, kind_len, "huge") &&
-	    !is_kind(kind, kind_len, "good")) {
+	if (in_columns && !is_kind(kind, kind_len, "counters") &&
+	    !is_kind(kind, kind_len, "huge") && !is_kind(kind, kind_len, "good")) {
 		fprintf(stderr, "craft-log: no column form of '%s'\n", kind);
 		return 2;
 	}

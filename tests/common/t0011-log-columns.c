@@ -111,7 +111,9 @@ static void make_records(void)
 				struct ioa_log_bin *b = &r->bins[k];
 
 				b->read_bytes = next() % 3 ? 0 : next() >> (next() % 64);
-				b->write_bytes = i == 7 ? UINT64_MAX : next() % 2 ? 0 : next() % 4096;
+				b->write_bytes = i == 7	      ? UINT64_MAX
+						 : next() % 2 ? 0
+							      : next() % 4096;
 				b->read_ops = i == 9 ? UINT32_MAX : (uint32_t)(next() % 3);
 				b->write_ops = (uint32_t)(next() % 100);
 			}
@@ -155,7 +157,8 @@ static int enc_sliced(int m, int bins, struct ioa_buf *out)
 
 	refs_of(m, refs);
 	rc = bins ? ioa_enc_bins_region(&b, NBINS, 0.5, 12345, 3, refs, NREC, take_slice, out)
-		  : ioa_enc_module_region(&b, (enum ioa_module)m, refs, NREC, TICK, take_slice, out);
+		  : ioa_enc_module_region(&b, (enum ioa_module)m, refs, NREC, TICK, take_slice,
+					  out);
 	rc = rc ? rc : ioa_buf_add(out, b.data, b.len);
 	ioa_buf_release(&b);
 	return rc;
@@ -193,9 +196,11 @@ static int write_log(const char *path, int old)
 				rc = rc ? rc : ioa_enc_u16(&b, (uint16_t)m);
 				for (k = 0; k < NBINS && !rc; k++) {
 					rc = ioa_enc_u64(&b, recs[m][i].bins[k].read_bytes);
-					rc = rc ? rc : ioa_enc_u64(&b, recs[m][i].bins[k].write_bytes);
+					rc = rc ? rc
+						: ioa_enc_u64(&b, recs[m][i].bins[k].write_bytes);
 					rc = rc ? rc : ioa_enc_u32(&b, recs[m][i].bins[k].read_ops);
-					rc = rc ? rc : ioa_enc_u32(&b, recs[m][i].bins[k].write_ops);
+					rc = rc ? rc
+						: ioa_enc_u32(&b, recs[m][i].bins[k].write_ops);
 				}
 			}
 		} else {
@@ -208,7 +213,8 @@ static int write_log(const char *path, int old)
 			if (old) {
 				rc = ioa_enc_u64(&b, recs[m][i].id);
 				rc = rc ? rc
-					: ioa_enc_bytes(&b, recs[m][i].name, strlen(recs[m][i].name));
+					: ioa_enc_bytes(&b, recs[m][i].name,
+							strlen(recs[m][i].name));
 			} else {
 				rc = ioa_enc_name(&b, recs[m][i].id, recs[m][i].name,
 						  strlen(recs[m][i].name));
@@ -271,7 +277,8 @@ static int on_name(uint64_t id, const unsigned char *name, uint32_t len, void *a
 	struct seen *s = arg;
 	const struct rec *want = &recs[s->module][s->index++ % NREC];
 
-	s->bad_names += id != want->id || len != strlen(want->name) || memcmp(name, want->name, len);
+	s->bad_names +=
+		id != want->id || len != strlen(want->name) || memcmp(name, want->name, len);
 	s->names++;
 	return 0;
 }
@@ -351,7 +358,8 @@ int main(void)
 		struct seen s = {0};
 
 		snprintf(path, sizeof(path), "%s/%s.ioa", dir, old ? "v1.0" : "v1.1");
-		is_int(write_log(path, old), 0, "a log in %s layout is written", old ? "1.0's" : "1.1's");
+		is_int(write_log(path, old), 0, "a log in %s layout is written",
+		       old ? "1.0's" : "1.1's");
 		is_int(read_log(path, &s), 0, "and reads");
 		is_int(s.records, IOA_MOD_COUNT * NREC, "every record comes back");
 		is_int(s.bad_records + s.bad_bins + s.bad_names, 0,
