@@ -11,11 +11,11 @@ require_mpi
 # Darshan 3.5.0's log bytes per file record for 4 ranks x 1,000 such files
 # (zlib at its fastest level, no time bins), measured beside ioatlas on
 # this machine's build of it (issue 20; tests/perf/run-bench-logsize
-# measures it again when Darshan is installed).  Darshan's per-log overhead
-# (header, job record, mount table: about 2 KB) is in that figure too, and
-# weighs twice as much per record over 1,000 files as over 4,000: the bound
-# allows ioatlas's own fixed overhead (job region, mount table, region
-# table: under 2 KB) the same, 2 bytes per record over 1,000.
+# measures it again when Darshan is installed: 59.5 on 2026-11-25, so the
+# issue's figure is the stricter).  A log's fixed part (ioatlas: header,
+# region table, job region, mount table, failed calls: about 2 KB) weighs 2
+# bytes per record over this test's 1,000 records where it weighs 0.5 over
+# the benchmark's 4,000: the bound allows those 2 bytes.
 darshan_bytes_per_record=50.9
 bound=$(awk -v d="$darshan_bytes_per_record" 'BEGIN { printf "%.1f", d + 2 }')
 files=1000
