@@ -17,7 +17,7 @@
 #define IOA_LOG_MAGIC		  "IOATLAS\n"
 #define IOA_LOG_MAGIC_LEN	  8
 #define IOA_LOG_VERSION_MAJOR	  1
-#define IOA_LOG_VERSION_MINOR	  0
+#define IOA_LOG_VERSION_MINOR	  1
 #define IOA_LOG_BYTE_ORDER	  0x01020304u
 #define IOA_LOG_HEADER_SIZE	  64
 #define IOA_LOG_REGION_ENTRY_SIZE 40
@@ -42,6 +42,20 @@
 #define IOA_REGION_MPILIB 7u /* the MPI library's own I/O, not the application's */
 #define IOA_REGION_BINS	  32u
 #define IOA_REGION_TRACE  33u
+
+/*
+ * The first u32 of a module, names or bins region in the column encoding
+ * (format 1.1): readers of 1.0 take it for a count out of range and refuse
+ * the region rather than misread it.  Regions without it are 1.0's layout,
+ * which readers keep reading.
+ */
+#define IOA_REGION_COLUMNS 0xffffff02u
+
+/* Column predictors: the code of each value is its difference from ... */
+#define IOA_COL_PLAIN	 0u /* 0 (the value itself) */
+#define IOA_COL_PREV	 1u /* the column's value in the previous record */
+#define IOA_COL_TERMS	 2u /* float columns: a + c - b - d, four earlier columns of the record */
+#define IOA_COL_MAX_TICK ((int64_t)1 << 53) /* float columns: |ticks| at most this */
 
 /* Keys of the job region's key/value entries. */
 #define IOA_JOB_KEYS(X)                   \

@@ -18,6 +18,7 @@
 #include <zlib.h>
 
 #include "ioa_fault.h"
+#include "ioa_trace.h"
 
 /*
  * Fuzzing builds (tests/fuzz/run-fuzz) accept any checksum, so that the
@@ -334,6 +335,263 @@ static int map_names(struct ioa_cursor *c, uint32_t count, const char *const *na
 	return 0;
 }
 
+/* ------------------------------------------------------ column encoding */
+
+/* One column being read: where its next code is, its predictor and state. */
+struct col {
+	struct ioa_cursor c;
+	unsigned mode;
+	unsigned terms[4]; /* IOA_COL_TERMS: float column + 1, or 0 */
+	int64_t last;
+};
+
+static int64_t unzigzag(uint64_t v)
+{
+	return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
+}
+
+static int is_columns(const struct ioa_buf *raw)
+{
+	return raw->len >= 4 && ioa_get_u32((const unsigned char *)raw->data) == IOA_REGION_COLUMNS;
+}
+
+/*
+ * Notes where a column of count values starts (in col) and moves c past it.
+ * Float columns (fk: the column's index among them, or -1 for an integer
+ * column) hold float codes, and their terms name earlier float columns.
+ * -1 when the column does not fit.
+ */
+static int col_skip(struct ioa_cursor *c, struct col *col, uint32_t count, int64_t fk)
+{
+	uint32_t i;
+	unsigned k;
+
+	col->mode = (unsigned)ioa_cursor_uvar(c);
+	col->last = 0;
+	memset(col->terms, 0, sizeof(col->terms));
+	if (col->mode > (fk >= 0 ? IOA_COL_TERMS : IOA_COL_PREV))
+		return -1;
+	for (k = 0; k < 4 && col->mode == IOA_COL_TERMS; k++) {
+		uint64_t term = ioa_cursor_uvar(c);
+
+		if (term > (uint64_t)fk)
+			return -1;
+		col->terms[k] = (unsigned)term;
+	}
+	col->c = *c;
+	for (i = 0; i < count && !c->overrun; i++)
+		if (ioa_cursor_uvar(c) == 1 && fk >= 0)
+			ioa_cursor_take(c, 8);
+	return c->overrun ? -1 : 0;
+}
+
+static int64_t col_int(struct col *col)
+{
+	int64_t v = (int64_t)((uint64_t)(col->mode == IOA_COL_PREV ? col->last : 0) +
+			      (uint64_t)unzigzag(ioa_cursor_uvar(&col->c)));
+
+	col->last = v;
+	return v;
+}
+
+/*
+ * The next float of a column into *d, and its ticks into *ticks (0 when it
+ * is not ticks); row: the ticks of the record's earlier float columns.
+ */
+static int col_float(struct col *col, double tick_s, const int64_t *row, int64_t *ticks, double *d)
+{
+	uint64_t code = ioa_cursor_uvar(&col->c), pred = 0;
+	int64_t n;
+	unsigned k;
+
+	*ticks = 0;
+	if (code == 0) {
+		*d = 0;
+		return 0;
+	}
+	if (code == 1) {
+		*d = ioa_bits_f64(ioa_cursor_u64(&col->c));
+		return 0;
+	}
+	if (col->mode == IOA_COL_PREV)
+		pred = (uint64_t)col->last;
+	for (k = 0; k < 4 && col->mode == IOA_COL_TERMS; k++) {
+		uint64_t term = col->terms[k] ? (uint64_t)row[col->terms[k] - 1] : 0;
+
+		pred = k % 2 ? pred - term : pred + term;
+	}
+	n = (int64_t)(pred + (uint64_t)unzigzag(code - 2));
+	if (!(tick_s > 0) || n < -IOA_COL_MAX_TICK || n > IOA_COL_MAX_TICK)
+		return -1;
+	col->last = *ticks = n;
+	*d = (double)n * tick_s;
+	return 0;
+}
+
+/*
+ * A record's id as the column encoding stores it: a name (uvar length,
+ * bytes), then 0 (the id is the name's hash) or 1 and the id's 8 bytes.
+ * Returns the id; a malformed entry sets c->overrun.
+ */
+static uint64_t id_next(struct ioa_cursor *c)
+{
+	uint64_t len = ioa_cursor_uvar(c), form;
+	const unsigned char *name = len > c->left ? NULL : ioa_cursor_take(c, (size_t)len);
+
+	form = ioa_cursor_uvar(c);
+	if (!name || form > 1)
+		c->overrun = 1;
+	if (c->overrun)
+		return 0;
+	return form ? ioa_cursor_u64(c) : ioa_name_id(name, (size_t)len);
+}
+
+/* Moves c past count ids; -1 when they do not fit. */
+static int ids_skip(struct ioa_cursor *c, uint64_t count)
+{
+	uint64_t i;
+
+	for (i = 0; i < count && !c->overrun; i++)
+		(void)id_next(c);
+	return c->overrun ? -1 : 0;
+}
+
+/* Maps each counter name (uvar length, bytes) in the log to the table's index, or -1. */
+static int map_var_names(struct ioa_cursor *c, uint64_t count, const char *const *names,
+			 unsigned known, int *map)
+{
+	uint64_t i;
+	unsigned k;
+
+	for (i = 0; i < count; i++) {
+		uint64_t len = ioa_cursor_uvar(c);
+		const unsigned char *name = len > c->left ? NULL : ioa_cursor_take(c, (size_t)len);
+
+		map[i] = -1;
+		if (!name)
+			return -EINVAL;
+		for (k = 0; k < known; k++) {
+			if (strlen(names[k]) == len && !memcmp(names[k], name, (size_t)len)) {
+				map[i] = (int)k;
+				break;
+			}
+		}
+	}
+	return 0;
+}
+
+static int each_record_columns(struct ioa_log_reader *r, uint32_t region,
+			       const struct ioa_module_desc *mod, const struct ioa_buf *raw,
+			       int (*fn)(const struct ioa_log_record *rec, void *arg), void *arg)
+{
+	struct ioa_cursor c = cursor_of(raw), ids;
+	uint64_t ncounters, nfcounters, nrecords, i, k;
+	struct ioa_log_record rec;
+	unsigned char is_count[IOA_MAX_COUNTERS];
+	struct col *cols = NULL;
+	int64_t *row = NULL;
+	int *map = NULL, rc = 0;
+	double tick_s;
+
+	(void)ioa_cursor_u32(&c);
+	ncounters = ioa_cursor_uvar(&c);
+	nfcounters = ioa_cursor_uvar(&c);
+	/* Each name and each column takes at least a byte: counts past that are lies. */
+	if (c.overrun || ncounters > c.left || nfcounters > c.left - ncounters)
+		return fail(r, -EINVAL, "region %u: counter count out of range", region);
+	map = IOA_FAULT("logr-alloc") ? NULL : malloc((ncounters + nfcounters + 1) * sizeof(*map));
+	cols = IOA_FAULT("logr-alloc") ? NULL
+				       : malloc((ncounters + nfcounters + 2) * sizeof(*cols));
+	row = IOA_FAULT("logr-alloc") ? NULL : malloc((nfcounters + 1) * sizeof(*row));
+	if (!map || !cols || !row) {
+		rc = fail(r, -ENOMEM, "out of memory decoding region %u", region);
+		goto out;
+	}
+	if (map_var_names(&c, ncounters, mod->counter_names, mod->counter_count, map) ||
+	    map_var_names(&c, nfcounters, mod->fcounter_names, mod->fcounter_count,
+			  map + ncounters)) {
+		rc = fail(r, -EINVAL, "region %u: truncated counter names", region);
+		goto out;
+	}
+	tick_s = ioa_bits_f64(ioa_cursor_u64(&c));
+	nrecords = ioa_cursor_uvar(&c);
+	if (c.overrun || !isfinite(tick_s) || tick_s < 0 || nrecords > c.left / 2) {
+		rc = fail(r, -EINVAL, "region %u: bad column header", region);
+		goto out;
+	}
+	ids = c;
+	if (ids_skip(&c, nrecords)) {
+		rc = fail(r, -EINVAL, "region %u: the record ids are malformed", region);
+		goto out;
+	}
+	for (k = 0; k < ncounters + nfcounters + 2; k++) {
+		if (col_skip(&c, &cols[k], (uint32_t)nrecords,
+			     k >= ncounters + 2 ? (int64_t)(k - ncounters - 2) : -1)) {
+			rc = fail(r, -EINVAL, "region %u: column %llu is malformed", region,
+				  (unsigned long long)k);
+			goto out;
+		}
+	}
+	if (c.left) {
+		rc = fail(r, -EINVAL, "region %u: %zu stray bytes after %llu records", region,
+			  c.left, (unsigned long long)nrecords);
+		goto out;
+	}
+	for (k = 0; k < mod->counter_count; k++)
+		is_count[k] = ioa_counter_agg(mod->counter_names[k]) == IOA_AGG_SUM;
+	for (i = 0; i < nrecords && !rc; i++) {
+		int64_t rank, flags;
+
+		memset(&rec, 0, sizeof(rec));
+		rec.module = (enum ioa_module)(mod - ioa_modules);
+		rec.id = id_next(&ids);
+		rank = col_int(&cols[0]);
+		flags = col_int(&cols[1]);
+		if (rank < INT32_MIN || rank > INT32_MAX || flags < 0 || flags > UINT32_MAX) {
+			rc = fail(r, -EINVAL, "region %u: record %llu: bad rank or flags", region,
+				  (unsigned long long)i);
+			goto out;
+		}
+		rec.rank = (int32_t)rank;
+		rec.flags = (uint32_t)flags;
+		for (k = 0; k < ncounters; k++) {
+			int64_t v = col_int(&cols[2 + k]);
+
+			if (map[k] < 0)
+				continue;
+			rec.counters[map[k]] = v;
+			if (v < 0 && is_count[map[k]]) {
+				rc = fail(r, -EINVAL,
+					  "region %u: record %llu: count %s is negative (%lld)",
+					  region, (unsigned long long)i, mod->counter_names[map[k]],
+					  (long long)v);
+				goto out;
+			}
+		}
+		for (k = 0; k < nfcounters; k++) {
+			double d;
+			int bad = col_float(&cols[2 + ncounters + k], tick_s, row, &row[k], &d);
+
+			if (map[ncounters + k] < 0 && !bad)
+				continue;
+			if (bad || !isfinite(d)) {
+				rc = fail(r, -EINVAL,
+					  "region %u: record %llu: float counter %llu is not a "
+					  "finite number",
+					  region, (unsigned long long)i, (unsigned long long)k);
+				goto out;
+			}
+			rec.fcounters[map[ncounters + k]] = d;
+		}
+		rc = fn(&rec, arg);
+	}
+out:
+	free(map);
+	free(cols);
+	free(row);
+	return rc;
+}
+
 int ioa_logr_each_record(struct ioa_log_reader *r, uint32_t region, const struct ioa_buf *raw,
 			 int (*fn)(const struct ioa_log_record *rec, void *arg), void *arg)
 {
@@ -346,6 +604,8 @@ int ioa_logr_each_record(struct ioa_log_reader *r, uint32_t region, const struct
 
 	if (!mod)
 		return fail(r, -EINVAL, "region %u is not a module region", region);
+	if (is_columns(raw))
+		return each_record_columns(r, region, mod, raw, fn, arg);
 	ncounters = ioa_cursor_u32(&c);
 	nfcounters = ioa_cursor_u32(&c);
 	/* Each name takes at least 2 bytes: a count past that is a lie. */
@@ -429,14 +689,52 @@ int ioa_logr_each_job_entry(struct ioa_log_reader *r, const struct ioa_buf *raw,
 	return rc;
 }
 
+/* Names with their ids left out where an id is the name's hash. */
+static int each_name_columns(struct ioa_log_reader *r, const struct ioa_buf *raw,
+			     int (*fn)(uint64_t id, const unsigned char *name, uint32_t len,
+				       void *arg),
+			     void *arg)
+{
+	struct ioa_cursor c = cursor_of(raw);
+	uint64_t count, i;
+	int rc = 0;
+
+	(void)ioa_cursor_u32(&c);
+	count = ioa_cursor_uvar(&c);
+	/* Each name takes at least two bytes. */
+	if (c.overrun || count > c.left / 2)
+		return fail(r, -EINVAL, "name table: %llu names do not fit",
+			    (unsigned long long)count);
+	for (i = 0; i < count && !rc; i++) {
+		uint64_t len = ioa_cursor_uvar(&c), form, id;
+		const unsigned char *name = len > c.left ? NULL : ioa_cursor_take(&c, (size_t)len);
+
+		form = ioa_cursor_uvar(&c);
+		id = form == 1 ? ioa_cursor_u64(&c) : 0;
+		if (!name || c.overrun || form > 1)
+			return fail(r, -EINVAL, "name table: bad entry %llu of %llu",
+				    (unsigned long long)i, (unsigned long long)count);
+		if (form == 0)
+			id = ioa_name_id(name, (size_t)len);
+		rc = fn(id, name, (uint32_t)len, arg);
+	}
+	if (!rc && c.left)
+		return fail(r, -EINVAL, "name table: %zu stray bytes after %llu names", c.left,
+			    (unsigned long long)count);
+	return rc;
+}
+
 int ioa_logr_each_name(struct ioa_log_reader *r, const struct ioa_buf *raw,
 		       int (*fn)(uint64_t id, const unsigned char *name, uint32_t len, void *arg),
 		       void *arg)
 {
 	struct ioa_cursor c = cursor_of(raw);
-	uint32_t count = ioa_cursor_u32(&c), i;
+	uint32_t count, i;
 	int rc = 0;
 
+	if (is_columns(raw))
+		return each_name_columns(r, raw, fn, arg);
+	count = ioa_cursor_u32(&c);
 	for (i = 0; i < count && !rc; i++) {
 		uint64_t id = ioa_cursor_u64(&c);
 		uint32_t len = ioa_cursor_u32(&c);
@@ -529,6 +827,71 @@ int ioa_logr_mpi_library(struct ioa_log_reader *r, const struct ioa_buf *raw,
 	return each_failure_entry(r, &c, "MPI library", fn, arg);
 }
 
+static int each_bins_columns(struct ioa_log_reader *r, const struct ioa_buf *raw,
+			     struct ioa_log_bins *b,
+			     int (*fn)(const struct ioa_log_bins *b, void *arg), void *arg)
+{
+	struct ioa_cursor c = cursor_of(raw), ids;
+	uint64_t nbins, count, i, k;
+	int64_t rank;
+	struct col *cols = NULL;
+	int rc = 0;
+
+	(void)ioa_cursor_u32(&c);
+	nbins = ioa_cursor_uvar(&c);
+	b->width_s = ioa_bits_f64(ioa_cursor_u64(&c));
+	b->start_ns = ioa_cursor_u64(&c);
+	rank = ioa_cursor_svar(&c);
+	count = ioa_cursor_uvar(&c);
+	if (c.overrun || nbins == 0 || nbins > IOA_LOG_MAX_BINS || !(b->width_s > 0) ||
+	    !isfinite(b->width_s) || rank < INT32_MIN || rank > INT32_MAX || count > c.left / 2)
+		return fail(r, -EINVAL, "bins region: bad header (%llu bins, %llu records)",
+			    (unsigned long long)nbins, (unsigned long long)count);
+	b->nbins = (uint32_t)nbins;
+	b->rank = (int32_t)rank;
+	cols = IOA_FAULT("logr-alloc") ? NULL : malloc((4 * nbins + 1) * sizeof(*cols));
+	if (!cols)
+		return fail(r, -ENOMEM, "out of memory decoding a bins region");
+	ids = c;
+	if (ids_skip(&c, count))
+		rc = fail(r, -EINVAL, "bins region: the record ids are malformed");
+	for (k = 0; k < 4 * nbins + 1 && !rc; k++)
+		if (col_skip(&c, &cols[k], (uint32_t)count, -1))
+			rc = fail(r, -EINVAL, "bins region: column %llu is malformed",
+				  (unsigned long long)k);
+	if (!rc && c.left)
+		rc = fail(r, -EINVAL, "bins region: %zu stray bytes after %llu records", c.left,
+			  (unsigned long long)count);
+	for (i = 0; i < count && !rc; i++) {
+		int64_t module;
+
+		b->record_id = id_next(&ids);
+		module = col_int(&cols[0]);
+		if (module < 0 || module >= IOA_MOD_COUNT) {
+			rc = fail(r, -EINVAL, "bins region: unknown module %lld",
+				  (long long)module);
+			break;
+		}
+		b->module = (enum ioa_module)module;
+		for (k = 0; k < nbins && !rc; k++) {
+			int64_t reads, writes;
+
+			b->read_bytes[k] = (uint64_t)col_int(&cols[1 + 4 * k]);
+			b->write_bytes[k] = (uint64_t)col_int(&cols[2 + 4 * k]);
+			reads = col_int(&cols[3 + 4 * k]);
+			writes = col_int(&cols[4 + 4 * k]);
+			if (reads < 0 || reads > UINT32_MAX || writes < 0 || writes > UINT32_MAX)
+				rc = fail(r, -EINVAL, "bins region: record %llu: bad op count",
+					  (unsigned long long)i);
+			b->read_ops[k] = (uint32_t)reads;
+			b->write_ops[k] = (uint32_t)writes;
+		}
+		rc = rc ? rc : fn(b, arg);
+	}
+	free(cols);
+	return rc;
+}
+
 int ioa_logr_each_bins(struct ioa_log_reader *r, const struct ioa_buf *raw,
 		       int (*fn)(const struct ioa_log_bins *b, void *arg), void *arg)
 {
@@ -539,6 +902,11 @@ int ioa_logr_each_bins(struct ioa_log_reader *r, const struct ioa_buf *raw,
 
 	if (!b)
 		return fail(r, -ENOMEM, "out of memory decoding a bins region");
+	if (is_columns(raw)) {
+		rc = each_bins_columns(r, raw, b, fn, arg);
+		free(b);
+		return rc;
+	}
 	b->nbins = ioa_cursor_u32(&c);
 	b->width_s = ioa_bits_f64(ioa_cursor_u64(&c));
 	b->start_ns = ioa_cursor_u64(&c);

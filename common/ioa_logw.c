@@ -7,13 +7,18 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 #include <zlib.h>
 
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
 #include "ioa_fault.h"
+#include "ioa_trace.h"
 
 void ioa_logw_init(struct ioa_log_writer *w, size_t cap)
 {
@@ -105,9 +110,12 @@ int ioa_logw_region_begin(struct ioa_log_writer *w, uint32_t type)
 	/*
 	 * A smaller hash table (memLevel 6): about 160 KiB of state instead of
 	 * zlib's default 256 KiB, which matters next to the runtime's budget,
-	 * for logs about 3% larger.
+	 * for logs about 3% larger.  Level 6, not 1: streamed regions are the
+	 * runtime's records, bins and names in the column encoding, whose
+	 * varints zlib's fastest level leaves 3 to 11% larger (bins the most),
+	 * for a few milliseconds of a rank's shutdown (docs/performance.md).
 	 */
-	if (!rc && deflateInit2(zs, Z_BEST_SPEED, Z_DEFLATED, 15, 6, Z_DEFAULT_STRATEGY) != Z_OK)
+	if (!rc && deflateInit2(zs, 6, Z_DEFLATED, 15, 6, Z_DEFAULT_STRATEGY) != Z_OK)
 		rc = -ENOMEM;
 	if (rc) {
 		free(zs);
@@ -429,4 +437,385 @@ int ioa_enc_module_record(struct ioa_buf *b, enum ioa_module module, uint64_t id
 	b->len += len;
 	b->data[b->len] = '\0';
 	return 0;
+}
+
+/* ------------------------------------------------------ column encoding */
+
+#define COL_SLICE 65536
+
+uint64_t ioa_name_id(const void *name, size_t len)
+{
+	uint64_t id = XXH3_64bits(name, len);
+
+	return id ? id : 1;
+}
+
+static uint64_t zigzag(int64_t v)
+{
+	return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+}
+
+static size_t uvar_len(uint64_t v)
+{
+	size_t n = 1;
+
+	while (v >>= 7)
+		n++;
+	return n;
+}
+
+/* What an integer column holds. */
+enum col_what { COL_RANK, COL_FLAGS, COL_MODULE, COL_COUNTER, COL_BIN };
+
+static int64_t int_value(const struct ioa_rec_ref *r, enum col_what what, unsigned index)
+{
+	const struct ioa_log_bin *bin;
+
+	switch (what) {
+	case COL_RANK:
+		return r->rank;
+	case COL_FLAGS:
+		return r->flags;
+	case COL_MODULE:
+		return r->module;
+	case COL_COUNTER:
+		return r->counters[index];
+	case COL_BIN:
+		break;
+	}
+	bin = &r->bins[index / 4];
+	switch (index % 4) {
+	case 0:
+		return (int64_t)bin->read_bytes;
+	case 1:
+		return (int64_t)bin->write_bytes;
+	case 2:
+		return bin->read_ops;
+	default:
+		return bin->write_ops;
+	}
+}
+
+/* The code of an integer value: its zig-zagged difference from pred, wrapping. */
+static uint64_t int_code(int64_t v, int64_t pred)
+{
+	return zigzag((int64_t)((uint64_t)v - (uint64_t)pred));
+}
+
+static int col_flush(struct ioa_buf *b, ioa_enc_flush flush, void *arg)
+{
+	return flush && b->len >= COL_SLICE ? flush(arg, b) : 0;
+}
+
+/* One integer column of count values: the predictor taking fewer bytes, then the codes. */
+static int enc_int_column(struct ioa_buf *b, const struct ioa_rec_ref *recs, uint32_t count,
+			  enum col_what what, unsigned index, ioa_enc_flush flush, void *arg)
+{
+	size_t plain = 0, prev = 0;
+	int64_t last = 0;
+	unsigned mode;
+	uint32_t i;
+	int rc;
+
+	for (i = 0; i < count; i++) {
+		int64_t v = int_value(&recs[i], what, index);
+
+		plain += uvar_len(int_code(v, 0));
+		prev += uvar_len(int_code(v, last));
+		last = v;
+	}
+	mode = prev < plain ? IOA_COL_PREV : IOA_COL_PLAIN;
+	rc = ioa_enc_uvar(b, mode);
+	last = 0;
+	for (i = 0; i < count && !rc; i++) {
+		int64_t v = int_value(&recs[i], what, index);
+
+		rc = ioa_enc_uvar(b, int_code(v, mode == IOA_COL_PREV ? last : 0));
+		last = v;
+		if (!rc)
+			rc = col_flush(b, flush, arg);
+	}
+	return rc;
+}
+
+/* A float's whole number of ticks, when it is one: n x tick_s == d bit for bit. */
+static int float_ticks(double d, double tick_s, int64_t *n)
+{
+	double q;
+	int64_t k;
+	int dk;
+
+	if (!(tick_s > 0) || !isfinite(d) || ioa_f64_bits(d) == 0)
+		return 0;
+	q = d / tick_s;
+	if (!(q < (double)IOA_COL_MAX_TICK && q > -(double)IOA_COL_MAX_TICK))
+		return 0;
+	k = (int64_t)(q < 0 ? q - 0.5 : q + 0.5);
+	for (dk = -1; dk <= 1; dk++) {
+		int64_t c = k + dk;
+
+		if (c >= -IOA_COL_MAX_TICK && c <= IOA_COL_MAX_TICK &&
+		    ioa_f64_bits((double)c * tick_s) == ioa_f64_bits(d)) {
+			*n = c;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * A float value's code: 0 for +0.0, 1 for its 8 bytes (which follow), or
+ * 2 + the zig-zagged difference of its ticks from pred.
+ */
+static uint64_t float_code(uint64_t bits, int is_ticks, int64_t ticks, int64_t pred)
+{
+	if (bits == 0)
+		return 0;
+	return is_ticks ? 2 + zigzag(ticks - pred) : 1;
+}
+
+/*
+ * A module region's float counters in ticks, record by record (0 where a
+ * value is not a whole number of ticks), and which columns have any.
+ */
+struct ticks_table {
+	int64_t *ticks;	   /* count x nf */
+	unsigned char *is; /* count x nf: the value is ticks */
+	unsigned char any[IOA_MAX_FCOUNTERS];
+	uint32_t count;
+	unsigned nf;
+};
+
+/* The TERMS predictor of row i: terms are column + 1, or 0 for none. */
+static int64_t terms_pred(const struct ticks_table *t, uint32_t i, const unsigned terms[4])
+{
+	const int64_t *row = t->ticks + (size_t)i * t->nf;
+	uint64_t pred = 0;
+
+	pred += terms[0] ? (uint64_t)row[terms[0] - 1] : 0;
+	pred -= terms[1] ? (uint64_t)row[terms[1] - 1] : 0;
+	pred += terms[2] ? (uint64_t)row[terms[2] - 1] : 0;
+	pred -= terms[3] ? (uint64_t)row[terms[3] - 1] : 0;
+	return (int64_t)pred;
+}
+
+/* Bytes of column k's tick values under TERMS with these terms, in every step-th row. */
+static size_t terms_cost(const struct ticks_table *t, unsigned k, const unsigned terms[4],
+			 uint32_t step)
+{
+	size_t size = 0;
+	uint32_t i;
+
+	for (i = 0; i < t->count; i += step) {
+		size_t at = (size_t)i * t->nf + k;
+
+		if (t->is[at])
+			size += uvar_len(2 + zigzag(t->ticks[at] - terms_pred(t, i, terms)));
+	}
+	return size;
+}
+
+/*
+ * The terms that predict column k best, two at a time (a - b, then c - d
+ * beside them) among the earlier columns that hold ticks: timestamps
+ * predict each other, and times are differences of timestamps.  Chosen
+ * on a sample of about 128 rows; returns the bytes for all of them.
+ */
+#define TERMS_SAMPLE 128
+
+static size_t best_terms(const struct ticks_table *t, unsigned k, unsigned terms[4])
+{
+	uint32_t step = t->count / TERMS_SAMPLE + 1;
+	size_t best = terms_cost(t, k, terms, step);
+	unsigned half, x, y;
+
+	for (half = 0; half < 2; half++) {
+		unsigned pick[2] = {terms[2 * half], terms[2 * half + 1]};
+
+		for (x = 0; x <= k; x++) {
+			for (y = 0; y <= k; y++) {
+				size_t size;
+
+				if ((x && !t->any[x - 1]) || (y && !t->any[y - 1]) || (x && x == y))
+					continue;
+				terms[2 * half] = x;
+				terms[2 * half + 1] = y;
+				size = terms_cost(t, k, terms, step);
+				if (size < best) {
+					best = size;
+					pick[0] = x;
+					pick[1] = y;
+				}
+			}
+		}
+		terms[2 * half] = pick[0];
+		terms[2 * half + 1] = pick[1];
+	}
+	return terms_cost(t, k, terms, 1);
+}
+
+static int enc_float_column(struct ioa_buf *b, const struct ioa_rec_ref *recs,
+			    const struct ticks_table *t, unsigned k, ioa_enc_flush flush, void *arg)
+{
+	size_t size[3] = {0, 0, 0};
+	unsigned terms[4] = {0, 0, 0, 0}, mode, m;
+	int64_t last = 0;
+	uint32_t i;
+	int rc;
+
+	for (i = 0; i < t->count; i++) {
+		size_t at = (size_t)i * t->nf + k;
+
+		if (!t->is[at])
+			continue;
+		size[IOA_COL_PLAIN] += uvar_len(2 + zigzag(t->ticks[at]));
+		size[IOA_COL_PREV] += uvar_len(2 + zigzag(t->ticks[at] - last));
+		last = t->ticks[at];
+	}
+	/* The terms cost their four indices. */
+	size[IOA_COL_TERMS] = t->any[k] && k ? best_terms(t, k, terms) + 4 : SIZE_MAX;
+	for (mode = IOA_COL_PLAIN, m = 1; m < 3; m++)
+		if (size[m] < size[mode])
+			mode = m;
+	rc = ioa_enc_uvar(b, mode);
+	for (m = 0; m < 4 && mode == IOA_COL_TERMS && !rc; m++)
+		rc = ioa_enc_uvar(b, terms[m]);
+	last = 0;
+	for (i = 0; i < t->count && !rc; i++) {
+		size_t at = (size_t)i * t->nf + k;
+		uint64_t bits = ioa_f64_bits(recs[i].fcounters[k]);
+		int64_t pred = mode == IOA_COL_PREV    ? last
+			       : mode == IOA_COL_TERMS ? terms_pred(t, i, terms)
+						       : 0;
+		uint64_t code = float_code(bits, t->is[at], t->ticks[at], pred);
+
+		rc = ioa_enc_uvar(b, code);
+		if (!rc && code == 1)
+			rc = ioa_enc_u64(b, bits);
+		if (t->is[at])
+			last = t->ticks[at];
+		if (!rc)
+			rc = col_flush(b, flush, arg);
+	}
+	return rc;
+}
+
+static int enc_float_columns(struct ioa_buf *b, const struct ioa_rec_ref *recs, uint32_t count,
+			     unsigned nf, double tick_s, ioa_enc_flush flush, void *arg)
+{
+	struct ticks_table t = {.count = count, .nf = nf};
+	size_t cells = (size_t)count * nf, at;
+	unsigned k;
+	int rc = 0;
+
+	t.ticks = malloc((cells ? cells : 1) * sizeof(*t.ticks));
+	t.is = malloc(cells ? cells : 1);
+	if (!t.ticks || !t.is)
+		rc = -ENOMEM;
+	memset(t.any, 0, sizeof(t.any));
+	for (at = 0; at < cells && !rc; at++) {
+		t.ticks[at] = 0;
+		t.is[at] = (unsigned char)float_ticks(recs[at / nf].fcounters[at % nf], tick_s,
+						      &t.ticks[at]);
+		t.any[at % nf] |= t.is[at];
+	}
+	for (k = 0; k < nf && !rc; k++)
+		rc = enc_float_column(b, recs, &t, k, flush, arg);
+	free(t.ticks);
+	free(t.is);
+	return rc;
+}
+
+/* The records' ids, as their names where an id is its name's hash (see ioa_enc_name). */
+static int enc_ids(struct ioa_buf *b, const struct ioa_rec_ref *recs, uint32_t count,
+		   ioa_enc_flush flush, void *arg)
+{
+	uint32_t i;
+	int rc = 0;
+
+	for (i = 0; i < count && !rc; i++) {
+		rc = ioa_enc_name(b, recs[i].id, recs[i].name ? recs[i].name : "",
+				  recs[i].name ? recs[i].name_len : 0);
+		if (!rc)
+			rc = col_flush(b, flush, arg);
+	}
+	return rc;
+}
+
+static int enc_var_names(struct ioa_buf *b, const char *const *names, unsigned count)
+{
+	unsigned i;
+	int rc = 0;
+
+	for (i = 0; i < count && !rc; i++) {
+		size_t len = strlen(names[i]);
+
+		rc = ioa_enc_uvar(b, len);
+		if (!rc)
+			rc = ioa_buf_add(b, names[i], len);
+	}
+	return rc;
+}
+
+int ioa_enc_module_region(struct ioa_buf *b, enum ioa_module module, const struct ioa_rec_ref *recs,
+			  uint32_t count, double tick_s, ioa_enc_flush flush, void *arg)
+{
+	const struct ioa_module_desc *mod = &ioa_modules[module];
+	unsigned k;
+	int rc;
+
+	rc = ioa_enc_u32(b, IOA_REGION_COLUMNS);
+	rc = rc ? rc : ioa_enc_uvar(b, mod->counter_count);
+	rc = rc ? rc : ioa_enc_uvar(b, mod->fcounter_count);
+	rc = rc ? rc : enc_var_names(b, mod->counter_names, mod->counter_count);
+	rc = rc ? rc : enc_var_names(b, mod->fcounter_names, mod->fcounter_count);
+	rc = rc ? rc : ioa_enc_u64(b, ioa_f64_bits(tick_s > 0 ? tick_s : 0));
+	rc = rc ? rc : ioa_enc_uvar(b, count);
+	rc = rc ? rc : enc_ids(b, recs, count, flush, arg);
+	rc = rc ? rc : enc_int_column(b, recs, count, COL_RANK, 0, flush, arg);
+	rc = rc ? rc : enc_int_column(b, recs, count, COL_FLAGS, 0, flush, arg);
+	for (k = 0; k < mod->counter_count && !rc; k++)
+		rc = enc_int_column(b, recs, count, COL_COUNTER, k, flush, arg);
+	return rc ? rc
+		  : enc_float_columns(b, recs, count, mod->fcounter_count, tick_s > 0 ? tick_s : 0,
+				      flush, arg);
+}
+
+int ioa_enc_bins_region(struct ioa_buf *b, uint32_t nbins, double width_s, uint64_t start_ns,
+			int32_t rank, const struct ioa_rec_ref *recs, uint32_t count,
+			ioa_enc_flush flush, void *arg)
+{
+	unsigned k;
+	int rc;
+
+	rc = ioa_enc_u32(b, IOA_REGION_COLUMNS);
+	rc = rc ? rc : ioa_enc_uvar(b, nbins);
+	rc = rc ? rc : ioa_enc_u64(b, ioa_f64_bits(width_s));
+	rc = rc ? rc : ioa_enc_u64(b, start_ns);
+	rc = rc ? rc : ioa_enc_svar(b, rank);
+	rc = rc ? rc : ioa_enc_uvar(b, count);
+	rc = rc ? rc : enc_ids(b, recs, count, flush, arg);
+	rc = rc ? rc : enc_int_column(b, recs, count, COL_MODULE, 0, flush, arg);
+	for (k = 0; k < 4 * nbins && !rc; k++)
+		rc = enc_int_column(b, recs, count, COL_BIN, k, flush, arg);
+	return rc;
+}
+
+int ioa_enc_names_header(struct ioa_buf *b, uint32_t count)
+{
+	int rc = ioa_enc_u32(b, IOA_REGION_COLUMNS);
+
+	return rc ? rc : ioa_enc_uvar(b, count);
+}
+
+int ioa_enc_name(struct ioa_buf *b, uint64_t id, const void *name, size_t len)
+{
+	int rc = ioa_enc_uvar(b, len);
+
+	rc = rc ? rc : ioa_buf_add(b, name, len);
+	if (!rc && id == ioa_name_id(name, len))
+		rc = ioa_enc_uvar(b, 0);
+	else if (!rc && !(rc = ioa_enc_uvar(b, 1)))
+		rc = ioa_enc_u64(b, id);
+	return rc;
 }

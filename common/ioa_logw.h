@@ -93,12 +93,70 @@ int ioa_enc_u64(struct ioa_buf *b, uint64_t v);
 int ioa_enc_bytes(struct ioa_buf *b, const void *bytes, size_t len);
 
 /*
- * A module region is its header (the module's counter names and the record
- * count) followed by exactly that many records, each with every counter of
- * the module in table order.
+ * The 1.0 layout of a module region, row by row: its header (the module's
+ * counter names and the record count) followed by exactly that many
+ * records, each with every counter of the module in table order.  Readers
+ * keep reading it; writers use the column encoding below.
  */
 int ioa_enc_module_header(struct ioa_buf *b, enum ioa_module module, uint32_t record_count);
 int ioa_enc_module_record(struct ioa_buf *b, enum ioa_module module, uint64_t id, int32_t rank,
 			  uint32_t flags, const int64_t *counters, const double *fcounters);
+
+/*
+ * The column encoding (format 1.1, docs/log-format.md): a region's records
+ * stored counter by counter, each value as a varint difference from a
+ * predictor chosen per column, so that zlib sees runs of small, similar
+ * bytes.  A record as the encoders read it:
+ */
+struct ioa_log_bin {
+	uint64_t read_bytes;
+	uint64_t write_bytes;
+	uint32_t read_ops;
+	uint32_t write_ops;
+};
+
+struct ioa_rec_ref {
+	uint64_t id;
+	const char *name; /* the file's name, whose hash id is (or NULL) */
+	size_t name_len;
+	int32_t rank;
+	uint32_t flags;
+	uint16_t module;		/* bins regions */
+	const int64_t *counters;	/* module regions */
+	const double *fcounters;	/* module regions */
+	const struct ioa_log_bin *bins; /* bins regions: nbins of them */
+};
+
+/*
+ * Called whenever the encoded bytes in b reach 64 KiB, to take them (and
+ * reset b): a region streams out without its whole raw form in memory.
+ * NULL: b takes the whole region.  Bytes left in b at the end are the
+ * caller's.
+ */
+typedef int (*ioa_enc_flush)(void *arg, struct ioa_buf *b);
+
+/*
+ * A module region of count records.  tick_s: float counters that are a
+ * whole number of ticks times tick_s (the runtime's timestamps and times)
+ * are stored as that number; 0 stores every float as its 8 bytes.  Every
+ * value reads back bit for bit either way.
+ */
+int ioa_enc_module_region(struct ioa_buf *b, enum ioa_module module, const struct ioa_rec_ref *recs,
+			  uint32_t count, double tick_s, ioa_enc_flush flush, void *arg);
+
+/* A bins region (see ioa_logr_each_bins): recs[i].id, .module and .bins. */
+int ioa_enc_bins_region(struct ioa_buf *b, uint32_t nbins, double width_s, uint64_t start_ns,
+			int32_t rank, const struct ioa_rec_ref *recs, uint32_t count,
+			ioa_enc_flush flush, void *arg);
+
+/*
+ * A names region: the header, then count names.  An id that is the name's
+ * own hash (ioa_name_id) is not stored.
+ */
+int ioa_enc_names_header(struct ioa_buf *b, uint32_t count);
+int ioa_enc_name(struct ioa_buf *b, uint64_t id, const void *name, size_t len);
+
+/* A file's record id: the XXH3 64-bit hash of its name, 1 for a hash of 0. */
+uint64_t ioa_name_id(const void *name, size_t len);
 
 #endif

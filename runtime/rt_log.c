@@ -27,6 +27,7 @@
 #include "rt_records.h"
 
 const char *rt_log_ranks;
+double rt_log_tick_s;
 const char *rt_log_tree;
 const char *rt_log_procs;
 
@@ -59,58 +60,75 @@ static int feed(struct ioa_log_writer *w, struct ioa_buf *raw, int at_end)
 	return rc;
 }
 
-/* Counts (w NULL) or encodes the records of a list that belong in this log. */
-static int pack_list(struct ioa_log_writer *w, struct ioa_buf *raw, enum ioa_module m,
-		     struct rt_record *rec, uint32_t *count)
+/* Takes a slice of a streamed region's encoded bytes. */
+static int flush_slice(void *w, struct ioa_buf *raw)
 {
-	int rc = 0;
+	int rc = ioa_logw_region_add(w, raw->data, raw->len);
 
-	for (; rec && !rc; rec = rec->next_in_module) {
+	ioa_buf_reset(raw);
+	return rc;
+}
+
+/* Counts (refs NULL) or lists the records of a list that belong in this log. */
+static void list_records(struct ioa_rec_ref *refs, struct rt_record *rec, uint32_t *count)
+{
+	for (; rec; rec = rec->next_in_module) {
 		if (rec->flags & RT_REC_ELSEWHERE)
 			continue;
+		if (refs) {
+			rt_log_finish_record(rec);
+			refs[*count] = (struct ioa_rec_ref){
+				.id = rec->id,
+				.name = rec->name,
+				.name_len = strlen(rec->name),
+				.rank = rec->flags & IOA_REC_SHARED ? -1 : rt.rank,
+				.flags = rec->flags & ~RT_REC_ELSEWHERE,
+				.counters = rec->counters,
+				.fcounters = rec->fcounters,
+			};
+		}
 		++*count;
-		if (!w)
-			continue;
-		rt_log_finish_record(rec);
-		rc = ioa_enc_module_record(
-			raw, m, rec->id, rec->flags & IOA_REC_SHARED ? -1 : rt.rank,
-			rec->flags & ~RT_REC_ELSEWHERE, rec->counters, rec->fcounters);
-		if (!rc)
-			rc = feed(w, raw, 0);
 	}
-	return rc;
 }
 
 static int pack_module(struct ioa_log_writer *w, struct ioa_buf *raw, enum ioa_module m)
 {
 	struct rt_module_records *mr = &rt_modules[m];
+	struct ioa_rec_ref *refs;
 	uint32_t count = 0;
 	int rc;
 
-	pack_list(NULL, raw, m, mr->first, &count);
-	pack_list(NULL, raw, m, mr->combined, &count);
+	list_records(NULL, mr->first, &count);
+	list_records(NULL, mr->combined, &count);
 	/* The overflow record goes in only when something folded into it. */
 	count += mr->folded_files > 0;
 	if (!count)
 		return 0;
+	refs = calloc(count, sizeof(*refs));
+	if (!refs)
+		return -ENOMEM;
+	count = 0;
+	list_records(refs, mr->first, &count);
+	list_records(refs, mr->combined, &count);
+	if (mr->folded_files) {
+		rt_log_finish_record(mr->overflow);
+		refs[count++] = (struct ioa_rec_ref){
+			.rank = rt.rank,
+			.flags = mr->overflow->flags,
+			.counters = mr->overflow->counters,
+			.fcounters = mr->overflow->fcounters,
+		};
+	}
 	ioa_buf_reset(raw);
 	rc = ioa_logw_region_begin(w, ioa_modules[m].region_type);
-	if (rc)
-		return rc;
-	rc = ioa_enc_module_header(raw, m, count);
-	count = 0;
-	if (!rc)
-		rc = pack_list(w, raw, m, mr->first, &count);
-	if (!rc)
-		rc = pack_list(w, raw, m, mr->combined, &count);
-	if (!rc && mr->folded_files) {
-		rt_log_finish_record(mr->overflow);
-		rc = ioa_enc_module_record(raw, m, 0, rt.rank, mr->overflow->flags,
-					   mr->overflow->counters, mr->overflow->fcounters);
+	if (!rc) {
+		rc = ioa_enc_module_region(raw, m, refs, count, rt_log_tick_s, flush_slice, w);
+		if (!rc)
+			rc = feed(w, raw, 1);
+		rc = ioa_logw_region_end(w, rc);
 	}
-	if (!rc)
-		rc = feed(w, raw, 1);
-	return ioa_logw_region_end(w, rc);
+	free(refs);
+	return rc;
 }
 
 /* Whether an earlier module's record (written here) already carries id's name. */
@@ -146,9 +164,7 @@ static int walk_names(struct ioa_log_writer *w, struct ioa_buf *raw, uint32_t *c
 				++*count;
 				if (!w)
 					continue;
-				rc = ioa_enc_u64(raw, rec->id);
-				if (!rc)
-					rc = ioa_enc_bytes(raw, rec->name, strlen(rec->name));
+				rc = ioa_enc_name(raw, rec->id, rec->name, strlen(rec->name));
 				if (!rc)
 					rc = feed(w, raw, 0);
 			}
@@ -167,7 +183,7 @@ static int pack_names(struct ioa_log_writer *w, struct ioa_buf *raw)
 	rc = ioa_logw_region_begin(w, IOA_REGION_NAMES);
 	if (rc)
 		return rc;
-	rc = ioa_enc_u32(raw, count);
+	rc = ioa_enc_names_header(raw, count);
 	count = 0;
 	if (!rc)
 		rc = walk_names(w, raw, &count);
@@ -249,8 +265,10 @@ static int pack_mpi_library(struct ioa_log_writer *w, struct ioa_buf *raw)
 static int pack_bins(struct ioa_log_writer *w, struct ioa_buf *raw)
 {
 	double width_s = rt_bin_width * rt_seconds_per_tick();
+	struct ioa_log_bin *bins;
+	struct ioa_rec_ref *refs;
 	struct rt_record *rec;
-	uint32_t count = 0;
+	uint32_t count = 0, i = 0;
 	int m, k, rc;
 
 	for (m = 0; m < IOA_MOD_COUNT; m++)
@@ -258,42 +276,38 @@ static int pack_bins(struct ioa_log_writer *w, struct ioa_buf *raw)
 			count += rec->bins != NULL;
 	if (!count)
 		return 0;
-	ioa_buf_reset(raw);
-	rc = ioa_logw_region_begin(w, IOA_REGION_BINS);
-	if (rc)
-		return rc;
-	rc = ioa_enc_u32(raw, RT_BINS);
-	if (!rc)
-		rc = ioa_enc_u64(raw, ioa_f64_bits(width_s));
-	if (!rc)
-		rc = ioa_enc_u64(raw, rt.start_real_ns);
-	if (!rc)
-		rc = ioa_enc_u32(raw, (uint32_t)rt.rank);
-	if (!rc)
-		rc = ioa_enc_u32(raw, count);
+	refs = calloc(count, sizeof(*refs));
+	bins = calloc((size_t)count * RT_BINS, sizeof(*bins));
+	rc = refs && bins ? 0 : -ENOMEM;
 	for (m = 0; m < IOA_MOD_COUNT && !rc; m++) {
-		for (rec = rt_modules[m].first; rec && !rc; rec = rec->next_in_module) {
+		for (rec = rt_modules[m].first; rec; rec = rec->next_in_module) {
+			struct ioa_log_bin *mine = bins + (size_t)i * RT_BINS;
+
 			if (!rec->bins)
 				continue;
-			rc = ioa_enc_u64(raw, rec->id);
-			if (!rc)
-				rc = ioa_enc_u16(raw, (uint16_t)m);
-			for (k = 0; k < RT_BINS && !rc; k++) {
-				rc = ioa_enc_u64(raw, rec->bins[k].read_bytes);
-				if (!rc)
-					rc = ioa_enc_u64(raw, rec->bins[k].write_bytes);
-				if (!rc)
-					rc = ioa_enc_u32(raw, rec->bins[k].read_ops);
-				if (!rc)
-					rc = ioa_enc_u32(raw, rec->bins[k].write_ops);
-			}
-			if (!rc)
-				rc = feed(w, raw, 0);
+			for (k = 0; k < RT_BINS; k++)
+				mine[k] = (struct ioa_log_bin){
+					rec->bins[k].read_bytes, rec->bins[k].write_bytes,
+					rec->bins[k].read_ops, rec->bins[k].write_ops};
+			refs[i++] = (struct ioa_rec_ref){.id = rec->id,
+							 .name = rec->name,
+							 .name_len = strlen(rec->name),
+							 .module = (uint16_t)m,
+							 .bins = mine};
 		}
 	}
-	if (!rc)
-		rc = feed(w, raw, 1);
-	return ioa_logw_region_end(w, rc);
+	ioa_buf_reset(raw);
+	rc = rc ? rc : ioa_logw_region_begin(w, IOA_REGION_BINS);
+	if (!rc) {
+		rc = ioa_enc_bins_region(raw, RT_BINS, width_s, rt.start_real_ns, rt.rank, refs,
+					 count, flush_slice, w);
+		if (!rc)
+			rc = feed(w, raw, 1);
+		rc = ioa_logw_region_end(w, rc);
+	}
+	free(refs);
+	free(bins);
+	return rc;
 }
 
 /* MPI-IO hints given at open: each file's "key=value" lines, from this rank. */

@@ -16,6 +16,13 @@
  */
 int rt_log_pack_records(struct ioa_log_writer *w);
 
+/*
+ * The seconds per tick the records' float counters were turned into
+ * seconds with (rt_records_to_seconds()): the log stores those counters as
+ * whole ticks.  0 (not said): as their 8 bytes.
+ */
+extern double rt_log_tick_s;
+
 struct rt_record;
 
 /* Fills a record's derived counters (the most common sizes and strides). */

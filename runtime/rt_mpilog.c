@@ -747,7 +747,8 @@ void rt_mpilog_write(void)
 	if (recording) {
 		rt_stop_recording();
 		job.ns_per_tick = rt_seconds_per_tick() * 1e9;
-		rt_records_to_seconds(job.ns_per_tick * 1e-9);
+		rt_log_tick_s = job.ns_per_tick * 1e-9;
+		rt_records_to_seconds(rt_log_tick_s);
 	}
 	ioa_buf_init(&job.hosts, 1 << 24);
 

@@ -574,7 +574,8 @@ void rt_shutdown_at_exit(void)
 	/* An MPI root's records went to its job's log, turned into seconds there. */
 	if (!rt.mpi_initialized) {
 		rt_stop_recording();
-		rt_records_to_seconds(rt_seconds_per_tick());
+		rt_log_tick_s = rt_seconds_per_tick();
+		rt_records_to_seconds(rt_log_tick_s);
 	}
 
 	if (!rt.tree[0]) {

@@ -13,6 +13,9 @@
  *	craft-log trace-loop-empty OUT, craft-log trace-loop-calls OUT
  *	                            the loops' trace regions alone (raw bytes)
  *	craft-log good OUT          the same job, honest: one rank, 16 writes in a loop
+ *	craft-log counters-columns OUT, huge-columns OUT, good-columns OUT
+ *	                            counters, huge and good with their records and
+ *	                            names in the column encoding (log format 1.1)
  *
  * Each log is otherwise valid: checksums right, one rank (0) writing one
  * file, owned by whoever runs this.
@@ -73,8 +76,32 @@ static int job_region(struct ioa_log_writer *w, const char *nprocs)
 	return rc;
 }
 
+/* The records in the column encoding, by name, with their time bins. */
+static int columns(struct ioa_log_writer *w, const char *name, uint32_t count, int32_t far,
+		   const int64_t *c, const double *f)
+{
+	struct ioa_buf b = IOA_BUF_INIT(1 << 20);
+	struct ioa_log_bin bins[4] = {{0, 4096, 0, 1}, {0, 0, 0, 0}, {0, 61440, 0, 15}};
+	struct ioa_rec_ref refs[2] = {
+		{FILE_ID, name, strlen(name), 0, 0, IOA_MOD_POSIX, c, f, bins},
+		{FILE_ID + 1, NULL, 0, far, 0, IOA_MOD_POSIX, c, f, bins},
+	};
+	int rc = ioa_enc_module_region(&b, IOA_MOD_POSIX, refs, count, 1e-9, NULL, NULL);
+
+	rc = rc ? rc : ioa_logw_add(w, ioa_modules[IOA_MOD_POSIX].region_type, b.data, b.len);
+	ioa_buf_reset(&b);
+	rc = rc ? rc : ioa_enc_bins_region(&b, 4, 1.0, 1000000000, 0, refs, count, NULL, NULL);
+	rc = rc ? rc : ioa_logw_add(w, IOA_REGION_BINS, b.data, b.len);
+	ioa_buf_reset(&b);
+	rc = rc ? rc : ioa_enc_names_header(&b, 1);
+	rc = rc ? rc : ioa_enc_name(&b, FILE_ID, name, strlen(name));
+	rc = rc ? rc : ioa_logw_add(w, IOA_REGION_NAMES, b.data, b.len);
+	ioa_buf_release(&b);
+	return rc;
+}
+
 /* Rank 0's POSIX record of the one file, and its name. */
-static int records(struct ioa_log_writer *w, int hostile, int huge, int far)
+static int records(struct ioa_log_writer *w, int hostile, int huge, int far, int in_columns)
 {
 	const char *name = "/scratch/crafted/data.bin";
 	struct ioa_buf b = IOA_BUF_INIT(1 << 20);
@@ -99,6 +126,12 @@ static int records(struct ioa_log_writer *w, int hostile, int huge, int far)
 		f[POSIX_F_WRITE_TIME] = NAN;
 		f[POSIX_F_READ_TIME] = INFINITY;
 		f[POSIX_F_META_TIME] = -INFINITY;
+	}
+	if (in_columns) {
+		ioa_buf_release(&b);
+		return rc ? rc
+			  : columns(w, name, hostile || huge || far ? 2 : 1,
+				    far ? INT32_MAX - 1 : 0, c, f);
 	}
 	rc = rc ? rc : ioa_enc_module_record(&b, IOA_MOD_POSIX, FILE_ID, 0, 0, c, f);
 	if (hostile || huge || far)
@@ -234,12 +267,19 @@ static int regroup_region(struct ioa_buf *out)
 	return rc ? rc : ioa_enc_uvar(out, 0);
 }
 
+/* Whether kind's first len bytes are name. */
+static int is_kind(const char *kind, size_t len, const char *name)
+{
+	return strlen(name) == len && !strncmp(kind, name, len);
+}
+
 int main(int argc, char **argv)
 {
 	struct ioa_log_writer w;
 	struct ioa_buf trace = IOA_BUF_INIT(1 << 26);
-	const char *kind = argc == 3 ? argv[1] : "";
-	int rc;
+	const char *kind = argc == 3 ? argv[1] : "", *suffix = strrchr(kind, '-');
+	size_t kind_len = strlen(kind);
+	int rc, in_columns;
 
 	if (!strcmp(kind, "regroup") || !strncmp(kind, "trace-loop-", 11)) {
 		FILE *f = fopen(argv[2], "wb");
@@ -257,19 +297,30 @@ int main(int argc, char **argv)
 		ioa_buf_release(&trace);
 		return 0;
 	}
-	if (strcmp(kind, "loop-empty") && strcmp(kind, "loop-calls") && strcmp(kind, "nprocs") &&
-	    strcmp(kind, "counters") && strcmp(kind, "huge") && strcmp(kind, "ranks") &&
-	    strcmp(kind, "good")) {
-		fprintf(stderr, "usage: craft-log "
-				"loop-empty|loop-calls|nprocs|counters|huge|ranks|regroup|good|"
-				"trace-loop-empty|trace-loop-calls OUT\n");
+	if (suffix && !strcmp(suffix, "-columns"))
+		kind_len = (size_t)(suffix - kind);
+	if (!is_kind(kind, kind_len, "loop-empty") && !is_kind(kind, kind_len, "loop-calls") &&
+	    !is_kind(kind, kind_len, "nprocs") && !is_kind(kind, kind_len, "counters") &&
+	    !is_kind(kind, kind_len, "huge") && !is_kind(kind, kind_len, "ranks") &&
+	    !is_kind(kind, kind_len, "good")) {
+		fprintf(stderr,
+			"usage: craft-log "
+			"loop-empty|loop-calls|nprocs|counters|huge|ranks|regroup|good|"
+			"trace-loop-empty|trace-loop-calls OUT\n"
+			"       craft-log counters-columns|huge-columns|good-columns OUT\n");
+		return 2;
+	}
+	in_columns = kind_len != strlen(kind);
+	if (in_columns && !is_kind(kind, kind_len, "counters") &&
+	    !is_kind(kind, kind_len, "huge") && !is_kind(kind, kind_len, "good")) {
+		fprintf(stderr, "craft-log: no column form of '%s'\n", kind);
 		return 2;
 	}
 	ioa_logw_init(&w, (size_t)1 << 30);
 	rc = job_region(&w, !strcmp(kind, "nprocs") ? "2147483647" : "1");
 	rc = rc ? rc
-		: records(&w, !strcmp(kind, "counters"), !strcmp(kind, "huge"),
-			  !strcmp(kind, "nprocs"));
+		: records(&w, is_kind(kind, kind_len, "counters"), is_kind(kind, kind_len, "huge"),
+			  !strcmp(kind, "nprocs"), in_columns);
 	if (!strcmp(kind, "loop-empty"))
 		rc = rc ? rc : trace_region(&trace, (uint64_t)1 << 62, 0, 0, 1);
 	else if (!strcmp(kind, "loop-calls"))

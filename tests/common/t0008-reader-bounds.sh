@@ -6,7 +6,8 @@
 # `dashboard`, and in the kernel generator; a job claiming 2^31 - 1
 # ranks (the report stays small); counters whose sums overflow, negative
 # counts and times that are not numbers (`parse --json` refuses them, and
-# its JSON is strict); counts of 2^63 - 1 (sums saturate, never wrap).
+# its JSON is strict); counts of 2^63 - 1 (sums saturate, never wrap);
+# the same counters in the column encoding of log format 1.1.
 # Every command runs under a timeout: a hang fails.
 . "$IOA_SOURCE_DIR/tests/lib/test-lib.sh"
 require_cmd python3
@@ -42,7 +43,8 @@ refuses() {
 # size FILE: its size in bytes (0 when missing).
 size() { stat -c %s "$1" 2>/dev/null || echo 0; }
 
-for kind in good loop-empty loop-calls nprocs counters huge ranks; do
+for kind in good loop-empty loop-calls nprocs counters huge ranks good-columns counters-columns \
+	huge-columns; do
 	"$craft" "$kind" "$TEST_TMP/$kind.ioa" || {
 		echo "Bail out! craft-log $kind failed"
 		exit 255
@@ -118,6 +120,22 @@ like "$(cat "$TEST_TMP/last.out")" "^total_POSIX_BYTES_WRITTEN: 9223372036854775
 	"saturated, never wrapped negative"
 unlike "$(cat "$TEST_TMP/last.out")" "^total_[A-Z_]+: -" "no total is negative"
 bounded 20 "report sums them too" "$tools/ioatlas-report" huge.ioa --json -o huge.json
+
+# --- the same in the column encoding (format 1.1)
+refuses 20 "parse --json refuses a negative count in the column encoding" \
+	"$tools/ioatlas-parse" --json counters-columns.ioa
+like "$(cat "$TEST_TMP/last.out")" \
+	"cannot read log 'counters-columns.ioa': region [0-9]+: record 0: count POSIX_READS is negative \(-5\)" \
+	"naming the record and the counter"
+refuses 20 "report refuses it too" "$tools/ioatlas-report" counters-columns.ioa -o counters-columns.html
+bounded 20 "parse --total sums counts of 2^63 - 1 in the column encoding" \
+	"$tools/ioatlas-parse" --total huge-columns.ioa
+like "$(cat "$TEST_TMP/last.out")" "^total_POSIX_BYTES_WRITTEN: 9223372036854775807$" \
+	"saturated, never wrapped negative"
+bounded 20 "parse --bins reads the column encoding's bins" \
+	"$tools/ioatlas-parse" --bins good-columns.ioa
+like "$(cat "$TEST_TMP/last.out")" $'\t2\t2\\.000000\t3\\.000000\t0\t61440\t0\t15\t/scratch/crafted/data\\.bin' \
+	"as written: 61440 bytes in 15 writes in bin 2"
 bounded 20 "parse --json reads the honest log" "$tools/ioatlas-parse" --json good.ioa
 cp "$TEST_TMP/last.out" good.json
 ok "into strict JSON whose counts are finite and non-negative" python3 -c '
@@ -139,10 +157,11 @@ else
 	wh="$tools/ioatlas-warehouse"
 	ok "a throwaway cluster starts" pg_start
 	ok "the warehouse is migrated" "$wh" migrate
-	for kind in good loop-empty loop-calls nprocs ranks; do
+	for kind in good loop-empty loop-calls nprocs ranks good-columns; do
 		bounded 60 "$kind.ioa is ingested" "$tools/ioatlas-ingest" "$TEST_TMP/$kind.ioa"
 	done
 	fails "counters.ioa is refused at ingest" "$tools/ioatlas-ingest" "$TEST_TMP/counters.ioa"
+	fails "counters-columns.ioa too" "$tools/ioatlas-ingest" "$TEST_TMP/counters-columns.ioa"
 	bounded 120 "analyze runs over the crafted jobs in bounded time" \
 		"$tools/ioatlas-analyze" --days 1
 	bounded 120 "dashboard writes its pages and reports in bounded time" \

@@ -82,12 +82,12 @@ like "$("$IOA_CMD" parse --total "$log")" '^total_POSIX_WRITES: 1204$' \
 
 # --- a log too large to gather: written collectively
 logs=$(ioa_logdir)
-IOATLAS_GATHER_CAP=64KiB ioa_mpi_preload "$logs" 4 120 \
+IOATLAS_GATHER_CAP=32KiB ioa_mpi_preload "$logs" 4 120 \
 	"$IOA_BUILD_DIR/tests/perf/bench-mpi" "$work" 300 10 >/dev/null
 is "$?" 0 "a job whose log passes the gather cap runs unchanged"
 log=$(ioa_only_log "$logs")
 ok "its log, written collectively, is bigger than the cap ($(stat -c %s "$log") bytes)" \
-	test "$(stat -c %s "$log")" -gt 65536
+	test "$(stat -c %s "$log")" -gt 32768
 files=$("$IOA_CMD" parse --file "$log" | grep "$work/bench-[0-3]-[0-9]*\.dat$")
 is "$(wc -l <<<"$files")" 1200 "it reads back whole: every rank's 300 files are in it"
 is "$(awk -F '\t' '{ o += $4; w += $6 } END { print o ":" w }' <<<"$files")" 1200:1200 \
