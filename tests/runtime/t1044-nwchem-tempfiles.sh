@@ -23,36 +23,36 @@
 # Every run here is under strace, where LeakSanitizer cannot work (ptrace).
 [ -z "${IOA_SANITIZE:-}" ] || export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 require_mpi
+require_cmd mpiexec.mpich
 require_cmd strace
 require_cmd python3
 require_cmd nwchem.mpich
 
 plan 15
 
-# ARMCI-MPI's shared-memory windows give NWChem wrong sums on Debian 12's
-# MPICH (the SCF never converges with 2 ranks): plain windows instead.
-export ARMCI_USE_WIN_ALLOCATE=0
-
 # nwchem NAME LOGDIR [STRACE-OPTION...]: the calculation in fresh folders
 # under $TEST_TMP/NAME, each rank under strace (traces in
 # $TEST_TMP/NAME/strace/trace.PID), the runtime preloaded when LOGDIR is not
 # empty; the folders' listing before the run in $TEST_TMP/NAME/before.
+# ARMCI-MPI's shared-memory windows give NWChem wrong sums on Debian 12's
+# MPICH (the SCF never converges on 2 ranks): plain windows instead.
 nwchem() {
-	local name=$1 preload=$2 dir=$TEST_TMP/$1
+	local logs=$2 dir=$TEST_TMP/$1
 	shift 2
 	mkdir -p "$dir/work" "$dir/scratch" "$dir/perm" "$dir/home" "$dir/strace"
 	sed -e "s|@SCRATCH@|$dir/scratch|" -e "s|@PERMANENT@|$dir/perm|" \
 		"$IOA_SOURCE_DIR/tests/workloads/nwchem-h2o.nw" >"$dir/work/h2o.nw"
 	find "$dir/work" "$dir/scratch" "$dir/perm" "$dir/home" -mindepth 1 >"$dir/before"
-	(cd "$dir/work" && HOME="$dir/home" mpi_run 2 120 \
-		${preload:+-genv IOATLAS_LOGDIR "$preload"} -genv ARMCI_USE_WIN_ALLOCATE 0 \
+	(cd "$dir/work" && HOME="$dir/home" run_timeout 120 mpiexec.mpich -n 2 \
+		${logs:+-genv IOATLAS_LOGDIR "$logs"} -genv ARMCI_USE_WIN_ALLOCATE 0 \
 		strace -f -ff -ttt -y -qq "$@" -o "$dir/strace/trace" -e trace=%file \
-		${preload:+-E LD_PRELOAD="$(ioa_preload_list "$IOA_RUNTIME_SO")"} \
+		${logs:+-E LD_PRELOAD="$(ioa_preload_list "$IOA_RUNTIME_SO")"} \
 		nwchem.mpich h2o.nw >"$dir/out" 2>&1)
 }
 
-# truth NAME: "created PATH", "removed PATH" and "failed OP ERRNO PATH" (one
-# line per failed call) for the folders of run NAME, from its traces.
+# truth NAME: "created PATH", "removed PATH" and, one line per failed call,
+# "failed OP ERRNO PATH" ("library ..." when the MPI library's) for the
+# folders of run NAME, from its traces.
 truth() {
 	local dir=$TEST_TMP/$1
 	python3 - "$dir" "$dir"/strace/trace.* <<'EOF'
@@ -124,7 +124,8 @@ truth traced >"$TEST_TMP/traced.truth"
 is "$?" 0 "the runtime's run replays soundly"
 truth plain >"$TEST_TMP/plain.truth"
 is "$?" 0 "and the other run"
-# Paths of run NAME's truth, its folder replaced by "/".
+# files KIND RUN: the paths strace saw KIND (created, removed) in RUN, the
+# run's folder replaced by "/".
 files() { sed -n "s|^$1 $TEST_TMP/$2/|/|p" "$TEST_TMP/$2.truth" | sort -u; }
 is "$(files created traced; files removed traced)" "$(files created plain; files removed plain)" \
 	"both runs make and remove the same files"
