@@ -45,7 +45,8 @@ int main(int argc, char **argv)
 
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-	if (argc != 3 || (n = atol(argv[1])) <= 0) {
+	n = argc == 3 ? atol(argv[1]) : 0;
+	if (n <= 0) {
 		fprintf(stderr, "usage: trace-random N DIR\n");
 		MPI_Abort(MPI_COMM_WORLD, 2);
 	}
