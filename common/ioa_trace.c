@@ -1241,8 +1241,8 @@ static int parse_summary(struct tr_parse *p)
 	}
 	rc = rc ? rc : parse_sum_hist(p, n[2], 65, &s->offsets);
 	rc = rc ? rc : parse_sum_hist(p, n[3], 65, &s->sizes);
-	rc = rc ? rc : parse_sum_hist(p, n[4], 976, &s->arrivals);
-	rc = rc ? rc : parse_sum_hist(p, n[5], 976, &s->gaps);
+	rc = rc ? rc : parse_sum_hist(p, n[4], 65, &s->arrivals);
+	rc = rc ? rc : parse_sum_hist(p, n[5], 65, &s->gaps);
 	s->noffsets = (uint32_t)n[2];
 	s->nsizes = (uint32_t)n[3];
 	s->narrivals = (uint32_t)n[4];

@@ -244,9 +244,9 @@ struct ioa_trace_summary {
 	struct ioa_trace_sum_sig *sigs;
 	struct ioa_trace_sum_file *files;
 	/*
-	 * Histograms, bins ascending: offsets and sizes of I/O calls
-	 * (ioa_trace_log2_bin), times from one call's start to the next's
-	 * and gaps before calls (ioa_trace_bin, in ticks).
+	 * Histograms, bins ascending, all ioa_trace_log2_bin(): offsets and
+	 * sizes of I/O calls, times from one call's start to the next's and
+	 * gaps before calls (in ticks).
 	 */
 	uint32_t noffsets, nsizes, narrivals, ngaps;
 	struct ioa_trace_sum_bin *offsets, *sizes, *arrivals, *gaps;

@@ -59,6 +59,14 @@ struct tr_wop {
 	uint16_t dur, gap;  /* bins */
 };
 
+#define TR_SIG_CACHE 16 /* signatures cached by call name (a power of two) */
+
+struct tr_sig_cache {
+	const char *op; /* NULL: empty */
+	uint64_t key;	/* module, flags and errno */
+	uint32_t sig;
+};
+
 /* What the summary keeps per file: the calls after the exact prefix. */
 struct tr_fsum {
 	uint64_t reads, writes, others, bytes_read, bytes_written;
@@ -160,11 +168,10 @@ static struct {
 	struct tr_fsum fsum_none; /* I/O calls summarised without a file slot */
 	uint64_t sum_calls, sum_unnamed;
 	uint64_t *sum_off, *sum_size; /* ioa_trace_log2_bin() of offsets and lengths (I/O calls) */
-	uint64_t *sum_arrival, *sum_gap; /* ioa_trace_bin() of start-to-start times and gaps */
+	uint64_t *sum_arrival, *sum_gap; /* the same of start-to-start times and gaps, in ticks */
 	int cut;	   /* a node could not be written out: nothing after it is */
 	int fold_pending;  /* the top loop grew in place; folds it enables wait */
-	uint32_t last_sig; /* the previous event's signature, and the event */
-	struct tr_raw last;
+	struct tr_sig_cache sig_cache[TR_SIG_CACHE];
 	struct tr_raw stash[RT_TRACE_WINDOW]; /* the top loop's iteration in progress */
 	unsigned nstash;
 	/*
@@ -285,8 +292,8 @@ int rt_trace_init(uint64_t budget)
 	/* The summary's histograms, so that a trace that degrades always has them. */
 	tr.sum_off = tr_alloc(TR_LOG2_BINS * sizeof(uint64_t));
 	tr.sum_size = tr_alloc(TR_LOG2_BINS * sizeof(uint64_t));
-	tr.sum_arrival = tr_alloc(TR_TIME_BINS * sizeof(uint64_t));
-	tr.sum_gap = tr_alloc(TR_TIME_BINS * sizeof(uint64_t));
+	tr.sum_arrival = tr_alloc(TR_LOG2_BINS * sizeof(uint64_t));
+	tr.sum_gap = tr_alloc(TR_LOG2_BINS * sizeof(uint64_t));
 	if (!tr.sum_off || !tr.sum_size || !tr.sum_arrival || !tr.sum_gap) {
 		memset(&tr, 0, sizeof(tr));
 		return 0;
@@ -1149,54 +1156,61 @@ static void degrade(void)
 	tr.used += (size_t)(tr.window_cap * sizeof(struct tr_wop));
 }
 
-/* A call once degraded: kept in the window if it can be, else summarised. */
-static void degraded_add(const struct tr_raw *e, uint32_t sig, uint64_t arrival)
+/* A call after the exact ones: a few increments. */
+static inline __attribute__((always_inline)) void summarise(uint32_t sig, unsigned module,
+							    unsigned flags, int64_t slot,
+							    int64_t offset, int64_t length,
+							    uint64_t arrival, uint64_t gap)
 {
-	int64_t slot = e->v[IOA_TRACE_SLOT];
+	struct tr_fsum *f;
+	uint64_t bytes;
 
-	if (!tr.window_closed) {
-		if (tr.nwindow < tr.window_cap && sig < UINT16_MAX && slot < UINT16_MAX - 1 &&
-		    e->v[1] >= 0 && e->v[1] <= UINT32_MAX && e->v[2] >= INT32_MIN &&
-		    e->v[2] <= INT32_MAX) {
-			struct tr_wop *w = &tr.window[tr.nwindow++];
-
-			w->offset = e->v[0];
-			w->length = (uint32_t)e->v[1];
-			w->aux = (int32_t)e->v[2];
-			w->sig = (uint16_t)sig;
-			w->slot = (uint16_t)(slot + 1);
-			w->dur = (uint16_t)ioa_trace_bin(e->dur);
-			w->gap = (uint16_t)ioa_trace_bin(e->gap);
-			tr.events_traced++;
-			return;
-		}
-		tr.window_closed = 1;
-	}
 	tr.sum_calls++;
 	if (sig == UINT32_MAX)
 		tr.sum_unnamed++;
 	else
 		tr.sig_calls[sig]++;
-	tr.sum_arrival[ioa_trace_bin(arrival)]++;
-	tr.sum_gap[ioa_trace_bin(e->gap)]++;
-	if (e->module == IOA_TRACE_MPI)
+	tr.sum_arrival[ioa_trace_log2_bin((int64_t)arrival)]++;
+	tr.sum_gap[ioa_trace_log2_bin((int64_t)gap)]++;
+	if (module == IOA_TRACE_MPI)
 		return;
-	tr.sum_off[ioa_trace_log2_bin(e->v[0])]++;
-	tr.sum_size[ioa_trace_log2_bin(e->v[1])]++;
-	{
-		struct tr_fsum *f = slot < 0 ? &tr.fsum_none : &tr.fsum[slot];
-		uint64_t bytes = e->v[1] > 0 && !(e->flags & IOA_TR_FAILED) ? (uint64_t)e->v[1] : 0;
-
-		if (e->flags & IOA_TR_READ) {
-			f->reads++;
-			f->bytes_read += bytes;
-		} else if (e->flags & IOA_TR_WRITE) {
-			f->writes++;
-			f->bytes_written += bytes;
-		} else {
-			f->others++;
-		}
+	tr.sum_off[ioa_trace_log2_bin(offset)]++;
+	tr.sum_size[ioa_trace_log2_bin(length)]++;
+	f = slot < 0 ? &tr.fsum_none : &tr.fsum[slot];
+	bytes = length > 0 && !(flags & IOA_TR_FAILED) ? (uint64_t)length : 0;
+	if (flags & IOA_TR_READ) {
+		f->reads++;
+		f->bytes_read += bytes;
+	} else if (flags & IOA_TR_WRITE) {
+		f->writes++;
+		f->bytes_written += bytes;
+	} else {
+		f->others++;
 	}
+}
+
+/* A call once degraded, the window open: 1 when it was kept, 0 when it closed the window. */
+static int window_add(const struct tr_raw *e, uint32_t sig, uint64_t arrival)
+{
+	int64_t slot = e->v[IOA_TRACE_SLOT];
+	struct tr_wop *w;
+
+	if (tr.nwindow == tr.window_cap || sig >= UINT16_MAX || slot >= UINT16_MAX - 1 ||
+	    e->v[1] < 0 || e->v[1] > UINT32_MAX || e->v[2] < INT32_MIN || e->v[2] > INT32_MAX) {
+		tr.window_closed = 1;
+		summarise(sig, e->module, e->flags, slot, e->v[0], e->v[1], arrival, e->gap);
+		return 0;
+	}
+	w = &tr.window[tr.nwindow++];
+	w->offset = e->v[0];
+	w->length = (uint32_t)e->v[1];
+	w->aux = (int32_t)e->v[2];
+	w->sig = (uint16_t)sig;
+	w->slot = (uint16_t)(slot + 1);
+	w->dur = (uint16_t)ioa_trace_bin(e->dur);
+	w->gap = (uint16_t)ioa_trace_bin(e->gap);
+	tr.events_traced++;
+	return 1;
 }
 
 /*
@@ -1218,25 +1232,44 @@ static int grammar_pays(void)
 	return 1;
 }
 
-/* Folds one raw event into the tree. */
-static void feed(const struct tr_raw *e, uint64_t arrival)
+/*
+ * The signature of a call: most calls find it in a small cache indexed by
+ * the call's name (a program's few calls, interleaved, each keep a slot),
+ * the others in the table.  UINT32_MAX when the table cannot grow.
+ */
+static inline __attribute__((always_inline)) uint32_t sig_find(const char *op, unsigned module,
+							       unsigned flags, int err)
 {
-	uint32_t sig;
+	uint64_t key = (uint64_t)module | (uint64_t)flags << 8 | (uint64_t)(uint32_t)err << 16;
+	struct tr_sig_cache *c = &tr.sig_cache[((uintptr_t)op >> 3) & (TR_SIG_CACHE - 1)];
+	struct tr_raw e;
 
-	/* Runs of the same call skip the signature table. */
-	if (tr.nsigs && e->op == tr.last.op && e->module == tr.last.module &&
-	    e->flags == tr.last.flags && e->err == tr.last.err) {
-		sig = tr.last_sig;
-	} else {
-		sig = sig_of(e);
-		tr.last = *e;
-		tr.last_sig = sig;
-	}
+	if (c->op == op && c->key == key)
+		return c->sig;
+	e.op = op;
+	e.module = (uint8_t)module;
+	e.flags = (uint8_t)flags;
+	e.err = err;
+	c->sig = sig_of(&e);
+	c->op = c->sig == UINT32_MAX ? NULL : op;
+	c->key = key;
+	return c->sig;
+}
+
+/* Folds one raw event into the tree (or the window); 1 when the call was kept exactly. */
+static int feed(const struct tr_raw *e, uint64_t arrival)
+{
+	uint32_t sig = sig_find(e->op, e->module, e->flags, e->err);
+
 	if (!tr.degraded && !grammar_pays())
 		degrade();
 	if (tr.degraded) {
-		degraded_add(e, sig, arrival);
-		return;
+		if (tr.window_closed) {
+			summarise(sig, e->module, e->flags, e->v[IOA_TRACE_SLOT], e->v[0], e->v[1],
+				  arrival, e->gap);
+			return 0;
+		}
+		return window_add(e, sig, arrival);
 	}
 	/*
 	 * A loop growing in place cannot fold with what is before it until it
@@ -1244,12 +1277,13 @@ static void feed(const struct tr_raw *e, uint64_t arrival)
 	 * continue it.
 	 */
 	if (sig != UINT32_MAX && continue_top(e, sig))
-		return;
+		return 1;
 	fast_drop();
 	unstash();
 	resume_folding();
 	if (!tr.stopped)
 		push_event(e, sig);
+	return 1;
 }
 
 /* A call as a node of its own, pushed and folded. */
@@ -1287,11 +1321,34 @@ static inline __attribute__((always_inline)) void append(const char *op, uint32_
 	/* Ticks since start-up: far below 2^63, so a signed conversion (one instruction) is exact.
 	 */
 	uint64_t s = t0 > 0 ? (uint64_t)(int64_t)t0 : 0, f = t1 > 0 ? (uint64_t)(int64_t)t1 : 0;
-	uint64_t arrival = s > tr.prev_start ? s - tr.prev_start : 0;
+	uint64_t arrival, gap;
 
 	tr.events_total++;
 	if (tr.stopped)
 		return;
+	arrival = s > tr.prev_start ? s - tr.prev_start : 0;
+	tr.prev_start = s;
+	if (!tr.have_start) {
+		tr.have_start = 1;
+		tr.first_start = s;
+		gap = 0;
+	} else if (flags & IOA_TR_SUB) {
+		/* Inside an MPI-IO call: the time since the call's last step. */
+		gap = s > tr.last_end ? s - tr.last_end : 0;
+	} else {
+		/* Since the last call the program made itself: its compute. */
+		gap = s > tr.top_end ? s - tr.top_end : 0;
+	}
+	if (f > tr.last_end)
+		tr.last_end = f;
+	if (!(flags & IOA_TR_SUB) && f > tr.top_end)
+		tr.top_end = f;
+	/* Summarising: no grammar, no window, a few increments. */
+	if (tr.window_closed) {
+		summarise(sig_find(op, module, flags, err), module, flags,
+			  slot == UINT32_MAX ? -1 : (int64_t)slot, offset, length, arrival, gap);
+		return;
+	}
 	e->op = op;
 	e->v[IOA_TRACE_SLOT] = slot == UINT32_MAX ? -1 : (int64_t)slot;
 	e->module = (uint8_t)module;
@@ -1301,28 +1358,16 @@ static inline __attribute__((always_inline)) void append(const char *op, uint32_
 	e->v[1] = length;
 	e->v[2] = aux;
 	e->dur = f > s ? f - s : 0;
-	if (!tr.have_start) {
-		tr.have_start = 1;
-		tr.first_start = s;
-		e->gap = 0;
-	} else if (flags & IOA_TR_SUB) {
-		/* Inside an MPI-IO call: the time since the call's last step. */
-		e->gap = s > tr.last_end ? s - tr.last_end : 0;
-	} else {
-		/* Since the last call the program made itself: its compute. */
-		e->gap = s > tr.top_end ? s - tr.top_end : 0;
-		tr.compute += e->gap;
-	}
-	if (f > tr.last_end)
-		tr.last_end = f;
-	if (!(flags & IOA_TR_SUB) && f > tr.top_end)
-		tr.top_end = f;
+	e->gap = gap;
+	/* The totals cover the exact calls: expanded, their times are scaled to them. */
+	if (!feed(e, arrival))
+		return;
+	if (!(flags & IOA_TR_SUB))
+		tr.compute += gap;
 	if (module == IOA_TRACE_MPI)
 		tr.sync += e->dur;
 	else if (!(flags & IOA_TR_SUB))
 		tr.io += e->dur;
-	tr.prev_start = s;
-	feed(e, arrival);
 }
 
 void rt_trace_io(const char *op, enum ioa_module module, struct rt_record *rec, unsigned flags,
@@ -1660,8 +1705,8 @@ static int summary_emit(struct ioa_buf *shape, int64_t *vals, size_t *nvals)
 	nfile += summary_file(vals, nvals, -1, &tr.fsum_none);
 	n[0] = summary_hist(vals, nvals, tr.sum_off, TR_LOG2_BINS);
 	n[1] = summary_hist(vals, nvals, tr.sum_size, TR_LOG2_BINS);
-	n[2] = summary_hist(vals, nvals, tr.sum_arrival, TR_TIME_BINS);
-	n[3] = summary_hist(vals, nvals, tr.sum_gap, TR_TIME_BINS);
+	n[2] = summary_hist(vals, nvals, tr.sum_arrival, TR_LOG2_BINS);
+	n[3] = summary_hist(vals, nvals, tr.sum_gap, TR_LOG2_BINS);
 	rc = ioa_enc_uvar(shape, 1);
 	rc = rc ? rc : ioa_enc_uvar(shape, nsig);
 	rc = rc ? rc : ioa_enc_uvar(shape, nfile);
@@ -1722,7 +1767,7 @@ int rt_trace_group(struct ioa_trace *t, double ns_per_tick)
 	g->ranks = calloc(1, sizeof(*g->ranks));
 	/* The window's numbers (at most four a call) and the summary's. */
 	extra = calloc(4 * tr.nwindow + 2 * (tr.nsigs + 1) + 6 * ((size_t)tr.nfiles + 1) +
-			       4 * (TR_LOG2_BINS + TR_TIME_BINS) + 1,
+			       8 * TR_LOG2_BINS + 1,
 		       sizeof(*extra));
 	ntop = tr.ntop;
 	nleaves = tr.nleaves;

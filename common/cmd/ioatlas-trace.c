@@ -532,26 +532,22 @@ static void rank_list(const struct ioa_trace_group *g, struct ioa_buf *b)
 	}
 }
 
-/* A summary histogram: bins, in JSON with their ranges (log2: [lo, hi)), else seconds. */
-static json_object *sum_hist_json(const struct ioa_trace_sum_bin *e, uint32_t n, int log2,
-				  double ns_per_tick)
+/* A summary histogram's bins as [lo, hi): of bytes, or (scale > 0) of seconds. */
+static json_object *sum_hist_json(const struct ioa_trace_sum_bin *e, uint32_t n, double scale)
 {
 	json_object *a = json_object_new_array();
 	uint32_t i;
 
 	for (i = 0; i < n; i++) {
 		json_object *o = json_object_new_object();
+		double lo = e[i].bin ? ldexp(1, (int)e[i].bin - 1) : 0, hi = ldexp(1, (int)e[i].bin);
 
-		if (log2) {
-			json_object_object_add(
-				o, "lo", json_object_new_int64(e[i].bin ? INT64_C(1) << (e[i].bin - 1) : 0));
-			json_object_object_add(
-				o, "hi", json_object_new_double(e[i].bin ? ldexp(1, (int)e[i].bin) : 1));
+		if (scale > 0) {
+			json_object_object_add(o, "lo", json_object_new_double(lo * scale));
+			json_object_object_add(o, "hi", json_object_new_double(hi * scale));
 		} else {
-			json_object_object_add(
-				o, "seconds",
-				json_object_new_double(ioa_trace_bin_ticks((unsigned)e[i].bin) *
-						       ns_per_tick / 1e9));
+			json_object_object_add(o, "lo", json_object_new_int64((int64_t)lo));
+			json_object_object_add(o, "hi", json_object_new_double(hi));
 		}
 		json_object_object_add(o, "count", json_object_new_int64((int64_t)e[i].count));
 		json_object_array_add(a, o);
@@ -560,31 +556,31 @@ static json_object *sum_hist_json(const struct ioa_trace_sum_bin *e, uint32_t n,
 }
 
 static void sum_hist_text(uint32_t rank, const char *what, const struct ioa_trace_sum_bin *e,
-			  uint32_t n, int log2, double ns_per_tick)
+			  uint32_t n, double scale)
 {
 	uint32_t i;
 
 	for (i = 0; i < n; i++) {
-		if (log2)
-			printf("# summary %u %-8s %20" PRIu64 " %20.0f %12" PRIu64 "\n", rank, what,
-			       e[i].bin ? UINT64_C(1) << (e[i].bin - 1) : 0,
-			       e[i].bin ? ldexp(1, (int)e[i].bin) : 1, e[i].count);
+		double lo = e[i].bin ? ldexp(1, (int)e[i].bin - 1) : 0, hi = ldexp(1, (int)e[i].bin);
+
+		if (scale > 0)
+			printf("# summary %u %-8s %20.9f %20.9f %12" PRIu64 "\n", rank, what,
+			       lo * scale, hi * scale, e[i].count);
 		else
-			printf("# summary %u %-8s %20.9f %12" PRIu64 "\n", rank, what,
-			       ioa_trace_bin_ticks((unsigned)e[i].bin) * ns_per_tick / 1e9,
+			printf("# summary %u %-8s %20.0f %20.0f %12" PRIu64 "\n", rank, what, lo, hi,
 			       e[i].count);
 	}
 }
 
 /*
  * A degraded trace's summary of the calls after its exact ones: per call
- * and per file, then the histograms (offsets and sizes: [lo, hi); times:
- * each bin's time in seconds).
+ * and per file, then the histograms, each bin [lo, hi) (offsets and
+ * sizes: bytes; times: seconds).
  */
 static void print_summary(struct tool *t, const struct ioa_trace_rank *r, json_object *jrank)
 {
 	const struct ioa_trace_summary *s = &r->summary;
-	double tick = r->group->ns_per_tick;
+	double tick = r->group->ns_per_tick * 1e-9; /* seconds */
 	char target[4096];
 	uint32_t i;
 
@@ -625,11 +621,11 @@ static void print_summary(struct tool *t, const struct ioa_trace_rank *r, json_o
 		}
 		json_object_object_add(o, "files", a);
 		json_object_object_add(o, "offsets",
-				       sum_hist_json(s->offsets, s->noffsets, 1, tick));
-		json_object_object_add(o, "sizes", sum_hist_json(s->sizes, s->nsizes, 1, tick));
+				       sum_hist_json(s->offsets, s->noffsets, 0));
+		json_object_object_add(o, "sizes", sum_hist_json(s->sizes, s->nsizes, 0));
 		json_object_object_add(o, "arrivals",
-				       sum_hist_json(s->arrivals, s->narrivals, 0, tick));
-		json_object_object_add(o, "gaps", sum_hist_json(s->gaps, s->ngaps, 0, tick));
+				       sum_hist_json(s->arrivals, s->narrivals, tick));
+		json_object_object_add(o, "gaps", sum_hist_json(s->gaps, s->ngaps, tick));
 		json_object_object_add(jrank, "summary", o);
 		return;
 	}
@@ -653,10 +649,10 @@ static void print_summary(struct tool *t, const struct ioa_trace_rank *r, json_o
 		       r->rank, f->reads, f->writes, f->others, f->bytes_read, f->bytes_written,
 		       target);
 	}
-	sum_hist_text(r->rank, "offset", s->offsets, s->noffsets, 1, tick);
-	sum_hist_text(r->rank, "size", s->sizes, s->nsizes, 1, tick);
-	sum_hist_text(r->rank, "arrival", s->arrivals, s->narrivals, 0, tick);
-	sum_hist_text(r->rank, "gap", s->gaps, s->ngaps, 0, tick);
+	sum_hist_text(r->rank, "offset", s->offsets, s->noffsets, 0);
+	sum_hist_text(r->rank, "size", s->sizes, s->nsizes, 0);
+	sum_hist_text(r->rank, "arrival", s->arrivals, s->narrivals, tick);
+	sum_hist_text(r->rank, "gap", s->gaps, s->ngaps, tick);
 }
 
 static int print_rank(struct tool *t, uint32_t rank, json_object *jgroup)

@@ -12,14 +12,16 @@
  * Prints one line per pattern: name and nanoseconds per call (per pair for
  * randread), the mean over N calls.  Run it plainly and under each runtime
  * (tests/perf/run-bench-trace alternates them) to get the added cost.
+ * PATTERN runs that one only (for callgrind: instructions per call).
  *
- *	bench-patterns DIR [N]
+ *	bench-patterns DIR [N [PATTERN]]
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "bench-util.h"
@@ -29,6 +31,7 @@
 int main(int argc, char **argv)
 {
 	long n = argc > 2 ? strtol(argv[2], NULL, 10) : 1000000, i;
+	const char *only = argc > 3 ? argv[3] : NULL;
 	static char buf[4096];
 	uint64_t x = 88172645463325292ull;
 	char path[4096];
@@ -37,7 +40,7 @@ int main(int argc, char **argv)
 	int fd;
 
 	if (argc < 2 || n <= 0 || n * 64 > FILE_BYTES) {
-		fprintf(stderr, "usage: bench-patterns DIR [N <= %ld]\n", FILE_BYTES / 64);
+		fprintf(stderr, "usage: bench-patterns DIR [N <= %ld [PATTERN]]\n", FILE_BYTES / 64);
 		return 2;
 	}
 	snprintf(path, sizeof(path), "%s/bench-patterns.dat", argv[1]);
@@ -46,13 +49,13 @@ int main(int argc, char **argv)
 		return 1;
 
 	t0 = now_ns();
-	for (i = 0; i < n; i++)
+	for (i = 0; (!only || !strcmp(only, "seqwrite")) && i < n; i++)
 		if (write(fd, buf, 64) != 64)
 			return 1;
 	printf("seqwrite %.1f\n", (now_ns() - t0) / (double)n);
 
 	t0 = now_ns();
-	for (i = 0; i < n; i++) {
+	for (i = 0; (!only || !strcmp(only, "randread")) && i < n; i++) {
 		x ^= x << 13;
 		x ^= x >> 7;
 		x ^= x << 17;
@@ -63,7 +66,7 @@ int main(int argc, char **argv)
 	printf("randread %.1f\n", (now_ns() - t0) / (double)n);
 
 	t0 = now_ns();
-	for (i = 0; i < n; i++)
+	for (i = 0; (!only || !strcmp(only, "seqpread")) && i < n; i++)
 		if (pread(fd, buf, 64, (off_t)i * 64) != 64)
 			return 1;
 	printf("seqpread %.1f\n", (now_ns() - t0) / (double)n);
@@ -74,7 +77,7 @@ int main(int argc, char **argv)
 	setvbuf(f, NULL, _IOFBF, 1 << 20);
 	rewind(f);
 	t0 = now_ns();
-	for (i = 0; i < n; i++)
+	for (i = 0; (!only || !strcmp(only, "fwrite")) && i < n; i++)
 		if (fwrite(buf, 64, 1, f) != 1)
 			return 1;
 	printf("fwrite %.1f\n", (now_ns() - t0) / (double)n);
