@@ -15,7 +15,7 @@
  * Memory is a private pool with power-of-two size classes and free lists,
  * carved from the arena once.  A fold first computes what it would need
  * and is skipped when the pool cannot give it, so a fold never fails half
- * done; the trace stops (truncated) before the pool runs dry.
+ * done; the trace degrades (window, then summary) before the pool runs dry.
  */
 #define _GNU_SOURCE
 #include "rt_trace.h"
