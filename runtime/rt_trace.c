@@ -160,6 +160,7 @@ static struct {
 	int degraded, window_closed;
 	uint64_t check_at;   /* events_total at which the growth is next measured */
 	size_t check_used;   /* the pool's high-water mark then */
+	size_t low_water;    /* past this high-water mark the pool runs low */
 	struct tr_wop *window;
 	uint64_t nwindow, window_cap;
 	uint64_t prev_start; /* the previous call's start, ticks */
@@ -300,6 +301,7 @@ int rt_trace_init(uint64_t budget)
 	}
 	tr.check_at = TR_CHECK_CALLS;
 	tr.check_used = tr.used;
+	tr.low_water = tr.size > 2 * TR_HEADROOM ? tr.size - 2 * TR_HEADROOM : 0;
 	tr.pow[0] = 1;
 	for (i = 1; i <= TR_W; i++)
 		tr.pow[i] = tr.pow[i - 1] * TR_HASH_BASE;
@@ -945,6 +947,7 @@ static void flush(size_t n)
 				rope_rewind(&tr.times, &times);
 				tr.nleaves = nleaves;
 				tr.cut = 1;
+				tr.check_at = 0;
 			} else {
 				tr.events_traced += node_events(tr.stack[i]);
 				tr.ntop++;
@@ -1072,11 +1075,10 @@ static int continue_top(const struct tr_raw *e, uint32_t sig)
 	if (!loop && (tr.fast_tried || !fast_setup()))
 		return 0;
 	loop = tr.fast_loop;
-	if (sig != tr.fast_sig[p])
+	/* One test for the four numbers. */
+	if (sig != tr.fast_sig[p] || ((e->v[0] ^ tr.fast_next[p][0]) | (e->v[1] ^ tr.fast_next[p][1]) |
+				       (e->v[2] ^ tr.fast_next[p][2]) | (e->v[3] ^ tr.fast_next[p][3])))
 		return 0;
-	for (v = 0; v < IOA_TRACE_NVALUES; v++)
-		if (e->v[v] != tr.fast_next[p][v])
-			return 0;
 	if (p + 1 < loop->nbody) {
 		tr.stash[tr.nstash++] = *e;
 		return 1;
@@ -1221,6 +1223,10 @@ static int window_add(const struct tr_raw *e, uint32_t sig, uint64_t arrival)
  */
 static int grammar_pays(void)
 {
+	/* Between two looks, one test: a cut sets check_at back, and the pool only grows on the
+	 * slow paths. */
+	if (tr.events_total < tr.check_at && tr.used <= tr.low_water)
+		return 1;
 	if (tr.cut || tr_room() < 2 * TR_HEADROOM)
 		return 0;
 	if (tr.events_total < tr.check_at)
