@@ -72,7 +72,8 @@
 /* Trace flags (a rank's header value). */
 #define IOA_TRF_TRUNCATED 0x1u /* the budget ran out: the trace stops at events_traced */
 #define IOA_TRF_LOST	  0x2u /* the trace could not be kept at all */
-#define IOA_TRF_SUMMARY	  0x4u /* the grammar stopped: the calls after the exact ones are summarised */
+#define IOA_TRF_SUMMARY \
+	0x4u /* the grammar stopped: the calls after the exact ones are summarised */
 
 /* The largest relative error of a time read back from its bin (16 bins per octave). */
 #define IOA_TRACE_BIN_ERROR 0.03125

@@ -220,7 +220,8 @@ static int gen(int argc, char **argv)
 	       a.sum.parts == 1 ? "" : "s", a.sum.calls, a.sum.loops, a.sum.files, a.sum.tables,
 	       a.sum.skipped, (long long)st.st_size);
 	if (a.sum.calls_exact < a.sum.calls_total)
-		printf("%s: covers the %" PRIu64 " calls the trace kept exactly, of the job's %" PRIu64
+		printf("%s: covers the %" PRIu64
+		       " calls the trace kept exactly, of the job's %" PRIu64
 		       " (the trace summarised the rest)\n",
 		       path, a.sum.calls_exact, a.sum.calls_total);
 	free(a.sum.file_ids);

@@ -41,11 +41,11 @@
 #define TR_MAX_HINTS   64
 #define TR_MAX_NESTING 64
 #define TR_HASH_BASE   0x9e3779b97f4a7c15ull
-#define TR_CHECK_CALLS 8192	       /* calls between two looks at how well the grammar compresses */
-#define TR_MAX_GROWTH  4	       /* pool bytes per call above which it does not */
-#define TR_RESERVE     (32 * 1024)     /* kept free once the window is carved (tables still grow) */
-#define TR_TIME_BINS   976	       /* ioa_trace_bin() of any 64-bit time is below */
-#define TR_LOG2_BINS   65	       /* ioa_trace_log2_bin() of any 64-bit number is below */
+#define TR_CHECK_CALLS 8192	   /* calls between two looks at how well the grammar compresses */
+#define TR_MAX_GROWTH  4	   /* pool bytes per call above which it does not */
+#define TR_RESERVE     (32 * 1024) /* kept free once the window is carved (tables still grow) */
+#define TR_TIME_BINS   976	   /* ioa_trace_bin() of any 64-bit time is below */
+#define TR_LOG2_BINS   65	   /* ioa_trace_log2_bin() of any 64-bit number is below */
 
 /*
  * A call kept exactly once the grammar stopped: 24 bytes.  A call whose
@@ -158,20 +158,20 @@ static struct {
 	 * the window while it has room and they fit, then to the summary.
 	 */
 	int degraded, window_closed;
-	uint64_t check_at;   /* events_total at which the growth is next measured */
-	size_t check_used;   /* the pool's high-water mark then */
-	size_t low_water;    /* past this high-water mark the pool runs low */
+	uint64_t check_at; /* events_total at which the growth is next measured */
+	size_t check_used; /* the pool's high-water mark then */
+	size_t low_water;  /* past this high-water mark the pool runs low */
 	struct tr_wop *window;
 	uint64_t nwindow, window_cap;
-	uint64_t prev_start; /* the previous call's start, ticks */
-	uint64_t *sig_calls; /* per signature: calls summarised */
-	struct tr_fsum *fsum; /* per file slot, sized as files */
+	uint64_t prev_start;	  /* the previous call's start, ticks */
+	uint64_t *sig_calls;	  /* per signature: calls summarised */
+	struct tr_fsum *fsum;	  /* per file slot, sized as files */
 	struct tr_fsum fsum_none; /* I/O calls summarised without a file slot */
 	uint64_t sum_calls, sum_unnamed;
 	uint64_t *sum_off, *sum_size; /* ioa_trace_log2_bin() of offsets and lengths (I/O calls) */
 	uint64_t *sum_arrival, *sum_gap; /* the same of start-to-start times and gaps, in ticks */
-	int cut;	   /* a node could not be written out: nothing after it is */
-	int fold_pending;  /* the top loop grew in place; folds it enables wait */
+	int cut;			 /* a node could not be written out: nothing after it is */
+	int fold_pending;		 /* the top loop grew in place; folds it enables wait */
 	struct tr_sig_cache sig_cache[TR_SIG_CACHE];
 	struct tr_raw stash[RT_TRACE_WINDOW]; /* the top loop's iteration in progress */
 	unsigned nstash;
@@ -1076,8 +1076,9 @@ static int continue_top(const struct tr_raw *e, uint32_t sig)
 		return 0;
 	loop = tr.fast_loop;
 	/* One test for the four numbers. */
-	if (sig != tr.fast_sig[p] || ((e->v[0] ^ tr.fast_next[p][0]) | (e->v[1] ^ tr.fast_next[p][1]) |
-				       (e->v[2] ^ tr.fast_next[p][2]) | (e->v[3] ^ tr.fast_next[p][3])))
+	if (sig != tr.fast_sig[p] ||
+	    ((e->v[0] ^ tr.fast_next[p][0]) | (e->v[1] ^ tr.fast_next[p][1]) |
+	     (e->v[2] ^ tr.fast_next[p][2]) | (e->v[3] ^ tr.fast_next[p][3])))
 		return 0;
 	if (p + 1 < loop->nbody) {
 		tr.stash[tr.nstash++] = *e;
@@ -1813,8 +1814,7 @@ int rt_trace_group(struct ioa_trace *t, double ns_per_tick)
 		b[n++] = (int64_t)tr.events_traced;
 		b[n++] = (int64_t)tr.first_start;
 		b[n++] = (tr.lost ? IOA_TRF_LOST : 0) |
-			 (!tr.lost && tr.events_traced < tr.events_total ? IOA_TRF_TRUNCATED
-									 : 0) |
+			 (!tr.lost && tr.events_traced < tr.events_total ? IOA_TRF_TRUNCATED : 0) |
 			 (tr.degraded ? IOA_TRF_SUMMARY : 0);
 		b[n++] = (int64_t)tr.compute;
 		b[n++] = (int64_t)tr.sync;

@@ -540,7 +540,8 @@ static json_object *sum_hist_json(const struct ioa_trace_sum_bin *e, uint32_t n,
 
 	for (i = 0; i < n; i++) {
 		json_object *o = json_object_new_object();
-		double lo = e[i].bin ? ldexp(1, (int)e[i].bin - 1) : 0, hi = ldexp(1, (int)e[i].bin);
+		double lo = e[i].bin ? ldexp(1, (int)e[i].bin - 1) : 0,
+		       hi = ldexp(1, (int)e[i].bin);
 
 		if (scale > 0) {
 			json_object_object_add(o, "lo", json_object_new_double(lo * scale));
@@ -561,14 +562,15 @@ static void sum_hist_text(uint32_t rank, const char *what, const struct ioa_trac
 	uint32_t i;
 
 	for (i = 0; i < n; i++) {
-		double lo = e[i].bin ? ldexp(1, (int)e[i].bin - 1) : 0, hi = ldexp(1, (int)e[i].bin);
+		double lo = e[i].bin ? ldexp(1, (int)e[i].bin - 1) : 0,
+		       hi = ldexp(1, (int)e[i].bin);
 
 		if (scale > 0)
 			printf("# summary %u %-8s %20.9f %20.9f %12" PRIu64 "\n", rank, what,
 			       lo * scale, hi * scale, e[i].count);
 		else
-			printf("# summary %u %-8s %20.0f %20.0f %12" PRIu64 "\n", rank, what, lo, hi,
-			       e[i].count);
+			printf("# summary %u %-8s %20.0f %20.0f %12" PRIu64 "\n", rank, what, lo,
+			       hi, e[i].count);
 	}
 }
 
@@ -593,10 +595,11 @@ static void print_summary(struct tool *t, const struct ioa_trace_rank *r, json_o
 			const struct ioa_trace_sig *sig =
 				s->sigs[i].sig >= 0 ? &r->sigs[s->sigs[i].sig] : NULL;
 
-			json_object_object_add(e, "op",
-					       json_object_new_string(sig ? sig->name : "<unnamed>"));
-			json_object_object_add(e, "module", json_object_new_string(
-								    sig ? module_name(sig->module) : "?"));
+			json_object_object_add(
+				e, "op", json_object_new_string(sig ? sig->name : "<unnamed>"));
+			json_object_object_add(
+				e, "module",
+				json_object_new_string(sig ? module_name(sig->module) : "?"));
 			json_object_object_add(e, "calls",
 					       json_object_new_int64((int64_t)s->sigs[i].calls));
 			json_object_array_add(a, e);
@@ -608,11 +611,16 @@ static void print_summary(struct tool *t, const struct ioa_trace_rank *r, json_o
 			const struct name *n = f->slot >= 0 ? name_of(t, r->files[f->slot]) : NULL;
 			json_object *e = json_object_new_object();
 
-			json_object_object_add(e, "file", json_object_new_string(
-								  n ? n->text : f->slot < 0 ? "-" : "<unknown>"));
-			json_object_object_add(e, "reads", json_object_new_int64((int64_t)f->reads));
-			json_object_object_add(e, "writes", json_object_new_int64((int64_t)f->writes));
-			json_object_object_add(e, "others", json_object_new_int64((int64_t)f->others));
+			json_object_object_add(e, "file",
+					       json_object_new_string(n		    ? n->text
+								      : f->slot < 0 ? "-"
+										    : "<unknown>"));
+			json_object_object_add(e, "reads",
+					       json_object_new_int64((int64_t)f->reads));
+			json_object_object_add(e, "writes",
+					       json_object_new_int64((int64_t)f->writes));
+			json_object_object_add(e, "others",
+					       json_object_new_int64((int64_t)f->others));
 			json_object_object_add(e, "bytes_read",
 					       json_object_new_int64((int64_t)f->bytes_read));
 			json_object_object_add(e, "bytes_written",
@@ -620,8 +628,7 @@ static void print_summary(struct tool *t, const struct ioa_trace_rank *r, json_o
 			json_object_array_add(a, e);
 		}
 		json_object_object_add(o, "files", a);
-		json_object_object_add(o, "offsets",
-				       sum_hist_json(s->offsets, s->noffsets, 0));
+		json_object_object_add(o, "offsets", sum_hist_json(s->offsets, s->noffsets, 0));
 		json_object_object_add(o, "sizes", sum_hist_json(s->sizes, s->nsizes, 0));
 		json_object_object_add(o, "arrivals",
 				       sum_hist_json(s->arrivals, s->narrivals, tick));
@@ -633,7 +640,8 @@ static void print_summary(struct tool *t, const struct ioa_trace_rank *r, json_o
 	       " (kept exactly), counted not ordered\n",
 	       r->rank, s->calls, r->header[IOA_TRH_EVENTS_TRACED]);
 	for (i = 0; i < s->nsigs; i++) {
-		const struct ioa_trace_sig *sig = s->sigs[i].sig >= 0 ? &r->sigs[s->sigs[i].sig] : NULL;
+		const struct ioa_trace_sig *sig =
+			s->sigs[i].sig >= 0 ? &r->sigs[s->sigs[i].sig] : NULL;
 
 		printf("# summary %u op       %-6s %-28s %12" PRIu64 "\n", r->rank,
 		       sig ? module_name(sig->module) : "?", sig ? sig->name : "<unnamed>",
@@ -643,7 +651,10 @@ static void print_summary(struct tool *t, const struct ioa_trace_rank *r, json_o
 		const struct ioa_trace_sum_file *f = &s->files[i];
 		const struct name *n = f->slot >= 0 ? name_of(t, r->files[f->slot]) : NULL;
 
-		snprintf(target, sizeof(target), "%s", n ? n->text : f->slot < 0 ? "-" : "<unknown>");
+		snprintf(target, sizeof(target), "%s",
+			 n	       ? n->text
+			 : f->slot < 0 ? "-"
+				       : "<unknown>");
 		printf("# summary %u file     reads %" PRIu64 " writes %" PRIu64 " others %" PRIu64
 		       " bytes_read %" PRIu64 " bytes_written %" PRIu64 " %s\n",
 		       r->rank, f->reads, f->writes, f->others, f->bytes_read, f->bytes_written,
@@ -685,7 +696,7 @@ static int print_rank(struct tool *t, uint32_t rank, json_object *jgroup)
 			t->match[j] = n && strstr(n->text, t->only_file) != NULL;
 		}
 	}
-	state = r.header[IOA_TRH_FLAGS] & IOA_TRF_LOST	      ? "lost (out of memory)"
+	state = r.header[IOA_TRH_FLAGS] & IOA_TRF_LOST ? "lost (out of memory)"
 		: r.summarised && r.header[IOA_TRH_FLAGS] & IOA_TRF_TRUNCATED
 			? "degraded (the rest summarised)"
 		: r.header[IOA_TRH_FLAGS] & IOA_TRF_TRUNCATED ? "truncated (memory budget)"
@@ -703,11 +714,12 @@ static int print_rank(struct tool *t, uint32_t rank, json_object *jgroup)
 		json_object_object_add(jrank, "events_traced",
 				       json_object_new_int64(r.header[IOA_TRH_EVENTS_TRACED]));
 		json_object_object_add(jrank, "state", json_object_new_string(state));
-		json_object_object_add(jrank, "exact_fraction",
-				       json_object_new_double(total ? (double)exact / (double)total : 1));
-		json_object_object_add(jrank, "events_summarised",
-				       json_object_new_int64(r.summarised ? (int64_t)r.summary.calls
-									  : 0));
+		json_object_object_add(
+			jrank, "exact_fraction",
+			json_object_new_double(total ? (double)exact / (double)total : 1));
+		json_object_object_add(
+			jrank, "events_summarised",
+			json_object_new_int64(r.summarised ? (int64_t)r.summary.calls : 0));
 		json_object_object_add(jrank, "events_dropped",
 				       json_object_new_int64((int64_t)dropped));
 		json_object_object_add(jrank, t->expand ? "events" : "tree", t->jcur);
@@ -718,7 +730,8 @@ static int print_rank(struct tool *t, uint32_t rank, json_object *jgroup)
 		if (r.summarised || dropped)
 			printf("# rank %u: kept exactly %" PRId64 " of %" PRId64
 			       " calls (%.4f%%), summarised %" PRIu64 ", dropped %" PRIu64 "\n",
-			       rank, exact, total, total ? 100.0 * (double)exact / (double)total : 100.0,
+			       rank, exact, total,
+			       total ? 100.0 * (double)exact / (double)total : 100.0,
 			       r.summarised ? r.summary.calls : 0, dropped);
 		if (t->expand)
 			printf("#   rank      seq module op                                   "

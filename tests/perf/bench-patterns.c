@@ -40,7 +40,8 @@ int main(int argc, char **argv)
 	int fd;
 
 	if (argc < 2 || n <= 0 || n * 64 > FILE_BYTES) {
-		fprintf(stderr, "usage: bench-patterns DIR [N <= %ld [PATTERN]]\n", FILE_BYTES / 64);
+		fprintf(stderr, "usage: bench-patterns DIR [N <= %ld [PATTERN]]\n",
+			FILE_BYTES / 64);
 		return 2;
 	}
 	snprintf(path, sizeof(path), "%s/bench-patterns.dat", argv[1]);
