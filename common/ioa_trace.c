@@ -133,7 +133,7 @@ static void *dup_bytes(const void *p, size_t n)
 	return copy;
 }
 
-static int decode_group(struct ioa_cursor *c, struct ioa_trace_group *g)
+static int decode_group(struct ioa_cursor *c, struct ioa_trace_group *g, uint64_t version)
 {
 	uint64_t nranks = ioa_cursor_uvar(c), nruns, r, i, k, len, next = 0, ntab = 0;
 	const unsigned char *p;
@@ -170,9 +170,14 @@ static int decode_group(struct ioa_cursor *c, struct ioa_trace_group *g)
 	len = ioa_cursor_uvar(c);
 	if (len > c->left || !(p = ioa_cursor_take(c, (size_t)len)))
 		return -EINVAL;
-	if (!(g->shape = dup_bytes(p, (size_t)len)))
+	/* Version 2 knew no summary: its shape ends as a version 3 one without. */
+	if (!(g->shape = malloc((size_t)len + 1)))
 		return -ENOMEM;
+	if (len)
+		memcpy(g->shape, p, (size_t)len);
 	g->shape_len = (size_t)len;
+	if (version == 2)
+		g->shape[g->shape_len++] = 0;
 	len = ioa_cursor_uvar(c);
 	if (len > c->left)
 		return -EINVAL;
@@ -221,7 +226,7 @@ int ioa_trace_decode(struct ioa_trace *t, const void *raw, size_t len)
 	struct ioa_trace_group *groups;
 	int rc = 0;
 
-	if (c.overrun || version != IOA_TRACE_VERSION || n > c.left)
+	if (c.overrun || (version != 2 && version != IOA_TRACE_VERSION) || n > c.left)
 		return -EINVAL;
 	groups = realloc(t->groups, (t->ngroups + n + 1) * sizeof(*groups));
 	if (!groups)
@@ -229,7 +234,7 @@ int ioa_trace_decode(struct ioa_trace *t, const void *raw, size_t len)
 	t->groups = groups;
 	memset(groups + t->ngroups, 0, (n + 1) * sizeof(*groups));
 	for (i = 0; i < n && !rc; i++)
-		rc = decode_group(&c, &groups[t->ngroups + i]);
+		rc = decode_group(&c, &groups[t->ngroups + i], version);
 	if (!rc && (c.overrun || c.left))
 		rc = -EINVAL;
 	if (rc) {
@@ -1153,6 +1158,103 @@ static int parse_tables(struct tr_parse *p)
 	return rc;
 }
 
+static int next_count(struct tr_parse *p, uint64_t *out)
+{
+	int64_t v = 0;
+	int rc = next_value(p, &v);
+
+	if (!rc && v < 0)
+		rc = -EINVAL;
+	*out = (uint64_t)v;
+	return rc;
+}
+
+/* A summary histogram of n bins, ascending and below nbins. */
+static int parse_sum_hist(struct tr_parse *p, uint64_t n, uint64_t nbins,
+			  struct ioa_trace_sum_bin **out)
+{
+	uint64_t i;
+	int rc = 0;
+
+	if (n > nbins)
+		return -EINVAL;
+	if (!(*out = calloc(n + 1, sizeof(**out))))
+		return -ENOMEM;
+	for (i = 0; i < n && !rc; i++) {
+		rc = next_count(p, &(*out)[i].bin);
+		rc = rc ? rc : next_count(p, &(*out)[i].count);
+		if (!rc && ((*out)[i].bin >= nbins || (i && (*out)[i].bin <= (*out)[i - 1].bin)))
+			rc = -EINVAL;
+	}
+	return rc;
+}
+
+/*
+ * The shape's last part: 0, or 1 and the summary's layout, its numbers
+ * after the tree's.  The summary must agree with the header: flagged, and
+ * no more calls than the exact ones leave.
+ */
+static int parse_summary(struct tr_parse *p)
+{
+	struct ioa_trace_rank *r = p->r;
+	struct ioa_trace_summary *s = &r->summary;
+	uint64_t tag = ioa_cursor_uvar(&p->shape), n[6], i, left;
+	int rc = 0;
+
+	if (p->shape.overrun || tag > 1 ||
+	    !tag != !((uint64_t)r->header[IOA_TRH_FLAGS] & IOA_TRF_SUMMARY))
+		return -EINVAL;
+	if (!tag)
+		return 0;
+	r->summarised = 1;
+	for (i = 0; i < 6; i++)
+		n[i] = ioa_cursor_uvar(&p->shape);
+	left = r->group->nvalues - p->next_val;
+	if (p->shape.overrun || n[0] > left / 2 || n[1] > left / 6)
+		return -EINVAL;
+	s->sigs = calloc(n[0] + 1, sizeof(*s->sigs));
+	s->files = calloc(n[1] + 1, sizeof(*s->files));
+	if (!s->sigs || !s->files)
+		return -ENOMEM;
+	s->nsigs = (uint32_t)n[0];
+	s->nfiles = (uint32_t)n[1];
+	for (i = 0; i < n[0] && !rc; i++) {
+		struct ioa_trace_sum_sig *e = &s->sigs[i];
+
+		rc = next_value(p, &e->sig);
+		rc = rc ? rc : next_count(p, &e->calls);
+		if (!rc && (e->sig < -1 || e->sig >= (int64_t)r->nsigs ||
+			    __builtin_add_overflow(s->calls, e->calls, &s->calls)))
+			rc = -EINVAL;
+	}
+	for (i = 0; i < n[1] && !rc; i++) {
+		struct ioa_trace_sum_file *f = &s->files[i];
+
+		rc = next_value(p, &f->slot);
+		rc = rc ? rc : next_count(p, &f->reads);
+		rc = rc ? rc : next_count(p, &f->writes);
+		rc = rc ? rc : next_count(p, &f->others);
+		rc = rc ? rc : next_count(p, &f->bytes_read);
+		rc = rc ? rc : next_count(p, &f->bytes_written);
+		if (!rc && (f->slot < -1 || f->slot >= (int64_t)r->nfiles))
+			rc = -EINVAL;
+	}
+	rc = rc ? rc : parse_sum_hist(p, n[2], 65, &s->offsets);
+	rc = rc ? rc : parse_sum_hist(p, n[3], 65, &s->sizes);
+	rc = rc ? rc : parse_sum_hist(p, n[4], 65, &s->arrivals);
+	rc = rc ? rc : parse_sum_hist(p, n[5], 65, &s->gaps);
+	s->noffsets = (uint32_t)n[2];
+	s->nsizes = (uint32_t)n[3];
+	s->narrivals = (uint32_t)n[4];
+	s->ngaps = (uint32_t)n[5];
+	if (!rc && (r->header[IOA_TRH_EVENTS_TRACED] < 0 ||
+		    s->calls > (uint64_t)r->header[IOA_TRH_EVENTS_TOTAL] -
+				       (uint64_t)r->header[IOA_TRH_EVENTS_TRACED] ||
+		    r->header[IOA_TRH_EVENTS_TOTAL] < r->header[IOA_TRH_EVENTS_TRACED]))
+		rc = -EINVAL;
+	return rc;
+}
+
 /* The ranks' own times: this rank's replace the group's for their calls. */
 static int parse_overrides(struct tr_parse *p)
 {
@@ -1195,6 +1297,12 @@ void ioa_trace_rank_close(struct ioa_trace_rank *r)
 	free(r->vals);
 	free(r->hist_bins);
 	free(r->hist_counts);
+	free(r->summary.sigs);
+	free(r->summary.files);
+	free(r->summary.offsets);
+	free(r->summary.sizes);
+	free(r->summary.arrivals);
+	free(r->summary.gaps);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -1224,6 +1332,7 @@ int ioa_trace_rank_open(const struct ioa_trace *t, uint32_t rank, struct ioa_tra
 		rc = rc ? rc : parse_nodes(&p, ntop, 0, NULL);
 		if (!rc && p.leaves_seen != p.nleaves)
 			rc = -EINVAL;
+		rc = rc ? rc : parse_summary(&p);
 	}
 	rc = rc ? rc : parse_overrides(&p);
 	free(p.leaf_node);

@@ -40,7 +40,8 @@
 
 #include "ioa_buf.h"
 
-#define IOA_TRACE_VERSION 2u
+/* Written: 3 (a summary may follow the tree).  Read: 2 and 3. */
+#define IOA_TRACE_VERSION 3u
 
 /*
  * Numbers kept per call: file offset (MPI: peer or root), length in bytes,
@@ -71,6 +72,8 @@
 /* Trace flags (a rank's header value). */
 #define IOA_TRF_TRUNCATED 0x1u /* the budget ran out: the trace stops at events_traced */
 #define IOA_TRF_LOST	  0x2u /* the trace could not be kept at all */
+#define IOA_TRF_SUMMARY \
+	0x4u /* the grammar stopped: the calls after the exact ones are summarised */
 
 /* The largest relative error of a time read back from its bin (16 bins per octave). */
 #define IOA_TRACE_BIN_ERROR 0.03125
@@ -99,6 +102,12 @@ static inline unsigned ioa_trace_bin(uint64_t ticks)
 }
 
 double ioa_trace_bin_ticks(unsigned bin);
+
+/* The summary's bin of an offset or a size: 0 for v <= 0, else k for 2^(k-1) <= v < 2^k. */
+static inline unsigned ioa_trace_log2_bin(int64_t v)
+{
+	return v <= 0 ? 0u : 64u - (unsigned)__builtin_clzll((uint64_t)v);
+}
 
 /* Varints: LEB128, zig-zag for signed numbers.  ioa_uvar_put writes at most 10 bytes. */
 size_t ioa_uvar_put(unsigned char *out, uint64_t v);
@@ -212,6 +221,38 @@ struct ioa_trace_event {
 	double gap;	 /* seconds since the previous call ended: compute time */
 };
 
+/*
+ * What a degraded trace (IOA_TRF_SUMMARY) keeps of the calls after its
+ * exact ones (header EVENTS_TRACED up to EVENTS_TOTAL): counts, not order.
+ */
+struct ioa_trace_sum_sig {
+	int64_t sig; /* index into the rank's signatures; -1: calls it had no room to name */
+	uint64_t calls;
+};
+
+struct ioa_trace_sum_file {
+	int64_t slot; /* index into the rank's files; -1: I/O calls without one */
+	uint64_t reads, writes, others, bytes_read, bytes_written;
+};
+
+struct ioa_trace_sum_bin {
+	uint64_t bin, count;
+};
+
+struct ioa_trace_summary {
+	uint64_t calls; /* the sum of the signatures' counts */
+	uint32_t nsigs, nfiles;
+	struct ioa_trace_sum_sig *sigs;
+	struct ioa_trace_sum_file *files;
+	/*
+	 * Histograms, bins ascending, all ioa_trace_log2_bin(): offsets and
+	 * sizes of I/O calls, times from one call's start to the next's and
+	 * gaps before calls (in ticks).
+	 */
+	uint32_t noffsets, nsizes, narrivals, ngaps;
+	struct ioa_trace_sum_bin *offsets, *sizes, *arrivals, *gaps;
+};
+
 /* One rank's trace, opened for walking. */
 struct ioa_trace_rank {
 	uint32_t rank;
@@ -226,6 +267,8 @@ struct ioa_trace_rank {
 	uint32_t nstrings;
 	const char **strings;
 	uint64_t calls; /* the calls the tree expands to: the sum of its calls' executions */
+	int summarised; /* the summary below is present (IOA_TRF_SUMMARY) */
+	struct ioa_trace_summary summary;
 	/* private: the parsed tree */
 	struct ioa_trace_tnode *nodes;
 	size_t nnodes;

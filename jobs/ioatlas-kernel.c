@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <ftw.h>
+#include <inttypes.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
@@ -218,6 +219,11 @@ static int gen(int argc, char **argv)
 	       path, a.sum.ranks, a.sum.groups, a.sum.groups == 1 ? "" : "s", a.sum.parts,
 	       a.sum.parts == 1 ? "" : "s", a.sum.calls, a.sum.loops, a.sum.files, a.sum.tables,
 	       a.sum.skipped, (long long)st.st_size);
+	if (a.sum.calls_exact < a.sum.calls_total)
+		printf("%s: covers the %" PRIu64
+		       " calls the trace kept exactly, of the job's %" PRIu64
+		       " (the trace summarised the rest)\n",
+		       path, a.sum.calls_exact, a.sum.calls_total);
 	free(a.sum.file_ids);
 	ioa_buf_release(&a.err);
 	return 0;

@@ -1134,6 +1134,10 @@ static int walk_shape(struct gen *g, const struct ioa_trace_group *grp, struct s
 	for (i = 0; i < grp->nranks && !rc; i++) {
 		rc = ioa_trace_rank_open(&g->t, grp->ranks[i], &sh->tr[i]);
 		sh->opened += !rc;
+		if (!rc) {
+			g->sum->calls_exact += (uint64_t)sh->tr[i].header[IOA_TRH_EVENTS_TRACED];
+			g->sum->calls_total += (uint64_t)sh->tr[i].header[IOA_TRH_EVENTS_TOTAL];
+		}
 		if (rc == -EINVAL) /* a malformed tree, not ranks that differ */
 			rc = -EBADMSG;
 		sh->w[i].spt = grp->ns_per_tick * 1e-9;
@@ -1925,6 +1929,12 @@ int kgen_log(const char *path, const struct kgen_options *o, FILE *out, struct k
 		    "[--compute-scale X]\n * [--data-dir DIR] [--mode causal|think|fast] [--ranks "
 		    "N]\n */\n",
 		    g.nprocs, g.nprocs);
+		if (sum->calls_exact < sum->calls_total)
+			put(&g,
+			    "/*\n * The trace kept %" PRIu64 " of the job's %" PRIu64
+			    " calls exactly (the first of each\n * rank; the rest it "
+			    "summarised or dropped): the kernel replays those only.\n */\n",
+			    sum->calls_exact, sum->calls_total);
 		put(&g, "%s#define NPROCS %u\n", includes, g.nprocs);
 		put(&g, "/* Why the kernel runs with NPROCS ranks only (NULL: --ranks may change "
 			"it). */\n"

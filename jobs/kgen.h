@@ -32,6 +32,13 @@ struct kgen_options {
 /* What kgen_log() made, for the caller to say. */
 struct kgen_summary {
 	unsigned ranks, groups, parts, calls, loops, tables, files, skipped;
+	/*
+	 * Over the ranks: the calls their traces kept exactly, and all they
+	 * made.  A degraded or truncated trace keeps a prefix of each rank's
+	 * calls; the kernel replays that prefix only (the summary of the rest
+	 * has no order to replay).
+	 */
+	uint64_t calls_exact, calls_total;
 	uint64_t *file_ids; /* the log's record id of each kernel file f<i> (free it) */
 };
 

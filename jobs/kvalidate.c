@@ -355,6 +355,12 @@ int kvalidate(const char *dir, const char *log, const struct kvalidate_options *
 		fclose(null);
 	if (rc)
 		return rc;
+	if (sum.calls_exact < sum.calls_total)
+		fprintf(report,
+			"the trace kept %" PRIu64 " of the job's %" PRIu64
+			" calls exactly: the kernel replays those only, and its counters fall "
+			"short of the job's by the rest\n",
+			sum.calls_exact, sum.calls_total);
 	job.ids = kern.ids = sum.file_ids;
 	job.nids = kern.nids = sum.files;
 	rc = read_side(log, &job, err);

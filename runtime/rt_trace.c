@@ -15,7 +15,7 @@
  * Memory is a private pool with power-of-two size classes and free lists,
  * carved from the arena once.  A fold first computes what it would need
  * and is skipped when the pool cannot give it, so a fold never fails half
- * done; the trace stops (truncated) before the pool runs dry.
+ * done; the trace degrades (window, then summary) before the pool runs dry.
  */
 #define _GNU_SOURCE
 #include "rt_trace.h"
@@ -41,6 +41,36 @@
 #define TR_MAX_HINTS   64
 #define TR_MAX_NESTING 64
 #define TR_HASH_BASE   0x9e3779b97f4a7c15ull
+#define TR_CHECK_CALLS 8192	   /* calls between two looks at how well the grammar compresses */
+#define TR_MAX_GROWTH  4	   /* pool bytes per call above which it does not */
+#define TR_RESERVE     (32 * 1024) /* kept free once the window is carved (tables still grow) */
+#define TR_TIME_BINS   976	   /* ioa_trace_bin() of any 64-bit time is below */
+#define TR_LOG2_BINS   65	   /* ioa_trace_log2_bin() of any 64-bit number is below */
+
+/*
+ * A call kept exactly once the grammar stopped: 24 bytes.  A call whose
+ * numbers do not fit closes the window (the exact calls stay a prefix).
+ */
+struct tr_wop {
+	int64_t offset;
+	uint32_t length;
+	int32_t aux;
+	uint16_t sig, slot; /* slot: 1 + the slot, 0 for none */
+	uint16_t dur, gap;  /* bins */
+};
+
+#define TR_SIG_CACHE 16 /* signatures cached by call name (a power of two) */
+
+struct tr_sig_cache {
+	const char *op; /* NULL: empty */
+	uint64_t key;	/* module, flags and errno */
+	uint32_t sig;
+};
+
+/* What the summary keeps per file: the calls after the exact prefix. */
+struct tr_fsum {
+	uint64_t reads, writes, others, bytes_read, bytes_written;
+};
 
 struct tr_raw {
 	const char *op;
@@ -123,10 +153,26 @@ struct tr_comm {
 
 static struct {
 	int on, stopped, lost;
-	int cut;	   /* a node could not be written out: nothing after it is */
-	int fold_pending;  /* the top loop grew in place; folds it enables wait */
-	uint32_t last_sig; /* the previous event's signature, and the event */
-	struct tr_raw last;
+	/*
+	 * The grammar stopped compressing (or its pool ran low): calls go to
+	 * the window while it has room and they fit, then to the summary.
+	 */
+	int degraded, window_closed;
+	uint64_t check_at; /* events_total at which the growth is next measured */
+	size_t check_used; /* the pool's high-water mark then */
+	size_t low_water;  /* past this high-water mark the pool runs low */
+	struct tr_wop *window;
+	uint64_t nwindow, window_cap;
+	uint64_t prev_start;	  /* the previous call's start, ticks */
+	uint64_t *sig_calls;	  /* per signature: calls summarised */
+	struct tr_fsum *fsum;	  /* per file slot, sized as files */
+	struct tr_fsum fsum_none; /* I/O calls summarised without a file slot */
+	uint64_t sum_calls, sum_unnamed;
+	uint64_t *sum_off, *sum_size; /* ioa_trace_log2_bin() of offsets and lengths (I/O calls) */
+	uint64_t *sum_arrival, *sum_gap; /* the same of start-to-start times and gaps, in ticks */
+	int cut;			 /* a node could not be written out: nothing after it is */
+	int fold_pending;		 /* the top loop grew in place; folds it enables wait */
+	struct tr_sig_cache sig_cache[TR_SIG_CACHE];
 	struct tr_raw stash[RT_TRACE_WINDOW]; /* the top loop's iteration in progress */
 	unsigned nstash;
 	/*
@@ -244,6 +290,18 @@ int rt_trace_init(uint64_t budget)
 	if (!tr.base)
 		return -ENOMEM;
 	tr.size = (size_t)budget;
+	/* The summary's histograms, so that a trace that degrades always has them. */
+	tr.sum_off = tr_alloc(TR_LOG2_BINS * sizeof(uint64_t));
+	tr.sum_size = tr_alloc(TR_LOG2_BINS * sizeof(uint64_t));
+	tr.sum_arrival = tr_alloc(TR_LOG2_BINS * sizeof(uint64_t));
+	tr.sum_gap = tr_alloc(TR_LOG2_BINS * sizeof(uint64_t));
+	if (!tr.sum_off || !tr.sum_size || !tr.sum_arrival || !tr.sum_gap) {
+		memset(&tr, 0, sizeof(tr));
+		return 0;
+	}
+	tr.check_at = TR_CHECK_CALLS;
+	tr.check_used = tr.used;
+	tr.low_water = tr.size > 2 * TR_HEADROOM ? tr.size - 2 * TR_HEADROOM : 0;
 	tr.pow[0] = 1;
 	for (i = 1; i <= TR_W; i++)
 		tr.pow[i] = tr.pow[i - 1] * TR_HASH_BASE;
@@ -325,10 +383,11 @@ static void rope_rewind(struct tr_rope *r, const struct tr_mark *m)
 	r->len = m->len;
 }
 
-/* Copies the rope into malloc'd memory after prefix, with room for one byte more. */
-static unsigned char *rope_join(const struct tr_rope *r, const struct ioa_buf *prefix, size_t *len)
+/* Copies the rope into malloc'd memory between prefix and suffix, with room for one byte more. */
+static unsigned char *rope_join(const struct tr_rope *r, const struct ioa_buf *prefix,
+				const struct ioa_buf *suffix, size_t *len)
 {
-	unsigned char *out = malloc(prefix->len + r->len + 1);
+	unsigned char *out = malloc(prefix->len + r->len + suffix->len + 1);
 	const struct tr_chunk *c;
 	size_t at = prefix->len;
 
@@ -340,7 +399,9 @@ static unsigned char *rope_join(const struct tr_rope *r, const struct ioa_buf *p
 		memcpy(out + at, c->data, c->used);
 		at += c->used;
 	}
-	*len = at;
+	if (suffix->len)
+		memcpy(out + at, suffix->data, suffix->len);
+	*len = at + suffix->len;
 	return out;
 }
 
@@ -886,7 +947,7 @@ static void flush(size_t n)
 				rope_rewind(&tr.times, &times);
 				tr.nleaves = nleaves;
 				tr.cut = 1;
-				tr.stopped = 1;
+				tr.check_at = 0;
 			} else {
 				tr.events_traced += node_events(tr.stack[i]);
 				tr.ntop++;
@@ -911,12 +972,21 @@ static int sig_grow(void)
 	uint32_t cap = tr.sig_mask ? (tr.sig_mask + 1) * 2 : 256, k, i;
 	uint32_t *table = tr_alloc(cap * sizeof(*table));
 	struct tr_sig *sigs = tr_alloc(cap / 2 * sizeof(*sigs));
+	uint64_t *calls = tr_alloc(cap / 2 * sizeof(*calls));
 
-	if (!table || !sigs)
+	if (!table || !sigs || !calls) {
+		tr_free(table, cap * sizeof(*table));
+		tr_free(sigs, cap / 2 * sizeof(*sigs));
+		tr_free(calls, cap / 2 * sizeof(*calls));
 		return -ENOMEM;
-	if (tr.nsigs)
+	}
+	if (tr.nsigs) {
 		memcpy(sigs, tr.sigs, tr.nsigs * sizeof(*sigs));
+		memcpy(calls, tr.sig_calls, tr.nsigs * sizeof(*calls));
+	}
 	tr_free(tr.sigs, tr.sig_cap * sizeof(*sigs));
+	tr_free(tr.sig_calls, tr.sig_cap * sizeof(*calls));
+	tr.sig_calls = calls;
 	if (tr.sig_mask)
 		tr_free(tr.sig_table, (tr.sig_mask + 1) * sizeof(*table));
 	tr.sigs = sigs;
@@ -1005,11 +1075,11 @@ static int continue_top(const struct tr_raw *e, uint32_t sig)
 	if (!loop && (tr.fast_tried || !fast_setup()))
 		return 0;
 	loop = tr.fast_loop;
-	if (sig != tr.fast_sig[p])
+	/* One test for the four numbers. */
+	if (sig != tr.fast_sig[p] ||
+	    ((e->v[0] ^ tr.fast_next[p][0]) | (e->v[1] ^ tr.fast_next[p][1]) |
+	     (e->v[2] ^ tr.fast_next[p][2]) | (e->v[3] ^ tr.fast_next[p][3])))
 		return 0;
-	for (v = 0; v < IOA_TRACE_NVALUES; v++)
-		if (e->v[v] != tr.fast_next[p][v])
-			return 0;
 	if (p + 1 < loop->nbody) {
 		tr.stash[tr.nstash++] = *e;
 		return 1;
@@ -1064,23 +1134,149 @@ static void unstash(void)
 		push_event(&ev[i], tr.fast_sig[i]);
 }
 
-/* Folds one raw event into the tree. */
-static void feed(const struct tr_raw *e)
+/*
+ * The grammar stopped: what it holds is written out, and the pool left
+ * (but a reserve for the tables) becomes the window.  After a cut (a node
+ * the pool had no room to write) the exact calls end there: no window.
+ */
+static void degrade(void)
 {
-	uint32_t sig;
+	uint64_t room;
 
-	if (tr_room() < TR_HEADROOM) {
-		tr.stopped = 1;
+	fast_drop();
+	unstash();
+	resume_folding();
+	if (!tr.lost)
+		flush(tr.len);
+	tr.degraded = 1;
+	room = tr_room();
+	if (tr.cut || tr.lost || room < TR_RESERVE + sizeof(struct tr_wop)) {
+		tr.window_closed = 1;
 		return;
 	}
-	/* Runs of the same call skip the signature table. */
-	if (tr.nsigs && e->op == tr.last.op && e->module == tr.last.module &&
-	    e->flags == tr.last.flags && e->err == tr.last.err) {
-		sig = tr.last_sig;
+	tr.window_cap = (room - TR_RESERVE) / sizeof(struct tr_wop);
+	tr.window = (struct tr_wop *)(void *)(tr.base + tr.used);
+	tr.used += (size_t)(tr.window_cap * sizeof(struct tr_wop));
+}
+
+/* A call after the exact ones: a few increments. */
+static inline __attribute__((always_inline)) void summarise(uint32_t sig, unsigned module,
+							    unsigned flags, int64_t slot,
+							    int64_t offset, int64_t length,
+							    uint64_t arrival, uint64_t gap)
+{
+	struct tr_fsum *f;
+	uint64_t bytes;
+
+	tr.sum_calls++;
+	if (sig == UINT32_MAX)
+		tr.sum_unnamed++;
+	else
+		tr.sig_calls[sig]++;
+	tr.sum_arrival[ioa_trace_log2_bin((int64_t)arrival)]++;
+	tr.sum_gap[ioa_trace_log2_bin((int64_t)gap)]++;
+	if (module == IOA_TRACE_MPI)
+		return;
+	tr.sum_off[ioa_trace_log2_bin(offset)]++;
+	tr.sum_size[ioa_trace_log2_bin(length)]++;
+	f = slot < 0 ? &tr.fsum_none : &tr.fsum[slot];
+	bytes = length > 0 && !(flags & IOA_TR_FAILED) ? (uint64_t)length : 0;
+	if (flags & IOA_TR_READ) {
+		f->reads++;
+		f->bytes_read += bytes;
+	} else if (flags & IOA_TR_WRITE) {
+		f->writes++;
+		f->bytes_written += bytes;
 	} else {
-		sig = sig_of(e);
-		tr.last = *e;
-		tr.last_sig = sig;
+		f->others++;
+	}
+}
+
+/* A call once degraded, the window open: 1 when it was kept, 0 when it closed the window. */
+static int window_add(const struct tr_raw *e, uint32_t sig, uint64_t arrival)
+{
+	int64_t slot = e->v[IOA_TRACE_SLOT];
+	struct tr_wop *w;
+
+	if (tr.nwindow == tr.window_cap || sig >= UINT16_MAX || slot >= UINT16_MAX - 1 ||
+	    e->v[1] < 0 || e->v[1] > UINT32_MAX || e->v[2] < INT32_MIN || e->v[2] > INT32_MAX) {
+		tr.window_closed = 1;
+		summarise(sig, e->module, e->flags, slot, e->v[0], e->v[1], arrival, e->gap);
+		return 0;
+	}
+	w = &tr.window[tr.nwindow++];
+	w->offset = e->v[0];
+	w->length = (uint32_t)e->v[1];
+	w->aux = (int32_t)e->v[2];
+	w->sig = (uint16_t)sig;
+	w->slot = (uint16_t)(slot + 1);
+	w->dur = (uint16_t)ioa_trace_bin(e->dur);
+	w->gap = (uint16_t)ioa_trace_bin(e->gap);
+	tr.events_traced++;
+	return 1;
+}
+
+/*
+ * Whether the grammar still pays: over the last TR_CHECK_CALLS calls the
+ * pool grew by at most TR_MAX_GROWTH bytes a call (at that rate the default
+ * budget lasts half a million calls), its pool is not running low, and no
+ * node was cut.
+ */
+static int grammar_pays(void)
+{
+	/* Between two looks, one test: a cut sets check_at back, and the pool only grows on the
+	 * slow paths. */
+	if (tr.events_total < tr.check_at && tr.used <= tr.low_water)
+		return 1;
+	if (tr.cut || tr_room() < 2 * TR_HEADROOM)
+		return 0;
+	if (tr.events_total < tr.check_at)
+		return 1;
+	if (tr.used - tr.check_used > (size_t)TR_CHECK_CALLS * TR_MAX_GROWTH)
+		return 0;
+	tr.check_used = tr.used;
+	tr.check_at = tr.events_total + TR_CHECK_CALLS;
+	return 1;
+}
+
+/*
+ * The signature of a call: most calls find it in a small cache indexed by
+ * the call's name (a program's few calls, interleaved, each keep a slot),
+ * the others in the table.  UINT32_MAX when the table cannot grow.
+ */
+static inline __attribute__((always_inline)) uint32_t sig_find(const char *op, unsigned module,
+							       unsigned flags, int err)
+{
+	uint64_t key = (uint64_t)module | (uint64_t)flags << 8 | (uint64_t)(uint32_t)err << 16;
+	struct tr_sig_cache *c = &tr.sig_cache[((uintptr_t)op >> 3) & (TR_SIG_CACHE - 1)];
+	struct tr_raw e;
+
+	if (c->op == op && c->key == key)
+		return c->sig;
+	e.op = op;
+	e.module = (uint8_t)module;
+	e.flags = (uint8_t)flags;
+	e.err = err;
+	c->sig = sig_of(&e);
+	c->op = c->sig == UINT32_MAX ? NULL : op;
+	c->key = key;
+	return c->sig;
+}
+
+/* Folds one raw event into the tree (or the window); 1 when the call was kept exactly. */
+static int feed(const struct tr_raw *e, uint64_t arrival)
+{
+	uint32_t sig = sig_find(e->op, e->module, e->flags, e->err);
+
+	if (!tr.degraded && !grammar_pays())
+		degrade();
+	if (tr.degraded) {
+		if (tr.window_closed) {
+			summarise(sig, e->module, e->flags, e->v[IOA_TRACE_SLOT], e->v[0], e->v[1],
+				  arrival, e->gap);
+			return 0;
+		}
+		return window_add(e, sig, arrival);
 	}
 	/*
 	 * A loop growing in place cannot fold with what is before it until it
@@ -1088,12 +1284,13 @@ static void feed(const struct tr_raw *e)
 	 * continue it.
 	 */
 	if (sig != UINT32_MAX && continue_top(e, sig))
-		return;
+		return 1;
 	fast_drop();
 	unstash();
 	resume_folding();
 	if (!tr.stopped)
 		push_event(e, sig);
+	return 1;
 }
 
 /* A call as a node of its own, pushed and folded. */
@@ -1131,10 +1328,34 @@ static inline __attribute__((always_inline)) void append(const char *op, uint32_
 	/* Ticks since start-up: far below 2^63, so a signed conversion (one instruction) is exact.
 	 */
 	uint64_t s = t0 > 0 ? (uint64_t)(int64_t)t0 : 0, f = t1 > 0 ? (uint64_t)(int64_t)t1 : 0;
+	uint64_t arrival, gap;
 
 	tr.events_total++;
 	if (tr.stopped)
 		return;
+	arrival = s > tr.prev_start ? s - tr.prev_start : 0;
+	tr.prev_start = s;
+	if (!tr.have_start) {
+		tr.have_start = 1;
+		tr.first_start = s;
+		gap = 0;
+	} else if (flags & IOA_TR_SUB) {
+		/* Inside an MPI-IO call: the time since the call's last step. */
+		gap = s > tr.last_end ? s - tr.last_end : 0;
+	} else {
+		/* Since the last call the program made itself: its compute. */
+		gap = s > tr.top_end ? s - tr.top_end : 0;
+	}
+	if (f > tr.last_end)
+		tr.last_end = f;
+	if (!(flags & IOA_TR_SUB) && f > tr.top_end)
+		tr.top_end = f;
+	/* Summarising: no grammar, no window, a few increments. */
+	if (tr.window_closed) {
+		summarise(sig_find(op, module, flags, err), module, flags,
+			  slot == UINT32_MAX ? -1 : (int64_t)slot, offset, length, arrival, gap);
+		return;
+	}
 	e->op = op;
 	e->v[IOA_TRACE_SLOT] = slot == UINT32_MAX ? -1 : (int64_t)slot;
 	e->module = (uint8_t)module;
@@ -1144,27 +1365,16 @@ static inline __attribute__((always_inline)) void append(const char *op, uint32_
 	e->v[1] = length;
 	e->v[2] = aux;
 	e->dur = f > s ? f - s : 0;
-	if (!tr.have_start) {
-		tr.have_start = 1;
-		tr.first_start = s;
-		e->gap = 0;
-	} else if (flags & IOA_TR_SUB) {
-		/* Inside an MPI-IO call: the time since the call's last step. */
-		e->gap = s > tr.last_end ? s - tr.last_end : 0;
-	} else {
-		/* Since the last call the program made itself: its compute. */
-		e->gap = s > tr.top_end ? s - tr.top_end : 0;
-		tr.compute += e->gap;
-	}
-	if (f > tr.last_end)
-		tr.last_end = f;
-	if (!(flags & IOA_TR_SUB) && f > tr.top_end)
-		tr.top_end = f;
+	e->gap = gap;
+	/* The totals cover the exact calls: expanded, their times are scaled to them. */
+	if (!feed(e, arrival))
+		return;
+	if (!(flags & IOA_TR_SUB))
+		tr.compute += gap;
 	if (module == IOA_TRACE_MPI)
 		tr.sync += e->dur;
 	else if (!(flags & IOA_TR_SUB))
 		tr.io += e->dur;
-	feed(e);
 }
 
 void rt_trace_io(const char *op, enum ioa_module module, struct rt_record *rec, unsigned flags,
@@ -1181,16 +1391,26 @@ void rt_trace_io(const char *op, enum ioa_module module, struct rt_record *rec, 
 		if (tr.nfiles == tr.file_cap) {
 			uint32_t cap = tr.file_cap ? tr.file_cap * 2 : 64;
 			uint64_t *files = tr_alloc(cap * sizeof(*files));
+			struct tr_fsum *fsum = tr_alloc(cap * sizeof(*fsum));
 
-			if (!files) {
-				tr.events_total++;
-				tr.stopped = 1;
+			if (!files || !fsum) {
+				/* The call is traced without its file (the summary says so). */
+				tr_free(files, cap * sizeof(*files));
+				tr_free(fsum, cap * sizeof(*fsum));
+				if (!tr.degraded)
+					degrade();
+				append(op, UINT32_MAX, module, flags, err, offset, length, aux, t0,
+				       t1);
 				return;
 			}
-			if (tr.nfiles)
+			if (tr.nfiles) {
 				memcpy(files, tr.files, tr.nfiles * sizeof(*files));
+				memcpy(fsum, tr.fsum, tr.nfiles * sizeof(*fsum));
+			}
 			tr_free(tr.files, tr.file_cap * sizeof(*files));
+			tr_free(tr.fsum, tr.file_cap * sizeof(*fsum));
 			tr.files = files;
+			tr.fsum = fsum;
 			tr.file_cap = cap;
 		}
 		tr.files[tr.nfiles] = rec->id;
@@ -1300,7 +1520,7 @@ static int add_string(const char **strings, uint32_t *n, const char *s)
 }
 
 /* The tables that open the shape: strings (hints first), signatures, counts. */
-static int shape_head(struct ioa_buf *b)
+static int shape_head(struct ioa_buf *b, uint64_t ntop)
 {
 	const char **strings = calloc(tr.nhints + tr.nsigs + 1, sizeof(*strings));
 	uint32_t nstrings = 0, i;
@@ -1327,9 +1547,178 @@ static int shape_head(struct ioa_buf *b)
 	}
 	rc = rc ? rc : ioa_enc_uvar(b, tr.nfiles);
 	rc = rc ? rc : ioa_enc_uvar(b, tr.ncomms);
-	rc = rc ? rc : ioa_enc_uvar(b, tr.ntop);
+	rc = rc ? rc : ioa_enc_uvar(b, ntop);
 	free(strings);
 	free(name);
+	return rc;
+}
+
+/* Number v (offset, length, aux, slot) of a window call. */
+static int64_t wop_value(const struct tr_wop *w, unsigned v)
+{
+	switch (v) {
+	case 0:
+		return w->offset;
+	case 1:
+		return w->length;
+	case 2:
+		return w->aux;
+	default:
+		return (int64_t)w->slot - 1;
+	}
+}
+
+static int bin_cmp(const void *a, const void *b)
+{
+	return (int)*(const uint16_t *)a - (int)*(const uint16_t *)b;
+}
+
+/* The histogram of the dur (else gap) bins of n window calls, as emit_hist writes it. */
+static int window_hist(struct ioa_buf *out, const struct tr_wop *w, uint64_t n, int dur,
+		       uint64_t *count, uint16_t *touched)
+{
+	uint64_t i, nt = 0;
+	unsigned prev = 0;
+	int rc;
+
+	for (i = 0; i < n; i++) {
+		uint16_t b = dur ? w[i].dur : w[i].gap;
+
+		if (!count[b]++)
+			touched[nt++] = b;
+	}
+	qsort(touched, (size_t)nt, sizeof(*touched), bin_cmp);
+	rc = ioa_enc_uvar(out, nt);
+	for (i = 0; i < nt && !rc; i++) {
+		rc = ioa_enc_uvar(out, touched[i] - prev);
+		rc = rc ? rc : ioa_enc_uvar(out, count[touched[i]]);
+		prev = touched[i];
+		count[touched[i]] = 0;
+	}
+	return rc;
+}
+
+/*
+ * The window as nodes after the tree's: each run of calls of one signature
+ * a loop around one call (a lone call: the call), each number affine when
+ * constant over the run, else its explicit list.  Appends to shape, times
+ * and vals; *nodes and *leaves count what it wrote.
+ */
+static int window_emit(struct ioa_buf *shape, struct ioa_buf *times, int64_t *vals, size_t *nvals,
+		       uint64_t *nodes, uint64_t *leaves)
+{
+	uint64_t *count = calloc(TR_TIME_BINS, sizeof(*count));
+	uint16_t *touched = calloc(TR_TIME_BINS, sizeof(*touched));
+	uint64_t i = 0, j, k;
+	int rc = count && touched ? 0 : -ENOMEM;
+
+	while (i < tr.nwindow && !rc) {
+		const struct tr_wop *w = &tr.window[i];
+		unsigned v, depth;
+
+		for (j = i + 1; j < tr.nwindow && tr.window[j].sig == w->sig; j++)
+			;
+		depth = j - i > 1;
+		if (depth) {
+			rc = ioa_enc_uvar(shape, 1);
+			rc = rc ? rc : ioa_enc_uvar(shape, j - i);
+			rc = rc ? rc : ioa_enc_uvar(shape, 1);
+		}
+		rc = rc ? rc : ioa_enc_uvar(shape, 0);
+		rc = rc ? rc : ioa_enc_uvar(shape, w->sig);
+		for (v = 0; v < IOA_TRACE_NVALUES && !rc; v++) {
+			int64_t first = wop_value(w, v);
+
+			for (k = i + 1; k < j && wop_value(&tr.window[k], v) == first; k++)
+				;
+			if (k == j) {
+				rc = ioa_enc_uvar(shape, 0);
+				rc = rc ? rc : ioa_enc_uvar(shape, depth);
+				vals[(*nvals)++] = first;
+				if (depth)
+					vals[(*nvals)++] = 0;
+			} else {
+				rc = ioa_enc_uvar(shape, 1);
+				rc = rc ? rc : ioa_enc_uvar(shape, j - i);
+				for (k = i; k < j; k++)
+					vals[(*nvals)++] = wop_value(&tr.window[k], v);
+			}
+		}
+		rc = rc ? rc : window_hist(times, w, j - i, 1, count, touched);
+		rc = rc ? rc : window_hist(times, w, j - i, 0, count, touched);
+		++*nodes;
+		++*leaves;
+		i = j;
+	}
+	free(count);
+	free(touched);
+	return rc;
+}
+
+static int summary_file(int64_t *vals, size_t *nvals, int64_t slot, const struct tr_fsum *f)
+{
+	if (!f->reads && !f->writes && !f->others)
+		return 0;
+	vals[(*nvals)++] = slot;
+	vals[(*nvals)++] = (int64_t)f->reads;
+	vals[(*nvals)++] = (int64_t)f->writes;
+	vals[(*nvals)++] = (int64_t)f->others;
+	vals[(*nvals)++] = (int64_t)f->bytes_read;
+	vals[(*nvals)++] = (int64_t)f->bytes_written;
+	return 1;
+}
+
+static uint64_t summary_hist(int64_t *vals, size_t *nvals, const uint64_t *h, unsigned nbins)
+{
+	uint64_t n = 0;
+	unsigned b;
+
+	for (b = 0; b < nbins; b++) {
+		if (h[b]) {
+			vals[(*nvals)++] = b;
+			vals[(*nvals)++] = (int64_t)h[b];
+			n++;
+		}
+	}
+	return n;
+}
+
+/*
+ * The shape's last part (version 3): 0, or 1 and the summary's layout; its
+ * numbers go to vals (docs/log-format.md).
+ */
+static int summary_emit(struct ioa_buf *shape, int64_t *vals, size_t *nvals)
+{
+	uint64_t nsig = 0, nfile = 0, n[4];
+	uint32_t i;
+	int rc;
+
+	if (!tr.degraded)
+		return ioa_enc_uvar(shape, 0);
+	for (i = 0; i < tr.nsigs; i++) {
+		if (tr.sig_calls[i]) {
+			vals[(*nvals)++] = i;
+			vals[(*nvals)++] = (int64_t)tr.sig_calls[i];
+			nsig++;
+		}
+	}
+	if (tr.sum_unnamed) {
+		vals[(*nvals)++] = -1;
+		vals[(*nvals)++] = (int64_t)tr.sum_unnamed;
+		nsig++;
+	}
+	for (i = 0; i < tr.nfiles; i++)
+		nfile += summary_file(vals, nvals, i, &tr.fsum[i]);
+	nfile += summary_file(vals, nvals, -1, &tr.fsum_none);
+	n[0] = summary_hist(vals, nvals, tr.sum_off, TR_LOG2_BINS);
+	n[1] = summary_hist(vals, nvals, tr.sum_size, TR_LOG2_BINS);
+	n[2] = summary_hist(vals, nvals, tr.sum_arrival, TR_LOG2_BINS);
+	n[3] = summary_hist(vals, nvals, tr.sum_gap, TR_LOG2_BINS);
+	rc = ioa_enc_uvar(shape, 1);
+	rc = rc ? rc : ioa_enc_uvar(shape, nsig);
+	rc = rc ? rc : ioa_enc_uvar(shape, nfile);
+	for (i = 0; i < 4 && !rc; i++)
+		rc = ioa_enc_uvar(shape, n[i]);
 	return rc;
 }
 
@@ -1349,6 +1738,8 @@ static void finish(void)
 		tr.ntop = 0;
 		tr.nleaves = 0;
 		tr.events_traced = 0;
+		tr.nwindow = 0;
+		tr.degraded = 0;
 		memset(&tr.shape, 0, sizeof(tr.shape));
 		memset(&tr.values, 0, sizeof(tr.values));
 		memset(&tr.times, 0, sizeof(tr.times));
@@ -1358,10 +1749,13 @@ static void finish(void)
 
 int rt_trace_group(struct ioa_trace *t, double ns_per_tick)
 {
-	struct ioa_buf head = IOA_BUF_INIT((size_t)1 << 30);
+	struct ioa_buf head = IOA_BUF_INIT((size_t)1 << 30), tail = IOA_BUF_INIT((size_t)1 << 30);
+	struct ioa_buf wtimes = IOA_BUF_INIT((size_t)1 << 30);
 	struct ioa_trace_group *g, *groups;
 	unsigned char *vbytes = NULL;
-	size_t vlen = 0, nvalues, i;
+	size_t vlen = 0, nvalues, i, nextra = 0;
+	uint64_t ntop, nleaves;
+	int64_t *extra = NULL;
 	struct ioa_cursor c;
 	int rc;
 
@@ -1378,23 +1772,33 @@ int rt_trace_group(struct ioa_trace *t, double ns_per_tick)
 	g->nranks = 1;
 	g->ns_per_tick = ns_per_tick > 0 ? ns_per_tick : 1;
 	g->ranks = calloc(1, sizeof(*g->ranks));
-	rc = g->ranks ? shape_head(&head) : -ENOMEM;
+	/* The window's numbers (at most four a call) and the summary's. */
+	extra = calloc(4 * tr.nwindow + 2 * (tr.nsigs + 1) + 6 * ((size_t)tr.nfiles + 1) +
+			       8 * TR_LOG2_BINS + 1,
+		       sizeof(*extra));
+	ntop = tr.ntop;
+	nleaves = tr.nleaves;
+	rc = g->ranks && extra ? 0 : -ENOMEM;
+	rc = rc ? rc : window_emit(&tail, &wtimes, extra, &nextra, &ntop, &nleaves);
+	rc = rc ? rc : summary_emit(&tail, extra, &nextra);
+	rc = rc ? rc : shape_head(&head, ntop);
 	if (!rc) {
 		g->ranks[0] = (uint32_t)rt.rank;
-		g->shape = rope_join(&tr.shape, &head, &g->shape_len);
+		g->shape = rope_join(&tr.shape, &head, &tail, &g->shape_len);
 		/* The times: the calls' histograms, no rank's own yet (ioa_trace.h). */
 		ioa_buf_reset(&head);
-		rc = ioa_enc_uvar(&head, tr.nleaves);
-		g->times = rc ? NULL : rope_join(&tr.times, &head, &g->times_len);
+		rc = ioa_enc_uvar(&head, nleaves);
+		g->times = rc ? NULL : rope_join(&tr.times, &head, &wtimes, &g->times_len);
 		if (g->times)
 			g->times[g->times_len++] = 0;
 		ioa_buf_reset(&head);
-		vbytes = rope_join(&tr.values, &head, &vlen);
+		ioa_buf_reset(&tail);
+		vbytes = rope_join(&tr.values, &head, &tail, &vlen);
 		if (!g->shape || !g->times || !vbytes)
 			rc = -ENOMEM;
 	}
 	/* Each value is one varint at least: vlen bounds their number. */
-	nvalues = IOA_TRH_COUNT + tr.nfiles + 2 * (size_t)tr.ncomms + vlen;
+	nvalues = IOA_TRH_COUNT + tr.nfiles + 2 * (size_t)tr.ncomms + vlen + nextra;
 	if (!rc) {
 		g->kind = calloc(nvalues + 1, 1);
 		g->a = calloc(nvalues + 1, sizeof(*g->a));
@@ -1410,7 +1814,8 @@ int rt_trace_group(struct ioa_trace *t, double ns_per_tick)
 		b[n++] = (int64_t)tr.events_traced;
 		b[n++] = (int64_t)tr.first_start;
 		b[n++] = (tr.lost ? IOA_TRF_LOST : 0) |
-			 (tr.stopped && !tr.lost ? IOA_TRF_TRUNCATED : 0);
+			 (!tr.lost && tr.events_traced < tr.events_total ? IOA_TRF_TRUNCATED : 0) |
+			 (tr.degraded ? IOA_TRF_SUMMARY : 0);
 		b[n++] = (int64_t)tr.compute;
 		b[n++] = (int64_t)tr.sync;
 		b[n++] = (int64_t)tr.io;
@@ -1423,10 +1828,14 @@ int rt_trace_group(struct ioa_trace *t, double ns_per_tick)
 		c = (struct ioa_cursor){vbytes, vlen, 0};
 		while (c.left)
 			b[n++] = ioa_cursor_svar(&c);
-		g->nvalues = n;
+		memcpy(b + n, extra, nextra * sizeof(*b));
+		g->nvalues = n + nextra;
 	}
 	free(vbytes);
+	free(extra);
 	ioa_buf_release(&head);
+	ioa_buf_release(&tail);
+	ioa_buf_release(&wtimes);
 	t->ngroups++;
 	return rc;
 }

@@ -13,8 +13,12 @@
  * Nodes that left the window can no longer fold and are serialised out.
  *
  * All of it lives in a pool carved from the runtime's arena (setting
- * `trace`, 2 MiB by default).  When the pool runs low the trace stops at a
- * recorded event number (IOA_TRF_TRUNCATED); counters go on, exact.
+ * `trace`, 2 MiB by default).  When the folding stops paying (the pool
+ * grows by more than a few bytes a call, or runs low) the trace degrades:
+ * the tree is written out, the rest of the pool keeps the next calls
+ * exactly (a window, 24 bytes a call), and every call after that only
+ * adds to a summary (IOA_TRF_SUMMARY): counts per call and file,
+ * histograms of offsets, sizes and times.  Counters go on, exact.
  * Functions expect the runtime lock unless said otherwise.
  */
 #ifndef RT_TRACE_H

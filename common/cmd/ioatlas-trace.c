@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <json.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -540,6 +541,140 @@ static void rank_list(const struct ioa_trace_group *g, struct ioa_buf *b)
 	}
 }
 
+/* A summary histogram's bins as [lo, hi): of bytes, or (scale > 0) of seconds. */
+static json_object *sum_hist_json(const struct ioa_trace_sum_bin *e, uint32_t n, double scale)
+{
+	json_object *a = json_object_new_array();
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		json_object *o = json_object_new_object();
+		double lo = e[i].bin ? ldexp(1, (int)e[i].bin - 1) : 0,
+		       hi = ldexp(1, (int)e[i].bin);
+
+		if (scale > 0) {
+			json_object_object_add(o, "lo", json_object_new_double(lo * scale));
+			json_object_object_add(o, "hi", json_object_new_double(hi * scale));
+		} else {
+			json_object_object_add(o, "lo", json_object_new_int64((int64_t)lo));
+			json_object_object_add(o, "hi", json_object_new_double(hi));
+		}
+		json_object_object_add(o, "count", json_object_new_int64((int64_t)e[i].count));
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+static void sum_hist_text(uint32_t rank, const char *what, const struct ioa_trace_sum_bin *e,
+			  uint32_t n, double scale)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		double lo = e[i].bin ? ldexp(1, (int)e[i].bin - 1) : 0,
+		       hi = ldexp(1, (int)e[i].bin);
+
+		if (scale > 0)
+			printf("# summary %u %-8s %20.9f %20.9f %12" PRIu64 "\n", rank, what,
+			       lo * scale, hi * scale, e[i].count);
+		else
+			printf("# summary %u %-8s %20.0f %20.0f %12" PRIu64 "\n", rank, what, lo,
+			       hi, e[i].count);
+	}
+}
+
+/*
+ * A degraded trace's summary of the calls after its exact ones: per call
+ * and per file, then the histograms, each bin [lo, hi) (offsets and
+ * sizes: bytes; times: seconds).
+ */
+static void print_summary(struct tool *t, const struct ioa_trace_rank *r, json_object *jrank)
+{
+	const struct ioa_trace_summary *s = &r->summary;
+	double tick = r->group->ns_per_tick * 1e-9; /* seconds */
+	char target[4096];
+	uint32_t i;
+
+	if (t->json) {
+		json_object *o = json_object_new_object(), *a = json_object_new_array();
+
+		json_object_object_add(o, "calls", json_object_new_int64((int64_t)s->calls));
+		for (i = 0; i < s->nsigs; i++) {
+			json_object *e = json_object_new_object();
+			const struct ioa_trace_sig *sig =
+				s->sigs[i].sig >= 0 ? &r->sigs[s->sigs[i].sig] : NULL;
+
+			json_object_object_add(
+				e, "op", json_object_new_string(sig ? sig->name : "<unnamed>"));
+			json_object_object_add(
+				e, "module",
+				json_object_new_string(sig ? module_name(sig->module) : "?"));
+			json_object_object_add(e, "calls",
+					       json_object_new_int64((int64_t)s->sigs[i].calls));
+			json_object_array_add(a, e);
+		}
+		json_object_object_add(o, "ops", a);
+		a = json_object_new_array();
+		for (i = 0; i < s->nfiles; i++) {
+			const struct ioa_trace_sum_file *f = &s->files[i];
+			const struct name *n = f->slot >= 0 ? name_of(t, r->files[f->slot]) : NULL;
+			json_object *e = json_object_new_object();
+
+			json_object_object_add(e, "file",
+					       json_object_new_string(n		    ? n->text
+								      : f->slot < 0 ? "-"
+										    : "<unknown>"));
+			json_object_object_add(e, "reads",
+					       json_object_new_int64((int64_t)f->reads));
+			json_object_object_add(e, "writes",
+					       json_object_new_int64((int64_t)f->writes));
+			json_object_object_add(e, "others",
+					       json_object_new_int64((int64_t)f->others));
+			json_object_object_add(e, "bytes_read",
+					       json_object_new_int64((int64_t)f->bytes_read));
+			json_object_object_add(e, "bytes_written",
+					       json_object_new_int64((int64_t)f->bytes_written));
+			json_object_array_add(a, e);
+		}
+		json_object_object_add(o, "files", a);
+		json_object_object_add(o, "offsets", sum_hist_json(s->offsets, s->noffsets, 0));
+		json_object_object_add(o, "sizes", sum_hist_json(s->sizes, s->nsizes, 0));
+		json_object_object_add(o, "arrivals",
+				       sum_hist_json(s->arrivals, s->narrivals, tick));
+		json_object_object_add(o, "gaps", sum_hist_json(s->gaps, s->ngaps, tick));
+		json_object_object_add(jrank, "summary", o);
+		return;
+	}
+	printf("# summary %u: %" PRIu64 " calls after the first %" PRId64
+	       " (kept exactly), counted not ordered\n",
+	       r->rank, s->calls, r->header[IOA_TRH_EVENTS_TRACED]);
+	for (i = 0; i < s->nsigs; i++) {
+		const struct ioa_trace_sig *sig =
+			s->sigs[i].sig >= 0 ? &r->sigs[s->sigs[i].sig] : NULL;
+
+		printf("# summary %u op       %-6s %-28s %12" PRIu64 "\n", r->rank,
+		       sig ? module_name(sig->module) : "?", sig ? sig->name : "<unnamed>",
+		       s->sigs[i].calls);
+	}
+	for (i = 0; i < s->nfiles; i++) {
+		const struct ioa_trace_sum_file *f = &s->files[i];
+		const struct name *n = f->slot >= 0 ? name_of(t, r->files[f->slot]) : NULL;
+
+		snprintf(target, sizeof(target), "%s",
+			 n	       ? n->text
+			 : f->slot < 0 ? "-"
+				       : "<unknown>");
+		printf("# summary %u file     reads %" PRIu64 " writes %" PRIu64 " others %" PRIu64
+		       " bytes_read %" PRIu64 " bytes_written %" PRIu64 " %s\n",
+		       r->rank, f->reads, f->writes, f->others, f->bytes_read, f->bytes_written,
+		       target);
+	}
+	sum_hist_text(r->rank, "offset", s->offsets, s->noffsets, 0);
+	sum_hist_text(r->rank, "size", s->sizes, s->nsizes, 0);
+	sum_hist_text(r->rank, "arrival", s->arrivals, s->narrivals, tick);
+	sum_hist_text(r->rank, "gap", s->gaps, s->ngaps, tick);
+}
+
 static int print_rank(struct tool *t, uint32_t rank, json_object *jgroup)
 {
 	static const struct ioa_trace_visitor visitor = {on_loop_begin, on_loop_end, on_leaf};
@@ -547,7 +682,8 @@ static int print_rank(struct tool *t, uint32_t rank, json_object *jgroup)
 	json_object *jrank = NULL;
 	int rc = ioa_trace_rank_open(&t->trace, rank, &r);
 	const char *state;
-	uint64_t calls;
+	uint64_t calls, dropped;
+	int64_t total, exact;
 
 	if (rc == -EINVAL)
 		ioa_error("cannot read the trace of '%s': rank %u's is malformed", t->path, rank);
@@ -569,9 +705,15 @@ static int print_rank(struct tool *t, uint32_t rank, json_object *jgroup)
 			t->match[j] = n && strstr(n->text, t->only_file) != NULL;
 		}
 	}
-	state = r.header[IOA_TRH_FLAGS] & IOA_TRF_LOST	      ? "lost (out of memory)"
+	state = r.header[IOA_TRH_FLAGS] & IOA_TRF_LOST ? "lost (out of memory)"
+		: r.summarised && r.header[IOA_TRH_FLAGS] & IOA_TRF_TRUNCATED
+			? "degraded (the rest summarised)"
 		: r.header[IOA_TRH_FLAGS] & IOA_TRF_TRUNCATED ? "truncated (memory budget)"
 							      : "complete";
+	total = r.header[IOA_TRH_EVENTS_TOTAL];
+	exact = r.header[IOA_TRH_EVENTS_TRACED];
+	/* What neither the exact calls nor the summary hold (a trace cut short). */
+	dropped = (uint64_t)(total - exact) - (r.summarised ? r.summary.calls : 0);
 	if (t->json) {
 		jrank = json_object_new_object();
 		t->jcur = json_object_new_array();
@@ -581,11 +723,25 @@ static int print_rank(struct tool *t, uint32_t rank, json_object *jgroup)
 		json_object_object_add(jrank, "events_traced",
 				       json_object_new_int64(r.header[IOA_TRH_EVENTS_TRACED]));
 		json_object_object_add(jrank, "state", json_object_new_string(state));
+		json_object_object_add(
+			jrank, "exact_fraction",
+			json_object_new_double(total ? (double)exact / (double)total : 1));
+		json_object_object_add(
+			jrank, "events_summarised",
+			json_object_new_int64(r.summarised ? (int64_t)r.summary.calls : 0));
+		json_object_object_add(jrank, "events_dropped",
+				       json_object_new_int64((int64_t)dropped));
 		json_object_object_add(jrank, t->expand ? "events" : "tree", t->jcur);
 		json_object_array_add(jgroup, jrank);
 	} else {
 		printf("# rank %u: %" PRId64 " of %" PRId64 " calls traced, %s\n", rank,
 		       r.header[IOA_TRH_EVENTS_TRACED], r.header[IOA_TRH_EVENTS_TOTAL], state);
+		if (r.summarised || dropped)
+			printf("# rank %u: kept exactly %" PRId64 " of %" PRId64
+			       " calls (%.4f%%), summarised %" PRIu64 ", dropped %" PRIu64 "\n",
+			       rank, exact, total,
+			       total ? 100.0 * (double)exact / (double)total : 100.0,
+			       r.summarised ? r.summary.calls : 0, dropped);
 		if (t->expand)
 			printf("#   rank      seq module op                                   "
 			       "offset"
@@ -600,6 +756,8 @@ static int print_rank(struct tool *t, uint32_t rank, json_object *jgroup)
 		if (!rc)
 			t->calls_left -= r.calls + 1;
 	}
+	if (!rc && r.summarised)
+		print_summary(t, &r, jrank);
 	if (!rc && t->expand) {
 		if (t->json) {
 			json_object_object_add(jrank, "io_time", json_object_new_double(t->io));

@@ -192,6 +192,7 @@ static int trace_region(struct ioa_buf *out, uint64_t count, int calls, uint64_t
 			rc = rc ? rc : ioa_enc_uvar(&shape, 1);
 		}
 	}
+	rc = rc ? rc : ioa_enc_uvar(&shape, 0); /* no summary (version 3) */
 	rc = rc ? rc : ioa_enc_uvar(&times, calls ? 1 : 0);
 	if (calls) {
 		rc = rc ? rc : hist(&times, 40, count); /* durations */

@@ -6,7 +6,11 @@
  * walked, refused by a caller's bound with -E2BIG before any call, and
  * expanded without a bound only as far as the callback asks; a group whose
  * ranks wrap around 2^64 is refused when decoded, so regrouping never
- * looks a rank up past the group's tables.
+ * looks a rank up past the group's tables.  A degraded trace (seed-6, from
+ * the runtime: 1,407 calls of which the first 1,024 kept exactly) opens with
+ * its summary, whose counts must agree with the header: a summary without
+ * the flag, or claiming more calls than the exact ones leave, is refused.
+ * A version 2 region (seed-5) still opens, without a summary.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -67,6 +71,33 @@ int main(void)
 	is_int(ioa_trace_expand(&r, UINT64_MAX, stop_after_ten, &n), 1,
 	       "without a bound it expands as far as the callback asks");
 	is_int((int)n, 10, "ten calls");
+	ioa_trace_rank_close(&r);
+	ioa_trace_free(&t);
+
+	len = slurp("seed-6");
+	ok(len > 0, "a degraded trace is in the corpus");
+	is_int(ioa_trace_decode(&t, data, len), 0, "it decodes");
+	is_int(ioa_trace_rank_open(&t, 0, &r), 0, "its rank opens");
+	ok(r.summarised && (r.header[IOA_TRH_FLAGS] & IOA_TRF_SUMMARY), "with its summary");
+	ok(r.calls == (uint64_t)r.header[IOA_TRH_EVENTS_TRACED] && r.calls == 1024,
+	   "the exact calls expand to the 1,024 calls traced");
+	ok(r.calls + r.summary.calls == (uint64_t)r.header[IOA_TRH_EVENTS_TOTAL] &&
+		   r.summary.calls == 383,
+	   "and the summary holds the other 383 of the 1,407 calls");
+	ioa_trace_rank_close(&r);
+	t.groups[0].b[IOA_TRH_FLAGS] &= ~(int64_t)IOA_TRF_SUMMARY;
+	is_int(ioa_trace_rank_open(&t, 0, &r), -EINVAL, "a summary without the flag is refused");
+	t.groups[0].b[IOA_TRH_FLAGS] |= IOA_TRF_SUMMARY;
+	t.groups[0].b[IOA_TRH_EVENTS_TOTAL] = t.groups[0].b[IOA_TRH_EVENTS_TRACED] + 382;
+	is_int(ioa_trace_rank_open(&t, 0, &r), -EINVAL,
+	       "as is one claiming more calls than the exact ones leave");
+	ioa_trace_free(&t);
+
+	len = slurp("seed-5");
+	ok(len > 0 && data[0] == 2, "a version 2 trace is in the corpus");
+	is_int(ioa_trace_decode(&t, data, len), 0, "it decodes");
+	is_int(ioa_trace_rank_open(&t, t.groups[0].ranks[0], &r), 0, "its rank opens");
+	ok(!r.summarised, "without a summary");
 	ioa_trace_rank_close(&r);
 	ioa_trace_free(&t);
 

@@ -218,7 +218,8 @@ static int trace3d_shape(struct ioa_buf *b, long checkpoints)
 	rc = rc ? rc : shape_call(b, S_PWRITE, 3);
 	rc = rc ? rc : shape_call(b, S_WRITE_AT, 3);
 	rc = rc ? rc : shape_call(b, S_BARRIER, 1);
-	return rc ? rc : shape_call(b, S_CLOSE, 0);
+	rc = rc ? rc : shape_call(b, S_CLOSE, 0);
+	return rc ? rc : ioa_enc_uvar(b, 0); /* no summary (trace version 3) */
 }
 
 /* The times every rank shares: per call node, durations and the gaps before. */
