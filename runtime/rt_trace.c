@@ -218,7 +218,6 @@ static struct {
 } tr;
 
 _Thread_local uint64_t rt_trace_parent __attribute__((tls_model("initial-exec")));
-_Thread_local int rt_trace_paused __attribute__((tls_model("initial-exec")));
 
 /* ------------------------------------------------------------ pool */
 
@@ -1380,7 +1379,7 @@ static inline __attribute__((always_inline)) void append(const char *op, uint32_
 void rt_trace_io(const char *op, enum ioa_module module, struct rt_record *rec, unsigned flags,
 		 int64_t offset, int64_t length, int64_t aux, int err, double t0, double t1)
 {
-	if (!tr.on || !rec || rt_trace_paused)
+	if (!tr.on || !rec)
 		return;
 	/* The MPI-IO call in progress: its own id, or its sub-calls' parent. */
 	if (rt_trace_parent) {

@@ -45,8 +45,6 @@ int rt_trace_init(uint64_t budget);
  */
 extern _Thread_local uint64_t rt_trace_parent __attribute__((tls_model("initial-exec")));
 
-/* Set while the MPI library starts: its own I/O is counted, not traced. */
-extern _Thread_local int rt_trace_paused __attribute__((tls_model("initial-exec")));
 uint64_t rt_trace_next_id(void);
 
 /*
