@@ -398,9 +398,14 @@ static int on_record(const struct ioa_log_record *rec, void *arg)
 	return 0;
 }
 
-static int on_failure(const struct ioa_log_failure *f, void *arg)
+/*
+ * One failure entry: the application's (tag "FAILED", into jerrors) or the
+ * MPI library's (tag "#MPILIB", a comment line, into jlibrary).  An MPI-IO
+ * entry's error is an MPI error class, any other's an errno.
+ */
+static int print_failure(struct parse *p, const struct ioa_log_failure *f, const char *tag,
+			 json_object *list)
 {
-	struct parse *p = arg;
 	const struct name_slot *name = f->record_id ? names_find(p, f->record_id) : NULL;
 	char errbuf[IOA_ERRNAME_MAX];
 	const char *errname =
@@ -425,13 +430,20 @@ static int on_failure(const struct ioa_log_failure *f, void *arg)
 				       json_object_new_string(errname));
 		json_object_object_add(obj, "count", json_object_new_uint64(f->count));
 		json_object_object_add(obj, "name", json_object_new_string(ioa_buf_str(&p->line)));
-		json_object_array_add(p->jerrors, obj);
+		json_object_array_add(list, obj);
 	} else if (p->base) {
-		printf("FAILED\t%s\t%d\t%llu\t%.*s\t%s\t%llu\t%s\n", ioa_modules[f->module].name,
+		printf("%s\t%s\t%d\t%llu\t%.*s\t%s\t%llu\t%s\n", tag, ioa_modules[f->module].name,
 		       f->rank, (unsigned long long)f->record_id, (int)f->op_len, f->op, errname,
 		       (unsigned long long)f->count, ioa_buf_str(&p->line));
 	}
 	return 0;
+}
+
+static int on_failure(const struct ioa_log_failure *f, void *arg)
+{
+	struct parse *p = arg;
+
+	return print_failure(p, f, "FAILED", p->jerrors);
 }
 
 static int on_bins(const struct ioa_log_bins *b, void *arg)
@@ -616,38 +628,8 @@ static int sum_library(struct parse *p, uint32_t i)
 static int on_library_failure(const struct ioa_log_failure *f, void *arg)
 {
 	struct parse *p = arg;
-	const struct name_slot *name = f->record_id ? names_find(p, f->record_id) : NULL;
-	const char *errname = strerrorname_np(f->err);
-	char errbuf[16];
 
-	if (!errname) {
-		snprintf(errbuf, sizeof(errbuf), "%d", f->err);
-		errname = errbuf;
-	}
-	ioa_buf_reset(&p->line);
-	if (name ? ioa_buf_add_escaped(&p->line, name->name, name->len)
-		 : ioa_buf_addstr(&p->line, "<no file>"))
-		return -ENOMEM;
-	if (p->json) {
-		json_object *obj = json_object_new_object();
-
-		json_object_object_add(obj, "module",
-				       json_object_new_string(ioa_modules[f->module].name));
-		json_object_object_add(obj, "rank", json_object_new_int(f->rank));
-		json_object_object_add(obj, "id", json_object_new_uint64(f->record_id));
-		json_object_object_add(
-			obj, "operation",
-			json_object_new_string_len((const char *)f->op, (int)f->op_len));
-		json_object_object_add(obj, "errno", json_object_new_string(errname));
-		json_object_object_add(obj, "count", json_object_new_uint64(f->count));
-		json_object_object_add(obj, "name", json_object_new_string(ioa_buf_str(&p->line)));
-		json_object_array_add(p->jlibrary, obj);
-		return 0;
-	}
-	printf("#MPILIB\t%s\t%d\t%llu\t%.*s\t%s\t%llu\t%s\n", ioa_modules[f->module].name, f->rank,
-	       (unsigned long long)f->record_id, (int)f->op_len, f->op, errname,
-	       (unsigned long long)f->count, ioa_buf_str(&p->line));
-	return 0;
+	return print_failure(p, f, "#MPILIB", p->jlibrary);
 }
 
 /*
