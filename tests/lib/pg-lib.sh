@@ -14,6 +14,8 @@
 # Debian (/usr/lib/postgresql/N/bin) or PGDG RHEL (/usr/pgsql-N/bin)
 # installation, else initdb on PATH.
 
+. "$(dirname "${BASH_SOURCE[0]}")/watchdog-lib.sh"
+
 pg_bindir() {
 	local dir
 	if [ -n "${IOATLAS_PG_BINDIR:-}" ]; then
@@ -79,21 +81,9 @@ pg_start() {
 	unset PGPASSWORD PGSERVICE PGSERVICEFILE PGSSLMODE
 }
 
-# The watchdog stops the server once the test shell is gone, however it went.
-# It lets go of every inherited descriptor first (bash keeps copies of a
-# redirected stdout above fd 10), or the test's reader would wait for it; and
-# it counts a zombie as gone, since the reader reaps the test only after
-# seeing end-of-file.
+# The watchdog: the server stops once the test shell is gone, however it went.
 pg_watchdog() {
-	local fd state
-	exec </dev/null >/dev/null 2>&1
-	for fd in $(ls /proc/$BASHPID/fd); do
-		[ "$fd" -gt 2 ] && eval "exec $fd>&-"
-	done
-	while read -r _ _ state _ </proc/"$1"/stat && [ "$state" != Z ]; do
-		sleep 1
-	done 2>/dev/null
-	pg_as_owner "$PG_BINDIR/pg_ctl" -D "$PG_ROOT/data" -m immediate stop
+	after_test_shell "$1" pg_as_owner "$PG_BINDIR/pg_ctl" -D "$PG_ROOT/data" -m immediate stop
 }
 
 # pg_resume: starts the cluster again after pg_stop (the same data).

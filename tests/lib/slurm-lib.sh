@@ -32,6 +32,8 @@
 # that ends by its time limit or by scancel gets SIGTERM, then SIGKILL
 # KillWait (5) seconds later.
 
+. "$(dirname "${BASH_SOURCE[0]}")/watchdog-lib.sh"
+
 SLURM_TEST_CPUS=${SLURM_TEST_CPUS:-4}
 
 # require_slurm: skips the whole test when Slurm or munge is missing.
@@ -198,18 +200,9 @@ slurm_stop() {
 	SLURM_ROOT=
 }
 
-# The watchdog stops the cluster once the test shell is gone, however it went
-# (see pg_watchdog in pg-lib.sh for why it closes what it inherited).
+# The watchdog: the cluster stops once the test shell is gone, however it went.
 slurm_watchdog() {
-	local fd state
-	exec </dev/null >/dev/null 2>&1
-	for fd in $(ls /proc/$BASHPID/fd); do
-		[ "$fd" -gt 2 ] && eval "exec $fd>&-"
-	done
-	while read -r _ _ state _ </proc/"$1"/stat && [ "$state" != Z ]; do
-		sleep 1
-	done 2>/dev/null
-	slurm_stop
+	after_test_shell "$1" slurm_stop
 }
 
 # slurm_sbatch SBATCH_ARGUMENT...: submits a job (sbatch --parsable, with a
