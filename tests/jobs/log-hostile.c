@@ -78,8 +78,7 @@ static int on_name(uint64_t id, const unsigned char *name, uint32_t len, void *a
 	snprintf(num, sizeof(num), "-%u", a->n++);
 	rc = add_hostile(&t, name, len);
 	rc = rc ? rc : ioa_buf_addf(&t, "/%s%s", leaf, num);
-	rc = rc ? rc : ioa_enc_u64(a->b, id);
-	rc = rc ? rc : ioa_enc_bytes(a->b, t.data, t.len);
+	rc = rc ? rc : ioa_enc_name(a->b, id, t.data, t.len);
 	base = base ? base + 1 : name;
 	fwrite(base, 1, len - (size_t)(base - name), stdout);
 	printf("%c%s%s%c", 0, leaf, num, 0);
@@ -118,6 +117,15 @@ static int on_failure(const struct ioa_log_failure *f, void *arg)
 static uint32_t count_entries(const struct ioa_buf *b)
 {
 	return b->len >= 4 ? ioa_get_u32((const unsigned char *)b->data) : 0;
+}
+
+static int count_name(uint64_t id, const unsigned char *name, uint32_t len, void *arg)
+{
+	(void)id;
+	(void)name;
+	(void)len;
+	++*(uint32_t *)arg;
+	return 0;
 }
 
 /* A group's shape with its strings made hostile: every one, or all but call names. */
@@ -213,7 +221,10 @@ int main(int argc, char **argv)
 		if (!rc && type == IOA_REGION_JOB) {
 			rc = ioa_logr_each_job_entry(&r, &raw, on_job, &out);
 		} else if (!rc && type == IOA_REGION_NAMES) {
-			rc = ioa_enc_u32(&out, count_entries(&raw));
+			uint32_t n = 0;
+
+			rc = ioa_logr_each_name(&r, &raw, count_name, &n);
+			rc = rc ? rc : ioa_enc_names_header(&out, n);
 			rc = rc ? rc : ioa_logr_each_name(&r, &raw, on_name, &names);
 		} else if (!rc && type == IOA_REGION_MOUNTS) {
 			rc = ioa_enc_u32(&out, count_entries(&raw));
