@@ -127,22 +127,18 @@ static int rt_mpi_err(int rc)
 }
 
 /*
- * Writes info's hints into out as "key=value" lines (cut at out_len) and
- * returns whether an info was given (MPIIO_HINTS counts the calls that give
- * one, as Darshan does, not the hints).  Runs before the real open, outside
- * the lock: it calls MPI.
+ * Writes info's hints into out as "key=value" lines (cut at out_len).
+ * Runs before the real open, outside the lock: it calls MPI.
  */
-static int rt_mpi_hints(MPI_Info info, char *out, size_t out_len)
+static void rt_mpi_hints(MPI_Info info, char *out, size_t out_len)
 {
 	char key[MPI_MAX_INFO_KEY + 1], value[256];
 	size_t used = 0;
 	int n = 0, i, flag;
 
 	out[0] = '\0';
-	if (info == MPI_INFO_NULL)
-		return 0;
-	if (rt_pmpi.Info_get_nkeys(info, &n) != MPI_SUCCESS)
-		return 1;
+	if (info == MPI_INFO_NULL || rt_pmpi.Info_get_nkeys(info, &n) != MPI_SUCCESS)
+		return;
 	for (i = 0; i < n; i++) {
 		int w;
 
@@ -158,13 +154,8 @@ static int rt_mpi_hints(MPI_Info info, char *out, size_t out_len)
 		}
 		used += (size_t)w;
 	}
-	return 1;
 }
 
-/*
- * An MPI-IO call gets an id before it runs, so that the POSIX calls it
- * makes are traced as its sub-calls.
- */
 /* The size of a predefined datatype, or 0 for a derived one. */
 static int64_t rt_named_size(MPI_Datatype t)
 {
@@ -289,13 +280,14 @@ static void rt_mpi_view(struct rt_view *v, MPI_Offset disp, MPI_Datatype etype, 
 	return r;
 
 /* Whether an info was given at open (MPIIO_HINTS), and its "key=value" lines for the log. */
-#define RT_MPI_BODY_OPEN(name, args, comm_e, path_e, amode_e, info_e, fh_e)                 \
-	char hints[RT_HINTS_MAX];                                                           \
-	int info_given = 0, comm_size = 1;                                                  \
-	RT_MPI_WRAP(name, args, info_given = rt_mpi_hints(info_e, hints, sizeof(hints));    \
-		    rt_pmpi.Comm_size(comm_e, &comm_size),                                  \
-		    rt_mpiio_open(#name, comm_size > 1, path_e, amode_e, info_given, hints, \
-				  r == MPI_SUCCESS ? (const void *)*(fh_e) : NULL,          \
+#define RT_MPI_BODY_OPEN(name, args, comm_e, path_e, amode_e, info_e, fh_e)        \
+	char hints[RT_HINTS_MAX];                                                  \
+	int comm_size = 1;                                                         \
+	RT_MPI_WRAP(name, args, rt_mpi_hints(info_e, hints, sizeof(hints));        \
+		    rt_pmpi.Comm_size(comm_e, &comm_size),                         \
+		    rt_mpiio_open(#name, comm_size > 1, path_e, amode_e,           \
+				  (info_e) != MPI_INFO_NULL, hints,                \
+				  r == MPI_SUCCESS ? (const void *)*(fh_e) : NULL, \
 				  r != MPI_SUCCESS, rt_mpi_err(r), t0, t1))
 
 #define RT_MPI_BODY_CLOSE(name, args, fh_e)                              \
