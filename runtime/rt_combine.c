@@ -62,35 +62,16 @@ static void common_values_merge(int64_t *values, int64_t *counts, const int64_t 
 				const int64_t *kept_counts, const int64_t *src_values,
 				const int64_t *src_counts)
 {
-	int64_t v[8], n[8];
-	int used = 0, i, j, k;
+	struct rt_values all = {0};
+	int i;
 
-	for (i = 0; i < 8; i++) {
-		int64_t value = i < 4 ? kept_values[i] : src_values[i - 4];
-		int64_t count = i < 4 ? kept_counts[i] : src_counts[i - 4];
-
-		if (count <= 0)
-			continue;
-		for (j = 0; j < used && v[j] != value; j++)
-			;
-		if (j == used) {
-			v[used] = value;
-			n[used++] = 0;
-		}
-		n[j] = ioa_counter_sat_add(n[j], count);
+	for (i = 0; i < 4; i++) {
+		if (kept_counts[i] > 0)
+			rt_values_add_n(&all, kept_values[i], kept_counts[i]);
+		if (src_counts[i] > 0)
+			rt_values_add_n(&all, src_values[i], src_counts[i]);
 	}
-	for (k = 0; k < 4; k++) {
-		int best = -1;
-
-		for (i = 0; i < used; i++)
-			if (n[i] > 0 &&
-			    (best < 0 || n[i] > n[best] || (n[i] == n[best] && v[i] > v[best])))
-				best = i;
-		values[k] = best < 0 ? 0 : v[best];
-		counts[k] = best < 0 ? 0 : n[best];
-		if (best >= 0)
-			n[best] = 0;
-	}
+	rt_values_top4(&all, values, counts);
 }
 
 /* Adds one rank's record of a shared file to its combination. */

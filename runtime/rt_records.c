@@ -231,22 +231,27 @@ void rt_bins_add(struct rt_record *rec, double t, int is_write, int64_t bytes)
 	}
 }
 
-void rt_values_add(struct rt_values *v, int64_t value)
+void rt_values_add_n(struct rt_values *v, int64_t value, int64_t n)
 {
 	unsigned i;
 
 	for (i = 0; i < v->used; i++) {
 		if (v->value[i] == value) {
-			v->count[i]++;
+			v->count[i] = ioa_counter_sat_add(v->count[i], n);
 			return;
 		}
 	}
 	if (v->used == RT_VALUE_SLOTS) {
-		v->dropped++;
+		v->dropped = ioa_counter_sat_add(v->dropped, n);
 		return;
 	}
 	v->value[v->used] = value;
-	v->count[v->used++] = 1;
+	v->count[v->used++] = n;
+}
+
+void rt_values_add(struct rt_values *v, int64_t value)
+{
+	rt_values_add_n(v, value, 1);
 }
 
 void rt_values_top4(const struct rt_values *v, int64_t *values, int64_t *counts)

@@ -141,6 +141,9 @@ extern struct rt_folded rt_folded;
 /* Counts one occurrence of value. */
 void rt_values_add(struct rt_values *v, int64_t value);
 
+/* Counts n occurrences of value at once (saturating). */
+void rt_values_add_n(struct rt_values *v, int64_t value, int64_t n);
+
 /* Writes the four most common values and their counts (Darshan's ACCESS1..4 layout). */
 void rt_values_top4(const struct rt_values *v, int64_t *values, int64_t *counts);
 
