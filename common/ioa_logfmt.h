@@ -86,8 +86,27 @@
 	X(PARTITION, 27, "partition")     \
 	X(ACCOUNT, 28, "account")         \
 	X(JOB_NAME, 29, "job_name")       \
-	X(NODELIST, 30, "nodelist")
+	X(NODELIST, 30, "nodelist")       \
+	X(PARTIAL, 31, "partial")
 
+/*
+ * IOA_JOB_PARTIAL: the log was recovered from what a job's processes left
+ * behind (`ioatlas recover`, docs/recovery.md), not written at their end.
+ * Its value is "name=value" lines, in this order, each present only when
+ * known:
+ *	how=signal|killed|exit|abort	how the processes ended: a signal the
+ *			runtime saw (signal=), killed without a word (SIGKILL,
+ *			the OOM killer, a crash), exit() without MPI_Finalize,
+ *			MPI_Abort (abort_code=)
+ *	signal=N	the signal's number (how=signal)
+ *	abort_code=N	MPI_Abort's error code (how=abort)
+ *	reason=TEXT	the scheduler's word on the job's end (TIMEOUT, CANCELLED ...)
+ *	ranks=LIST	the ranks recovered, "0-3,5"
+ *	missing=LIST	the job's ranks that left nothing to recover
+ *	until_first_ns=N, until_last_ns=N
+ *			wall-clock ns (as start_time_ns) up to which the
+ *			least and the most current recovered rank recorded
+ */
 #define IOA_JOB_KEY_ENUM(id, value, name) IOA_JOB_##id = value,
 enum ioa_job_key { IOA_JOB_KEYS(IOA_JOB_KEY_ENUM) };
 #undef IOA_JOB_KEY_ENUM
