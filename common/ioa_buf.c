@@ -151,6 +151,16 @@ int ioa_buf_add_escaped(struct ioa_buf *b, const void *bytes, size_t len)
 				seq = 0;
 		if (seq == 2 && ch < 0xc2)
 			seq = 0; /* overlong */
+		/*
+		 * Overlong three- and four-byte forms, UTF-16 surrogates and code
+		 * points past U+10FFFF are no UTF-8 either (PostgreSQL refuses
+		 * them in text, which would fail a log's ingest).
+		 */
+		if ((seq == 3 &&
+		     ((ch == 0xe0 && s[i + 1] < 0xa0) || (ch == 0xed && s[i + 1] > 0x9f))) ||
+		    (seq == 4 && ((ch == 0xf0 && s[i + 1] < 0x90) ||
+				  (ch == 0xf4 && s[i + 1] > 0x8f) || ch > 0xf4)))
+			seq = 0;
 		if (!seq) {
 			rc = ioa_buf_addf(b, "\\x%02x", ch);
 			i++;
