@@ -8,7 +8,9 @@
  * time-resolved view, --json writes the whole log as one JSON document.  File names are printed
  * with control and non-UTF-8 bytes escaped (\n, \t, \\, \xNN), so every line stays a line; in JSON,
  * "name" is that display form and "name_hex" keeps the exact bytes when they differ.  A damaged log
- * gets a message saying what is wrong and exit status 1.
+ * gets a message saying what is wrong and exit status 1.  A partial log (job key 31, recovered
+ * from a killed job) gets a "# partial:" line saying how the job ended and until when its ranks
+ * recorded, and a "partial" object in JSON (common/ioa_partial.h).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -23,6 +25,7 @@
 #include "ioa_log.h"
 #include "ioa_logr.h"
 #include "ioa_parse.h"
+#include "ioa_partial.h"
 
 #define REGION_CAP ((size_t)1 << 31)
 
@@ -193,6 +196,23 @@ static int print_exclusions(struct parse *p, const unsigned char *settings, uint
 	return 0;
 }
 
+/*
+ * A partial log (one recovered from a killed job's leftovers): how the job
+ * ended and until when its ranks recorded, in one plain line.
+ */
+static int print_partial(struct parse *p, const unsigned char *value, uint32_t len)
+{
+	struct ioa_partial partial = IOA_PARTIAL_INIT;
+	int rc = ioa_partial_parse(&partial, value, len);
+
+	ioa_buf_reset(&p->line);
+	rc = rc ? rc : ioa_partial_describe(&partial, IOA_PARTIAL_LINE, 0, 0, &p->line);
+	if (!rc)
+		printf("# partial: %s\n", ioa_buf_str(&p->line));
+	ioa_partial_release(&partial);
+	return rc;
+}
+
 static int on_job_text(uint16_t key, const unsigned char *value, uint32_t len, void *arg)
 {
 	struct parse *p = arg;
@@ -202,6 +222,8 @@ static int on_job_text(uint16_t key, const unsigned char *value, uint32_t len, v
 
 	if (!name || key == IOA_JOB_RANK_NODES)
 		return 0;
+	if (key == IOA_JOB_PARTIAL)
+		return print_partial(p, value, len);
 	ioa_buf_reset(&p->line);
 	if (key == IOA_JOB_ARGS || key == IOA_JOB_HOSTNAMES) {
 		/* NUL-separated lists print as space-separated words. */
@@ -236,6 +258,46 @@ static int on_job_text(uint16_t key, const unsigned char *value, uint32_t len, v
 	return 0;
 }
 
+/* The partial key's fields, those it holds and that are well formed; numbers as numbers. */
+static int partial_json(json_object *job, const unsigned char *value, uint32_t len)
+{
+	struct ioa_partial partial = IOA_PARTIAL_INIT;
+	struct ioa_buf text = IOA_BUF_INIT(REGION_CAP);
+	json_object *o = json_object_new_object();
+	const char *how;
+	int rc = ioa_partial_parse(&partial, value, len);
+
+	how = ioa_partial_how_name(partial.how);
+	if (how)
+		json_object_object_add(o, "how", json_object_new_string(how));
+	if (partial.signal)
+		json_object_object_add(o, "signal", json_object_new_int(partial.signal));
+	if (partial.signal && ioa_signal_name(partial.signal))
+		json_object_object_add(o, "signal_name",
+				       json_object_new_string(ioa_signal_name(partial.signal)));
+	if (partial.has_abort_code)
+		json_object_object_add(o, "abort_code", json_object_new_int(partial.abort_code));
+	if (partial.reason)
+		json_object_object_add(o, "reason", json_object_new_string(partial.reason));
+	if (partial.ranks)
+		json_object_object_add(o, "ranks", json_object_new_string(partial.ranks));
+	if (partial.missing)
+		json_object_object_add(o, "missing", json_object_new_string(partial.missing));
+	if (partial.until_first_ns)
+		json_object_object_add(o, "until_first_ns",
+				       json_object_new_uint64(partial.until_first_ns));
+	if (partial.until_last_ns)
+		json_object_object_add(o, "until_last_ns",
+				       json_object_new_uint64(partial.until_last_ns));
+	json_object_object_add(o, "dropped", json_object_new_int64(partial.dropped));
+	rc = rc ? rc : ioa_partial_describe(&partial, IOA_PARTIAL_LINE, 0, 0, &text);
+	json_object_object_add(o, "description", json_object_new_string(ioa_buf_str(&text)));
+	json_object_object_add(job, "partial", o);
+	ioa_partial_release(&partial);
+	ioa_buf_release(&text);
+	return rc;
+}
+
 static int on_job_json(uint16_t key, const unsigned char *value, uint32_t len, void *arg)
 {
 	json_object *job = arg;
@@ -247,6 +309,8 @@ static int on_job_json(uint16_t key, const unsigned char *value, uint32_t len, v
 
 	if (!name)
 		return 0;
+	if (key == IOA_JOB_PARTIAL)
+		return partial_json(job, value, len);
 	if (key == IOA_JOB_RANK_NODES) {
 		json_object *nodes = json_object_new_array();
 
