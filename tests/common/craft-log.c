@@ -17,6 +17,12 @@
  *	                            counters, huge and good with their records and
  *	                            names in the column encoding (log format 1.1)
  *
+ * Options after OUT, for the logs of the readers' other tests:
+ *	--partial FILE              job key 31 `partial` (a log recovered from a killed
+ *	                            job) with FILE's bytes as its value, whatever they are
+ *	--start NS, --end NS        the job's start and end (ns since the epoch; default:
+ *	                            a minute ago and now)
+ *
  * Each log is otherwise valid: checksums right, one rank (0) writing one
  * file, owned by whoever runs this.
  */
@@ -31,6 +37,7 @@
 #include "ioa_counters.h"
 #include "ioa_logfmt.h"
 #include "ioa_logw.h"
+#include "ioa_parse.h"
 #include "ioa_trace.h"
 
 #define FILE_ID 0x1234abcdull
@@ -42,22 +49,43 @@ static int entry(struct ioa_buf *b, uint16_t key, const char *value)
 	return rc ? rc : ioa_enc_bytes(b, value, strlen(value));
 }
 
-static int job_region(struct ioa_log_writer *w, const char *nprocs)
+/* What the options change in the job region (0, NULL: the defaults). */
+struct job_options {
+	uint64_t start_ns, end_ns;
+	const char *partial; /* a file whose bytes are key 31's value */
+};
+
+/* Job key 31 with the bytes of file, read whole (1 MiB at most). */
+static int partial_entry(struct ioa_buf *b, const char *file)
 {
-	struct ioa_buf b = IOA_BUF_INIT(1 << 20);
+	static char value[1 << 20];
+	FILE *f = fopen(file, "rb");
+	size_t len = f ? fread(value, 1, sizeof(value), f) : 0;
+	int rc = !f || ferror(f) ? -1 : 0;
+
+	if (f)
+		fclose(f);
+	rc = rc ? rc : ioa_enc_u16(b, IOA_JOB_PARTIAL);
+	return rc ? rc : ioa_enc_bytes(b, value, len);
+}
+
+static int job_region(struct ioa_log_writer *w, const char *nprocs, const struct job_options *opt)
+{
+	struct ioa_buf b = IOA_BUF_INIT(1 << 22);
 	char text[64];
 	struct timespec now;
 	uint64_t ns;
 	int rc;
 
 	clock_gettime(CLOCK_REALTIME, &now);
-	ns = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+	ns = opt->end_ns ? opt->end_ns : (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
 	snprintf(text, sizeof(text), "%u", (unsigned)getuid());
 	rc = entry(&b, IOA_JOB_UID, text);
 	rc = rc ? rc : entry(&b, IOA_JOB_USER, "crafted");
 	rc = rc ? rc : entry(&b, IOA_JOB_JOBID, "craft");
 	rc = rc ? rc : entry(&b, IOA_JOB_SCHEDULER, "none");
-	snprintf(text, sizeof(text), "%" PRIu64, ns - (uint64_t)60000000000);
+	snprintf(text, sizeof(text), "%" PRIu64,
+		 opt->start_ns ? opt->start_ns : ns - (uint64_t)60000000000);
 	rc = rc ? rc : entry(&b, IOA_JOB_START_NS, text);
 	snprintf(text, sizeof(text), "%" PRIu64, ns);
 	rc = rc ? rc : entry(&b, IOA_JOB_END_NS, text);
@@ -71,6 +99,8 @@ static int job_region(struct ioa_log_writer *w, const char *nprocs)
 	rc = rc ? rc : ioa_enc_u16(&b, IOA_JOB_RANK_NODES);
 	rc = rc ? rc : ioa_enc_u32(&b, 4);
 	rc = rc ? rc : ioa_enc_u32(&b, 0);
+	if (opt->partial)
+		rc = rc ? rc : partial_entry(&b, opt->partial);
 	rc = rc ? rc : ioa_logw_add(w, IOA_REGION_JOB, b.data, b.len);
 	ioa_buf_release(&b);
 	return rc;
@@ -278,9 +308,30 @@ int main(int argc, char **argv)
 {
 	struct ioa_log_writer w;
 	struct ioa_buf trace = IOA_BUF_INIT(1 << 26);
-	const char *kind = argc == 3 ? argv[1] : "", *suffix = strrchr(kind, '-');
+	const char *kind = argc >= 3 ? argv[1] : "", *suffix = strrchr(kind, '-');
 	size_t kind_len = strlen(kind);
-	int rc, in_columns;
+	struct job_options opt = {0, 0, NULL};
+	int rc, in_columns, a;
+
+	for (a = 3; a < argc; a += 2) {
+		int bad = a + 1 >= argc;
+
+		if (!bad && !strcmp(argv[a], "--partial"))
+			opt.partial = argv[a + 1];
+		else if (!bad && !strcmp(argv[a], "--start"))
+			bad = ioa_parse_u64(argv[a + 1], &opt.start_ns) != 0;
+		else if (!bad && !strcmp(argv[a], "--end"))
+			bad = ioa_parse_u64(argv[a + 1], &opt.end_ns) != 0;
+		else
+			bad = 1;
+		if (bad) {
+			fprintf(stderr,
+				"craft-log: bad option '%s' (--partial FILE, --start NS, "
+				"--end NS)\n",
+				argv[a]);
+			return 2;
+		}
+	}
 
 	if (!strcmp(kind, "regroup") || !strncmp(kind, "trace-loop-", 11)) {
 		FILE *f = fopen(argv[2], "wb");
@@ -304,11 +355,12 @@ int main(int argc, char **argv)
 	    !is_kind(kind, kind_len, "nprocs") && !is_kind(kind, kind_len, "counters") &&
 	    !is_kind(kind, kind_len, "huge") && !is_kind(kind, kind_len, "ranks") &&
 	    !is_kind(kind, kind_len, "good")) {
-		fprintf(stderr,
-			"usage: craft-log "
-			"loop-empty|loop-calls|nprocs|counters|huge|ranks|regroup|good|"
-			"trace-loop-empty|trace-loop-calls OUT\n"
-			"       craft-log counters-columns|huge-columns|good-columns OUT\n");
+		fprintf(stderr, "usage: craft-log "
+				"loop-empty|loop-calls|nprocs|counters|huge|ranks|regroup|good|"
+				"trace-loop-empty|trace-loop-calls OUT [OPTIONS]\n"
+				"       craft-log counters-columns|huge-columns|good-columns OUT "
+				"[OPTIONS]\n"
+				"options: --partial FILE, --start NS, --end NS\n");
 		return 2;
 	}
 	in_columns = kind_len != strlen(kind);
@@ -318,7 +370,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	ioa_logw_init(&w, (size_t)1 << 30);
-	rc = job_region(&w, !strcmp(kind, "nprocs") ? "2147483647" : "1");
+	rc = job_region(&w, !strcmp(kind, "nprocs") ? "2147483647" : "1", &opt);
 	rc = rc ? rc
 		: records(&w, is_kind(kind, kind_len, "counters"), is_kind(kind, kind_len, "huge"),
 			  !strcmp(kind, "nprocs"), in_columns);
