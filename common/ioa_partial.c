@@ -138,12 +138,17 @@ static int number_text(const void *value, size_t len, char *out, size_t out_len)
 	return 0;
 }
 
+/* Through ioa_buf, so that its fault point (buf-alloc) fails this allocation too. */
 static int set_list(char **slot, const void *value, size_t len)
 {
+	struct ioa_buf list = IOA_BUF_INIT(IOA_PARTIAL_LIST_MAX + 1);
+
 	if (!ioa_partial_list_ok(value, len))
 		return 0;
-	if (!(*slot = strndup(value, len)))
+	if (ioa_buf_add(&list, value, len) || !(*slot = ioa_buf_detach(&list, NULL))) {
+		ioa_buf_release(&list);
 		return -ENOMEM;
+	}
 	return 1;
 }
 

@@ -104,7 +104,7 @@ enum ioa_partial_style {
 /*
  * Appends p's description to out.  start_ns and end_ns are the job's
  * start and end (ns since the epoch; 0: not known), used by the sentence
- * only.  0, or -ENOMEM (out's cap reached).
+ * only.  0, or ioa_buf's error (-ENOMEM, or -ENOBUFS at out's cap).
  */
 int ioa_partial_describe(const struct ioa_partial *p, enum ioa_partial_style style,
 			 uint64_t start_ns, uint64_t end_ns, struct ioa_buf *out);

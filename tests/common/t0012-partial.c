@@ -4,10 +4,12 @@
  * signals out of range, rank lists that are not lists, bytes that are not
  * UTF-8, NUL bytes), and the words `ioatlas parse` and the reports say.
  */
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "ioa_fault.h"
 #include "ioa_partial.h"
 #include "tap.h"
 
@@ -180,6 +182,23 @@ static void test_long_list(void)
 	ioa_buf_release(&text);
 }
 
+/* Each of its two allocations that fails is said (-ENOMEM); what was parsed is released whole. */
+static void test_out_of_memory(void)
+{
+	static const char text[] = "how=exit\nreason=TIMEOUT\nranks=0-3\n";
+	unsigned long after;
+
+	for (after = 0; after < 2; after++) {
+		struct ioa_partial p = IOA_PARTIAL_INIT;
+
+		ioa_fault_arm("buf-alloc", after);
+		is_int(ioa_partial_parse(&p, text, strlen(text)), -ENOMEM,
+		       "allocation %lu fails: -ENOMEM", after + 1);
+		ioa_fault_disarm();
+		ioa_partial_release(&p);
+	}
+}
+
 int main(void)
 {
 	test_signal();
@@ -187,5 +206,6 @@ int main(void)
 	test_hostile();
 	test_lists();
 	test_long_list();
+	test_out_of_memory();
 	return tap_done();
 }
