@@ -25,6 +25,7 @@
 #include "ioa_logfmt.h"
 #include "ioa_logr.h"
 #include "ioa_parse.h"
+#include "ioa_partial.h"
 
 #define READER_VERSION "ioatlasd " IOATLAS_VERSION
 #define COPY_FLUSH     (1u << 20) /* COPY data is sent in pieces of about this size */
@@ -73,6 +74,8 @@ struct job_info {
 	struct ioa_buf hostnames, rank_nodes; /* as the log has them */
 	/* Job keys IOA_JOB_STEP to IOA_JOB_NODELIST (the batch system's), display form. */
 	struct ioa_buf sched[SCHED_KEYS];
+	/* IOA_JOB_PARTIAL, a log recovered from a killed job: its well-formed fields. */
+	struct ioa_partial partial;
 };
 
 /* A name as records refer to it: the log's record id, its SHA-256 and file system. */
@@ -364,6 +367,14 @@ static int on_job(uint16_t key, const unsigned char *value, uint32_t len, void *
 	case IOA_JOB_RANK_NODES:
 		text = &j->rank_nodes;
 		break;
+	case IOA_JOB_PARTIAL:
+		/*
+		 * Untrusted text: a malformed field is dropped, never the log
+		 * (common/ioa_partial.h).  Of two such keys the last counts.
+		 */
+		j->have[key] = 1;
+		ioa_partial_release(&j->partial);
+		return ioa_partial_parse(&j->partial, value, len);
 	default:
 		if (key < IOA_JOB_STEP || key > IOA_JOB_NODELIST)
 			return 0; /* kept in the log, not in the warehouse */
@@ -1380,9 +1391,14 @@ static int ledger(struct load *l, const char *status, const char *path, const ch
 		"bytes_written = $14, hostnames = string_to_array($16, chr(10)), "
 		"rank_nodes = $17::integer[], job_step = $18, array_job_id = $19, "
 		"array_task_id = $20, job_partition = $21, job_account = $22, job_name = $23, "
-		"node_list = $24 "
+		"node_list = $24, partial = $25::boolean, partial_how = $26, "
+		"partial_signal = $27::integer, partial_abort_code = $28::integer, "
+		"partial_reason = $29, partial_ranks = $30, partial_missing = $31, "
+		"partial_until_first = $32::timestamptz, partial_until_last = $33::timestamptz "
 		"WHERE id = $11::bigint AND start_time = $15::timestamptz";
 	char size[24], mtime[48], hostpid[300], host[256] = "", rd[24], wr[24];
+	char signal_text[16], abort_code[16], until_first[48], until_last[48];
+	const struct ioa_partial *partial = &l->job.partial;
 	int ingested = !strcmp(status, "ingested");
 	const char *p[] = {path,
 			   size,
@@ -1399,6 +1415,15 @@ static int ledger(struct load *l, const char *status, const char *path, const ch
 			   rd,
 			   wr,
 			   l->start,
+			   NULL,
+			   NULL,
+			   NULL,
+			   NULL,
+			   NULL,
+			   NULL,
+			   NULL,
+			   NULL,
+			   NULL,
 			   NULL,
 			   NULL,
 			   NULL,
@@ -1426,7 +1451,21 @@ static int ledger(struct load *l, const char *status, const char *path, const ch
 	p[16] = nodes.len ? nodes.data : NULL;
 	for (k = 0; k < SCHED_KEYS; k++)
 		p[17 + k] = l->job.sched[k].len ? l->job.sched[k].data : NULL;
-	rc = rc ? rc : exec(l, insert_and_complete, 24, p);
+	/* The partial key's fields: each checked by ioa_partial, NULL when absent or malformed. */
+	snprintf(signal_text, sizeof(signal_text), "%d", partial->signal);
+	snprintf(abort_code, sizeof(abort_code), "%d", partial->abort_code);
+	time_text(partial->until_first_ns, until_first, sizeof(until_first));
+	time_text(partial->until_last_ns, until_last, sizeof(until_last));
+	p[24] = l->job.have[IOA_JOB_PARTIAL] ? "t" : "f";
+	p[25] = ioa_partial_how_name(partial->how);
+	p[26] = partial->signal ? signal_text : NULL;
+	p[27] = partial->has_abort_code ? abort_code : NULL;
+	p[28] = partial->reason;
+	p[29] = partial->ranks;
+	p[30] = partial->missing;
+	p[31] = partial->until_first_ns ? until_first : NULL;
+	p[32] = partial->until_last_ns ? until_last : NULL;
+	rc = rc ? rc : exec(l, insert_and_complete, 33, p);
 	ioa_buf_release(&hosts);
 	ioa_buf_release(&nodes);
 	return rc;
@@ -1582,6 +1621,7 @@ static void load_free(struct load *l)
 	ioa_buf_release(&l->job.rank_nodes);
 	for (i = 0; i < SCHED_KEYS; i++)
 		ioa_buf_release(&l->job.sched[i]);
+	ioa_partial_release(&l->job.partial);
 	if (l->fd >= 0)
 		close(l->fd);
 	if (l->dirfd >= 0)

@@ -179,7 +179,7 @@ bad=""
 for f in "$TEST_TMP"/query.*.sql; do
 	psql -X -q -v ON_ERROR_STOP=1 -U ioatlas -f "$f" >"$f.out" 2>&1 || bad="$bad $(basename "$f")"
 done
-is "$(ls "$TEST_TMP"/query.*.sql | wc -l):$bad" "7:" "the documented example queries run"
+is "$(ls "$TEST_TMP"/query.*.sql | wc -l):$bad" "8:" "the documented example queries run"
 like "$(cat "$TEST_TMP/query.1.sql.out")" "^ root +\| +[0-9]+ \| +[0-9]+" "and find what the jobs did"
 
 # --- the service ---------------------------------------------------------------
