@@ -6,6 +6,7 @@
  * the four the combination holds so far, counts of equal values added.
  */
 #include "rt_combine.h"
+#include "rt_spill.h"
 
 #include <string.h>
 
@@ -167,6 +168,6 @@ void rt_combine_finish(struct rt_combined *cmb)
 	cmb->rec.fcounters = cmb->fcounters;
 	cmb->rec.name = cmb->name;
 	cmb->rec.flags |= IOA_REC_SHARED;
-	cmb->rec.next_in_module = rt_modules[m].combined;
-	rt_modules[m].combined = &cmb->rec;
+	cmb->rec.next_in_module = rt_live->modules[m].combined;
+	rt_live->modules[m].combined = &cmb->rec;
 }

@@ -12,7 +12,7 @@
 #include "rt_records.h"
 
 struct rt_combined {
-	struct rt_record rec; /* linked into rt_modules[].combined when finished */
+	struct rt_record rec; /* linked into rt_live->modules[].combined when finished */
 	int64_t counters[IOA_MAX_COUNTERS];
 	double fcounters[IOA_MAX_FCOUNTERS];
 	int ranks;

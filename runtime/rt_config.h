@@ -79,6 +79,8 @@ struct rt_list {
 	X(gather_cap, SIZE, gather_cap_bytes, "64MiB",                                          \
 	  "MPI logs larger than this are written collectively, not gathered on rank 0")         \
 	X(record_args, BOOL, record_args, "1", "record the command-line arguments in the log")  \
+	X(spill, BOOL, spill, "1",                                                              \
+	  "keep the record in a file of the log tree while the job runs (ioatlas recover)")     \
 	X(debug, BOOL, debug, "0", "report bad settings and runtime failures on stderr")
 
 struct rt_config {
@@ -94,6 +96,7 @@ struct rt_config {
 	struct rt_list include_paths;
 	uint64_t gather_cap_bytes;
 	bool record_args;
+	bool spill;
 	bool debug;
 	unsigned rejected; /* settings that did not parse */
 };

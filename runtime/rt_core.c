@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include "rt_core.h"
+#include "rt_spill.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -24,15 +25,14 @@ struct rt_state rt = {.nprocs = 1};
 _Thread_local unsigned rt_inside __attribute__((tls_model("initial-exec")));
 
 int rt_lock_word;
-struct rt_mpi_library rt_mpi_library;
 
 void rt_mpi_library_call(unsigned layer, const char *op, int failed, int err)
 {
-	rt_mpi_library.calls++;
+	rt_live->mpi_library.calls++;
 	/* A formatted read at the end of its input returns EOF and sets no errno. */
 	if (!failed || !err)
 		return;
-	rt_mpi_library.failed++;
+	rt_live->mpi_library.failed++;
 	rt_record_failure(NULL, layer == RT_IN_POSIX ? IOA_MOD_POSIX : IOA_MOD_STDIO, op, err);
 }
 
@@ -93,6 +93,8 @@ static const char *start_tables(void)
 {
 	if (rt_arena_init(&rt.arena, (size_t)rt.config.memory_bytes))
 		return "cannot map the memory budget";
+	if (rt_live_init())
+		return "memory budget too small for the record tables";
 	if (rt_trace_init(rt.config.trace_bytes < rt.config.memory_bytes / 2
 				  ? rt.config.trace_bytes
 				  : rt.config.memory_bytes / 2) ||
@@ -123,8 +125,6 @@ static int restart_in_child(void)
 	rt.tree_root = false;
 	rt.rank = 0;
 	rt.nprocs = 1;
-	rt_records_forget();
-	memset(&rt_mpi_library, 0, sizeof(rt_mpi_library));
 	rt_posix_forget();
 	rt_stdio_forget();
 	rt_mpiio_current = NULL;
@@ -201,6 +201,9 @@ void rt_init(void)
 	if (rt.started) {
 		rt_tree_join();
 		rt.enabled = 1;
+		/* A process of a tree owes a log from its start; an MPI rank from MPI_Init. */
+		if (rt.tree[0])
+			rt_spill_start();
 	} else {
 		/* What a failed start-up mapped is given back. */
 		rt_arena_release(&rt.arena);
@@ -212,6 +215,7 @@ void rt_init(void)
 	errno = saved_errno;
 }
 
+#ifndef RT_RECOVER
 __attribute__((constructor)) static void rt_constructor(void)
 {
 	rt_init();
@@ -221,3 +225,4 @@ __attribute__((destructor)) static void rt_destructor(void)
 {
 	rt_shutdown_at_exit();
 }
+#endif

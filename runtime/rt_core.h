@@ -92,8 +92,6 @@ struct rt_mpi_library {
 	uint64_t failed_mpiio; /* POSIX and STDIO calls that failed inside MPI-IO calls */
 };
 
-extern struct rt_mpi_library rt_mpi_library;
-
 /*
  * Counts a call the MPI library made (layer RT_IN_POSIX or RT_IN_STDIO; op a
  * string literal; failed: its result was -1, EOF, NULL or MAP_FAILED; err

@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE
 #include "rt_log.h"
+#include "rt_spill.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -20,7 +21,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <zlib.h>
+
 #include "ioa_logfmt.h"
+#include "ioa_logr.h"
 #include "rt_core.h"
 #include "rt_posix.h"
 #include "rt_stdio.h"
@@ -30,6 +34,10 @@ const char *rt_log_ranks;
 double rt_log_tick_s;
 const char *rt_log_tree;
 const char *rt_log_procs;
+const char *rt_log_args;
+size_t rt_log_args_len;
+uint64_t rt_log_end_ns;
+const char *rt_log_partial;
 
 void rt_log_finish_record(struct rt_record *rec)
 {
@@ -93,7 +101,7 @@ static void list_records(struct ioa_rec_ref *refs, struct rt_record *rec, uint32
 
 static int pack_module(struct ioa_log_writer *w, struct ioa_buf *raw, enum ioa_module m)
 {
-	struct rt_module_records *mr = &rt_modules[m];
+	struct rt_module_records *mr = &rt_live->modules[m];
 	struct ioa_rec_ref *refs;
 	uint32_t count = 0;
 	int rc;
@@ -141,7 +149,7 @@ static int name_written(int module, uint64_t id)
 		rec = rt_record_find((enum ioa_module)k, id);
 		if (rec && !(rec->flags & RT_REC_ELSEWHERE))
 			return 1;
-		for (rec = rt_modules[k].combined; rec; rec = rec->next_in_module)
+		for (rec = rt_live->modules[k].combined; rec; rec = rec->next_in_module)
 			if (rec->id == id)
 				return 1;
 	}
@@ -156,7 +164,7 @@ static int walk_names(struct ioa_log_writer *w, struct ioa_buf *raw, uint32_t *c
 
 	for (m = 0; m < IOA_MOD_COUNT && !rc; m++) {
 		for (pass = 0; pass < 2; pass++) {
-			rec = pass ? rt_modules[m].combined : rt_modules[m].first;
+			rec = pass ? rt_live->modules[m].combined : rt_live->modules[m].first;
 			for (; rec && !rc; rec = rec->next_in_module) {
 				/* Same path, same id: one name serves every module. */
 				if (rec->flags & RT_REC_ELSEWHERE || name_written(m, rec->id))
@@ -249,14 +257,14 @@ static int pack_mpi_library(struct ioa_log_writer *w, struct ioa_buf *raw)
 	ioa_buf_reset(raw);
 	rc = ioa_enc_u32(raw, (uint32_t)rt.rank);
 	if (!rc)
-		rc = ioa_enc_u64(raw, rt_mpi_library.calls);
+		rc = ioa_enc_u64(raw, rt_live->mpi_library.calls);
 	if (!rc)
-		rc = ioa_enc_u64(raw, rt_mpi_library.failed);
+		rc = ioa_enc_u64(raw, rt_live->mpi_library.failed);
 	if (!rc)
-		rc = ioa_enc_u64(raw, rt_mpi_library.failed_mpiio);
+		rc = ioa_enc_u64(raw, rt_live->mpi_library.failed_mpiio);
 	if (!rc)
 		rc = enc_failures(raw, 1, &count);
-	if (rc || (!rt_mpi_library.calls && !rt_mpi_library.failed_mpiio))
+	if (rc || (!rt_live->mpi_library.calls && !rt_live->mpi_library.failed_mpiio))
 		return rc;
 	return ioa_logw_add(w, IOA_REGION_MPILIB, raw->data, raw->len);
 }
@@ -264,7 +272,7 @@ static int pack_mpi_library(struct ioa_log_writer *w, struct ioa_buf *raw)
 /* This rank's time-resolved view: the bins of every record that moved data. */
 static int pack_bins(struct ioa_log_writer *w, struct ioa_buf *raw)
 {
-	double width_s = rt_bin_width * rt_seconds_per_tick();
+	double width_s = rt_live->bin_width * rt_seconds_per_tick();
 	struct ioa_log_bin *bins;
 	struct ioa_rec_ref *refs;
 	struct rt_record *rec;
@@ -272,7 +280,7 @@ static int pack_bins(struct ioa_log_writer *w, struct ioa_buf *raw)
 	int m, k, rc;
 
 	for (m = 0; m < IOA_MOD_COUNT; m++)
-		for (rec = rt_modules[m].first; rec; rec = rec->next_in_module)
+		for (rec = rt_live->modules[m].first; rec; rec = rec->next_in_module)
 			count += rec->bins != NULL;
 	if (!count)
 		return 0;
@@ -280,7 +288,7 @@ static int pack_bins(struct ioa_log_writer *w, struct ioa_buf *raw)
 	bins = calloc((size_t)count * RT_BINS, sizeof(*bins));
 	rc = refs && bins ? 0 : -ENOMEM;
 	for (m = 0; m < IOA_MOD_COUNT && !rc; m++) {
-		for (rec = rt_modules[m].first; rec; rec = rec->next_in_module) {
+		for (rec = rt_live->modules[m].first; rec; rec = rec->next_in_module) {
 			struct ioa_log_bin *mine = bins + (size_t)i * RT_BINS;
 
 			if (!rec->bins)
@@ -317,13 +325,13 @@ static int pack_hints(struct ioa_log_writer *w, struct ioa_buf *raw)
 	uint32_t count = 0;
 	int rc;
 
-	for (rec = rt_modules[IOA_MOD_MPIIO].first; rec; rec = rec->next_in_module)
+	for (rec = rt_live->modules[IOA_MOD_MPIIO].first; rec; rec = rec->next_in_module)
 		count += rec->hints != NULL;
 	if (!count)
 		return 0;
 	ioa_buf_reset(raw);
 	rc = ioa_enc_u32(raw, count);
-	for (rec = rt_modules[IOA_MOD_MPIIO].first; rec && !rc; rec = rec->next_in_module) {
+	for (rec = rt_live->modules[IOA_MOD_MPIIO].first; rec && !rc; rec = rec->next_in_module) {
 		if (!rec->hints)
 			continue;
 		rc = ioa_enc_u64(raw, rec->id);
@@ -341,20 +349,20 @@ static int pack_folded(struct ioa_log_writer *w, struct ioa_buf *raw)
 	size_t i;
 	int rc;
 
-	if (!rt_folded.count && !rt_folded.dropped)
+	if (!rt_live->folded.count && !rt_live->folded.dropped)
 		return 0;
 	ioa_buf_reset(raw);
 	rc = ioa_enc_u32(raw, (uint32_t)rt.rank);
 	if (!rc)
-		rc = ioa_enc_u64(raw, rt_folded.dropped);
+		rc = ioa_enc_u64(raw, rt_live->folded.dropped);
 	if (!rc)
-		rc = ioa_enc_u32(raw, (uint32_t)rt_folded.count);
-	for (i = 0; i <= rt_folded.mask && !rc; i++) {
-		if (!rt_folded.ids[i])
+		rc = ioa_enc_u32(raw, (uint32_t)rt_live->folded.count);
+	for (i = 0; i <= rt_live->folded.mask && !rc; i++) {
+		if (!rt_live->folded.ids[i])
 			continue;
-		rc = ioa_enc_u64(raw, rt_folded.ids[i]);
+		rc = ioa_enc_u64(raw, rt_live->folded.ids[i]);
 		if (!rc)
-			rc = ioa_enc_u16(raw, rt_folded.modules[i]);
+			rc = ioa_enc_u16(raw, rt_live->folded.modules[i]);
 	}
 	return rc ? rc : ioa_logw_add(w, IOA_REGION_FOLDED, raw->data, raw->len);
 }
@@ -471,8 +479,13 @@ static int enc_scheduler_keys(struct ioa_buf *b, const char *scheduler)
 static int enc_args(struct ioa_buf *b)
 {
 	char args[8192];
-	FILE *f = fopen("/proc/self/cmdline", "re");
-	size_t n = f ? fread(args, 1, sizeof(args), f) : 0;
+	FILE *f;
+	size_t n;
+
+	if (rt_log_args)
+		return enc_entry(b, IOA_JOB_ARGS, rt_log_args, rt_log_args_len);
+	f = fopen("/proc/self/cmdline", "re");
+	n = f ? fread(args, 1, sizeof(args), f) : 0;
 
 	if (f)
 		fclose(f);
@@ -515,9 +528,10 @@ int rt_log_pack_job(struct ioa_log_writer *w, const char *hostnames, size_t host
 	int rc, m;
 
 	clock_gettime(CLOCK_REALTIME, &now);
-	end_ns = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+	end_ns = rt_log_end_ns ? rt_log_end_ns
+			       : (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
 	for (m = 0; m < IOA_MOD_COUNT; m++)
-		folded += rt_modules[m].folded_files;
+		folded += rt_live->modules[m].folded_files;
 	rt_config_describe(&rt.config, settings, sizeof(settings));
 
 	rc = enc_entry_u64(&raw, IOA_JOB_UID, getuid());
@@ -559,11 +573,13 @@ int rt_log_pack_job(struct ioa_log_writer *w, const char *hostnames, size_t host
 	if (!rc && rt_log_ranks)
 		rc = enc_entry_str(&raw, IOA_JOB_RANKS, rt_log_ranks);
 	if (!rc)
-		rc = enc_entry_u64(&raw, IOA_JOB_PID, (uint64_t)getpid());
+		rc = enc_entry_u64(&raw, IOA_JOB_PID, (uint64_t)rt.pid);
 	if (!rc && rt_log_tree)
 		rc = enc_entry_str(&raw, IOA_JOB_TREE, rt_log_tree);
 	if (!rc && rt_log_procs)
 		rc = enc_entry_str(&raw, IOA_JOB_PROCS, rt_log_procs);
+	if (!rc && rt_log_partial)
+		rc = enc_entry_str(&raw, IOA_JOB_PARTIAL, rt_log_partial);
 	if (!rc && rt.mpi_note[0])
 		rc = enc_entry_str(&raw, IOA_JOB_MPI, rt.mpi_note);
 	if (!rc)
@@ -575,9 +591,9 @@ int rt_log_pack_job(struct ioa_log_writer *w, const char *hostnames, size_t host
 		snprintf(lost, sizeof(lost),
 			 "descriptors=%llu streams=%llu failure_entries=%llu "
 			 "memory_refused_bytes=%zu",
-			 (unsigned long long)rt_posix_untracked_fds,
-			 (unsigned long long)rt_stdio_untracked_streams,
-			 (unsigned long long)rt_failures_dropped, rt.arena.refused);
+			 (unsigned long long)rt_live->posix_untracked_fds,
+			 (unsigned long long)rt_live->stdio_untracked_streams,
+			 (unsigned long long)rt_live->failures_dropped, rt.arena.refused);
 		rc = enc_entry_str(&raw, IOA_JOB_LOST, lost);
 	}
 	if (!rc)
@@ -667,13 +683,8 @@ static int make_dir(const char *path)
 	return m.rc == -EEXIST ? 0 : m.rc;
 }
 
-/*
- * The job step's identity for the log's name: the batch system's job id,
- * then what tells apart the steps and array tasks that share it (Slurm's
- * step and array task, LSF's array index), as "<job>[.<step>][.a<task>]".
- * The job region keeps the job id alone (job_id()).
- */
-static void job_token(char *out, size_t len)
+/* The job region keeps the job id alone (job_id()). */
+void rt_log_job_token(char *out, size_t len)
 {
 	char part[64];
 	const char *scheduler, *step = NULL, *task = NULL;
@@ -773,13 +784,13 @@ static int log_stem(char *out, size_t out_len)
 
 	safe_name(user, sizeof(user), user_name(pwbuf, sizeof(pwbuf)));
 	safe_name(exe, sizeof(exe), base ? base + 1 : "unknown");
-	job_token(job, sizeof(job));
+	rt_log_job_token(job, sizeof(job));
 	rt_log_host(host, sizeof(host));
 	if ((rc = rt_log_day_dir(out, out_len, rt.start_real_ns)))
 		return rc;
 	n = strlen(out);
 	n += (size_t)snprintf(out + n, out_len - n, "/%s_%s_%s_%lld-%s-%d", user, exe, job,
-			      (long long)(rt.start_real_ns / 1000000000u), host, (int)getpid());
+			      (long long)(rt.start_real_ns / 1000000000u), host, (int)rt.pid);
 	return n >= out_len ? -ENAMETOOLONG : 0;
 }
 
@@ -897,12 +908,64 @@ static int write_part(struct ioa_log_writer *w, const char *part)
 	return rc;
 }
 
+int rt_log_take_part(struct ioa_log_writer *w, const char *path,
+		     int (*job_entry)(uint16_t key, const unsigned char *value, uint32_t len,
+				      void *arg),
+		     void *arg)
+{
+	struct ioa_log_reader r;
+	struct ioa_buf raw = IOA_BUF_INIT(RT_LOG_PART_CAP), stored = IOA_BUF_INIT(RT_LOG_PART_CAP);
+	struct ioa_log_region *kept = NULL;
+	uint32_t i, nkept = 0;
+	int rc = ioa_logr_open(&r, path);
+
+	if (rc)
+		return rc;
+	kept = calloc(r.region_count + 1, sizeof(*kept));
+	if (!kept)
+		rc = -ENOMEM;
+	for (i = 0; i < r.region_count && !rc; i++) {
+		struct ioa_log_region reg = r.regions[i];
+		size_t at = stored.len;
+
+		if (reg.type == IOA_REGION_MOUNTS)
+			continue;
+		if (reg.type == IOA_REGION_JOB) {
+			rc = ioa_logr_read_region(&r, i, &raw);
+			if (!rc && job_entry)
+				rc = ioa_logr_each_job_entry(&r, &raw, job_entry, arg);
+			continue;
+		}
+		rc = reg.stored_size > RT_LOG_PART_CAP - at
+			     ? -EFBIG
+			     : ioa_buf_grow(&stored, (size_t)reg.stored_size);
+		if (!rc && pread(r.fd, stored.data + at, (size_t)reg.stored_size,
+				 (off_t)reg.offset) != (ssize_t)reg.stored_size)
+			rc = -EIO;
+		if (!rc && (uint32_t)crc32(0L, (const Bytef *)stored.data + at,
+					   (uInt)reg.stored_size) != reg.crc32)
+			rc = -EINVAL;
+		if (!rc) {
+			stored.len = at + (size_t)reg.stored_size;
+			reg.offset = at;
+			kept[nkept++] = reg;
+		}
+	}
+	if (!rc)
+		rc = ioa_logw_append(w, kept, nkept, stored.data, stored.len);
+	free(kept);
+	ioa_buf_release(&stored);
+	ioa_buf_release(&raw);
+	ioa_logr_close(&r);
+	return rc;
+}
+
 uint32_t rt_log_flags(void)
 {
 	int m;
 
 	for (m = 0; m < IOA_MOD_COUNT; m++)
-		if (rt_modules[m].folded_files)
+		if (rt_live->modules[m].folded_files)
 			return IOA_LOG_FLAG_FOLDED;
 	return 0;
 }

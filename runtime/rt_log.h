@@ -42,6 +42,24 @@ extern const char *rt_log_ranks;
 extern const char *rt_log_tree;
 extern const char *rt_log_procs;
 
+/*
+ * The job step's identity, safe for a file name: the batch system's job
+ * id, then what tells apart the steps and array tasks that share it
+ * (Slurm's step and array task, LSF's array index), "<job>[.<step>][.a<task>]".
+ */
+void rt_log_job_token(char *out, size_t len);
+
+/*
+ * What a recovered log says in place of asking this process (ioatlas
+ * recover packs another process's job region): its arguments (NULL: read
+ * /proc/self/cmdline), its end (0: now), and the job key "partial"
+ * (NULL: not a recovered log).
+ */
+extern const char *rt_log_args;
+extern size_t rt_log_args_len;
+extern uint64_t rt_log_end_ns;
+extern const char *rt_log_partial;
+
 /* The host's name up to its first dot, safe for a file name. */
 void rt_log_host(char *out, size_t len);
 
@@ -84,6 +102,19 @@ int rt_log_publish(const char *part, char *path, size_t path_len);
  * that compute the same name each keep a log.  0 or a negative errno.
  */
 int rt_log_write(struct ioa_log_writer *w);
+
+/*
+ * Appends the regions of the log part at path (a tree's child, a recovered
+ * rank) to w, all or none, but its job region, whose entries go to
+ * job_entry (NULL: none), and its mount table.  Regions are taken as
+ * stored, checksum checked, never inflated and compressed again.  A part
+ * larger than RT_LOG_PART_CAP is refused.  0 or a negative errno.
+ */
+#define RT_LOG_PART_CAP ((size_t)1 << 30)
+int rt_log_take_part(struct ioa_log_writer *w, const char *path,
+		     int (*job_entry)(uint16_t key, const unsigned char *value, uint32_t len,
+				      void *arg),
+		     void *arg);
 
 /* Header flags for what was lost (folded records). */
 uint32_t rt_log_flags(void);

@@ -17,6 +17,7 @@
 
 #include "ioa_errname.h"
 #include "rt_core.h"
+#include "rt_spill.h"
 #include "rt_mpi_abi.h"
 #include "rt_mpi_calls.h"
 #include "rt_mpiio.h"
@@ -276,6 +277,14 @@ static void rt_mpi_view(struct rt_view *v, MPI_Offset disp, MPI_Datatype etype, 
 	if (!RT_PMPI_RESOLVED(name))                \
 		return MPI_ERR_INTERN;              \
 	rt_mpilog_write();                          \
+	RT_MPI_LIBRARY_CALL(r, RT_PMPI(name) args); \
+	return r;
+
+#define RT_MPI_BODY_ABORT(name, args, code_e)       \
+	int r;                                      \
+	if (!RT_PMPI_RESOLVED(name))                \
+		return MPI_ERR_INTERN;              \
+	rt_spill_end(RT_END_ABORT, code_e);         \
 	RT_MPI_LIBRARY_CALL(r, RT_PMPI(name) args); \
 	return r;
 

@@ -13,6 +13,7 @@
  * Kinds:
  *	INIT                      MPI_Init, MPI_Init_thread: the runtime learns its rank
  *	FINALIZE                  the job's log is written, collectively, first
+ *	ABORT                     MPI_Abort: the spill says so before the job ends
  *	OPEN comm, path, amode, info, fh
  *	CLOSE fh                  (a pointer to the handle)
  *	META fh, counter          sync, set_size, set_info (counter -1: none, as in Darshan)
@@ -92,6 +93,7 @@
 	X(Init_thread, (int *argc, char ***argv, int required, int *provided),                  \
 	  (argc, argv, required, provided), INIT, 0)                                            \
 	X(Finalize, (void), (), FINALIZE, 0)                                                    \
+	X(Abort, (MPI_Comm comm, int code), (comm, code), ABORT, code)                          \
 	X(File_open, (MPI_Comm comm, const char *path, int amode, MPI_Info info, MPI_File *fh), \
 	  (comm, path, amode, info, fh), OPEN, comm, path, amode, info, fh)                     \
 	X(File_close, (MPI_File * fh), (fh), CLOSE, fh)                                         \

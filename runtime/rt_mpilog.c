@@ -29,6 +29,7 @@
  */
 #define _GNU_SOURCE
 #include "rt_mpilog.h"
+#include "rt_spill.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -79,6 +80,8 @@ void rt_mpilog_init(void)
 		rt_pmpi.Comm_rank(MPI_COMM_WORLD, &rt.rank);
 		rt_pmpi.Comm_size(MPI_COMM_WORLD, &rt.nprocs);
 		rt.mpi_initialized = true;
+		rt_spill_note_state();
+		rt_spill_start();
 	} else if (rt.enabled) {
 		rt_disable("the MPI library lacks PMPI entry points");
 	}
@@ -224,14 +227,15 @@ static int find_shared(struct rt_job *job)
 	gethostname(host, sizeof(host) - 1);
 	rc = ioa_buf_add(&mine, host, sizeof(host));
 	for (m = 0; m < IOA_MOD_COUNT && !rc; m++)
-		for (rec = rt_modules[m].first; rec && !rc; rec = rec->next_in_module) {
+		for (rec = rt_live->modules[m].first; rec && !rc; rec = rec->next_in_module) {
 			struct rt_key key = {rec->id, m};
 
 			rc = ioa_buf_add(&mine, &key, sizeof(key));
 		}
 	/* The files this rank folded go too, marked: a file shared with them is partial. */
-	for (m = 0; m <= rt_folded.mask && !rc; m++) {
-		struct rt_key key = {rt_folded.ids[m], rt_folded.modules[m] | RT_KEY_FOLDED};
+	for (m = 0; m <= rt_live->folded.mask && !rc; m++) {
+		struct rt_key key = {rt_live->folded.ids[m],
+				     rt_live->folded.modules[m] | RT_KEY_FOLDED};
 
 		if (key.id)
 			rc = ioa_buf_add(&mine, &key, sizeof(key));
@@ -760,6 +764,9 @@ void rt_mpilog_write(void)
 			errors_return(MPI_COMM_SELF, &saved_self);
 		rc = find_shared(&job);
 		rc = write_job_log(&job) || rc;
+		/* Written: what the spill kept is in the log; kept when it is not. */
+		if (!rc)
+			rt_spill_end(RT_END_CLEAN, 0);
 		if (job.group.comm == MPI_COMM_SELF)
 			errors_restore(MPI_COMM_SELF, &saved_self);
 		if (rc && rt.config.debug && job.group.rank == 0)

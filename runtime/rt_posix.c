@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE
 #include "rt_posix.h"
+#include "rt_spill.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -21,7 +22,7 @@
 #include "rt_records.h"
 #include "rt_trace.h"
 
-/* Descriptors above this are not tracked (counted in rt_posix_untracked_fds). */
+/* Descriptors above this are not tracked (counted in rt_live->posix_untracked_fds). */
 #define RT_MAX_FDS 4096
 
 /* An open file description: what dup'ed descriptors share. */
@@ -35,13 +36,12 @@ struct rt_desc {
 
 static struct rt_desc **fds;
 static struct rt_desc *free_descs;
-uint64_t rt_posix_untracked_fds;
 
 void rt_posix_forget(void)
 {
 	fds = NULL;
 	free_descs = NULL;
-	rt_posix_untracked_fds = 0;
+	rt_live->posix_untracked_fds = 0;
 }
 
 int rt_posix_init(void)
@@ -257,7 +257,7 @@ static struct rt_desc *desc_new(struct rt_record *rec)
 	else
 		d = rt_arena_alloc(&rt.arena, sizeof(*d));
 	if (!d) {
-		rt_posix_untracked_fds++;
+		rt_live->posix_untracked_fds++;
 		return NULL;
 	}
 	memset(d, 0, sizeof(*d));
@@ -268,7 +268,7 @@ static struct rt_desc *desc_new(struct rt_record *rec)
 static void desc_attach(int fd, struct rt_desc *d)
 {
 	if (fd < 0 || fd >= RT_MAX_FDS) {
-		rt_posix_untracked_fds++;
+		rt_live->posix_untracked_fds++;
 		return;
 	}
 	desc_unref(fd); /* a descriptor reused without our seeing its close */

@@ -22,7 +22,6 @@
 #define RT_AT_CURRENT ((int64_t)-1)
 
 /* Descriptors the module could not follow (numbered past its table, or no memory). */
-extern uint64_t rt_posix_untracked_fds;
 
 int rt_posix_init(void);
 /* Forgets the descriptor table (a forked child of a tree, before rt_posix_init()). */

@@ -11,11 +11,9 @@
 #include <xxhash.h>
 
 #include "rt_core.h"
+#include "rt_spill.h"
 
 #define RT_FAILURE_SLOTS 256
-
-struct rt_module_records rt_modules[IOA_MOD_COUNT];
-struct rt_folded rt_folded;
 
 /* A first width of about 0.1 s at common counter rates; it grows as needed. */
 #if defined(__x86_64__) || defined(__i386__)
@@ -25,15 +23,6 @@ struct rt_folded rt_folded;
 #else
 #define rt_bin_width_initial ((double)(1u << 27))
 #endif
-double rt_bin_width = rt_bin_width_initial;
-
-static double rt_bin_per_tick = 1 / rt_bin_width_initial;
-
-static struct rt_record **buckets;
-static size_t bucket_mask;
-static struct rt_failure *failures;
-static size_t failure_count;
-uint64_t rt_failures_dropped;
 
 /*
  * Extent arrays come in power-of-two sizes, RT_EXTENTS_FIRST ranges and up;
@@ -42,9 +31,6 @@ uint64_t rt_failures_dropped;
  * about twice what the files hold, within a quarter of the budget.
  */
 #define RT_EXTENTS_FIRST 16
-#define RT_EXTENT_SIZES	 16
-static struct rt_extent *extents_free[RT_EXTENT_SIZES];
-static size_t extents_bytes;
 
 static struct rt_record *record_new(enum ioa_module module, uint64_t id, const char *path,
 				    size_t len)
@@ -71,48 +57,38 @@ static struct rt_record *record_new(enum ioa_module module, uint64_t id, const c
 	return rec;
 }
 
-void rt_records_forget(void)
-{
-	memset(rt_modules, 0, sizeof(rt_modules));
-	memset(&rt_folded, 0, sizeof(rt_folded));
-	buckets = NULL;
-	bucket_mask = 0;
-	failures = NULL;
-	failure_count = 0;
-	rt_failures_dropped = 0;
-	memset(extents_free, 0, sizeof(extents_free));
-	extents_bytes = 0;
-	rt_bin_width = rt_bin_width_initial;
-	rt_bin_per_tick = 1 / rt_bin_width_initial;
-}
-
 int rt_records_init(void)
 {
 	size_t nbuckets = 256, i;
 
+	rt_live->bin_width = rt_bin_width_initial;
+	rt_live->bin_per_tick = 1 / rt_bin_width_initial;
+
 	/* About one bucket per 1 KiB of budget: a record takes about that much. */
 	while (nbuckets < rt.config.memory_bytes / 1024 && nbuckets < (1u << 20))
 		nbuckets *= 2;
-	buckets = rt_arena_alloc(&rt.arena, nbuckets * sizeof(*buckets));
+	rt_live->buckets = rt_arena_alloc(&rt.arena, nbuckets * sizeof(*rt_live->buckets));
 	/* Room to name one folded file per KiB of budget (1% of it). */
-	rt_folded.mask = nbuckets - 1;
-	rt_folded.ids = rt_arena_alloc(&rt.arena, (rt_folded.mask + 1) * sizeof(*rt_folded.ids));
-	rt_folded.modules =
-		rt_arena_alloc(&rt.arena, (rt_folded.mask + 1) * sizeof(*rt_folded.modules));
-	if (!rt_folded.ids || !rt_folded.modules)
+	rt_live->folded.mask = nbuckets - 1;
+	rt_live->folded.ids = rt_arena_alloc(&rt.arena, (rt_live->folded.mask + 1) *
+								sizeof(*rt_live->folded.ids));
+	rt_live->folded.modules = rt_arena_alloc(
+		&rt.arena, (rt_live->folded.mask + 1) * sizeof(*rt_live->folded.modules));
+	if (!rt_live->folded.ids || !rt_live->folded.modules)
 		return -1;
-	failures = rt_arena_alloc(&rt.arena, RT_FAILURE_SLOTS * sizeof(*failures));
-	if (!buckets || !failures)
+	rt_live->failures =
+		rt_arena_alloc(&rt.arena, RT_FAILURE_SLOTS * sizeof(*rt_live->failures));
+	if (!rt_live->buckets || !rt_live->failures)
 		return -1;
-	bucket_mask = nbuckets - 1;
+	rt_live->bucket_mask = nbuckets - 1;
 	for (i = 0; i < IOA_MOD_COUNT; i++) {
 		static const char folded[] = "<folded: files past the memory budget>";
 
-		rt_modules[i].overflow =
+		rt_live->modules[i].overflow =
 			record_new((enum ioa_module)i, 0, folded, sizeof(folded) - 1);
-		if (!rt_modules[i].overflow)
+		if (!rt_live->modules[i].overflow)
 			return -1;
-		rt_modules[i].overflow->flags = IOA_REC_FOLDED;
+		rt_live->modules[i].overflow->flags = IOA_REC_FOLDED;
 	}
 	return 0;
 }
@@ -129,9 +105,10 @@ struct rt_record *rt_record_find(enum ioa_module module, uint64_t id)
 {
 	struct rt_record *rec;
 
-	if (!buckets)
+	if (!rt_live->buckets)
 		return NULL;
-	for (rec = buckets[(id ^ (uint64_t)module) & bucket_mask]; rec; rec = rec->next_in_bucket)
+	for (rec = rt_live->buckets[(id ^ (uint64_t)module) & rt_live->bucket_mask]; rec;
+	     rec = rec->next_in_bucket)
 		if (rec->id == id && rec->module == module)
 			return rec;
 	return NULL;
@@ -142,19 +119,19 @@ static int folded_note(enum ioa_module module, uint64_t id)
 {
 	size_t i, n;
 
-	for (i = id & rt_folded.mask, n = 0; n <= rt_folded.mask;
-	     i = (i + 1) & rt_folded.mask, n++) {
-		if (!rt_folded.ids[i]) {
-			rt_folded.ids[i] = id;
-			rt_folded.modules[i] = (uint16_t)module;
-			rt_folded.count++;
+	for (i = id & rt_live->folded.mask, n = 0; n <= rt_live->folded.mask;
+	     i = (i + 1) & rt_live->folded.mask, n++) {
+		if (!rt_live->folded.ids[i]) {
+			rt_live->folded.ids[i] = id;
+			rt_live->folded.modules[i] = (uint16_t)module;
+			rt_live->folded.count++;
 			return 1;
 		}
-		if (rt_folded.ids[i] == id && rt_folded.modules[i] == module)
+		if (rt_live->folded.ids[i] == id && rt_live->folded.modules[i] == module)
 			return 0;
 	}
 	/* Full: every further lookup of a folded file counts (an overcount, said so). */
-	rt_folded.dropped++;
+	rt_live->folded.dropped++;
 	return 1;
 }
 
@@ -162,10 +139,10 @@ struct rt_record *rt_record_get(enum ioa_module module, const char *path, size_t
 {
 	uint64_t id = rt_record_id(path, len);
 	struct rt_record *rec = rt_record_find(module, id);
-	struct rt_module_records *m = &rt_modules[module];
+	struct rt_module_records *m = &rt_live->modules[module];
 	size_t bucket;
 
-	if (rec || !buckets)
+	if (rec || !rt_live->buckets)
 		return rec;
 	rec = record_new(module, id, path, len);
 	if (!rec) {
@@ -173,9 +150,9 @@ struct rt_record *rt_record_get(enum ioa_module module, const char *path, size_t
 			m->folded_files++;
 		return m->overflow;
 	}
-	bucket = (id ^ (uint64_t)module) & bucket_mask;
-	rec->next_in_bucket = buckets[bucket];
-	buckets[bucket] = rec;
+	bucket = (id ^ (uint64_t)module) & rt_live->bucket_mask;
+	rec->next_in_bucket = rt_live->buckets[bucket];
+	rt_live->buckets[bucket] = rec;
 	rec->next_in_module = m->first;
 	m->first = rec;
 	return rec;
@@ -188,7 +165,7 @@ static void bins_widen(void)
 	unsigned m, i;
 
 	for (m = 0; m < IOA_MOD_COUNT; m++) {
-		for (rec = rt_modules[m].first; rec; rec = rec->next_in_module) {
+		for (rec = rt_live->modules[m].first; rec; rec = rec->next_in_module) {
 			if (!rec->bins)
 				continue;
 			for (i = 0; i < RT_BINS / 2; i++) {
@@ -202,8 +179,9 @@ static void bins_widen(void)
 			memset(&rec->bins[RT_BINS / 2], 0, RT_BINS / 2 * sizeof(*rec->bins));
 		}
 	}
-	rt_bin_width *= 2;
-	rt_bin_per_tick = 1 / rt_bin_width;
+	rt_live->bin_width *= 2;
+	rt_spill_calibrate();
+	rt_live->bin_per_tick = 1 / rt_live->bin_width;
 }
 
 void rt_bins_add(struct rt_record *rec, double t, int is_write, int64_t bytes)
@@ -219,7 +197,7 @@ void rt_bins_add(struct rt_record *rec, double t, int is_write, int64_t bytes)
 	if (!rec->bins || t < 0)
 		return;
 	/* A multiplication, not a division, on every access. */
-	while ((index = t * rt_bin_per_tick) >= RT_BINS)
+	while ((index = t * rt_live->bin_per_tick) >= RT_BINS)
 		bins_widen();
 	bin = &rec->bins[(unsigned)index];
 	if (is_write) {
@@ -292,25 +270,25 @@ static int extents_grow(struct rt_extents *e)
 
 	if (room > RT_EXTENTS_MAX || k >= RT_EXTENT_SIZES)
 		return -1;
-	x = extents_free[k];
+	x = rt_live->extents_free[k];
 	if (x) {
-		memcpy(&extents_free[k], x, sizeof(x));
+		memcpy(&rt_live->extents_free[k], x, sizeof(x));
 	} else {
 		size_t bytes = room * sizeof(*x);
 
-		if (extents_bytes + bytes > rt.config.memory_bytes / 4)
+		if (rt_live->extents_bytes + bytes > rt.config.memory_bytes / 4)
 			return -1;
 		x = rt_arena_alloc(&rt.arena, bytes);
 		if (!x)
 			return -1;
-		extents_bytes += bytes;
+		rt_live->extents_bytes += bytes;
 	}
 	if (e->x) {
 		unsigned old = extents_size_class(e->room);
 
 		memcpy(x, e->x, e->used * sizeof(*x));
-		memcpy(e->x, &extents_free[old], sizeof(e->x));
-		extents_free[old] = e->x;
+		memcpy(e->x, &rt_live->extents_free[old], sizeof(e->x));
+		rt_live->extents_free[old] = e->x;
 	}
 	e->x = x;
 	e->room = room;
@@ -384,7 +362,7 @@ void rt_record_failure(struct rt_record *rec, enum ioa_module module, const char
 	size_t i;
 
 	if (library && (rt_inside & RT_IN_MPIIO))
-		rt_mpi_library.failed_mpiio++;
+		rt_live->mpi_library.failed_mpiio++;
 	if (rec && !library) {
 		static const int failed_counter[IOA_MOD_COUNT] = {
 			[IOA_MOD_POSIX] = POSIX_FAILED_CALLS,
@@ -393,26 +371,29 @@ void rt_record_failure(struct rt_record *rec, enum ioa_module module, const char
 		};
 		rec->counters[failed_counter[module]]++;
 	}
-	for (i = 0; i < failure_count; i++) {
-		struct rt_failure *f = &failures[i];
+	for (i = 0; i < rt_live->failure_count; i++) {
+		struct rt_failure *f = &rt_live->failures[i];
 
-		if (f->record_id == id && f->module == module && f->err == err && f->op == op &&
-		    f->mpi_library == library) {
+		if (f->record_id == id && f->module == module && f->err == err &&
+		    !strcmp(f->op, op) && f->mpi_library == library) {
 			f->count++;
 			return;
 		}
 	}
-	if (!failures || failure_count == RT_FAILURE_SLOTS) {
-		rt_failures_dropped++;
+	/* The name is copied: a literal of this process means nothing to recover. */
+	if (!rt_live->failures || rt_live->failure_count == RT_FAILURE_SLOTS ||
+	    !(op = rt_arena_strndup(&rt.arena, op, strlen(op)))) {
+		rt_live->failures_dropped++;
 		return;
 	}
-	failures[failure_count++] = (struct rt_failure){id, module, op, err, library, 1};
+	rt_live->failures[rt_live->failure_count++] =
+		(struct rt_failure){id, module, op, err, library, 1};
 }
 
 size_t rt_failures(const struct rt_failure **table)
 {
-	*table = failures;
-	return failure_count;
+	*table = rt_live->failures;
+	return rt_live->failure_count;
 }
 
 void rt_size_bin(int64_t *counters, int first_bin, int64_t len)
@@ -431,13 +412,14 @@ void rt_records_to_seconds(double seconds_per_tick)
 	struct rt_record *rec;
 	unsigned m, i;
 
+	rt_live->seconds_per_tick = seconds_per_tick;
 	for (m = 0; m < IOA_MOD_COUNT; m++) {
 		const struct ioa_module_desc *mod = &ioa_modules[m];
 
-		for (rec = rt_modules[m].first; rec; rec = rec->next_in_module)
+		for (rec = rt_live->modules[m].first; rec; rec = rec->next_in_module)
 			for (i = 0; i < mod->fcounter_count; i++)
 				rec->fcounters[i] *= seconds_per_tick;
 		for (i = 0; i < mod->fcounter_count; i++)
-			rt_modules[m].overflow->fcounters[i] *= seconds_per_tick;
+			rt_live->modules[m].overflow->fcounters[i] *= seconds_per_tick;
 	}
 }

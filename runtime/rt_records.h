@@ -39,7 +39,8 @@ struct rt_values {
  * them goes unseen: the rewrite counts are then lower bounds, never more
  * than the truth.
  */
-#define RT_EXTENTS_MAX 8192
+#define RT_EXTENTS_MAX	8192
+#define RT_EXTENT_SIZES 16 /* power-of-two array sizes, 16 ranges and up */
 struct rt_extent {
 	int64_t start, end;
 };
@@ -61,8 +62,6 @@ struct rt_bin {
 	uint32_t read_ops;
 	uint32_t write_ops;
 };
-
-extern double rt_bin_width; /* ticks */
 
 struct rt_record {
 	struct rt_record *next_in_bucket;
@@ -94,14 +93,6 @@ struct rt_module_records {
 	struct rt_record *overflow; /* where files past the budget fold */
 	uint64_t folded_files;	    /* distinct files that went to the overflow record */
 };
-
-extern struct rt_module_records rt_modules[IOA_MOD_COUNT];
-
-/*
- * Forgets every record and table (a forked child of a process tree starts
- * afresh, in an arena of its own, before rt_records_init() again).
- */
-void rt_records_forget(void);
 
 /* Allocates the lookup tables from the arena.  0 or -ENOMEM. */
 int rt_records_init(void);
@@ -135,8 +126,6 @@ struct rt_folded {
 	uint64_t count;
 	uint64_t dropped;
 };
-
-extern struct rt_folded rt_folded;
 
 /* Counts one occurrence of value. */
 void rt_values_add(struct rt_values *v, int64_t value);
@@ -182,7 +171,6 @@ struct rt_failure {
 void rt_records_to_seconds(double seconds_per_tick);
 
 /* Failed calls not kept because the failure table was full. */
-extern uint64_t rt_failures_dropped;
 
 /* Walks the failure table; returns the number of entries. */
 size_t rt_failures(const struct rt_failure **table);

@@ -52,14 +52,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <zlib.h>
-
 #include "ioa_log.h"
 #include "ioa_logfmt.h"
-#include "ioa_logr.h"
 #include "rt_core.h"
 #include "rt_log.h"
 #include "rt_records.h"
+#include "rt_spill.h"
 #include "rt_trace.h"
 
 #define RT_TREE_VAR "IOATLAS_TREE"
@@ -67,8 +65,6 @@
 #define RT_TREE_WAIT_MS 2000
 /* Parts per tree; children beyond publish their own logs. */
 #define RT_TREE_MAX_PARTS 4096
-/* A part larger than this is left out of the tree's log (and removed). */
-#define RT_TREE_PART_CAP ((size_t)1 << 30)
 
 /* Stops recording and waits for calls in flight to finish their updates. */
 void rt_stop_recording(void)
@@ -329,63 +325,13 @@ static int add_proc_line(struct ioa_buf *procs, int rank, const struct rt_part_j
 	return ioa_buf_add(procs, line, len < 0 ? 0 : (size_t)len);
 }
 
-/*
- * The root: one child's part into w, all its regions or none, but its job
- * region (which becomes a line of procs) and mount table (the root's is
- * the tree's).  Regions are taken as stored, checksum checked, never
- * inflated and compressed again (that cost milliseconds per part).
- */
+/* The root: one child's part into w, and its job region as a line of procs. */
 static int take_part(struct ioa_log_writer *w, const char *path, int rank, struct ioa_buf *procs)
 {
-	struct ioa_log_reader r;
-	struct ioa_buf raw = IOA_BUF_INIT(RT_TREE_PART_CAP),
-		       stored = IOA_BUF_INIT(RT_TREE_PART_CAP);
-	struct ioa_log_region *kept = NULL;
 	struct rt_part_job job = {0};
-	uint32_t i, nkept = 0;
-	int rc = ioa_logr_open(&r, path);
+	int rc = rt_log_take_part(w, path, part_job_entry, &job);
 
-	if (rc)
-		return rc;
-	kept = calloc(r.region_count + 1, sizeof(*kept));
-	if (!kept)
-		rc = -ENOMEM;
-	for (i = 0; i < r.region_count && !rc; i++) {
-		struct ioa_log_region reg = r.regions[i];
-		size_t at = stored.len;
-
-		if (reg.type == IOA_REGION_MOUNTS)
-			continue;
-		if (reg.type == IOA_REGION_JOB) {
-			rc = ioa_logr_read_region(&r, i, &raw);
-			if (!rc)
-				rc = ioa_logr_each_job_entry(&r, &raw, part_job_entry, &job);
-			continue;
-		}
-		rc = reg.stored_size > RT_TREE_PART_CAP - at
-			     ? -EFBIG
-			     : ioa_buf_grow(&stored, (size_t)reg.stored_size);
-		if (!rc && pread(r.fd, stored.data + at, (size_t)reg.stored_size,
-				 (off_t)reg.offset) != (ssize_t)reg.stored_size)
-			rc = -EIO;
-		if (!rc && (uint32_t)crc32(0L, (const Bytef *)stored.data + at,
-					   (uInt)reg.stored_size) != reg.crc32)
-			rc = -EINVAL;
-		if (!rc) {
-			stored.len = at + (size_t)reg.stored_size;
-			reg.offset = at;
-			kept[nkept++] = reg;
-		}
-	}
-	if (!rc)
-		rc = ioa_logw_append(w, kept, nkept, stored.data, stored.len);
-	if (!rc)
-		rc = add_proc_line(procs, rank, &job);
-	free(kept);
-	ioa_buf_release(&stored);
-	ioa_buf_release(&raw);
-	ioa_logr_close(&r);
-	return rc;
+	return rc ? rc : add_proc_line(procs, rank, &job);
 }
 
 /* Appends rank to the ranks text ("0-2,5"); ranks come in increasing order. */
@@ -546,6 +492,9 @@ void rt_shutdown_at_exit(void)
 {
 	int rc, saved_errno = errno;
 
+	/* MPI_Init without MPI_Finalize: the spill stays, for recover. */
+	if (rt.mpi_initialized && !rt.log_written)
+		rt_spill_end(RT_END_EXIT, 0);
 	if (rt.log_written || !rt.started || (!rt.tree[0] && !rt.mpi_unsupported))
 		return;
 	/* A process that called MPI_Init is in its job's log; a root still merges its tree. */
@@ -589,7 +538,9 @@ void rt_shutdown_at_exit(void)
 		if (rc && !packed)
 			rc = write_alone();
 	}
-	if (rc && rt.config.debug)
+	if (!rc)
+		rt_spill_end(RT_END_CLEAN, 0);
+	else if (rt.config.debug)
 		fprintf(stderr, "ioatlas: cannot write the log under '%s': %s\n", rt.config.logdir,
 			strerror(-rc));
 	rt_inside &= ~RT_IN_RUNTIME;

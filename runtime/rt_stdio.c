@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE
 #include "rt_stdio.h"
+#include "rt_spill.h"
 
 #include <fcntl.h>
 #include <limits.h>
@@ -25,12 +26,11 @@ struct rt_stream {
 };
 
 static struct rt_stream *streams;
-uint64_t rt_stdio_untracked_streams;
 
 void rt_stdio_forget(void)
 {
 	streams = NULL;
-	rt_stdio_untracked_streams = 0;
+	rt_live->stdio_untracked_streams = 0;
 }
 
 int rt_stdio_init(void)
@@ -58,7 +58,7 @@ static struct rt_stream *stream_add(FILE *stream, struct rt_record *rec, int64_t
 			return s;
 		}
 	}
-	rt_stdio_untracked_streams++;
+	rt_live->stdio_untracked_streams++;
 	return NULL;
 }
 

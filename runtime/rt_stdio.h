@@ -15,7 +15,6 @@
 struct rt_record;
 
 /* Streams the module could not follow (its table was full). */
-extern uint64_t rt_stdio_untracked_streams;
 
 int rt_stdio_init(void);
 /* Forgets the stream table (a forked child of a tree, before rt_stdio_init()). */

@@ -28,6 +28,7 @@
 #include "ioa_trace.h"
 #include "rt_core.h"
 #include "rt_records.h"
+#include "rt_spill.h"
 
 #define TR_W	       RT_TRACE_WINDOW /* longest loop body, in nodes */
 #define TR_STACK       (3 * TR_W)      /* nodes kept before the oldest are written out */
@@ -81,7 +82,8 @@ struct tr_raw {
 };
 
 struct tr_sig {
-	const char *op;
+	const char *op;	  /* the caller's literal: a key, compared as a pointer */
+	const char *name; /* its copy in the pool, which the trace writes */
 	uint8_t module, flags;
 	int32_t err;
 };
@@ -151,7 +153,7 @@ struct tr_comm {
 	int32_t size, rank;
 };
 
-static struct {
+struct tr_state {
 	int on, stopped, lost;
 	/*
 	 * The grammar stopped compressing (or its pool ran low): calls go to
@@ -215,7 +217,10 @@ static struct {
 	uint64_t ntop;	  /* nodes written out at the top level */
 	uint64_t nleaves; /* calls (leaves) written out */
 	uint64_t next_id;
-} tr;
+};
+
+/* In the arena (rt_live->trace), so that a spill holds it. */
+static struct tr_state *tr;
 
 _Thread_local uint64_t rt_trace_parent __attribute__((tls_model("initial-exec")));
 
@@ -243,16 +248,16 @@ static void *tr_alloc(size_t n)
 
 	if (c >= TR_CLASSES)
 		return NULL;
-	p = tr.free[c];
+	p = tr->free[c];
 	if (p) {
-		memcpy(&tr.free[c], p, sizeof(void *));
+		memcpy(&tr->free[c], p, sizeof(void *));
 		memset(p, 0, bytes);
 		return p;
 	}
-	if (bytes > tr.size - tr.used)
+	if (bytes > tr->size - tr->used)
 		return NULL;
-	p = tr.base + tr.used;
-	tr.used += bytes;
+	p = tr->base + tr->used;
+	tr->used += bytes;
 	return p; /* fresh arena memory is zero */
 }
 
@@ -262,55 +267,64 @@ static void tr_free(void *p, size_t n)
 
 	if (!p)
 		return;
-	memcpy(p, &tr.free[c], sizeof(void *));
-	tr.free[c] = p;
+	memcpy(p, &tr->free[c], sizeof(void *));
+	tr->free[c] = p;
 }
 
 static size_t tr_room(void)
 {
-	return tr.size - tr.used;
+	return tr->size - tr->used;
 }
 
 /* The trace can no longer be kept consistent: it is dropped, counters go on. */
 static void tr_lose(void)
 {
-	tr.lost = 1;
-	tr.stopped = 1;
+	tr->lost = 1;
+	tr->stopped = 1;
 }
 
 int rt_trace_init(uint64_t budget)
 {
 	unsigned i;
 
-	memset(&tr, 0, sizeof(tr));
+	tr = rt_arena_alloc(&rt.arena, sizeof(*tr));
+	if (!tr)
+		return -ENOMEM;
+	rt_live->trace = tr;
+	rt_live->trace_bytes = sizeof(*tr);
 	if (!budget)
 		return 0;
-	tr.base = rt_arena_alloc(&rt.arena, (size_t)budget);
-	if (!tr.base)
+	tr->base = rt_arena_alloc(&rt.arena, (size_t)budget);
+	if (!tr->base)
 		return -ENOMEM;
-	tr.size = (size_t)budget;
+	tr->size = (size_t)budget;
 	/* The summary's histograms, so that a trace that degrades always has them. */
-	tr.sum_off = tr_alloc(TR_LOG2_BINS * sizeof(uint64_t));
-	tr.sum_size = tr_alloc(TR_LOG2_BINS * sizeof(uint64_t));
-	tr.sum_arrival = tr_alloc(TR_LOG2_BINS * sizeof(uint64_t));
-	tr.sum_gap = tr_alloc(TR_LOG2_BINS * sizeof(uint64_t));
-	if (!tr.sum_off || !tr.sum_size || !tr.sum_arrival || !tr.sum_gap) {
-		memset(&tr, 0, sizeof(tr));
+	tr->sum_off = tr_alloc(TR_LOG2_BINS * sizeof(uint64_t));
+	tr->sum_size = tr_alloc(TR_LOG2_BINS * sizeof(uint64_t));
+	tr->sum_arrival = tr_alloc(TR_LOG2_BINS * sizeof(uint64_t));
+	tr->sum_gap = tr_alloc(TR_LOG2_BINS * sizeof(uint64_t));
+	if (!tr->sum_off || !tr->sum_size || !tr->sum_arrival || !tr->sum_gap) {
+		memset(tr, 0, sizeof(*tr));
 		return 0;
 	}
-	tr.check_at = TR_CHECK_CALLS;
-	tr.check_used = tr.used;
-	tr.low_water = tr.size > 2 * TR_HEADROOM ? tr.size - 2 * TR_HEADROOM : 0;
-	tr.pow[0] = 1;
+	tr->check_at = TR_CHECK_CALLS;
+	tr->check_used = tr->used;
+	tr->low_water = tr->size > 2 * TR_HEADROOM ? tr->size - 2 * TR_HEADROOM : 0;
+	tr->pow[0] = 1;
 	for (i = 1; i <= TR_W; i++)
-		tr.pow[i] = tr.pow[i - 1] * TR_HASH_BASE;
-	tr.on = 1;
+		tr->pow[i] = tr->pow[i - 1] * TR_HASH_BASE;
+	tr->on = 1;
 	return 0;
+}
+
+void rt_trace_adopt(void)
+{
+	tr = rt_live->trace;
 }
 
 uint64_t rt_trace_next_id(void)
 {
-	return __atomic_add_fetch(&tr.next_id, 1, __ATOMIC_RELAXED);
+	return __atomic_add_fetch(&tr->next_id, 1, __ATOMIC_RELAXED);
 }
 
 /* ------------------------------------------------------------ ropes */
@@ -710,7 +724,7 @@ static int merge_val(struct tr_val *x, const struct tr_val *y, enum tr_mode mode
 		return 0;
 	}
 	have = x->explicit_list ? x->n : product(counts, depth) * (mode == TR_EXTEND ? k : 1);
-	if (__builtin_add_overflow(have, e, &want) || want > (uint64_t)tr.size / sizeof(int64_t)) {
+	if (__builtin_add_overflow(have, e, &want) || want > (uint64_t)tr->size / sizeof(int64_t)) {
 		*cost = SIZE_MAX / 2;
 		return 0;
 	}
@@ -799,30 +813,31 @@ static int merge_seq(struct tr_node **x, struct tr_node **y, size_t n, enum tr_m
 
 static uint64_t range_hash(size_t i, size_t j)
 {
-	return tr.prefix[j] - tr.prefix[i] * tr.pow[j - i];
+	return tr->prefix[j] - tr->prefix[i] * tr->pow[j - i];
 }
 
 static void set_top(size_t at, struct tr_node *n)
 {
-	tr.stack[at] = n;
-	tr.prefix[at + 1] = tr.prefix[at] * TR_HASH_BASE + n->hash;
-	tr.len = at + 1;
+	tr->stack[at] = n;
+	tr->prefix[at + 1] = tr->prefix[at] * TR_HASH_BASE + n->hash;
+	tr->len = at + 1;
 }
 
 /* Folds the newest nodes once; 1 when something folded. */
 static int fold_once(void)
 {
-	size_t n = tr.len, L, max = n < TR_W ? n : TR_W;
+	size_t n = tr->len, L, max = n < TR_W ? n : TR_W;
 
 	for (L = 1; L <= max; L++) {
 		uint64_t tail = range_hash(n - L, n);
 
 		if (n >= L + 1) {
-			struct tr_node *loop = tr.stack[n - L - 1];
+			struct tr_node *loop = tr->stack[n - L - 1];
 
 			if (loop->count && loop->nbody == L && loop->body_hash == tail &&
-			    seq_eq(loop->body, tr.stack + n - L, L) &&
-			    merge_seq(loop->body, tr.stack + n - L, L, TR_EXTEND, loop->count, 0)) {
+			    seq_eq(loop->body, tr->stack + n - L, L) &&
+			    merge_seq(loop->body, tr->stack + n - L, L, TR_EXTEND, loop->count,
+				      0)) {
 				loop->count++;
 				loop->hash = loop_hash(loop->body_hash, loop->count);
 				set_top(n - L - 1, loop);
@@ -830,12 +845,13 @@ static int fold_once(void)
 			}
 		}
 		if (n >= 2 * L && range_hash(n - 2 * L, n - L) == tail &&
-		    seq_eq(tr.stack + n - 2 * L, tr.stack + n - L, L)) {
+		    seq_eq(tr->stack + n - 2 * L, tr->stack + n - L, L)) {
 			size_t extra = class_bytes(sizeof(struct tr_node)) +
 				       class_bytes(L * sizeof(struct tr_node *));
 			struct tr_node *loop, **body;
 
-			if (!merge_seq(tr.stack + n - 2 * L, tr.stack + n - L, L, TR_NEW, 1, extra))
+			if (!merge_seq(tr->stack + n - 2 * L, tr->stack + n - L, L, TR_NEW, 1,
+				       extra))
 				continue;
 			loop = tr_alloc(sizeof(*loop));
 			body = tr_alloc(L * sizeof(*body));
@@ -843,7 +859,7 @@ static int fold_once(void)
 				tr_lose();
 				return 0;
 			}
-			memcpy(body, tr.stack + n - 2 * L, L * sizeof(*body));
+			memcpy(body, tr->stack + n - 2 * L, L * sizeof(*body));
 			loop->body = body;
 			loop->nbody = (uint32_t)L;
 			loop->count = 2;
@@ -861,11 +877,11 @@ static int emit_hist(struct tr_hist *h)
 	struct hist_cursor c = {0, 0};
 	struct tr_hbin b;
 	unsigned prev = 0;
-	int rc = rope_uvar(&tr.times, h->n);
+	int rc = rope_uvar(&tr->times, h->n);
 
 	while (!rc && hist_next(h, &c, &b)) {
-		rc = rope_uvar(&tr.times, b.bin - prev);
-		rc = rc ? rc : rope_uvar(&tr.times, b.count);
+		rc = rope_uvar(&tr->times, b.bin - prev);
+		rc = rc ? rc : rope_uvar(&tr->times, b.count);
 		prev = b.bin;
 	}
 	return rc;
@@ -879,31 +895,31 @@ static int emit_node(struct tr_node *n)
 	int rc;
 
 	if (n->count) {
-		rc = rope_uvar(&tr.shape, 1);
-		rc = rc ? rc : rope_uvar(&tr.shape, n->count);
-		rc = rc ? rc : rope_uvar(&tr.shape, n->nbody);
+		rc = rope_uvar(&tr->shape, 1);
+		rc = rc ? rc : rope_uvar(&tr->shape, n->count);
+		rc = rc ? rc : rope_uvar(&tr->shape, n->nbody);
 		for (i = 0; i < n->nbody && !rc; i++)
 			rc = emit_node(n->body[i]);
 		return rc;
 	}
-	tr.nleaves++;
-	rc = rope_uvar(&tr.shape, 0);
-	rc = rc ? rc : rope_uvar(&tr.shape, n->sig);
+	tr->nleaves++;
+	rc = rope_uvar(&tr->shape, 0);
+	rc = rc ? rc : rope_uvar(&tr->shape, n->sig);
 	for (v = 0; v < IOA_TRACE_NVALUES && !rc; v++) {
 		const struct tr_val *x = &n->v[v];
 
-		rc = rope_uvar(&tr.shape, x->explicit_list);
+		rc = rope_uvar(&tr->shape, x->explicit_list);
 		if (x->explicit_list) {
 			uint64_t k;
 
-			rc = rc ? rc : rope_uvar(&tr.shape, x->n);
+			rc = rc ? rc : rope_uvar(&tr->shape, x->n);
 			for (k = 0; k < x->n && !rc; k++)
-				rc = rope_svar(&tr.values, x->list[k]);
+				rc = rope_svar(&tr->values, x->list[k]);
 		} else {
-			rc = rc ? rc : rope_uvar(&tr.shape, x->nstrides);
-			rc = rc ? rc : rope_svar(&tr.values, x->base);
+			rc = rc ? rc : rope_uvar(&tr->shape, x->nstrides);
+			rc = rc ? rc : rope_svar(&tr->values, x->base);
 			for (j = 0; j < x->nstrides && !rc; j++)
-				rc = rope_svar(&tr.values, x->stride[j]);
+				rc = rope_svar(&tr->values, x->stride[j]);
 		}
 	}
 	rc = rc ? rc : emit_hist(&n->dur);
@@ -934,29 +950,29 @@ static void flush(size_t n)
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		if (!tr.cut) {
-			uint64_t nleaves = tr.nleaves;
+		if (!tr->cut) {
+			uint64_t nleaves = tr->nleaves;
 
-			rope_mark(&tr.shape, &shape);
-			rope_mark(&tr.values, &values);
-			rope_mark(&tr.times, &times);
-			if (emit_node(tr.stack[i])) {
-				rope_rewind(&tr.shape, &shape);
-				rope_rewind(&tr.values, &values);
-				rope_rewind(&tr.times, &times);
-				tr.nleaves = nleaves;
-				tr.cut = 1;
-				tr.check_at = 0;
+			rope_mark(&tr->shape, &shape);
+			rope_mark(&tr->values, &values);
+			rope_mark(&tr->times, &times);
+			if (emit_node(tr->stack[i])) {
+				rope_rewind(&tr->shape, &shape);
+				rope_rewind(&tr->values, &values);
+				rope_rewind(&tr->times, &times);
+				tr->nleaves = nleaves;
+				tr->cut = 1;
+				tr->check_at = 0;
 			} else {
-				tr.events_traced += node_events(tr.stack[i]);
-				tr.ntop++;
+				tr->events_traced += node_events(tr->stack[i]);
+				tr->ntop++;
 			}
 		}
-		node_free(tr.stack[i]);
+		node_free(tr->stack[i]);
 	}
-	memmove(tr.stack, tr.stack + n, (tr.len - n) * sizeof(*tr.stack));
-	memmove(tr.prefix, tr.prefix + n, (tr.len - n + 1) * sizeof(*tr.prefix));
-	tr.len -= n;
+	memmove(tr->stack, tr->stack + n, (tr->len - n) * sizeof(*tr->stack));
+	memmove(tr->prefix, tr->prefix + n, (tr->len - n + 1) * sizeof(*tr->prefix));
+	tr->len -= n;
 }
 
 static uint64_t sig_hash(const char *op, unsigned module, unsigned flags, int err)
@@ -968,7 +984,7 @@ static uint64_t sig_hash(const char *op, unsigned module, unsigned flags, int er
 /* Doubles the signature table. */
 static int sig_grow(void)
 {
-	uint32_t cap = tr.sig_mask ? (tr.sig_mask + 1) * 2 : 256, k, i;
+	uint32_t cap = tr->sig_mask ? (tr->sig_mask + 1) * 2 : 256, k, i;
 	uint32_t *table = tr_alloc(cap * sizeof(*table));
 	struct tr_sig *sigs = tr_alloc(cap / 2 * sizeof(*sigs));
 	uint64_t *calls = tr_alloc(cap / 2 * sizeof(*calls));
@@ -979,25 +995,25 @@ static int sig_grow(void)
 		tr_free(calls, cap / 2 * sizeof(*calls));
 		return -ENOMEM;
 	}
-	if (tr.nsigs) {
-		memcpy(sigs, tr.sigs, tr.nsigs * sizeof(*sigs));
-		memcpy(calls, tr.sig_calls, tr.nsigs * sizeof(*calls));
+	if (tr->nsigs) {
+		memcpy(sigs, tr->sigs, tr->nsigs * sizeof(*sigs));
+		memcpy(calls, tr->sig_calls, tr->nsigs * sizeof(*calls));
 	}
-	tr_free(tr.sigs, tr.sig_cap * sizeof(*sigs));
-	tr_free(tr.sig_calls, tr.sig_cap * sizeof(*calls));
-	tr.sig_calls = calls;
-	if (tr.sig_mask)
-		tr_free(tr.sig_table, (tr.sig_mask + 1) * sizeof(*table));
-	tr.sigs = sigs;
-	tr.sig_cap = cap / 2;
-	tr.sig_table = table;
-	tr.sig_mask = cap - 1;
-	for (k = 0; k < tr.nsigs; k++) {
+	tr_free(tr->sigs, tr->sig_cap * sizeof(*sigs));
+	tr_free(tr->sig_calls, tr->sig_cap * sizeof(*calls));
+	tr->sig_calls = calls;
+	if (tr->sig_mask)
+		tr_free(tr->sig_table, (tr->sig_mask + 1) * sizeof(*table));
+	tr->sigs = sigs;
+	tr->sig_cap = cap / 2;
+	tr->sig_table = table;
+	tr->sig_mask = cap - 1;
+	for (k = 0; k < tr->nsigs; k++) {
 		const struct tr_sig *s = &sigs[k];
 
-		i = (uint32_t)sig_hash(s->op, s->module, s->flags, s->err) & tr.sig_mask;
+		i = (uint32_t)sig_hash(s->op, s->module, s->flags, s->err) & tr->sig_mask;
 		while (table[i])
-			i = (i + 1) & tr.sig_mask;
+			i = (i + 1) & tr->sig_mask;
 		table[i] = k + 1;
 	}
 	return 0;
@@ -1007,29 +1023,36 @@ static int sig_grow(void)
 static uint32_t sig_of(const struct tr_raw *e)
 {
 	uint32_t i;
+	size_t len;
+	char *name;
 
-	if (tr.nsigs * 2 >= tr.sig_mask && sig_grow())
+	if (tr->nsigs * 2 >= tr->sig_mask && sig_grow())
 		return UINT32_MAX;
-	i = (uint32_t)sig_hash(e->op, e->module, e->flags, e->err) & tr.sig_mask;
-	for (; tr.sig_table[i]; i = (i + 1) & tr.sig_mask) {
-		const struct tr_sig *s = &tr.sigs[tr.sig_table[i] - 1];
+	i = (uint32_t)sig_hash(e->op, e->module, e->flags, e->err) & tr->sig_mask;
+	for (; tr->sig_table[i]; i = (i + 1) & tr->sig_mask) {
+		const struct tr_sig *s = &tr->sigs[tr->sig_table[i] - 1];
 
 		if (s->op == e->op && s->module == e->module && s->flags == e->flags &&
 		    s->err == e->err)
-			return tr.sig_table[i] - 1;
+			return tr->sig_table[i] - 1;
 	}
-	tr.sigs[tr.nsigs] = (struct tr_sig){e->op, e->module, e->flags, e->err};
-	tr.sig_table[i] = ++tr.nsigs;
-	return tr.nsigs - 1;
+	len = strlen(e->op);
+	name = tr_alloc(len + 1);
+	if (!name)
+		return UINT32_MAX;
+	memcpy(name, e->op, len + 1);
+	tr->sigs[tr->nsigs] = (struct tr_sig){e->op, name, e->module, e->flags, e->err};
+	tr->sig_table[i] = ++tr->nsigs;
+	return tr->nsigs - 1;
 }
 
 /* Sets up the fast path for the loop on top of the stack; 0 when it has none. */
 static int fast_setup(void)
 {
-	struct tr_node *loop = tr.len ? tr.stack[tr.len - 1] : NULL;
+	struct tr_node *loop = tr->len ? tr->stack[tr->len - 1] : NULL;
 	unsigned p, v;
 
-	tr.fast_tried = 1;
+	tr->fast_tried = 1;
 	if (!loop || !loop->count || loop->nbody > TR_W)
 		return 0;
 	for (p = 0; p < loop->nbody; p++) {
@@ -1042,21 +1065,21 @@ static int fast_setup(void)
 
 			if (x->explicit_list || x->nstrides != 1)
 				return 0;
-			tr.fast_next[p][v] =
+			tr->fast_next[p][v] =
 				(int64_t)((uint64_t)x->base + (uint64_t)x->stride[0] * loop->count);
-			tr.fast_stride[p][v] = x->stride[0];
+			tr->fast_stride[p][v] = x->stride[0];
 		}
-		tr.fast_sig[p] = leaf->sig;
+		tr->fast_sig[p] = leaf->sig;
 	}
-	tr.fast_loop = loop;
+	tr->fast_loop = loop;
 	return 1;
 }
 
 /* The tree changed other than through continue_top. */
 static void fast_drop(void)
 {
-	tr.fast_loop = NULL;
-	tr.fast_tried = 0;
+	tr->fast_loop = NULL;
+	tr->fast_tried = 0;
 }
 
 /*
@@ -1068,23 +1091,23 @@ static void fast_drop(void)
  */
 static int continue_top(const struct tr_raw *e, uint32_t sig)
 {
-	struct tr_node *loop = tr.fast_loop;
-	unsigned p = tr.nstash, k, v;
+	struct tr_node *loop = tr->fast_loop;
+	unsigned p = tr->nstash, k, v;
 
-	if (!loop && (tr.fast_tried || !fast_setup()))
+	if (!loop && (tr->fast_tried || !fast_setup()))
 		return 0;
-	loop = tr.fast_loop;
+	loop = tr->fast_loop;
 	/* One test for the four numbers. */
-	if (sig != tr.fast_sig[p] ||
-	    ((e->v[0] ^ tr.fast_next[p][0]) | (e->v[1] ^ tr.fast_next[p][1]) |
-	     (e->v[2] ^ tr.fast_next[p][2]) | (e->v[3] ^ tr.fast_next[p][3])))
+	if (sig != tr->fast_sig[p] ||
+	    ((e->v[0] ^ tr->fast_next[p][0]) | (e->v[1] ^ tr->fast_next[p][1]) |
+	     (e->v[2] ^ tr->fast_next[p][2]) | (e->v[3] ^ tr->fast_next[p][3])))
 		return 0;
 	if (p + 1 < loop->nbody) {
-		tr.stash[tr.nstash++] = *e;
+		tr->stash[tr->nstash++] = *e;
 		return 1;
 	}
 	for (k = 0; k <= p; k++) {
-		const struct tr_raw *x = k < p ? &tr.stash[k] : e;
+		const struct tr_raw *x = k < p ? &tr->stash[k] : e;
 		struct tr_node *l = loop->body[k];
 
 		if (hist_add(&l->dur, ioa_trace_bin(x->dur), 1, 1) ||
@@ -1093,13 +1116,13 @@ static int continue_top(const struct tr_raw *e, uint32_t sig)
 			return 1;
 		}
 		for (v = 0; v < IOA_TRACE_NVALUES; v++)
-			tr.fast_next[k][v] = (int64_t)((uint64_t)tr.fast_next[k][v] +
-						       (uint64_t)tr.fast_stride[k][v]);
+			tr->fast_next[k][v] = (int64_t)((uint64_t)tr->fast_next[k][v] +
+							(uint64_t)tr->fast_stride[k][v]);
 	}
-	tr.nstash = 0;
+	tr->nstash = 0;
 	loop->count++;
 	/* Its hash and the stack's prefix hash are brought up to date when the folding resumes. */
-	tr.fold_pending = 1;
+	tr->fold_pending = 1;
 	return 1;
 }
 
@@ -1108,13 +1131,13 @@ static void resume_folding(void)
 {
 	struct tr_node *top;
 
-	if (!tr.fold_pending)
+	if (!tr->fold_pending)
 		return;
-	tr.fold_pending = 0;
-	top = tr.stack[tr.len - 1];
+	tr->fold_pending = 0;
+	top = tr->stack[tr->len - 1];
 	top->hash = loop_hash(top->body_hash, top->count);
-	set_top(tr.len - 1, top);
-	while (!tr.stopped && fold_once())
+	set_top(tr->len - 1, top);
+	while (!tr->stopped && fold_once())
 		;
 }
 
@@ -1124,13 +1147,13 @@ static void push_event(const struct tr_raw *e, uint32_t sig);
 static void unstash(void)
 {
 	struct tr_raw ev[TR_W];
-	unsigned n = tr.nstash, i;
+	unsigned n = tr->nstash, i;
 
-	memcpy(ev, tr.stash, n * sizeof(*ev));
-	tr.nstash = 0;
+	memcpy(ev, tr->stash, n * sizeof(*ev));
+	tr->nstash = 0;
 	resume_folding();
-	for (i = 0; i < n && !tr.stopped; i++)
-		push_event(&ev[i], tr.fast_sig[i]);
+	for (i = 0; i < n && !tr->stopped; i++)
+		push_event(&ev[i], tr->fast_sig[i]);
 }
 
 /*
@@ -1145,17 +1168,17 @@ static void degrade(void)
 	fast_drop();
 	unstash();
 	resume_folding();
-	if (!tr.lost)
-		flush(tr.len);
-	tr.degraded = 1;
+	if (!tr->lost)
+		flush(tr->len);
+	tr->degraded = 1;
 	room = tr_room();
-	if (tr.cut || tr.lost || room < TR_RESERVE + sizeof(struct tr_wop)) {
-		tr.window_closed = 1;
+	if (tr->cut || tr->lost || room < TR_RESERVE + sizeof(struct tr_wop)) {
+		tr->window_closed = 1;
 		return;
 	}
-	tr.window_cap = (room - TR_RESERVE) / sizeof(struct tr_wop);
-	tr.window = (struct tr_wop *)(void *)(tr.base + tr.used);
-	tr.used += (size_t)(tr.window_cap * sizeof(struct tr_wop));
+	tr->window_cap = (room - TR_RESERVE) / sizeof(struct tr_wop);
+	tr->window = (struct tr_wop *)(void *)(tr->base + tr->used);
+	tr->used += (size_t)(tr->window_cap * sizeof(struct tr_wop));
 }
 
 /* A call after the exact ones: a few increments. */
@@ -1167,18 +1190,18 @@ static inline __attribute__((always_inline)) void summarise(uint32_t sig, unsign
 	struct tr_fsum *f;
 	uint64_t bytes;
 
-	tr.sum_calls++;
+	tr->sum_calls++;
 	if (sig == UINT32_MAX)
-		tr.sum_unnamed++;
+		tr->sum_unnamed++;
 	else
-		tr.sig_calls[sig]++;
-	tr.sum_arrival[ioa_trace_log2_bin((int64_t)arrival)]++;
-	tr.sum_gap[ioa_trace_log2_bin((int64_t)gap)]++;
+		tr->sig_calls[sig]++;
+	tr->sum_arrival[ioa_trace_log2_bin((int64_t)arrival)]++;
+	tr->sum_gap[ioa_trace_log2_bin((int64_t)gap)]++;
 	if (module == IOA_TRACE_MPI)
 		return;
-	tr.sum_off[ioa_trace_log2_bin(offset)]++;
-	tr.sum_size[ioa_trace_log2_bin(length)]++;
-	f = slot < 0 ? &tr.fsum_none : &tr.fsum[slot];
+	tr->sum_off[ioa_trace_log2_bin(offset)]++;
+	tr->sum_size[ioa_trace_log2_bin(length)]++;
+	f = slot < 0 ? &tr->fsum_none : &tr->fsum[slot];
 	bytes = length > 0 && !(flags & IOA_TR_FAILED) ? (uint64_t)length : 0;
 	if (flags & IOA_TR_READ) {
 		f->reads++;
@@ -1197,13 +1220,13 @@ static int window_add(const struct tr_raw *e, uint32_t sig, uint64_t arrival)
 	int64_t slot = e->v[IOA_TRACE_SLOT];
 	struct tr_wop *w;
 
-	if (tr.nwindow == tr.window_cap || sig >= UINT16_MAX || slot >= UINT16_MAX - 1 ||
+	if (tr->nwindow == tr->window_cap || sig >= UINT16_MAX || slot >= UINT16_MAX - 1 ||
 	    e->v[1] < 0 || e->v[1] > UINT32_MAX || e->v[2] < INT32_MIN || e->v[2] > INT32_MAX) {
-		tr.window_closed = 1;
+		tr->window_closed = 1;
 		summarise(sig, e->module, e->flags, slot, e->v[0], e->v[1], arrival, e->gap);
 		return 0;
 	}
-	w = &tr.window[tr.nwindow++];
+	w = &tr->window[tr->nwindow++];
 	w->offset = e->v[0];
 	w->length = (uint32_t)e->v[1];
 	w->aux = (int32_t)e->v[2];
@@ -1211,7 +1234,7 @@ static int window_add(const struct tr_raw *e, uint32_t sig, uint64_t arrival)
 	w->slot = (uint16_t)(slot + 1);
 	w->dur = (uint16_t)ioa_trace_bin(e->dur);
 	w->gap = (uint16_t)ioa_trace_bin(e->gap);
-	tr.events_traced++;
+	tr->events_traced++;
 	return 1;
 }
 
@@ -1225,16 +1248,16 @@ static int grammar_pays(void)
 {
 	/* Between two looks, one test: a cut sets check_at back, and the pool only grows on the
 	 * slow paths. */
-	if (tr.events_total < tr.check_at && tr.used <= tr.low_water)
+	if (tr->events_total < tr->check_at && tr->used <= tr->low_water)
 		return 1;
-	if (tr.cut || tr_room() < 2 * TR_HEADROOM)
+	if (tr->cut || tr_room() < 2 * TR_HEADROOM)
 		return 0;
-	if (tr.events_total < tr.check_at)
+	if (tr->events_total < tr->check_at)
 		return 1;
-	if (tr.used - tr.check_used > (size_t)TR_CHECK_CALLS * TR_MAX_GROWTH)
+	if (tr->used - tr->check_used > (size_t)TR_CHECK_CALLS * TR_MAX_GROWTH)
 		return 0;
-	tr.check_used = tr.used;
-	tr.check_at = tr.events_total + TR_CHECK_CALLS;
+	tr->check_used = tr->used;
+	tr->check_at = tr->events_total + TR_CHECK_CALLS;
 	return 1;
 }
 
@@ -1247,7 +1270,7 @@ static inline __attribute__((always_inline)) uint32_t sig_find(const char *op, u
 							       unsigned flags, int err)
 {
 	uint64_t key = (uint64_t)module | (uint64_t)flags << 8 | (uint64_t)(uint32_t)err << 16;
-	struct tr_sig_cache *c = &tr.sig_cache[((uintptr_t)op >> 3) & (TR_SIG_CACHE - 1)];
+	struct tr_sig_cache *c = &tr->sig_cache[((uintptr_t)op >> 3) & (TR_SIG_CACHE - 1)];
 	struct tr_raw e;
 
 	if (c->op == op && c->key == key)
@@ -1267,10 +1290,10 @@ static int feed(const struct tr_raw *e, uint64_t arrival)
 {
 	uint32_t sig = sig_find(e->op, e->module, e->flags, e->err);
 
-	if (!tr.degraded && !grammar_pays())
+	if (!tr->degraded && !grammar_pays())
 		degrade();
-	if (tr.degraded) {
-		if (tr.window_closed) {
+	if (tr->degraded) {
+		if (tr->window_closed) {
 			summarise(sig, e->module, e->flags, e->v[IOA_TRACE_SLOT], e->v[0], e->v[1],
 				  arrival, e->gap);
 			return 0;
@@ -1287,7 +1310,7 @@ static int feed(const struct tr_raw *e, uint64_t arrival)
 	fast_drop();
 	unstash();
 	resume_folding();
-	if (!tr.stopped)
+	if (!tr->stopped)
 		push_event(e, sig);
 	return 1;
 }
@@ -1308,11 +1331,11 @@ static void push_event(const struct tr_raw *e, uint32_t sig)
 	n->hash = mix64(sig + 1);
 	for (v = 0; v < IOA_TRACE_NVALUES; v++)
 		n->v[v].base = e->v[v];
-	set_top(tr.len, n);
-	while (!tr.stopped && fold_once())
+	set_top(tr->len, n);
+	while (!tr->stopped && fold_once())
 		;
-	if (tr.len >= TR_STACK)
-		flush(tr.len - 2 * TR_W);
+	if (tr->len >= TR_STACK)
+		flush(tr->len - 2 * TR_W);
 }
 
 /* ------------------------------------------------------------ recording */
@@ -1329,28 +1352,28 @@ static inline __attribute__((always_inline)) void append(const char *op, uint32_
 	uint64_t s = t0 > 0 ? (uint64_t)(int64_t)t0 : 0, f = t1 > 0 ? (uint64_t)(int64_t)t1 : 0;
 	uint64_t arrival, gap;
 
-	tr.events_total++;
-	if (tr.stopped)
+	tr->events_total++;
+	if (tr->stopped)
 		return;
-	arrival = s > tr.prev_start ? s - tr.prev_start : 0;
-	tr.prev_start = s;
-	if (!tr.have_start) {
-		tr.have_start = 1;
-		tr.first_start = s;
+	arrival = s > tr->prev_start ? s - tr->prev_start : 0;
+	tr->prev_start = s;
+	if (!tr->have_start) {
+		tr->have_start = 1;
+		tr->first_start = s;
 		gap = 0;
 	} else if (flags & IOA_TR_SUB) {
 		/* Inside an MPI-IO call: the time since the call's last step. */
-		gap = s > tr.last_end ? s - tr.last_end : 0;
+		gap = s > tr->last_end ? s - tr->last_end : 0;
 	} else {
 		/* Since the last call the program made itself: its compute. */
-		gap = s > tr.top_end ? s - tr.top_end : 0;
+		gap = s > tr->top_end ? s - tr->top_end : 0;
 	}
-	if (f > tr.last_end)
-		tr.last_end = f;
-	if (!(flags & IOA_TR_SUB) && f > tr.top_end)
-		tr.top_end = f;
+	if (f > tr->last_end)
+		tr->last_end = f;
+	if (!(flags & IOA_TR_SUB) && f > tr->top_end)
+		tr->top_end = f;
 	/* Summarising: no grammar, no window, a few increments. */
-	if (tr.window_closed) {
+	if (tr->window_closed) {
 		summarise(sig_find(op, module, flags, err), module, flags,
 			  slot == UINT32_MAX ? -1 : (int64_t)slot, offset, length, arrival, gap);
 		return;
@@ -1369,26 +1392,26 @@ static inline __attribute__((always_inline)) void append(const char *op, uint32_
 	if (!feed(e, arrival))
 		return;
 	if (!(flags & IOA_TR_SUB))
-		tr.compute += gap;
+		tr->compute += gap;
 	if (module == IOA_TRACE_MPI)
-		tr.sync += e->dur;
+		tr->sync += e->dur;
 	else if (!(flags & IOA_TR_SUB))
-		tr.io += e->dur;
+		tr->io += e->dur;
 }
 
 void rt_trace_io(const char *op, enum ioa_module module, struct rt_record *rec, unsigned flags,
 		 int64_t offset, int64_t length, int64_t aux, int err, double t0, double t1)
 {
-	if (!tr.on || !rec)
+	if (!tr->on || !rec)
 		return;
 	/* The MPI-IO call in progress: its own id, or its sub-calls' parent. */
 	if (rt_trace_parent) {
 		flags |= module == IOA_MOD_MPIIO ? IOA_TR_ID : IOA_TR_SUB;
 		aux = (int64_t)rt_trace_parent - 1;
 	}
-	if (!rec->trace_slot && !tr.stopped) {
-		if (tr.nfiles == tr.file_cap) {
-			uint32_t cap = tr.file_cap ? tr.file_cap * 2 : 64;
+	if (!rec->trace_slot && !tr->stopped) {
+		if (tr->nfiles == tr->file_cap) {
+			uint32_t cap = tr->file_cap ? tr->file_cap * 2 : 64;
 			uint64_t *files = tr_alloc(cap * sizeof(*files));
 			struct tr_fsum *fsum = tr_alloc(cap * sizeof(*fsum));
 
@@ -1396,24 +1419,24 @@ void rt_trace_io(const char *op, enum ioa_module module, struct rt_record *rec, 
 				/* The call is traced without its file (the summary says so). */
 				tr_free(files, cap * sizeof(*files));
 				tr_free(fsum, cap * sizeof(*fsum));
-				if (!tr.degraded)
+				if (!tr->degraded)
 					degrade();
 				append(op, UINT32_MAX, module, flags, err, offset, length, aux, t0,
 				       t1);
 				return;
 			}
-			if (tr.nfiles) {
-				memcpy(files, tr.files, tr.nfiles * sizeof(*files));
-				memcpy(fsum, tr.fsum, tr.nfiles * sizeof(*fsum));
+			if (tr->nfiles) {
+				memcpy(files, tr->files, tr->nfiles * sizeof(*files));
+				memcpy(fsum, tr->fsum, tr->nfiles * sizeof(*fsum));
 			}
-			tr_free(tr.files, tr.file_cap * sizeof(*files));
-			tr_free(tr.fsum, tr.file_cap * sizeof(*fsum));
-			tr.files = files;
-			tr.fsum = fsum;
-			tr.file_cap = cap;
+			tr_free(tr->files, tr->file_cap * sizeof(*files));
+			tr_free(tr->fsum, tr->file_cap * sizeof(*fsum));
+			tr->files = files;
+			tr->fsum = fsum;
+			tr->file_cap = cap;
 		}
-		tr.files[tr.nfiles] = rec->id;
-		rec->trace_slot = ++tr.nfiles;
+		tr->files[tr->nfiles] = rec->id;
+		rec->trace_slot = ++tr->nfiles;
 	}
 	append(op, rec->trace_slot - 1, module, flags, err, offset, length, aux, t0, t1);
 }
@@ -1421,7 +1444,7 @@ void rt_trace_io(const char *op, enum ioa_module module, struct rt_record *rec, 
 void rt_trace_mpi(const char *op, uint32_t comm, unsigned flags, int err, int64_t offset,
 		  int64_t length, int64_t aux, double t0, double t1)
 {
-	if (tr.on)
+	if (tr->on)
 		append(op, comm, IOA_TRACE_MPI, flags, err, offset, length, aux, t0, t1);
 }
 
@@ -1429,23 +1452,23 @@ int64_t rt_trace_hints(const char *hints)
 {
 	uint32_t i;
 
-	if (!tr.on || !hints || !*hints)
+	if (!tr->on || !hints || !*hints)
 		return 0;
-	for (i = 0; i < tr.nhints; i++)
-		if (strcmp(tr.hints[i], hints) == 0)
+	for (i = 0; i < tr->nhints; i++)
+		if (strcmp(tr->hints[i], hints) == 0)
 			return i + 1;
-	if (tr.nhints == TR_MAX_HINTS)
+	if (tr->nhints == TR_MAX_HINTS)
 		return 0;
-	tr.hints[tr.nhints++] = hints;
-	return tr.nhints;
+	tr->hints[tr->nhints++] = hints;
+	return tr->nhints;
 }
 
 uint32_t rt_trace_comm_find(int64_t handle)
 {
 	uint32_t i;
 
-	for (i = 0; i < tr.ncomms; i++)
-		if (tr.comms[i].handle == handle)
+	for (i = 0; i < tr->ncomms; i++)
+		if (tr->comms[i].handle == handle)
 			return i;
 	return RT_TRACE_NO_COMM;
 }
@@ -1455,24 +1478,24 @@ uint32_t rt_trace_comm(int64_t handle, int size, int rank)
 	uint32_t i = rt_trace_comm_find(handle);
 
 	if (i != RT_TRACE_NO_COMM) {
-		tr.comms[i].size = size;
-		tr.comms[i].rank = rank;
+		tr->comms[i].size = size;
+		tr->comms[i].rank = rank;
 		return i;
 	}
-	if (tr.ncomms == TR_MAX_COMMS)
+	if (tr->ncomms == TR_MAX_COMMS)
 		return RT_TRACE_NO_COMM;
-	tr.comms[tr.ncomms] = (struct tr_comm){handle, size, rank};
-	return tr.ncomms++;
+	tr->comms[tr->ncomms] = (struct tr_comm){handle, size, rank};
+	return tr->ncomms++;
 }
 
 int rt_trace_comm_rank(uint32_t comm, int *size)
 {
-	if (comm >= tr.ncomms) {
+	if (comm >= tr->ncomms) {
 		*size = 1;
 		return 0;
 	}
-	*size = tr.comms[comm].size;
-	return tr.comms[comm].rank;
+	*size = tr->comms[comm].size;
+	return tr->comms[comm].rank;
 }
 
 int64_t rt_trace_request_new(int64_t handle)
@@ -1480,11 +1503,11 @@ int64_t rt_trace_request_new(int64_t handle)
 	int64_t i;
 
 	for (i = 0; i < TR_MAX_REQS; i++) {
-		if (!tr.request_used[i]) {
-			tr.request_used[i] = 1;
-			tr.requests[i] = handle;
-			if ((unsigned)i >= tr.nreqs)
-				tr.nreqs = (unsigned)i + 1;
+		if (!tr->request_used[i]) {
+			tr->request_used[i] = 1;
+			tr->requests[i] = handle;
+			if ((unsigned)i >= tr->nreqs)
+				tr->nreqs = (unsigned)i + 1;
 			return i;
 		}
 	}
@@ -1496,9 +1519,9 @@ int64_t rt_trace_request_done(int64_t handle)
 	int64_t i;
 
 	/* Requests the trace never handed out (MPI-IO's) find nothing quickly. */
-	for (i = 0; i < tr.nreqs; i++) {
-		if (tr.request_used[i] && tr.requests[i] == handle) {
-			tr.request_used[i] = 0;
+	for (i = 0; i < tr->nreqs; i++) {
+		if (tr->request_used[i] && tr->requests[i] == handle) {
+			tr->request_used[i] = 0;
 			return i;
 		}
 	}
@@ -1521,15 +1544,15 @@ static int add_string(const char **strings, uint32_t *n, const char *s)
 /* The tables that open the shape: strings (hints first), signatures, counts. */
 static int shape_head(struct ioa_buf *b, uint64_t ntop)
 {
-	const char **strings = calloc(tr.nhints + tr.nsigs + 1, sizeof(*strings));
+	const char **strings = calloc(tr->nhints + tr->nsigs + 1, sizeof(*strings));
 	uint32_t nstrings = 0, i;
-	int *name = calloc(tr.nsigs + 1, sizeof(*name));
+	int *name = calloc(tr->nsigs + 1, sizeof(*name));
 	int rc = strings && name ? 0 : -ENOMEM;
 
-	for (i = 0; i < tr.nhints && !rc; i++)
-		strings[nstrings++] = tr.hints[i];
-	for (i = 0; i < tr.nsigs && !rc; i++)
-		name[i] = add_string(strings, &nstrings, tr.sigs[i].op);
+	for (i = 0; i < tr->nhints && !rc; i++)
+		strings[nstrings++] = tr->hints[i];
+	for (i = 0; i < tr->nsigs && !rc; i++)
+		name[i] = add_string(strings, &nstrings, tr->sigs[i].name);
 	rc = rc ? rc : ioa_enc_uvar(b, nstrings);
 	for (i = 0; i < nstrings && !rc; i++) {
 		size_t len = strlen(strings[i]);
@@ -1537,15 +1560,15 @@ static int shape_head(struct ioa_buf *b, uint64_t ntop)
 		rc = ioa_enc_uvar(b, len);
 		rc = rc ? rc : ioa_buf_add(b, strings[i], len);
 	}
-	rc = rc ? rc : ioa_enc_uvar(b, tr.nsigs);
-	for (i = 0; i < tr.nsigs && !rc; i++) {
+	rc = rc ? rc : ioa_enc_uvar(b, tr->nsigs);
+	for (i = 0; i < tr->nsigs && !rc; i++) {
 		rc = ioa_enc_uvar(b, (uint64_t)name[i]);
-		rc = rc ? rc : ioa_enc_uvar(b, tr.sigs[i].module);
-		rc = rc ? rc : ioa_enc_uvar(b, tr.sigs[i].flags);
-		rc = rc ? rc : ioa_enc_svar(b, tr.sigs[i].err);
+		rc = rc ? rc : ioa_enc_uvar(b, tr->sigs[i].module);
+		rc = rc ? rc : ioa_enc_uvar(b, tr->sigs[i].flags);
+		rc = rc ? rc : ioa_enc_svar(b, tr->sigs[i].err);
 	}
-	rc = rc ? rc : ioa_enc_uvar(b, tr.nfiles);
-	rc = rc ? rc : ioa_enc_uvar(b, tr.ncomms);
+	rc = rc ? rc : ioa_enc_uvar(b, tr->nfiles);
+	rc = rc ? rc : ioa_enc_uvar(b, tr->ncomms);
 	rc = rc ? rc : ioa_enc_uvar(b, ntop);
 	free(strings);
 	free(name);
@@ -1611,11 +1634,11 @@ static int window_emit(struct ioa_buf *shape, struct ioa_buf *times, int64_t *va
 	uint64_t i = 0, j, k;
 	int rc = count && touched ? 0 : -ENOMEM;
 
-	while (i < tr.nwindow && !rc) {
-		const struct tr_wop *w = &tr.window[i];
+	while (i < tr->nwindow && !rc) {
+		const struct tr_wop *w = &tr->window[i];
 		unsigned v, depth;
 
-		for (j = i + 1; j < tr.nwindow && tr.window[j].sig == w->sig; j++)
+		for (j = i + 1; j < tr->nwindow && tr->window[j].sig == w->sig; j++)
 			;
 		depth = j - i > 1;
 		if (depth) {
@@ -1628,7 +1651,7 @@ static int window_emit(struct ioa_buf *shape, struct ioa_buf *times, int64_t *va
 		for (v = 0; v < IOA_TRACE_NVALUES && !rc; v++) {
 			int64_t first = wop_value(w, v);
 
-			for (k = i + 1; k < j && wop_value(&tr.window[k], v) == first; k++)
+			for (k = i + 1; k < j && wop_value(&tr->window[k], v) == first; k++)
 				;
 			if (k == j) {
 				rc = ioa_enc_uvar(shape, 0);
@@ -1640,7 +1663,7 @@ static int window_emit(struct ioa_buf *shape, struct ioa_buf *times, int64_t *va
 				rc = ioa_enc_uvar(shape, 1);
 				rc = rc ? rc : ioa_enc_uvar(shape, j - i);
 				for (k = i; k < j; k++)
-					vals[(*nvals)++] = wop_value(&tr.window[k], v);
+					vals[(*nvals)++] = wop_value(&tr->window[k], v);
 			}
 		}
 		rc = rc ? rc : window_hist(times, w, j - i, 1, count, touched);
@@ -1692,27 +1715,27 @@ static int summary_emit(struct ioa_buf *shape, int64_t *vals, size_t *nvals)
 	uint32_t i;
 	int rc;
 
-	if (!tr.degraded)
+	if (!tr->degraded)
 		return ioa_enc_uvar(shape, 0);
-	for (i = 0; i < tr.nsigs; i++) {
-		if (tr.sig_calls[i]) {
+	for (i = 0; i < tr->nsigs; i++) {
+		if (tr->sig_calls[i]) {
 			vals[(*nvals)++] = i;
-			vals[(*nvals)++] = (int64_t)tr.sig_calls[i];
+			vals[(*nvals)++] = (int64_t)tr->sig_calls[i];
 			nsig++;
 		}
 	}
-	if (tr.sum_unnamed) {
+	if (tr->sum_unnamed) {
 		vals[(*nvals)++] = -1;
-		vals[(*nvals)++] = (int64_t)tr.sum_unnamed;
+		vals[(*nvals)++] = (int64_t)tr->sum_unnamed;
 		nsig++;
 	}
-	for (i = 0; i < tr.nfiles; i++)
-		nfile += summary_file(vals, nvals, i, &tr.fsum[i]);
-	nfile += summary_file(vals, nvals, -1, &tr.fsum_none);
-	n[0] = summary_hist(vals, nvals, tr.sum_off, TR_LOG2_BINS);
-	n[1] = summary_hist(vals, nvals, tr.sum_size, TR_LOG2_BINS);
-	n[2] = summary_hist(vals, nvals, tr.sum_arrival, TR_LOG2_BINS);
-	n[3] = summary_hist(vals, nvals, tr.sum_gap, TR_LOG2_BINS);
+	for (i = 0; i < tr->nfiles; i++)
+		nfile += summary_file(vals, nvals, i, &tr->fsum[i]);
+	nfile += summary_file(vals, nvals, -1, &tr->fsum_none);
+	n[0] = summary_hist(vals, nvals, tr->sum_off, TR_LOG2_BINS);
+	n[1] = summary_hist(vals, nvals, tr->sum_size, TR_LOG2_BINS);
+	n[2] = summary_hist(vals, nvals, tr->sum_arrival, TR_LOG2_BINS);
+	n[3] = summary_hist(vals, nvals, tr->sum_gap, TR_LOG2_BINS);
 	rc = ioa_enc_uvar(shape, 1);
 	rc = rc ? rc : ioa_enc_uvar(shape, nsig);
 	rc = rc ? rc : ioa_enc_uvar(shape, nfile);
@@ -1725,25 +1748,25 @@ static int summary_emit(struct ioa_buf *shape, int64_t *vals, size_t *nvals)
 static void finish(void)
 {
 	fast_drop();
-	if (!tr.stopped)
+	if (!tr->stopped)
 		unstash();
-	if (!tr.stopped)
+	if (!tr->stopped)
 		resume_folding();
-	if (!tr.lost)
-		flush(tr.len);
-	if (tr.lost) {
+	if (!tr->lost)
+		flush(tr->len);
+	if (tr->lost) {
 		/* Nothing of it can be trusted: an empty trace that says so. */
-		tr.nsigs = tr.nfiles = tr.ncomms = tr.nhints = 0;
-		tr.ntop = 0;
-		tr.nleaves = 0;
-		tr.events_traced = 0;
-		tr.nwindow = 0;
-		tr.degraded = 0;
-		memset(&tr.shape, 0, sizeof(tr.shape));
-		memset(&tr.values, 0, sizeof(tr.values));
-		memset(&tr.times, 0, sizeof(tr.times));
+		tr->nsigs = tr->nfiles = tr->ncomms = tr->nhints = 0;
+		tr->ntop = 0;
+		tr->nleaves = 0;
+		tr->events_traced = 0;
+		tr->nwindow = 0;
+		tr->degraded = 0;
+		memset(&tr->shape, 0, sizeof(tr->shape));
+		memset(&tr->values, 0, sizeof(tr->values));
+		memset(&tr->times, 0, sizeof(tr->times));
 	}
-	tr.on = 0;
+	tr->on = 0;
 }
 
 int rt_trace_group(struct ioa_trace *t, double ns_per_tick)
@@ -1758,9 +1781,9 @@ int rt_trace_group(struct ioa_trace *t, double ns_per_tick)
 	struct ioa_cursor c;
 	int rc;
 
-	if (!tr.base)
+	if (!tr->base)
 		return 0;
-	if (tr.on)
+	if (tr->on)
 		finish();
 	groups = realloc(t->groups, (t->ngroups + 1) * sizeof(*groups));
 	if (!groups)
@@ -1772,32 +1795,32 @@ int rt_trace_group(struct ioa_trace *t, double ns_per_tick)
 	g->ns_per_tick = ns_per_tick > 0 ? ns_per_tick : 1;
 	g->ranks = calloc(1, sizeof(*g->ranks));
 	/* The window's numbers (at most four a call) and the summary's. */
-	extra = calloc(4 * tr.nwindow + 2 * (tr.nsigs + 1) + 6 * ((size_t)tr.nfiles + 1) +
+	extra = calloc(4 * tr->nwindow + 2 * (tr->nsigs + 1) + 6 * ((size_t)tr->nfiles + 1) +
 			       8 * TR_LOG2_BINS + 1,
 		       sizeof(*extra));
-	ntop = tr.ntop;
-	nleaves = tr.nleaves;
+	ntop = tr->ntop;
+	nleaves = tr->nleaves;
 	rc = g->ranks && extra ? 0 : -ENOMEM;
 	rc = rc ? rc : window_emit(&tail, &wtimes, extra, &nextra, &ntop, &nleaves);
 	rc = rc ? rc : summary_emit(&tail, extra, &nextra);
 	rc = rc ? rc : shape_head(&head, ntop);
 	if (!rc) {
 		g->ranks[0] = (uint32_t)rt.rank;
-		g->shape = rope_join(&tr.shape, &head, &tail, &g->shape_len);
+		g->shape = rope_join(&tr->shape, &head, &tail, &g->shape_len);
 		/* The times: the calls' histograms, no rank's own yet (ioa_trace.h). */
 		ioa_buf_reset(&head);
 		rc = ioa_enc_uvar(&head, nleaves);
-		g->times = rc ? NULL : rope_join(&tr.times, &head, &wtimes, &g->times_len);
+		g->times = rc ? NULL : rope_join(&tr->times, &head, &wtimes, &g->times_len);
 		if (g->times)
 			g->times[g->times_len++] = 0;
 		ioa_buf_reset(&head);
 		ioa_buf_reset(&tail);
-		vbytes = rope_join(&tr.values, &head, &tail, &vlen);
+		vbytes = rope_join(&tr->values, &head, &tail, &vlen);
 		if (!g->shape || !g->times || !vbytes)
 			rc = -ENOMEM;
 	}
 	/* Each value is one varint at least: vlen bounds their number. */
-	nvalues = IOA_TRH_COUNT + tr.nfiles + 2 * (size_t)tr.ncomms + vlen + nextra;
+	nvalues = IOA_TRH_COUNT + tr->nfiles + 2 * (size_t)tr->ncomms + vlen + nextra;
 	if (!rc) {
 		g->kind = calloc(nvalues + 1, 1);
 		g->a = calloc(nvalues + 1, sizeof(*g->a));
@@ -1809,20 +1832,21 @@ int rt_trace_group(struct ioa_trace *t, double ns_per_tick)
 		int64_t *b = g->b;
 		size_t n = 0;
 
-		b[n++] = (int64_t)tr.events_total;
-		b[n++] = (int64_t)tr.events_traced;
-		b[n++] = (int64_t)tr.first_start;
-		b[n++] = (tr.lost ? IOA_TRF_LOST : 0) |
-			 (!tr.lost && tr.events_traced < tr.events_total ? IOA_TRF_TRUNCATED : 0) |
-			 (tr.degraded ? IOA_TRF_SUMMARY : 0);
-		b[n++] = (int64_t)tr.compute;
-		b[n++] = (int64_t)tr.sync;
-		b[n++] = (int64_t)tr.io;
-		for (i = 0; i < tr.nfiles; i++)
-			b[n++] = (int64_t)tr.files[i];
-		for (i = 0; i < tr.ncomms; i++) {
-			b[n++] = tr.comms[i].size;
-			b[n++] = tr.comms[i].rank;
+		b[n++] = (int64_t)tr->events_total;
+		b[n++] = (int64_t)tr->events_traced;
+		b[n++] = (int64_t)tr->first_start;
+		b[n++] = (tr->lost ? IOA_TRF_LOST : 0) |
+			 (!tr->lost && tr->events_traced < tr->events_total ? IOA_TRF_TRUNCATED
+									    : 0) |
+			 (tr->degraded ? IOA_TRF_SUMMARY : 0);
+		b[n++] = (int64_t)tr->compute;
+		b[n++] = (int64_t)tr->sync;
+		b[n++] = (int64_t)tr->io;
+		for (i = 0; i < tr->nfiles; i++)
+			b[n++] = (int64_t)tr->files[i];
+		for (i = 0; i < tr->ncomms; i++) {
+			b[n++] = tr->comms[i].size;
+			b[n++] = tr->comms[i].rank;
 		}
 		c = (struct ioa_cursor){vbytes, vlen, 0};
 		while (c.left)
@@ -1845,7 +1869,7 @@ int rt_trace_pack(struct ioa_log_writer *w, double ns_per_tick)
 	struct ioa_buf raw = IOA_BUF_INIT((size_t)1 << 30);
 	int rc;
 
-	if (!tr.base)
+	if (!tr->base)
 		return 0;
 	rc = rt_trace_group(&t, ns_per_tick);
 	rc = rc ? rc : ioa_trace_encode(&t, &raw);

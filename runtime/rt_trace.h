@@ -47,6 +47,9 @@ extern _Thread_local uint64_t rt_trace_parent __attribute__((tls_model("initial-
 
 uint64_t rt_trace_next_id(void);
 
+/* Takes the trace's state from rt_live (a spill mapped to be recovered). */
+void rt_trace_adopt(void);
+
 /*
  * An I/O call on rec (NULL: nothing is traced); flags IOA_TR_*, times from
  * rt_now().  Inside an MPI-IO call (rt_trace_parent set) aux becomes the

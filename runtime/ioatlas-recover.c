@@ -1,0 +1,563 @@
+/*
+ * ioatlas recover — turns what dead processes left in the log tree (their
+ * spills, rt_spill.h) into logs marked partial (docs/recovery.md).
+ *
+ *	ioatlas recover [--job ID] [--reason TEXT] [--older-than S] [--days N]
+ *			[--dry-run] [LOGDIR]
+ *
+ * Each job folder (LOGDIR/YYYY/MM/DD/.live-*) of the last N days becomes
+ * one log of the ranks found in it, published in its day folder as the
+ * job's own log would have been, and the folder is removed.  A folder is
+ * taken when every process in it is gone: on this host, its pid is asked;
+ * on another host, the batch system's word is needed (--job, from the
+ * epilog) or no spill of it written for --older-than seconds.  Run as
+ * root (a Slurm epilog), each folder is recovered as its owner: the log
+ * is the user's, as it would have been.  Every spill is read in a child
+ * of its own, shut in (rt_recover.h).
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <grp.h>
+#include <limits.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ioa_buf.h"
+#include "ioa_logw.h"
+#include "rt_log.h"
+#include "rt_recover.h"
+
+#define MAX_RANKS  65536
+#define MAX_SPILLS 4096
+
+struct options {
+	const char *job, *reason, *logdir;
+	long older_than, days;
+	int dry_run;
+};
+
+struct spill {
+	char name[256];
+	struct rt_live *head; /* malloc'd copy, checked */
+	time_t mtime;
+	int alive;
+};
+
+static int spill_cmp(const void *a, const void *b)
+{
+	const struct spill *x = a, *y = b;
+
+	return (x->head->state.rank > y->head->state.rank) -
+	       (x->head->state.rank < y->head->state.rank);
+}
+
+/* Whether the process of a spill may still run: on this host, its pid is asked. */
+static int process_alive(const struct rt_live *h)
+{
+	char host[64];
+
+	rt_log_host(host, sizeof(host));
+	if (strcmp(host, h->host))
+		return -1; /* not ours to ask */
+	return kill(h->state.pid, 0) == 0 || errno == EPERM;
+}
+
+/* Appends ranks as "0-3,5" runs; ranks sorted. */
+static void rank_list(struct ioa_buf *b, const int *ranks, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n) {
+		size_t j = i;
+		char run[48];
+		int len;
+
+		while (j + 1 < n && ranks[j + 1] == ranks[j] + 1)
+			j++;
+		len = j > i ? snprintf(run, sizeof(run), "%s%d-%d", b->len ? "," : "", ranks[i],
+				       ranks[j])
+			    : snprintf(run, sizeof(run), "%s%d", b->len ? "," : "", ranks[i]);
+		ioa_buf_add(b, run, (size_t)len);
+		i = j + 1;
+	}
+}
+
+/*
+ * One spill in a shut-in child: its regions into a memory file, appended
+ * to w; *until the wall-clock ns up to which it recorded.  0 or -errno.
+ */
+static int recover_spill(int dfd, struct spill *s, struct ioa_log_writer *w, uint64_t *until)
+{
+	int fd = openat(dfd, s->name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	int out = memfd_create("ioatlas-recover", MFD_CLOEXEC), pipefd[2] = {-1, -1}, status, rc;
+	uint64_t ticks = 0;
+	char path[64];
+	pid_t pid;
+
+	if (fd < 0 || out < 0 || pipe2(pipefd, O_CLOEXEC)) {
+		rc = -errno;
+		goto out;
+	}
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0) {
+		rc = -errno;
+		goto out;
+	}
+	if (pid == 0) {
+		close(pipefd[0]);
+		rt_recover_child(fd, s->head, out, pipefd[1]);
+	}
+	close(pipefd[1]);
+	pipefd[1] = -1;
+	rc = read(pipefd[0], &ticks, sizeof(ticks)) == (ssize_t)sizeof(ticks) ? 0 : -EPROTO;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		rc = -EPROTO;
+	if (!rc) {
+		double ns = (double)ticks * rt_recover_tick_s(s->head) * 1e9;
+		uint64_t now = (uint64_t)time(NULL) * 1000000000u;
+
+		*until = s->head->state.start_real_ns + (ns > 0 && ns < 1e18 ? (uint64_t)ns : 0);
+		if (*until > now)
+			*until = now;
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", out);
+		/* What the child wrote is a log from an untrusted hand: read as every log is. */
+		rc = rt_log_take_part(w, path, NULL, NULL);
+	}
+out:
+	if (fd >= 0)
+		close(fd);
+	if (out >= 0)
+		close(out);
+	if (pipefd[0] >= 0)
+		close(pipefd[0]);
+	if (pipefd[1] >= 0)
+		close(pipefd[1]);
+	return rc;
+}
+
+/* The job's variables of the first rank, for the log's name and job region. */
+static void take_env(const struct rt_live *h)
+{
+	const char *e = h->env, *end = h->env + h->env_len;
+
+	clearenv();
+	while (e < end && *e) {
+		const char *eq = strchr(e, '=');
+
+		if (eq && eq > e) {
+			char *key = strndup(e, (size_t)(eq - e));
+
+			if (key)
+				setenv(key, eq + 1, 1);
+			free(key);
+		}
+		e += strlen(e) + 1;
+	}
+}
+
+static const char *how_of(const struct rt_live *h)
+{
+	switch (h->end) {
+	case RT_END_SIGNAL:
+		return "signal";
+	case RT_END_EXIT:
+		return "exit";
+	case RT_END_ABORT:
+		return "abort";
+	default:
+		return "killed";
+	}
+}
+
+/* The job region of the first rank's process, marked partial, and the log published. */
+static int publish(struct ioa_log_writer *w, struct spill *first, const int *ranks, size_t n,
+		   const char *hosts, size_t hosts_len, const uint32_t *rank_nodes, uint32_t nnodes,
+		   uint64_t until_first, uint64_t until_last, const struct options *o)
+{
+	const struct rt_live *h = first->head;
+	struct ioa_buf partial = IOA_BUF_INIT(1 << 20), list = IOA_BUF_INIT(1 << 20);
+	char line[128];
+	int rc, nprocs = 0, r;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		nprocs = ranks[i] + 1 > nprocs ? ranks[i] + 1 : nprocs;
+	rt = h->state;
+	rt.enabled = 0;
+	/* What the job region says was lost: the first rank's plain numbers (no pointer). */
+	rt_live = first->head;
+	/* The log goes into the tree the spill was found in. */
+	snprintf(rt.config.logdir, sizeof(rt.config.logdir), "%s", o->logdir);
+	if (rt.nprocs < nprocs)
+		rt.nprocs = nprocs;
+	take_env(h);
+	rt_log_args = h->args;
+	rt_log_args_len = h->args_len;
+	rt_log_end_ns = until_last;
+	snprintf(line, sizeof(line), "how=%s\n", how_of(h));
+	rc = ioa_buf_add(&partial, line, strlen(line));
+	if (h->end == RT_END_SIGNAL)
+		snprintf(line, sizeof(line), "signal=%d\n", h->end_signal);
+	else if (h->end == RT_END_ABORT)
+		snprintf(line, sizeof(line), "abort_code=%d\n", h->end_code);
+	else
+		line[0] = '\0';
+	rc = rc ? rc : ioa_buf_add(&partial, line, strlen(line));
+	if (!rc && o->reason) {
+		for (i = 0; o->reason[i] && i < 200; i++)
+			line[i] = o->reason[i] == '\n' ? ' ' : o->reason[i];
+		line[i] = '\0';
+		rc = ioa_buf_addf(&partial, "reason=%s\n", line);
+	}
+	rank_list(&list, ranks, n);
+	if (!rc)
+		rc = ioa_buf_addf(&partial, "ranks=%.*s\n", (int)list.len, list.data);
+	ioa_buf_reset(&list);
+	{
+		int *missing = calloc((size_t)rt.nprocs + 1, sizeof(*missing));
+		size_t nmissing = 0, k = 0;
+
+		for (r = 0; missing && r < rt.nprocs; r++) {
+			while (k < n && ranks[k] < r)
+				k++;
+			if (k == n || ranks[k] != r)
+				missing[nmissing++] = r;
+		}
+		rank_list(&list, missing, nmissing);
+		free(missing);
+	}
+	if (!rc && list.len)
+		rc = ioa_buf_addf(&partial, "missing=%.*s\n", (int)list.len, list.data);
+	if (!rc)
+		rc = ioa_buf_addf(&partial, "until_first_ns=%llu\nuntil_last_ns=%llu\n",
+				  (unsigned long long)until_first, (unsigned long long)until_last);
+	if (!rc)
+		rc = ioa_buf_add(&partial, "", 1);
+	ioa_buf_reset(&list);
+	rank_list(&list, ranks, n);
+	if (!rc)
+		rc = ioa_buf_add(&list, "", 1);
+	rt_log_partial = partial.data;
+	rt_log_ranks = list.data;
+	if (!rc && !o->dry_run)
+		rc = rt_log_pack_job(w, hosts, hosts_len, rank_nodes, nnodes);
+	if (!rc && !o->dry_run)
+		rc = rt_log_write(w);
+	if (!rc)
+		printf("%s: ranks %s, %s\n", o->dry_run ? "would recover" : "recovered", list.data,
+		       how_of(h));
+	rt_log_partial = rt_log_ranks = NULL;
+	rt_live = NULL;
+	ioa_buf_release(&partial);
+	ioa_buf_release(&list);
+	return rc;
+}
+
+/* One job folder (descriptor dfd, named dir) into one log; 1 when it is not to be taken yet. */
+static int recover_dir(const char *dir, int dfd, const struct options *o)
+{
+	struct spill *spills = calloc(MAX_SPILLS, sizeof(*spills));
+	struct ioa_log_writer w;
+	struct ioa_buf hosts = IOA_BUF_INIT(1 << 20);
+	int *ranks = NULL, rc = 0, dirfd_copy = dup(dfd);
+	uint32_t *rank_nodes = NULL, nnodes = 0;
+	uint64_t until_first = UINT64_MAX, until_last = 0;
+	size_t n = 0, i, taken = 0;
+	time_t now = time(NULL);
+	DIR *d = dirfd_copy >= 0 ? fdopendir(dirfd_copy) : NULL;
+	struct dirent *e;
+
+	ioa_logw_init(&w, (size_t)1 << 31);
+	if (!spills || !d) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	while ((e = readdir(d)) && n < MAX_SPILLS) {
+		struct stat st;
+		int fd;
+
+		if (e->d_name[0] == '.')
+			continue;
+		fd = openat(dfd, e->d_name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		spills[n].head = malloc(sizeof(struct rt_live));
+		if (spills[n].head && !fstat(fd, &st) &&
+		    !(rc = rt_recover_head(fd, spills[n].head))) {
+			snprintf(spills[n].name, sizeof(spills[n].name), "%s", e->d_name);
+			spills[n].mtime = st.st_mtime;
+			n++;
+		} else {
+			fprintf(stderr, "ioatlas recover: spill '%s/%s' left alone: %s\n", dir,
+				e->d_name,
+				rc == -EPROTO ? "written by another ioatlas build" : "not a spill");
+			free(spills[n].head);
+			spills[n].head = NULL;
+		}
+		rc = 0;
+		close(fd);
+	}
+	for (i = 0; i < n; i++) {
+		int alive = process_alive(spills[i].head);
+
+		if (spills[i].head->end == RT_END_CLEAN)
+			continue;
+		if (alive == 1 || (alive < 0 && !o->job && now - spills[i].mtime < o->older_than)) {
+			rc = 1;
+			goto out;
+		}
+	}
+	if (!n)
+		goto remove;
+	qsort(spills, n, sizeof(*spills), spill_cmp);
+	ranks = calloc(n, sizeof(*ranks));
+	rank_nodes = calloc((size_t)spills[n - 1].head->state.rank + 1, sizeof(*rank_nodes));
+	if (!ranks || !rank_nodes) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		uint64_t until = 0;
+		int prc;
+
+		if (spills[i].head->end == RT_END_CLEAN ||
+		    (taken && ranks[taken - 1] == spills[i].head->state.rank))
+			continue;
+		prc = o->dry_run ? 0 : recover_spill(dfd, &spills[i], &w, &until);
+		if (prc) {
+			fprintf(stderr, "ioatlas recover: rank %d of '%s' is left out: %s\n",
+				spills[i].head->state.rank, dir, strerror(-prc));
+			continue;
+		}
+		ranks[taken++] = spills[i].head->state.rank;
+		until_first = until < until_first ? until : until_first;
+		until_last = until > until_last ? until : until_last;
+		{
+			/* Node numbers by host, in rank order. */
+			const char *p = hosts.data;
+			uint32_t k;
+
+			for (k = 0; k < nnodes; k++, p += strlen(p) + 1)
+				if (!strcmp(p, spills[i].head->host))
+					break;
+			if (k == nnodes) {
+				ioa_buf_add(&hosts, spills[i].head->host,
+					    strlen(spills[i].head->host) + 1);
+				nnodes++;
+			}
+			rank_nodes[spills[i].head->state.rank] = k;
+		}
+	}
+	if (!taken) {
+		rc = n ? -EPROTO : 0;
+		goto out;
+	}
+	if (until_first == UINT64_MAX)
+		until_first = until_last;
+	rc = publish(&w, &spills[0], ranks, taken, hosts.data, hosts.len, rank_nodes, nnodes,
+		     until_first, until_last, o);
+	if (rc)
+		goto out;
+remove:
+	if (!o->dry_run) {
+		for (i = 0; i < n; i++)
+			unlinkat(dfd, spills[i].name, 0);
+		if (unlinkat(AT_FDCWD, dir, AT_REMOVEDIR) && errno != ENOENT)
+			fprintf(stderr, "ioatlas recover: cannot remove '%s': %s\n", dir,
+				strerror(errno));
+	}
+out:
+	if (d)
+		closedir(d);
+	else if (dirfd_copy >= 0)
+		close(dirfd_copy);
+	for (i = 0; spills && i < n; i++)
+		free(spills[i].head);
+	free(spills);
+	free(ranks);
+	free(rank_nodes);
+	ioa_buf_release(&hosts);
+	ioa_logw_release(&w);
+	return rc;
+}
+
+/* A folder of another user, as root: recovered in a child that becomes its owner. */
+static int recover_as_owner(const char *dir, int dfd, uid_t uid, gid_t gid, const struct options *o)
+{
+	struct passwd pw, *found = NULL;
+	char buf[4096];
+	int status;
+	pid_t pid;
+
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		if (getpwuid_r(uid, &pw, buf, sizeof(buf), &found) || !found)
+			found = NULL;
+		if ((found ? initgroups(found->pw_name, found->pw_gid) : setgroups(0, NULL)) ||
+		    setgid(found ? found->pw_gid : gid) || setuid(uid) || !setuid(0)) {
+			fprintf(stderr, "ioatlas recover: cannot become the owner of '%s'\n", dir);
+			_exit(2);
+		}
+		_exit(recover_dir(dir, dfd, o) < 0 ? 1 : 0);
+	}
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -EIO;
+}
+
+static int job_matches(const char *name, const char *job)
+{
+	size_t len = strlen(job);
+
+	/* .live-<job>[.<step>][.a<task>]-<launch> */
+	return !strncmp(name + 6, job, len) && (name[6 + len] == '-' || name[6 + len] == '.');
+}
+
+/* The job folders of one day folder. */
+static int recover_day(const char *day, const struct options *o, int *failed)
+{
+	DIR *d = opendir(day);
+	struct dirent *e;
+	int found = 0;
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		char dir[PATH_MAX];
+		struct stat st;
+		int dfd, rc;
+
+		if (strncmp(e->d_name, ".live-", 6) || (o->job && !job_matches(e->d_name, o->job)))
+			continue;
+		if ((size_t)snprintf(dir, sizeof(dir), "%s/%.255s", day, e->d_name) >= sizeof(dir))
+			continue;
+		dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (dfd < 0 || fstat(dfd, &st)) {
+			if (dfd >= 0)
+				close(dfd);
+			continue;
+		}
+		found++;
+		if (st.st_uid == geteuid())
+			rc = recover_dir(dir, dfd, o);
+		else if (geteuid() == 0)
+			rc = recover_as_owner(dir, dfd, st.st_uid, st.st_gid, o);
+		else
+			rc = 0; /* another user's: theirs, or root's, to recover */
+		if (rc < 0) {
+			fprintf(stderr, "ioatlas recover: cannot recover '%s': %s\n", dir,
+				strerror(-rc));
+			(*failed)++;
+		} else if (rc > 0) {
+			printf("%s: still running, left alone\n", dir);
+		}
+		close(dfd);
+	}
+	closedir(d);
+	return found;
+}
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: ioatlas recover [--job ID] [--reason TEXT] [--older-than SECONDS]\n"
+		     "                       [--days N] [--dry-run] [LOGDIR]\n"
+		     "Turns what killed jobs left in the log tree into logs marked partial.\n");
+}
+
+static long number(const char *s, const char *what)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+
+	if (*s == '\0' || *end || v < 0) {
+		fprintf(stderr, "ioatlas recover: %s must be a number of 0 or more, not '%s'\n",
+			what, s);
+		exit(2);
+	}
+	return v;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"job", required_argument, NULL, 'j'},
+		{"reason", required_argument, NULL, 'r'},
+		{"older-than", required_argument, NULL, 'o'},
+		{"days", required_argument, NULL, 'd'},
+		{"dry-run", no_argument, NULL, 'n'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	struct options o = {.older_than = 3600, .days = 14};
+	struct rt_config conf;
+	time_t now = time(NULL);
+	int c, failed = 0;
+	long day;
+
+	while ((c = getopt_long(argc, argv, "j:r:o:d:nh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			o.job = optarg;
+			break;
+		case 'r':
+			o.reason = optarg;
+			break;
+		case 'o':
+			o.older_than = number(optarg, "--older-than");
+			break;
+		case 'd':
+			o.days = number(optarg, "--days");
+			break;
+		case 'n':
+			o.dry_run = 1;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (argc - optind > 1) {
+		usage(stderr);
+		return 2;
+	}
+	if (o.job && (!*o.job || strchr(o.job, '/'))) {
+		fprintf(stderr, "ioatlas recover: '%s' is not a job id\n", o.job);
+		return 2;
+	}
+	rt_config_load(&conf);
+	o.logdir = optind < argc ? argv[optind] : conf.logdir;
+	/* Days by their names, the newest first, back to --days ago (and tomorrow's, by UTC). */
+	for (day = -1; day <= o.days; day++) {
+		time_t t = now - day * 86400;
+		struct tm tm;
+		char path[PATH_MAX];
+
+		gmtime_r(&t, &tm);
+		if ((size_t)snprintf(path, sizeof(path), "%.4000s/%04d/%02d/%02d", o.logdir,
+				     tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday) >= sizeof(path))
+			return 2;
+		recover_day(path, &o, &failed);
+	}
+	return failed ? 1 : 0;
+}

@@ -1,0 +1,204 @@
+/*
+ * rt_recover — a dead process's spill into log regions (see rt_recover.h).
+ * Built into ioatlas-recover only (RT_RECOVER: no constructor, no
+ * wrappers), from the same sources as the library whose spills it reads.
+ */
+#define _GNU_SOURCE
+#include "rt_recover.h"
+
+#include <errno.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "ioa_logw.h"
+#include "rt_log.h"
+#include "rt_trace.h"
+
+#define RECOVER_CPU_S	 60
+#define RECOVER_HEAP_MAX ((rlim_t)4 << 30)
+
+static void cut(char *s, size_t len)
+{
+	s[len - 1] = '\0';
+}
+
+int rt_recover_head(int fd, struct rt_live *head)
+{
+	struct stat st;
+	long page = sysconf(_SC_PAGESIZE);
+
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || (size_t)st.st_size < sizeof(*head) ||
+	    pread(fd, head, sizeof(*head), 0) != (ssize_t)sizeof(*head))
+		return -EINVAL;
+	if (memcmp(head->magic, RT_SPILL_MAGIC, sizeof(head->magic)))
+		return -EINVAL;
+	if (head->layout != rt_spill_layout())
+		return -EPROTO;
+	if (head->size != (uint64_t)st.st_size || head->size < sizeof(*head) || !head->base ||
+	    head->base % (uint64_t)page || head->base + head->size < head->base ||
+	    head->base + head->size > ((uint64_t)1 << 47) || head->trace_bytes > head->size ||
+	    head->env_len > sizeof(head->env) || head->args_len > sizeof(head->args))
+		return -EINVAL;
+	cut(head->version, sizeof(head->version));
+	cut(head->host, sizeof(head->host));
+	cut(head->state.exe, sizeof(head->state.exe));
+	cut(head->state.tree, sizeof(head->state.tree));
+	cut(head->state.mpi_note, sizeof(head->state.mpi_note));
+	cut(head->state.config.logdir, sizeof(head->state.config.logdir));
+	cut(head->state.config.log_group, sizeof(head->state.config.log_group));
+	if (head->env_len)
+		head->env[head->env_len - 1] = '\0';
+	head->state.disabled_reason = NULL;
+	if (head->state.nprocs < 1 || head->state.rank < 0 ||
+	    head->state.rank >= head->state.nprocs)
+		return -EINVAL;
+	return 0;
+}
+
+double rt_recover_tick_s(const struct rt_live *head)
+{
+	uint64_t ticks = head->cal_ticks - head->state.start_ticks;
+	uint64_t ns = head->cal_mono_ns - head->state.start_mono_ns;
+
+	if (head->cal_ticks <= head->state.start_ticks ||
+	    head->cal_mono_ns <= head->state.start_mono_ns)
+		return 1e-9;
+	return (double)ns * 1e-9 / (double)ticks;
+}
+
+/* Read, write, memory and the way out: every other call fails with EPERM. */
+static int shut_in(void)
+{
+#if defined(__x86_64__)
+#define RECOVER_ARCH AUDIT_ARCH_X86_64
+#elif defined(__aarch64__)
+#define RECOVER_ARCH AUDIT_ARCH_AARCH64
+#endif
+#ifdef RECOVER_ARCH
+#define ALLOW(nr)                                        \
+	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (nr), 0, 1), \
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW)
+	struct sock_filter filter[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, RECOVER_ARCH, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		ALLOW(SYS_read),
+		ALLOW(SYS_write),
+		ALLOW(SYS_lseek),
+		ALLOW(SYS_fstat),
+		ALLOW(SYS_newfstatat),
+		ALLOW(SYS_brk),
+		ALLOW(SYS_mmap),
+		ALLOW(SYS_munmap),
+		ALLOW(SYS_mremap),
+		ALLOW(SYS_madvise),
+		ALLOW(SYS_futex),
+		ALLOW(SYS_clock_gettime),
+		ALLOW(SYS_getpid),
+		ALLOW(SYS_exit),
+		ALLOW(SYS_exit_group),
+		ALLOW(SYS_rt_sigreturn),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+	};
+	struct sock_fprog prog = {(unsigned short)(sizeof(filter) / sizeof(filter[0])), filter};
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+		return -errno;
+	return syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) ? -errno : 0;
+#else
+	return -ENOSYS;
+#endif
+}
+
+/* The latest time (ticks since start) any record or the trace was updated. */
+static uint64_t recorded_until(void)
+{
+	double until = 0;
+	int m;
+
+	for (m = 0; m < IOA_MOD_COUNT; m++) {
+		const struct rt_record *rec = rt_live->modules[m].first;
+		unsigned n = 0;
+
+		/* A loop in a damaged list ends at the budget's count of records. */
+		for (; rec && n < (1u << 24); rec = rec->next_in_module, n++) {
+			until = rec->meta_end > until ? rec->meta_end : until;
+			until = rec->read_end > until ? rec->read_end : until;
+			until = rec->write_end > until ? rec->write_end : until;
+		}
+	}
+	if (until < 0 || until > 1e19)
+		until = 0;
+	if (rt_live->end != RT_END_RUNNING && rt_live->end_ticks > rt.start_ticks &&
+	    (double)(rt_live->end_ticks - rt.start_ticks) > until)
+		until = (double)(rt_live->end_ticks - rt.start_ticks);
+	return (uint64_t)until;
+}
+
+static __attribute__((noreturn)) void fail(const char *what, int rc)
+{
+	fprintf(stderr, "ioatlas recover: %s: %s\n", what, strerror(-rc));
+	_exit(1);
+}
+
+void rt_recover_child(int fd, const struct rt_live *head, int out_fd, int until_fd)
+{
+	struct rlimit cpu = {RECOVER_CPU_S, RECOVER_CPU_S}, as;
+	struct ioa_log_writer w;
+	uint64_t until;
+	double tick_s;
+	void *p;
+	int rc;
+
+	p = mmap((void *)(uintptr_t)head->base, head->size, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_FIXED_NOREPLACE, fd, 0);
+	if (p == MAP_FAILED)
+		fail("cannot map the spill at its address", -errno);
+	if (p != (void *)(uintptr_t)head->base)
+		fail("cannot map the spill at its address", -EADDRINUSE);
+	close(fd);
+	as.rlim_cur = as.rlim_max = RECOVER_HEAP_MAX + head->size;
+	setrlimit(RLIMIT_CPU, &cpu);
+	setrlimit(RLIMIT_AS, &as);
+	if ((rc = shut_in()))
+		fail("cannot shut the recovery in", rc);
+
+	/* The process's state, as it was: its own copy of rt and the arena's root. */
+	rt = head->state;
+	rt.enabled = 0;
+	rt.arena.base = p;
+	rt.arena.size = head->size;
+	rt_live = p;
+	rt_trace_adopt();
+	until = recorded_until();
+	/* A shutdown that turned the times into seconds and then failed to write. */
+	tick_s =
+		rt_live->seconds_per_tick > 0 ? rt_live->seconds_per_tick : rt_recover_tick_s(head);
+	rt_log_tick_s = tick_s;
+	if (!(rt_live->seconds_per_tick > 0))
+		rt_records_to_seconds(tick_s);
+	ioa_logw_init(&w, RT_LOG_PART_CAP);
+	rc = rt_log_pack_records(&w);
+	/* A trace that cannot be packed is left out; the records go on without it. */
+	if (!rc && rt_trace_pack(&w, tick_s * 1e9))
+		fprintf(stderr, "ioatlas recover: rank %d: the trace is left out\n", rt.rank);
+	if (!rc)
+		rc = rt_log_write_fd(&w, out_fd);
+	if (rc)
+		fail("cannot pack the records", rc);
+	if (write(until_fd, &until, sizeof(until)) != (ssize_t)sizeof(until))
+		fail("cannot report the time recorded", -EIO);
+	_exit(0);
+}

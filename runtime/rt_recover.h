@@ -1,0 +1,41 @@
+/*
+ * rt_recover — one dead process's spill (rt_spill.h) into log regions.
+ *
+ * The spill is the process's arena: mapped at the address it had there
+ * (private, so the file stays as it was), it is the runtime's state again,
+ * and the runtime's own packing code turns it into regions.  That means
+ * following pointers in a file its user could have written: so it runs in
+ * a child made for one spill, which maps it, reads what it needs from
+ * outside first (nothing), and then shuts itself in (a seccomp filter:
+ * read, write, memory, exit; every other system call fails with EPERM)
+ * before it touches a pointer.  What it writes back — a log of the rank's
+ * regions and one number — is read as untrusted input, as every log is.
+ */
+#ifndef RT_RECOVER_H
+#define RT_RECOVER_H
+
+#include <stdint.h>
+
+#include "rt_spill.h"
+
+/*
+ * Reads and checks the header of the spill open on fd (regular file of the
+ * arena's size, magic, this build's layout, a plausible address) into
+ * *head; strings are cut to their fields.  0, -EPROTO (another build's
+ * spill: recover with its ioatlas), or -EINVAL.
+ */
+int rt_recover_head(int fd, struct rt_live *head);
+
+/* Seconds per tick of the process, from its two clock readings. */
+double rt_recover_tick_s(const struct rt_live *head);
+
+/*
+ * In a child made for it, never returning: maps the spill open on fd,
+ * shuts itself in, packs the rank's records and trace as a log into
+ * out_fd and writes to until_fd the ticks (since the process's start) up
+ * to which it recorded, 8 bytes.  Exits 0, or 1 with a message on stderr.
+ */
+__attribute__((noreturn)) void rt_recover_child(int fd, const struct rt_live *head, int out_fd,
+						int until_fd);
+
+#endif

@@ -1,0 +1,420 @@
+/*
+ * rt_spill — the arena in a file while the process runs (see rt_spill.h).
+ *
+ * The move: the file is made and given its blocks, mapped somewhere, the
+ * arena copied into it under the lock, and the mapping moved onto the
+ * arena's address with mremap(MREMAP_FIXED), which replaces the anonymous
+ * pages in one step: no pointer changes, and a failure at any point before
+ * leaves the anonymous arena in place.  The folder is the job's
+ * (.live-<job>-<launch> in the day folder of the process's start), made
+ * 0700 — 0750 when the day folder hands down the site's log group (the
+ * collector's), as the logs themselves are readable by it — and checked to
+ * be the user's own before anything is made in it.
+ */
+#define _GNU_SOURCE
+#include "rt_spill.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "rt_log.h"
+#include "rt_trace.h"
+
+struct rt_live *rt_live;
+
+/* The spill: its folder and file, for the clean end's removal. */
+static char spill_dir[PATH_MAX], spill_file[PATH_MAX];
+static pid_t spill_pid; /* the process whose spill it is (not a forked child) */
+
+/* SIGTERM: held by the runtime while term_held; the program's own disposition. */
+static volatile sig_atomic_t term_held;
+static struct sigaction prog_term;
+
+uint32_t rt_spill_layout(void)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ull;
+	const uint64_t sizes[] = {
+		sizeof(struct rt_live),
+		sizeof(struct rt_record),
+		sizeof(struct rt_failure),
+		sizeof(struct rt_state),
+		sizeof(struct rt_config),
+		sizeof(struct rt_bin),
+		sizeof(struct rt_values),
+		IOA_MOD_COUNT,
+		RT_BINS,
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+		h = (h ^ sizes[i]) * 0x100000001b3ull;
+	for (i = 0; i < IOA_MOD_COUNT; i++)
+		h = (h ^ (uint64_t)ioa_modules[i].counter_count << 16 ^
+		     ioa_modules[i].fcounter_count) *
+		    0x100000001b3ull;
+	for (i = 0; IOATLAS_VERSION[i]; i++)
+		h = (h ^ (unsigned char)IOATLAS_VERSION[i]) * 0x100000001b3ull;
+	return (uint32_t)(h ^ h >> 32);
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+int rt_live_init(void)
+{
+	rt_live = rt_arena_alloc(&rt.arena, sizeof(*rt_live));
+	if (!rt_live)
+		return -ENOMEM;
+	memcpy(rt_live->magic, RT_SPILL_MAGIC, sizeof(rt_live->magic));
+	rt_live->layout = rt_spill_layout();
+	rt_live->base = (uint64_t)(uintptr_t)rt.arena.base;
+	rt_live->size = rt.arena.size;
+	snprintf(rt_live->version, sizeof(rt_live->version), "%s", IOATLAS_VERSION);
+	return 0;
+}
+
+void rt_spill_calibrate(void)
+{
+	if (!rt_live)
+		return;
+	rt_live->cal_mono_ns = mono_ns();
+	rt_live->cal_ticks = rt_ticks();
+}
+
+void rt_spill_note_state(void)
+{
+	if (rt_live && spill_pid == getpid())
+		rt_live->state = rt;
+}
+
+/* ------------------------------------------------------------ SIGTERM */
+
+static int real_sigaction(int sig, const struct sigaction *act, struct sigaction *old)
+{
+	static int (*real)(int, const struct sigaction *, struct sigaction *);
+
+#ifdef RT_STATIC
+	real = sigaction;
+#else
+	if (!real) {
+		void *sym = dlsym(RTLD_NEXT, "sigaction");
+
+		memcpy(&real, &sym, sizeof(sym));
+		if (!real)
+			return -1;
+	}
+#endif
+	return real(sig, act, old);
+}
+
+static void on_term(int sig, siginfo_t *info, void *context)
+{
+	int saved_errno = errno;
+	struct sigaction prog = prog_term;
+
+	if (rt_live && getpid() == spill_pid && rt_live->end == RT_END_RUNNING) {
+		rt_live->end_ticks = rt_ticks();
+		rt_live->end_signal = sig;
+		rt_spill_calibrate();
+		__atomic_store_n(&rt_live->end, RT_END_SIGNAL, __ATOMIC_RELEASE);
+	}
+	errno = saved_errno;
+	if (prog.sa_handler == SIG_IGN)
+		return;
+	if (prog.sa_handler == SIG_DFL) {
+		/* Blocked while this runs: it ends the process on return, as without us. */
+		struct sigaction dfl = {.sa_handler = SIG_DFL};
+
+		term_held = 0;
+		real_sigaction(sig, &dfl, NULL);
+		raise(sig);
+		errno = saved_errno;
+		return;
+	}
+	if (prog.sa_flags & SA_RESETHAND) {
+		/* Once, as the kernel would have done for the program. */
+		struct sigaction dfl = {.sa_handler = SIG_DFL};
+
+		prog_term = dfl;
+		term_held = 0;
+		real_sigaction(sig, &dfl, NULL);
+	}
+	if (prog.sa_flags & SA_SIGINFO)
+		prog.sa_sigaction(sig, info, context);
+	else
+		prog.sa_handler(sig);
+}
+
+/* Our handler with the program's mask and flags (SA_RESTART, SA_NODEFER ...). */
+static int hold_term(void)
+{
+	struct sigaction ours = prog_term;
+
+	ours.sa_sigaction = on_term;
+	ours.sa_flags = (prog_term.sa_flags | SA_SIGINFO) & ~SA_RESETHAND;
+	return real_sigaction(SIGTERM, &ours, NULL);
+}
+
+int rt_spill_sigaction(int sig, const struct sigaction *act, struct sigaction *old)
+{
+	sigset_t term, was;
+
+	if (sig != SIGTERM || !term_held)
+		return 0;
+	sigemptyset(&term);
+	sigaddset(&term, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &term, &was);
+	if (old)
+		*old = prog_term;
+	if (act) {
+		prog_term = *act;
+		/* Ignored is inherited across exec, a handler is not: the real thing. */
+		if (act->sa_handler == SIG_IGN) {
+			term_held = 0;
+			real_sigaction(SIGTERM, act, NULL);
+		} else {
+			hold_term();
+		}
+	}
+	pthread_sigmask(SIG_SETMASK, &was, NULL);
+	return 1;
+}
+
+#ifndef RT_RECOVER
+#ifdef RT_STATIC
+#define RT_SIG_SYM(name) __wrap_##name
+#else
+#define RT_SIG_SYM(name) name
+#endif
+
+__attribute__((visibility("default"))) int
+RT_SIG_SYM(sigaction)(int sig, const struct sigaction *act, struct sigaction *old)
+{
+	if (rt_spill_sigaction(sig, act, old))
+		return 0;
+	return real_sigaction(sig, act, old);
+}
+
+static sighandler_t signal_as_sigaction(int sig, sighandler_t handler)
+{
+	struct sigaction act = {.sa_handler = handler, .sa_flags = SA_RESTART}, old;
+
+	/* glibc's signal(): BSD semantics, the signal blocked while handled. */
+	sigemptyset(&act.sa_mask);
+	sigaddset(&act.sa_mask, sig);
+	if (RT_SIG_SYM(sigaction)(sig, &act, &old))
+		return SIG_ERR;
+	return old.sa_handler;
+}
+
+__attribute__((visibility("default"))) sighandler_t RT_SIG_SYM(signal)(int sig,
+								       sighandler_t handler)
+{
+	return signal_as_sigaction(sig, handler);
+}
+
+__attribute__((visibility("default"))) sighandler_t RT_SIG_SYM(bsd_signal)(int sig,
+									   sighandler_t handler)
+{
+	return signal_as_sigaction(sig, handler);
+}
+#endif
+
+/* ------------------------------------------------------------ the move */
+
+/* The launch that tells apart jobs of one job token (mpiexec runs without a batch system). */
+static void launch_id(char *out, size_t len)
+{
+	const char *ns = getenv("PMIX_NAMESPACE");
+
+	if (rt.tree[0])
+		snprintf(out, len, "t%.80s", rt.tree);
+	else if (ns && *ns)
+		snprintf(out, len, "n%.60s", ns);
+	else
+		snprintf(out, len, "p%d", (int)getppid());
+	for (; *out; out++)
+		if (!((*out >= 'a' && *out <= 'z') || (*out >= 'A' && *out <= 'Z') ||
+		      (*out >= '0' && *out <= '9') || *out == '.' || *out == '-'))
+			*out = '_';
+}
+
+/* The job's folder, made or found, the user's own: its descriptor, or -errno. */
+static int open_job_dir(void)
+{
+	char day[PATH_MAX], job[192], launch[96];
+	struct stat day_st, st;
+	int rc = rt_log_day_dir(day, sizeof(day), rt.start_real_ns), dfd;
+	mode_t mode;
+
+	if (rc)
+		return rc;
+	if (stat(day, &day_st))
+		return -errno;
+	rt_log_job_token(job, sizeof(job));
+	launch_id(launch, sizeof(launch));
+	if ((size_t)snprintf(spill_dir, sizeof(spill_dir), "%s/.live-%s-%s", day, job, launch) >=
+	    sizeof(spill_dir))
+		return -ENAMETOOLONG;
+	/* The site's group, handed down by a set-group-ID day folder, may read it; nobody else. */
+	mode = (day_st.st_mode & S_ISGID) && day_st.st_gid != getegid() ? 0750 : 0700;
+	if (mkdir(spill_dir, mode) && errno != EEXIST)
+		return -errno;
+	dfd = open(spill_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dfd < 0)
+		return -errno;
+	if (fstat(dfd, &st) || st.st_uid != geteuid() || (st.st_mode & 0027)) {
+		close(dfd);
+		return -EPERM;
+	}
+	return dfd;
+}
+
+/* The batch system's variables that the job region reads, "K=V\0" each. */
+static void keep_env(void)
+{
+	static const char *const prefixes[] = {"SLURM_", "PBS_", "LSB_", "FLUX_", "COBALT_"};
+	extern char **environ;
+	char **e;
+	size_t i, n = 0;
+
+	for (e = environ; e && *e; e++) {
+		size_t len = strlen(*e) + 1;
+
+		for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+			if (!strncmp(*e, prefixes[i], strlen(prefixes[i])))
+				break;
+		if (i == sizeof(prefixes) / sizeof(prefixes[0]) || n + len > RT_SPILL_ENV_MAX)
+			continue;
+		memcpy(rt_live->env + n, *e, len);
+		n += len;
+	}
+	rt_live->env_len = (uint32_t)n;
+}
+
+static void keep_args(void)
+{
+	int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, rt_live->args, sizeof(rt_live->args)) : 0;
+
+	if (fd >= 0)
+		close(fd);
+	rt_live->args_len = n > 0 ? (uint32_t)n : 0;
+}
+
+/* Moves the arena into fd (of the arena's size, with its blocks).  0 or -errno. */
+static int move_arena(int fd)
+{
+	void *p = (void *)syscall(SYS_mmap, NULL, rt.arena.size, PROT_READ | PROT_WRITE, MAP_SHARED,
+				  fd, 0);
+	void *q;
+
+	if (p == MAP_FAILED)
+		return -errno;
+	rt_lock();
+	memcpy(p, rt.arena.base, rt.arena.used);
+	q = (void *)syscall(SYS_mremap, p, rt.arena.size, rt.arena.size,
+			    MREMAP_MAYMOVE | MREMAP_FIXED, rt.arena.base);
+	rt_unlock();
+	if (q != (void *)rt.arena.base) {
+		int err = errno;
+
+		syscall(SYS_munmap, p, rt.arena.size);
+		return -err;
+	}
+	return 0;
+}
+
+void rt_spill_start(void)
+{
+	static int tried;
+	char host[64], name[160];
+	struct sigaction now;
+	int dfd, fd, rc;
+
+	if (tried || !rt.enabled || !rt_live || !rt.config.spill)
+		return;
+	tried = 1;
+	dfd = open_job_dir();
+	if (dfd < 0) {
+		rc = dfd;
+		goto out;
+	}
+	rt_log_host(host, sizeof(host));
+	snprintf(name, sizeof(name), "%d.%s.%d", rt.rank, host, (int)rt.pid);
+	fd = openat(dfd, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	close(dfd);
+	if (fd < 0) {
+		rc = -errno;
+		goto out;
+	}
+	if ((size_t)snprintf(spill_file, sizeof(spill_file), "%.3900s/%s", spill_dir, name) >=
+	    sizeof(spill_file)) {
+		close(fd);
+		rc = -ENAMETOOLONG;
+		goto out;
+	}
+	/* Without its blocks, a full disk would be SIGBUS in the program later. */
+	rc = posix_fallocate(fd, 0, (off_t)rt.arena.size);
+	rc = rc ? -rc : move_arena(fd);
+	close(fd);
+	if (rc) {
+		unlink(spill_file);
+		rmdir(spill_dir);
+		spill_file[0] = '\0';
+		goto out;
+	}
+	spill_pid = getpid();
+	rt_live->uid = (uint32_t)getuid();
+	snprintf(rt_live->host, sizeof(rt_live->host), "%s", host);
+	keep_env();
+	keep_args();
+	rt_spill_note_state();
+	rt_spill_calibrate();
+	/* A SIGTERM ignored from the start (nohup) stays ignored, by the kernel. */
+	if (real_sigaction(SIGTERM, NULL, &now) == 0 && now.sa_handler != SIG_IGN) {
+		prog_term = now;
+		term_held = 1;
+		if (hold_term())
+			term_held = 0;
+	}
+out:
+	if (rc && rt.config.debug)
+		fprintf(stderr, "ioatlas: no spill, a killed job leaves no record: %s\n",
+			strerror(-rc));
+}
+
+void rt_spill_end(enum rt_spill_end how, int code)
+{
+	int expected = RT_END_RUNNING;
+
+	if (!rt_live || !spill_file[0] || getpid() != spill_pid)
+		return;
+	if (how == RT_END_CLEAN) {
+		rt_live->end = RT_END_CLEAN;
+		unlink(spill_file);
+		rmdir(spill_dir); /* the job's last process removes the folder */
+		spill_file[0] = '\0';
+		return;
+	}
+	rt_live->end_ticks = rt_ticks();
+	rt_live->end_code = code;
+	rt_spill_calibrate();
+	__atomic_compare_exchange_n(&rt_live->end, &expected, (int32_t)how, 0, __ATOMIC_RELEASE,
+				    __ATOMIC_RELAXED);
+}
