@@ -192,6 +192,66 @@ static int load_facts(PGconn *conn, struct an_job *job, const char *id, size_t *
 	return 0;
 }
 
+/* ns from microseconds since the epoch (as load_partial() selects them), or 0. */
+static uint64_t ns_of_us(PGresult *res, int col)
+{
+	int64_t us = 0;
+
+	if (PQgetisnull(res, 0, col) || ioa_parse_i64(PQgetvalue(res, 0, col), &us) || us <= 0 ||
+	    (uint64_t)us > UINT64_MAX / 1000u)
+		return 0;
+	return (uint64_t)us * 1000u;
+}
+
+/*
+ * The job's start in ns, and whether it is partial and how it ended
+ * (migration 0007).  The columns hold what the collector checked; they go
+ * through ioa_partial_set() again all the same, and the reason, stored in
+ * display form, is taken as it is.
+ */
+static int load_partial(PGconn *conn, struct an_job *job, const char *id, struct ioa_buf *err)
+{
+	static const char sql[] =
+		"SELECT (extract(epoch FROM start_time) * 1000000)::bigint, partial, partial_how, "
+		"partial_signal, partial_abort_code, partial_reason, partial_ranks, "
+		"partial_missing, (extract(epoch FROM partial_until_first) * 1000000)::bigint, "
+		"(extract(epoch FROM partial_until_last) * 1000000)::bigint "
+		"FROM jobs WHERE id = $1 AND start_time = $2";
+	static const char *const fields[] = {"how", "signal", "abort_code"};
+	static const char *const lists[] = {"ranks", "missing"};
+	struct ioa_partial *p = &job->ended;
+	char ns[24];
+	size_t i;
+	int rc;
+	PGresult *res = query(conn, sql, id, job->start_time, err, &rc);
+
+	if (!res)
+		return rc;
+	if (PQntuples(res) != 1) {
+		PQclear(res);
+		return 0;
+	}
+	rc = 0;
+	job->start_ns = ns_of_us(res, 0);
+	job->partial = !strcmp(PQgetvalue(res, 0, 1), "t");
+	for (i = 0; i < 3 && rc >= 0; i++)
+		if (!PQgetisnull(res, 0, 2 + (int)i))
+			rc = ioa_partial_set(p, fields[i], PQgetvalue(res, 0, 2 + (int)i),
+					     (size_t)PQgetlength(res, 0, 2 + (int)i));
+	if (rc >= 0 && !PQgetisnull(res, 0, 5) && !(p->reason = strdup(PQgetvalue(res, 0, 5))))
+		rc = -ENOMEM;
+	for (i = 0; i < 2 && rc >= 0; i++)
+		if (!PQgetisnull(res, 0, 6 + (int)i))
+			rc = ioa_partial_set(p, lists[i], PQgetvalue(res, 0, 6 + (int)i),
+					     (size_t)PQgetlength(res, 0, 6 + (int)i));
+	for (i = 0; i < 2 && rc >= 0; i++) {
+		snprintf(ns, sizeof(ns), "%" PRIu64, ns_of_us(res, 8 + (int)i));
+		rc = ioa_partial_set(p, i ? "until_last_ns" : "until_first_ns", ns, strlen(ns));
+	}
+	PQclear(res);
+	return rc < 0 ? rc : 0;
+}
+
 static int load_files(PGconn *conn, struct an_job *job, const char *id, struct ioa_buf *err)
 {
 	/* Every record id the job's tables name, with its name and file system. */
@@ -618,6 +678,7 @@ int an_load(PGconn *conn, const struct an_settings *set, int64_t id, const char 
 	snprintf(ids, sizeof(ids), "%" PRId64, id);
 	rc = load_layout(conn, err);
 	rc = rc ? rc : load_facts(conn, job, ids, &map_len, err);
+	rc = rc ? rc : load_partial(conn, job, ids, err);
 	rc = rc ? rc : load_files(conn, job, ids, err);
 	rc = rc ? rc : load_records(conn, job, ids, err);
 	rc = rc ? rc : load_failures(conn, job, ids, err);
@@ -643,6 +704,7 @@ void an_free(struct an_job *job)
 	free(job->version);
 	free(job->settings);
 	free(job->untracked);
+	ioa_partial_release(&job->ended);
 	for (i = 0; job->hosts && i < job->nhosts; i++)
 		free(job->hosts[i]);
 	free(job->hosts);

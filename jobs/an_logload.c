@@ -141,6 +141,11 @@ static int on_job(uint16_t key, const unsigned char *v, uint32_t len, void *arg)
 				start = i + 1;
 			}
 		return 0;
+	case IOA_JOB_PARTIAL:
+		/* Untrusted text: what is malformed is dropped (common/ioa_partial.h). */
+		job->partial = 1;
+		ioa_partial_release(&job->ended);
+		return ioa_partial_parse(&job->ended, v, len);
 	case IOA_JOB_RANK_NODES:
 		free(job->rank_node);
 		job->rank_node = calloc(len / 4 + 1, sizeof(*job->rank_node));
@@ -362,6 +367,7 @@ int an_load_log(const char *path, const struct an_settings *set, struct an_job *
 
 		gmtime_r(&s, &tm);
 		strftime(job->start_time, sizeof(job->start_time), "%Y-%m-%d %H:%M:%S+00", &tm);
+		job->start_ns = l.start_ns;
 		job->seconds = l.end_ns > l.start_ns ? (double)(l.end_ns - l.start_ns) * 1e-9 : 0;
 		char **text[] = {&job->user, &job->exe,	    &job->jobid,
 				 &job->args, &job->version, &job->settings};

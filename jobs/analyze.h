@@ -20,6 +20,7 @@
 
 #include "ioa_buf.h"
 #include "ioa_counters.h"
+#include "ioa_partial.h"
 
 /* The site's thresholds (settings analyze.*, documented in docs/analyses.md). */
 struct an_settings {
@@ -115,6 +116,14 @@ struct an_job {
 	char **hosts;
 	int32_t *rank_node;	/* per rank (nprocs of them), or NULL */
 	int32_t nprocs_claimed; /* what the log says, when more than the ranks it holds */
+	uint64_t start_ns;	/* start_time, ns since the epoch */
+	/*
+	 * A partial log, recovered from a killed job's leftovers (job key 31,
+	 * jobs.partial): how the job ended and until when its ranks recorded,
+	 * the fields that were well formed (common/ioa_partial.h).
+	 */
+	int partial;
+	struct ioa_partial ended;
 
 	struct an_file *files;
 	size_t nfiles;
