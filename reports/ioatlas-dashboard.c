@@ -2,9 +2,10 @@
  * ioatlas dashboard — the site's static pages, for a web root, nightly:
  * top users, executables and file systems by bytes and by jobs over the
  * last day, week, month and year; insight prevalence over time; the jobs,
- * linked to their reports; coverage (jobs, partial ones, quarantined
- * logs).  Reports go into a folder per user that only that user may read,
- * unless the site says otherwise.  docs/reports.md.
+ * linked to their reports, partial ones (killed jobs' recovered logs)
+ * marked; coverage (jobs, partial ones, quarantined logs).  Reports go
+ * into a folder per user that only that user may read, unless the site
+ * says otherwise.  docs/reports.md.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -260,7 +261,7 @@ static void jobs_list(struct dash *d, struct html *p, const char *days)
 		"j.bytes_read + j.bytes_written, (SELECT count(*) FROM analysis_results a, "
 		"jsonb_array_elements(a.result->'findings') f WHERE a.job = j.id "
 		"AND a.start_time = j.start_time AND a.analysis = 'insights' "
-		"AND f->>'severity' = 'high') "
+		"AND f->>'severity' = 'high'), j.partial "
 		"FROM jobs j JOIN users u ON u.id = j.user_id JOIN executables e ON e.id = "
 		"j.exe_id "
 		"WHERE j.start_time >= now() - make_interval(days => $1::integer) "
@@ -273,7 +274,8 @@ static void jobs_list(struct dash *d, struct html *p, const char *days)
 	res = query(d, sql, 2, (const char *const[]){days, limit});
 	html_put(p,
 		 "<h2>Jobs</h2>\n<p class=\"muted\">The latest %lld; a job's report is readable by "
-		 "its user.</p>\n<table class=\"files\"><thead><tr><th>job</th><th>start</th>"
+		 "its user; <i>partial</i>: the job was killed, its log recovered from what its "
+		 "ranks left.</p>\n<table class=\"files\"><thead><tr><th>job</th><th>start</th>"
 		 "<th>user</th><th>executable</th><th class=\"n\">ranks</th><th "
 		 "class=\"n\">bytes</th><th class=\"n\">high insights</th></tr></thead><tbody>\n",
 		 d->set.jobs_listed);
@@ -288,6 +290,10 @@ static void jobs_list(struct dash *d, struct html *p, const char *days)
 		} else {
 			html_esc(p, PQgetvalue(res, i, 0));
 		}
+		/* A partial log: the job was killed; its report says how. */
+		if (!strcmp(PQgetvalue(res, i, 8), "t"))
+			html_put(p, "<span class=\"tag\" title=\"partial log: recovered from a "
+				    "killed job\">partial</span>");
 		html_put(p, "</td><td>");
 		html_esc(p, PQgetvalue(res, i, 1));
 		html_put(p, "</td><td>");
@@ -317,7 +323,8 @@ static void coverage(struct dash *d, struct html *p, const char *days)
 	static const char sql_partial[] =
 		"SELECT count(*), count(*) FILTER (WHERE folded), count(*) FILTER (WHERE NOT "
 		"EXISTS "
-		"(SELECT 1 FROM traces t WHERE t.job = j.id AND t.start_time = j.start_time)) "
+		"(SELECT 1 FROM traces t WHERE t.job = j.id AND t.start_time = j.start_time)), "
+		"count(*) FILTER (WHERE partial) "
 		"FROM jobs j WHERE j.start_time >= now() - make_interval(days => $1::integer)";
 	PGresult *res;
 	int i;
@@ -335,8 +342,10 @@ static void coverage(struct dash *d, struct html *p, const char *days)
 		html_put(p,
 			 "<tr><td>jobs</td><td class=\"n\">%s</td></tr>\n<tr><td>partial: records "
 			 "folded</td><td class=\"n\">%s</td></tr>\n<tr><td>partial: no operation "
-			 "trace</td><td class=\"n\">%s</td></tr>\n",
-			 PQgetvalue(res, 0, 0), PQgetvalue(res, 0, 1), PQgetvalue(res, 0, 2));
+			 "trace</td><td class=\"n\">%s</td></tr>\n<tr><td>partial: log recovered "
+			 "from a killed job</td><td class=\"n\">%s</td></tr>\n",
+			 PQgetvalue(res, 0, 0), PQgetvalue(res, 0, 1), PQgetvalue(res, 0, 2),
+			 PQgetvalue(res, 0, 3));
 	PQclear(res);
 	html_put(p, "</table>\n<table><tr><th>why logs were quarantined</th><th "
 		    "class=\"n\">logs</th></tr>\n");

@@ -53,7 +53,14 @@ static void header(struct html *p, json_object *m)
 	html_begin(p, title);
 	html_put(p, "<h1>I/O report: ");
 	html_esc(p, gets(job, "executable"));
-	html_put(p, "</h1>\n<table class=\"facts\">\n");
+	html_put(p, "</h1>\n");
+	/* A partial log says so first, in a sentence: how the job ended, what it left. */
+	if (get(job, "partial")) {
+		html_put(p, "<p class=\"banner partial\">");
+		html_esc(p, gets(get(job, "partial"), "sentence"));
+		html_put(p, "</p>\n");
+	}
+	html_put(p, "<table class=\"facts\">\n");
 	{
 		static const char *const rows[][2] = {{"jobid", "scheduler job"},
 						      {"user", "user"},

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "ioa_trace.h"
 #include "report.h"
@@ -17,6 +18,60 @@ static json_object *str(const char *s)
 static json_object *num(double v)
 {
 	return an_num(v);
+}
+
+/* ns since the epoch as "2026-11-28 10:00:01 UTC". */
+static json_object *utc(uint64_t ns)
+{
+	time_t s = (time_t)(ns / 1000000000u);
+	struct tm tm;
+	char text[64];
+
+	if (!gmtime_r(&s, &tm) || !strftime(text, sizeof(text), "%Y-%m-%d %H:%M:%S UTC", &tm))
+		return str("");
+	return str(text);
+}
+
+/*
+ * A partial job (its log recovered from a killed job): how it ended and
+ * until when its ranks recorded, field by field, and the sentence the
+ * page opens with.  NULL when out of memory.
+ */
+static json_object *partial_json(const struct an_job *job)
+{
+	const struct ioa_partial *p = &job->ended;
+	json_object *o = json_object_new_object();
+	struct ioa_buf sentence = IOA_BUF_INIT(1 << 16);
+	uint64_t end_ns = job->start_ns && job->seconds > 0
+				  ? job->start_ns + (uint64_t)llround(job->seconds * 1e9)
+				  : 0;
+
+	if (ioa_partial_how_name(p->how))
+		json_object_object_add(o, "how", str(ioa_partial_how_name(p->how)));
+	if (p->signal)
+		json_object_object_add(o, "signal", json_object_new_int(p->signal));
+	if (p->signal && ioa_signal_name(p->signal))
+		json_object_object_add(o, "signal_name", str(ioa_signal_name(p->signal)));
+	if (p->has_abort_code)
+		json_object_object_add(o, "abort_code", json_object_new_int(p->abort_code));
+	if (p->reason)
+		json_object_object_add(o, "reason", str(p->reason));
+	if (p->ranks)
+		json_object_object_add(o, "ranks", str(p->ranks));
+	if (p->missing)
+		json_object_object_add(o, "missing", str(p->missing));
+	if (p->until_first_ns)
+		json_object_object_add(o, "until_first", utc(p->until_first_ns));
+	if (p->until_last_ns)
+		json_object_object_add(o, "until_last", utc(p->until_last_ns));
+	if (ioa_partial_describe(p, IOA_PARTIAL_SENTENCE, job->start_ns, end_ns, &sentence)) {
+		ioa_buf_release(&sentence);
+		json_object_put(o);
+		return NULL;
+	}
+	json_object_object_add(o, "sentence", str(ioa_buf_str(&sentence)));
+	ioa_buf_release(&sentence);
+	return o;
 }
 
 static json_object *job_json(const struct an_job *job, const char *source)
@@ -39,6 +94,8 @@ static json_object *job_json(const struct an_job *job, const char *source)
 	json_object_object_add(o, "seconds", num(job->seconds));
 	json_object_object_add(o, "runtime_version", str(job->version));
 	json_object_object_add(o, "settings", str(job->settings));
+	if (job->partial)
+		json_object_object_add(o, "partial", partial_json(job));
 	return o;
 }
 
@@ -53,6 +110,11 @@ static json_object *completeness(const struct an_job *job)
 
 	json_object_object_add(o, "folded", json_object_new_boolean(job->folded));
 	json_object_object_add(o, "trace", str(trace));
+	if (job->partial)
+		json_object_array_add(
+			notes, str("the job did not end normally: its log was recovered from "
+				   "what its ranks left (see the top of the page), and each "
+				   "rank's counters stop where its recording stopped"));
 	if (job->folded)
 		json_object_array_add(notes,
 				      str("some files were folded into overflow records "
