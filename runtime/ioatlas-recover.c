@@ -62,15 +62,31 @@ static int spill_cmp(const void *a, const void *b)
 	       (x->head->state.rank < y->head->state.rank);
 }
 
-/* Whether the process of a spill may still run: on this host, its pid is asked. */
+/*
+ * Whether the process of a spill may still run: on this host, its pid is
+ * asked (a zombie is gone; a pid reused meanwhile reads as running), on
+ * another, nobody here can say (-1).
+ */
 static int process_alive(const struct rt_live *h)
 {
-	char host[64];
+	char host[64], path[64], line[512], *paren;
+	ssize_t n;
+	int fd;
 
 	rt_log_host(host, sizeof(host));
 	if (strcmp(host, h->host))
-		return -1; /* not ours to ask */
-	return kill(h->state.pid, 0) == 0 || errno == EPERM;
+		return -1;
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)h->state.pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return !(kill(h->state.pid, 0) && errno == ESRCH);
+	n = read(fd, line, sizeof(line) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	line[n] = '\0';
+	paren = strrchr(line, ')');
+	return paren && paren[1] == ' ' && paren[2] != 'Z' && paren[2] != 'X';
 }
 
 /* Appends ranks as "0-3,5" runs; ranks sorted. */
@@ -276,7 +292,7 @@ static int recover_dir(const char *dir, int dfd, const struct options *o)
 	int *ranks = NULL, rc = 0, dirfd_copy = dup(dfd);
 	uint32_t *rank_nodes = NULL, nnodes = 0;
 	uint64_t until_first = UINT64_MAX, until_last = 0;
-	size_t n = 0, i, taken = 0;
+	size_t n = 0, i, taken = 0, left = 0;
 	time_t now = time(NULL);
 	DIR *d = dirfd_copy >= 0 ? fdopendir(dirfd_copy) : NULL;
 	struct dirent *e;
@@ -307,6 +323,7 @@ static int recover_dir(const char *dir, int dfd, const struct options *o)
 				rc == -EPROTO ? "written by another ioatlas build" : "not a spill");
 			free(spills[n].head);
 			spills[n].head = NULL;
+			left++;
 		}
 		rc = 0;
 		close(fd);
@@ -321,6 +338,8 @@ static int recover_dir(const char *dir, int dfd, const struct options *o)
 			goto out;
 		}
 	}
+	if (!n && left)
+		goto out; /* nothing to take: what is there stays for a look */
 	if (!n)
 		goto remove;
 	qsort(spills, n, sizeof(*spills), spill_cmp);
@@ -376,7 +395,8 @@ remove:
 	if (!o->dry_run) {
 		for (i = 0; i < n; i++)
 			unlinkat(dfd, spills[i].name, 0);
-		if (unlinkat(AT_FDCWD, dir, AT_REMOVEDIR) && errno != ENOENT)
+		/* Files left alone keep the folder, for a look. */
+		if (!left && unlinkat(AT_FDCWD, dir, AT_REMOVEDIR) && errno != ENOENT)
 			fprintf(stderr, "ioatlas recover: cannot remove '%s': %s\n", dir,
 				strerror(errno));
 	}

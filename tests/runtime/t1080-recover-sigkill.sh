@@ -1,0 +1,108 @@
+# t1080-recover-sigkill — every rank of an MPI job killed by SIGKILL mid-run
+# (MPICH, then Open MPI, 2 ranks) leaves its record in the job's spill
+# folder, and `ioatlas recover` turns it into one log marked partial whose
+# counters hold at least every write the program said it had done before
+# the kill (tests/workloads/mpi-killed.c notes each write that returned,
+# with system calls the runtime does not see): the ground truth is the
+# program's own count.  While the job runs, the folder is private and
+# recover leaves it alone; a job that ends cleanly leaves no folder.
+. "$IOA_SOURCE_DIR/tests/lib/test-lib.sh"
+. "$IOA_SOURCE_DIR/tests/lib/runtime-lib.sh"
+require_mpi
+require_cmd mpicc.openmpi
+require_cmd mpiexec.openmpi
+
+plan 33
+
+prog_mpich="$IOA_BUILD_DIR/tests/workloads/mpi-killed"
+prog_ompi="$TEST_TMP/mpi-killed-openmpi"
+ok "mpi-killed builds with mpicc.openmpi" \
+	mpicc.openmpi -o "$prog_ompi" "$IOA_SOURCE_DIR/tests/workloads/mpi-killed.c"
+
+live_dirs() { find "$1" -name '.live-*' -type d; }
+
+# done_count DIR RANK: the writes rank RANK said it completed.
+done_count() { od -An -tu8 "$1/done.$2" 2>/dev/null | tr -d ' '; }
+
+# A clean run: a log, no spill folder left.
+logs=$(ioa_logdir)
+work=$(mktemp -d "$TEST_TMP/clean.XXXXXX")
+ok "a clean MPICH job runs" ioa_mpi_preload "$logs" 2 60 "$prog_mpich" "$work" clean 20
+ok "and writes its log" ioa_only_log "$logs"
+is "$(live_dirs "$logs")" "" \
+	"and leaves no spill folder"
+
+# kill_job FAMILY PROG: runs PROG under FAMILY's mpiexec, SIGKILLs both
+# ranks once each wrote 100 blocks; sets logs, work, d0, d1.
+kill_job() {
+	local family=$1 prog=$2 preload i
+	logs=$(ioa_logdir)
+	work=$(mktemp -d "$TEST_TMP/$family.XXXXXX")
+	preload=$(ioa_preload_list "$IOA_RUNTIME_SO")
+	if [ "$family" = mpich ]; then
+		run_timeout 120 mpiexec.mpich -n 2 -genv LD_PRELOAD "$preload" \
+			-genv IOATLAS_LOGDIR "$logs" "$prog" "$work" run >"$work/out" 2>&1 &
+	else
+		ompi_run 2 120 -x LD_PRELOAD="$preload" -x IOATLAS_LOGDIR="$logs" \
+			"$prog" "$work" run >"$work/out" 2>&1 &
+	fi
+	launcher=$!
+	for i in $(seq 300); do
+		[ "$(done_count "$work" 0)" -ge 100 ] 2>/dev/null &&
+			[ "$(done_count "$work" 1)" -ge 100 ] 2>/dev/null && break
+		sleep 0.1
+	done
+}
+
+for family in mpich openmpi; do
+	prog=$prog_mpich
+	[ "$family" = mpich ] || prog=$prog_ompi
+	kill_job "$family" "$prog"
+	ok "$family: both ranks wrote 100 blocks" \
+		test "$(done_count "$work" 0)" -ge 100 -a "$(done_count "$work" 1)" -ge 100
+	dir=$(live_dirs "$logs")
+	is "$(printf '%s' "$dir" | grep -c .)" 1 \
+		"$family: one spill folder while the job runs"
+	is "$(stat -c '%a %u' "$dir")" "700 $(id -u)" \
+		"$family: it is the user's alone (0700)"
+	is "$(stat -c '%a' "$dir"/* | sort | uniq -c | tr -s ' ')" " 2 600" \
+		"$family: one spill per rank, private (0600)"
+	"$IOA_CMD" recover "$logs" >"$work/running" 2>&1
+	like "$(cat "$work/running")" "still running" \
+		"$family: recover leaves a running job alone"
+	pkill -KILL -f "$work run"
+	wait "$launcher"
+	d0=$(done_count "$work" 0)
+	d1=$(done_count "$work" 1)
+	is "$(ioa_logs "$logs")" "" \
+		"$family: no log after the kill"
+	ok "$family: recover succeeds" "$IOA_CMD" recover "$logs"
+	log=$(ioa_only_log "$logs")
+	ok "$family: one log" test -n "$log"
+	w0=$(ioa_counter "$log" POSIX 0 "$work/out.0" POSIX_WRITES)
+	w1=$(ioa_counter "$log" POSIX 1 "$work/out.1" POSIX_WRITES)
+	ok "$family: rank 0 has every write it reported ($w0 >= $d0, at most one more)" \
+		test "${w0:-0}" -ge "$d0" -a "${w0:-0}" -le $((d0 + 1))
+	ok "$family: rank 1 too ($w1 >= $d1)" test "${w1:-0}" -ge "$d1" -a "${w1:-0}" -le $((d1 + 1))
+	is "$(ioa_counter "$log" POSIX 0 "$work/out.0" POSIX_BYTES_WRITTEN)" $((w0 * 4096)) \
+		"$family: bytes written are its writes' blocks"
+	like "$("$IOA_CMD" parse "$log" | grep '^# partial:')" "killed without warning.*ranks 0-1" \
+		"$family: the log says it is partial, killed without warning"
+	like "$("$IOA_CMD" trace "$log" | grep -c "loop $w0 ")" "^1$" \
+		"$family: the trace is there, the writes a loop of the count"
+	is "$(live_dirs "$logs")" "" \
+		"$family: the spill folder is gone"
+done
+
+# A spill that is not one (garbage, a truncated file) is left alone, never followed.
+logs=$(ioa_logdir)
+day=$(date -u +%Y/%m/%d)
+mkdir -p "$logs/$day/.live-123-p1"
+chmod 700 "$logs/$day/.live-123-p1"
+head -c 100000 /dev/urandom >"$logs/$day/.live-123-p1/0.h.1"
+"$IOA_CMD" recover "$logs" >"$TEST_TMP/garbage.out" 2>&1
+is "$?" 0 \
+	"garbage: recover ends normally"
+like "$(cat "$TEST_TMP/garbage.out")" "not a spill" \
+	"garbage: and says what it left alone"
+ok "garbage: the file is kept" test -f "$logs/$day/.live-123-p1/0.h.1"
