@@ -49,7 +49,8 @@ struct options {
 
 struct spill {
 	char name[256];
-	struct rt_live *head; /* malloc'd copy, checked */
+	struct rt_live *head;	    /* malloc'd copies, checked */
+	struct rt_spill_info *info; /* what its process was */
 	time_t mtime;
 	int alive;
 };
@@ -58,8 +59,8 @@ static int spill_cmp(const void *a, const void *b)
 {
 	const struct spill *x = a, *y = b;
 
-	return (x->head->state.rank > y->head->state.rank) -
-	       (x->head->state.rank < y->head->state.rank);
+	return (x->info->state.rank > y->info->state.rank) -
+	       (x->info->state.rank < y->info->state.rank);
 }
 
 /*
@@ -67,19 +68,19 @@ static int spill_cmp(const void *a, const void *b)
  * asked (a zombie is gone; a pid reused meanwhile reads as running), on
  * another, nobody here can say (-1).
  */
-static int process_alive(const struct rt_live *h)
+static int process_alive(const struct rt_spill_info *i)
 {
 	char host[64], path[64], line[512], *paren;
 	ssize_t n;
 	int fd;
 
 	rt_log_host(host, sizeof(host));
-	if (strcmp(host, h->host))
+	if (strcmp(host, i->host))
 		return -1;
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)h->state.pid);
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)i->state.pid);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return !(kill(h->state.pid, 0) && errno == ESRCH);
+		return !(kill(i->state.pid, 0) && errno == ESRCH);
 	n = read(fd, line, sizeof(line) - 1);
 	close(fd);
 	if (n <= 0)
@@ -133,7 +134,7 @@ static int recover_spill(int dfd, struct spill *s, struct ioa_log_writer *w, uin
 	}
 	if (pid == 0) {
 		close(pipefd[0]);
-		rt_recover_child(fd, s->head, out, pipefd[1]);
+		rt_recover_child(fd, s->head, s->info, out, pipefd[1]);
 	}
 	close(pipefd[1]);
 	pipefd[1] = -1;
@@ -143,10 +144,10 @@ static int recover_spill(int dfd, struct spill *s, struct ioa_log_writer *w, uin
 	if (!WIFEXITED(status) || WEXITSTATUS(status))
 		rc = -EPROTO;
 	if (!rc) {
-		double ns = (double)ticks * rt_recover_tick_s(s->head) * 1e9;
+		double ns = (double)ticks * rt_recover_tick_s(s->head, s->info) * 1e9;
 		uint64_t now = (uint64_t)time(NULL) * 1000000000u;
 
-		*until = s->head->state.start_real_ns + (ns > 0 && ns < 1e18 ? (uint64_t)ns : 0);
+		*until = s->info->state.start_real_ns + (ns > 0 && ns < 1e18 ? (uint64_t)ns : 0);
 		if (*until > now)
 			*until = now;
 		snprintf(path, sizeof(path), "/proc/self/fd/%d", out);
@@ -166,9 +167,9 @@ out:
 }
 
 /* The job's variables of the first rank, for the log's name and job region. */
-static void take_env(const struct rt_live *h)
+static void take_env(const struct rt_spill_info *i)
 {
-	const char *e = h->env, *end = h->env + h->env_len;
+	const char *e = i->env, *end = i->env + i->env_len;
 
 	clearenv();
 	while (e < end && *e) {
@@ -205,14 +206,15 @@ static int publish(struct ioa_log_writer *w, struct spill *first, const int *ran
 		   uint64_t until_first, uint64_t until_last, const struct options *o)
 {
 	const struct rt_live *h = first->head;
+	const struct rt_spill_info *i = first->info;
 	struct ioa_buf partial = IOA_BUF_INIT(1 << 20), list = IOA_BUF_INIT(1 << 20);
 	char line[128];
 	int rc, nprocs = 0, r;
-	size_t i;
+	size_t k;
 
-	for (i = 0; i < n; i++)
-		nprocs = ranks[i] + 1 > nprocs ? ranks[i] + 1 : nprocs;
-	rt = h->state;
+	for (k = 0; k < n; k++)
+		nprocs = ranks[k] + 1 > nprocs ? ranks[k] + 1 : nprocs;
+	rt = i->state;
 	rt.enabled = 0;
 	/* What the job region says was lost: the first rank's plain numbers (no pointer). */
 	rt_live = first->head;
@@ -220,9 +222,9 @@ static int publish(struct ioa_log_writer *w, struct spill *first, const int *ran
 	snprintf(rt.config.logdir, sizeof(rt.config.logdir), "%s", o->logdir);
 	if (rt.nprocs < nprocs)
 		rt.nprocs = nprocs;
-	take_env(h);
-	rt_log_args = h->args;
-	rt_log_args_len = h->args_len;
+	take_env(i);
+	rt_log_args = i->args;
+	rt_log_args_len = i->args_len;
 	rt_log_end_ns = until_last;
 	snprintf(line, sizeof(line), "how=%s\n", how_of(h));
 	rc = ioa_buf_add(&partial, line, strlen(line));
@@ -234,9 +236,9 @@ static int publish(struct ioa_log_writer *w, struct spill *first, const int *ran
 		line[0] = '\0';
 	rc = rc ? rc : ioa_buf_add(&partial, line, strlen(line));
 	if (!rc && o->reason) {
-		for (i = 0; o->reason[i] && i < 200; i++)
-			line[i] = o->reason[i] == '\n' ? ' ' : o->reason[i];
-		line[i] = '\0';
+		for (k = 0; o->reason[k] && k < 200; k++)
+			line[k] = o->reason[k] == '\n' ? ' ' : o->reason[k];
+		line[k] = '\0';
 		rc = ioa_buf_addf(&partial, "reason=%s\n", line);
 	}
 	rank_list(&list, ranks, n);
@@ -245,12 +247,12 @@ static int publish(struct ioa_log_writer *w, struct spill *first, const int *ran
 	ioa_buf_reset(&list);
 	{
 		int *missing = calloc((size_t)rt.nprocs + 1, sizeof(*missing));
-		size_t nmissing = 0, k = 0;
+		size_t nmissing = 0, at = 0;
 
 		for (r = 0; missing && r < rt.nprocs; r++) {
-			while (k < n && ranks[k] < r)
-				k++;
-			if (k == n || ranks[k] != r)
+			while (at < n && ranks[at] < r)
+				at++;
+			if (at == n || ranks[at] != r)
 				missing[nmissing++] = r;
 		}
 		rank_list(&list, missing, nmissing);
@@ -312,24 +314,29 @@ static int recover_dir(const char *dir, int dfd, const struct options *o)
 		if (fd < 0)
 			continue;
 		spills[n].head = malloc(sizeof(struct rt_live));
-		if (spills[n].head && !fstat(fd, &st) &&
-		    !(rc = rt_recover_head(fd, spills[n].head))) {
+		spills[n].info = malloc(sizeof(struct rt_spill_info));
+		if (spills[n].head && spills[n].info && !fstat(fd, &st) &&
+		    !(rc = rt_recover_head(fd, spills[n].head, spills[n].info))) {
 			snprintf(spills[n].name, sizeof(spills[n].name), "%s", e->d_name);
 			spills[n].mtime = st.st_mtime;
 			n++;
 		} else {
 			fprintf(stderr, "ioatlas recover: spill '%s/%s' left alone: %s\n", dir,
 				e->d_name,
-				rc == -EPROTO ? "written by another ioatlas build" : "not a spill");
+				rc == -EPROTO	 ? "written by another ioatlas build"
+				: rc == -ENODATA ? "its process had not started it"
+						 : "not a spill");
 			free(spills[n].head);
+			free(spills[n].info);
 			spills[n].head = NULL;
+			spills[n].info = NULL;
 			left++;
 		}
 		rc = 0;
 		close(fd);
 	}
 	for (i = 0; i < n; i++) {
-		int alive = process_alive(spills[i].head);
+		int alive = process_alive(spills[i].info);
 
 		if (spills[i].head->end == RT_END_CLEAN)
 			continue;
@@ -344,7 +351,7 @@ static int recover_dir(const char *dir, int dfd, const struct options *o)
 		goto remove;
 	qsort(spills, n, sizeof(*spills), spill_cmp);
 	ranks = calloc(n, sizeof(*ranks));
-	rank_nodes = calloc((size_t)spills[n - 1].head->state.rank + 1, sizeof(*rank_nodes));
+	rank_nodes = calloc((size_t)spills[n - 1].info->state.rank + 1, sizeof(*rank_nodes));
 	if (!ranks || !rank_nodes) {
 		rc = -ENOMEM;
 		goto out;
@@ -354,15 +361,15 @@ static int recover_dir(const char *dir, int dfd, const struct options *o)
 		int prc;
 
 		if (spills[i].head->end == RT_END_CLEAN ||
-		    (taken && ranks[taken - 1] == spills[i].head->state.rank))
+		    (taken && ranks[taken - 1] == spills[i].info->state.rank))
 			continue;
 		prc = o->dry_run ? 0 : recover_spill(dfd, &spills[i], &w, &until);
 		if (prc) {
 			fprintf(stderr, "ioatlas recover: rank %d of '%s' is left out: %s\n",
-				spills[i].head->state.rank, dir, strerror(-prc));
+				spills[i].info->state.rank, dir, strerror(-prc));
 			continue;
 		}
-		ranks[taken++] = spills[i].head->state.rank;
+		ranks[taken++] = spills[i].info->state.rank;
 		until_first = until < until_first ? until : until_first;
 		until_last = until > until_last ? until : until_last;
 		{
@@ -371,14 +378,14 @@ static int recover_dir(const char *dir, int dfd, const struct options *o)
 			uint32_t k;
 
 			for (k = 0; k < nnodes; k++, p += strlen(p) + 1)
-				if (!strcmp(p, spills[i].head->host))
+				if (!strcmp(p, spills[i].info->host))
 					break;
 			if (k == nnodes) {
-				ioa_buf_add(&hosts, spills[i].head->host,
-					    strlen(spills[i].head->host) + 1);
+				ioa_buf_add(&hosts, spills[i].info->host,
+					    strlen(spills[i].info->host) + 1);
 				nnodes++;
 			}
-			rank_nodes[spills[i].head->state.rank] = k;
+			rank_nodes[spills[i].info->state.rank] = k;
 		}
 	}
 	if (!taken) {
@@ -406,7 +413,7 @@ out:
 	else if (dirfd_copy >= 0)
 		close(dirfd_copy);
 	for (i = 0; spills && i < n; i++)
-		free(spills[i].head);
+		free(spills[i].head), free(spills[i].info);
 	free(spills);
 	free(ranks);
 	free(rank_nodes);

@@ -33,8 +33,9 @@ static void cut(char *s, size_t len)
 	s[len - 1] = '\0';
 }
 
-int rt_recover_head(int fd, struct rt_live *head)
+int rt_recover_head(int fd, struct rt_live *head, struct rt_spill_info *info)
 {
+	uint64_t at;
 	struct stat st;
 	long page = sysconf(_SC_PAGESIZE);
 
@@ -47,32 +48,38 @@ int rt_recover_head(int fd, struct rt_live *head)
 		return -EPROTO;
 	if (head->size != (uint64_t)st.st_size || head->size < sizeof(*head) || !head->base ||
 	    head->base % (uint64_t)page || head->base + head->size < head->base ||
-	    head->base + head->size > ((uint64_t)1 << 47) || head->trace_bytes > head->size ||
-	    head->env_len > sizeof(head->env) || head->args_len > sizeof(head->args))
+	    head->base + head->size > ((uint64_t)1 << 47) || head->trace_bytes > head->size)
 		return -EINVAL;
-	cut(head->version, sizeof(head->version));
-	cut(head->host, sizeof(head->host));
-	cut(head->state.exe, sizeof(head->state.exe));
-	cut(head->state.tree, sizeof(head->state.tree));
-	cut(head->state.mpi_note, sizeof(head->state.mpi_note));
-	cut(head->state.config.logdir, sizeof(head->state.config.logdir));
-	cut(head->state.config.log_group, sizeof(head->state.config.log_group));
-	if (head->env_len)
-		head->env[head->env_len - 1] = '\0';
-	head->state.disabled_reason = NULL;
-	if (head->state.nprocs < 1 || head->state.rank < 0 ||
-	    head->state.rank >= head->state.nprocs)
+	if (!head->info)
+		return -ENODATA;
+	at = (uint64_t)(uintptr_t)head->info - head->base;
+	if ((uint64_t)(uintptr_t)head->info < head->base || at > head->size - sizeof(*info) ||
+	    pread(fd, info, sizeof(*info), (off_t)at) != (ssize_t)sizeof(*info) ||
+	    info->env_len > sizeof(info->env) || info->args_len > sizeof(info->args))
+		return -EINVAL;
+	cut(info->version, sizeof(info->version));
+	cut(info->host, sizeof(info->host));
+	cut(info->state.exe, sizeof(info->state.exe));
+	cut(info->state.tree, sizeof(info->state.tree));
+	cut(info->state.mpi_note, sizeof(info->state.mpi_note));
+	cut(info->state.config.logdir, sizeof(info->state.config.logdir));
+	cut(info->state.config.log_group, sizeof(info->state.config.log_group));
+	if (info->env_len)
+		info->env[info->env_len - 1] = '\0';
+	info->state.disabled_reason = NULL;
+	if (info->state.nprocs < 1 || info->state.rank < 0 ||
+	    info->state.rank >= info->state.nprocs)
 		return -EINVAL;
 	return 0;
 }
 
-double rt_recover_tick_s(const struct rt_live *head)
+double rt_recover_tick_s(const struct rt_live *head, const struct rt_spill_info *info)
 {
-	uint64_t ticks = head->cal_ticks - head->state.start_ticks;
-	uint64_t ns = head->cal_mono_ns - head->state.start_mono_ns;
+	uint64_t ticks = head->cal_ticks - info->state.start_ticks;
+	uint64_t ns = head->cal_mono_ns - info->state.start_mono_ns;
 
-	if (head->cal_ticks <= head->state.start_ticks ||
-	    head->cal_mono_ns <= head->state.start_mono_ns)
+	if (head->cal_ticks <= info->state.start_ticks ||
+	    head->cal_mono_ns <= info->state.start_mono_ns)
 		return 1e-9;
 	return (double)ns * 1e-9 / (double)ticks;
 }
@@ -153,7 +160,8 @@ static __attribute__((noreturn)) void fail(const char *what, int rc)
 	_exit(1);
 }
 
-void rt_recover_child(int fd, const struct rt_live *head, int out_fd, int until_fd)
+void rt_recover_child(int fd, const struct rt_live *head, const struct rt_spill_info *info,
+		      int out_fd, int until_fd)
 {
 	struct rlimit cpu = {RECOVER_CPU_S, RECOVER_CPU_S}, as;
 	struct ioa_log_writer w;
@@ -176,7 +184,7 @@ void rt_recover_child(int fd, const struct rt_live *head, int out_fd, int until_
 		fail("cannot shut the recovery in", rc);
 
 	/* The process's state, as it was: its own copy of rt and the arena's root. */
-	rt = head->state;
+	rt = info->state;
 	rt.enabled = 0;
 	rt.arena.base = p;
 	rt.arena.size = head->size;
@@ -184,8 +192,8 @@ void rt_recover_child(int fd, const struct rt_live *head, int out_fd, int until_
 	rt_trace_adopt();
 	until = recorded_until();
 	/* A shutdown that turned the times into seconds and then failed to write. */
-	tick_s =
-		rt_live->seconds_per_tick > 0 ? rt_live->seconds_per_tick : rt_recover_tick_s(head);
+	tick_s = rt_live->seconds_per_tick > 0 ? rt_live->seconds_per_tick
+					       : rt_recover_tick_s(head, info);
 	rt_log_tick_s = tick_s;
 	if (!(rt_live->seconds_per_tick > 0))
 		rt_records_to_seconds(tick_s);

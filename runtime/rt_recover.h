@@ -21,13 +21,15 @@
 /*
  * Reads and checks the header of the spill open on fd (regular file of the
  * arena's size, magic, this build's layout, a plausible address) into
- * *head; strings are cut to their fields.  0, -EPROTO (another build's
- * spill: recover with its ioatlas), or -EINVAL.
+ * *head, and what it says of its process into *info; strings are cut to
+ * their fields.  Plain data, no pointer followed.  0, -EPROTO (another
+ * build's spill: recover with its ioatlas), -ENODATA (a spill never
+ * started), or -EINVAL.
  */
-int rt_recover_head(int fd, struct rt_live *head);
+int rt_recover_head(int fd, struct rt_live *head, struct rt_spill_info *info);
 
 /* Seconds per tick of the process, from its two clock readings. */
-double rt_recover_tick_s(const struct rt_live *head);
+double rt_recover_tick_s(const struct rt_live *head, const struct rt_spill_info *info);
 
 /*
  * In a child made for it, never returning: maps the spill open on fd,
@@ -35,7 +37,8 @@ double rt_recover_tick_s(const struct rt_live *head);
  * out_fd and writes to until_fd the ticks (since the process's start) up
  * to which it recorded, 8 bytes.  Exits 0, or 1 with a message on stderr.
  */
-__attribute__((noreturn)) void rt_recover_child(int fd, const struct rt_live *head, int out_fd,
+__attribute__((noreturn)) void rt_recover_child(int fd, const struct rt_live *head,
+						const struct rt_spill_info *info, int out_fd,
 						int until_fd);
 
 #endif

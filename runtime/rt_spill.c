@@ -84,7 +84,6 @@ int rt_live_init(void)
 	rt_live->layout = rt_spill_layout();
 	rt_live->base = (uint64_t)(uintptr_t)rt.arena.base;
 	rt_live->size = rt.arena.size;
-	snprintf(rt_live->version, sizeof(rt_live->version), "%s", IOATLAS_VERSION);
 	return 0;
 }
 
@@ -98,8 +97,8 @@ void rt_spill_calibrate(void)
 
 void rt_spill_note_state(void)
 {
-	if (rt_live && spill_pid == getpid())
-		rt_live->state = rt;
+	if (rt_live && rt_live->info && spill_pid == getpid())
+		rt_live->info->state = rt;
 }
 
 /* ------------------------------------------------------------ SIGTERM */
@@ -301,20 +300,20 @@ static void keep_env(void)
 				break;
 		if (i == sizeof(prefixes) / sizeof(prefixes[0]) || n + len > RT_SPILL_ENV_MAX)
 			continue;
-		memcpy(rt_live->env + n, *e, len);
+		memcpy(rt_live->info->env + n, *e, len);
 		n += len;
 	}
-	rt_live->env_len = (uint32_t)n;
+	rt_live->info->env_len = (uint32_t)n;
 }
 
 static void keep_args(void)
 {
 	int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
-	ssize_t n = fd >= 0 ? read(fd, rt_live->args, sizeof(rt_live->args)) : 0;
+	ssize_t n = fd >= 0 ? read(fd, rt_live->info->args, sizeof(rt_live->info->args)) : 0;
 
 	if (fd >= 0)
 		close(fd);
-	rt_live->args_len = n > 0 ? (uint32_t)n : 0;
+	rt_live->info->args_len = n > 0 ? (uint32_t)n : 0;
 }
 
 /* Moves the arena into fd (of the arena's size, with its blocks).  0 or -errno. */
@@ -350,6 +349,13 @@ void rt_spill_start(void)
 	if (tried || !rt.enabled || !rt_live || !rt.config.spill)
 		return;
 	tried = 1;
+	rt_lock();
+	rt_live->info = rt_arena_alloc(&rt.arena, sizeof(*rt_live->info));
+	rt_unlock();
+	if (!rt_live->info) {
+		rc = -ENOMEM;
+		goto out;
+	}
 	dfd = open_job_dir();
 	if (dfd < 0) {
 		rc = dfd;
@@ -377,11 +383,13 @@ void rt_spill_start(void)
 		unlink(spill_file);
 		rmdir(spill_dir);
 		spill_file[0] = '\0';
+		rt_live->info = NULL;
 		goto out;
 	}
 	spill_pid = getpid();
 	rt_live->uid = (uint32_t)getuid();
-	snprintf(rt_live->host, sizeof(rt_live->host), "%s", host);
+	snprintf(rt_live->info->version, sizeof(rt_live->info->version), "%s", IOATLAS_VERSION);
+	snprintf(rt_live->info->host, sizeof(rt_live->info->host), "%s", host);
 	keep_env();
 	keep_args();
 	rt_spill_note_state();

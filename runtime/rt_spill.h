@@ -49,6 +49,16 @@ enum rt_spill_end {
 #define RT_SPILL_ENV_MAX  4096
 #define RT_SPILL_ARGS_MAX 8192
 
+/* What the process was, for its job region: made when the spill starts. */
+struct rt_spill_info {
+	char version[32];
+	char host[64];
+	char env[RT_SPILL_ENV_MAX]; /* the batch system's variables, "K=V\0" */
+	uint32_t env_len, args_len;
+	char args[RT_SPILL_ARGS_MAX]; /* /proc/self/cmdline, NUL-separated */
+	struct rt_state state;	      /* rt as of the start and MPI_Init */
+};
+
 struct rt_live {
 	/* The header: what recover checks before it trusts the rest. */
 	char magic[8];
@@ -60,12 +70,7 @@ struct rt_live {
 	uint64_t end_ticks;
 	/* Two readings of the clocks, for ticks into wall-clock time. */
 	uint64_t cal_ticks, cal_mono_ns;
-	char version[32];
-	char host[64];
-	char env[RT_SPILL_ENV_MAX]; /* the batch system's variables, "K=V\0" */
-	uint32_t env_len, args_len;
-	char args[RT_SPILL_ARGS_MAX]; /* /proc/self/cmdline, NUL-separated */
-	struct rt_state state;	      /* rt as of the start and MPI_Init */
+	struct rt_spill_info *info; /* NULL until the spill starts */
 
 	/* The recording state. */
 	struct rt_module_records modules[IOA_MOD_COUNT];
