@@ -70,8 +70,16 @@ for family in mpich openmpi; do
 	"$IOA_CMD" recover "$logs" >"$work/running" 2>&1
 	like "$(cat "$work/running")" "still running" \
 		"$family: recover leaves a running job alone"
-	pkill -KILL -f "$work run"
+	# The ranks only: the launcher's arguments name the folder too.
+	for p in $(pgrep -f "$work run"); do
+		[ "$(readlink "/proc/$p/exe")" = "$prog" ] && kill -KILL "$p"
+	done
 	wait "$launcher"
+	# Gone, as the epilog would find them: not even a zombie left.
+	for i in $(seq 100); do
+		pgrep -f "$work run" >/dev/null || break
+		sleep 0.1
+	done
 	d0=$(done_count "$work" 0)
 	d1=$(done_count "$work" 1)
 	is "$(ioa_logs "$logs")" "" \

@@ -1,0 +1,106 @@
+# t1081-recover-term-exit-abort — the other bad ends of an MPI job (MPICH,
+# 2 ranks, tests/workloads/mpi-killed.c), each recovered into a log that
+# says how it ended, with every write the program reported:
+#   - SIGTERM with the default disposition: the ranks die by SIGTERM, as
+#     without the runtime (the launcher's status is compared with a run
+#     without it), and the log says signal 15;
+#   - SIGTERM with the program's own handler: sigaction shows the program
+#     its own handler (the program checks), the handler runs (it leaves a
+#     file and exits 3), and the log says signal 15;
+#   - exit() after MPI_Init without MPI_Finalize: "exit";
+#   - MPI_Abort(7) on rank 0: "abort", code 7.
+. "$IOA_SOURCE_DIR/tests/lib/test-lib.sh"
+. "$IOA_SOURCE_DIR/tests/lib/runtime-lib.sh"
+require_mpi
+require_cmd mpiexec.mpich
+
+plan 30
+
+prog="$IOA_BUILD_DIR/tests/workloads/mpi-killed"
+done_count() { od -An -tu8 "$1/done.$2" 2>/dev/null | tr -d ' '; }
+# rank_pids DIR: the ranks working in DIR (not their launcher, whose arguments name it too).
+rank_pids() {
+	local p
+	for p in $(pgrep -f "$1"); do
+		[ "$(readlink "/proc/$p/exe")" = "$prog" ] && echo "$p"
+	done
+}
+# gone DIR: waits (10 s at most) until no rank of DIR is left, as an epilog would.
+gone() {
+	local i
+	for i in $(seq 100); do
+		[ -z "$(rank_pids "$1")" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+preload=$(ioa_preload_list "$IOA_RUNTIME_SO")
+
+# term_job MODE PRELOAD: runs MODE, SIGTERMs both ranks after 100 writes
+# each; sets logs, work, status (the launcher's).
+term_job() {
+	local mode=$1 with=$2 i
+	logs=$(ioa_logdir)
+	work=$(mktemp -d "$TEST_TMP/$mode.XXXXXX")
+	run_timeout 120 mpiexec.mpich -n 2 -genv LD_PRELOAD "$with" -genv IOATLAS_LOGDIR "$logs" \
+		"$prog" "$work" "$mode" >"$work/out" 2>&1 &
+	launcher=$!
+	for i in $(seq 300); do
+		[ "$(done_count "$work" 0)" -ge 100 ] 2>/dev/null &&
+			[ "$(done_count "$work" 1)" -ge 100 ] 2>/dev/null && break
+		sleep 0.1
+	done
+	kill -TERM $(rank_pids "$work")
+	wait "$launcher"
+	status=$?
+	gone "$work"
+}
+
+# check_log WHAT PATTERN: recover, one log (in $log), its partial line matches, the writes are there.
+check_log() {
+	local what=$1 pattern=$2 w0 d0
+	ok "$what: recover succeeds" "$IOA_CMD" recover "$logs"
+	log=$(ioa_only_log "$logs")
+	like "$("$IOA_CMD" parse "$log" 2>&1 | grep '^# partial:')" "$pattern" \
+		"$what: the log says how the job ended"
+	d0=$(done_count "$work" 0)
+	w0=$(ioa_counter "$log" POSIX 0 "$work/out.0" POSIX_WRITES)
+	ok "$what: rank 0's writes are all there ($w0 >= $d0)" test "${w0:-0}" -ge "${d0:-1}"
+	is "$(find "$logs" -name '.live-*')" "" "$what: no spill folder is left"
+}
+
+term_job run ""
+bare_status=$status
+term_job run "$preload"
+is "$status" "$bare_status" "default SIGTERM: the launcher ends as without the runtime ($status)"
+unlike "$(cat "$work/out")" "ioatlas" "default SIGTERM: the runtime says nothing"
+check_log "default SIGTERM" "signal 15 \\(SIGTERM\\).*ranks 0-1"
+
+term_job handler ""
+bare_status=$status
+ok "handler: without the runtime, the program's handler ran" test -f "$work/handled.0"
+term_job handler "$preload"
+is "$status" "$bare_status" "handler: the launcher ends as without the runtime ($status)"
+ok "handler: the program's handler ran on rank 0" test -f "$work/handled.0"
+ok "handler: and on rank 1" test -f "$work/handled.1"
+unlike "$(cat "$work/out")" "another handler" "handler: sigaction showed the program its own handler"
+check_log "handler" "signal 15 \\(SIGTERM\\)"
+
+logs=$(ioa_logdir)
+work=$(mktemp -d "$TEST_TMP/exit.XXXXXX")
+run_timeout 120 mpiexec.mpich -n 2 -genv LD_PRELOAD "$preload" -genv IOATLAS_LOGDIR "$logs" \
+	"$prog" "$work" exit 50 >"$work/out" 2>&1
+gone "$work"
+is "$(ioa_logs "$logs")" "" "exit: no log at the end"
+ok "exit: a spill folder" test -n "$(find "$logs" -name '.live-*')"
+check_log "exit" "exit\\(\\) without MPI_Finalize.*ranks 0-1"
+is "$(ioa_counter "$log" POSIX 1 "$work/out.1" POSIX_WRITES)" 50 "exit: rank 1 wrote its 50"
+
+logs=$(ioa_logdir)
+work=$(mktemp -d "$TEST_TMP/abort.XXXXXX")
+run_timeout 120 mpiexec.mpich -n 2 -genv LD_PRELOAD "$preload" -genv IOATLAS_LOGDIR "$logs" \
+	"$prog" "$work" abort 40 >"$work/out" 2>&1
+ok "abort: the job ended" test $? -ne 124
+gone "$work"
+check_log "abort" "MPI_Abort \\(error code 7\\)"
+is "$(ioa_counter "$log" POSIX 0 "$work/out.0" POSIX_WRITES)" 40 "abort: rank 0 wrote its 40"
