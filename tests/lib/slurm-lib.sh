@@ -16,7 +16,8 @@
 # of 127.0.0.1.  The one node is
 # the host itself, named as `hostname -s` names it, with SLURM_TEST_CPUS
 # CPUs (default 4, whatever the machine has: jobs of a test run side by
-# side) and the partition "debug".
+# side) and the partition "debug".  SLURM_EPILOG, when set before
+# slurm_start, is the nodes' epilog.
 #
 # When the test ends — however it ends, a watchdog standing in when the test
 # shell is killed outright — the daemons are stopped and every process left
@@ -99,6 +100,7 @@ InactiveLimit=0
 NodeName=$SLURM_NODE NodeAddr=127.0.0.1 CPUs=$SLURM_TEST_CPUS State=UNKNOWN
 PartitionName=debug Nodes=$SLURM_NODE Default=YES MaxTime=INFINITE State=UP
 EOF
+	[ -z "${SLURM_EPILOG:-}" ] || echo "Epilog=$SLURM_EPILOG" >>"$SLURM_ROOT/slurm.conf"
 }
 
 # slurm_start: starts munged, slurmctld and slurmd under $TEST_TMP/slurm and
