@@ -285,8 +285,11 @@ static int publish(struct ioa_log_writer *w, struct spill *first, const int *ran
 	return rc;
 }
 
-/* One job folder (descriptor dfd, named dir) into one log; 1 when it is not to be taken yet. */
-static int recover_dir(const char *dir, int dfd, const struct options *o)
+/*
+ * One job folder (descriptor dfd, named dir, owned by owner) into one log;
+ * 1 when it is not to be taken yet.  Only the owner's files are spills.
+ */
+static int recover_dir(const char *dir, int dfd, uid_t owner, const struct options *o)
 {
 	struct spill *spills = calloc(MAX_SPILLS, sizeof(*spills));
 	struct ioa_log_writer w;
@@ -315,8 +318,13 @@ static int recover_dir(const char *dir, int dfd, const struct options *o)
 			continue;
 		spills[n].head = malloc(sizeof(struct rt_live));
 		spills[n].info = malloc(sizeof(struct rt_spill_info));
-		if (spills[n].head && spills[n].info && !fstat(fd, &st) &&
-		    !(rc = rt_recover_head(fd, spills[n].head, spills[n].info))) {
+		if (!fstat(fd, &st) && st.st_uid != owner)
+			rc = -EPERM;
+		else if (spills[n].head && spills[n].info && !fstat(fd, &st))
+			rc = rt_recover_head(fd, spills[n].head, spills[n].info);
+		else
+			rc = -EINVAL;
+		if (!rc) {
 			snprintf(spills[n].name, sizeof(spills[n].name), "%s", e->d_name);
 			spills[n].mtime = st.st_mtime;
 			n++;
@@ -325,6 +333,7 @@ static int recover_dir(const char *dir, int dfd, const struct options *o)
 				e->d_name,
 				rc == -EPROTO	 ? "written by another ioatlas build"
 				: rc == -ENODATA ? "its process had not started it"
+				: rc == -EPERM	 ? "not the folder owner's"
 						 : "not a spill");
 			free(spills[n].head);
 			free(spills[n].info);
@@ -443,7 +452,7 @@ static int recover_as_owner(const char *dir, int dfd, uid_t uid, gid_t gid, cons
 			fprintf(stderr, "ioatlas recover: cannot become the owner of '%s'\n", dir);
 			_exit(2);
 		}
-		_exit(recover_dir(dir, dfd, o) < 0 ? 1 : 0);
+		_exit(recover_dir(dir, dfd, uid, o) < 0 ? 1 : 0);
 	}
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
@@ -483,12 +492,22 @@ static int recover_day(const char *day, const struct options *o, int *failed)
 			continue;
 		}
 		found++;
-		if (st.st_uid == geteuid())
-			rc = recover_dir(dir, dfd, o);
-		else if (geteuid() == 0)
+		if (st.st_uid == geteuid()) {
+			rc = recover_dir(dir, dfd, st.st_uid, o);
+		} else if (geteuid() == 0) {
 			rc = recover_as_owner(dir, dfd, st.st_uid, st.st_gid, o);
-		else
+		} else if (!faccessat(dfd, ".", R_OK | X_OK, AT_EACCESS)) {
+			/*
+			 * The collector's account, of the log group: the log is
+			 * written by it, for the folder's owner (its files' owner,
+			 * never what they say), and trusted as such (docs/recovery.md).
+			 */
+			rt_log_uid = st.st_uid;
+			rc = recover_dir(dir, dfd, st.st_uid, o);
+			rt_log_uid = (uid_t)-1;
+		} else {
 			rc = 0; /* another user's: theirs, or root's, to recover */
+		}
 		if (rc < 0) {
 			fprintf(stderr, "ioatlas recover: cannot recover '%s': %s\n", dir,
 				strerror(-rc));

@@ -38,6 +38,7 @@ const char *rt_log_args;
 size_t rt_log_args_len;
 uint64_t rt_log_end_ns;
 const char *rt_log_partial;
+uid_t rt_log_uid = (uid_t)-1;
 
 void rt_log_finish_record(struct rt_record *rec)
 {
@@ -411,12 +412,18 @@ static int enc_entry_u64(struct ioa_buf *b, uint16_t key, uint64_t value)
 	return enc_entry_str(b, key, text);
 }
 
+/* The job's user: this process's, or the override of a recovered log. */
+static uid_t log_uid(void)
+{
+	return rt_log_uid != (uid_t)-1 ? rt_log_uid : getuid();
+}
+
 static const char *user_name(char *buf, size_t len)
 {
 	struct passwd pw, *found = NULL;
 	const char *env = getenv("USER");
 
-	if (getpwuid_r(getuid(), &pw, buf, len, &found) == 0 && found)
+	if (getpwuid_r(log_uid(), &pw, buf, len, &found) == 0 && found)
 		return found->pw_name;
 	return env && *env ? env : "unknown";
 }
@@ -534,7 +541,7 @@ int rt_log_pack_job(struct ioa_log_writer *w, const char *hostnames, size_t host
 		folded += rt_live->modules[m].folded_files;
 	rt_config_describe(&rt.config, settings, sizeof(settings));
 
-	rc = enc_entry_u64(&raw, IOA_JOB_UID, getuid());
+	rc = enc_entry_u64(&raw, IOA_JOB_UID, log_uid());
 	if (!rc)
 		rc = enc_entry_str(&raw, IOA_JOB_USER, user_name(pwbuf, sizeof(pwbuf)));
 	if (!rc)

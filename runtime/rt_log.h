@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "ioa_logw.h"
 
@@ -59,6 +60,13 @@ extern const char *rt_log_args;
 extern size_t rt_log_args_len;
 extern uint64_t rt_log_end_ns;
 extern const char *rt_log_partial;
+
+/*
+ * The job's user in a log recovered by another account (the collector's):
+ * the uid that owns the spills, never what they say; (uid_t)-1: this
+ * process's own.
+ */
+extern uid_t rt_log_uid;
 
 /* The host's name up to its first dot, safe for a file name. */
 void rt_log_host(char *out, size_t len);

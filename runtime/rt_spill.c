@@ -34,7 +34,8 @@ struct rt_live *rt_live;
 
 /* The spill: its folder and file, for the clean end's removal. */
 static char spill_dir[PATH_MAX], spill_file[PATH_MAX];
-static pid_t spill_pid; /* the process whose spill it is (not a forked child) */
+static pid_t spill_pid;	  /* the process whose spill it is (not a forked child) */
+static mode_t spill_mode; /* the folder's: 0700, or 0750 for the log group */
 
 /* SIGTERM: held by the runtime while term_held; the program's own disposition. */
 static volatile sig_atomic_t term_held;
@@ -272,6 +273,7 @@ static int open_job_dir(void)
 		return -ENAMETOOLONG;
 	/* The site's group, handed down by a set-group-ID day folder, may read it; nobody else. */
 	mode = (day_st.st_mode & S_ISGID) && day_st.st_gid != getegid() ? 0750 : 0700;
+	spill_mode = mode;
 	if (mkdir(spill_dir, mode) && errno != EEXIST)
 		return -errno;
 	dfd = open(spill_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -363,7 +365,9 @@ void rt_spill_start(void)
 	}
 	rt_log_host(host, sizeof(host));
 	snprintf(name, sizeof(name), "%d.%s.%d", rt.rank, host, (int)rt.pid);
-	fd = openat(dfd, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	/* Readable by the folder's group (the collector's) when the folder is. */
+	fd = openat(dfd, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		    spill_mode == 0750 ? 0640 : 0600);
 	close(dfd);
 	if (fd < 0) {
 		rc = -errno;
