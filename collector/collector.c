@@ -50,6 +50,9 @@
 			{"collector.region_cap_mib", IOA_SET_COUNT, &(s)->region_cap_mib, "32",    \
 			 "largest log region read into memory, MiB (bounds the collector's "       \
 			 "memory)"},                                                               \
+			{"collector.recover_after", IOA_SET_SECONDS, &(s)->recover_after, "1h",    \
+			 "ioatlasd recovers the jobs whose processes left spills untouched this "  \
+			 "long into partial logs (0: never; the Slurm epilog does it at once)"},   \
 			{"collector.log_level", IOA_SET_TEXT, &(s)->log_level, "info",             \
 			 "error, warning, info or debug"},                                         \
 	}
@@ -122,6 +125,7 @@ int collector_settings_apply(struct collector_settings *s, struct ioa_buf *err)
 	s->ingest.logdir = s->logdir;
 	s->ingest.region_cap = (uint64_t)s->region_cap_mib << 20;
 	s->ingest.trusted_uid = (uid_t)-1;
+	s->ingest.recover_uid = (uid_t)-1;
 	if (s->trusted_user[0]) {
 		pw = getpwnam(s->trusted_user);
 		if (!pw) {

@@ -16,7 +16,7 @@
 
 struct collector_settings {
 	char *logdir, *conninfo, *quarantine, *trusted_user, *log_level;
-	double rescan, summary, retry_max, unreadable_wait;
+	double rescan, summary, retry_max, unreadable_wait, recover_after;
 	long long rescan_days, region_cap_mib;
 	/* derived by collector_settings_apply() */
 	char quarantine_dir[PATH_MAX];

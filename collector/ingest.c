@@ -395,6 +395,13 @@ static int on_job(uint16_t key, const unsigned char *value, uint32_t len, void *
 	ioa_buf_reset(text);
 	return ioa_buf_add(text, value, len);
 }
+/* Whether the log's owner may own other users' logs (read_job's check). */
+static int owner_trusted(const struct load *l)
+{
+	if (l->st.st_uid == l->set->trusted_uid)
+		return 1;
+	return l->st.st_uid == l->set->recover_uid && l->job.have[IOA_JOB_PARTIAL];
+}
 
 static int read_job(struct load *l)
 {
@@ -438,9 +445,10 @@ static int read_job(struct load *l)
 	/*
 	 * The runtime writes a log as the user who ran the job: anyone else
 	 * forged it, root included (an admin's copy is chowned to its user).
-	 * Only the trusted service account may own other users' logs.
+	 * Only the trusted service account may own other users' logs, and the
+	 * collector's own account the logs it recovered.
 	 */
-	if ((uid_t)l->job.uid != l->st.st_uid && l->st.st_uid != l->set->trusted_uid)
+	if ((uid_t)l->job.uid != l->st.st_uid && !owner_trusted(l))
 		return bad(l,
 			   "forged: the file belongs to uid %u but records uid %" PRIu64
 			   " (a job is its log owner's: chown the log to uid %" PRIu64
@@ -492,7 +500,7 @@ static int insert_job(struct load *l)
 {
 	char uid[24], nprocs[24], nnodes[24], end[48], flags[24], owner[256];
 	/* Whose job it is: the file's owner, or what a trusted account's copy records. */
-	uid_t attributed = l->st.st_uid == (uid_t)l->job.uid || l->st.st_uid != l->set->trusted_uid
+	uid_t attributed = l->st.st_uid == (uid_t)l->job.uid || !owner_trusted(l)
 				   ? l->st.st_uid
 				   : (uid_t)l->job.uid;
 	struct ioa_buf exe = IOA_BUF_INIT(1 << 20), exe_display = IOA_BUF_INIT(1 << 20),

@@ -44,7 +44,13 @@ struct ingest_settings {
 	int quarantine_fd;	/* that folder, checked (ingest_quarantine_open); -1: not yet */
 	const char *logdir;	/* the log tree (its owner may own the quarantine folder) */
 	uid_t trusted_uid;	/* may own any log ((uid_t)-1: nobody) */
-	uint64_t region_cap;	/* largest region read into memory */
+	/*
+	 * ioatlasd's own account, when not root: may own the logs it recovered
+	 * for other users (job key "partial"), whose uid recover took from the
+	 * spills' owner ((uid_t)-1: nobody; root recovers as each owner).
+	 */
+	uid_t recover_uid;
+	uint64_t region_cap; /* largest region read into memory */
 };
 
 struct ingest_stats {

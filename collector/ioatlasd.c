@@ -32,6 +32,7 @@
 #include <sys/inotify.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -58,6 +59,16 @@ struct collector {
 	uint64_t period_done;
 	double period_start, next_rescan, next_summary, backoff, retry_since;
 };
+
+/*
+ * The logs this daemon's recoveries wrote for other users are its own
+ * files: trusted as such, when it is not root (root recovers as each
+ * owner).  The `ioatlas ingest` a user runs trusts no such thing.
+ */
+static void trust_own_recoveries(struct collector *c)
+{
+	c->set.ingest.recover_uid = geteuid() ? geteuid() : (uid_t)-1;
+}
 
 /* ------------------------------------------------------------ the database */
 
@@ -209,6 +220,7 @@ static void handle_signals(struct collector *c)
 					collector_settings_apply(&c->set, &err);
 					collector_settings_free(&fresh);
 				} else {
+					trust_own_recoveries(c);
 					collector_settings_free(&old);
 					ingest_disconnect(&c->db);
 					c->found.logdir = c->set.logdir;
@@ -238,12 +250,75 @@ static void wait_events(struct collector *c, double seconds)
 		discover_read_events(&c->found);
 }
 
+#ifndef INGEST_VERB
+/* How long one recovery may take before it is stopped (a spill is read in milliseconds). */
+#define RECOVER_TIMEOUT_S 300
+
+/*
+ * Jobs whose processes are gone without a log (killed with no epilog, or
+ * on a node that failed): `ioatlas recover` of the last rescan_days days,
+ * for the job folders whose spills were untouched for recover_after
+ * seconds (docs/recovery.md), run as this account, its lines in this
+ * log.  The logs it makes are found like any other.  Bounded in time.
+ */
+static void recover_dead_jobs(struct collector *c)
+{
+	char self[PATH_MAX], prog[PATH_MAX + 64], older[32], days[32], *slash;
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	int status;
+	double deadline;
+	pid_t pid;
+
+	if (!(c->set.recover_after > 0) || n <= 0)
+		return;
+	self[n] = '\0';
+	slash = strrchr(self, '/');
+	if (!slash)
+		return;
+	*slash = '\0';
+	snprintf(prog, sizeof(prog), "%s/../libexec/ioatlas/ioatlas-recover", self);
+	snprintf(older, sizeof(older), "%.0f", c->set.recover_after);
+	snprintf(days, sizeof(days), "%lld", c->once ? 36500LL : c->set.rescan_days);
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0) {
+		ioa_warning("cannot start ioatlas recover: %s", strerror(errno));
+		return;
+	}
+	if (pid == 0) {
+		/* Its report goes where this daemon's goes. */
+		dup2(STDERR_FILENO, STDOUT_FILENO);
+		execl(prog, "ioatlas-recover", "--older-than", older, "--days", days, c->set.logdir,
+		      (char *)NULL);
+		_exit(127);
+	}
+	deadline = ingest_now() + RECOVER_TIMEOUT_S;
+	while (waitpid(pid, &status, WNOHANG) == 0) {
+		if (ingest_now() > deadline) {
+			kill(pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			ioa_warning("ioatlas recover took more than %d s: stopped",
+				    RECOVER_TIMEOUT_S);
+			return;
+		}
+		poll(NULL, 0, 50);
+	}
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		ioa_warning("ioatlas recover ended with status %d: see its lines above",
+			    WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+}
+#endif
+
 static int run(struct collector *c)
 {
 	double now;
 
 	c->period_start = ingest_now();
 	c->next_summary = c->period_start + c->set.summary;
+#ifndef INGEST_VERB
+	recover_dead_jobs(c);
+#endif
 	discover_scan(&c->found, c->once ? 0 : c->set.rescan_days);
 	c->next_rescan = c->once ? 1e300 : ingest_now() + c->set.rescan;
 	if (!connect_db(c))
@@ -258,6 +333,9 @@ static int run(struct collector *c)
 			c->next_rescan = now;
 		}
 		if (now >= c->next_rescan) {
+#ifndef INGEST_VERB
+			recover_dead_jobs(c);
+#endif
 			discover_scan(&c->found, c->set.rescan_days);
 			if (c->db.conn)
 				discover_drop_known(&c->found, c->db.conn);
@@ -347,6 +425,7 @@ int main(int argc, char **argv)
 		ioa_error("%s", ioa_buf_str(&err));
 		goto out;
 	}
+	trust_own_recoveries(&c);
 	c.found.logdir = c.set.logdir;
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGTERM);

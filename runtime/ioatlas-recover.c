@@ -201,12 +201,30 @@ static const char *how_of(const struct rt_live *h)
 }
 
 /* The job region of the first rank's process, marked partial, and the log published. */
+/*
+ * The job as its first rank's process was: rt, its variables and arguments
+ * for the log's name and job region, and the first rank's plain numbers
+ * (no pointer) for what the job region says was lost.  The log goes into
+ * the tree the spill was found in.
+ */
+static void take_job(struct spill *first, const struct options *o)
+{
+	const struct rt_spill_info *i = first->info;
+
+	rt = i->state;
+	rt.enabled = 0;
+	rt_live = first->head;
+	snprintf(rt.config.logdir, sizeof(rt.config.logdir), "%s", o->logdir);
+	take_env(i);
+	rt_log_args = i->args;
+	rt_log_args_len = i->args_len;
+}
+
 static int publish(struct ioa_log_writer *w, struct spill *first, const int *ranks, size_t n,
 		   const char *hosts, size_t hosts_len, const uint32_t *rank_nodes, uint32_t nnodes,
 		   uint64_t until_first, uint64_t until_last, const struct options *o)
 {
 	const struct rt_live *h = first->head;
-	const struct rt_spill_info *i = first->info;
 	struct ioa_buf partial = IOA_BUF_INIT(1 << 20), list = IOA_BUF_INIT(1 << 20);
 	char line[128];
 	int rc, nprocs = 0, r;
@@ -214,17 +232,8 @@ static int publish(struct ioa_log_writer *w, struct spill *first, const int *ran
 
 	for (k = 0; k < n; k++)
 		nprocs = ranks[k] + 1 > nprocs ? ranks[k] + 1 : nprocs;
-	rt = i->state;
-	rt.enabled = 0;
-	/* What the job region says was lost: the first rank's plain numbers (no pointer). */
-	rt_live = first->head;
-	/* The log goes into the tree the spill was found in. */
-	snprintf(rt.config.logdir, sizeof(rt.config.logdir), "%s", o->logdir);
 	if (rt.nprocs < nprocs)
 		rt.nprocs = nprocs;
-	take_env(i);
-	rt_log_args = i->args;
-	rt_log_args_len = i->args_len;
 	rt_log_end_ns = until_last;
 	snprintf(line, sizeof(line), "how=%s\n", how_of(h));
 	rc = ioa_buf_add(&partial, line, strlen(line));
@@ -279,7 +288,6 @@ static int publish(struct ioa_log_writer *w, struct spill *first, const int *ran
 		printf("%s: ranks %s, %s\n", o->dry_run ? "would recover" : "recovered", list.data,
 		       how_of(h));
 	rt_log_partial = rt_log_ranks = NULL;
-	rt_live = NULL;
 	ioa_buf_release(&partial);
 	ioa_buf_release(&list);
 	return rc;
@@ -299,6 +307,7 @@ static int recover_dir(const char *dir, int dfd, uid_t owner, const struct optio
 	uint64_t until_first = UINT64_MAX, until_last = 0;
 	size_t n = 0, i, taken = 0, left = 0;
 	time_t now = time(NULL);
+	char path[PATH_MAX];
 	DIR *d = dirfd_copy >= 0 ? fdopendir(dirfd_copy) : NULL;
 	struct dirent *e;
 
@@ -359,6 +368,17 @@ static int recover_dir(const char *dir, int dfd, uid_t owner, const struct optio
 	if (!n)
 		goto remove;
 	qsort(spills, n, sizeof(*spills), spill_cmp);
+	take_job(&spills[0], o);
+	/*
+	 * Made already: by the collector's account, which cannot remove the
+	 * spills of another user's folder, or by a recovery stopped before it
+	 * removed them.  Never a second log of the same job.
+	 */
+	if (!rt_log_first_path(path, sizeof(path)) &&
+	    !faccessat(AT_FDCWD, path, F_OK, AT_SYMLINK_NOFOLLOW)) {
+		printf("%s: recovered before, as '%s'\n", dir, path);
+		goto remove;
+	}
 	ranks = calloc(n, sizeof(*ranks));
 	rank_nodes = calloc((size_t)spills[n - 1].info->state.rank + 1, sizeof(*rank_nodes));
 	if (!ranks || !rank_nodes) {
@@ -421,6 +441,7 @@ out:
 		closedir(d);
 	else if (dirfd_copy >= 0)
 		close(dirfd_copy);
+	rt_live = NULL;
 	for (i = 0; spills && i < n; i++)
 		free(spills[i].head), free(spills[i].info);
 	free(spills);

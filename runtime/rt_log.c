@@ -801,6 +801,14 @@ static int log_stem(char *out, size_t out_len)
 	return n >= out_len ? -ENAMETOOLONG : 0;
 }
 
+int rt_log_first_path(char *out, size_t out_len)
+{
+	char stem[PATH_MAX];
+	int rc = log_stem(stem, sizeof(stem));
+
+	return rc ? rc : log_name(out, out_len, stem, 1);
+}
+
 int rt_log_path(char *out, size_t out_len)
 {
 	char stem[PATH_MAX];

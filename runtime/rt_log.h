@@ -97,6 +97,12 @@ int rt_log_pack_job(struct ioa_log_writer *w, const char *hostnames, size_t host
 int rt_log_path(char *out, size_t out_len);
 
 /*
+ * The name rt_log_path() tries first, taken or not: a recovered log's,
+ * which tells a second recovery of the same spills that the first made it.
+ */
+int rt_log_first_path(char *out, size_t out_len);
+
+/*
  * Names the complete file part path (of rt_log_path()) without ever
  * replacing a file: when path is taken meanwhile, the next free name
  * (<stem>-<n>.ioa), written back into path (path_len bytes).  0 or a
