@@ -90,6 +90,56 @@ static int process_alive(const struct rt_spill_info *i)
 	return paren && paren[1] == ' ' && paren[2] != 'Z' && paren[2] != 'X';
 }
 
+/*
+ * Whether Slurm still lists the spill's job as not ended (1), says it
+ * ended or knows it no more (0), or cannot be asked (-1: no Slurm job,
+ * no squeue, no answer within 10 s).
+ */
+static int slurm_job_listed(const struct rt_spill_info *i)
+{
+	const char *e = i->env, *end = i->env + i->env_len, *id = NULL;
+	char out[256] = "", arg[64];
+	int pipefd[2], status;
+	ssize_t got = 0, r;
+	pid_t pid;
+
+	for (; e < end && *e; e += strlen(e) + 1)
+		if (!strncmp(e, "SLURM_JOB_ID=", 13))
+			id = e + 13;
+	if (!id || !*id || strspn(id, "0123456789") != strlen(id) || strlen(id) > 20 ||
+	    pipe2(pipefd, O_CLOEXEC))
+		return -1;
+	snprintf(arg, sizeof(arg), "%s", id);
+	pid = fork();
+	if (pid == 0) {
+		dup2(pipefd[1], STDOUT_FILENO);
+		dup2(pipefd[1], STDERR_FILENO);
+		execlp("timeout", "timeout", "10", "squeue", "-h", "-t", "all", "-j", arg, "-o",
+		       "%T", (char *)NULL);
+		_exit(127);
+	}
+	close(pipefd[1]);
+	while (pid > 0 && got < (ssize_t)sizeof(out) - 1 &&
+	       (r = read(pipefd[0], out + got, sizeof(out) - 1 - (size_t)got)) > 0)
+		got += r;
+	close(pipefd[0]);
+	if (pid < 0 || waitpid(pid, &status, 0) < 0)
+		return -1;
+	out[got] = '\0';
+	/*
+	 * squeue fails on a job it no longer knows ("Invalid job id"): gone.
+	 * Any other failure (no controller, no squeue) says nothing.
+	 */
+	if (!WIFEXITED(status))
+		return -1;
+	if (WEXITSTATUS(status))
+		return strstr(out, "Invalid job id") ? 0 : -1;
+	if (!out[0])
+		return 0;
+	return strstr(out, "RUNNING") || strstr(out, "PENDING") || strstr(out, "COMPLETING") ||
+	       strstr(out, "SUSPENDED") || strstr(out, "CONFIGURING") || strstr(out, "REQUEUE");
+}
+
 /* Appends ranks as "0-3,5" runs; ranks sorted. */
 static void rank_list(struct ioa_buf *b, const int *ranks, size_t n)
 {
@@ -186,6 +236,36 @@ static void take_env(const struct rt_spill_info *i)
 	}
 }
 
+/*
+ * How the job ended, of all its ranks' ends: an MPI_Abort is the cause of
+ * the rest (the launcher kills the others), a signal came from outside,
+ * an exit() was the program's; a rank that said nothing was killed.
+ */
+static int end_rank(int end)
+{
+	switch (end) {
+	case RT_END_ABORT:
+		return 4;
+	case RT_END_SIGNAL:
+		return 3;
+	case RT_END_EXIT:
+		return 2;
+	default:
+		return 1;
+	}
+}
+
+static const struct rt_live *job_end(const struct spill *spills, size_t n)
+{
+	const struct rt_live *best = spills[0].head;
+	size_t i;
+
+	for (i = 1; i < n; i++)
+		if (end_rank(spills[i].head->end) > end_rank(best->end))
+			best = spills[i].head;
+	return best;
+}
+
 static const char *how_of(const struct rt_live *h)
 {
 	switch (h->end) {
@@ -200,7 +280,6 @@ static const char *how_of(const struct rt_live *h)
 	}
 }
 
-/* The job region of the first rank's process, marked partial, and the log published. */
 /*
  * The job as its first rank's process was: rt, its variables and arguments
  * for the log's name and job region, and the first rank's plain numbers
@@ -220,11 +299,11 @@ static void take_job(struct spill *first, const struct options *o)
 	rt_log_args_len = i->args_len;
 }
 
-static int publish(struct ioa_log_writer *w, struct spill *first, const int *ranks, size_t n,
+/* The job region (take_job()'s), marked partial with how it ended (h), and the log published. */
+static int publish(struct ioa_log_writer *w, const struct rt_live *h, const int *ranks, size_t n,
 		   const char *hosts, size_t hosts_len, const uint32_t *rank_nodes, uint32_t nnodes,
 		   uint64_t until_first, uint64_t until_last, const struct options *o)
 {
-	const struct rt_live *h = first->head;
 	struct ioa_buf partial = IOA_BUF_INIT(1 << 20), list = IOA_BUF_INIT(1 << 20);
 	char line[128];
 	int rc, nprocs = 0, r;
@@ -358,6 +437,9 @@ static int recover_dir(const char *dir, int dfd, uid_t owner, const struct optio
 
 		if (spills[i].head->end == RT_END_CLEAN)
 			continue;
+		/* Of another host: the batch system's word where it answers, else the age. */
+		if (alive < 0 && !o->job)
+			alive = slurm_job_listed(spills[i].info);
 		if (alive == 1 || (alive < 0 && !o->job && now - spills[i].mtime < o->older_than)) {
 			rc = 1;
 			goto out;
@@ -423,8 +505,8 @@ static int recover_dir(const char *dir, int dfd, uid_t owner, const struct optio
 	}
 	if (until_first == UINT64_MAX)
 		until_first = until_last;
-	rc = publish(&w, &spills[0], ranks, taken, hosts.data, hosts.len, rank_nodes, nnodes,
-		     until_first, until_last, o);
+	rc = publish(&w, job_end(spills, n), ranks, taken, hosts.data, hosts.len, rank_nodes,
+		     nnodes, until_first, until_last, o);
 	if (rc)
 		goto out;
 remove:

@@ -9,6 +9,7 @@
 #     the array's ids, and nothing left to recover.
 # Each killed job's log holds every write the program reported before the
 # end (tests/workloads/mpi-killed.c), and the epilog leaves no spill behind.
+# Seen from another host, a job Slurm says runs is never recovered.
 . "$IOA_SOURCE_DIR/tests/lib/test-lib.sh"
 . "$IOA_SOURCE_DIR/tests/lib/runtime-lib.sh"
 . "$IOA_SOURCE_DIR/tests/lib/slurm-lib.sh"
@@ -16,7 +17,7 @@ require_mpi
 require_slurm
 require_cmd mpiexec.mpich srun
 
-plan 25
+plan 27
 
 logs=$(ioa_logdir)
 chmod 755 "$logs"
@@ -79,6 +80,12 @@ for i in $(seq 600); do
 	sleep 0.1
 done
 ok "the job to cancel runs its ranks" test "$(done_count "$work" 1)" -ge 100
+# Seen from another host (the collector's: no pid to ask there), with no
+# grace at all: Slurm's word that the job runs keeps recover off it.
+elsewhere=$(run_timeout 30 unshare --uts sh -c 'hostname elsewhere && exec "$0" recover --older-than 0 "$1"' \
+	"$IOA_CMD" "$logs" 2>&1)
+like "$elsewhere" "still running" "from another host, squeue's word keeps a running job's spills"
+is "$(log_of "$cancel_job")" "" "and no log is made of it"
 slurm_cancel "$cancel_job"
 ok "scancel ends it" slurm_wait "$cancel_job" CANCELLED 60
 log=$(wait_log "$cancel_job" 60)

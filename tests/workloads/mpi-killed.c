@@ -10,7 +10,7 @@
  * MODE: run (write until killed), handler (the same, with a SIGTERM
  * handler of its own that notes the signal in DIR/handled.<rank>, checks
  * that sigaction shows it its own handler, and exits 3), exit (N writes,
- * then exit(0) without MPI_Finalize), abort (N writes, then rank 0 calls
+ * a barrier, then exit(0) without MPI_Finalize), abort (N writes, then rank 0 calls
  * MPI_Abort with code 7), clean (N writes and MPI_Finalize).
  */
 #define _GNU_SOURCE
@@ -83,8 +83,12 @@ int main(int argc, char **argv)
 		if (!n)
 			usleep(2000);
 	}
-	if (!strcmp(mode, "exit"))
+	if (!strcmp(mode, "exit")) {
+		/* Both ranks wrote all theirs before either leaves (the launcher may kill the
+		 * other). */
+		MPI_Barrier(MPI_COMM_WORLD);
 		exit(0);
+	}
 	if (!strcmp(mode, "abort")) {
 		MPI_Barrier(MPI_COMM_WORLD);
 		if (rank == 0)
