@@ -177,9 +177,14 @@ void rt_recover_child(int fd, const struct rt_live *head, const struct rt_spill_
 	if (p != (void *)(uintptr_t)head->base)
 		fail("cannot map the spill at its address", -EADDRINUSE);
 	close(fd);
-	as.rlim_cur = as.rlim_max = RECOVER_HEAP_MAX + head->size;
 	setrlimit(RLIMIT_CPU, &cpu);
+#ifndef __SANITIZE_ADDRESS__
+	/* (AddressSanitizer's shadow alone is terabytes of address space.) */
+	as.rlim_cur = as.rlim_max = RECOVER_HEAP_MAX + head->size;
 	setrlimit(RLIMIT_AS, &as);
+#else
+	(void)as;
+#endif
 	if ((rc = shut_in()))
 		fail("cannot shut the recovery in", rc);
 
