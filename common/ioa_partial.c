@@ -343,6 +343,22 @@ static int add_how(const struct ioa_partial *p, struct ioa_buf *out, int sentenc
 	}
 }
 
+/* What a batch system's word means, for the sentence: "" when it is plain enough. */
+static const char *reason_gloss(const char *reason)
+{
+	static const char *const gloss[][2] = {
+		{"TIMEOUT", " (its time limit)"},      {"CANCELLED", " (cancelled)"},
+		{"OUT_OF_MEMORY", " (out of memory)"}, {"NODE_FAIL", " (a node failed)"},
+		{"PREEMPTED", " (preempted)"},
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(gloss) / sizeof(gloss[0]); i++)
+		if (!strcmp(reason, gloss[i][0]))
+			return gloss[i][1];
+	return "";
+}
+
 static int describe_line(const struct ioa_partial *p, struct ioa_buf *out)
 {
 	uint64_t until = p->until_last_ns ? p->until_last_ns : p->until_first_ns;
@@ -383,8 +399,8 @@ static int describe_sentence(const struct ioa_partial *p, uint64_t start_ns, uin
 
 	rc = rc ? rc : add_how(p, out, 1);
 	if (!rc && p->reason)
-		rc = ioa_buf_addf(out, " \u2014 the scheduler says %s%s", p->reason,
-				  ran ? " \u2014" : "");
+		rc = ioa_buf_addf(out, " \u2014 the scheduler says %s%s%s", p->reason,
+				  reason_gloss(p->reason), ran ? " \u2014" : "");
 	if (!rc && ran) {
 		rc = ioa_buf_addstr(out, " after ");
 		rc = rc ? rc : add_duration(out, (end_ns - start_ns) / 1000000000u);

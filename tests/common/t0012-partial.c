@@ -57,7 +57,8 @@ static void test_signal(void)
 	       "the line for ioatlas parse");
 	is_str(said(&p, IOA_PARTIAL_SENTENCE, START_NS, START_NS + 14340ull * 1000000000u),
 	       "Partial log: the job was killed by signal 15 (SIGTERM) \u2014 the scheduler says "
-	       "TIMEOUT \u2014 after 3 h 59 m; ranks 0\u2013127 recorded until 2026-11-28 10:00:01 "
+	       "TIMEOUT (its time limit) \u2014 after 3 h 59 m; ranks 0\u2013127 recorded until "
+	       "2026-11-28 10:00:01 "
 	       "UTC (3 h 59 m after the start); ranks 128\u2013255 left nothing.",
 	       "the report's sentence");
 	ioa_partial_release(&p);

@@ -61,7 +61,7 @@ print(eval(sys.argv[2]))' "$@"
 }
 
 # --- killed by SIGTERM at the time limit
-sentence="Partial log: the job was killed by signal 15 (SIGTERM) — the scheduler says TIMEOUT — after 3 h 59 m; ranks 0–127 recorded until 2020-06-01 09:59:30 UTC (3 h 58 m after the start); ranks 128–255 left nothing."
+sentence="Partial log: the job was killed by signal 15 (SIGTERM) — the scheduler says TIMEOUT (its time limit) — after 3 h 59 m; ranks 0–127 recorded until 2020-06-01 09:59:30 UTC (3 h 58 m after the start); ranks 128–255 left nothing."
 ok "a report from the warehouse" "$tools/ioatlas-report" "$signal_job" -o signal-wh.html
 is "$(banner signal-wh.html)" "$sentence" "it opens with the sentence: signal, reason, run time, ranks, until when"
 is "$(grep -n 'banner partial' signal-wh.html | cut -d: -f1)" "$(($(grep -n '^<h1>' signal-wh.html | cut -d: -f1) + 1))" \
