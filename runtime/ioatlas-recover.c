@@ -65,29 +65,14 @@ static int spill_cmp(const void *a, const void *b)
 
 /*
  * Whether the process of a spill may still run: on this host, its pid is
- * asked (a zombie is gone; a pid reused meanwhile reads as running), on
- * another, nobody here can say (-1).
+ * asked (rt_process_running()); on another, nobody here can say (-1).
  */
 static int process_alive(const struct rt_spill_info *i)
 {
-	char host[64], path[64], line[512], *paren;
-	ssize_t n;
-	int fd;
+	char host[64];
 
 	rt_log_host(host, sizeof(host));
-	if (strcmp(host, i->host))
-		return -1;
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)i->state.pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return !(kill(i->state.pid, 0) && errno == ESRCH);
-	n = read(fd, line, sizeof(line) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	line[n] = '\0';
-	paren = strrchr(line, ')');
-	return paren && paren[1] == ' ' && paren[2] != 'Z' && paren[2] != 'X';
+	return strcmp(host, i->host) ? -1 : rt_process_running(i->state.pid);
 }
 
 /*

@@ -9,8 +9,10 @@
 #include "rt_spill.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -52,6 +54,25 @@ void rt_lock_wait(void)
 			}
 		}
 	} while (__atomic_exchange_n(&rt_lock_word, 1, __ATOMIC_ACQUIRE));
+}
+
+int rt_process_running(pid_t pid)
+{
+	char path[64], line[512], *paren;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return !(kill(pid, 0) && errno == ESRCH);
+	n = read(fd, line, sizeof(line) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	line[n] = '\0';
+	paren = strrchr(line, ')');
+	return paren && paren[1] == ' ' && paren[2] != 'Z' && paren[2] != 'X';
 }
 
 int rt_begin_after_vfork(unsigned layer)

@@ -223,6 +223,12 @@ void rt_shutdown_at_exit(void);
 /* Stops recording and waits for calls in flight to finish their updates. */
 void rt_stop_recording(void);
 
+/*
+ * Whether process pid of this host runs: not gone, not a zombie (exited,
+ * not yet reaped).  A pid reused since reads as running.
+ */
+int rt_process_running(pid_t pid);
+
 /* Gives a new log the site's log group, when one is configured. */
 void rt_give_log_group(const char *path);
 

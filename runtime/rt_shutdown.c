@@ -215,29 +215,10 @@ static int pack_process(struct ioa_log_writer *w, int with_job)
 	return rc;
 }
 
-/*
- * Whether the tree's root is still running: not gone, not a zombie (a root
- * that has exited but is not yet reaped).  A pid reused meanwhile reads as
- * alive: the part then waits in the staging folder for nobody.
- */
+/* Whether the tree's root is still running (a pid reused meanwhile reads as alive). */
 static int root_running(void)
 {
-	char path[64], line[512], *paren;
-	unsigned long long pid = strtoull(rt.tree, NULL, 10);
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/%llu/stat", pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return !(kill((pid_t)pid, 0) && errno == ESRCH);
-	n = read(fd, line, sizeof(line) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	line[n] = '\0';
-	paren = strrchr(line, ')');
-	return paren && paren[1] == ' ' && paren[2] != 'Z' && paren[2] != 'X';
+	return rt_process_running((pid_t)strtoull(rt.tree, NULL, 10));
 }
 
 /*

@@ -73,6 +73,19 @@ ioa_ompi_preload() {
 		-x IOATLAS_LOGDIR="$logs" "$@"
 }
 
+# mpi_killed_wait DIR N [SECONDS]: waits (30 s by default) until both ranks
+# of tests/workloads/mpi-killed, working in DIR, said they wrote N blocks.
+mpi_killed_done() { od -An -tu8 "$1/done.$2" 2>/dev/null | tr -d ' '; }
+mpi_killed_wait() {
+	local i
+	for i in $(seq $((${3:-30} * 10))); do
+		[ "$(mpi_killed_done "$1" 0)" -ge "$2" ] 2>/dev/null &&
+			[ "$(mpi_killed_done "$1" 1)" -ge "$2" ] 2>/dev/null && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 # ioa_logs LOGDIR: every complete log under LOGDIR, one per line.
 ioa_logs() {
 	find "$1" -type f -name '*.ioa' | LC_ALL=C sort

@@ -21,8 +21,6 @@ ok "mpi-killed builds with mpicc.openmpi" \
 
 live_dirs() { find "$1" -name '.live-*' -type d; }
 
-# done_count DIR RANK: the writes rank RANK said it completed.
-done_count() { od -An -tu8 "$1/done.$2" 2>/dev/null | tr -d ' '; }
 
 # A clean run: a log, no spill folder left.
 logs=$(ioa_logdir)
@@ -47,11 +45,7 @@ kill_job() {
 			"$prog" "$work" run >"$work/out" 2>&1 &
 	fi
 	launcher=$!
-	for i in $(seq 300); do
-		[ "$(done_count "$work" 0)" -ge 100 ] 2>/dev/null &&
-			[ "$(done_count "$work" 1)" -ge 100 ] 2>/dev/null && break
-		sleep 0.1
-	done
+	mpi_killed_wait "$work" 100
 }
 
 for family in mpich openmpi; do
@@ -59,7 +53,7 @@ for family in mpich openmpi; do
 	[ "$family" = mpich ] || prog=$prog_ompi
 	kill_job "$family" "$prog"
 	ok "$family: both ranks wrote 100 blocks" \
-		test "$(done_count "$work" 0)" -ge 100 -a "$(done_count "$work" 1)" -ge 100
+		test "$(mpi_killed_done "$work" 0)" -ge 100 -a "$(mpi_killed_done "$work" 1)" -ge 100
 	dir=$(live_dirs "$logs")
 	is "$(printf '%s' "$dir" | grep -c .)" 1 \
 		"$family: one spill folder while the job runs"
@@ -82,8 +76,8 @@ for family in mpich openmpi; do
 		pgrep -f "$work run" >/dev/null || break
 		sleep 0.1
 	done
-	d0=$(done_count "$work" 0)
-	d1=$(done_count "$work" 1)
+	d0=$(mpi_killed_done "$work" 0)
+	d1=$(mpi_killed_done "$work" 1)
 	is "$(ioa_logs "$logs")" "" \
 		"$family: no log after the kill"
 	ok "$family: recover succeeds" "$IOA_CMD" recover "$logs"

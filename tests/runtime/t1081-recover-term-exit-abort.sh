@@ -17,7 +17,6 @@ require_cmd mpiexec.mpich
 plan 30
 
 prog="$IOA_BUILD_DIR/tests/workloads/mpi-killed"
-done_count() { od -An -tu8 "$1/done.$2" 2>/dev/null | tr -d ' '; }
 # rank_pids DIR: the ranks working in DIR (not their launcher, whose arguments name it too).
 rank_pids() {
 	local p
@@ -45,11 +44,7 @@ term_job() {
 	run_timeout 120 mpiexec.mpich -n 2 -genv LD_PRELOAD "$with" -genv IOATLAS_LOGDIR "$logs" \
 		"$prog" "$work" "$mode" >"$work/out" 2>&1 &
 	launcher=$!
-	for i in $(seq 300); do
-		[ "$(done_count "$work" 0)" -ge 100 ] 2>/dev/null &&
-			[ "$(done_count "$work" 1)" -ge 100 ] 2>/dev/null && break
-		sleep 0.1
-	done
+	mpi_killed_wait "$work" 100
 	kill -TERM $(rank_pids "$work")
 	wait "$launcher"
 	status=$?
@@ -63,7 +58,7 @@ check_log() {
 	log=$(ioa_only_log "$logs")
 	like "$("$IOA_CMD" parse "$log" 2>&1 | grep '^# partial:')" "$pattern" \
 		"$what: the log says how the job ended"
-	d0=$(done_count "$work" 0)
+	d0=$(mpi_killed_done "$work" 0)
 	w0=$(ioa_counter "$log" POSIX 0 "$work/out.0" POSIX_WRITES)
 	ok "$what: rank 0's writes are all there ($w0 >= $d0)" test "${w0:-0}" -ge "${d0:-1}"
 	is "$(find "$logs" -name '.live-*')" "" "$what: no spill folder is left"

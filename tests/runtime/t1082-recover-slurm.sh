@@ -47,7 +47,6 @@ exec mpiexec.mpich -n 2 -genv LD_PRELOAD "$(ioa_preload_list "$IOA_RUNTIME_SO")"
 EOF
 chmod 755 "$TEST_TMP/job.sh"
 
-done_count() { od -An -tu8 "$1/done.$2" 2>/dev/null | tr -d ' '; }
 # log_of JOB: the log whose job id is JOB.
 log_of() {
 	local log
@@ -74,12 +73,8 @@ ok "an array job of two tasks is submitted" test -n "$array_job"
 
 # The cancelled job, once both ranks wrote 100 blocks.
 work=$TEST_TMP/work.$cancel_job
-for i in $(seq 600); do
-	[ "$(done_count "$work" 0)" -ge 100 ] 2>/dev/null &&
-		[ "$(done_count "$work" 1)" -ge 100 ] 2>/dev/null && break
-	sleep 0.1
-done
-ok "the job to cancel runs its ranks" test "$(done_count "$work" 1)" -ge 100
+mpi_killed_wait "$work" 100 60
+ok "the job to cancel runs its ranks" test "$(mpi_killed_done "$work" 1)" -ge 100
 # Seen from another host (the collector's: no pid to ask there), with no
 # grace at all: Slurm's word that the job runs keeps recover off it.
 elsewhere=$(run_timeout 30 unshare --uts sh -c 'hostname elsewhere && exec "$0" recover --older-than 0 "$1"' \
@@ -94,10 +89,10 @@ like "$("$IOA_CMD" parse "$log" | grep '^# partial:')" \
 	"signal 15 \\(SIGTERM\\).*ranks 0-1" \
 	"it is partial: SIGTERM, both ranks"
 w0=$(ioa_counter "$log" POSIX 0 "$work/out.0" POSIX_WRITES)
-ok "rank 0's writes are all there ($w0 >= $(done_count "$work" 0))" \
-	test "${w0:-0}" -ge "$(done_count "$work" 0)"
+ok "rank 0's writes are all there ($w0 >= $(mpi_killed_done "$work" 0))" \
+	test "${w0:-0}" -ge "$(mpi_killed_done "$work" 0)"
 w1=$(ioa_counter "$log" POSIX 1 "$work/out.1" POSIX_WRITES)
-ok "rank 1's too ($w1 >= $(done_count "$work" 1))" test "${w1:-0}" -ge "$(done_count "$work" 1)"
+ok "rank 1's too ($w1 >= $(mpi_killed_done "$work" 1))" test "${w1:-0}" -ge "$(mpi_killed_done "$work" 1)"
 like "$("$IOA_CMD" parse "$log")" "^# scheduler: slurm" "its scheduler is Slurm"
 
 # The array's tasks end cleanly: their own logs, no partial mark.
@@ -121,8 +116,8 @@ like "$("$IOA_CMD" parse "$log" | grep '^# partial:')" \
 	"it is partial: SIGTERM at the time limit"
 work=$TEST_TMP/work.$timeout_job
 w0=$(ioa_counter "$log" POSIX 0 "$work/out.0" POSIX_WRITES)
-ok "rank 0's writes are all there ($w0 >= $(done_count "$work" 0))" \
-	test "${w0:-0}" -ge "$(done_count "$work" 0)" -a "$(done_count "$work" 0)" -gt 1000
+ok "rank 0's writes are all there ($w0 >= $(mpi_killed_done "$work" 0))" \
+	test "${w0:-0}" -ge "$(mpi_killed_done "$work" 0)" -a "$(mpi_killed_done "$work" 0)" -gt 1000
 
 is "$(find "$logs" -name '.live-*')" "" "no spill is left behind"
 [ ! -s "$TEST_TMP/epilog.log" ] || diag "the epilog said:" "$(cat "$TEST_TMP/epilog.log")"
