@@ -23,11 +23,13 @@ libexec/ioatlas/ioatlas-ingest
 libexec/ioatlas/ioatlas-kernel
 libexec/ioatlas/ioatlas-nightly
 libexec/ioatlas/ioatlas-parse
+libexec/ioatlas/ioatlas-recover
 libexec/ioatlas/ioatlas-report
 libexec/ioatlas/ioatlas-setup-logdir
 libexec/ioatlas/ioatlas-trace
 libexec/ioatlas/ioatlas-warehouse
-sbin/ioatlasd"
+sbin/ioatlasd
+share/ioatlas/slurm/ioatlas-epilog"
 # Every page of docs/ is documentation to install, beside the README.
 expected=$({
 	echo "$programs"
@@ -53,7 +55,9 @@ expected=$({
 is "$(cd "$prefix" && find . -type f | sed 's|^\./||' | LC_ALL=C sort)" "$expected" \
 	"the prefix holds exactly the expected files"
 
-not_executable=$(cd "$prefix" && find share "$libdir" -type f ! -name '*.so' -perm /0111)
+# (The Slurm epilog is a program that lives with the site's data, where slurm.conf names it.)
+not_executable=$(cd "$prefix" && find share "$libdir" -type f ! -name '*.so' \
+	! -path share/ioatlas/slurm/ioatlas-epilog -perm /0111)
 is "$not_executable" "" "documentation and data are not executable"
 unreadable=$(cd "$prefix" && find . -type f ! -perm -0444)
 is "$unreadable" "" "everything is readable by everyone"
