@@ -58,6 +58,8 @@ struct collector {
 	uint64_t done, duplicates, quarantined;
 	uint64_t period_done;
 	double period_start, next_rescan, next_summary, backoff, retry_since;
+	pid_t recover_pid; /* the recovery running beside the ingest, 0 none */
+	double recover_deadline;
 };
 
 /*
@@ -252,24 +254,51 @@ static void wait_events(struct collector *c, double seconds)
 
 #ifndef INGEST_VERB
 /* How long one recovery may take before it is stopped (a spill is read in milliseconds). */
-#define RECOVER_TIMEOUT_S 300
+#define RECOVER_TIMEOUT_S 600
+
+/* Reaps the recovery started last, if it ended; stops it past its time.  1 while it runs. */
+static int recovery_running(struct collector *c, int wait)
+{
+	int status;
+	pid_t got;
+
+	if (c->recover_pid <= 0)
+		return 0;
+	while ((got = waitpid(c->recover_pid, &status, WNOHANG)) == 0 && wait &&
+	       ingest_now() < c->recover_deadline)
+		poll(NULL, 0, 50);
+	if (got == 0) {
+		if (ingest_now() < c->recover_deadline)
+			return 1;
+		kill(c->recover_pid, SIGKILL);
+		waitpid(c->recover_pid, &status, 0);
+		ioa_warning("ioatlas recover took more than %d s: stopped", RECOVER_TIMEOUT_S);
+	} else if (got > 0 && (!WIFEXITED(status) || WEXITSTATUS(status))) {
+		ioa_warning("ioatlas recover ended with status %d: see its lines above",
+			    WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+	}
+	c->recover_pid = 0;
+	/* What it made is found at once (inotify may not see it on a network file system). */
+	c->found.rescan_now = 1;
+	return 0;
+}
 
 /*
  * Jobs whose processes are gone without a log (killed with no epilog, or
  * on a node that failed): `ioatlas recover` of the last rescan_days days,
  * for the job folders whose spills were untouched for recover_after
  * seconds (docs/recovery.md), run as this account, its lines in this
- * log.  The logs it makes are found like any other.  Bounded in time.
+ * log.  It runs beside the ingest, one at a time, stopped past its time;
+ * --once waits for it, so that what it makes is ingested in this run.
+ * The logs it makes are found like any other.
  */
 static void recover_dead_jobs(struct collector *c)
 {
 	char self[PATH_MAX], prog[PATH_MAX + 64], older[32], days[32], *slash;
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	int status;
-	double deadline;
 	pid_t pid;
 
-	if (!(c->set.recover_after > 0) || n <= 0)
+	if (!(c->set.recover_after > 0) || n <= 0 || recovery_running(c, 0))
 		return;
 	self[n] = '\0';
 	slash = strrchr(self, '/');
@@ -287,26 +316,21 @@ static void recover_dead_jobs(struct collector *c)
 		return;
 	}
 	if (pid == 0) {
+		sigset_t none;
+
+		/* This daemon blocks the signals it reads from a signalfd: not its child. */
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
 		/* Its report goes where this daemon's goes. */
 		dup2(STDERR_FILENO, STDOUT_FILENO);
 		execl(prog, "ioatlas-recover", "--older-than", older, "--days", days, c->set.logdir,
 		      (char *)NULL);
 		_exit(127);
 	}
-	deadline = ingest_now() + RECOVER_TIMEOUT_S;
-	while (waitpid(pid, &status, WNOHANG) == 0) {
-		if (ingest_now() > deadline) {
-			kill(pid, SIGKILL);
-			waitpid(pid, &status, 0);
-			ioa_warning("ioatlas recover took more than %d s: stopped",
-				    RECOVER_TIMEOUT_S);
-			return;
-		}
-		poll(NULL, 0, 50);
-	}
-	if (!WIFEXITED(status) || WEXITSTATUS(status))
-		ioa_warning("ioatlas recover ended with status %d: see its lines above",
-			    WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+	c->recover_pid = pid;
+	c->recover_deadline = ingest_now() + RECOVER_TIMEOUT_S;
+	if (c->once)
+		recovery_running(c, 1);
 }
 #endif
 
@@ -326,6 +350,9 @@ static int run(struct collector *c)
 	while (!c->stop) {
 		double next_late;
 
+#ifndef INGEST_VERB
+		recovery_running(c, 0);
+#endif
 		now = ingest_now();
 		next_late = unreadable_due(&c->late, now, &c->found);
 		if (c->found.rescan_now) {

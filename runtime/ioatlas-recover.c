@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -39,7 +40,7 @@
 #include "rt_recover.h"
 
 #define MAX_RANKS  65536
-#define MAX_SPILLS 4096
+#define MAX_SPILLS 65536
 
 struct options {
 	const char *job, *reason, *logdir;
@@ -76,6 +77,31 @@ static int process_alive(const struct rt_spill_info *i)
 }
 
 /*
+ * Whether every line of squeue's answer is a state a job ends in (or
+ * there is none: Slurm forgot the job).  Any other state — running,
+ * completing, suspended, stopped, requeued, resizing, signaling — may
+ * still have processes.
+ */
+static int job_ended(char *out)
+{
+	static const char *const ended[] = {
+		"COMPLETED", "CANCELLED", "FAILED",	   "TIMEOUT", "NODE_FAIL",    "PREEMPTED",
+		"BOOT_FAIL", "DEADLINE",  "OUT_OF_MEMORY", "REVOKED", "SPECIAL_EXIT",
+	};
+	char *line, *save = NULL;
+	size_t k;
+
+	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		for (k = 0; k < sizeof(ended) / sizeof(ended[0]); k++)
+			if (!strcmp(line, ended[k]))
+				break;
+		if (k == sizeof(ended) / sizeof(ended[0]))
+			return 0;
+	}
+	return 1;
+}
+
+/*
  * Whether Slurm still lists the spill's job as not ended (1), says it
  * ended or knows it no more (0), or cannot be asked (-1: no Slurm job,
  * no squeue, no answer within 10 s).
@@ -97,6 +123,11 @@ static int slurm_job_listed(const struct rt_spill_info *i)
 	snprintf(arg, sizeof(arg), "%s", id);
 	pid = fork();
 	if (pid == 0) {
+		sigset_t none;
+
+		/* A caller's blocked signals would keep timeout from stopping squeue. */
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
 		dup2(pipefd[1], STDOUT_FILENO);
 		dup2(pipefd[1], STDERR_FILENO);
 		execlp("timeout", "timeout", "10", "squeue", "-h", "-t", "all", "-j", arg, "-o",
@@ -119,10 +150,7 @@ static int slurm_job_listed(const struct rt_spill_info *i)
 		return -1;
 	if (WEXITSTATUS(status))
 		return strstr(out, "Invalid job id") ? 0 : -1;
-	if (!out[0])
-		return 0;
-	return strstr(out, "RUNNING") || strstr(out, "PENDING") || strstr(out, "COMPLETING") ||
-	       strstr(out, "SUSPENDED") || strstr(out, "CONFIGURING") || strstr(out, "REQUEUE");
+	return !job_ended(out);
 }
 
 /* Appends ranks as "0-3,5" runs; ranks sorted. */
@@ -201,26 +229,6 @@ out:
 	return rc;
 }
 
-/* The job's variables of the first rank, for the log's name and job region. */
-static void take_env(const struct rt_spill_info *i)
-{
-	const char *e = i->env, *end = i->env + i->env_len;
-
-	clearenv();
-	while (e < end && *e) {
-		const char *eq = strchr(e, '=');
-
-		if (eq && eq > e) {
-			char *key = strndup(e, (size_t)(eq - e));
-
-			if (key)
-				setenv(key, eq + 1, 1);
-			free(key);
-		}
-		e += strlen(e) + 1;
-	}
-}
-
 /*
  * How the job ended, of all its ranks' ends: an MPI_Abort is the cause of
  * the rest (the launcher kills the others), a signal came from outside,
@@ -279,7 +287,9 @@ static void take_job(struct spill *first, const struct options *o)
 	rt.enabled = 0;
 	rt_live = first->head;
 	snprintf(rt.config.logdir, sizeof(rt.config.logdir), "%s", o->logdir);
-	take_env(i);
+	/* Its variables as the log reads them: the environment of this process is left alone. */
+	rt_log_env = i->env;
+	rt_log_env_len = i->env_len;
 	rt_log_args = i->args;
 	rt_log_args_len = i->args_len;
 }
@@ -357,164 +367,277 @@ static int publish(struct ioa_log_writer *w, const struct rt_live *h, const int 
 	return rc;
 }
 
-/*
- * One job folder (descriptor dfd, named dir, owned by owner) into one log;
- * 1 when it is not to be taken yet.  Only the owner's files are spills.
- */
-static int recover_dir(const char *dir, int dfd, uid_t owner, const struct options *o)
+/* The spills of a folder: its owner's files that pass rt_recover_head(). */
+struct spills {
+	struct spill *v;
+	size_t n, left; /* spills; files left alone */
+	time_t newest;	/* the latest write to any of them */
+};
+
+/* Reads the folder's spills; -E2BIG past MAX_SPILLS (nothing is taken then). */
+static int read_spills(const char *dir, int dfd, uid_t owner, struct spills *sp)
 {
-	struct spill *spills = calloc(MAX_SPILLS, sizeof(*spills));
-	struct ioa_log_writer w;
-	struct ioa_buf hosts = IOA_BUF_INIT(1 << 20);
-	int *ranks = NULL, rc = 0, dirfd_copy = dup(dfd);
-	uint32_t *rank_nodes = NULL, nnodes = 0;
-	uint64_t until_first = UINT64_MAX, until_last = 0;
-	size_t n = 0, i, taken = 0, left = 0;
-	time_t now = time(NULL);
-	char path[PATH_MAX];
-	DIR *d = dirfd_copy >= 0 ? fdopendir(dirfd_copy) : NULL;
+	int copy = dup(dfd), rc = 0;
+	DIR *d = copy >= 0 ? fdopendir(copy) : NULL;
 	struct dirent *e;
 
-	ioa_logw_init(&w, (size_t)1 << 31);
-	if (!spills || !d) {
-		rc = -ENOMEM;
-		goto out;
+	sp->v = calloc(MAX_SPILLS, sizeof(*sp->v));
+	if (!d || !sp->v) {
+		if (!d && copy >= 0)
+			close(copy);
+		if (d)
+			closedir(d);
+		return -ENOMEM;
 	}
-	while ((e = readdir(d)) && n < MAX_SPILLS) {
+	while (!rc && (e = readdir(d))) {
+		struct spill *s = &sp->v[sp->n];
 		struct stat st;
-		int fd;
+		int fd, why;
 
 		if (e->d_name[0] == '.')
 			continue;
-		fd = openat(dfd, e->d_name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+		if (sp->n == MAX_SPILLS) {
+			rc = -E2BIG;
+			break;
+		}
+		/* O_NONBLOCK: a FIFO in the folder never holds recover up. */
+		fd = openat(dfd, e->d_name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 		if (fd < 0)
 			continue;
-		spills[n].head = malloc(sizeof(struct rt_live));
-		spills[n].info = malloc(sizeof(struct rt_spill_info));
-		if (!fstat(fd, &st) && st.st_uid != owner)
-			rc = -EPERM;
-		else if (spills[n].head && spills[n].info && !fstat(fd, &st))
-			rc = rt_recover_head(fd, spills[n].head, spills[n].info);
+		s->head = malloc(sizeof(*s->head));
+		s->info = malloc(sizeof(*s->info));
+		if (fstat(fd, &st) || !s->head || !s->info)
+			why = -EINVAL;
+		else if (st.st_uid != owner)
+			why = -EPERM;
 		else
-			rc = -EINVAL;
-		if (!rc) {
-			snprintf(spills[n].name, sizeof(spills[n].name), "%s", e->d_name);
-			spills[n].mtime = st.st_mtime;
-			n++;
-		} else {
-			fprintf(stderr, "ioatlas recover: spill '%s/%s' left alone: %s\n", dir,
-				e->d_name,
-				rc == -EPROTO	 ? "written by another ioatlas build"
-				: rc == -ENODATA ? "its process had not started it"
-				: rc == -EPERM	 ? "not the folder owner's"
-						 : "not a spill");
-			free(spills[n].head);
-			free(spills[n].info);
-			spills[n].head = NULL;
-			spills[n].info = NULL;
-			left++;
-		}
-		rc = 0;
+			why = rt_recover_head(fd, s->head, s->info);
 		close(fd);
-	}
-	for (i = 0; i < n; i++) {
-		int alive = process_alive(spills[i].info);
-
-		if (spills[i].head->end == RT_END_CLEAN)
+		if (!why) {
+			snprintf(s->name, sizeof(s->name), "%s", e->d_name);
+			s->mtime = st.st_mtime;
+			if (st.st_mtime > sp->newest)
+				sp->newest = st.st_mtime;
+			sp->n++;
 			continue;
-		/* Of another host: the batch system's word where it answers, else the age. */
-		if (alive < 0 && !o->job)
-			alive = slurm_job_listed(spills[i].info);
-		if (alive == 1 || (alive < 0 && !o->job && now - spills[i].mtime < o->older_than)) {
-			rc = 1;
-			goto out;
 		}
+		fprintf(stderr, "ioatlas recover: spill '%s/%s' left alone: %s\n", dir, e->d_name,
+			why == -EPROTO	  ? "written by another ioatlas build"
+			: why == -ENODATA ? "its process had not started it"
+			: why == -EPERM	  ? "not the folder owner's"
+					  : "not a spill");
+		free(s->head);
+		free(s->info);
+		s->head = NULL;
+		s->info = NULL;
+		sp->left++;
 	}
-	if (!n && left)
-		goto out; /* nothing to take: what is there stays for a look */
-	if (!n)
-		goto remove;
-	qsort(spills, n, sizeof(*spills), spill_cmp);
-	take_job(&spills[0], o);
-	/*
-	 * Made already: by the collector's account, which cannot remove the
-	 * spills of another user's folder, or by a recovery stopped before it
-	 * removed them.  Never a second log of the same job.
+	closedir(d);
+	return rc;
+}
+
+/*
+ * Whether the folder's processes are gone: 1 still running (or not known
+ * to be gone yet), 0 gone by their host's or the batch system's word, 2
+ * gone by the age of their spills alone (another host, no batch system
+ * to ask): recovered then, but the spills are kept, as the process may
+ * yet live (a job that computes for hours without recording anything).
+ */
+static int folder_gone(const struct spills *sp, const struct options *o)
+{
+	const struct rt_spill_info *remote = NULL;
+	size_t i;
+
+	for (i = 0; i < sp->n; i++) {
+		int alive;
+
+		if (sp->v[i].head->end == RT_END_CLEAN)
+			continue;
+		alive = process_alive(sp->v[i].info);
+		if (alive == 1)
+			return 1;
+		if (alive < 0 && !remote)
+			remote = sp->v[i].info;
+	}
+	if (!remote || o->job)
+		return 0;
+	/* Of another host: the batch system's word where it answers (once a folder), else the age.
 	 */
-	if (!rt_log_first_path(path, sizeof(path)) &&
-	    !faccessat(AT_FDCWD, path, F_OK, AT_SYMLINK_NOFOLLOW)) {
+	switch (slurm_job_listed(remote)) {
+	case 1:
+		return 1;
+	case 0:
+		return 0;
+	default:
+		return time(NULL) - sp->newest < o->older_than ? 1 : 2;
+	}
+}
+
+/*
+ * A process tree's processes all said rank 0 while they ran (their ranks
+ * come at the tree's end): numbered here, the root first, then by start.
+ */
+static int tree_cmp(const void *a, const void *b)
+{
+	const struct rt_state *x = &((const struct spill *)a)->info->state,
+			      *y = &((const struct spill *)b)->info->state;
+
+	if (x->tree_root != y->tree_root)
+		return y->tree_root - x->tree_root;
+	return (x->start_real_ns > y->start_real_ns) - (x->start_real_ns < y->start_real_ns);
+}
+
+static void number_tree(struct spills *sp)
+{
+	size_t i;
+
+	qsort(sp->v, sp->n, sizeof(*sp->v), tree_cmp);
+	for (i = 0; i < sp->n; i++) {
+		sp->v[i].info->state.rank = (int)i;
+		sp->v[i].info->state.nprocs = (int)sp->n;
+	}
+}
+
+/*
+ * Whether this folder's log was made already (by the collector's account,
+ * which cannot remove another user's spills, or by a recovery stopped
+ * before it removed them) from spills no newer than it: the log's name,
+ * a regular file of the folder's owner or of this account.  A name
+ * another user took in the day folder is not a log of this job.
+ */
+static int recovered_before(const struct spills *sp, uid_t owner, char *path, size_t len)
+{
+	struct stat st;
+
+	return !rt_log_first_path(path, len) && !lstat(path, &st) && S_ISREG(st.st_mode) &&
+	       (st.st_uid == owner || st.st_uid == geteuid()) && st.st_mtime >= sp->newest;
+}
+
+/* The ranks' regions into w; their ranks, nodes and times for the job region. */
+struct taken {
+	int *ranks;
+	size_t n;
+	uint32_t *rank_nodes, nnodes;
+	struct ioa_buf hosts;
+	uint64_t until_first, until_last;
+};
+
+static int take_ranks(const char *dir, int dfd, struct spills *sp, struct ioa_log_writer *w,
+		      struct taken *t, const struct options *o)
+{
+	size_t i;
+
+	t->ranks = calloc(sp->n, sizeof(*t->ranks));
+	t->rank_nodes =
+		calloc((size_t)sp->v[sp->n - 1].info->state.rank + 1, sizeof(*t->rank_nodes));
+	if (!t->ranks || !t->rank_nodes)
+		return -ENOMEM;
+	t->until_first = UINT64_MAX;
+	for (i = 0; i < sp->n; i++) {
+		struct spill *s = &sp->v[i];
+		const char *p = t->hosts.data;
+		uint64_t until = 0;
+		uint32_t k;
+		int rc;
+
+		if (s->head->end == RT_END_CLEAN ||
+		    (t->n && t->ranks[t->n - 1] == s->info->state.rank))
+			continue;
+		rc = o->dry_run ? 0 : recover_spill(dfd, s, w, &until);
+		if (rc) {
+			fprintf(stderr, "ioatlas recover: rank %d of '%s' is left out: %s\n",
+				s->info->state.rank, dir, strerror(-rc));
+			continue;
+		}
+		t->ranks[t->n++] = s->info->state.rank;
+		t->until_first = until < t->until_first ? until : t->until_first;
+		t->until_last = until > t->until_last ? until : t->until_last;
+		/* Node numbers by host, in rank order. */
+		for (k = 0; k < t->nnodes; k++, p += strlen(p) + 1)
+			if (!strcmp(p, s->info->host))
+				break;
+		if (k == t->nnodes &&
+		    !ioa_buf_add(&t->hosts, s->info->host, strlen(s->info->host) + 1))
+			t->nnodes++;
+		t->rank_nodes[s->info->state.rank] = k < t->nnodes ? k : 0;
+	}
+	if (t->until_first == UINT64_MAX)
+		t->until_first = t->until_last;
+	return t->n ? 0 : -EPROTO;
+}
+
+/*
+ * One job folder (descriptor dfd, named dir, owned by owner) into one log;
+ * 1 when it is not to be taken now.  Only the owner's files are spills.
+ */
+static int recover_dir(const char *dir, int dfd, uid_t owner, const struct options *o)
+{
+	struct spills sp = {0};
+	struct taken t = {.hosts = IOA_BUF_INIT(1 << 20)};
+	struct ioa_log_writer w;
+	char path[PATH_MAX];
+	int rc, gone = 0;
+	size_t i;
+
+	ioa_logw_init(&w, (size_t)1 << 31);
+	/* One recovery of a folder at a time: the epilog runs on every node of a job. */
+	if (flock(dfd, LOCK_EX | LOCK_NB) && errno == EWOULDBLOCK) {
+		printf("%s: being recovered elsewhere, left alone\n", dir);
+		rc = 1;
+		goto out;
+	}
+	rc = read_spills(dir, dfd, owner, &sp);
+	if (rc == -E2BIG)
+		fprintf(stderr, "ioatlas recover: '%s' holds more than %d files: left alone\n", dir,
+			MAX_SPILLS);
+	if (rc)
+		goto out;
+	if (!sp.n) {
+		/* Nothing to take: an empty folder goes, what is there stays for a look. */
+		if (!sp.left && !o->dry_run)
+			unlinkat(AT_FDCWD, dir, AT_REMOVEDIR);
+		goto out;
+	}
+	gone = folder_gone(&sp, o);
+	if (gone == 1) {
+		printf("%s: still running, left alone\n", dir);
+		rc = 1;
+		goto out;
+	}
+	if (sp.v[0].info->state.tree[0])
+		number_tree(&sp);
+	else
+		qsort(sp.v, sp.n, sizeof(*sp.v), spill_cmp);
+	take_job(&sp.v[0], o);
+	if (recovered_before(&sp, owner, path, sizeof(path))) {
 		printf("%s: recovered before, as '%s'\n", dir, path);
 		goto remove;
 	}
-	ranks = calloc(n, sizeof(*ranks));
-	rank_nodes = calloc((size_t)spills[n - 1].info->state.rank + 1, sizeof(*rank_nodes));
-	if (!ranks || !rank_nodes) {
-		rc = -ENOMEM;
-		goto out;
-	}
-	for (i = 0; i < n; i++) {
-		uint64_t until = 0;
-		int prc;
-
-		if (spills[i].head->end == RT_END_CLEAN ||
-		    (taken && ranks[taken - 1] == spills[i].info->state.rank))
-			continue;
-		prc = o->dry_run ? 0 : recover_spill(dfd, &spills[i], &w, &until);
-		if (prc) {
-			fprintf(stderr, "ioatlas recover: rank %d of '%s' is left out: %s\n",
-				spills[i].info->state.rank, dir, strerror(-prc));
-			continue;
-		}
-		ranks[taken++] = spills[i].info->state.rank;
-		until_first = until < until_first ? until : until_first;
-		until_last = until > until_last ? until : until_last;
-		{
-			/* Node numbers by host, in rank order. */
-			const char *p = hosts.data;
-			uint32_t k;
-
-			for (k = 0; k < nnodes; k++, p += strlen(p) + 1)
-				if (!strcmp(p, spills[i].info->host))
-					break;
-			if (k == nnodes) {
-				ioa_buf_add(&hosts, spills[i].info->host,
-					    strlen(spills[i].info->host) + 1);
-				nnodes++;
-			}
-			rank_nodes[spills[i].info->state.rank] = k;
-		}
-	}
-	if (!taken) {
-		rc = n ? -EPROTO : 0;
-		goto out;
-	}
-	if (until_first == UINT64_MAX)
-		until_first = until_last;
-	rc = publish(&w, job_end(spills, n), ranks, taken, hosts.data, hosts.len, rank_nodes,
-		     nnodes, until_first, until_last, o);
+	rc = take_ranks(dir, dfd, &sp, &w, &t, o);
+	if (!rc)
+		rc = publish(&w, job_end(sp.v, sp.n), t.ranks, t.n, t.hosts.data, t.hosts.len,
+			     t.rank_nodes, t.nnodes, t.until_first, t.until_last, o);
 	if (rc)
 		goto out;
 remove:
-	if (!o->dry_run) {
-		for (i = 0; i < n; i++)
-			unlinkat(dfd, spills[i].name, 0);
+	/* Gone by age alone, the process may yet live: its spills stay. */
+	if (!o->dry_run && gone != 2) {
+		for (i = 0; i < sp.n; i++)
+			unlinkat(dfd, sp.v[i].name, 0);
 		/* Files left alone keep the folder, for a look. */
-		if (!left && unlinkat(AT_FDCWD, dir, AT_REMOVEDIR) && errno != ENOENT)
+		if (!sp.left && unlinkat(AT_FDCWD, dir, AT_REMOVEDIR) && errno != ENOENT)
 			fprintf(stderr, "ioatlas recover: cannot remove '%s': %s\n", dir,
 				strerror(errno));
 	}
 out:
-	if (d)
-		closedir(d);
-	else if (dirfd_copy >= 0)
-		close(dirfd_copy);
 	rt_live = NULL;
-	for (i = 0; spills && i < n; i++)
-		free(spills[i].head), free(spills[i].info);
-	free(spills);
-	free(ranks);
-	free(rank_nodes);
-	ioa_buf_release(&hosts);
+	rt_log_env = NULL;
+	for (i = 0; sp.v && i < sp.n; i++)
+		free(sp.v[i].head), free(sp.v[i].info);
+	free(sp.v);
+	free(t.ranks);
+	free(t.rank_nodes);
+	ioa_buf_release(&t.hosts);
 	ioa_logw_release(&w);
 	return rc;
 }

@@ -146,6 +146,11 @@ static int restart_in_child(void)
 	rt.tree_root = false;
 	rt.rank = 0;
 	rt.nprocs = 1;
+	/*
+	 * Nothing of the parent's arena is written: it may be the parent's
+	 * spill, a shared mapping (the fresh arena's rt_live starts at zero).
+	 */
+	rt_live = NULL;
 	rt_posix_forget();
 	rt_stdio_forget();
 	rt_mpiio_current = NULL;

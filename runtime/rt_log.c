@@ -39,6 +39,21 @@ size_t rt_log_args_len;
 uint64_t rt_log_end_ns;
 const char *rt_log_partial;
 uid_t rt_log_uid = (uid_t)-1;
+const char *rt_log_env;
+size_t rt_log_env_len;
+
+const char *rt_log_getenv(const char *name)
+{
+	const char *e = rt_log_env, *end = rt_log_env + rt_log_env_len;
+	size_t len = strlen(name);
+
+	if (!rt_log_env)
+		return getenv(name);
+	for (; e < end && *e; e += strnlen(e, (size_t)(end - e)) + 1)
+		if ((size_t)(end - e) > len && !strncmp(e, name, len) && e[len] == '=')
+			return e + len + 1;
+	return NULL;
+}
 
 void rt_log_finish_record(struct rt_record *rec)
 {
@@ -273,7 +288,9 @@ static int pack_mpi_library(struct ioa_log_writer *w, struct ioa_buf *raw)
 /* This rank's time-resolved view: the bins of every record that moved data. */
 static int pack_bins(struct ioa_log_writer *w, struct ioa_buf *raw)
 {
-	double width_s = rt_live->bin_width * rt_seconds_per_tick();
+	/* The seconds per tick the records were turned with (a recovered process's own). */
+	double width_s =
+		rt_live->bin_width * (rt_log_tick_s > 0 ? rt_log_tick_s : rt_seconds_per_tick());
 	struct ioa_log_bin *bins;
 	struct ioa_rec_ref *refs;
 	struct rt_record *rec;
@@ -421,7 +438,7 @@ static uid_t log_uid(void)
 static const char *user_name(char *buf, size_t len)
 {
 	struct passwd pw, *found = NULL;
-	const char *env = getenv("USER");
+	const char *env = rt_log_getenv("USER");
 
 	if (getpwuid_r(log_uid(), &pw, buf, len, &found) == 0 && found)
 		return found->pw_name;
@@ -438,7 +455,7 @@ static const char *job_id(const char **scheduler)
 	size_t i;
 
 	for (i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
-		const char *v = getenv(vars[i][0]);
+		const char *v = rt_log_getenv(vars[i][0]);
 
 		if (v && *v) {
 			*scheduler = vars[i][1];
@@ -475,7 +492,8 @@ static int enc_scheduler_keys(struct ioa_buf *b, const char *scheduler)
 	int rc = 0;
 
 	for (i = 0; i < sizeof(vars) / sizeof(vars[0]) && !rc; i++) {
-		const char *v = strcmp(scheduler, vars[i].scheduler) ? NULL : getenv(vars[i].var);
+		const char *v =
+			strcmp(scheduler, vars[i].scheduler) ? NULL : rt_log_getenv(vars[i].var);
 
 		if (v && *v)
 			rc = enc_entry(b, vars[i].key, v, strnlen(v, RT_JOB_VALUE_MAX));
@@ -699,10 +717,10 @@ void rt_log_job_token(char *out, size_t len)
 
 	safe_name(out, len, job_id(&scheduler));
 	if (!strcmp(scheduler, "slurm")) {
-		step = getenv("SLURM_STEP_ID");
-		task = getenv("SLURM_ARRAY_TASK_ID");
+		step = rt_log_getenv("SLURM_STEP_ID");
+		task = rt_log_getenv("SLURM_ARRAY_TASK_ID");
 	} else if (!strcmp(scheduler, "lsf")) {
-		task = getenv("LSB_JOBINDEX");
+		task = rt_log_getenv("LSB_JOBINDEX");
 		if (task && !strcmp(task, "0"))
 			task = NULL; /* not an array job */
 	}

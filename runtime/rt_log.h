@@ -68,6 +68,15 @@ extern const char *rt_log_partial;
  */
 extern uid_t rt_log_uid;
 
+/*
+ * The job's environment as the log reads it (the batch system's
+ * variables): NULL, this process's; else rt_log_env_len bytes of
+ * NUL-terminated "K=V" (a spill's, NUL-terminated at its end).
+ */
+extern const char *rt_log_env;
+extern size_t rt_log_env_len;
+const char *rt_log_getenv(const char *name);
+
 /* The host's name up to its first dot, safe for a file name. */
 void rt_log_host(char *out, size_t len);
 

@@ -41,7 +41,6 @@ void rt_posix_forget(void)
 {
 	fds = NULL;
 	free_descs = NULL;
-	rt_live->posix_untracked_fds = 0;
 }
 
 int rt_posix_init(void)

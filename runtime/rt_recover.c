@@ -7,6 +7,7 @@
 #include "rt_recover.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
@@ -25,12 +26,55 @@
 #include "rt_log.h"
 #include "rt_trace.h"
 
-#define RECOVER_CPU_S	 60
+#define RECOVER_CPU_S	 20
 #define RECOVER_HEAP_MAX ((rlim_t)4 << 30)
 
 static void cut(char *s, size_t len)
 {
 	s[len - 1] = '\0';
+}
+
+/* A settings list as rt_config makes them: counts in range, items cut, lengths true. */
+static void clean_list(struct rt_list *l)
+{
+	unsigned k;
+
+	if (l->count > RT_CONFIG_LIST_MAX)
+		l->count = RT_CONFIG_LIST_MAX;
+	for (k = 0; k < RT_CONFIG_LIST_MAX; k++) {
+		cut(l->items[k], sizeof(l->items[k]));
+		l->lengths[k] = (unsigned short)strlen(l->items[k]);
+		if (l->literal[k] > l->lengths[k])
+			l->literal[k] = l->lengths[k];
+	}
+}
+
+/* Everything of a spill's rt_state the parent reads, made as rt_config would make it. */
+static void clean_state(struct rt_state *s)
+{
+	struct rt_config *c = &s->config;
+
+	cut(s->exe, sizeof(s->exe));
+	cut(s->tree, sizeof(s->tree));
+	cut(s->mpi_note, sizeof(s->mpi_note));
+	cut(c->logdir, sizeof(c->logdir));
+	cut(c->log_group, sizeof(c->log_group));
+	clean_list(&c->nonmpi_exes);
+	clean_list(&c->exclude_exes);
+	clean_list(&c->exclude_paths);
+	clean_list(&c->include_paths);
+	c->disable = !!c->disable;
+	c->nonmpi = !!c->nonmpi;
+	c->record_args = !!c->record_args;
+	c->spill = !!c->spill;
+	c->debug = 0;
+	s->mpi_initialized = !!s->mpi_initialized;
+	s->started = !!s->started;
+	s->log_written = !!s->log_written;
+	s->tree_root = !!s->tree_root;
+	s->mpi_unsupported = !!s->mpi_unsupported;
+	s->disabled_reason = NULL;
+	memset(&s->arena, 0, offsetof(struct rt_arena, refused));
 }
 
 int rt_recover_head(int fd, struct rt_live *head, struct rt_spill_info *info)
@@ -59,14 +103,9 @@ int rt_recover_head(int fd, struct rt_live *head, struct rt_spill_info *info)
 		return -EINVAL;
 	cut(info->version, sizeof(info->version));
 	cut(info->host, sizeof(info->host));
-	cut(info->state.exe, sizeof(info->state.exe));
-	cut(info->state.tree, sizeof(info->state.tree));
-	cut(info->state.mpi_note, sizeof(info->state.mpi_note));
-	cut(info->state.config.logdir, sizeof(info->state.config.logdir));
-	cut(info->state.config.log_group, sizeof(info->state.config.log_group));
+	clean_state(&info->state);
 	if (info->env_len)
 		info->env[info->env_len - 1] = '\0';
-	info->state.disabled_reason = NULL;
 	if (info->state.nprocs < 1 || info->state.rank < 0 ||
 	    info->state.rank >= info->state.nprocs)
 		return -EINVAL;
@@ -137,10 +176,10 @@ static uint64_t recorded_until(void)
 
 	for (m = 0; m < IOA_MOD_COUNT; m++) {
 		const struct rt_record *rec = rt_live->modules[m].first;
-		unsigned n = 0;
+		size_t n = 0, most = rt.arena.size / sizeof(*rec);
 
-		/* A loop in a damaged list ends at the budget's count of records. */
-		for (; rec && n < (1u << 24); rec = rec->next_in_module, n++) {
+		/* A loop in a damaged list ends at the most records the arena holds. */
+		for (; rec && n < most; rec = rec->next_in_module, n++) {
 			until = rec->meta_end > until ? rec->meta_end : until;
 			until = rec->read_end > until ? rec->read_end : until;
 			until = rec->write_end > until ? rec->write_end : until;
@@ -168,7 +207,7 @@ void rt_recover_child(int fd, const struct rt_live *head, const struct rt_spill_
 	uint64_t until;
 	double tick_s;
 	void *p;
-	int rc;
+	int rc, null;
 
 	p = mmap((void *)(uintptr_t)head->base, head->size, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_FIXED_NOREPLACE, fd, 0);
@@ -185,14 +224,30 @@ void rt_recover_child(int fd, const struct rt_live *head, const struct rt_spill_
 #else
 	(void)as;
 #endif
-	if ((rc = shut_in()))
-		fail("cannot shut the recovery in", rc);
+	/*
+	 * It keeps its two outputs and nothing else: no other descriptor of
+	 * the parent, and its messages (the epilog's syslog) go nowhere.
+	 */
+	null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	/* Above every descriptor it keeps, so that none is overwritten on the way. */
+	null = null < 0 ? -1 : fcntl(null, F_DUPFD_CLOEXEC, 10);
+	out_fd = fcntl(out_fd, F_DUPFD_CLOEXEC, 10);
+	until_fd = fcntl(until_fd, F_DUPFD_CLOEXEC, 10);
+	if (null < 0 || out_fd < 0 || until_fd < 0 || dup2(out_fd, 3) < 0 ||
+	    dup2(until_fd, 4) < 0 || dup2(null, 0) < 0 || dup2(null, 1) < 0 || dup2(null, 2) < 0 ||
+	    syscall(SYS_close_range, 5, ~0u, 0))
+		fail("cannot set its descriptors", -errno);
+	out_fd = 3;
+	until_fd = 4;
+	if (shut_in())
+		_exit(1);
 
 	/* The process's state, as it was: its own copy of rt and the arena's root. */
 	rt = info->state;
 	rt.enabled = 0;
 	rt.arena.base = p;
 	rt.arena.size = head->size;
+	rt.arena.used = head->size; /* packing allocates nothing from it */
 	rt_live = p;
 	rt_trace_adopt();
 	until = recorded_until();

@@ -23,6 +23,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -39,7 +40,6 @@ static mode_t spill_mode; /* the folder's: 0700, or 0750 for the log group */
 
 /* SIGTERM: held by the runtime while term_held; the program's own disposition. */
 static volatile sig_atomic_t term_held;
-static struct sigaction prog_term;
 
 uint32_t rt_spill_layout(void)
 {
@@ -122,12 +122,35 @@ static int real_sigaction(int sig, const struct sigaction *act, struct sigaction
 	return real(sig, act, old);
 }
 
+/*
+ * The program's SIGTERM action, in two slots: a change writes the slot not
+ * in use and then switches to it, so that the handler, on any thread,
+ * reads a whole action, never one half written.
+ */
+static struct sigaction prog_slot[2];
+static volatile sig_atomic_t prog_current;
+
+static const struct sigaction *prog_term(void)
+{
+	return &prog_slot[__atomic_load_n(&prog_current, __ATOMIC_ACQUIRE)];
+}
+
+static void prog_term_set(const struct sigaction *act)
+{
+	int next = !prog_current;
+
+	prog_slot[next] = *act;
+	__atomic_store_n(&prog_current, next, __ATOMIC_RELEASE);
+}
+
 static void on_term(int sig, siginfo_t *info, void *context)
 {
 	int saved_errno = errno;
-	struct sigaction prog = prog_term;
+	struct sigaction prog = *prog_term();
+	/* A vfork child shares this memory: it changes nothing of the parent's. */
+	int own = getpid() == spill_pid;
 
-	if (rt_live && getpid() == spill_pid && rt_live->end == RT_END_RUNNING) {
+	if (rt_live && own && rt_live->end == RT_END_RUNNING) {
 		rt_live->end_ticks = rt_ticks();
 		rt_live->end_signal = sig;
 		rt_spill_calibrate();
@@ -140,7 +163,8 @@ static void on_term(int sig, siginfo_t *info, void *context)
 		/* Blocked while this runs: it ends the process on return, as without us. */
 		struct sigaction dfl = {.sa_handler = SIG_DFL};
 
-		term_held = 0;
+		if (own)
+			term_held = 0;
 		real_sigaction(sig, &dfl, NULL);
 		raise(sig);
 		errno = saved_errno;
@@ -150,8 +174,10 @@ static void on_term(int sig, siginfo_t *info, void *context)
 		/* Once, as the kernel would have done for the program. */
 		struct sigaction dfl = {.sa_handler = SIG_DFL};
 
-		prog_term = dfl;
-		term_held = 0;
+		if (own) {
+			prog_term_set(&dfl);
+			term_held = 0;
+		}
 		real_sigaction(sig, &dfl, NULL);
 	}
 	if (prog.sa_flags & SA_SIGINFO)
@@ -163,10 +189,10 @@ static void on_term(int sig, siginfo_t *info, void *context)
 /* Our handler with the program's mask and flags (SA_RESTART, SA_NODEFER ...). */
 static int hold_term(void)
 {
-	struct sigaction ours = prog_term;
+	struct sigaction ours = *prog_term();
 
 	ours.sa_sigaction = on_term;
-	ours.sa_flags = (prog_term.sa_flags | SA_SIGINFO) & ~SA_RESETHAND;
+	ours.sa_flags = (ours.sa_flags | SA_SIGINFO) & ~SA_RESETHAND;
 	return real_sigaction(SIGTERM, &ours, NULL);
 }
 
@@ -176,13 +202,16 @@ int rt_spill_sigaction(int sig, const struct sigaction *act, struct sigaction *o
 
 	if (sig != SIGTERM || !term_held)
 		return 0;
+	/* An action with a bad handler is refused by the real call, as without us. */
+	if (act && act->sa_handler == SIG_ERR)
+		return 0;
 	sigemptyset(&term);
 	sigaddset(&term, SIGTERM);
 	pthread_sigmask(SIG_BLOCK, &term, &was);
 	if (old)
-		*old = prog_term;
+		*old = *prog_term();
 	if (act) {
-		prog_term = *act;
+		prog_term_set(act);
 		/* Ignored is inherited across exec, a handler is not: the real thing. */
 		if (act->sa_handler == SIG_IGN) {
 			term_held = 0;
@@ -195,54 +224,90 @@ int rt_spill_sigaction(int sig, const struct sigaction *act, struct sigaction *o
 	return 1;
 }
 
-#ifndef RT_RECOVER
-#ifdef RT_STATIC
-#define RT_SIG_SYM(name) __wrap_##name
-#else
-#define RT_SIG_SYM(name) name
-#endif
+/*
+ * The program's calls that set signal actions, in the shared library (a
+ * static link does not wrap them: there a program's own SIGTERM action
+ * replaces the runtime's).  Only SIGTERM, and only while the runtime holds
+ * it, is answered here; every other call is the C library's own.
+ */
+#if !defined(RT_RECOVER) && !defined(RT_STATIC)
+static void *real_of(const char *name)
+{
+	return dlsym(RTLD_NEXT, name);
+}
 
-__attribute__((visibility("default"))) int
-RT_SIG_SYM(sigaction)(int sig, const struct sigaction *act, struct sigaction *old)
+__attribute__((visibility("default"))) int sigaction(int sig, const struct sigaction *act,
+						     struct sigaction *old)
 {
 	if (rt_spill_sigaction(sig, act, old))
 		return 0;
 	return real_sigaction(sig, act, old);
 }
 
-static sighandler_t signal_as_sigaction(int sig, sighandler_t handler)
+/* signal() and bsd_signal() on SIGTERM while held: glibc's BSD semantics. */
+static sighandler_t term_as_sigaction(int sig, sighandler_t handler)
 {
 	struct sigaction act = {.sa_handler = handler, .sa_flags = SA_RESTART}, old;
 
-	/* glibc's signal(): BSD semantics, the signal blocked while handled. */
 	sigemptyset(&act.sa_mask);
 	sigaddset(&act.sa_mask, sig);
-	if (RT_SIG_SYM(sigaction)(sig, &act, &old))
-		return SIG_ERR;
-	return old.sa_handler;
+	if (rt_spill_sigaction(sig, &act, &old))
+		return old.sa_handler;
+	return SIG_ERR;
 }
 
-__attribute__((visibility("default"))) sighandler_t RT_SIG_SYM(signal)(int sig,
-								       sighandler_t handler)
+__attribute__((visibility("default"))) sighandler_t signal(int sig, sighandler_t handler)
 {
-	return signal_as_sigaction(sig, handler);
+	static sighandler_t (*real)(int, sighandler_t);
+
+	if (sig == SIGTERM && term_held && handler != SIG_ERR)
+		return term_as_sigaction(sig, handler);
+	if (!real) {
+		void *sym = real_of("signal");
+
+		memcpy(&real, &sym, sizeof(sym));
+		if (!real) {
+			errno = ENOSYS;
+			return SIG_ERR;
+		}
+	}
+	return real(sig, handler);
 }
 
-__attribute__((visibility("default"))) sighandler_t RT_SIG_SYM(bsd_signal)(int sig,
-									   sighandler_t handler)
+__attribute__((visibility("default"))) sighandler_t bsd_signal(int sig, sighandler_t handler)
 {
-	return signal_as_sigaction(sig, handler);
+	static sighandler_t (*real)(int, sighandler_t);
+
+	if (sig == SIGTERM && term_held && handler != SIG_ERR)
+		return term_as_sigaction(sig, handler);
+	if (!real) {
+		void *sym = real_of("bsd_signal");
+
+		memcpy(&real, &sym, sizeof(sym));
+		if (!real) {
+			errno = ENOSYS;
+			return SIG_ERR;
+		}
+	}
+	return real(sig, handler);
 }
 #endif
 
 /* ------------------------------------------------------------ the move */
 
-/* The launch that tells apart jobs of one job token (mpiexec runs without a batch system). */
+/*
+ * The launch that tells apart jobs of one job token: none under Slurm
+ * (the job step is the token: every node's ranks share one folder),
+ * else Open MPI's namespace, a process tree's id, or the launcher (mpiexec
+ * without a batch system; one folder per node when it spans several).
+ */
 static void launch_id(char *out, size_t len)
 {
-	const char *ns = getenv("PMIX_NAMESPACE");
+	const char *ns = getenv("PMIX_NAMESPACE"), *step = getenv("SLURM_STEP_ID");
 
-	if (rt.tree[0])
+	if (step && *step && !rt.tree[0])
+		snprintf(out, len, "slurm");
+	else if (rt.tree[0])
 		snprintf(out, len, "t%.80s", rt.tree);
 	else if (ns && *ns)
 		snprintf(out, len, "n%.60s", ns);
@@ -259,6 +324,7 @@ static int open_job_dir(void)
 {
 	char day[PATH_MAX], job[192], launch[96];
 	struct stat day_st, st;
+	struct statfs fs;
 	int rc = rt_log_day_dir(day, sizeof(day), rt.start_real_ns), dfd;
 	mode_t mode;
 
@@ -266,6 +332,13 @@ static int open_job_dir(void)
 		return rc;
 	if (stat(day, &day_st))
 		return -errno;
+	/*
+	 * Where fallocate does not hold the blocks for later writes (copy on
+	 * write: btrfs, ZFS), a full disk would be a SIGBUS in the program.
+	 */
+	if (statfs(day, &fs) == 0 && (fs.f_type == (__fsword_t)0x9123683E /* btrfs */ ||
+				      fs.f_type == (__fsword_t)0x2FC12FC1 /* zfs */))
+		return -EOPNOTSUPP;
 	rt_log_job_token(job, sizeof(job));
 	launch_id(launch, sizeof(launch));
 	if ((size_t)snprintf(spill_dir, sizeof(spill_dir), "%s/.live-%s-%s", day, job, launch) >=
@@ -346,7 +419,7 @@ void rt_spill_start(void)
 	static int tried;
 	char host[64], name[160];
 	struct sigaction now;
-	int dfd, fd, rc;
+	int dfd, fd, rc, saved_errno = errno;
 
 	if (tried || !rt.enabled || !rt_live || !rt.config.spill)
 		return;
@@ -400,7 +473,7 @@ void rt_spill_start(void)
 	rt_spill_calibrate();
 	/* A SIGTERM ignored from the start (nohup) stays ignored, by the kernel. */
 	if (real_sigaction(SIGTERM, NULL, &now) == 0 && now.sa_handler != SIG_IGN) {
-		prog_term = now;
+		prog_term_set(&now);
 		term_held = 1;
 		if (hold_term())
 			term_held = 0;
@@ -409,6 +482,8 @@ out:
 	if (rc && rt.config.debug)
 		fprintf(stderr, "ioatlas: no spill, a killed job leaves no record: %s\n",
 			strerror(-rc));
+	/* The program returns from MPI_Init with the errno it had. */
+	errno = saved_errno;
 }
 
 void rt_spill_end(enum rt_spill_end how, int code)

@@ -30,7 +30,6 @@ static struct rt_stream *streams;
 void rt_stdio_forget(void)
 {
 	streams = NULL;
-	rt_live->stdio_untracked_streams = 0;
 }
 
 int rt_stdio_init(void)

@@ -12,7 +12,7 @@ require_mpi
 require_cmd mpicc.openmpi
 require_cmd mpiexec.openmpi
 
-plan 36
+plan 41
 
 prog_mpich="$IOA_BUILD_DIR/tests/workloads/mpi-killed"
 prog_ompi="$TEST_TMP/mpi-killed-openmpi"
@@ -131,3 +131,36 @@ status=$?
 ok "hostile: recover ends by itself, not by a signal ($status)" test "$status" -lt 128
 like "$(cat "$TEST_TMP/hostile.out")" "rank 0 of .* is left out" "hostile: the rank is left out, said"
 is "$(ioa_logs "$logs")" "" "hostile: no log made of it"
+
+# A non-MPI process tree (opted in): its processes all say rank 0 while
+# they run; killed, each is recovered, numbered, none lost.
+logs=$(ioa_logdir)
+tree=$(mktemp -d "$TEST_TMP/tree.XXXXXX")
+writer='while :; do echo x; sleep 0.01; done >>"$0"'
+IOATLAS_LOGDIR="$logs" IOATLAS_NONMPI=1 LD_PRELOAD="$(ioa_preload_list "$IOA_RUNTIME_SO")" \
+	run_timeout 60 sh -c 'sh -c "$0" "$1/a" & sh -c "$0" "$1/b" & wait' "$writer" "$tree" &
+root=$!
+for i in $(seq 100); do
+	[ "$(wc -l <"$tree/a" 2>/dev/null)" -ge 20 ] 2>/dev/null &&
+		[ "$(wc -l <"$tree/b" 2>/dev/null)" -ge 20 ] 2>/dev/null && break
+	sleep 0.1
+done
+pkill -KILL -f "$tree" || true
+wait "$root" 2>/dev/null
+for i in $(seq 100); do
+	pgrep -f "$tree" >/dev/null || break
+	sleep 0.1
+done
+la=$(wc -l <"$tree/a")
+lb=$(wc -l <"$tree/b")
+ok "tree: recover succeeds" "$IOA_CMD" recover "$logs"
+# (Children the kill missed, a sleep, find the root gone and write logs of their own.)
+log=$(for l in $(ioa_logs "$logs"); do
+	"$IOA_CMD" parse "$l" | grep -q '^# partial:' && echo "$l"
+done)
+is "$(printf '%s' "$log" | grep -c .)" 1 "tree: one partial log"
+wa=$("$IOA_CMD" parse "$log" | awk -F '\t' -v f="$tree/a" '$1 == "POSIX" && $6 == f && $4 == "POSIX_WRITES" { print $2 " " $5 }')
+wb=$("$IOA_CMD" parse "$log" | awk -F '\t' -v f="$tree/b" '$1 == "POSIX" && $6 == f && $4 == "POSIX_WRITES" { print $2 " " $5 }')
+ok "tree: the first writer's lines are all there ($wa, $la lines)" test "${wa#* }" -ge "$la"
+ok "tree: the second writer's too ($wb, $lb lines)" test "${wb#* }" -ge "$lb"
+ok "tree: each under a rank of its own (${wa% *}, ${wb% *})" test "${wa% *}" != "${wb% *}"

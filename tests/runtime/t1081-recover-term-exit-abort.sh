@@ -8,13 +8,17 @@
 #     its own handler (the program checks), the handler runs (it leaves a
 #     file and exits 3), and the log says signal 15;
 #   - exit() after MPI_Init without MPI_Finalize: "exit";
-#   - MPI_Abort(7) on rank 0: "abort", code 7.
+#   - MPI_Abort(7) on rank 0: "abort", code 7;
+#   - the signal calls of other signals are the C library's own: a program
+#     that makes SIGALRM interrupt a read (siginterrupt, then signal) sees
+#     EINTR as without the runtime, and signal(SIGTERM) answers the
+#     program's previous handler.
 . "$IOA_SOURCE_DIR/tests/lib/test-lib.sh"
 . "$IOA_SOURCE_DIR/tests/lib/runtime-lib.sh"
 require_mpi
 require_cmd mpiexec.mpich
 
-plan 30
+plan 33
 
 prog="$IOA_BUILD_DIR/tests/workloads/mpi-killed"
 # rank_pids DIR: the ranks working in DIR (not their launcher, whose arguments name it too).
@@ -99,3 +103,38 @@ ok "abort: the job ended" test $? -ne 124
 gone "$work"
 check_log "abort" "MPI_Abort \\(error code 7\\)"
 is "$(ioa_counter "$log" POSIX 0 "$work/out.0" POSIX_WRITES)" 40 "abort: rank 0 wrote its 40"
+
+# Other signals are not the runtime's business.
+cat >"$TEST_TMP/sigs.c" <<'EOF'
+#define _DEFAULT_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+static void on(int s) { (void)s; }
+static void other(int s) { (void)s; }
+int main(void)
+{
+	int p[2];
+	char c;
+	ssize_t n;
+
+	if (pipe(p))
+		return 1;
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+	siginterrupt(SIGALRM, 1);
+	signal(SIGALRM, on);
+	alarm(1);
+	n = read(p[0], &c, 1);
+	printf("read %zd %s\n", n, n < 0 ? strerror(errno) : "");
+	signal(SIGTERM, on);
+	printf("previous SIGTERM handler is ours: %d\n", signal(SIGTERM, other) == on);
+	return 0;
+}
+EOF
+ok "a program of signal calls builds" "$IOA_CC" -o "$TEST_TMP/sigs" "$TEST_TMP/sigs.c"
+bare=$(run_timeout 10 "$TEST_TMP/sigs")
+with=$(IOATLAS_LOGDIR="$(ioa_logdir)" IOATLAS_NONMPI=1 LD_PRELOAD="$preload" run_timeout 10 "$TEST_TMP/sigs")
+like "$bare" "Interrupted system call" "without the runtime, SIGALRM interrupts the read"
+is "$with" "$bare" "with it (its SIGTERM held), the program sees the same"
