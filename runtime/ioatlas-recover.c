@@ -642,8 +642,16 @@ out:
 	return rc;
 }
 
-/* A folder of another user, as root: recovered in a child that becomes its owner. */
-static int recover_as_owner(const char *dir, int dfd, uid_t uid, gid_t gid, const struct options *o)
+/*
+ * One job folder in a process of its own, so that nothing of another
+ * folder's is in its memory (which the spills' children inherit).  As
+ * root it first becomes the folder's owner, so the log is theirs as their
+ * own would have been; as the collector's account (another user's folder
+ * it may read through the log group) it writes the log itself, for the
+ * folder's owner: the files' owner, never what they say.  0 (done, or
+ * left for later), or -EIO.
+ */
+static int recover_folder(const char *dir, int dfd, const struct stat *st, const struct options *o)
 {
 	struct passwd pw, *found = NULL;
 	char buf[4096];
@@ -656,14 +664,24 @@ static int recover_as_owner(const char *dir, int dfd, uid_t uid, gid_t gid, cons
 	if (pid < 0)
 		return -errno;
 	if (pid == 0) {
-		if (getpwuid_r(uid, &pw, buf, sizeof(buf), &found) || !found)
-			found = NULL;
-		if ((found ? initgroups(found->pw_name, found->pw_gid) : setgroups(0, NULL)) ||
-		    setgid(found ? found->pw_gid : gid) || setuid(uid) || !setuid(0)) {
-			fprintf(stderr, "ioatlas recover: cannot become the owner of '%s'\n", dir);
-			_exit(2);
+		if (geteuid() == 0 && st->st_uid != 0) {
+			if (getpwuid_r(st->st_uid, &pw, buf, sizeof(buf), &found) || !found)
+				found = NULL;
+			if ((found ? initgroups(found->pw_name, found->pw_gid)
+				   : setgroups(0, NULL)) ||
+			    setgid(found ? found->pw_gid : st->st_gid) || setuid(st->st_uid) ||
+			    !setuid(0)) {
+				fprintf(stderr,
+					"ioatlas recover: cannot become the owner of '%s'\n", dir);
+				_exit(2);
+			}
+		} else if (st->st_uid != geteuid()) {
+			rt_log_uid = st->st_uid;
 		}
-		_exit(recover_dir(dir, dfd, uid, o) < 0 ? 1 : 0);
+		status = recover_dir(dir, dfd, st->st_uid, o) < 0 ? 1 : 0;
+		fflush(stdout);
+		fflush(stderr);
+		_exit(status);
 	}
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
@@ -703,28 +721,17 @@ static int recover_day(const char *day, const struct options *o, int *failed)
 			continue;
 		}
 		found++;
-		if (st.st_uid == geteuid()) {
-			rc = recover_dir(dir, dfd, st.st_uid, o);
-		} else if (geteuid() == 0) {
-			rc = recover_as_owner(dir, dfd, st.st_uid, st.st_gid, o);
-		} else if (!faccessat(dfd, ".", R_OK | X_OK, AT_EACCESS)) {
-			/*
-			 * The collector's account, of the log group: the log is
-			 * written by it, for the folder's owner (its files' owner,
-			 * never what they say), and trusted as such (docs/recovery.md).
-			 */
-			rt_log_uid = st.st_uid;
-			rc = recover_dir(dir, dfd, st.st_uid, o);
-			rt_log_uid = (uid_t)-1;
-		} else {
-			rc = 0; /* another user's: theirs, or root's, to recover */
-		}
+		/* Another user's folder this account cannot read is theirs, or root's, to recover.
+		 */
+		if (st.st_uid == geteuid() || geteuid() == 0 ||
+		    !faccessat(dfd, ".", R_OK | X_OK, AT_EACCESS))
+			rc = recover_folder(dir, dfd, &st, o);
+		else
+			rc = 0;
 		if (rc < 0) {
 			fprintf(stderr, "ioatlas recover: cannot recover '%s': %s\n", dir,
 				strerror(-rc));
 			(*failed)++;
-		} else if (rc > 0) {
-			printf("%s: still running, left alone\n", dir);
 		}
 		close(dfd);
 	}
