@@ -5,10 +5,10 @@
  * (private, so the file stays as it was), it is the runtime's state again,
  * and the runtime's own packing code turns it into regions.  That means
  * following pointers in a file its user could have written: so it runs in
- * a child made for one spill, which maps it, reads what it needs from
- * outside first (nothing), and then shuts itself in (a seccomp filter:
- * read, write, memory, exit; every other system call fails with EPERM)
- * before it touches a pointer.  What it writes back — a log of the rank's
+ * a child made for one spill, which maps it, keeps its two outputs, and
+ * shuts itself in (a seccomp filter: read, write, memory, its own signal
+ * stack and mask, exit; every other system call fails with EPERM) before
+ * it touches a pointer.  What it writes back — a log of the rank's
  * regions and one number — is read as untrusted input, as every log is.
  */
 #ifndef RT_RECOVER_H
