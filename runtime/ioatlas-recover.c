@@ -474,6 +474,22 @@ static int folder_gone(const struct spills *sp, const struct options *o)
 }
 
 /*
+ * Whether the folder holds only ranks that handed their records to the
+ * rank writing the log at MPI_Finalize, that rank not among them (its
+ * folder is another node's): the job's log has them.  Where the writer's
+ * spill is here too, it was killed before it published: all are taken.
+ */
+static int handed_over(const struct spills *sp)
+{
+	size_t i;
+
+	for (i = 0; i < sp->n; i++)
+		if (sp->v[i].head->end != RT_END_HANDED || sp->v[i].info->state.rank == 0)
+			return 0;
+	return 1;
+}
+
+/*
  * A process tree's processes all said rank 0 while they ran (their ranks
  * come at the tree's end): numbered here, the root first, then by start.
  */
@@ -603,6 +619,11 @@ static int recover_dir(const char *dir, int dfd, uid_t owner, const struct optio
 		printf("%s: still running, left alone\n", dir);
 		rc = 1;
 		goto out;
+	}
+	if (handed_over(&sp)) {
+		printf("%s: its ranks handed their records to the log writer at MPI_Finalize\n",
+		       dir);
+		goto remove;
 	}
 	if (sp.v[0].info->state.tree[0])
 		number_tree(&sp);

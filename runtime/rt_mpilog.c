@@ -764,9 +764,14 @@ void rt_mpilog_write(void)
 			errors_return(MPI_COMM_SELF, &saved_self);
 		rc = find_shared(&job);
 		rc = write_job_log(&job) || rc;
-		/* Written: what the spill kept is in the log; kept when it is not. */
+		/*
+		 * Written.  The rank that published the log removes the job's
+		 * spills; the others only say they handed their records over:
+		 * killed before it published, the log writer leaves them all to
+		 * recover.
+		 */
 		if (!rc)
-			rt_spill_end(RT_END_CLEAN, 0);
+			rt_spill_end(job.group.rank == 0 ? RT_END_CLEAN : RT_END_HANDED, 0);
 		if (job.group.comm == MPI_COMM_SELF)
 			errors_restore(MPI_COMM_SELF, &saved_self);
 		if (rc && rt.config.debug && job.group.rank == 0)

@@ -196,6 +196,27 @@ static uint64_t recorded_until(void)
 	return (uint64_t)until;
 }
 
+/*
+ * A process killed inside MPI_Finalize had begun to combine shared files:
+ * its combined records are in its heap, gone, and its own records marked
+ * as going into another rank's log.  A recovered log holds each rank's
+ * records as they were, none combined.
+ */
+static void forget_shutdown(void)
+{
+	size_t most = rt.arena.size / sizeof(struct rt_record);
+	int m;
+
+	for (m = 0; m < IOA_MOD_COUNT; m++) {
+		struct rt_record *rec = rt_live->modules[m].first;
+		size_t n = 0;
+
+		rt_live->modules[m].combined = NULL;
+		for (; rec && n < most; rec = rec->next_in_module, n++)
+			rec->flags &= ~(RT_REC_ELSEWHERE | IOA_REC_SHARED);
+	}
+}
+
 static __attribute__((noreturn)) void fail(const char *what, int rc)
 {
 	fprintf(stderr, "ioatlas recover: %s: %s\n", what, strerror(-rc));
@@ -253,6 +274,7 @@ void rt_recover_child(int fd, const struct rt_live *head, const struct rt_spill_
 	rt.arena.used = head->size; /* packing allocates nothing from it */
 	rt_live = p;
 	rt_trace_adopt();
+	forget_shutdown();
 	until = recorded_until();
 	/* A shutdown that turned the times into seconds and then failed to write. */
 	tick_s = rt_live->seconds_per_tick > 0 ? rt_live->seconds_per_tick

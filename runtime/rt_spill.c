@@ -14,6 +14,7 @@
 #define _GNU_SOURCE
 #include "rt_spill.h"
 
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -301,6 +302,41 @@ __attribute__((visibility("default"))) sighandler_t bsd_signal(int sig, sighandl
  * else Open MPI's namespace, a process tree's id, or the launcher (mpiexec
  * without a batch system; one folder per node when it spans several).
  */
+static pid_t launcher(void)
+{
+	pid_t pid = getppid();
+	int depth;
+
+	/*
+	 * MPICH's ranks are children of hydra_pmi_proxy, or grandchildren when
+	 * a wrapper (strace, valgrind, a shell) runs each: the proxy is theirs
+	 * in common.  Else the parent.
+	 */
+	for (depth = 0; depth < 8 && pid > 1; depth++) {
+		char path[64], line[512], *name, *end;
+		ssize_t n;
+		int fd;
+
+		snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			break;
+		n = read(fd, line, sizeof(line) - 1);
+		close(fd);
+		if (n <= 0)
+			break;
+		line[n] = '\0';
+		name = strchr(line, '(');
+		end = strrchr(line, ')');
+		if (!name || !end || end < name || end[1] != ' ')
+			break;
+		if (!strncmp(name + 1, "hydra_pmi_prox", 14))
+			return pid;
+		pid = (pid_t)strtol(end + 4, NULL, 10); /* ") S <ppid>" */
+	}
+	return getppid();
+}
+
 static void launch_id(char *out, size_t len)
 {
 	const char *ns = getenv("PMIX_NAMESPACE"), *step = getenv("SLURM_STEP_ID");
@@ -312,7 +348,7 @@ static void launch_id(char *out, size_t len)
 	else if (ns && *ns)
 		snprintf(out, len, "n%.60s", ns);
 	else
-		snprintf(out, len, "p%d", (int)getppid());
+		snprintf(out, len, "p%d", (int)launcher());
 	for (; *out; out++)
 		if (!((*out >= 'a' && *out <= 'z') || (*out >= 'A' && *out <= 'Z') ||
 		      (*out >= '0' && *out <= '9') || *out == '.' || *out == '-'))
@@ -486,6 +522,24 @@ out:
 	errno = saved_errno;
 }
 
+/*
+ * The log is written: the spills of the folder's other ranks, which handed
+ * their records over, go (all of this launch's: the folder is the job
+ * step's).  Their processes are past recording; nothing is written to
+ * their mappings any more but how they end.
+ */
+static void remove_handed(void)
+{
+	DIR *d = opendir(spill_dir);
+	struct dirent *e;
+
+	while (d && (e = readdir(d)))
+		if (e->d_name[0] != '.')
+			unlinkat(dirfd(d), e->d_name, 0);
+	if (d)
+		closedir(d);
+}
+
 void rt_spill_end(enum rt_spill_end how, int code)
 {
 	int expected = RT_END_RUNNING;
@@ -495,6 +549,8 @@ void rt_spill_end(enum rt_spill_end how, int code)
 	if (how == RT_END_CLEAN) {
 		rt_live->end = RT_END_CLEAN;
 		unlink(spill_file);
+		if (rt.mpi_initialized)
+			remove_handed();
 		rmdir(spill_dir); /* the job's last process removes the folder */
 		spill_file[0] = '\0';
 		return;

@@ -44,6 +44,7 @@ enum rt_spill_end {
 	RT_END_EXIT = 2,    /* exit() after MPI_Init, without MPI_Finalize */
 	RT_END_ABORT = 3,   /* MPI_Abort (end_code) */
 	RT_END_CLEAN = 4,   /* the log was written: nothing to recover */
+	RT_END_HANDED = 5,  /* MPI_Finalize: its records went to the rank writing the log */
 };
 
 #define RT_SPILL_ENV_MAX  4096
@@ -112,7 +113,11 @@ void rt_spill_start(void);
 /* Copies rt into the header again (its rank, size and MPI note changed). */
 void rt_spill_note_state(void);
 
-/* Says how the process ends (RT_END_*); RT_END_CLEAN also removes the file. */
+/*
+ * Says how the process ends (RT_END_*).  RT_END_CLEAN also removes the
+ * file, and in an MPI job every spill of its folder (its ranks handed
+ * their records to this one, which wrote the log).
+ */
 void rt_spill_end(enum rt_spill_end how, int code);
 
 /* Takes a clock reading for the wall-clock conversion (cheap; under the lock). */
