@@ -136,7 +136,8 @@ is "$(ioa_logs "$logs")" "" "hostile: no log made of it"
 # they run; killed, each is recovered, numbered, none lost.
 logs=$(ioa_logdir)
 tree=$(mktemp -d "$TEST_TMP/tree.XXXXXX")
-writer='while :; do echo x; sleep 0.01; done >>"$0"'
+# (No sleep between the writes: a child the kill would miss would hold the folder.)
+writer='while :; do echo x; done >>"$0"'
 IOATLAS_LOGDIR="$logs" IOATLAS_NONMPI=1 LD_PRELOAD="$(ioa_preload_list "$IOA_RUNTIME_SO")" \
 	run_timeout 60 sh -c 'sh -c "$0" "$1/a" & sh -c "$0" "$1/b" & wait' "$writer" "$tree" &
 root=$!
@@ -161,6 +162,7 @@ done)
 is "$(printf '%s' "$log" | grep -c .)" 1 "tree: one partial log"
 wa=$("$IOA_CMD" parse "$log" | awk -F '\t' -v f="$tree/a" '$1 == "POSIX" && $6 == f && $4 == "POSIX_WRITES" { print $2 " " $5 }')
 wb=$("$IOA_CMD" parse "$log" | awk -F '\t' -v f="$tree/b" '$1 == "POSIX" && $6 == f && $4 == "POSIX_WRITES" { print $2 " " $5 }')
-ok "tree: the first writer's lines are all there ($wa, $la lines)" test "${wa#* }" -ge "$la"
-ok "tree: the second writer's too ($wb, $lb lines)" test "${wb#* }" -ge "$lb"
+# (A write the kernel made but the process died before counting: one per writer at most.)
+ok "tree: the first writer's lines are all there ($wa, $la lines)" test "${wa#* }" -ge $((la - 1))
+ok "tree: the second writer's too ($wb, $lb lines)" test "${wb#* }" -ge $((lb - 1))
 ok "tree: each under a rank of its own (${wa% *}, ${wb% *})" test "${wa% *}" != "${wb% *}"
