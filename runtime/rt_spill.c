@@ -105,20 +105,34 @@ void rt_spill_note_state(void)
 
 /* ------------------------------------------------------------ SIGTERM */
 
+#ifndef RT_STATIC
+/*
+ * The next definition of a C library function (the runtime's own
+ * interposes the program's), found once into *slot; NULL, with errno
+ * ENOSYS, when there is none.
+ */
+static void *real_fn(const char *name, void **slot)
+{
+	if (!*slot)
+		*slot = dlsym(RTLD_NEXT, name);
+	if (!*slot)
+		errno = ENOSYS;
+	return *slot;
+}
+#endif
+
 static int real_sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 {
-	static int (*real)(int, const struct sigaction *, struct sigaction *);
-
+	int (*real)(int, const struct sigaction *, struct sigaction *);
 #ifdef RT_STATIC
 	real = sigaction;
 #else
-	if (!real) {
-		void *sym = dlsym(RTLD_NEXT, "sigaction");
+	static void *slot;
+	void *sym = real_fn("sigaction", &slot);
 
-		memcpy(&real, &sym, sizeof(sym));
-		if (!real)
-			return -1;
-	}
+	if (!sym)
+		return -1;
+	memcpy(&real, &sym, sizeof(sym));
 #endif
 	return real(sig, act, old);
 }
@@ -232,11 +246,6 @@ int rt_spill_sigaction(int sig, const struct sigaction *act, struct sigaction *o
  * it, is answered here; every other call is the C library's own.
  */
 #if !defined(RT_RECOVER) && !defined(RT_STATIC)
-static void *real_of(const char *name)
-{
-	return dlsym(RTLD_NEXT, name);
-}
-
 __attribute__((visibility("default"))) int sigaction(int sig, const struct sigaction *act,
 						     struct sigaction *old)
 {
@@ -245,52 +254,41 @@ __attribute__((visibility("default"))) int sigaction(int sig, const struct sigac
 	return real_sigaction(sig, act, old);
 }
 
-/* signal() and bsd_signal() on SIGTERM while held: glibc's BSD semantics. */
-static sighandler_t term_as_sigaction(int sig, sighandler_t handler)
+/*
+ * signal() and bsd_signal() (name): on SIGTERM while held, glibc's BSD
+ * semantics through the program's view; otherwise the C library's own.
+ */
+static sighandler_t signal_call(const char *name, void **slot, int sig, sighandler_t handler)
 {
 	struct sigaction act = {.sa_handler = handler, .sa_flags = SA_RESTART}, old;
+	sighandler_t (*real)(int, sighandler_t);
+	void *sym;
 
-	sigemptyset(&act.sa_mask);
-	sigaddset(&act.sa_mask, sig);
-	if (rt_spill_sigaction(sig, &act, &old))
-		return old.sa_handler;
-	return SIG_ERR;
+	if (sig == SIGTERM && term_held && handler != SIG_ERR) {
+		sigemptyset(&act.sa_mask);
+		sigaddset(&act.sa_mask, sig);
+		if (rt_spill_sigaction(sig, &act, &old))
+			return old.sa_handler;
+	}
+	sym = real_fn(name, slot);
+	if (!sym)
+		return SIG_ERR;
+	memcpy(&real, &sym, sizeof(sym));
+	return real(sig, handler);
 }
 
 __attribute__((visibility("default"))) sighandler_t signal(int sig, sighandler_t handler)
 {
-	static sighandler_t (*real)(int, sighandler_t);
+	static void *slot;
 
-	if (sig == SIGTERM && term_held && handler != SIG_ERR)
-		return term_as_sigaction(sig, handler);
-	if (!real) {
-		void *sym = real_of("signal");
-
-		memcpy(&real, &sym, sizeof(sym));
-		if (!real) {
-			errno = ENOSYS;
-			return SIG_ERR;
-		}
-	}
-	return real(sig, handler);
+	return signal_call("signal", &slot, sig, handler);
 }
 
 __attribute__((visibility("default"))) sighandler_t bsd_signal(int sig, sighandler_t handler)
 {
-	static sighandler_t (*real)(int, sighandler_t);
+	static void *slot;
 
-	if (sig == SIGTERM && term_held && handler != SIG_ERR)
-		return term_as_sigaction(sig, handler);
-	if (!real) {
-		void *sym = real_of("bsd_signal");
-
-		memcpy(&real, &sym, sizeof(sym));
-		if (!real) {
-			errno = ENOSYS;
-			return SIG_ERR;
-		}
-	}
-	return real(sig, handler);
+	return signal_call("bsd_signal", &slot, sig, handler);
 }
 #endif
 
