@@ -9,7 +9,10 @@
  *
  * MODE: run (write until killed), handler (the same, with a SIGTERM
  * handler of its own that notes the signal in DIR/handled.<rank>, checks
- * that sigaction shows it its own handler, and exits 3), exit (N writes,
+ * that sigaction shows it its own handler, and exits 3 once the other
+ * rank noted it too (10 s at most), since the launcher kills the
+ * ranks left when one exits, which could take a rank whose SIGTERM was
+ * still pending on a busy machine), exit (N writes,
  * a barrier, then exit(0) without MPI_Finalize), abort (N writes, then rank 0 calls
  * MPI_Abort with code 7), clean (N writes and MPI_Finalize).
  */
@@ -21,20 +24,25 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
-static char handled_path[4096];
+static char handled_path[4096], peer_path[4096];
 
 static void on_term(int sig)
 {
 	int fd = (int)syscall(SYS_openat, AT_FDCWD, handled_path, O_WRONLY | O_CREAT | O_TRUNC,
 			      0600);
+	const struct timespec tick = {0, 10000000};
+	int i;
 
 	(void)sig;
 	if (fd >= 0) {
 		(void)!syscall(SYS_write, fd, "handled\n", 8);
 		syscall(SYS_close, fd);
 	}
+	for (i = 0; i < 1000 && syscall(SYS_faccessat, AT_FDCWD, peer_path, F_OK, 0); i++)
+		nanosleep(&tick, NULL);
 	_exit(3);
 }
 
@@ -54,6 +62,7 @@ int main(int argc, char **argv)
 	snprintf(path, sizeof(path), "%s/out.%d", argv[1], rank);
 	snprintf(done_path, sizeof(done_path), "%s/done.%d", argv[1], rank);
 	snprintf(handled_path, sizeof(handled_path), "%s/handled.%d", argv[1], rank);
+	snprintf(peer_path, sizeof(peer_path), "%s/handled.%d", argv[1], !rank);
 	if (!strcmp(mode, "handler")) {
 		struct sigaction act = {.sa_handler = on_term}, old;
 
