@@ -20,6 +20,12 @@ if(NOT ZLIB_FOUND)
   ioatlas_missing("zlib" "zlib1g-dev" "zlib-devel" "")
 endif()
 
+# bzip2: Darshan logs written with bzip2 regions (ioa_darshan, the tools only).
+find_package(BZip2 QUIET)
+if(NOT BZIP2_FOUND)
+  ioatlas_missing("bzip2" "libbz2-dev" "bzip2-devel" "")
+endif()
+
 # json-c: the tools' JSON (ioatlas parse --json, the analyses' results).
 find_package(PkgConfig QUIET)
 if(PkgConfig_FOUND)

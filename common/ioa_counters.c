@@ -108,7 +108,9 @@ void ioa_counters_combine(enum ioa_module module, int64_t *dst, double *fdst, co
 		case IOA_AGG_SUM:
 			/* Saturated: a sum past 2^63 - 1 (crafted, or a very long run) stays huge.
 			 */
-			if (__builtin_add_overflow(dst[i], src[i], &dst[i]))
+			if (dst[i] == IOA_NOT_RECORDED || src[i] == IOA_NOT_RECORDED)
+				dst[i] = IOA_NOT_RECORDED;
+			else if (__builtin_add_overflow(dst[i], src[i], &dst[i]))
 				dst[i] = src[i] < 0 ? INT64_MIN : INT64_MAX;
 			break;
 		case IOA_AGG_MAX:

@@ -19,6 +19,7 @@
 #define IOA_COUNTERS_H
 
 #include <stdint.h>
+#include <string.h>
 
 #define IOA_SIZE_BINS(X, P, WHAT)                                          \
 	X(P##_SIZE_##WHAT##_0_100, "accesses of 0 to 100 bytes")           \
@@ -232,6 +233,26 @@ struct ioa_module_desc {
 	const char *const *fcounter_names;
 	const char *const *fcounter_descs;
 };
+
+/*
+ * A counter whose value was not recorded: Darshan's -1 ("could not
+ * monitor"), in logs imported from Darshan (ioa_darshan.h) for counters its
+ * version lacks and for ioatlas's own.  The only negative value a count
+ * may take; combining keeps it (a sum with an unknown part is unknown).
+ */
+#define IOA_NOT_RECORDED (-1)
+
+/* Whether a counter is ioatlas's own, not Darshan's: its description says so. */
+static inline int ioa_counter_is_ours(const char *desc)
+{
+	return !strncmp(desc, "(ioatlas)", 9);
+}
+
+/* Whether a counter holds a record id (printed unsigned, as Darshan prints it). */
+static inline int ioa_counter_is_record_id(const char *name)
+{
+	return !strcmp(name, "POSIX_RENAMED_FROM");
+}
 
 /* How a counter combines over records (ranks sharing a file, --total). */
 enum ioa_agg {

@@ -87,7 +87,8 @@
 	X(ACCOUNT, 28, "account")         \
 	X(JOB_NAME, 29, "job_name")       \
 	X(NODELIST, 30, "nodelist")       \
-	X(PARTIAL, 31, "partial")
+	X(PARTIAL, 31, "partial")         \
+	X(SOURCE, 32, "source")
 
 /*
  * IOA_JOB_PARTIAL: the log was recovered from what a job's processes left
@@ -106,6 +107,21 @@
  *	until_first_ns=N, until_last_ns=N
  *			wall-clock ns (as start_time_ns) up to which the
  *			least and the most current recovered rank recorded
+ */
+/*
+ * IOA_JOB_SOURCE: the log was imported from another tool's (ioatlas
+ * import, docs/darshan.md); absent in the runtime's own logs.  Its value
+ * is "name=value" lines:
+ *	tool=darshan	the tool that wrote the original
+ *	format=3.41	its log format
+ *	library=3.5.0	the library version that wrote it
+ *	compression=zlib|bzip2|none
+ *	incomplete=LIST	modules that ran out of memory, so that some of
+ *			their records are missing ("POSIX,STDIO")
+ *	left_out=LIST	modules in the log that were not imported
+ *	skipped=N	records left out (POSIX version 1's with stdio counts)
+ *	metadata=K=V	each of the job's metadata entries, as the tool kept it
+ * Counters the original does not have read -1 ("not recorded").
  */
 #define IOA_JOB_KEY_ENUM(id, value, name) IOA_JOB_##id = value,
 enum ioa_job_key { IOA_JOB_KEYS(IOA_JOB_KEY_ENUM) };

@@ -163,15 +163,25 @@ static int load_table(struct ioa_log_reader *r, uint64_t table_offset)
 
 int ioa_logr_open(struct ioa_log_reader *r, const char *path)
 {
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0) {
+		memset(r, 0, sizeof(*r));
+		r->fd = -1;
+		return fail(r, -errno, "%s", strerror(errno));
+	}
+	return ioa_logr_open_fd(r, fd);
+}
+
+int ioa_logr_open_fd(struct ioa_log_reader *r, int fd)
+{
 	unsigned char header[IOA_LOG_HEADER_SIZE];
 	uint64_t table_offset = 0;
 	struct stat st;
 	int rc;
 
 	memset(r, 0, sizeof(*r));
-	r->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (r->fd < 0)
-		return fail(r, -errno, "%s", strerror(errno));
+	r->fd = fd;
 	if (fstat(r->fd, &st)) {
 		rc = fail(r, -errno, "%s", strerror(errno));
 		goto out;
@@ -560,7 +570,7 @@ static int each_record_columns(struct ioa_log_reader *r, uint32_t region,
 			if (map[k] < 0)
 				continue;
 			rec.counters[map[k]] = v;
-			if (v < 0 && is_count[map[k]]) {
+			if (v < IOA_NOT_RECORDED && is_count[map[k]]) {
 				rc = fail(r, -EINVAL,
 					  "region %u: record %llu: count %s is negative (%lld)",
 					  region, (unsigned long long)i, mod->counter_names[map[k]],
@@ -641,7 +651,7 @@ int ioa_logr_each_record(struct ioa_log_reader *r, uint32_t region, const struct
 			if (map[k] < 0)
 				continue;
 			rec.counters[map[k]] = (int64_t)v;
-			if ((int64_t)v < 0 && is_count[map[k]]) {
+			if ((int64_t)v < IOA_NOT_RECORDED && is_count[map[k]]) {
 				rc = fail(r, -EINVAL,
 					  "region %u: record %u: count %s is negative (%lld)",
 					  region, i, mod->counter_names[map[k]], (long long)v);

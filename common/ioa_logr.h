@@ -38,6 +38,8 @@ struct ioa_log_reader {
 
 /* 0, or a negative errno with r->error set (-EINVAL: not a valid log). */
 int ioa_logr_open(struct ioa_log_reader *r, const char *path);
+/* The same on an open file (a memory file, say), which the reader takes over and closes. */
+int ioa_logr_open_fd(struct ioa_log_reader *r, int fd);
 void ioa_logr_close(struct ioa_log_reader *r);
 
 /* Describes the last failure: "truncated region 3 (expected 4096 bytes, got 12)". */

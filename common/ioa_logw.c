@@ -303,27 +303,33 @@ static int write_all(int fd, const void *bytes, size_t len)
 	return 0;
 }
 
-int ioa_logw_write_file(struct ioa_log_writer *w, const char *path, mode_t mode, uint32_t flags)
+int ioa_logw_write_fd(struct ioa_log_writer *w, int fd, uint32_t flags)
 {
 	struct ioa_buf head = IOA_BUF_INIT((size_t)IOA_LOG_MAX_REGIONS * IOA_LOG_REGION_ENTRY_SIZE +
 					   IOA_LOG_HEADER_SIZE + 4);
-	struct ioa_buf part = IOA_BUF_INIT(4096);
-	int fd = -1, rc;
+	int rc = ioa_logw_header(&head, w->regions, w->region_count, flags);
 
-	rc = ioa_logw_header(&head, w->regions, w->region_count, flags);
 	if (!rc)
-		rc = ioa_buf_addf(&part, "%s.part", path);
+		rc = write_all(fd, head.data, head.len);
+	if (!rc)
+		rc = write_all(fd, w->stored.data, w->stored.len);
+	ioa_buf_release(&head);
+	return rc;
+}
+
+int ioa_logw_write_file(struct ioa_log_writer *w, const char *path, mode_t mode, uint32_t flags)
+{
+	struct ioa_buf part = IOA_BUF_INIT(4096);
+	int fd, rc = ioa_buf_addf(&part, "%s.part", path);
+
 	if (rc)
 		goto out;
-
 	fd = open(part.data, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
 	if (fd < 0) {
 		rc = -errno;
 		goto out;
 	}
-	rc = write_all(fd, head.data, head.len);
-	if (!rc)
-		rc = write_all(fd, w->stored.data, w->stored.len);
+	rc = ioa_logw_write_fd(w, fd, flags);
 	if (!rc && fsync(fd))
 		rc = -errno;
 	if (close(fd) && !rc)
@@ -333,7 +339,6 @@ int ioa_logw_write_file(struct ioa_log_writer *w, const char *path, mode_t mode,
 	if (rc)
 		unlink(part.data);
 out:
-	ioa_buf_release(&head);
 	ioa_buf_release(&part);
 	return rc;
 }

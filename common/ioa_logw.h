@@ -85,6 +85,9 @@ int ioa_logw_header(struct ioa_buf *out, struct ioa_log_region *regions, uint32_
  */
 int ioa_logw_write_file(struct ioa_log_writer *w, const char *path, mode_t mode, uint32_t flags);
 
+/* Writes the complete log to fd, from where it stands: 0 or a negative errno. */
+int ioa_logw_write_fd(struct ioa_log_writer *w, int fd, uint32_t flags);
+
 /* Little-endian encoders for region payloads; all-or-nothing like ioa_buf_add. */
 int ioa_enc_u16(struct ioa_buf *b, uint16_t v);
 int ioa_enc_u32(struct ioa_buf *b, uint32_t v);

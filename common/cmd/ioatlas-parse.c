@@ -23,6 +23,7 @@
 #include "ioa_buf.h"
 #include "ioa_errname.h"
 #include "ioa_log.h"
+#include "ioa_darshan.h"
 #include "ioa_logr.h"
 #include "ioa_parse.h"
 #include "ioa_partial.h"
@@ -59,6 +60,7 @@ struct parse {
 	json_object *jrecords, *jerrors, *jbins, *jhints, *jfolded, *jlibrary;
 	struct ioa_log_mpi_library library; /* summed over the ranks' MPI library regions */
 	int has_library;
+	int imported; /* from another tool's log: its counters only */
 	struct ioa_buf line;
 };
 
@@ -220,6 +222,8 @@ static int on_job_text(uint16_t key, const unsigned char *value, uint32_t len, v
 		key < sizeof(job_key_names) / sizeof(job_key_names[0]) ? job_key_names[key] : NULL;
 	uint32_t i;
 
+	if (key == IOA_JOB_SOURCE)
+		p->imported = 1;
 	if (!name || key == IOA_JOB_RANK_NODES)
 		return 0;
 	if (key == IOA_JOB_PARTIAL)
@@ -367,11 +371,17 @@ static int print_record_text(struct parse *p, const struct ioa_log_record *rec)
 			: ioa_buf_addstr(&p->line, "<unknown>")) {
 		return -ENOMEM;
 	}
-	for (i = 0; i < mod->counter_count; i++)
-		printf("%s\t%d\t%llu\t%s\t%lld\t%s\t%s\t%s\n", mod->name, rec->rank,
-		       (unsigned long long)rec->id, mod->counter_names[i],
+	for (i = 0; i < mod->counter_count; i++) {
+		if (p->imported && ioa_counter_is_ours(mod->counter_descs[i]))
+			continue;
+		/* A record id prints unsigned, as darshan-parser prints it. */
+		printf(ioa_counter_is_record_id(mod->counter_names[i])
+			       ? "%s\t%d\t%llu\t%s\t%llu\t%s\t%s\t%s\n"
+			       : "%s\t%d\t%llu\t%s\t%lld\t%s\t%s\t%s\n",
+		       mod->name, rec->rank, (unsigned long long)rec->id, mod->counter_names[i],
 		       (long long)rec->counters[i], p->line.data, m ? m->path : "UNKNOWN",
 		       m ? m->type : "UNKNOWN");
+	}
 	for (i = 0; i < mod->fcounter_count; i++)
 		printf("%s\t%d\t%llu\t%s\t%.6f\t%s\t%s\t%s\n", mod->name, rec->rank,
 		       (unsigned long long)rec->id, mod->fcounter_names[i], rec->fcounters[i],
@@ -1069,7 +1079,7 @@ int main(int argc, char **argv)
 	ioa_buf_init(&p.job_raw, REGION_CAP);
 	ioa_buf_init(&p.line, REGION_CAP);
 
-	rc = ioa_logr_open(&p.reader, p.path);
+	rc = ioa_logr_open_any(&p.reader, p.path);
 	if (!rc)
 		rc = load_metadata(&p);
 	if (!rc)

@@ -22,6 +22,7 @@
 #include "ioa_buf.h"
 #include "ioa_errname.h"
 #include "ioa_log.h"
+#include "ioa_darshan.h"
 #include "ioa_logr.h"
 #include "ioa_parse.h"
 #include "ioa_trace.h"
@@ -898,7 +899,7 @@ int main(int argc, char **argv)
 	t.path = path;
 	t.calls_left = t.max_calls;
 	ioa_buf_init(&t.line, 1 << 24);
-	rc = ioa_logr_open(&t.reader, path);
+	rc = ioa_logr_open_any(&t.reader, path);
 	if (!rc)
 		rc = load(&t);
 	if (!rc && !t.trace.ngroups) {

@@ -39,6 +39,7 @@ class Ioatlas(CMakePackage):
     depends_on("pkgconfig", type="build")
 
     depends_on("zlib-api")
+    depends_on("bzip2")
     depends_on("xxhash")
     depends_on("json-c")
     depends_on("mpi", when="+mpi")

@@ -1,0 +1,1089 @@
+/*
+ * ioa_darshan — Darshan logs (see ioa_darshan.h).  Written from the
+ * format's documentation and checked against darshan-parser's output for
+ * logs of every release from 3.0 to 3.5 (tests/common/t0014).
+ *
+ * A Darshan log is a header (version string, magic number, compression,
+ * partial flags, the name table's and each module's place and version),
+ * then the job region, the name table and one region per module, each
+ * compressed on its own (sometimes as several streams back to back: one
+ * per writer).  Integers are in the writer's byte order; the magic number
+ * says which.
+ */
+#define _GNU_SOURCE
+#include "ioa_darshan.h"
+
+#include <bzlib.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "ioa_counters.h"
+#include "ioa_logfmt.h"
+#include "ioa_logw.h"
+
+#define DARSHAN_MAGIC 6567223
+/* What one region may decompress to, whatever the log says. */
+#define REGION_CAP ((size_t)1 << 30)
+#define CHUNK	   (64 * 1024)
+#define METADATA_LEN 1024
+
+static int fail(struct ioa_darshan *d, int rc, const char *fmt, ...) IOA_PRINTF(3, 4);
+static int fail(struct ioa_darshan *d, int rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(d->error, sizeof(d->error), fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+static uint64_t get64(const struct ioa_darshan *d, const unsigned char *p)
+{
+	uint64_t v = ioa_get_u64(p);
+
+	return d->swap ? __builtin_bswap64(v) : v;
+}
+
+static uint32_t get32(const struct ioa_darshan *d, const unsigned char *p)
+{
+	uint32_t v = ioa_get_u32(p);
+
+	return d->swap ? __builtin_bswap32(v) : v;
+}
+
+/* ------------------------------------------------------------ header */
+
+/* "3.41" -> 341; 0 when it is not a 3.x version string. */
+static int format_of(const unsigned char *v)
+{
+	if (v[0] != '3' || v[1] != '.' || v[2] < '0' || v[2] > '9' || v[3] < '0' || v[3] > '9')
+		return 0;
+	for (int i = 4; i < 8; i++)
+		if (v[i])
+			return 0;
+	return 300 + (v[2] - '0') * 10 + (v[3] - '0');
+}
+
+int ioa_darshan_sniff(const unsigned char *head, size_t len)
+{
+	uint64_t magic;
+
+	if (len < 16 || !format_of(head))
+		return 0;
+	magic = ioa_get_u64(head + 8);
+	return magic == DARSHAN_MAGIC || __builtin_bswap64(magic) == DARSHAN_MAGIC;
+}
+
+static int read_at(struct ioa_darshan *d, void *buf, size_t len, uint64_t off, const char *what)
+{
+	size_t got = 0;
+
+	while (got < len) {
+		ssize_t n = pread(d->fd, (char *)buf + got, len - got, (off_t)(off + got));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return fail(d, -errno, "cannot read %s: %s", what, strerror(errno));
+		if (n == 0)
+			return fail(d, -EINVAL, "truncated %s (%zu of %zu bytes)", what, got, len);
+		got += (size_t)n;
+	}
+	return 0;
+}
+
+/* A region inside the file, after the header. */
+static int check_map(struct ioa_darshan *d, const struct ioa_darshan_map *m, uint64_t header,
+		     const char *what)
+{
+	if (!m->len)
+		return 0;
+	if (m->off < header || m->off > d->file_size || m->len > d->file_size - m->off)
+		return fail(d, -EINVAL,
+			    "%s region (%llu bytes at %llu) lies outside the file (%llu bytes)", what,
+			    (unsigned long long)m->len, (unsigned long long)m->off,
+			    (unsigned long long)d->file_size);
+	return 0;
+}
+
+int ioa_darshan_open(struct ioa_darshan *d, int fd)
+{
+	unsigned char h[8 + 8 + 16 + 16 + IOA_DARSHAN_MAX_MODS * 20];
+	uint64_t header_size;
+	size_t pos;
+	struct stat st;
+	int rc;
+
+	memset(d, 0, sizeof(*d));
+	d->fd = fd;
+	if (fstat(fd, &st))
+		return fail(d, -errno, "%s", strerror(errno));
+	if (!S_ISREG(st.st_mode))
+		return fail(d, -EINVAL, "not a regular file");
+	d->file_size = (uint64_t)st.st_size;
+	if (d->file_size < 16)
+		return fail(d, -EINVAL, "not a Darshan log (%llu bytes)",
+			    (unsigned long long)d->file_size);
+	rc = read_at(d, h, 16, 0, "header");
+	if (rc)
+		return rc;
+	if (!ioa_darshan_sniff(h, 16))
+		return fail(d, -EINVAL, "not a Darshan log (bad version string or magic number)");
+	memcpy(d->version, h, 8);
+	d->format = format_of(h);
+	d->swap = ioa_get_u64(h + 8) != DARSHAN_MAGIC;
+	if (d->format > 341)
+		return fail(d, -EINVAL,
+			    "Darshan log format %s is newer than this reader knows (3.00 to 3.41)",
+			    d->version);
+	d->nmods = d->format >= 341 ? 64 : 16;
+	pos = d->format >= 341 ? 32 : 24;
+	header_size = (pos + 16 + d->nmods * 20 + 7) / 8 * 8;
+	if (d->file_size < header_size)
+		return fail(d, -EINVAL, "truncated header (%llu of %llu bytes)",
+			    (unsigned long long)d->file_size, (unsigned long long)header_size);
+	rc = read_at(d, h, (size_t)header_size, 0, "header");
+	if (rc)
+		return rc;
+	d->comp = h[16];
+	if (d->comp > IOA_DARSHAN_NONE)
+		return fail(d, -EINVAL, "unknown compression %u", d->comp);
+	d->partial = d->format >= 341 ? get64(d, h + 24) : get32(d, h + 20);
+	d->names.off = get64(d, h + pos);
+	d->names.len = get64(d, h + pos + 8);
+	pos += 16;
+	for (unsigned i = 0; i < d->nmods; i++) {
+		d->mods[i].off = get64(d, h + pos + 16 * i);
+		d->mods[i].len = get64(d, h + pos + 16 * i + 8);
+		d->mod_ver[i] = get32(d, h + pos + 16 * d->nmods + 4 * i);
+		rc = check_map(d, &d->mods[i], header_size, "a module's");
+		if (rc)
+			return rc;
+	}
+	rc = check_map(d, &d->names, header_size, "the name table's");
+	if (rc)
+		return rc;
+	if (d->names.off < header_size)
+		return fail(d, -EINVAL, "the name table starts inside the header");
+	/* The job region fills the gap between the header and the name table. */
+	d->job.off = header_size;
+	d->job.len = d->names.off - header_size;
+	if (!d->job.len)
+		return fail(d, -EINVAL, "no job region");
+	return 0;
+}
+
+/* ------------------------------------------------------------ modules */
+
+/* Module ids by format: the enum grew (and split HDF5 and PnetCDF) between releases. */
+static const enum ioa_darshan_kind kinds_300[] = {
+	IOA_DK_UNKNOWN, IOA_DK_POSIX, IOA_DK_MPIIO, IOA_DK_HDF5, IOA_DK_PNETCDF, IOA_DK_BGQ,
+};
+static const enum ioa_darshan_kind kinds_310[] = {
+	IOA_DK_UNKNOWN, IOA_DK_POSIX,	  IOA_DK_MPIIO,	    IOA_DK_HDF5,      IOA_DK_PNETCDF,
+	IOA_DK_BGQ,	IOA_DK_LUSTRE,	  IOA_DK_STDIO,	    IOA_DK_DXT_POSIX, IOA_DK_DXT_MPIIO,
+	IOA_DK_MDHIM,
+};
+static const enum ioa_darshan_kind kinds_321[] = {
+	IOA_DK_UNKNOWN,	  IOA_DK_POSIX,	    IOA_DK_MPIIO, IOA_DK_H5F,  IOA_DK_H5D,
+	IOA_DK_PNETCDF,	  IOA_DK_BGQ,	    IOA_DK_LUSTRE, IOA_DK_STDIO, IOA_DK_DXT_POSIX,
+	IOA_DK_DXT_MPIIO, IOA_DK_MDHIM,	    IOA_DK_APXC,  IOA_DK_APMPI, IOA_DK_HEATMAP,
+};
+static const enum ioa_darshan_kind kinds_341[] = {
+	IOA_DK_UNKNOWN,	  IOA_DK_POSIX,	  IOA_DK_MPIIO,	       IOA_DK_H5F,
+	IOA_DK_H5D,	  IOA_DK_PNETCDF_FILE, IOA_DK_PNETCDF_VAR, IOA_DK_BGQ,
+	IOA_DK_LUSTRE,	  IOA_DK_STDIO,	  IOA_DK_DXT_POSIX,    IOA_DK_DXT_MPIIO,
+	IOA_DK_MDHIM,	  IOA_DK_APXC,	  IOA_DK_APMPI,	       IOA_DK_HEATMAP,
+	IOA_DK_DFS,	  IOA_DK_DAOS,
+};
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+enum ioa_darshan_kind ioa_darshan_kind(const struct ioa_darshan *d, unsigned id)
+{
+	const enum ioa_darshan_kind *k = kinds_341;
+	size_t n = COUNT(kinds_341);
+
+	if (d->format < 310) {
+		k = kinds_300;
+		n = COUNT(kinds_300);
+	} else if (d->format < 320) {
+		k = kinds_310;
+		n = COUNT(kinds_310);
+	} else if (d->format < 341) {
+		k = kinds_321;
+		n = COUNT(kinds_321);
+	}
+	return id < n ? k[id] : IOA_DK_UNKNOWN;
+}
+
+const char *ioa_darshan_kind_name(enum ioa_darshan_kind kind)
+{
+	static const char *const names[] = {
+		[IOA_DK_UNKNOWN] = "unknown",	  [IOA_DK_POSIX] = "POSIX",
+		[IOA_DK_MPIIO] = "MPI-IO",	  [IOA_DK_STDIO] = "STDIO",
+		[IOA_DK_HDF5] = "HDF5",		  [IOA_DK_H5F] = "H5F",
+		[IOA_DK_H5D] = "H5D",		  [IOA_DK_PNETCDF] = "PNETCDF",
+		[IOA_DK_PNETCDF_FILE] = "PNETCDF_FILE", [IOA_DK_PNETCDF_VAR] = "PNETCDF_VAR",
+		[IOA_DK_BGQ] = "BG/Q",		  [IOA_DK_LUSTRE] = "LUSTRE",
+		[IOA_DK_DXT_POSIX] = "DXT_POSIX", [IOA_DK_DXT_MPIIO] = "DXT_MPIIO",
+		[IOA_DK_MDHIM] = "MDHIM",	  [IOA_DK_APXC] = "APXC",
+		[IOA_DK_APMPI] = "APMPI",	  [IOA_DK_HEATMAP] = "HEATMAP",
+		[IOA_DK_DFS] = "DFS",		  [IOA_DK_DAOS] = "DAOS",
+	};
+
+	return (unsigned)kind < COUNT(names) && names[kind] ? names[kind] : "unknown";
+}
+
+/* ------------------------------------------------------------ regions */
+
+/* Makes room for at least one more chunk of output; -EFBIG at the cap. */
+static int room(struct ioa_buf *raw)
+{
+	size_t want = raw->cap - raw->len < CHUNK ? raw->cap - raw->len : CHUNK;
+
+	if (raw->alloc > raw->len + 1)
+		return 0;
+	if (!want)
+		return -EFBIG;
+	return ioa_buf_grow(raw, want);
+}
+
+static int inflate_zlib(struct ioa_darshan *d, const unsigned char *in, size_t len,
+			struct ioa_buf *raw)
+{
+	z_stream z;
+	int zr, rc = 0;
+
+	memset(&z, 0, sizeof(z));
+	if (inflateInit(&z) != Z_OK)
+		return -ENOMEM;
+	z.next_in = (Bytef *)in;
+	while (len) {
+		uInt take = len > (1u << 30) ? (1u << 30) : (uInt)len;
+
+		z.avail_in = take;
+		for (;;) {
+			rc = room(raw);
+			if (rc)
+				goto out;
+			z.next_out = (Bytef *)raw->data + raw->len;
+			z.avail_out = (uInt)(raw->alloc - raw->len - 1);
+			zr = inflate(&z, Z_NO_FLUSH);
+			raw->len = (size_t)((char *)z.next_out - raw->data);
+			if (zr == Z_STREAM_END) {
+				/* Another stream may follow: one per writer. */
+				inflateReset(&z);
+				if (!z.avail_in)
+					break;
+				continue;
+			}
+			if (zr == Z_MEM_ERROR) {
+				rc = -ENOMEM;
+				goto out;
+			}
+			if (zr != Z_OK && zr != Z_BUF_ERROR) {
+				rc = fail(d, -EINVAL, "corrupt zlib data (%s)",
+					  z.msg ? z.msg : "unknown error");
+				goto out;
+			}
+			if (!z.avail_in && z.avail_out) {
+				if (len == take) {
+					rc = fail(d, -EINVAL, "truncated zlib data");
+					goto out;
+				}
+				break;
+			}
+		}
+		len -= take;
+	}
+out:
+	inflateEnd(&z);
+	if (raw->data)
+		raw->data[raw->len] = '\0';
+	return rc;
+}
+
+static int inflate_bzip2(struct ioa_darshan *d, const unsigned char *in, size_t len,
+			 struct ioa_buf *raw)
+{
+	bz_stream z;
+	int zr, rc = 0, open = 0;
+
+	memset(&z, 0, sizeof(z));
+	z.next_in = (char *)in;
+	z.avail_in = len > (1u << 30) ? (1u << 30) : (unsigned)len;
+	if (len > z.avail_in)
+		return fail(d, -EFBIG, "bzip2 region over 1 GiB");
+	while (z.avail_in) {
+		if (!open) {
+			if (BZ2_bzDecompressInit(&z, 0, 0) != BZ_OK)
+				return -ENOMEM;
+			open = 1;
+		}
+		rc = room(raw);
+		if (rc)
+			break;
+		z.next_out = raw->data + raw->len;
+		z.avail_out = (unsigned)(raw->alloc - raw->len - 1);
+		zr = BZ2_bzDecompress(&z);
+		raw->len = (size_t)(z.next_out - raw->data);
+		if (zr == BZ_STREAM_END) {
+			BZ2_bzDecompressEnd(&z);
+			open = 0;
+			continue;
+		}
+		if (zr == BZ_MEM_ERROR) {
+			rc = -ENOMEM;
+			break;
+		}
+		if (zr != BZ_OK) {
+			rc = fail(d, -EINVAL, "corrupt bzip2 data (error %d)", zr);
+			break;
+		}
+		if (!z.avail_in && z.avail_out) {
+			rc = fail(d, -EINVAL, "truncated bzip2 data");
+			break;
+		}
+	}
+	if (open)
+		BZ2_bzDecompressEnd(&z);
+	if (raw->data)
+		raw->data[raw->len] = '\0';
+	return rc;
+}
+
+int ioa_darshan_region(struct ioa_darshan *d, const struct ioa_darshan_map *m,
+		       struct ioa_buf *raw)
+{
+	unsigned char *stored;
+	int rc;
+
+	ioa_buf_reset(raw);
+	if (!m->len)
+		return 0;
+	if (m->len > REGION_CAP)
+		return fail(d, -EFBIG, "a region of %llu bytes", (unsigned long long)m->len);
+	stored = malloc((size_t)m->len);
+	if (!stored)
+		return -ENOMEM;
+	rc = read_at(d, stored, (size_t)m->len, m->off, "region");
+	if (!rc && d->comp == IOA_DARSHAN_NONE)
+		rc = m->len > raw->cap ? -EFBIG : ioa_buf_add(raw, stored, (size_t)m->len);
+	else if (!rc && d->comp == IOA_DARSHAN_ZLIB)
+		rc = inflate_zlib(d, stored, (size_t)m->len, raw);
+	else if (!rc)
+		rc = inflate_bzip2(d, stored, (size_t)m->len, raw);
+	free(stored);
+	if (rc == -EFBIG && !d->error[0])
+		fail(d, rc, "a region decompresses to more than %zu bytes", raw->cap);
+	return rc;
+}
+
+/* ------------------------------------------------------------ job and names */
+
+int ioa_darshan_job(struct ioa_darshan *d, const struct ioa_buf *raw, struct ioa_darshan_job *job)
+{
+	const unsigned char *p = (const unsigned char *)raw->data;
+	size_t fixed = d->format >= 341 ? 7 * 8 : 5 * 8, rest;
+	const char *text, *end, *nl;
+
+	memset(job, 0, sizeof(*job));
+	if (raw->len < fixed + METADATA_LEN)
+		return fail(d, -EINVAL, "truncated job region (%zu bytes)", raw->len);
+	job->uid = (int64_t)get64(d, p);
+	if (d->format >= 341) {
+		job->start_sec = (int64_t)get64(d, p + 8);
+		job->start_nsec = (int64_t)get64(d, p + 16);
+		job->end_sec = (int64_t)get64(d, p + 24);
+		job->end_nsec = (int64_t)get64(d, p + 32);
+		job->nprocs = (int64_t)get64(d, p + 40);
+		job->jobid = (int64_t)get64(d, p + 48);
+	} else {
+		job->start_sec = (int64_t)get64(d, p + 8);
+		job->end_sec = (int64_t)get64(d, p + 16);
+		job->nprocs = (int64_t)get64(d, p + 24);
+		job->jobid = (int64_t)get64(d, p + 32);
+	}
+	text = (const char *)p + fixed;
+	job->metadata = text;
+	job->metadata_len = strnlen(text, METADATA_LEN);
+	text += METADATA_LEN;
+	rest = raw->len - fixed - METADATA_LEN;
+	end = text + strnlen(text, rest);
+	nl = memchr(text, '\n', (size_t)(end - text));
+	job->exe = text;
+	job->exe_len = (size_t)((nl ? nl : end) - text);
+	if (nl) {
+		job->mounts = nl + 1;
+		job->mounts_len = (size_t)(end - job->mounts);
+	}
+	return 0;
+}
+
+int ioa_darshan_each_name(struct ioa_darshan *d, const struct ioa_buf *raw,
+			  int (*fn)(uint64_t id, const unsigned char *name, uint32_t len, void *arg),
+			  void *arg)
+{
+	const unsigned char *p = (const unsigned char *)raw->data;
+	size_t left = raw->len;
+	int rc = 0;
+
+	while (left && !rc) {
+		uint64_t id;
+		size_t len;
+
+		if (left < 8)
+			return fail(d, -EINVAL, "name table: %zu stray bytes", left);
+		id = get64(d, p);
+		p += 8;
+		left -= 8;
+		if (d->format < 310) {
+			if (left < 4)
+				return fail(d, -EINVAL, "name table: truncated name length");
+			len = get32(d, p);
+			p += 4;
+			left -= 4;
+			if (len > left)
+				return fail(d, -EINVAL, "name table: a name of %zu bytes, %zu left", len,
+					    left);
+		} else {
+			const unsigned char *nul = memchr(p, '\0', left);
+
+			if (!nul)
+				return fail(d, -EINVAL, "name table: a name without its end");
+			len = (size_t)(nul - p);
+		}
+		if (len > UINT32_MAX)
+			return fail(d, -EINVAL, "name table: a name of %zu bytes", len);
+		rc = fn(id, p, (uint32_t)len, arg);
+		if (d->format >= 310)
+			len++;
+		p += len;
+		left -= len;
+	}
+	return rc;
+}
+
+/* ------------------------------------------------------------ counter records */
+
+/*
+ * A record layout: the raw counters of one module version in order, as
+ * runs of ioatlas counters (first, count) or of dropped values (first < 0).
+ */
+struct run {
+	int first;
+	unsigned count;
+};
+
+struct layout {
+	enum ioa_darshan_kind kind;
+	uint32_t version;
+	enum ioa_module module;
+	const struct run *ints;
+	unsigned nint_runs;
+	const struct run *floats;
+	unsigned nfloat_runs;
+	int skip_slot; /* raw int slot whose being > 0 leaves the record out, or -1 */
+};
+
+#define DROP (-1)
+#define SPAN(a, b) {(a), (b) - (a) + 1}
+
+/* POSIX 1 kept STDIO counts (FOPENS, FREADS, FWRITES, FSEEKS) after MMAPS; 2 dropped them. */
+static const struct run posix_ints_1[] = {
+	SPAN(POSIX_OPENS, POSIX_OPENS), SPAN(POSIX_READS, POSIX_MMAPS), {DROP, 4},
+	SPAN(POSIX_FSYNCS, POSIX_FDSYNCS), SPAN(POSIX_MODE, POSIX_SLOWEST_RANK_BYTES),
+};
+static const struct run posix_ints_2[] = {
+	SPAN(POSIX_OPENS, POSIX_OPENS), SPAN(POSIX_READS, POSIX_MMAPS),
+	SPAN(POSIX_FSYNCS, POSIX_FDSYNCS), SPAN(POSIX_MODE, POSIX_SLOWEST_RANK_BYTES),
+};
+/* 4 added FILENOS, DUPS and the rename counters. */
+static const struct run posix_ints_4[] = {SPAN(POSIX_OPENS, POSIX_SLOWEST_RANK_BYTES)};
+/* Before 3 the open and close timestamps were one each: first open, last close. */
+static const struct run posix_floats_1[] = {
+	SPAN(POSIX_F_OPEN_START_TIMESTAMP, POSIX_F_WRITE_START_TIMESTAMP),
+	SPAN(POSIX_F_READ_END_TIMESTAMP, POSIX_F_CLOSE_END_TIMESTAMP),
+	SPAN(POSIX_F_READ_TIME, POSIX_F_VARIANCE_RANK_BYTES),
+};
+static const struct run posix_floats_3[] = {
+	SPAN(POSIX_F_OPEN_START_TIMESTAMP, POSIX_F_VARIANCE_RANK_BYTES),
+};
+static const struct run mpiio_ints[] = {SPAN(MPIIO_INDEP_OPENS, MPIIO_SLOWEST_RANK_BYTES)};
+static const struct run mpiio_floats_1[] = {
+	SPAN(MPIIO_F_OPEN_START_TIMESTAMP, MPIIO_F_WRITE_START_TIMESTAMP),
+	SPAN(MPIIO_F_READ_END_TIMESTAMP, MPIIO_F_CLOSE_END_TIMESTAMP),
+	SPAN(MPIIO_F_READ_TIME, MPIIO_F_VARIANCE_RANK_BYTES),
+};
+static const struct run mpiio_floats_3[] = {
+	SPAN(MPIIO_F_OPEN_START_TIMESTAMP, MPIIO_F_VARIANCE_RANK_BYTES),
+};
+/* STDIO 2 added FDOPENS. */
+static const struct run stdio_ints_1[] = {
+	SPAN(STDIO_OPENS, STDIO_OPENS), SPAN(STDIO_READS, STDIO_SLOWEST_RANK_BYTES),
+};
+static const struct run stdio_ints_2[] = {SPAN(STDIO_OPENS, STDIO_SLOWEST_RANK_BYTES)};
+/* STDIO's times come first, and its timestamps in another order than POSIX's. */
+static const struct run stdio_floats[] = {
+	SPAN(STDIO_F_META_TIME, STDIO_F_READ_TIME),
+	SPAN(STDIO_F_OPEN_START_TIMESTAMP, STDIO_F_OPEN_START_TIMESTAMP),
+	SPAN(STDIO_F_CLOSE_START_TIMESTAMP, STDIO_F_CLOSE_START_TIMESTAMP),
+	SPAN(STDIO_F_WRITE_START_TIMESTAMP, STDIO_F_WRITE_START_TIMESTAMP),
+	SPAN(STDIO_F_READ_START_TIMESTAMP, STDIO_F_READ_START_TIMESTAMP),
+	SPAN(STDIO_F_OPEN_END_TIMESTAMP, STDIO_F_OPEN_END_TIMESTAMP),
+	SPAN(STDIO_F_CLOSE_END_TIMESTAMP, STDIO_F_CLOSE_END_TIMESTAMP),
+	SPAN(STDIO_F_WRITE_END_TIMESTAMP, STDIO_F_WRITE_END_TIMESTAMP),
+	SPAN(STDIO_F_READ_END_TIMESTAMP, STDIO_F_READ_END_TIMESTAMP),
+	SPAN(STDIO_F_FASTEST_RANK_TIME, STDIO_F_VARIANCE_RANK_BYTES),
+};
+
+#define LAYOUT(kind, ver, mod, ints, floats, skip) \
+	{kind, ver, IOA_MOD_##mod, ints, COUNT(ints), floats, COUNT(floats), skip}
+
+static const struct layout layouts[] = {
+	/* POSIX 1: darshan-parser leaves out the records with stdio counts. */
+	LAYOUT(IOA_DK_POSIX, 1, POSIX, posix_ints_1, posix_floats_1, 6),
+	LAYOUT(IOA_DK_POSIX, 2, POSIX, posix_ints_2, posix_floats_1, -1),
+	LAYOUT(IOA_DK_POSIX, 3, POSIX, posix_ints_2, posix_floats_3, -1),
+	LAYOUT(IOA_DK_POSIX, 4, POSIX, posix_ints_4, posix_floats_3, -1),
+	LAYOUT(IOA_DK_MPIIO, 1, MPIIO, mpiio_ints, mpiio_floats_1, -1),
+	LAYOUT(IOA_DK_MPIIO, 2, MPIIO, mpiio_ints, mpiio_floats_1, -1),
+	LAYOUT(IOA_DK_MPIIO, 3, MPIIO, mpiio_ints, mpiio_floats_3, -1),
+	LAYOUT(IOA_DK_STDIO, 1, STDIO, stdio_ints_1, stdio_floats, -1),
+	LAYOUT(IOA_DK_STDIO, 2, STDIO, stdio_ints_2, stdio_floats, -1),
+};
+
+static const struct layout *layout_of(enum ioa_darshan_kind kind, uint32_t version)
+{
+	for (size_t i = 0; i < COUNT(layouts); i++)
+		if (layouts[i].kind == kind && layouts[i].version == version)
+			return &layouts[i];
+	return NULL;
+}
+
+static unsigned run_total(const struct run *runs, unsigned n)
+{
+	unsigned total = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		total += runs[i].count;
+	return total;
+}
+
+/* Counters the version does not have: -1, as darshan-parser shows them. */
+static void record_defaults(struct ioa_log_record *rec)
+{
+	const struct ioa_module_desc *m = &ioa_modules[rec->module];
+
+	for (unsigned i = 0; i < m->counter_count; i++)
+		rec->counters[i] = -1;
+	for (unsigned i = 0; i < m->fcounter_count; i++)
+		rec->fcounters[i] = -1.0;
+	if (rec->module == IOA_MOD_POSIX)
+		rec->counters[POSIX_RENAMED_FROM] = 0;
+}
+
+int ioa_darshan_each_record(struct ioa_darshan *d, unsigned id, const struct ioa_buf *raw,
+			    int (*fn)(const struct ioa_log_record *rec, void *arg), void *arg)
+{
+	enum ioa_darshan_kind kind = ioa_darshan_kind(d, id);
+	const struct layout *l = layout_of(kind, d->mod_ver[id]);
+	const unsigned char *p = (const unsigned char *)raw->data;
+	struct ioa_log_record rec;
+	unsigned nints, nfloats;
+	size_t size, left = raw->len;
+	int rc = 0;
+
+	if (!l)
+		return fail(d, -ENOTSUP, "%s module version %u is not one this reader knows",
+			    ioa_darshan_kind_name(kind), d->mod_ver[id]);
+	nints = run_total(l->ints, l->nint_runs);
+	nfloats = run_total(l->floats, l->nfloat_runs);
+	size = 16 + 8 * (size_t)(nints + nfloats);
+	if (left % size)
+		return fail(d, -EINVAL, "%s region: %zu bytes are not whole records of %zu",
+			    ioa_darshan_kind_name(kind), left, size);
+	for (; left && !rc; p += size, left -= size) {
+		const unsigned char *v = p + 16;
+		unsigned slot = 0;
+
+		if (l->skip_slot >= 0 && (int64_t)get64(d, v + 8 * l->skip_slot) > 0) {
+			d->skipped++;
+			continue;
+		}
+		memset(&rec, 0, sizeof(rec));
+		rec.module = l->module;
+		rec.id = get64(d, p);
+		rec.rank = (int32_t)(int64_t)get64(d, p + 8);
+		if ((int64_t)get64(d, p + 8) != rec.rank || rec.rank < -1)
+			return fail(d, -EINVAL, "%s record with rank %lld",
+				    ioa_darshan_kind_name(kind), (long long)get64(d, p + 8));
+		if (rec.rank < 0)
+			rec.flags |= IOA_REC_SHARED;
+		record_defaults(&rec);
+		for (unsigned r = 0; r < l->nint_runs; r++)
+			for (unsigned k = 0; k < l->ints[r].count; k++, slot++)
+				if (l->ints[r].first >= 0)
+					rec.counters[l->ints[r].first + (int)k] =
+						(int64_t)get64(d, v + 8 * slot);
+		for (unsigned r = 0; r < l->nfloat_runs; r++)
+			for (unsigned k = 0; k < l->floats[r].count; k++, slot++)
+				if (l->floats[r].first >= 0)
+					rec.fcounters[l->floats[r].first + (int)k] =
+						ioa_bits_f64(get64(d, v + 8 * slot));
+		rc = fn(&rec, arg);
+	}
+	return rc;
+}
+
+/* ------------------------------------------------------------ DXT */
+
+/* A DXT file record: base record, shared flag, hostname, write and read counts. */
+#define DXT_HOSTNAME 64
+#define DXT_HEAD     (16 + 8 + DXT_HOSTNAME + 16)
+#define DXT_SEGMENT  32
+
+int ioa_darshan_each_segment(struct ioa_darshan *d, unsigned id, const struct ioa_buf *raw,
+			     int (*fn)(const struct ioa_darshan_segment *s, void *arg), void *arg)
+{
+	enum ioa_darshan_kind kind = ioa_darshan_kind(d, id);
+	const unsigned char *p = (const unsigned char *)raw->data;
+	size_t left = raw->len;
+	int rc = 0;
+
+	if (kind != IOA_DK_DXT_POSIX && kind != IOA_DK_DXT_MPIIO)
+		return fail(d, -ENOTSUP, "%s is not a DXT module", ioa_darshan_kind_name(kind));
+	if (d->mod_ver[id] != 1)
+		return fail(d, -ENOTSUP, "%s module version %u is not one this reader knows",
+			    ioa_darshan_kind_name(kind), d->mod_ver[id]);
+	while (left && !rc) {
+		struct ioa_darshan_segment s;
+		uint64_t writes, reads;
+		char *host;
+
+		if (left < DXT_HEAD)
+			return fail(d, -EINVAL, "%s region: a truncated file record",
+				    ioa_darshan_kind_name(kind));
+		memset(&s, 0, sizeof(s));
+		s.record_id = get64(d, p);
+		s.rank = (int64_t)get64(d, p + 8);
+		writes = get64(d, p + 88);
+		reads = get64(d, p + 96);
+		if (writes > (left - DXT_HEAD) / DXT_SEGMENT ||
+		    reads > (left - DXT_HEAD) / DXT_SEGMENT - writes)
+			return fail(d, -EINVAL,
+				    "%s region: %llu writes and %llu reads in %zu bytes",
+				    ioa_darshan_kind_name(kind), (unsigned long long)writes,
+				    (unsigned long long)reads, left - DXT_HEAD);
+		/* The hostname is the log's, NUL-terminated in place (the last byte, if need be). */
+		host = (char *)p + 24;
+		host[DXT_HOSTNAME - 1] = '\0';
+		s.hostname = host;
+		p += DXT_HEAD;
+		left -= DXT_HEAD;
+		for (uint64_t i = 0; i < writes + reads && !rc; i++) {
+			s.write = i < writes;
+			s.offset = (int64_t)get64(d, p);
+			s.length = (int64_t)get64(d, p + 8);
+			s.start = ioa_bits_f64(get64(d, p + 16));
+			s.end = ioa_bits_f64(get64(d, p + 24));
+			p += DXT_SEGMENT;
+			left -= DXT_SEGMENT;
+			rc = fn(&s, arg);
+		}
+	}
+	return rc;
+}
+
+/* ------------------------------------------------------------ import */
+
+/* A module's records, as imported. */
+struct recs {
+	struct ioa_log_record *v;
+	size_t n;
+	size_t alloc;
+};
+
+struct import {
+	struct ioa_darshan *d;
+	struct ioa_log_writer w;
+	struct recs recs[IOA_MOD_COUNT];
+	struct ioa_buf b;
+};
+
+/* Records are big (1 KiB): a log of millions asks for its memory, at most this. */
+#define IMPORT_RECORDS_MAX ((size_t)4 << 20)
+
+static int keep_record(const struct ioa_log_record *rec, void *arg)
+{
+	struct recs *r = &((struct import *)arg)->recs[rec->module];
+
+	if (r->n == r->alloc) {
+		size_t alloc = r->alloc ? 2 * r->alloc : 64;
+		void *v;
+
+		if (alloc > IMPORT_RECORDS_MAX)
+			return -EFBIG;
+		v = realloc(r->v, alloc * sizeof(*r->v));
+		if (!v)
+			return -ENOMEM;
+		r->v = v;
+		r->alloc = alloc;
+	}
+	r->v[r->n++] = *rec;
+	return 0;
+}
+
+static int entry(struct ioa_buf *b, uint16_t key, const void *value, size_t len)
+{
+	int rc = ioa_enc_u16(b, key);
+
+	return rc ? rc : ioa_enc_bytes(b, value, len);
+}
+
+static int entry_i64(struct ioa_buf *b, uint16_t key, long long v)
+{
+	char text[32];
+
+	return entry(b, key, text, (size_t)snprintf(text, sizeof(text), "%lld", v));
+}
+
+static const char *comp_name(unsigned comp)
+{
+	return comp == IOA_DARSHAN_ZLIB ? "zlib" : comp == IOA_DARSHAN_BZIP2 ? "bzip2" : "none";
+}
+
+/* metadata "k=v" lines: library= from lib_ver, each as a metadata= line of the source. */
+static int add_metadata(struct ioa_buf *src, const char *text, size_t len, const char **lib,
+			size_t *lib_len)
+{
+	const char *end = text + len;
+	int rc = 0;
+
+	while (text < end && !rc) {
+		const char *nl = memchr(text, '\n', (size_t)(end - text));
+		size_t n = (size_t)((nl ? nl : end) - text);
+
+		if (n > 8 && !memcmp(text, "lib_ver=", 8)) {
+			*lib = text + 8;
+			*lib_len = n - 8;
+		} else if (n && memchr(text, '=', n)) {
+			rc = ioa_buf_addstr(src, "metadata=");
+			rc = rc ? rc : ioa_buf_add(src, text, n);
+			rc = rc ? rc : ioa_buf_addstr(src, "\n");
+		}
+		text += n + (nl != NULL);
+	}
+	return rc;
+}
+
+/* The job region: Darshan's job, its command line, and where it came from. */
+static int import_job(struct import *im, const struct ioa_darshan_job *job, const char *left_out,
+		      const char *incomplete)
+{
+	struct ioa_darshan *d = im->d;
+	struct ioa_buf src = IOA_BUF_INIT(64 * 1024);
+	const char *lib = NULL, *space;
+	size_t lib_len = 0;
+	int rc;
+
+	ioa_buf_reset(&im->b);
+	rc = entry_i64(&im->b, IOA_JOB_UID, (long long)job->uid);
+	rc = rc ? rc : entry_i64(&im->b, IOA_JOB_JOBID, (long long)job->jobid);
+	rc = rc ? rc : entry(&im->b, IOA_JOB_SCHEDULER, "none", 4);
+	rc = rc ? rc
+		: entry_i64(&im->b, IOA_JOB_START_NS,
+			    (long long)job->start_sec * 1000000000LL + job->start_nsec);
+	rc = rc ? rc
+		: entry_i64(&im->b, IOA_JOB_END_NS,
+			    (long long)job->end_sec * 1000000000LL + job->end_nsec);
+	rc = rc ? rc : entry_i64(&im->b, IOA_JOB_NPROCS, (long long)job->nprocs);
+	space = memchr(job->exe, ' ', job->exe_len);
+	rc = rc ? rc
+		: entry(&im->b, IOA_JOB_EXE, job->exe,
+			space ? (size_t)(space - job->exe) : job->exe_len);
+	rc = rc ? rc : entry(&im->b, IOA_JOB_ARGS, job->exe, job->exe_len);
+	rc = rc ? rc : ioa_buf_addf(&src, "tool=darshan\nformat=%s\ncompression=%s\n", d->version,
+				   comp_name(d->comp));
+	rc = rc ? rc : add_metadata(&src, job->metadata, job->metadata_len, &lib, &lib_len);
+	if (!rc && lib) {
+		rc = ioa_buf_addstr(&src, "library=");
+		rc = rc ? rc : ioa_buf_add(&src, lib, lib_len);
+		rc = rc ? rc : ioa_buf_addstr(&src, "\n");
+	}
+	if (!rc && *incomplete)
+		rc = ioa_buf_addf(&src, "incomplete=%s\n", incomplete);
+	if (!rc && *left_out)
+		rc = ioa_buf_addf(&src, "left_out=%s\n", left_out);
+	if (!rc && d->skipped)
+		rc = ioa_buf_addf(&src, "skipped=%llu\n", (unsigned long long)d->skipped);
+	rc = rc ? rc : entry(&im->b, IOA_JOB_SOURCE, src.data, src.len);
+	rc = rc ? rc : ioa_logw_add(&im->w, IOA_REGION_JOB, im->b.data, im->b.len);
+	ioa_buf_release(&src);
+	return rc;
+}
+
+/* The name table's entries, one per id (a log may hold an id once per rank). */
+struct name_ref {
+	uint64_t id;
+	const unsigned char *name;
+	uint32_t len;
+	size_t order;
+};
+
+struct names {
+	struct name_ref *v;
+	size_t n, alloc;
+};
+
+static int collect_name(uint64_t id, const unsigned char *name, uint32_t len, void *arg)
+{
+	struct names *ns = arg;
+
+	if (ns->n == ns->alloc) {
+		size_t alloc = ns->alloc ? 2 * ns->alloc : 256;
+		void *v = realloc(ns->v, alloc * sizeof(*ns->v));
+
+		if (!v)
+			return -ENOMEM;
+		ns->v = v;
+		ns->alloc = alloc;
+	}
+	ns->v[ns->n] = (struct name_ref){id, name, len, ns->n};
+	ns->n++;
+	return 0;
+}
+
+static int by_id(const void *a, const void *b)
+{
+	const struct name_ref *x = a, *y = b;
+
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* The names region: the first name of each id, or its first that is not empty, as darshan-parser keeps. */
+static int import_names(struct import *im, const struct ioa_buf *raw)
+{
+	struct names ns = {0};
+	size_t i, j, kept = 0;
+	int rc = ioa_darshan_each_name(im->d, raw, collect_name, &ns);
+
+	if (!rc) {
+		qsort(ns.v, ns.n, sizeof(*ns.v), by_id);
+		for (i = 0; i < ns.n; i = j) {
+			ns.v[kept] = ns.v[i];
+			for (j = i + 1; j < ns.n && ns.v[j].id == ns.v[i].id; j++)
+				if (!ns.v[kept].len && ns.v[j].len)
+					ns.v[kept] = ns.v[j];
+			kept++;
+		}
+		ioa_buf_reset(&im->b);
+		rc = kept > UINT32_MAX ? fail(im->d, -EINVAL, "too many names")
+				       : ioa_enc_names_header(&im->b, (uint32_t)kept);
+	}
+	for (i = 0; i < kept && !rc; i++)
+		rc = ioa_enc_name(&im->b, ns.v[i].id, ns.v[i].name, ns.v[i].len);
+	rc = rc ? rc : ioa_logw_add(&im->w, IOA_REGION_NAMES, im->b.data, im->b.len);
+	free(ns.v);
+	return rc;
+}
+
+/* The mount table: "type\tpath" lines, in darshan-parser's order (the longest path first). */
+struct mount_ref {
+	const char *path, *type;
+	size_t path_len, type_len, order;
+};
+
+static int by_path_length(const void *a, const void *b)
+{
+	const struct mount_ref *x = a, *y = b;
+
+	if (x->path_len != y->path_len)
+		return x->path_len > y->path_len ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static int import_mounts(struct import *im, const char *text, size_t len)
+{
+	const char *end = text + len;
+	struct mount_ref *v = NULL;
+	size_t n = 0, alloc = 0;
+	int rc = 0;
+
+	while (text < end && !rc) {
+		const char *nl = memchr(text, '\n', (size_t)(end - text));
+		const char *line_end = nl ? nl : end;
+		const char *tab = memchr(text, '\t', (size_t)(line_end - text));
+
+		if (tab && tab > text && line_end > tab + 1) {
+			if (n == alloc) {
+				void *grown = realloc(v, (alloc = alloc ? 2 * alloc : 32) * sizeof(*v));
+
+				if (!grown) {
+					rc = -ENOMEM;
+					break;
+				}
+				v = grown;
+			}
+			v[n] = (struct mount_ref){tab + 1, text, (size_t)(line_end - tab - 1),
+						  (size_t)(tab - text), n};
+			n++;
+		}
+		text = line_end + (nl != NULL);
+	}
+	if (!rc) {
+		qsort(v, n, sizeof(*v), by_path_length);
+		ioa_buf_reset(&im->b);
+		rc = n > UINT32_MAX ? -EINVAL : ioa_enc_u32(&im->b, (uint32_t)n);
+	}
+	for (size_t i = 0; i < n && !rc; i++) {
+		rc = ioa_enc_bytes(&im->b, v[i].path, v[i].path_len);
+		rc = rc ? rc : ioa_enc_bytes(&im->b, v[i].type, v[i].type_len);
+	}
+	free(v);
+	return rc ? rc : ioa_logw_add(&im->w, IOA_REGION_MOUNTS, im->b.data, im->b.len);
+}
+
+static int import_records(struct import *im)
+{
+	int rc = 0;
+
+	for (unsigned m = 0; m < IOA_MOD_COUNT && !rc; m++) {
+		struct recs *r = &im->recs[m];
+		struct ioa_rec_ref *refs;
+
+		if (!r->n)
+			continue;
+		refs = calloc(r->n, sizeof(*refs));
+		if (!refs)
+			return -ENOMEM;
+		for (size_t i = 0; i < r->n; i++) {
+			refs[i].id = r->v[i].id;
+			refs[i].rank = r->v[i].rank;
+			refs[i].flags = r->v[i].flags;
+			refs[i].counters = r->v[i].counters;
+			refs[i].fcounters = r->v[i].fcounters;
+		}
+		ioa_buf_reset(&im->b);
+		rc = ioa_enc_module_region(&im->b, (enum ioa_module)m, refs, (uint32_t)r->n, 0, NULL,
+					   NULL);
+		rc = rc ? rc : ioa_logw_add(&im->w, ioa_modules[m].region_type, im->b.data, im->b.len);
+		free(refs);
+	}
+	return rc;
+}
+
+/* Appends a module's name to a comma-separated list. */
+static void list_add(char *list, size_t size, const char *name)
+{
+	size_t used = strlen(list);
+
+	snprintf(list + used, size - used, "%s%s", used ? "," : "", name);
+}
+
+static int import(struct import *im, int out_fd)
+{
+	struct ioa_darshan *d = im->d;
+	struct ioa_buf raw = IOA_BUF_INIT(REGION_CAP), job_raw = IOA_BUF_INIT(REGION_CAP);
+	struct ioa_darshan_job job;
+	char left_out[512] = "", incomplete[512] = "";
+	int rc;
+
+	rc = ioa_darshan_region(d, &d->job, &job_raw);
+	rc = rc ? rc : ioa_darshan_job(d, &job_raw, &job);
+	for (unsigned id = 0; id < d->nmods && !rc; id++) {
+		enum ioa_darshan_kind kind = ioa_darshan_kind(d, id);
+
+		if (d->partial & ((uint64_t)1 << id))
+			list_add(incomplete, sizeof(incomplete), ioa_darshan_kind_name(kind));
+		if (!d->mods[id].len)
+			continue;
+		if (kind != IOA_DK_POSIX && kind != IOA_DK_MPIIO && kind != IOA_DK_STDIO) {
+			list_add(left_out, sizeof(left_out), ioa_darshan_kind_name(kind));
+			continue;
+		}
+		rc = ioa_darshan_region(d, &d->mods[id], &raw);
+		rc = rc ? rc : ioa_darshan_each_record(d, id, &raw, keep_record, im);
+	}
+	rc = rc ? rc : import_job(im, &job, left_out, incomplete);
+	rc = rc ? rc : import_mounts(im, job.mounts ? job.mounts : "", job.mounts_len);
+	rc = rc ? rc : ioa_darshan_region(d, &d->names, &raw);
+	rc = rc ? rc : import_names(im, &raw);
+	rc = rc ? rc : import_records(im);
+	rc = rc ? rc : ioa_logw_write_fd(&im->w, out_fd, 0);
+	ioa_buf_release(&raw);
+	ioa_buf_release(&job_raw);
+	return rc;
+}
+
+int ioa_darshan_import(int fd, int out_fd, char *error, size_t len)
+{
+	struct ioa_darshan d;
+	struct import im;
+	int rc;
+
+	memset(&im, 0, sizeof(im));
+	im.d = &d;
+	ioa_buf_init(&im.b, REGION_CAP);
+	ioa_logw_init(&im.w, (size_t)4 << 30);
+	rc = ioa_darshan_open(&d, fd);
+	if (!rc)
+		rc = import(&im, out_fd);
+	if (rc && !d.error[0])
+		fail(&d, rc, "%s", strerror(-rc));
+	snprintf(error, len, "%s", rc ? d.error : "");
+	for (unsigned m = 0; m < IOA_MOD_COUNT; m++)
+		free(im.recs[m].v);
+	ioa_buf_release(&im.b);
+	ioa_logw_release(&im.w);
+	return rc;
+}
+
+int ioa_logr_open_any(struct ioa_log_reader *r, const char *path)
+{
+	unsigned char head[16];
+	char error[sizeof(r->error) - sizeof("Darshan log: ")];
+	ssize_t n;
+	int fd, mem, rc;
+
+	memset(r, 0, sizeof(*r));
+	r->fd = -1;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(r->error, sizeof(r->error), "%s", strerror(errno));
+		return -errno;
+	}
+	do
+		n = pread(fd, head, sizeof(head), 0);
+	while (n < 0 && errno == EINTR);
+	if (n < 0 || !ioa_darshan_sniff(head, (size_t)n))
+		return ioa_logr_open_fd(r, fd);
+	mem = memfd_create("ioatlas-darshan-import", MFD_CLOEXEC);
+	if (mem < 0) {
+		rc = -errno;
+		close(fd);
+		snprintf(r->error, sizeof(r->error), "cannot import the Darshan log: %s",
+			 strerror(-rc));
+		return rc;
+	}
+	rc = ioa_darshan_import(fd, mem, error, sizeof(error));
+	close(fd);
+	if (rc) {
+		close(mem);
+		snprintf(r->error, sizeof(r->error), "Darshan log: %s", error);
+		return rc;
+	}
+	return ioa_logr_open_fd(r, mem);
+}
