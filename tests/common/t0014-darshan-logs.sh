@@ -2,7 +2,8 @@
 # tests/data/darshan (Darshan 3.5.0's own, and releases 3.0.0 to 3.4.7
 # from x86_64 and big-endian ppc64 machines, formats 3.00 to 3.41, POSIX
 # module versions 1 and 4, MPI-IO 1 and 3, STDIO 2, a log whose POSIX
-# module ran out of memory), every counter of every POSIX, MPI-IO and
+# module ran out of memory, and logs darshan-convert rewrote with bzip2),
+# every counter of every POSIX, MPI-IO and
 # STDIO record has the value darshan-parser printed for it (the
 # .parser.txt beside each log), with the same file name, mount point and
 # file system, and no record more or less; the mount table is listed as
@@ -20,7 +21,7 @@ data="$IOA_SOURCE_DIR/tests/data/darshan"
 export IOATLAS_CONF=/dev/null
 cd "$TEST_TMP" || exit 1
 
-logs=("$data"/*.darshan "$data"/releases/*.darshan)
+logs=("$data"/*.darshan "$data"/releases/*.darshan "$data"/bzip2/*.darshan)
 plan $((${#logs[@]} * 5 + 3))
 
 # rows FILE: "module rank id counter<TAB>value<TAB>name<TAB>mount<TAB>type" of the three modules.

@@ -8,6 +8,7 @@
 
 #include <errno.h>
 
+#include "ioa_darshan.h"
 #include "ioa_logr.h"
 #include "ioa_trace.h"
 
@@ -152,7 +153,7 @@ int logr_harness_read(const char *path, unsigned long *items)
 	struct ioa_log_reader r;
 	struct ioa_buf raw = IOA_BUF_INIT((size_t)64 << 20);
 	uint32_t i;
-	int rc = ioa_logr_open(&r, path);
+	int rc = ioa_logr_open_any(&r, path);
 
 	*items = 0;
 	for (i = 0; !rc && i < r.region_count; i++) {
