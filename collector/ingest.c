@@ -23,6 +23,7 @@
 #include "ioa_fault.h"
 #include "ioa_log.h"
 #include "ioa_logfmt.h"
+#include "ioa_darshan.h"
 #include "ioa_logr.h"
 #include "ioa_parse.h"
 #include "ioa_partial.h"
@@ -1779,7 +1780,7 @@ static enum ingest_result ingest(struct ingest_db *db, const struct ingest_setti
 	}
 
 	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", l.fd);
-	if (!rc && (rc = ioa_logr_open(&l.r, proc)))
+	if (!rc && (rc = ioa_logr_open_any(&l.r, proc)))
 		rc = rc == -ENOMEM     ? rc
 		     : read_failed(rc) ? unreadable(&l, rc, "log")
 				       : bad(&l, "%s", ioa_logr_error(&l.r));

@@ -799,6 +799,13 @@ static int import_job(struct import *im, const struct ioa_darshan_job *job, cons
 
 	ioa_buf_reset(&im->b);
 	rc = entry_i64(&im->b, IOA_JOB_UID, (long long)job->uid);
+	/* Darshan keeps no user name, and this host's for the uid may be another person's. */
+	if (!rc) {
+		char user[32];
+
+		rc = entry(&im->b, IOA_JOB_USER, user,
+			   (size_t)snprintf(user, sizeof(user), "uid %lld", (long long)job->uid));
+	}
 	rc = rc ? rc : entry_i64(&im->b, IOA_JOB_JOBID, (long long)job->jobid);
 	rc = rc ? rc : entry(&im->b, IOA_JOB_SCHEDULER, "none", 4);
 	rc = rc ? rc

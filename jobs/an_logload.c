@@ -13,6 +13,7 @@
 
 #include "analyze.h"
 #include "ioa_logfmt.h"
+#include "ioa_darshan.h"
 #include "ioa_logr.h"
 #include "ioa_trace.h"
 
@@ -352,7 +353,7 @@ int an_load_log(const char *path, const struct an_settings *set, struct an_job *
 	memset(job, 0, sizeof(*job));
 	ioa_buf_init(&l.raw, REGION_CAP);
 	ioa_buf_init(&l.text, (size_t)1 << 24);
-	rc = ioa_logr_open(&l.r, path);
+	rc = ioa_logr_open_any(&l.r, path);
 	rc = rc ? rc : read_regions(&l, &t);
 	if (rc) {
 		ioa_buf_reset(err);
