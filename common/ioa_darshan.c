@@ -721,8 +721,8 @@ struct import {
 	struct ioa_buf b;
 };
 
-/* Records are big (1 KiB): a log of millions asks for its memory, at most this. */
-#define IMPORT_RECORDS_MAX ((size_t)4 << 20)
+/* Records are big (1 KiB each, held until written): at most this many, about 1 GiB. */
+#define IMPORT_RECORDS_MAX ((size_t)1 << 20)
 
 static int keep_record(const struct ioa_log_record *rec, void *arg)
 {
