@@ -26,6 +26,13 @@ if(NOT BZIP2_FOUND)
   ioatlas_missing("bzip2" "libbz2-dev" "bzip2-devel" "")
 endif()
 
+# libcrypto: SHA-256 of logs (the collector), keyed hashes of anonymized
+# exports (ioa_anon), the kernel repositories' checksums; the tools only.
+find_package(OpenSSL QUIET COMPONENTS Crypto)
+if(NOT OpenSSL_FOUND)
+  ioatlas_missing("OpenSSL (libcrypto)" "libssl-dev" "openssl-devel" "")
+endif()
+
 # json-c: the tools' JSON (ioatlas parse --json, the analyses' results).
 find_package(PkgConfig QUIET)
 if(PkgConfig_FOUND)

@@ -25,6 +25,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "ioa_anon.h"
 #include "ioa_counters.h"
 #include "ioa_logfmt.h"
 #include "ioa_logw.h"
@@ -724,10 +725,8 @@ struct import {
 /* Records are big (1 KiB each, held until written): at most this many, about 1 GiB. */
 #define IMPORT_RECORDS_MAX ((size_t)1 << 20)
 
-static int keep_record(const struct ioa_log_record *rec, void *arg)
+static int recs_add(struct recs *r, const struct ioa_log_record *rec)
 {
-	struct recs *r = &((struct import *)arg)->recs[rec->module];
-
 	if (r->n == r->alloc) {
 		size_t alloc = r->alloc ? 2 * r->alloc : 64;
 		void *v;
@@ -742,6 +741,11 @@ static int keep_record(const struct ioa_log_record *rec, void *arg)
 	}
 	r->v[r->n++] = *rec;
 	return 0;
+}
+
+static int keep_record(const struct ioa_log_record *rec, void *arg)
+{
+	return recs_add(&((struct import *)arg)->recs[rec->module], rec);
 }
 
 static int entry(struct ioa_buf *b, uint16_t key, const void *value, size_t len)
@@ -819,7 +823,15 @@ static int import_job(struct import *im, const struct ioa_darshan_job *job, cons
 	rc = rc ? rc
 		: entry(&im->b, IOA_JOB_EXE, job->exe,
 			space ? (size_t)(space - job->exe) : job->exe_len);
-	rc = rc ? rc : entry(&im->b, IOA_JOB_ARGS, job->exe, job->exe_len);
+	/* The arguments, NUL-separated as ours (Darshan joined them with blanks). */
+	if (!rc) {
+		size_t at = im->b.len + 6;
+
+		rc = entry(&im->b, IOA_JOB_ARGS, job->exe, job->exe_len);
+		for (size_t i = 0; !rc && i < job->exe_len; i++)
+			if (im->b.data[at + i] == ' ')
+				im->b.data[at + i] = '\0';
+	}
 	rc = rc ? rc : ioa_buf_addf(&src, "tool=darshan\nformat=%s\ncompression=%s\n", d->version,
 				   comp_name(d->comp));
 	rc = rc ? rc : add_metadata(&src, job->metadata, job->metadata_len, &lib, &lib_len);
@@ -1093,4 +1105,409 @@ int ioa_logr_open_any(struct ioa_log_reader *r, const char *path)
 		return rc;
 	}
 	return ioa_logr_open_fd(r, mem);
+}
+
+/* ------------------------------------------------------------ export */
+
+/* What Darshan's job region holds at most: the job, its metadata, the command line and mounts. */
+#define JOB_RECORD_SIZE 4096
+#define JOB_FIXED_341	(7 * 8)
+#define EXE_MAX		(JOB_RECORD_SIZE - JOB_FIXED_341 - METADATA_LEN - 1)
+/* The module ids of format 3.41 that an export writes. */
+#define ID_POSIX 1
+#define ID_MPIIO 2
+#define ID_STDIO 9
+
+struct export_name {
+	uint64_t id;	 /* the log's */
+	uint64_t new_id; /* the export's: the anonymized name's own id */
+	struct ioa_buf name;
+	int used; /* a record of the export names it */
+};
+
+struct export {
+	struct ioa_log_reader *r;
+	const struct ioa_anon *anon;
+	/* The job's entries, as the log has them (NUL-terminated copies). */
+	struct ioa_buf uid, user, jobid, start, end, nprocs, exe, args, version;
+	struct export_name *names;
+	size_t nnames, names_alloc;
+	struct ioa_buf mounts; /* "\n<type>\t<path>" entries, as Darshan writes them */
+	struct recs recs[IOA_MOD_COUNT];
+	uint64_t partial; /* bits of the modules whose folded records were left out */
+};
+
+static struct ioa_buf *job_field(struct export *e, uint16_t key)
+{
+	switch (key) {
+	case IOA_JOB_UID: return &e->uid;
+	case IOA_JOB_USER: return &e->user;
+	case IOA_JOB_JOBID: return &e->jobid;
+	case IOA_JOB_START_NS: return &e->start;
+	case IOA_JOB_END_NS: return &e->end;
+	case IOA_JOB_NPROCS: return &e->nprocs;
+	case IOA_JOB_EXE: return &e->exe;
+	case IOA_JOB_ARGS: return &e->args;
+	case IOA_JOB_VERSION: return &e->version;
+	default: return NULL;
+	}
+}
+
+static int export_job_entry(uint16_t key, const unsigned char *value, uint32_t len, void *arg)
+{
+	struct ioa_buf *b = job_field(arg, key);
+
+	if (!b)
+		return 0;
+	ioa_buf_reset(b);
+	return ioa_buf_add(b, value, len);
+}
+
+static int export_name(uint64_t id, const unsigned char *name, uint32_t len, void *arg)
+{
+	struct export *e = arg;
+	struct export_name *n;
+	int rc;
+
+	if (e->nnames == e->names_alloc) {
+		size_t alloc = e->names_alloc ? 2 * e->names_alloc : 256;
+		void *v = realloc(e->names, alloc * sizeof(*e->names));
+
+		if (!v)
+			return -ENOMEM;
+		e->names = v;
+		e->names_alloc = alloc;
+	}
+	n = &e->names[e->nnames];
+	n->id = n->new_id = id;
+	ioa_buf_init(&n->name, (size_t)1 << 20);
+	/* Darshan's names end at a NUL: a name cannot hold one (a path cannot either). */
+	if (memchr(name, '\0', len))
+		len = (uint32_t)strnlen((const char *)name, len);
+	rc = e->anon ? ioa_anon_path(e->anon, name, len, &n->name) : ioa_buf_add(&n->name, name, len);
+	if (rc) {
+		ioa_buf_release(&n->name);
+		return rc;
+	}
+	if (e->anon)
+		n->new_id = ioa_name_id(n->name.data, n->name.len);
+	e->nnames++;
+	return 0;
+}
+
+static int export_mount(const unsigned char *path, uint32_t path_len, const unsigned char *type,
+			uint32_t type_len, void *arg)
+{
+	struct export *e = arg;
+	int rc = ioa_buf_addstr(&e->mounts, "\n");
+
+	/* A mount entry is two words for darshan-parser: no blanks in either. */
+	if (memchr(type, ' ', type_len) || memchr(type, '\t', type_len) ||
+	    memchr(path, ' ', path_len) || memchr(path, '\t', path_len) ||
+	    memchr(path, '\n', path_len)) {
+		e->mounts.len--;
+		return 0;
+	}
+	rc = rc ? rc : ioa_buf_add(&e->mounts, type, type_len);
+	rc = rc ? rc : ioa_buf_addstr(&e->mounts, "\t");
+	rc = rc ? rc : e->anon ? ioa_anon_path(e->anon, path, path_len, &e->mounts)
+			       : ioa_buf_add(&e->mounts, path, path_len);
+	return rc;
+}
+
+static int export_record(const struct ioa_log_record *rec, void *arg)
+{
+	struct export *e = arg;
+
+	/* The overflow record names no file: Darshan's way to say so is "incomplete data". */
+	if (rec->flags & IOA_REC_FOLDED) {
+		e->partial |= (uint64_t)1 << (rec->module == IOA_MOD_POSIX   ? ID_POSIX
+					      : rec->module == IOA_MOD_MPIIO ? ID_MPIIO
+									     : ID_STDIO);
+		return 0;
+	}
+	return recs_add(&e->recs[rec->module], rec);
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+	const struct export_name *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* The name of a record id (names sorted by id once read), or NULL. */
+static struct export_name *name_by_id(const struct export *e, uint64_t id)
+{
+	struct export_name key = {.id = id};
+
+	return e->nnames ? bsearch(&key, e->names, e->nnames, sizeof(*e->names), name_cmp) : NULL;
+}
+
+static int64_t number_of(const struct ioa_buf *b)
+{
+	return b->len ? strtoll(b->data, NULL, 10) : 0;
+}
+
+/* Compresses raw into out as one zlib stream; its place in the file goes to *m. */
+static int put_region(struct ioa_buf *out, const struct ioa_buf *raw, struct ioa_darshan_map *m)
+{
+	uLongf len = compressBound((uLong)raw->len);
+	int rc = ioa_buf_grow(out, (size_t)len);
+
+	if (rc)
+		return rc;
+	if (compress2((Bytef *)out->data + out->len, &len, (const Bytef *)raw->data,
+		      (uLong)raw->len, Z_DEFAULT_COMPRESSION) != Z_OK)
+		return -ENOMEM;
+	m->off = out->len;
+	m->len = len;
+	out->len += len;
+	out->data[out->len] = '\0';
+	return 0;
+}
+
+static int put64(struct ioa_buf *b, uint64_t v)
+{
+	unsigned char bytes[8];
+
+	ioa_put_u64(bytes, v);
+	return ioa_buf_add(b, bytes, 8);
+}
+
+/* The job region: the job, metadata, then the command line and mounts, NUL-terminated. */
+static int export_job(struct export *e, struct ioa_buf *raw)
+{
+	int64_t start = number_of(&e->start), end = number_of(&e->end), uid = number_of(&e->uid);
+	char meta[METADATA_LEN];
+	size_t cmd_start;
+	int rc;
+
+	if (e->anon)
+		uid = (int64_t)(ioa_anon_u64(e->anon, "uid", e->uid.data, e->uid.len) >> 33);
+	ioa_buf_reset(raw);
+	rc = put64(raw, (uint64_t)uid);
+	rc = rc ? rc : put64(raw, (uint64_t)(start / 1000000000));
+	rc = rc ? rc : put64(raw, (uint64_t)(start % 1000000000));
+	rc = rc ? rc : put64(raw, (uint64_t)(end / 1000000000));
+	rc = rc ? rc : put64(raw, (uint64_t)(end % 1000000000));
+	rc = rc ? rc : put64(raw, (uint64_t)number_of(&e->nprocs));
+	/* A job id that is not a number (no scheduler, a step "12.3") keeps its number part. */
+	rc = rc ? rc : put64(raw, (uint64_t)number_of(&e->jobid));
+	memset(meta, 0, sizeof(meta));
+	snprintf(meta, sizeof(meta), "lib_ver=ioatlas %.64s\n", e->version.len ? e->version.data : "");
+	rc = rc ? rc : ioa_buf_add(raw, meta, sizeof(meta));
+	cmd_start = raw->len;
+	if (!rc && e->args.len) {
+		const char *p = e->args.data, *end_args = p + e->args.len;
+		int first = 1;
+
+		/* The arguments, NUL-separated in ours, space-separated in Darshan's. */
+		while (p < end_args && !rc) {
+			const char *nul = memchr(p, '\0', (size_t)(end_args - p));
+			size_t n = (size_t)((nul ? nul : end_args) - p);
+
+			if (n) {
+				if (!first)
+					rc = ioa_buf_addstr(raw, " ");
+				if (!rc && e->anon && first)
+					rc = ioa_anon_path(e->anon, p, n, raw);
+				else if (!rc && e->anon) {
+					char token[IOA_ANON_TOKEN + 1];
+
+					ioa_anon_token(e->anon, "arg", p, n, token);
+					rc = ioa_buf_addstr(raw, token);
+				} else if (!rc) {
+					rc = ioa_buf_add(raw, p, n);
+				}
+				first = 0;
+			}
+			if (!nul)
+				break;
+			p = nul + 1;
+		}
+	} else if (!rc) {
+		rc = e->anon ? ioa_anon_path(e->anon, e->exe.data, e->exe.len, raw)
+			     : ioa_buf_add(raw, e->exe.data, e->exe.len);
+	}
+	/* Darshan's room: the command line cut first, then the mounts that do not fit. */
+	if (!rc && raw->len - cmd_start > EXE_MAX / 2)
+		raw->len = cmd_start + EXE_MAX / 2;
+	for (size_t i = 0; !rc && i < e->mounts.len;) {
+		const char *entry = e->mounts.data + i;
+		const char *next = memchr(entry + 1, '\n', e->mounts.len - i - 1);
+		size_t n = next ? (size_t)(next - entry) : e->mounts.len - i;
+
+		if (raw->len - cmd_start + n > EXE_MAX)
+			break;
+		rc = ioa_buf_add(raw, entry, n);
+		i += n;
+	}
+	return rc ? rc : ioa_buf_add(raw, "", 1);
+}
+
+/* The names of the records, once each. */
+static int export_names(struct export *e, struct ioa_buf *raw)
+{
+	int rc = 0;
+
+	ioa_buf_reset(raw);
+	for (unsigned m = 0; m < IOA_MOD_COUNT; m++)
+		for (size_t i = 0; i < e->recs[m].n; i++) {
+			struct export_name *n = name_by_id(e, e->recs[m].v[i].id);
+
+			if (n)
+				n->used = 1;
+		}
+	for (size_t i = 0; i < e->nnames && !rc; i++) {
+		if (!e->names[i].used)
+			continue;
+		rc = put64(raw, e->names[i].new_id);
+		rc = rc ? rc : ioa_buf_add(raw, e->names[i].name.data, e->names[i].name.len);
+		rc = rc ? rc : ioa_buf_add(raw, "", 1);
+	}
+	return rc;
+}
+
+/* A module's records in Darshan's layout of its current version. */
+static int export_module(struct export *e, enum ioa_module module, const struct layout *l,
+			 struct ioa_buf *raw)
+{
+	int rc = 0;
+
+	ioa_buf_reset(raw);
+	for (size_t i = 0; i < e->recs[module].n && !rc; i++) {
+		const struct ioa_log_record *rec = &e->recs[module].v[i];
+		const struct export_name *n = name_by_id(e, rec->id);
+
+		rc = put64(raw, n ? n->new_id : rec->id);
+		rc = rc ? rc : put64(raw, (uint64_t)(int64_t)rec->rank);
+		for (unsigned r = 0; r < l->nint_runs && !rc; r++)
+			for (unsigned k = 0; k < l->ints[r].count && !rc; k++) {
+				int c = l->ints[r].first + (int)k;
+				int64_t v = rec->counters[c];
+
+				if (ioa_counter_is_record_id(ioa_modules[module].counter_names[c]) && v) {
+					const struct export_name *from = name_by_id(e, (uint64_t)v);
+
+					v = from ? (int64_t)from->new_id : e->anon ? 0 : v;
+				}
+				rc = put64(raw, (uint64_t)v);
+			}
+		for (unsigned r = 0; r < l->nfloat_runs && !rc; r++)
+			for (unsigned k = 0; k < l->floats[r].count && !rc; k++)
+				rc = put64(raw, ioa_f64_bits(rec->fcounters[l->floats[r].first + (int)k]));
+	}
+	return rc;
+}
+
+static int export_read(struct export *e)
+{
+	struct ioa_log_reader *r = e->r;
+	struct ioa_buf raw = IOA_BUF_INIT(REGION_CAP);
+	int rc = 0;
+
+	for (uint32_t i = 0; i < r->region_count && !rc; i++) {
+		uint32_t type = r->regions[i].type;
+		const struct ioa_module_desc *mod = ioa_module_by_region(type);
+
+		if (type != IOA_REGION_JOB && type != IOA_REGION_NAMES && type != IOA_REGION_MOUNTS &&
+		    !mod)
+			continue;
+		rc = ioa_logr_read_region(r, i, &raw);
+		if (rc)
+			break;
+		if (type == IOA_REGION_JOB)
+			rc = ioa_logr_each_job_entry(r, &raw, export_job_entry, e);
+		else if (type == IOA_REGION_NAMES)
+			rc = ioa_logr_each_name(r, &raw, export_name, e);
+		else if (type == IOA_REGION_MOUNTS)
+			rc = ioa_logr_each_mount(r, &raw, export_mount, e);
+		else
+			rc = ioa_logr_each_record(r, i, &raw, export_record, e);
+	}
+	ioa_buf_release(&raw);
+	return rc;
+}
+
+int ioa_darshan_export(struct ioa_log_reader *r, const struct ioa_anon *anon, struct ioa_buf *out,
+		       char *error, size_t len)
+{
+	static const struct {
+		enum ioa_module module;
+		unsigned id;
+		enum ioa_darshan_kind kind;
+		uint32_t version;
+	} mods[] = {
+		{IOA_MOD_POSIX, ID_POSIX, IOA_DK_POSIX, 4},
+		{IOA_MOD_MPIIO, ID_MPIIO, IOA_DK_MPIIO, 3},
+		{IOA_MOD_STDIO, ID_STDIO, IOA_DK_STDIO, 2},
+	};
+	struct ioa_darshan_map names, map[IOA_DARSHAN_MAX_MODS];
+	uint32_t ver[IOA_DARSHAN_MAX_MODS];
+	struct ioa_buf raw = IOA_BUF_INIT(REGION_CAP);
+	struct export e;
+	unsigned char *h;
+	int rc;
+
+	memset(&e, 0, sizeof(e));
+	memset(map, 0, sizeof(map));
+	memset(ver, 0, sizeof(ver));
+	e.r = r;
+	e.anon = anon;
+	ioa_buf_init(&e.mounts, (size_t)1 << 20);
+	for (struct ioa_buf *b = &e.uid; b <= &e.version; b++)
+		ioa_buf_init(b, (size_t)1 << 20);
+	ioa_buf_reset(out);
+	rc = export_read(&e);
+	snprintf(error, len, "%s", rc ? ioa_logr_error(r) : "");
+	if (!rc && e.nnames)
+		qsort(e.names, e.nnames, sizeof(*e.names), name_cmp);
+	/* Header first, filled in at the end. */
+	rc = rc ? rc : ioa_buf_grow(out, 1328);
+	if (!rc) {
+		memset(out->data, 0, 1328);
+		out->len = 1328;
+	}
+	rc = rc ? rc : export_job(&e, &raw);
+	if (!rc) {
+		struct ioa_darshan_map job;
+
+		rc = put_region(out, &raw, &job);
+	}
+	rc = rc ? rc : export_names(&e, &raw);
+	rc = rc ? rc : put_region(out, &raw, &names);
+	for (size_t i = 0; i < COUNT(mods) && !rc; i++) {
+		if (!e.recs[mods[i].module].n)
+			continue;
+		rc = export_module(&e, mods[i].module, layout_of(mods[i].kind, mods[i].version), &raw);
+		rc = rc ? rc : put_region(out, &raw, &map[mods[i].id]);
+		ver[mods[i].id] = mods[i].version;
+	}
+	if (!rc) {
+		h = (unsigned char *)out->data;
+		memcpy(h, "3.41", 4);
+		ioa_put_u64(h + 8, DARSHAN_MAGIC);
+		h[16] = IOA_DARSHAN_ZLIB;
+		ioa_put_u64(h + 24, e.partial);
+		ioa_put_u64(h + 32, names.off);
+		ioa_put_u64(h + 40, names.len);
+		for (unsigned i = 0; i < IOA_DARSHAN_MAX_MODS; i++) {
+			ioa_put_u64(h + 48 + 16 * i, map[i].off);
+			ioa_put_u64(h + 56 + 16 * i, map[i].len);
+			ioa_put_u32(h + 48 + 16 * IOA_DARSHAN_MAX_MODS + 4 * i, ver[i]);
+		}
+	}
+	if (rc && !error[0])
+		snprintf(error, len, "%s", strerror(-rc));
+	ioa_buf_release(&raw);
+	ioa_buf_release(&e.mounts);
+	for (struct ioa_buf *b = &e.uid; b <= &e.version; b++)
+		ioa_buf_release(b);
+	for (size_t i = 0; i < e.nnames; i++)
+		ioa_buf_release(&e.names[i].name);
+	free(e.names);
+	for (unsigned m = 0; m < IOA_MOD_COUNT; m++)
+		free(e.recs[m].v);
+	return rc;
 }

@@ -155,6 +155,21 @@ int ioa_darshan_each_segment(struct ioa_darshan *d, unsigned id, const struct io
 int ioa_darshan_import(int fd, int out_fd, char *error, size_t len);
 
 /*
+ * Writes the log open in r as a Darshan log of format 3.41 (zlib) into out
+ * (reset first): its job, command line, mounts, names and POSIX, MPI-IO and
+ * STDIO records (POSIX version 4, MPI-IO 3, STDIO 2), which darshan-parser
+ * and PyDarshan read.  ioatlas's own counters have no place there; the
+ * overflow record of files past the runtime's budget is left out and its
+ * module marked "incomplete data".  With anon, every path component, the
+ * uid, the executable and each argument are replaced by keyed tokens
+ * (ioa_anon.h) and record ids by the anonymized names' own.  0, or a
+ * negative errno with error (size len) saying why.
+ */
+struct ioa_anon;
+int ioa_darshan_export(struct ioa_log_reader *r, const struct ioa_anon *anon, struct ioa_buf *out,
+		       char *error, size_t len);
+
+/*
  * Opens a log of either format for reading: an ioatlas log as
  * ioa_logr_open() does, a Darshan log through ioa_darshan_import() into an
  * anonymous memory file.

@@ -40,7 +40,7 @@ for name in "${logs[@]}"; do
 	ref="$data/$name.parser.txt"
 	job=$(q "SELECT job FROM ingest_ledger WHERE path = '$TEST_TMP/$base.darshan'")
 	start=$(sed -n 's/^# start_time: //p' "$ref")
-	is "$(q "SELECT job_id, nprocs, convert_from(args, 'UTF8'), extract(epoch FROM date_trunc('second', start_time))::bigint
+	is "$(q "SELECT job_id, nprocs, replace(encode(args, 'escape'), '\000', ' '), extract(epoch FROM date_trunc('second', start_time))::bigint
 		FROM jobs WHERE id = $job")" \
 		"$(sed -n 's/^# jobid: //p' "$ref")|$(sed -n 's/^# nprocs: //p' "$ref")|$(sed -n 's/^# exe: //p' "$ref")|$start" \
 		"$base: job id, ranks, command line and start as darshan-parser's"
