@@ -16,6 +16,7 @@
 #include <bzlib.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -664,7 +665,8 @@ int ioa_darshan_each_segment(struct ioa_darshan *d, unsigned id, const struct io
 
 	if (kind != IOA_DK_DXT_POSIX && kind != IOA_DK_DXT_MPIIO)
 		return fail(d, -ENOTSUP, "%s is not a DXT module", ioa_darshan_kind_name(kind));
-	if (d->mod_ver[id] != 1)
+	/* DXT_MPIIO 2 only began to record offsets: 1's read -1. */
+	if (d->mod_ver[id] != 1 && !(kind == IOA_DK_DXT_MPIIO && d->mod_ver[id] == 2))
 		return fail(d, -ENOTSUP, "%s module version %u is not one this reader knows",
 			    ioa_darshan_kind_name(kind), d->mod_ver[id]);
 	while (left && !rc) {
@@ -694,7 +696,8 @@ int ioa_darshan_each_segment(struct ioa_darshan *d, unsigned id, const struct io
 		left -= DXT_HEAD;
 		for (uint64_t i = 0; i < writes + reads && !rc; i++) {
 			s.write = i < writes;
-			s.offset = (int64_t)get64(d, p);
+			s.offset = kind == IOA_DK_DXT_MPIIO && d->mod_ver[id] == 1 ? -1
+									 : (int64_t)get64(d, p);
 			s.length = (int64_t)get64(d, p + 8);
 			s.start = ioa_bits_f64(get64(d, p + 16));
 			s.end = ioa_bits_f64(get64(d, p + 24));
@@ -720,6 +723,12 @@ struct import {
 	struct ioa_log_writer w;
 	struct recs recs[IOA_MOD_COUNT];
 	struct ioa_buf b;
+	/* DXT: the segments region's hosts and segments, as they are encoded. */
+	struct ioa_buf hosts, segments;
+	uint32_t nhosts, host;	/* hosts, and the index of the last one named */
+	struct ioa_buf last_host; /* its name */
+	uint64_t nsegments;
+	enum ioa_module segment_module;
 };
 
 /* Records are big (1 KiB each, held until written): at most this many, about 1 GiB. */
@@ -975,6 +984,74 @@ static int import_mounts(struct import *im, const char *text, size_t len)
 	return rc ? rc : ioa_logw_add(&im->w, IOA_REGION_MOUNTS, im->b.data, im->b.len);
 }
 
+/* The index of a host in the segments region's table, added when new. */
+static int segment_host(struct import *im, const char *host, uint32_t *index)
+{
+	size_t len = strlen(host), at = 0;
+	int rc;
+
+	if (im->nhosts && im->last_host.len == len && !memcmp(im->last_host.data, host, len)) {
+		*index = im->host;
+		return 0;
+	}
+	for (uint32_t i = 0; i < im->nhosts; i++) {
+		uint32_t n = ioa_get_u32((const unsigned char *)im->hosts.data + at);
+
+		if (n == len && !memcmp(im->hosts.data + at + 4, host, len)) {
+			*index = i;
+			goto found;
+		}
+		at += 4 + n;
+	}
+	rc = ioa_enc_bytes(&im->hosts, host, len);
+	if (rc)
+		return rc;
+	*index = im->nhosts++;
+found:
+	im->host = *index;
+	ioa_buf_reset(&im->last_host);
+	return ioa_buf_add(&im->last_host, host, len);
+}
+
+static int keep_segment(const struct ioa_darshan_segment *sg, void *arg)
+{
+	struct import *im = arg;
+	unsigned char head[2] = {(unsigned char)im->segment_module, (unsigned char)sg->write};
+	uint32_t host;
+	int rc = segment_host(im, sg->hostname, &host);
+
+	if (!rc && (sg->rank < -1 || sg->rank > INT32_MAX || !isfinite(sg->start) ||
+		    !isfinite(sg->end)))
+		rc = fail(im->d, -EINVAL, "DXT segment of rank %lld is malformed",
+			  (long long)sg->rank);
+	rc = rc ? rc : ioa_buf_add(&im->segments, head, 2);
+	rc = rc ? rc : ioa_enc_u32(&im->segments, host);
+	rc = rc ? rc : ioa_enc_u32(&im->segments, (uint32_t)(int32_t)sg->rank);
+	rc = rc ? rc : ioa_enc_u64(&im->segments, sg->record_id);
+	rc = rc ? rc : ioa_enc_u64(&im->segments, (uint64_t)sg->offset);
+	rc = rc ? rc : ioa_enc_u64(&im->segments, (uint64_t)sg->length);
+	rc = rc ? rc : ioa_enc_u64(&im->segments, ioa_f64_bits(sg->start));
+	rc = rc ? rc : ioa_enc_u64(&im->segments, ioa_f64_bits(sg->end));
+	if (!rc)
+		im->nsegments++;
+	return rc;
+}
+
+/* The segments region: hosts, then segments (ioa_logr_each_segment). */
+static int import_segments(struct import *im)
+{
+	int rc;
+
+	if (!im->nsegments)
+		return 0;
+	ioa_buf_reset(&im->b);
+	rc = ioa_enc_u32(&im->b, im->nhosts);
+	rc = rc ? rc : ioa_buf_add(&im->b, im->hosts.data, im->hosts.len);
+	rc = rc ? rc : ioa_enc_u64(&im->b, im->nsegments);
+	rc = rc ? rc : ioa_buf_add(&im->b, im->segments.data, im->segments.len);
+	return rc ? rc : ioa_logw_add(&im->w, IOA_REGION_SEGMENTS, im->b.data, im->b.len);
+}
+
 static int import_records(struct import *im)
 {
 	int rc = 0;
@@ -1029,6 +1106,12 @@ static int import(struct import *im, int out_fd)
 			list_add(incomplete, sizeof(incomplete), ioa_darshan_kind_name(kind));
 		if (!d->mods[id].len)
 			continue;
+		if (kind == IOA_DK_DXT_POSIX || kind == IOA_DK_DXT_MPIIO) {
+			im->segment_module = kind == IOA_DK_DXT_POSIX ? IOA_MOD_POSIX : IOA_MOD_MPIIO;
+			rc = ioa_darshan_region(d, &d->mods[id], &raw);
+			rc = rc ? rc : ioa_darshan_each_segment(d, id, &raw, keep_segment, im);
+			continue;
+		}
 		if (kind != IOA_DK_POSIX && kind != IOA_DK_MPIIO && kind != IOA_DK_STDIO) {
 			list_add(left_out, sizeof(left_out), ioa_darshan_kind_name(kind));
 			continue;
@@ -1041,6 +1124,7 @@ static int import(struct import *im, int out_fd)
 	rc = rc ? rc : ioa_darshan_region(d, &d->names, &raw);
 	rc = rc ? rc : import_names(im, &raw);
 	rc = rc ? rc : import_records(im);
+	rc = rc ? rc : import_segments(im);
 	rc = rc ? rc : ioa_logw_write_fd(&im->w, out_fd, 0);
 	ioa_buf_release(&raw);
 	ioa_buf_release(&job_raw);
@@ -1056,6 +1140,9 @@ int ioa_darshan_import(int fd, int out_fd, char *error, size_t len)
 	memset(&im, 0, sizeof(im));
 	im.d = &d;
 	ioa_buf_init(&im.b, REGION_CAP);
+	ioa_buf_init(&im.hosts, REGION_CAP);
+	ioa_buf_init(&im.segments, REGION_CAP);
+	ioa_buf_init(&im.last_host, 4096);
 	ioa_logw_init(&im.w, (size_t)4 << 30);
 	rc = ioa_darshan_open(&d, fd);
 	if (!rc)
@@ -1066,6 +1153,9 @@ int ioa_darshan_import(int fd, int out_fd, char *error, size_t len)
 	for (unsigned m = 0; m < IOA_MOD_COUNT; m++)
 		free(im.recs[m].v);
 	ioa_buf_release(&im.b);
+	ioa_buf_release(&im.hosts);
+	ioa_buf_release(&im.segments);
+	ioa_buf_release(&im.last_host);
 	ioa_logw_release(&im.w);
 	return rc;
 }

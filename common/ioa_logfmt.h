@@ -42,6 +42,7 @@
 #define IOA_REGION_MPILIB 7u /* the MPI library's own I/O, not the application's */
 #define IOA_REGION_BINS	  32u
 #define IOA_REGION_TRACE  33u
+#define IOA_REGION_SEGMENTS 34u /* operations with exact times, from another tool's trace (DXT) */
 
 /*
  * The first u32 of a module, names or bins region in the column encoding

@@ -785,6 +785,70 @@ int ioa_logr_each_mount(struct ioa_log_reader *r, const struct ioa_buf *raw,
 	return rc;
 }
 
+/*
+ * Segments: u32 host count, each host as u32 length and bytes; u64 segment
+ * count; per segment u8 module, u8 write, u32 host index, i32 rank, u64
+ * record id, i64 offset, i64 length, f64 start, f64 end.
+ */
+#define SEGMENT_SIZE (2 + 4 + 4 + 8 + 8 + 8 + 8 + 8)
+
+int ioa_logr_each_segment(struct ioa_log_reader *r, const struct ioa_buf *raw,
+			  int (*fn)(const struct ioa_log_segment *s, void *arg), void *arg)
+{
+	struct ioa_cursor c = cursor_of(raw);
+	uint32_t nhosts = ioa_cursor_u32(&c), i;
+	struct {
+		const unsigned char *name;
+		uint32_t len;
+	} *hosts;
+	uint64_t count, k;
+	int rc = 0;
+
+	/* Each host takes at least its 4-byte length: no more than the region holds. */
+	if (c.overrun || nhosts > c.left / 4)
+		return fail(r, -EINVAL, "segments: %u hosts in %zu bytes", nhosts, c.left);
+	hosts = calloc(nhosts ? nhosts : 1, sizeof(*hosts));
+	if (!hosts)
+		return -ENOMEM;
+	for (i = 0; i < nhosts && !c.overrun; i++) {
+		hosts[i].len = ioa_cursor_u32(&c);
+		hosts[i].name = ioa_cursor_take(&c, hosts[i].len);
+	}
+	count = ioa_cursor_u64(&c);
+	if (c.overrun || count > c.left / SEGMENT_SIZE || count * SEGMENT_SIZE != c.left) {
+		free(hosts);
+		return fail(r, -EINVAL, "segments: %llu segments do not fill the region's %zu bytes",
+			    (unsigned long long)count, c.left);
+	}
+	for (k = 0; k < count && !rc; k++) {
+		const unsigned char *head = ioa_cursor_take(&c, 2);
+		struct ioa_log_segment s;
+		uint32_t host;
+
+		memset(&s, 0, sizeof(s));
+		s.write = head[1];
+		host = ioa_cursor_u32(&c);
+		s.rank = (int32_t)ioa_cursor_u32(&c);
+		s.record_id = ioa_cursor_u64(&c);
+		s.offset = (int64_t)ioa_cursor_u64(&c);
+		s.length = (int64_t)ioa_cursor_u64(&c);
+		s.start = ioa_bits_f64(ioa_cursor_u64(&c));
+		s.end = ioa_bits_f64(ioa_cursor_u64(&c));
+		if (head[0] >= IOA_MOD_COUNT || s.write > 1 || host >= nhosts || s.rank < -1 ||
+		    !isfinite(s.start) || !isfinite(s.end)) {
+			rc = fail(r, -EINVAL, "segments: segment %llu is malformed",
+				  (unsigned long long)k);
+			break;
+		}
+		s.module = (enum ioa_module)head[0];
+		s.host = hosts[host].name;
+		s.host_len = hosts[host].len;
+		rc = fn(&s, arg);
+	}
+	free(hosts);
+	return rc;
+}
+
 /* The entries of an errors region, or of the errors part of an MPI library region. */
 static int each_failure_entry(struct ioa_log_reader *r, struct ioa_cursor *c, const char *what,
 			      int (*fn)(const struct ioa_log_failure *f, void *arg), void *arg)

@@ -141,6 +141,27 @@ int ioa_logr_each_folded(struct ioa_log_reader *r, const struct ioa_buf *raw,
 				   enum ioa_module module, void *arg),
 			 void *arg);
 
+/*
+ * The segments region (IOA_REGION_SEGMENTS): operations with their exact
+ * offsets, lengths and times, as another tool traced them (Darshan's DXT),
+ * file by file.  Times are seconds from the job's start.
+ */
+struct ioa_log_segment {
+	enum ioa_module module;
+	int32_t rank;
+	uint64_t record_id;
+	const unsigned char *host; /* not NUL-terminated */
+	uint32_t host_len;
+	int write;
+	int64_t offset;
+	int64_t length;
+	double start;
+	double end;
+};
+
+int ioa_logr_each_segment(struct ioa_log_reader *r, const struct ioa_buf *raw,
+			  int (*fn)(const struct ioa_log_segment *s, void *arg), void *arg);
+
 /* One entry of the errors region: calls that failed, by operation and errno. */
 struct ioa_log_failure {
 	uint64_t record_id; /* 0: the call named no recorded file */

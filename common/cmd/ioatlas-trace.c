@@ -62,6 +62,8 @@ struct tool {
 	unsigned jdepth;
 	struct ioa_buf line;
 	double io, sync, compute; /* totals of one rank, from the distributions */
+	struct ioa_buf segments;  /* the segments region, when the log has one (Darshan's DXT) */
+	uint64_t nsegments;	  /* segments printed */
 };
 
 static int on_name(uint64_t id, const unsigned char *bytes, uint32_t len, void *arg)
@@ -115,6 +117,10 @@ static int load(struct tool *t)
 	for (i = 0; i < t->reader.region_count && !rc; i++) {
 		uint32_t type = t->reader.regions[i].type;
 
+		if (type == IOA_REGION_SEGMENTS) {
+			rc = ioa_logr_read_region(&t->reader, i, &t->segments);
+			continue;
+		}
 		if (type != IOA_REGION_NAMES && type != IOA_REGION_TRACE)
 			continue;
 		if (type == IOA_REGION_TRACE) {
@@ -841,6 +847,68 @@ static int run(struct tool *t)
 	return rc;
 }
 
+/* ------------------------------------------------------- segments (DXT) */
+
+static int print_segment(const struct ioa_log_segment *sg, void *arg)
+{
+	struct tool *t = arg;
+	const struct name *n = name_of(t, sg->record_id);
+	const char *file = n ? n->text : "<unknown>";
+	const char *op = sg->write ? "write" : "read";
+
+	if ((t->only_rank >= 0 && sg->rank != t->only_rank) ||
+	    (t->only_file && !strstr(file, t->only_file)))
+		return 0;
+	t->nsegments++;
+	ioa_buf_reset(&t->line);
+	if (ioa_buf_add_escaped(&t->line, sg->host, sg->host_len))
+		return -ENOMEM;
+	if (t->json) {
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "module",
+				       json_object_new_string(ioa_modules[sg->module].name));
+		json_object_object_add(o, "rank", json_object_new_int(sg->rank));
+		json_object_object_add(o, "host", json_object_new_string(ioa_buf_str(&t->line)));
+		json_object_object_add(o, "op", json_object_new_string(op));
+		json_object_object_add(o, "offset", json_object_new_int64(sg->offset));
+		json_object_object_add(o, "length", json_object_new_int64(sg->length));
+		json_object_object_add(o, "start", json_object_new_double(sg->start));
+		json_object_object_add(o, "end", json_object_new_double(sg->end));
+		json_object_object_add(o, "file", json_object_new_string(file));
+		return json_object_array_add(t->jout, o) ? -ENOMEM : 0;
+	}
+	printf("%s\t%d\t%s\t%s\t%" PRId64 "\t%" PRId64 "\t%.6f\t%.6f\t%s\n",
+	       ioa_modules[sg->module].name, sg->rank, ioa_buf_str(&t->line), op, sg->offset,
+	       sg->length, sg->start, sg->end, file);
+	return 0;
+}
+
+/* The log's segments, one line each: another tool's trace, exact and not folded. */
+static int run_segments(struct tool *t)
+{
+	int rc;
+
+	if (t->json)
+		t->jout = json_object_new_array();
+	else
+		printf("# segments: operations with exact times from the log's DXT trace (Darshan), "
+		       "seconds from the job's start\n"
+		       "#<module>\t<rank>\t<host>\t<op>\t<offset>\t<length>\t<start>\t<end>\t<file>\n");
+	rc = ioa_logr_each_segment(&t->reader, &t->segments, print_segment, t);
+	if (!rc && !t->nsegments && t->only_rank >= 0) {
+		ioa_error("no segments for rank %" PRId64 " in this log", t->only_rank);
+		rc = -ENOENT;
+	}
+	if (t->json) {
+		if (!rc)
+			puts(json_object_to_json_string_ext(
+				t->jout, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+		json_object_put(t->jout);
+	}
+	return rc;
+}
+
 static void usage(FILE *out)
 {
 	fprintf(out, "usage: ioatlas trace [--expand [--max-calls N]] [--rank R] [--file TEXT] "
@@ -899,10 +967,13 @@ int main(int argc, char **argv)
 	t.path = path;
 	t.calls_left = t.max_calls;
 	ioa_buf_init(&t.line, 1 << 24);
+	ioa_buf_init(&t.segments, REGION_CAP);
 	rc = ioa_logr_open_any(&t.reader, path);
 	if (!rc)
 		rc = load(&t);
-	if (!rc && !t.trace.ngroups) {
+	if (!rc && !t.trace.ngroups && t.segments.len) {
+		rc = run_segments(&t);
+	} else if (!rc && !t.trace.ngroups) {
 		ioa_error("log '%s' has no operation trace", path);
 		rc = 1;
 	} else if (!rc) {
@@ -917,6 +988,7 @@ int main(int argc, char **argv)
 	free(t.names);
 	ioa_trace_free(&t.trace);
 	ioa_buf_release(&t.line);
+	ioa_buf_release(&t.segments);
 	ioa_logr_close(&t.reader);
 	return rc ? 1 : 0;
 }

@@ -7,7 +7,8 @@
 # STDIO record has the value darshan-parser printed for it (the
 # .parser.txt beside each log), with the same file name, mount point and
 # file system, and no record more or less; the mount table is listed as
-# darshan-parser lists it; the log says where it came from.
+# darshan-parser lists it; the log says where it came from; `ioatlas
+# trace` shows the DXT segments darshan-dxt-parser shows.
 #
 # One exception, darshan-parser's own: on a big-endian log of POSIX module
 # version 1 to 3 it leaves POSIX_F_META_TIME, POSIX_F_MAX_READ_TIME and
@@ -22,7 +23,7 @@ export IOATLAS_CONF=/dev/null
 cd "$TEST_TMP" || exit 1
 
 logs=("$data"/*.darshan "$data"/releases/*.darshan "$data"/bzip2/*.darshan)
-plan $((${#logs[@]} * 5 + 3))
+plan $((${#logs[@]} * 5 + 6))
 
 # rows FILE: "module rank id counter<TAB>value<TAB>name<TAB>mount<TAB>type" of the three modules.
 rows() {
@@ -58,6 +59,21 @@ for log in "${logs[@]}"; do
 	like "$(grep '^# source:' ours.txt)" "tool=darshan.*format=$(sed -n 's/^# darshan log version: //p' ref.txt)" \
 		"$name: the log says it came from Darshan, and its format"
 done
+
+# DXT: `ioatlas trace` shows every segment darshan-dxt-parser shows, by
+# file, rank, operation and index: offset and length equal, start and end
+# within the parser's 4 decimals.
+trace="$IOA_BUILD_DIR/libexec/ioatlas/ioatlas-trace"
+ok "mix2-dxt: ioatlas trace shows its DXT segments" "$trace" "$data/mix2-dxt.darshan"
+awk -F '\t' '!/^#/ { k = $9 " " $2 " " $4; print k " " n[k]++ "\t" $5 "\t" $6 "\t" $7 "\t" $8 }' \
+	"$TEST_TMP/last.out" | LC_ALL=C sort >dxt.ours
+awk '/^# DXT, file_name|^# DXT, file_id/ { sub(/.*file_name: /, ""); file = $0; next }
+	/^ X_(POSIX|MPIIO) / { print file " " $2 " " $3 " " $4 "\t" $5 "\t" $6 "\t" $7 "\t" $8 }' \
+	"$data/mix2-dxt.dxt-parser.txt" | LC_ALL=C sort >dxt.ref
+is "$(wc -l <dxt.ours)" "$(wc -l <dxt.ref)" "as many segments as darshan-dxt-parser ($(wc -l <dxt.ref))"
+is "$(LC_ALL=C join -t $'\t' -a 1 -a 2 -e MISSING -o 0,1.2,1.3,1.4,1.5,2.2,2.3,2.4,2.5 dxt.ours dxt.ref |
+	awk -F '\t' '$2 != $6 || $3 != $7 || ($4 - $8) ^ 2 > 0.00006 ^ 2 || ($5 - $9) ^ 2 > 0.00006 ^ 2' | head -n 3)" "" \
+	"each with darshan-dxt-parser's file, rank, offset, length and times"
 
 # The quirk's check: our values where darshan-parser has none.
 "$parse" "$data/releases/mpi-io-test-ppc64-3.0.0.darshan" >ppc.txt
