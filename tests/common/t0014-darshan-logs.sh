@@ -22,7 +22,7 @@ data="$IOA_SOURCE_DIR/tests/data/darshan"
 export IOATLAS_CONF=/dev/null
 cd "$TEST_TMP" || exit 1
 
-logs=("$data"/*.darshan "$data"/releases/*.darshan "$data"/bzip2/*.darshan)
+logs=("$data"/*.darshan "$data"/releases/*.darshan "$data"/bzip2/*.darshan "$data"/none/*.darshan)
 plan $((${#logs[@]} * 5 + 6))
 
 # rows FILE: "module rank id counter<TAB>value<TAB>name<TAB>mount<TAB>type" of the three modules.

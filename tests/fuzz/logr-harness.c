@@ -148,6 +148,13 @@ int logr_harness_trace(const void *raw, size_t len, unsigned long *items)
 	return rc;
 }
 
+static int on_segment(const struct ioa_log_segment *s, void *arg)
+{
+	(void)s;
+	++*(unsigned long *)arg;
+	return 0;
+}
+
 int logr_harness_read(const char *path, unsigned long *items)
 {
 	struct ioa_log_reader r;
@@ -180,6 +187,8 @@ int logr_harness_read(const char *path, unsigned long *items)
 			rc = ioa_logr_each_folded(&r, &raw, on_folded, items);
 		else if (type == IOA_REGION_TRACE)
 			rc = logr_harness_trace(raw.data, raw.len, items);
+		else if (type == IOA_REGION_SEGMENTS)
+			rc = ioa_logr_each_segment(&r, &raw, on_segment, items);
 	}
 	ioa_logr_close(&r);
 	ioa_buf_release(&raw);

@@ -31,7 +31,7 @@ mkdir -p "$work/bin" "$work/darshan"
 cd "$work" || exit 1
 export IOATLAS_CONF=/dev/null
 
-samples=("$data"/*.darshan "$data"/releases/*.darshan "$data"/bzip2/*.darshan)
+samples=("$data"/*.darshan "$data"/releases/*.darshan "$data"/bzip2/*.darshan "$data"/none/*.darshan)
 plan $((2 + 2 * 3 + ${#samples[@]} * 2 + 10))
 
 ok "Darshan 3.5.0's tools unpack" tar -xzf "$tools" -C "$work/darshan"
