@@ -27,6 +27,7 @@
 #include "ioa_logr.h"
 #include "ioa_parse.h"
 #include "ioa_partial.h"
+#include "ioa_source.h"
 
 #define READER_VERSION "ioatlasd " IOATLAS_VERSION
 #define COPY_FLUSH     (1u << 20) /* COPY data is sent in pieces of about this size */
@@ -69,7 +70,7 @@ static size_t fs_cached, fs_committed;
 #define SCHED_VALUE_MAX 65536
 
 struct job_info {
-	int have[32]; /* per job key */
+	int have[64]; /* per job key */
 	uint64_t uid, start_ns, end_ns, nprocs, nnodes, folded;
 	struct ioa_buf user, jobid, scheduler, exe, args, version, settings;
 	struct ioa_buf hostnames, rank_nodes; /* as the log has them */
@@ -77,6 +78,8 @@ struct job_info {
 	struct ioa_buf sched[SCHED_KEYS];
 	/* IOA_JOB_PARTIAL, a log recovered from a killed job: its well-formed fields. */
 	struct ioa_partial partial;
+	/* IOA_JOB_SOURCE, a log imported from another tool's: its fields (jobs.source). */
+	struct ioa_source source;
 };
 
 /* A name as records refer to it: the log's record id, its SHA-256 and file system. */
@@ -376,6 +379,10 @@ static int on_job(uint16_t key, const unsigned char *value, uint32_t len, void *
 		j->have[key] = 1;
 		ioa_partial_release(&j->partial);
 		return ioa_partial_parse(&j->partial, value, len);
+	case IOA_JOB_SOURCE:
+		/* Untrusted text too: its known fields in display form (common/ioa_source.h). */
+		j->have[key] = 1;
+		return ioa_source_parse(&j->source, value, len);
 	default:
 		if (key < IOA_JOB_STEP || key > IOA_JOB_NODELIST)
 			return 0; /* kept in the log, not in the warehouse */
@@ -1403,7 +1410,8 @@ static int ledger(struct load *l, const char *status, const char *path, const ch
 		"node_list = $24, partial = $25::boolean, partial_how = $26, "
 		"partial_signal = $27::integer, partial_abort_code = $28::integer, "
 		"partial_reason = $29, partial_ranks = $30, partial_missing = $31, "
-		"partial_until_first = $32::timestamptz, partial_until_last = $33::timestamptz "
+		"partial_until_first = $32::timestamptz, partial_until_last = $33::timestamptz, "
+		"source = $34 "
 		"WHERE id = $11::bigint AND start_time = $15::timestamptz";
 	char size[24], mtime[48], hostpid[300], host[256] = "", rd[24], wr[24];
 	char signal_text[16], abort_code[16], until_first[48], until_last[48];
@@ -1441,8 +1449,10 @@ static int ledger(struct load *l, const char *status, const char *path, const ch
 			   NULL,
 			   NULL,
 			   NULL,
+			   NULL,
 			   NULL};
 	struct ioa_buf hosts = IOA_BUF_INIT((size_t)1 << 26), nodes = IOA_BUF_INIT((size_t)1 << 26);
+	struct ioa_buf source = IOA_BUF_INIT(16 * IOA_SOURCE_VALUE_MAX);
 	size_t k;
 	int rc;
 
@@ -1474,9 +1484,13 @@ static int ledger(struct load *l, const char *status, const char *path, const ch
 	p[30] = partial->missing;
 	p[31] = partial->until_first_ns ? until_first : NULL;
 	p[32] = partial->until_last_ns ? until_last : NULL;
-	rc = rc ? rc : exec(l, insert_and_complete, 33, p);
+	if (!rc && l->job.have[IOA_JOB_SOURCE])
+		rc = ioa_source_format(&l->job.source, &source);
+	p[33] = l->job.have[IOA_JOB_SOURCE] ? ioa_buf_str(&source) : NULL;
+	rc = rc ? rc : exec(l, insert_and_complete, 34, p);
 	ioa_buf_release(&hosts);
 	ioa_buf_release(&nodes);
+	ioa_buf_release(&source);
 	return rc;
 }
 
@@ -1631,6 +1645,7 @@ static void load_free(struct load *l)
 	for (i = 0; i < SCHED_KEYS; i++)
 		ioa_buf_release(&l->job.sched[i]);
 	ioa_partial_release(&l->job.partial);
+	ioa_source_release(&l->job.source);
 	if (l->fd >= 0)
 		close(l->fd);
 	if (l->dirfd >= 0)

@@ -81,6 +81,20 @@ int an_tempfiles(const struct an_job *job, const struct an_settings *set, json_o
 
 	(void)set;
 	json_object_object_add(res, "findings", findings);
+	if (job->imported) {
+		/* Darshan records neither creates and removals nor failed calls. */
+		json_object_array_add(findings,
+				      an_finding("imported",
+						 "the log was imported from another tool's, which does "
+						 "not record files created and removed nor failed "
+						 "calls: temporary files and failed calls are unknown",
+						 NULL));
+		json_object_put(temps);
+		json_object_put(errors);
+		json_object_put(patterns);
+		*confidence = 0;
+		return 0;
+	}
 	json_object_object_add(res, "temporary_files", temps);
 	json_object_object_add(res, "errors", errors);
 	json_object_object_add(res, "patterns", patterns);
@@ -326,6 +340,16 @@ int an_header_updates(const struct an_job *job, const struct an_settings *set, j
 	int rc = 0;
 
 	json_object_object_add(res, "findings", findings);
+	if (job->imported && !job->traced_ranks) {
+		json_object_array_add(findings,
+				      an_finding("imported",
+						 "the log was imported from another tool's, which does "
+						 "not record rewrites in place: header updates are "
+						 "unknown",
+						 NULL));
+		*confidence = 0;
+		return 0;
+	}
 	if (!job->traced_ranks) {
 		int64_t n = 0, bytes = 0, untracked = 0;
 

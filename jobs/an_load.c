@@ -109,6 +109,20 @@ void an_sort_files(struct an_job *job)
 		qsort(job->files, job->nfiles, sizeof(*job->files), file_cmp);
 }
 
+void an_unknown_counters(struct an_job *job)
+{
+	for (size_t i = 0; job->imported && i < job->nrecs; i++) {
+		const struct ioa_module_desc *m = &ioa_modules[job->recs[i].module];
+
+		for (unsigned k = 0; k < m->counter_count; k++)
+			if (job->recs[i].c[k] == IOA_NOT_RECORDED)
+				job->recs[i].c[k] = 0;
+		for (unsigned k = 0; k < m->fcounter_count; k++)
+			if (job->recs[i].f[k] < 0)
+				job->recs[i].f[k] = 0;
+	}
+}
+
 int32_t an_file_of(const struct an_job *job, uint64_t id)
 {
 	const struct an_file key = {.id = id};
@@ -204,8 +218,8 @@ static uint64_t ns_of_us(PGresult *res, int col)
 }
 
 /*
- * The job's start in ns, and whether it is partial and how it ended
- * (migration 0007).  The columns hold what the collector checked; they go
+ * The job's start in ns, whether it is partial and how it ended
+ * (migration 0007), and where an imported log came from (0008).  The columns hold what the collector checked; they go
  * through ioa_partial_set() again all the same, and the reason, stored in
  * display form, is taken as it is.
  */
@@ -215,7 +229,7 @@ static int load_partial(PGconn *conn, struct an_job *job, const char *id, struct
 		"SELECT (extract(epoch FROM start_time) * 1000000)::bigint, partial, partial_how, "
 		"partial_signal, partial_abort_code, partial_reason, partial_ranks, "
 		"partial_missing, (extract(epoch FROM partial_until_first) * 1000000)::bigint, "
-		"(extract(epoch FROM partial_until_last) * 1000000)::bigint "
+		"(extract(epoch FROM partial_until_last) * 1000000)::bigint, source "
 		"FROM jobs WHERE id = $1 AND start_time = $2";
 	static const char *const fields[] = {"how", "signal", "abort_code"};
 	static const char *const lists[] = {"ranks", "missing"};
@@ -247,6 +261,12 @@ static int load_partial(PGconn *conn, struct an_job *job, const char *id, struct
 	for (i = 0; i < 2 && rc >= 0; i++) {
 		snprintf(ns, sizeof(ns), "%" PRIu64, ns_of_us(res, 8 + (int)i));
 		rc = ioa_partial_set(p, i ? "until_last_ns" : "until_first_ns", ns, strlen(ns));
+	}
+	/* An imported job (migration 0008): its source's fields, as the collector kept them. */
+	if (rc >= 0 && !PQgetisnull(res, 0, 10)) {
+		job->imported = 1;
+		rc = ioa_source_parse(&job->source, PQgetvalue(res, 0, 10),
+				      (size_t)PQgetlength(res, 0, 10));
 	}
 	PQclear(res);
 	return rc < 0 ? rc : 0;
@@ -686,6 +706,8 @@ int an_load(PGconn *conn, const struct an_settings *set, int64_t id, const char 
 	if (!rc && !job->traced_ranks)
 		rc = load_bins(conn, job, ids, err);
 	rc = rc ? rc : an_bound_ranks(job, map_len);
+	if (!rc)
+		an_unknown_counters(job);
 	if (rc == -ENOMEM) {
 		ioa_buf_reset(err);
 		ioa_buf_addstr(err, "out of memory");
@@ -705,6 +727,7 @@ void an_free(struct an_job *job)
 	free(job->settings);
 	free(job->untracked);
 	ioa_partial_release(&job->ended);
+	ioa_source_release(&job->source);
 	for (i = 0; job->hosts && i < job->nhosts; i++)
 		free(job->hosts[i]);
 	free(job->hosts);

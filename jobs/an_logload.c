@@ -147,6 +147,9 @@ static int on_job(uint16_t key, const unsigned char *v, uint32_t len, void *arg)
 		job->partial = 1;
 		ioa_partial_release(&job->ended);
 		return ioa_partial_parse(&job->ended, v, len);
+	case IOA_JOB_SOURCE:
+		job->imported = 1;
+		return ioa_source_parse(&job->source, v, len);
 	case IOA_JOB_RANK_NODES:
 		free(job->rank_node);
 		job->rank_node = calloc(len / 4 + 1, sizeof(*job->rank_node));
@@ -390,6 +393,8 @@ int an_load_log(const char *path, const struct an_settings *set, struct an_job *
 			if (job->rank_node[i] < 0 || (size_t)job->rank_node[i] >= job->nhosts)
 				job->rank_node[i] = -1;
 		rc = rc ? rc : an_bound_ranks(job, l.map_len);
+		if (!rc)
+			an_unknown_counters(job);
 	}
 	ioa_trace_free(&t);
 	for (i = 0; i < l.nmounts; i++) {

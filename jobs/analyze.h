@@ -21,6 +21,7 @@
 #include "ioa_buf.h"
 #include "ioa_counters.h"
 #include "ioa_partial.h"
+#include "ioa_source.h"
 
 /* The site's thresholds (settings analyze.*, documented in docs/analyses.md). */
 struct an_settings {
@@ -124,6 +125,13 @@ struct an_job {
 	 */
 	int partial;
 	struct ioa_partial ended;
+	/*
+	 * A log imported from another tool's (job key 32, jobs.source): where
+	 * it came from (common/ioa_source.h).  Such a job has no time bins,
+	 * operation trace or ioatlas counters: what needs them says unknown.
+	 */
+	int imported;
+	struct ioa_source source;
 
 	struct an_file *files;
 	size_t nfiles;
@@ -162,6 +170,13 @@ int an_load_log(const char *path, const struct an_settings *set, struct an_job *
 /* The file index of a record id, or -1 (files sorted by an_sort_files()). */
 int32_t an_file_of(const struct an_job *job, uint64_t id);
 void an_sort_files(struct an_job *job);
+
+/*
+ * An imported job's counters that were not recorded (-1, IOA_NOT_RECORDED;
+ * float counters below 0) as 0, the analyses' "none": sums stay sums.  What
+ * rests on ioatlas's own counters checks job->imported and says unknown.
+ */
+void an_unknown_counters(struct an_job *job);
 
 /*
  * Bounds job->nprocs by the ranks the job's data holds (a log can claim

@@ -99,7 +99,10 @@ static json_object *job_json(const struct an_job *job, const char *source)
 	return o;
 }
 
-/* What the report lacks: folded records, a partial or missing trace, calls not followed. */
+/*
+ * What the report lacks: an imported log's views, folded records, a
+ * partial or missing trace, calls not followed.
+ */
 static json_object *completeness(const struct an_job *job)
 {
 	json_object *o = json_object_new_object(), *notes = json_object_new_array();
@@ -115,6 +118,13 @@ static json_object *completeness(const struct an_job *job)
 			notes, str("the job did not end normally: its log was recovered from "
 				   "what its ranks left (see the top of the page), and each "
 				   "rank's counters stop where its recording stopped"));
+	if (job->imported) {
+		struct ioa_buf text = IOA_BUF_INIT(4096);
+
+		if (!ioa_source_describe(&job->source, &text))
+			json_object_array_add(notes, str(ioa_buf_str(&text)));
+		ioa_buf_release(&text);
+	}
 	if (job->folded)
 		json_object_array_add(notes,
 				      str("some files were folded into overflow records "
@@ -124,7 +134,7 @@ static json_object *completeness(const struct an_job *job)
 		json_object_array_add(notes, str("the operation trace is partial (its budget ran "
 						 "out, or some ranks have none): time plots and "
 						 "trace-based findings cover part of the run"));
-	if (!strcmp(trace, "none"))
+	if (!strcmp(trace, "none") && !job->imported)
 		json_object_array_add(notes, str("no operation trace: time plots come from the "
 						 "coarser time bins"));
 	if (job->nprocs_claimed > job->nprocs) {

@@ -5,7 +5,9 @@
 # each (again: duplicates); the job's id, ranks, command line and times
 # are darshan-parser's; each module's records and their byte counts are
 # darshan-parser's (every POSIX, MPI-IO and STDIO record, summed per
-# module); a report is made from the warehouse and names the program; a
+# module); jobs.source says where the log came from; a report is made from
+# the warehouse, names the program and says what an imported job cannot
+# show; a
 # log that is not a Darshan log after its first bytes is quarantined with
 # a reason that says so.
 . "$IOA_SOURCE_DIR/tests/lib/test-lib.sh"
@@ -18,7 +20,7 @@ export IOATLAS_CONF=/dev/null
 export PGTZ=UTC
 
 logs=(mix4 collective4 releases/mpi-io-test-ppc64-3.0.0)
-plan $((${#logs[@]} * 4 + 6))
+plan $((${#logs[@]} * 6 + 6))
 pg_warehouse
 q() { psql -X -t -A -U ioatlas -F '|' -c "$1"; }
 cd "$TEST_TMP" || exit 1
@@ -52,9 +54,13 @@ for name in "${logs[@]}"; do
 	is "$(q "SELECT m.name, count(*), sum(r.bytes_read), sum(r.bytes_written) FROM records r
 		JOIN modules m ON m.id = r.module WHERE r.job = $job GROUP BY 1" | LC_ALL=C sort)" \
 		"$expected" "$base: records and bytes per module as darshan-parser's"
+	is "$(q "SELECT source FROM jobs WHERE id = $job" | sed -n 's/^\(tool\|format\)=//p' | tr '\n' ' ')" \
+		"darshan $(sed -n 's/^# darshan log version: //p' "$ref") " "$base: the job says it came from Darshan, and its format"
 	ok "$base: a report from the warehouse" "$report" "$job" -o "$base.html"
 	like "$(grep -o '<h1>[^<]*</h1>' "$base.html")" \
 		"$(sed -n 's/^# exe: \([^ ]*\).*/\1/p' "$ref")" "$base: the report names the program"
+	like "$(cat "$base.html")" "Imported from a Darshan log \\(format $(sed -n 's/^# darshan log version: //p' "$ref")[^)]*\\): it has no time bins" \
+		"$base: and says what an imported job cannot show"
 done
 
 ok "the same logs again" run_timeout 120 "$ingest" "${paths[@]}"
