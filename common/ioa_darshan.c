@@ -573,6 +573,33 @@ static const struct layout *layout_of(enum ioa_darshan_kind kind, uint32_t versi
 	return NULL;
 }
 
+int ioa_darshan_order(enum ioa_module module, int floats, int *order, unsigned max)
+{
+	static const struct {
+		enum ioa_module module;
+		enum ioa_darshan_kind kind;
+		uint32_t version;
+	} current[] = {
+		{IOA_MOD_POSIX, IOA_DK_POSIX, 4},
+		{IOA_MOD_MPIIO, IOA_DK_MPIIO, 3},
+		{IOA_MOD_STDIO, IOA_DK_STDIO, 2},
+	};
+	unsigned n = 0;
+
+	for (size_t i = 0; i < COUNT(current); i++) {
+		const struct layout *l = layout_of(current[i].kind, current[i].version);
+		const struct run *runs = floats ? l->floats : l->ints;
+		unsigned nruns = floats ? l->nfloat_runs : l->nint_runs;
+
+		if (current[i].module != module)
+			continue;
+		for (unsigned r = 0; r < nruns; r++)
+			for (unsigned k = 0; k < runs[r].count && n < max; k++)
+				order[n++] = runs[r].first + (int)k;
+	}
+	return (int)n;
+}
+
 static unsigned run_total(const struct run *runs, unsigned n)
 {
 	unsigned total = 0;

@@ -131,6 +131,14 @@ int ioa_darshan_each_name(struct ioa_darshan *d, const struct ioa_buf *raw,
 int ioa_darshan_each_record(struct ioa_darshan *d, unsigned id, const struct ioa_buf *raw,
 			    int (*fn)(const struct ioa_log_record *rec, void *arg), void *arg);
 
+/*
+ * Darshan's order of a module's counters (floats: its float counters), as
+ * indexes into ioatlas's table, into order (max entries): the order
+ * darshan-parser prints them in.  Returns how many (0: a module Darshan
+ * lacks); ioatlas's own counters are not among them.
+ */
+int ioa_darshan_order(enum ioa_module module, int floats, int *order, unsigned max);
+
 /* One DXT segment: an operation on a file, times from the job's start. */
 struct ioa_darshan_segment {
 	uint64_t record_id;

@@ -25,6 +25,7 @@
 #include "ioa_log.h"
 #include "ioa_darshan.h"
 #include "ioa_logr.h"
+#include "summary.h"
 #include "ioa_parse.h"
 #include "ioa_partial.h"
 
@@ -45,7 +46,7 @@ struct mount {
 struct parse {
 	struct ioa_log_reader reader;
 	const char *path;
-	int base, total, perf, file, json, bins;
+	int base, total, perf, file, file_list, json, bins;
 	struct ioa_buf *kept; /* raw regions kept for their names and job entries */
 	size_t kept_count;
 	struct name_slot *names; /* open addressing on id */
@@ -53,10 +54,10 @@ struct parse {
 	struct mount *mounts;
 	size_t mount_count;
 	struct ioa_buf job_raw;
-	int64_t totals[IOA_MOD_COUNT][IOA_MAX_COUNTERS];
-	double ftotals[IOA_MOD_COUNT][IOA_MAX_FCOUNTERS];
-	uint64_t records[IOA_MOD_COUNT];
-	double rank_io_time_max; /* for --perf */
+	struct summary sums[IOA_MOD_COUNT]; /* --total, --file, --perf */
+	/* Each module's counters (1: float counters) in the order they print: Darshan's, then ours. */
+	int order[IOA_MOD_COUNT][2][IOA_MAX_COUNTERS];
+	unsigned norder[IOA_MOD_COUNT][2];
 	json_object *jrecords, *jerrors, *jbins, *jhints, *jfolded, *jlibrary;
 	struct ioa_log_mpi_library library; /* summed over the ranks' MPI library regions */
 	int has_library;
@@ -349,19 +350,12 @@ static int on_job_json(uint16_t key, const unsigned char *value, uint32_t len, v
 
 /* ---------------------------------------------------------------- records */
 
-static void add_total(struct parse *p, const struct ioa_log_record *rec)
-{
-	ioa_counters_combine(rec->module, p->totals[rec->module], p->ftotals[rec->module],
-			     rec->counters, rec->fcounters);
-	p->records[rec->module]++;
-}
-
 static int print_record_text(struct parse *p, const struct ioa_log_record *rec)
 {
 	const struct ioa_module_desc *mod = &ioa_modules[rec->module];
 	const struct name_slot *name = names_find(p, rec->id);
 	const struct mount *m = mount_of(p, name);
-	unsigned i;
+	unsigned i, k;
 
 	ioa_buf_reset(&p->line);
 	if (rec->flags & IOA_REC_FOLDED) {
@@ -371,9 +365,8 @@ static int print_record_text(struct parse *p, const struct ioa_log_record *rec)
 			: ioa_buf_addstr(&p->line, "<unknown>")) {
 		return -ENOMEM;
 	}
-	for (i = 0; i < mod->counter_count; i++) {
-		if (p->imported && ioa_counter_is_ours(mod->counter_descs[i]))
-			continue;
+	for (k = 0; k < p->norder[rec->module][0]; k++) {
+		i = (unsigned)p->order[rec->module][0][k];
 		/* A record id prints unsigned, as darshan-parser prints it. */
 		printf(ioa_counter_is_record_id(mod->counter_names[i])
 			       ? "%s\t%d\t%llu\t%s\t%llu\t%s\t%s\t%s\n"
@@ -382,10 +375,12 @@ static int print_record_text(struct parse *p, const struct ioa_log_record *rec)
 		       (long long)rec->counters[i], p->line.data, m ? m->path : "UNKNOWN",
 		       m ? m->type : "UNKNOWN");
 	}
-	for (i = 0; i < mod->fcounter_count; i++)
+	for (k = 0; k < p->norder[rec->module][1]; k++) {
+		i = (unsigned)p->order[rec->module][1][k];
 		printf("%s\t%d\t%llu\t%s\t%.6f\t%s\t%s\t%s\n", mod->name, rec->rank,
 		       (unsigned long long)rec->id, mod->fcounter_names[i], rec->fcounters[i],
 		       p->line.data, m ? m->path : "UNKNOWN", m ? m->type : "UNKNOWN");
+	}
 	return 0;
 }
 
@@ -454,17 +449,10 @@ static int add_record_json(struct parse *p, const struct ioa_log_record *rec)
 static int on_record(const struct ioa_log_record *rec, void *arg)
 {
 	struct parse *p = arg;
-	double io_time;
+	int rc;
 
-	add_total(p, rec);
-	if (rec->module == IOA_MOD_POSIX) {
-		io_time = rec->fcounters[POSIX_F_READ_TIME] + rec->fcounters[POSIX_F_WRITE_TIME] +
-			  rec->fcounters[POSIX_F_META_TIME];
-		if (rec->flags & IOA_REC_SHARED && rec->fcounters[POSIX_F_SLOWEST_RANK_TIME] > 0)
-			io_time = rec->fcounters[POSIX_F_SLOWEST_RANK_TIME];
-		if (io_time > p->rank_io_time_max)
-			p->rank_io_time_max = io_time;
-	}
+	if ((p->total || p->file || p->perf) && (rc = summary_add(&p->sums[rec->module], rec)))
+		return rc;
 	if (p->json)
 		return add_record_json(p, rec);
 	if (p->base)
@@ -825,47 +813,55 @@ static int walk_records(struct parse *p)
 	return rc;
 }
 
-/* Totals are printed for counters that add up or keep an extreme, not for per-record facts. */
-static int has_total(const char *counter)
+/*
+ * The order counters print in: Darshan's (so that lines come as
+ * darshan-parser's do), then ioatlas's own, which a log imported from
+ * Darshan does not have.
+ */
+static void set_order(struct parse *p)
 {
-	enum ioa_agg agg = ioa_counter_agg(counter);
+	for (unsigned m = 0; m < IOA_MOD_COUNT; m++)
+		for (int f = 0; f < 2; f++) {
+			const struct ioa_module_desc *mod = &ioa_modules[m];
+			unsigned count = f ? mod->fcounter_count : mod->counter_count, n;
+			const char *const *descs = f ? mod->fcounter_descs : mod->counter_descs;
+			int *order = p->order[m][f];
 
-	return agg != IOA_AGG_NONE && agg != IOA_AGG_LAST;
+			n = (unsigned)ioa_darshan_order((enum ioa_module)m, f, order, IOA_MAX_COUNTERS);
+			for (unsigned i = 0; i < count && !p->imported; i++)
+				if (ioa_counter_is_ours(descs[i]))
+					order[n++] = (int)i;
+			p->norder[m][f] = n;
+		}
 }
 
-static void print_totals(const struct parse *p)
+/*
+ * darshan-parser's --total, --file and --perf, module by module in its
+ * order (POSIX, MPI-IO, STDIO), each after a banner that names the module.
+ */
+static void print_summaries(struct parse *p)
 {
-	int m;
-	unsigned i;
+	static const enum ioa_module order[] = {IOA_MOD_POSIX, IOA_MOD_MPIIO, IOA_MOD_STDIO};
 
-	for (m = 0; m < IOA_MOD_COUNT; m++) {
-		const struct ioa_module_desc *mod = &ioa_modules[m];
+	for (size_t k = 0; k < sizeof(order) / sizeof(order[0]); k++) {
+		struct summary *s = &p->sums[order[k]];
 
-		if (!p->records[m])
+		if (!s->records)
 			continue;
-		printf("\n# %s totals over %llu records\n", mod->name,
-		       (unsigned long long)p->records[m]);
-		for (i = 0; i < mod->counter_count; i++)
-			if (has_total(mod->counter_names[i]))
-				printf("total_%s: %lld\n", mod->counter_names[i],
-				       (long long)p->totals[m][i]);
-		for (i = 0; i < mod->fcounter_count; i++)
-			if (has_total(mod->fcounter_names[i]))
-				printf("total_%s: %.6f\n", mod->fcounter_names[i],
-				       p->ftotals[m][i]);
+		printf("\n# *******************************************************\n"
+		       "# %s module data\n"
+		       "# *******************************************************\n",
+		       ioa_modules[order[k]].name);
+		if (p->total) {
+			printf("\n");
+			summary_print_total(s, p->order[order[k]][0], p->norder[order[k]][0],
+					    p->order[order[k]][1], p->norder[order[k]][1]);
+		}
+		if (p->file)
+			summary_print_files(s, order[k]);
+		if (p->perf)
+			summary_print_perf(s);
 	}
-}
-
-static void print_perf(const struct parse *p)
-{
-	const int64_t *t = p->totals[IOA_MOD_POSIX];
-	double bytes = (double)t[POSIX_BYTES_READ] + (double)t[POSIX_BYTES_WRITTEN];
-
-	printf("\n# performance (POSIX)\n");
-	printf("# total_bytes: %.0f\n", bytes);
-	printf("# slowest_rank_io_time: %.6f\n", p->rank_io_time_max);
-	printf("# agg_perf_by_slowest: %.6f # MiB/s\n",
-	       p->rank_io_time_max > 0 ? bytes / 1048576.0 / p->rank_io_time_max : 0.0);
 }
 
 static int on_file_record(const struct ioa_log_record *rec, void *arg)
@@ -898,7 +894,7 @@ static int on_file_record(const struct ioa_log_record *rec, void *arg)
 	return 0;
 }
 
-static int print_files(struct parse *p)
+static int print_file_list(struct parse *p)
 {
 	struct ioa_buf raw = IOA_BUF_INIT(REGION_CAP);
 	uint32_t i;
@@ -997,14 +993,13 @@ static int run_text(struct parse *p)
 		for (i = 0; i < p->mount_count; i++)
 			printf("# mount entry:\t%s\t%s\n", p->mounts[i].path, p->mounts[i].type);
 	}
+	set_order(p);
 	if (!rc)
 		rc = walk_records(p);
-	if (!rc && p->total)
-		print_totals(p);
-	if (!rc && p->perf)
-		print_perf(p);
-	if (!rc && p->file)
-		rc = print_files(p);
+	if (!rc && (p->total || p->file || p->perf))
+		print_summaries(p);
+	if (!rc && p->file_list)
+		rc = print_file_list(p);
 	if (!rc && p->bins)
 		rc = print_bins(p);
 	return rc;
@@ -1023,6 +1018,8 @@ static void release(struct parse *p)
 	}
 	free(p->mounts);
 	free(p->names);
+	for (i = 0; i < IOA_MOD_COUNT; i++)
+		summary_release(&p->sums[i]);
 	ioa_buf_release(&p->job_raw);
 	ioa_buf_release(&p->line);
 	ioa_logr_close(&p->reader);
@@ -1031,14 +1028,17 @@ static void release(struct parse *p)
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: ioatlas parse [--base] [--total] [--perf] [--file] [--bins] [--json] LOG\n"
+		"usage: ioatlas parse [--all] [--base] [--total] [--perf] [--file] [--file-list] "
+		"[--bins] [--json] LOG\n"
 		"\n"
-		"  --base   every counter of every record (the default)\n"
-		"  --total  counters combined over all records, per module\n"
-		"  --perf   estimated I/O performance\n"
-		"  --file   one line per file\n"
-		"  --bins   bytes and operations per time bin, file and rank\n"
-		"  --json   the whole log as JSON\n");
+		"  --all        --base, --total, --file and --perf, as darshan-parser --all\n"
+		"  --base       every counter of every record (the default)\n"
+		"  --total      counters combined over all records, per module (darshan-parser's)\n"
+		"  --perf       estimated I/O performance, per module (darshan-parser's)\n"
+		"  --file       files by kind of access, per module (darshan-parser's)\n"
+		"  --file-list  one line per file: record id, module, rank, opens, bytes\n"
+		"  --bins       bytes and operations per time bin, file and rank\n"
+		"  --json       the whole log as JSON\n");
 }
 
 int main(int argc, char **argv)
@@ -1056,6 +1056,10 @@ int main(int argc, char **argv)
 			p.perf = 1;
 		else if (!strcmp(argv[i], "--file"))
 			p.file = 1;
+		else if (!strcmp(argv[i], "--file-list"))
+			p.file_list = 1;
+		else if (!strcmp(argv[i], "--all"))
+			p.base = p.total = p.file = p.perf = 1;
 		else if (!strcmp(argv[i], "--json"))
 			p.json = 1;
 		else if (!strcmp(argv[i], "--bins"))
@@ -1073,7 +1077,7 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	if (!p.total && !p.perf && !p.file && !p.bins)
+	if (!p.total && !p.perf && !p.file && !p.file_list && !p.bins)
 		p.base = 1;
 	p.path = argv[i];
 	ioa_buf_init(&p.job_raw, REGION_CAP);

@@ -53,7 +53,7 @@ is "$(c POSIX_STRIDE2_STRIDE):$(c POSIX_STRIDE2_COUNT)" 0:0 \
 	"and no other: as in Darshan, an access right after the previous one has no stride"
 is "$(c POSIX_ACCESS1_ACCESS):$(c POSIX_ACCESS1_COUNT)" 1000:10 "most common access size"
 is "$(c POSIX_ACCESS2_ACCESS):$(c POSIX_ACCESS2_COUNT)" 500:4 "second most common access size"
-tmp_line=$("$IOA_CMD" parse --file "$log" | grep -F "$work/tmp")
+tmp_line=$("$IOA_CMD" parse --file-list "$log" | grep -F "$work/tmp")
 like "$tmp_line" "POSIX	0	1	0	0	$work/tmp \\(temporary\\)$" \
 	"a file created and unlinked in the job is listed as temporary"
 

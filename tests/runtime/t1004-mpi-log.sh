@@ -71,7 +71,7 @@ ioa_mpi_preload "$logs" 1 120 -env IOATLAS_MEMORY 512KiB "$mpiio" fold "$work" \
 	: -n 3 "$mpiio" fold "$work" >/dev/null 2>&1
 is "$?" 0 "a job whose rank 0 runs out of budget runs unchanged"
 log=$(ioa_only_log "$logs")
-shared_line=$("$IOA_CMD" parse --file "$log" | grep "	$work/fold-shared.dat")
+shared_line=$("$IOA_CMD" parse --file-list "$log" | grep "	$work/fold-shared.dat")
 like "$shared_line" "^[0-9]+	POSIX	-1	3	0	12288	$work/fold-shared.dat \(partial: some ranks folded it\)$" \
 	"the shared file keeps its record from the other 3 ranks, marked partial"
 folded=$("$IOA_CMD" parse "$log" | grep '^FOLDED')
@@ -88,7 +88,7 @@ is "$?" 0 "a job whose log passes the gather cap runs unchanged"
 log=$(ioa_only_log "$logs")
 ok "its log, written collectively, is bigger than the cap ($(stat -c %s "$log") bytes)" \
 	test "$(stat -c %s "$log")" -gt 32768
-files=$("$IOA_CMD" parse --file "$log" | grep "$work/bench-[0-3]-[0-9]*\.dat$")
+files=$("$IOA_CMD" parse --file-list "$log" | grep "$work/bench-[0-3]-[0-9]*\.dat$")
 is "$(wc -l <<<"$files")" 1200 "it reads back whole: every rank's 300 files are in it"
 is "$(awk -F '\t' '{ o += $4; w += $6 } END { print o ":" w }' <<<"$files")" 1200:1200 \
 	"each opened once with one byte written"

@@ -38,7 +38,7 @@ is "$(ioa_counter "$log" POSIX 0 "$work/u" POSIX_UNLINKS):$(ioa_counter "$log" P
 	1:1 "unlink, unlinkat"
 is "$(ioa_counter "$log" POSIX 0 "$work/r2" POSIX_RENAME_TARGETS):$(ioa_counter "$log" POSIX 0 "$work/r2" POSIX_RENAME_SOURCES)" \
 	1:1 "rename into r2, renameat out of it"
-r2_id=$("$IOA_CMD" parse --file "$log" | awk -F '\t' -v f="$work/r2" '$7 == f { print $1 }')
+r2_id=$("$IOA_CMD" parse --file-list "$log" | awk -F '\t' -v f="$work/r2" '$7 == f { print $1 }')
 # A record id prints unsigned, as darshan-parser prints it.
 is "$(ioa_counter "$log" POSIX 0 "$work/r3" POSIX_RENAMED_FROM)" "$r2_id" \
 	"the renamed file knows where it came from"

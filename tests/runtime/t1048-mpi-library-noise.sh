@@ -73,8 +73,8 @@ check() {
 		"$family, $ranks rank(s): no record: the program touched no file" ||
 		diag "$(printf '%s\n' "$out" | grep -v '^#' | cut -f1,2,6 | sort -u | head -20)"
 	is "$(printf '%s\n' "$out" | grep -c '^FAILED')" 0 "$family, $ranks rank(s): no failed call"
-	is "$("$IOA_CMD" parse --file "$log" | grep -v '^#' | grep -c .)" 0 \
-		"$family, $ranks rank(s): ioatlas parse --file lists no file"
+	is "$("$IOA_CMD" parse --file-list "$log" | grep -v '^#' | grep -c .)" 0 \
+		"$family, $ranks rank(s): ioatlas parse --file-list lists no file"
 	is "$("$IOA_CMD" report "$log" --json -o - | python3 -c '
 import json, sys
 print(sum(1 for f in json.load(sys.stdin)["findings"] if f["code"] == "failed_calls"))')" 0 \
