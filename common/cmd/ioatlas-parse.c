@@ -25,6 +25,7 @@
 #include "ioa_log.h"
 #include "ioa_darshan.h"
 #include "ioa_logr.h"
+#include "ioa_source.h"
 #include "summary.h"
 #include "ioa_parse.h"
 #include "ioa_partial.h"
@@ -264,6 +265,18 @@ static int on_job_text(uint16_t key, const unsigned char *value, uint32_t len, v
 }
 
 /* The partial key's fields, those it holds and that are well formed; numbers as numbers. */
+/*
+ * A 64-bit id or nanosecond time, as a JSON string of its decimal digits:
+ * JSON tools keep numbers as doubles, which round past 2^53.
+ */
+static json_object *json_u64_text(uint64_t v)
+{
+	char text[24];
+
+	snprintf(text, sizeof(text), "%llu", (unsigned long long)v);
+	return json_object_new_string(text);
+}
+
 static int partial_json(json_object *job, const unsigned char *value, uint32_t len)
 {
 	struct ioa_partial partial = IOA_PARTIAL_INIT;
@@ -290,10 +303,10 @@ static int partial_json(json_object *job, const unsigned char *value, uint32_t l
 		json_object_object_add(o, "missing", json_object_new_string(partial.missing));
 	if (partial.until_first_ns)
 		json_object_object_add(o, "until_first_ns",
-				       json_object_new_uint64(partial.until_first_ns));
+				       json_u64_text(partial.until_first_ns));
 	if (partial.until_last_ns)
 		json_object_object_add(o, "until_last_ns",
-				       json_object_new_uint64(partial.until_last_ns));
+				       json_u64_text(partial.until_last_ns));
 	json_object_object_add(o, "dropped", json_object_new_int64(partial.dropped));
 	rc = rc ? rc : ioa_partial_describe(&partial, IOA_PARTIAL_LINE, 0, 0, &text);
 	json_object_object_add(o, "description", json_object_new_string(ioa_buf_str(&text)));
@@ -301,6 +314,21 @@ static int partial_json(json_object *job, const unsigned char *value, uint32_t l
 	ioa_partial_release(&partial);
 	ioa_buf_release(&text);
 	return rc;
+}
+
+static int all_digits(const unsigned char *value, uint32_t len)
+{
+	for (uint32_t i = 0; i < len; i++)
+		if (value[i] < '0' || value[i] > '9')
+			return 0;
+	return 1;
+}
+
+/* The job keys whose values are counts: JSON numbers. */
+static int is_count_key(uint16_t key)
+{
+	return key == IOA_JOB_UID || key == IOA_JOB_NPROCS || key == IOA_JOB_NNODES ||
+	       key == IOA_JOB_FOLDED || key == IOA_JOB_PID;
 }
 
 static int on_job_json(uint16_t key, const unsigned char *value, uint32_t len, void *arg)
@@ -340,6 +368,27 @@ static int on_job_json(uint16_t key, const unsigned char *value, uint32_t len, v
 			}
 		}
 		json_object_object_add(job, name, list);
+	} else if (key == IOA_JOB_SOURCE) {
+		/* Where an imported log came from: its known fields (common/ioa_source.h). */
+		struct ioa_source src = IOA_SOURCE_INIT;
+		json_object *o = json_object_new_object();
+
+		rc = ioa_source_parse(&src, value, len);
+#define IOA_SOURCE_JSON(f) \
+	if (src.f)         \
+		json_object_object_add(o, #f, json_object_new_string(src.f));
+		IOA_SOURCE_FIELDS(IOA_SOURCE_JSON)
+#undef IOA_SOURCE_JSON
+		json_object_object_add(job, name, o);
+		ioa_source_release(&src);
+	} else if (is_count_key(key) && len && len < 19 && all_digits(value, len)) {
+		/* Counts are JSON numbers; ids and nanosecond times stay text (past 2^53). */
+		char digits[24];
+
+		memcpy(digits, value, len);
+		digits[len] = '\0';
+		json_object_object_add(job, name,
+				       json_object_new_int64((int64_t)strtoull(digits, NULL, 10)));
 	} else {
 		rc = ioa_buf_add_escaped(&text, value, len);
 		json_object_object_add(job, name, json_object_new_string(ioa_buf_str(&text)));
@@ -421,7 +470,7 @@ static int add_record_json(struct parse *p, const struct ioa_log_record *rec)
 
 	json_object_object_add(obj, "module", json_object_new_string(mod->name));
 	json_object_object_add(obj, "rank", json_object_new_int(rec->rank));
-	json_object_object_add(obj, "id", json_object_new_uint64(rec->id));
+	json_object_object_add(obj, "id", json_u64_text(rec->id));
 	json_object_object_add(obj, "shared", json_object_new_boolean(rec->flags & IOA_REC_SHARED));
 	json_object_object_add(obj, "created",
 			       json_object_new_boolean(rec->flags & IOA_REC_CREATED));
@@ -434,9 +483,14 @@ static int add_record_json(struct parse *p, const struct ioa_log_record *rec)
 		return -ENOMEM;
 	json_object_object_add(obj, "mount", m ? json_object_new_string(m->path) : NULL);
 	json_object_object_add(obj, "fs_type", m ? json_object_new_string(m->type) : NULL);
-	for (i = 0; i < mod->counter_count; i++)
+	for (i = 0; i < mod->counter_count; i++) {
+		if (p->imported && ioa_counter_is_ours(mod->counter_descs[i]))
+			continue;
 		json_object_object_add(c, mod->counter_names[i],
-				       json_object_new_int64(rec->counters[i]));
+				       ioa_counter_is_record_id(mod->counter_names[i])
+					       ? json_u64_text((uint64_t)rec->counters[i])
+					       : json_object_new_int64(rec->counters[i]));
+	}
 	for (i = 0; i < mod->fcounter_count; i++)
 		json_object_object_add(fc, mod->fcounter_names[i],
 				       json_object_new_double(rec->fcounters[i]));
@@ -483,7 +537,7 @@ static int print_failure(struct parse *p, const struct ioa_log_failure *f, const
 		json_object_object_add(obj, "module",
 				       json_object_new_string(ioa_modules[f->module].name));
 		json_object_object_add(obj, "rank", json_object_new_int(f->rank));
-		json_object_object_add(obj, "id", json_object_new_uint64(f->record_id));
+		json_object_object_add(obj, "id", json_u64_text(f->record_id));
 		json_object_object_add(
 			obj, "operation",
 			json_object_new_string_len((const char *)f->op, (int)f->op_len));
@@ -533,10 +587,10 @@ static int on_bins(const struct ioa_log_bins *b, void *arg)
 		json_object_object_add(obj, "module",
 				       json_object_new_string(ioa_modules[b->module].name));
 		json_object_object_add(obj, "rank", json_object_new_int(b->rank));
-		json_object_object_add(obj, "id", json_object_new_uint64(b->record_id));
+		json_object_object_add(obj, "id", json_u64_text(b->record_id));
 		json_object_object_add(obj, "name", json_object_new_string(ioa_buf_str(&p->line)));
 		json_object_object_add(obj, "bin_width_s", json_object_new_double(b->width_s));
-		json_object_object_add(obj, "start_time_ns", json_object_new_uint64(b->start_ns));
+		json_object_object_add(obj, "start_time_ns", json_u64_text(b->start_ns));
 		json_object_object_add(obj, "read_bytes", lists[0]);
 		json_object_object_add(obj, "write_bytes", lists[1]);
 		json_object_object_add(obj, "read_ops", lists[2]);
@@ -608,7 +662,7 @@ static int on_hints(uint64_t id, int32_t rank, const unsigned char *text, uint32
 			json_object *obj = json_object_new_object();
 
 			json_object_object_add(obj, "rank", json_object_new_int(rank));
-			json_object_object_add(obj, "id", json_object_new_uint64(id));
+			json_object_object_add(obj, "id", json_u64_text(id));
 			json_object_object_add(obj, "name", json_object_new_string(file.data));
 			json_object_object_add(obj, "key", json_object_new_string(key.data));
 			json_object_object_add(obj, "value",
@@ -640,7 +694,7 @@ static int on_folded(int32_t rank, uint64_t dropped, uint64_t id, enum ioa_modul
 		json_object_object_add(obj, "module",
 				       json_object_new_string(ioa_modules[module].name));
 		json_object_object_add(obj, "rank", json_object_new_int(rank));
-		json_object_object_add(obj, "id", json_object_new_uint64(id));
+		json_object_object_add(obj, "id", json_u64_text(id));
 		json_object_object_add(obj, "name", json_object_new_string(p->line.data));
 		json_object_object_add(obj, "unnamed_on_rank", json_object_new_uint64(dropped));
 		json_object_array_add(p->jfolded, obj);

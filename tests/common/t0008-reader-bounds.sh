@@ -118,7 +118,9 @@ refuses 20 "report refuses them too" "$tools/ioatlas-report" counters.ioa -o cou
 bounded 20 "parse --total sums counts of 2^63 - 1" "$tools/ioatlas-parse" --total huge.ioa
 like "$(cat "$TEST_TMP/last.out")" "^total_POSIX_BYTES_WRITTEN: 9223372036854775807$" \
 	"saturated, never wrapped negative"
-unlike "$(cat "$TEST_TMP/last.out")" "^total_[A-Z_]+: -" "no total is negative"
+# Of several files there is no one fastest or slowest rank: -1, as darshan-parser says.
+unlike "$(grep -Ev '^total_[A-Z]+_(FASTEST|SLOWEST)_RANK(_BYTES)?: -1$' "$TEST_TMP/last.out")" \
+	"^total_[A-Z_]+: -" "no total is negative (but the ranks no one rank stands for)"
 bounded 20 "report sums them too" "$tools/ioatlas-report" huge.ioa --json -o huge.json
 
 # --- the same in the column encoding (format 1.1)
@@ -144,7 +146,11 @@ def strict(x):
     raise ValueError("not JSON: " + x)
 doc = json.load(open(sys.argv[1]), parse_constant=strict)
 for r in doc["records"]:
+    assert r["id"].isdigit(), r["id"]
     for k, v in r["counters"].items():
+        if isinstance(v, str):  # a record id: its digits, exact
+            assert k.endswith("RENAMED_FROM") and v.isdigit(), k
+            continue
         assert v >= 0 or k.endswith(("_RANK", "_ACCESS", "_STRIDE", "FIRST_OFFSET")), k
     for k, v in r["fcounters"].items():
         assert math.isfinite(v), k

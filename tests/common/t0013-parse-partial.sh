@@ -41,7 +41,8 @@ is "$(json signal.json 'j["job"]["partial"]["how"], j["job"]["partial"]["signal"
 is "$(json signal.json 'j["job"]["partial"]["reason"], j["job"]["partial"]["ranks"], j["job"]["partial"]["missing"]')" \
 	"('TIMEOUT', '0-3', '4-7')" "the scheduler's reason and the rank lists"
 is "$(json signal.json 'j["job"]["partial"]["until_first_ns"], j["job"]["partial"]["until_last_ns"], j["job"]["partial"]["dropped"]')" \
-	"(1795860001000000000, 1795860001000000000, 0)" "the times as exact numbers, nothing dropped"
+	"('1795860001000000000', '1795860001000000000', 0)" \
+	"the times as their exact digits (JSON tools round numbers past 2^53), nothing dropped"
 like "$(json signal.json 'j["job"]["partial"]["description"]')" "^killed by signal 15 \(SIGTERM\)" \
 	"and the line's words"
 

@@ -265,7 +265,11 @@ static int read_ours(struct side *s, const char *path, const char *rundir)
 		if (json_object_object_get_ex(jr, "counters", &counters)) {
 			json_object_object_foreach(counters, key, val)
 			{
-				counter_add(r, key)->value = json_object_get_int64(val);
+				/* A record id (POSIX_RENAMED_FROM) is its digits, as the record's own. */
+				counter_add(r, key)->value =
+					json_object_is_type(val, json_type_string)
+						? (int64_t)json_object_get_uint64(val)
+						: json_object_get_int64(val);
 			}
 		}
 		if (json_object_object_get_ex(jr, "fcounters", &counters)) {
