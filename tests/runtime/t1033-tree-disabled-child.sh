@@ -18,7 +18,9 @@ start=$(date +%s%N)
 ok "the tree runs unchanged" run_timeout 30 env IOATLAS_NONMPI=1 IOATLAS_LOGDIR="$logs" \
 	"$preload" sh -c "IOATLAS_DISABLE=1 cat '$work/in' '$work/in' >/dev/null; \
 	sh -c 'kill -9 \$\$'; cat '$work/in' >/dev/null"
-ok "without waiting on the missing parts (< 1 s)" test $(($(date +%s%N) - start)) -lt 1000000000
+# Waiting on a part would take the runtime's bound on it (RT_TREE_WAIT_MS, 2 s)
+# at least; the tree itself takes well under 1 s (1.4 s seen on a loaded machine).
+ok "without waiting on the missing parts (< 2 s)" test $(($(date +%s%N) - start)) -lt 2000000000
 log=$(ioa_only_log "$logs")
 ok "one log" test -n "$log"
 is "$(job "$log" nprocs)" 2 "the shell and the cat that recorded"
