@@ -36,6 +36,15 @@
 #define REGION_CAP ((size_t)1 << 30)
 #define CHUNK	   (64 * 1024)
 #define METADATA_LEN 1024
+/* Darshan's job region: the job, its metadata, the command line and mounts, in this many bytes. */
+#define JOB_RECORD_SIZE 4096
+/*
+ * What an import may hold in all: the regions it inflates, summed, and the
+ * records it keeps (1 KiB each), so that a small hostile log cannot ask for
+ * more than about 2 GiB whatever its regions claim.
+ */
+#define IMPORT_BUDGET	   ((uint64_t)1 << 30)
+#define IMPORT_RECORDS_MAX ((size_t)1 << 20)
 
 static int fail(struct ioa_darshan *d, int rc, const char *fmt, ...) IOA_PRINTF(3, 4);
 static int fail(struct ioa_darshan *d, int rc, const char *fmt, ...)
@@ -416,6 +425,11 @@ int ioa_darshan_job(struct ioa_darshan *d, const struct ioa_buf *raw, struct ioa
 		job->nprocs = (int64_t)get64(d, p + 24);
 		job->jobid = (int64_t)get64(d, p + 32);
 	}
+	/* Times a log can hold: seconds of the epoch that fit nanoseconds in 63 bits. */
+	if (job->start_sec < 0 || job->start_sec > INT64_MAX / 1000000000 - 1 || job->end_sec < 0 ||
+	    job->end_sec > INT64_MAX / 1000000000 - 1 || job->start_nsec < 0 ||
+	    job->start_nsec >= 1000000000 || job->end_nsec < 0 || job->end_nsec >= 1000000000)
+		return fail(d, -EINVAL, "job region: a start or end time out of range");
 	text = (const char *)p + fixed;
 	job->metadata = text;
 	job->metadata_len = strnlen(text, METADATA_LEN);
@@ -752,14 +766,15 @@ struct import {
 	struct ioa_buf b;
 	/* DXT: the segments region's hosts and segments, as they are encoded. */
 	struct ioa_buf hosts, segments;
-	uint32_t nhosts, host;	/* hosts, and the index of the last one named */
-	struct ioa_buf last_host; /* its name */
+	uint32_t nhosts;
+	size_t *host_at;       /* per host: where its entry starts in hosts */
+	uint32_t *host_slots;  /* open addressing on the name's hash: host index + 1, 0 empty */
+	size_t host_cap;       /* slots, a power of 2 */
 	uint64_t nsegments;
 	enum ioa_module segment_module;
+	uint64_t inflated; /* bytes of the regions inflated so far (IMPORT_BUDGET) */
 };
 
-/* Records are big (1 KiB each, held until written): at most this many, about 1 GiB. */
-#define IMPORT_RECORDS_MAX ((size_t)1 << 20)
 
 static int recs_add(struct recs *r, const struct ioa_log_record *rec)
 {
@@ -767,8 +782,10 @@ static int recs_add(struct recs *r, const struct ioa_log_record *rec)
 		size_t alloc = r->alloc ? 2 * r->alloc : 64;
 		void *v;
 
-		if (alloc > IMPORT_RECORDS_MAX)
+		if (r->n >= IMPORT_RECORDS_MAX)
 			return -EFBIG;
+		if (alloc > IMPORT_RECORDS_MAX)
+			alloc = IMPORT_RECORDS_MAX;
 		v = realloc(r->v, alloc * sizeof(*r->v));
 		if (!v)
 			return -ENOMEM;
@@ -781,7 +798,15 @@ static int recs_add(struct recs *r, const struct ioa_log_record *rec)
 
 static int keep_record(const struct ioa_log_record *rec, void *arg)
 {
-	return recs_add(&((struct import *)arg)->recs[rec->module], rec);
+	struct import *im = arg;
+	size_t total = 0;
+
+	for (unsigned m = 0; m < IOA_MOD_COUNT; m++)
+		total += im->recs[m].n;
+	if (total >= IMPORT_RECORDS_MAX)
+		return fail(im->d, -EFBIG, "more than %zu records: more than an import holds",
+			    IMPORT_RECORDS_MAX);
+	return recs_add(&im->recs[rec->module], rec);
 }
 
 static int entry(struct ioa_buf *b, uint16_t key, const void *value, size_t len)
@@ -936,7 +961,8 @@ static int import_names(struct import *im, const struct ioa_buf *raw)
 	int rc = ioa_darshan_each_name(im->d, raw, collect_name, &ns);
 
 	if (!rc) {
-		qsort(ns.v, ns.n, sizeof(*ns.v), by_id);
+		if (ns.n)
+			qsort(ns.v, ns.n, sizeof(*ns.v), by_id);
 		for (i = 0; i < ns.n; i = j) {
 			ns.v[kept] = ns.v[i];
 			for (j = i + 1; j < ns.n && ns.v[j].id == ns.v[i].id; j++)
@@ -983,6 +1009,10 @@ static int import_mounts(struct import *im, const char *text, size_t len)
 		const char *tab = memchr(text, '\t', (size_t)(line_end - text));
 
 		if (tab && tab > text && line_end > tab + 1) {
+			if (n >= JOB_RECORD_SIZE) {
+				rc = fail(im->d, -EINVAL, "job region: more mounts than it can hold");
+				break;
+			}
 			if (n == alloc) {
 				void *grown = realloc(v, (alloc = alloc ? 2 * alloc : 32) * sizeof(*v));
 
@@ -999,7 +1029,8 @@ static int import_mounts(struct import *im, const char *text, size_t len)
 		text = line_end + (nl != NULL);
 	}
 	if (!rc) {
-		qsort(v, n, sizeof(*v), by_path_length);
+		if (n)
+			qsort(v, n, sizeof(*v), by_path_length);
 		ioa_buf_reset(&im->b);
 		rc = n > UINT32_MAX ? -EINVAL : ioa_enc_u32(&im->b, (uint32_t)n);
 	}
@@ -1011,33 +1042,62 @@ static int import_mounts(struct import *im, const char *text, size_t len)
 	return rc ? rc : ioa_logw_add(&im->w, IOA_REGION_MOUNTS, im->b.data, im->b.len);
 }
 
-/* The index of a host in the segments region's table, added when new. */
+static uint64_t host_hash(const char *host, size_t len)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)host[i]) * 1099511628211ull;
+	return h;
+}
+
+/* The index of a host in the segments region's table, added when new (a hash table). */
 static int segment_host(struct import *im, const char *host, uint32_t *index)
 {
-	size_t len = strlen(host), at = 0;
+	size_t len = strlen(host), mask, i;
 	int rc;
 
-	if (im->nhosts && im->last_host.len == len && !memcmp(im->last_host.data, host, len)) {
-		*index = im->host;
-		return 0;
-	}
-	for (uint32_t i = 0; i < im->nhosts; i++) {
-		uint32_t n = ioa_get_u32((const unsigned char *)im->hosts.data + at);
+	if (im->nhosts + 1 > im->host_cap / 2) {
+		size_t cap = im->host_cap ? 2 * im->host_cap : 64;
+		uint32_t *slots = calloc(cap, sizeof(*slots));
+		size_t *at = realloc(im->host_at, cap / 2 * sizeof(*at));
 
-		if (n == len && !memcmp(im->hosts.data + at + 4, host, len)) {
-			*index = i;
-			goto found;
+		if (!slots || !at) {
+			free(slots);
+			if (at)
+				im->host_at = at;
+			return -ENOMEM;
 		}
-		at += 4 + n;
+		im->host_at = at;
+		for (uint32_t h = 0; h < im->nhosts; h++) {
+			const unsigned char *e = (const unsigned char *)im->hosts.data + at[h];
+
+			for (i = host_hash((const char *)e + 4, ioa_get_u32(e)) & (cap - 1); slots[i];
+			     i = (i + 1) & (cap - 1))
+				;
+			slots[i] = h + 1;
+		}
+		free(im->host_slots);
+		im->host_slots = slots;
+		im->host_cap = cap;
 	}
+	mask = im->host_cap - 1;
+	for (i = host_hash(host, len) & mask; im->host_slots[i]; i = (i + 1) & mask) {
+		uint32_t h = im->host_slots[i] - 1;
+		const unsigned char *e = (const unsigned char *)im->hosts.data + im->host_at[h];
+
+		if (ioa_get_u32(e) == len && !memcmp(e + 4, host, len)) {
+			*index = h;
+			return 0;
+		}
+	}
+	im->host_at[im->nhosts] = im->hosts.len;
 	rc = ioa_enc_bytes(&im->hosts, host, len);
 	if (rc)
 		return rc;
+	im->host_slots[i] = im->nhosts + 1;
 	*index = im->nhosts++;
-found:
-	im->host = *index;
-	ioa_buf_reset(&im->last_host);
-	return ioa_buf_add(&im->last_host, host, len);
+	return 0;
 }
 
 static int keep_segment(const struct ioa_darshan_segment *sg, void *arg)
@@ -1059,6 +1119,9 @@ static int keep_segment(const struct ioa_darshan_segment *sg, void *arg)
 	rc = rc ? rc : ioa_enc_u64(&im->segments, (uint64_t)sg->length);
 	rc = rc ? rc : ioa_enc_u64(&im->segments, ioa_f64_bits(sg->start));
 	rc = rc ? rc : ioa_enc_u64(&im->segments, ioa_f64_bits(sg->end));
+	if (rc == -ENOBUFS)
+		return fail(im->d, -EFBIG, "more DXT segments than an import holds (%zu MiB of them)",
+			    im->segments.cap >> 20);
 	if (!rc)
 		im->nsegments++;
 	return rc;
@@ -1116,15 +1179,32 @@ static void list_add(char *list, size_t size, const char *name)
 	snprintf(list + used, size - used, "%s%s", used ? "," : "", name);
 }
 
+/* A region inflated within what is left of the import's budget. */
+static int import_region(struct import *im, const struct ioa_darshan_map *m, struct ioa_buf *raw)
+{
+	uint64_t left = IMPORT_BUDGET - im->inflated;
+	int rc;
+
+	raw->cap = left < REGION_CAP ? (size_t)left : REGION_CAP;
+	rc = ioa_darshan_region(im->d, m, raw);
+	if (rc == -EFBIG)
+		return fail(im->d, rc, "its regions inflate to more than %llu bytes in all",
+			    (unsigned long long)IMPORT_BUDGET);
+	im->inflated += raw->len;
+	return rc;
+}
+
 static int import(struct import *im, int out_fd)
 {
 	struct ioa_darshan *d = im->d;
-	struct ioa_buf raw = IOA_BUF_INIT(REGION_CAP), job_raw = IOA_BUF_INIT(REGION_CAP);
+	struct ioa_buf raw = IOA_BUF_INIT(REGION_CAP), job_raw = IOA_BUF_INIT(JOB_RECORD_SIZE);
 	struct ioa_darshan_job job;
 	char left_out[512] = "", incomplete[512] = "";
 	int rc;
 
 	rc = ioa_darshan_region(d, &d->job, &job_raw);
+	if (rc == -EFBIG)
+		rc = fail(d, rc, "the job region inflates past Darshan's %d bytes", JOB_RECORD_SIZE);
 	rc = rc ? rc : ioa_darshan_job(d, &job_raw, &job);
 	for (unsigned id = 0; id < d->nmods && !rc; id++) {
 		enum ioa_darshan_kind kind = ioa_darshan_kind(d, id);
@@ -1135,7 +1215,7 @@ static int import(struct import *im, int out_fd)
 			continue;
 		if (kind == IOA_DK_DXT_POSIX || kind == IOA_DK_DXT_MPIIO) {
 			im->segment_module = kind == IOA_DK_DXT_POSIX ? IOA_MOD_POSIX : IOA_MOD_MPIIO;
-			rc = ioa_darshan_region(d, &d->mods[id], &raw);
+			rc = import_region(im, &d->mods[id], &raw);
 			rc = rc ? rc : ioa_darshan_each_segment(d, id, &raw, keep_segment, im);
 			continue;
 		}
@@ -1143,12 +1223,12 @@ static int import(struct import *im, int out_fd)
 			list_add(left_out, sizeof(left_out), ioa_darshan_kind_name(kind));
 			continue;
 		}
-		rc = ioa_darshan_region(d, &d->mods[id], &raw);
+		rc = import_region(im, &d->mods[id], &raw);
 		rc = rc ? rc : ioa_darshan_each_record(d, id, &raw, keep_record, im);
 	}
 	rc = rc ? rc : import_job(im, &job, left_out, incomplete);
 	rc = rc ? rc : import_mounts(im, job.mounts ? job.mounts : "", job.mounts_len);
-	rc = rc ? rc : ioa_darshan_region(d, &d->names, &raw);
+	rc = rc ? rc : import_region(im, &d->names, &raw);
 	rc = rc ? rc : import_names(im, &raw);
 	rc = rc ? rc : import_records(im);
 	rc = rc ? rc : import_segments(im);
@@ -1167,10 +1247,9 @@ int ioa_darshan_import(int fd, int out_fd, char *error, size_t len)
 	memset(&im, 0, sizeof(im));
 	im.d = &d;
 	ioa_buf_init(&im.b, REGION_CAP);
-	ioa_buf_init(&im.hosts, REGION_CAP);
-	ioa_buf_init(&im.segments, REGION_CAP);
-	ioa_buf_init(&im.last_host, 4096);
-	ioa_logw_init(&im.w, (size_t)4 << 30);
+	ioa_buf_init(&im.hosts, (size_t)64 << 20);
+	ioa_buf_init(&im.segments, (size_t)256 << 20);
+	ioa_logw_init(&im.w, (size_t)1 << 30);
 	rc = ioa_darshan_open(&d, fd);
 	if (!rc)
 		rc = import(&im, out_fd);
@@ -1182,7 +1261,8 @@ int ioa_darshan_import(int fd, int out_fd, char *error, size_t len)
 	ioa_buf_release(&im.b);
 	ioa_buf_release(&im.hosts);
 	ioa_buf_release(&im.segments);
-	ioa_buf_release(&im.last_host);
+	free(im.host_at);
+	free(im.host_slots);
 	ioa_logw_release(&im.w);
 	return rc;
 }
@@ -1226,8 +1306,6 @@ int ioa_logr_open_any(struct ioa_log_reader *r, const char *path)
 
 /* ------------------------------------------------------------ export */
 
-/* What Darshan's job region holds at most: the job, its metadata, the command line and mounts. */
-#define JOB_RECORD_SIZE 4096
 #define JOB_FIXED_341	(7 * 8)
 #define EXE_MAX		(JOB_RECORD_SIZE - JOB_FIXED_341 - METADATA_LEN - 1)
 /* The module ids of format 3.41 that an export writes. */
@@ -1320,8 +1398,9 @@ static int export_mount(const unsigned char *path, uint32_t path_len, const unsi
 
 	/* A mount entry is two words for darshan-parser: no blanks in either. */
 	if (memchr(type, ' ', type_len) || memchr(type, '\t', type_len) ||
+	    memchr(type, '\n', type_len) || memchr(type, '\0', type_len) ||
 	    memchr(path, ' ', path_len) || memchr(path, '\t', path_len) ||
-	    memchr(path, '\n', path_len)) {
+	    memchr(path, '\n', path_len) || memchr(path, '\0', path_len)) {
 		e->mounts.len--;
 		return 0;
 	}
@@ -1410,7 +1489,9 @@ static int export_job(struct export *e, struct ioa_buf *raw)
 	rc = rc ? rc : put64(raw, (uint64_t)(end % 1000000000));
 	rc = rc ? rc : put64(raw, (uint64_t)number_of(&e->nprocs));
 	/* A job id that is not a number (no scheduler, a step "12.3") keeps its number part. */
-	rc = rc ? rc : put64(raw, (uint64_t)number_of(&e->jobid));
+	rc = rc ? rc
+		: put64(raw, e->anon ? ioa_anon_u64(e->anon, "jobid", e->jobid.data, e->jobid.len) >> 33
+				     : (uint64_t)number_of(&e->jobid));
 	memset(meta, 0, sizeof(meta));
 	snprintf(meta, sizeof(meta), "lib_ver=ioatlas %.64s\n", e->version.len ? e->version.data : "");
 	rc = rc ? rc : ioa_buf_add(raw, meta, sizeof(meta));
@@ -1435,7 +1516,13 @@ static int export_job(struct export *e, struct ioa_buf *raw)
 					ioa_anon_token(e->anon, "arg", p, n, token);
 					rc = ioa_buf_addstr(raw, token);
 				} else if (!rc) {
+					/* A line break would end Darshan's command line: a blank instead. */
+					size_t at = raw->len;
+
 					rc = ioa_buf_add(raw, p, n);
+					for (size_t c = at; !rc && c < raw->len; c++)
+						if (raw->data[c] == '\n' || raw->data[c] == '\0')
+							raw->data[c] = ' ';
 				}
 				first = 0;
 			}
@@ -1444,8 +1531,13 @@ static int export_job(struct export *e, struct ioa_buf *raw)
 			p = nul + 1;
 		}
 	} else if (!rc) {
+		size_t at = raw->len;
+
 		rc = e->anon ? ioa_anon_path(e->anon, e->exe.data, e->exe.len, raw)
 			     : ioa_buf_add(raw, e->exe.data, e->exe.len);
+		for (size_t c = at; !rc && c < raw->len; c++)
+			if (raw->data[c] == '\n' || raw->data[c] == '\0')
+				raw->data[c] = ' ';
 	}
 	/* Darshan's room: the command line cut first, then the mounts that do not fit. */
 	if (!rc && raw->len - cmd_start > EXE_MAX / 2)
@@ -1497,7 +1589,10 @@ static int export_module(struct export *e, enum ioa_module module, const struct 
 		const struct ioa_log_record *rec = &e->recs[module].v[i];
 		const struct export_name *n = name_by_id(e, rec->id);
 
-		rc = put64(raw, n ? n->new_id : rec->id);
+		/* An id that no name stands for is a hash of one: keyed too when anonymized. */
+		rc = put64(raw, n ? n->new_id
+				  : e->anon ? ioa_anon_u64(e->anon, "id", &rec->id, sizeof(rec->id))
+					    : rec->id);
 		rc = rc ? rc : put64(raw, (uint64_t)(int64_t)rec->rank);
 		for (unsigned r = 0; r < l->nint_runs && !rc; r++)
 			for (unsigned k = 0; k < l->ints[r].count && !rc; k++) {
@@ -1507,7 +1602,9 @@ static int export_module(struct export *e, enum ioa_module module, const struct 
 				if (ioa_counter_is_record_id(ioa_modules[module].counter_names[c]) && v) {
 					const struct export_name *from = name_by_id(e, (uint64_t)v);
 
-					v = from ? (int64_t)from->new_id : e->anon ? 0 : v;
+					v = from	? (int64_t)from->new_id
+					    : e->anon ? (int64_t)ioa_anon_u64(e->anon, "id", &v, sizeof(v))
+						      : v;
 				}
 				rc = put64(raw, (uint64_t)v);
 			}
@@ -1577,7 +1674,13 @@ int ioa_darshan_export(struct ioa_log_reader *r, const struct ioa_anon *anon, st
 		ioa_buf_init(b, (size_t)1 << 20);
 	ioa_buf_reset(out);
 	rc = export_read(&e);
-	snprintf(error, len, "%s", rc ? ioa_logr_error(r) : "");
+	if (rc == -EFBIG)
+		snprintf(error, len, "more than %zu records in a module: more than an export holds",
+			 IMPORT_RECORDS_MAX);
+	else if (rc)
+		snprintf(error, len, "%s", r->error[0] ? r->error : strerror(-rc));
+	else
+		error[0] = '\0';
 	if (!rc && e.nnames)
 		qsort(e.names, e.nnames, sizeof(*e.names), name_cmp);
 	/* Header first, filled in at the end. */

@@ -224,8 +224,6 @@ static int on_job_text(uint16_t key, const unsigned char *value, uint32_t len, v
 		key < sizeof(job_key_names) / sizeof(job_key_names[0]) ? job_key_names[key] : NULL;
 	uint32_t i;
 
-	if (key == IOA_JOB_SOURCE)
-		p->imported = 1;
 	if (!name || key == IOA_JOB_RANK_NODES)
 		return 0;
 	if (key == IOA_JOB_PARTIAL)
@@ -784,6 +782,14 @@ static int print_library(struct parse *p)
 }
 
 /* First pass: names, mounts and the job, which records refer to. */
+static int note_source(uint16_t key, const unsigned char *value, uint32_t len, void *arg)
+{
+	(void)value, (void)len;
+	if (key == IOA_JOB_SOURCE)
+		((struct parse *)arg)->imported = 1;
+	return 0;
+}
+
 static int load_metadata(struct parse *p)
 {
 	size_t names = 0, i;
@@ -811,6 +817,9 @@ static int load_metadata(struct parse *p)
 			break;
 		case IOA_REGION_JOB:
 			rc = ioa_logr_read_region(&p->reader, (uint32_t)i, &p->job_raw);
+			/* An imported log: its tool's counters only, in text and JSON alike. */
+			if (!rc)
+				rc = ioa_logr_each_job_entry(&p->reader, &p->job_raw, note_source, p);
 			break;
 		case IOA_REGION_MPILIB:
 			rc = sum_library(p, (uint32_t)i);

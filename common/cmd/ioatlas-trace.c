@@ -876,7 +876,12 @@ static int print_segment(const struct ioa_log_segment *sg, void *arg)
 		json_object_object_add(o, "start", json_object_new_double(sg->start));
 		json_object_object_add(o, "end", json_object_new_double(sg->end));
 		json_object_object_add(o, "file", json_object_new_string(file));
-		return json_object_array_add(t->jout, o) ? -ENOMEM : 0;
+		/* One object at a time: a log of millions of segments is never one tree. */
+		printf("%s\n  %s", t->nsegments > 1 ? "," : "",
+		       json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
+							     JSON_C_TO_STRING_NOSLASHESCAPE));
+		json_object_put(o);
+		return 0;
 	}
 	printf("%s\t%d\t%s\t%s\t%" PRId64 "\t%" PRId64 "\t%.6f\t%.6f\t%s\n",
 	       ioa_modules[sg->module].name, sg->rank, ioa_buf_str(&t->line), op, sg->offset,
@@ -890,21 +895,17 @@ static int run_segments(struct tool *t)
 	int rc;
 
 	if (t->json)
-		t->jout = json_object_new_array();
+		printf("[");
 	else
 		printf("# segments: operations with exact times from the log's DXT trace (Darshan), "
 		       "seconds from the job's start\n"
 		       "#<module>\t<rank>\t<host>\t<op>\t<offset>\t<length>\t<start>\t<end>\t<file>\n");
 	rc = ioa_logr_each_segment(&t->reader, &t->segments, print_segment, t);
+	if (t->json)
+		printf("\n]\n");
 	if (!rc && !t->nsegments && t->only_rank >= 0) {
 		ioa_error("no segments for rank %" PRId64 " in this log", t->only_rank);
 		rc = -ENOENT;
-	}
-	if (t->json) {
-		if (!rc)
-			puts(json_object_to_json_string_ext(
-				t->jout, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
-		json_object_put(t->jout);
 	}
 	return rc;
 }

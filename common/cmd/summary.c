@@ -159,12 +159,25 @@ static void total_add(struct summary *s, const struct ioa_log_record *rec)
 		agg->module = rec->module;
 		s->agg_id = rec->id;
 		s->agg_one_file = 1;
+		/* The rules, worked out from the names once. */
+		for (i = 0; i < m->counter_count; i++)
+			s->irule[i] = (unsigned char)rule_of(m->counter_names[i], 0);
+		for (i = 0; i < m->fcounter_count; i++) {
+			const char *n = m->fcounter_names[i];
+
+			s->frule[i] = (unsigned char)rule_of(n, 1);
+			/* The slowest call carries its size along. */
+			s->fsize[i] = (int16_t)by_suffix(m->counter_names, m->counter_count,
+							 strstr(n, "_F_MAX_READ_TIME")    ? "_MAX_READ_TIME_SIZE"
+							 : strstr(n, "_F_MAX_WRITE_TIME") ? "_MAX_WRITE_TIME_SIZE"
+											   : "-");
+		}
 	}
 	s->agg_one_file &= rec->id == s->agg_id;
 	for (i = 0; i < m->fcounter_count; i++) {
 		double v = rec->fcounters[i], *a = &agg->fcounters[i];
 
-		switch (rule_of(m->fcounter_names[i], 1)) {
+		switch ((enum rule)s->frule[i]) {
 		case SUM: *a += v; break;
 		case MIN_POSITIVE:
 			if (v > 0 && (*a <= 0 || v < *a))
@@ -173,16 +186,9 @@ static void total_add(struct summary *s, const struct ioa_log_record *rec)
 		case MAX:
 			/* From 0: a counter not recorded (-1) in every record totals 0, as Darshan's. */
 			if (v > *a) {
-				/* The slowest call carries its size along. */
-				const char *n = m->fcounter_names[i];
-				int size = by_suffix(m->counter_names, m->counter_count,
-						     strstr(n, "_F_MAX_READ_TIME")    ? "_MAX_READ_TIME_SIZE"
-						     : strstr(n, "_F_MAX_WRITE_TIME") ? "_MAX_WRITE_TIME_SIZE"
-										       : "-");
-
 				*a = v;
-				if (size >= 0)
-					agg->counters[size] = rec->counters[size];
+				if (s->fsize[i] >= 0)
+					agg->counters[s->fsize[i]] = rec->counters[s->fsize[i]];
 			}
 			break;
 		default: break;
@@ -191,7 +197,7 @@ static void total_add(struct summary *s, const struct ioa_log_record *rec)
 	for (i = 0; i < m->counter_count; i++) {
 		int64_t v = rec->counters[i], *a = &agg->counters[i];
 
-		switch (rule_of(m->counter_names[i], 0)) {
+		switch ((enum rule)s->irule[i]) {
 		case SUM:
 			*a = ioa_counter_sat_add(*a, v);
 			/* Unknown in a record stays unknown in the sum, as Darshan keeps -1. */
@@ -288,8 +294,8 @@ void summary_print_files(struct summary *s, enum ioa_module module)
 
 		/* One file's records: bytes summed, the highest offset, shared or by how many. */
 		for (j = i + 1; j < s->nfiles && s->files[j].id == f.id; j++) {
-			f.read += s->files[j].read;
-			f.written += s->files[j].written;
+			f.read = ioa_counter_sat_add(f.read, s->files[j].read);
+			f.written = ioa_counter_sat_add(f.written, s->files[j].written);
 			if (s->files[j].max_offset > f.max_offset)
 				f.max_offset = s->files[j].max_offset;
 			f.nprocs = f.nprocs < 0 || s->files[j].nprocs < 0 ? -1 : f.nprocs + 1;
@@ -309,7 +315,7 @@ void summary_print_files(struct summary *s, enum ioa_module module)
 			int64_t *row = kind[rows[k]];
 
 			row[0]++;
-			row[1] += f.read + f.written;
+			row[1] = ioa_counter_sat_add(row[1], ioa_counter_sat_add(f.read, f.written));
 			/* MPI-IO knows no offsets (-1): its column says so. */
 			if (f.max_offset < 0 || row[2] < 0)
 				row[2] = row[2] < 0 && f.max_offset >= 0 ? f.max_offset : -1;
@@ -342,56 +348,70 @@ void summary_print_files(struct summary *s, enum ioa_module module)
 static int perf_add(struct summary *s, const struct ioa_log_record *rec, double read_time,
 		    double write_time, double meta_time, double slowest_time, int64_t bytes)
 {
+	struct summary_rank *r;
+
 	s->total_bytes = ioa_counter_sat_add(s->total_bytes, bytes);
 	if (rec->rank < 0) {
 		s->shared_time += slowest_time;
 		return 0;
 	}
-	if ((size_t)rec->rank >= s->nranks) {
-		size_t n = (size_t)rec->rank + 1;
-		double *io = realloc(s->rank_io, n * sizeof(double));
+	/* One entry per record, summed by rank when printed: memory follows the records. */
+	if (s->nranks == s->ranks_alloc) {
+		size_t alloc = s->ranks_alloc ? 2 * s->ranks_alloc : 64;
+		void *v = realloc(s->ranks, alloc * sizeof(*s->ranks));
 
-		if (!io)
+		if (!v)
 			return -ENOMEM;
-		s->rank_io = io;
-		io = realloc(s->rank_meta, n * sizeof(double));
-		if (!io)
-			return -ENOMEM;
-		s->rank_meta = io;
-		io = realloc(s->rank_rw, n * sizeof(double));
-		if (!io)
-			return -ENOMEM;
-		s->rank_rw = io;
-		for (size_t k = s->nranks; k < n; k++)
-			s->rank_io[k] = s->rank_meta[k] = s->rank_rw[k] = 0;
-		s->nranks = n;
+		s->ranks = v;
+		s->ranks_alloc = alloc;
 	}
-	s->rank_io[rec->rank] += meta_time + read_time + write_time;
-	s->rank_meta[rec->rank] += meta_time;
-	s->rank_rw[rec->rank] += read_time + write_time;
+	r = &s->ranks[s->nranks++];
+	r->rank = rec->rank;
+	r->io = meta_time + read_time + write_time;
+	r->meta = meta_time;
+	r->rw = read_time + write_time;
 	return 0;
 }
 
-void summary_print_perf(const struct summary *s)
+static int rank_cmp(const void *a, const void *b)
 {
-	size_t slowest = 0;
-	double io = 0, agg;
+	const struct summary_rank *x = a, *y = b;
 
-	for (size_t r = 0; r < s->nranks; r++)
-		if (s->rank_io[r] > io) {
-			io = s->rank_io[r];
-			slowest = r;
+	return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+void summary_print_perf(struct summary *s)
+{
+	double io = 0, meta = 0, rw = 0, agg;
+	int32_t slowest = 0;
+	size_t i, j;
+
+	/* The slowest rank: the first whose summed time is the largest. */
+	if (s->nranks)
+		qsort(s->ranks, s->nranks, sizeof(*s->ranks), rank_cmp);
+	for (i = 0; i < s->nranks; i = j) {
+		struct summary_rank sum = s->ranks[i];
+
+		for (j = i + 1; j < s->nranks && s->ranks[j].rank == sum.rank; j++) {
+			sum.io += s->ranks[j].io;
+			sum.meta += s->ranks[j].meta;
+			sum.rw += s->ranks[j].rw;
 		}
+		if (sum.io > io) {
+			io = sum.io;
+			meta = sum.meta;
+			rw = sum.rw;
+			slowest = sum.rank;
+		}
+	}
 	agg = io + s->shared_time;
 	printf("\n# performance\n# -----------\n# total_bytes: %lld\n#\n",
 	       (long long)s->total_bytes);
 	printf("# I/O timing for unique files (seconds):\n# ...........................\n");
 	printf("# unique files: slowest_rank_io_time: %f\n", io);
-	printf("# unique files: slowest_rank_meta_only_time: %f\n",
-	       s->nranks ? s->rank_meta[slowest] : 0.0);
-	printf("# unique files: slowest_rank_rw_only_time: %f\n",
-	       s->nranks ? s->rank_rw[slowest] : 0.0);
-	printf("# unique files: slowest_rank: %zu\n#\n", slowest);
+	printf("# unique files: slowest_rank_meta_only_time: %f\n", meta);
+	printf("# unique files: slowest_rank_rw_only_time: %f\n", rw);
+	printf("# unique files: slowest_rank: %d\n#\n", slowest);
 	printf("# I/O timing for shared files (seconds):\n# ...........................\n");
 	printf("# shared files: time_by_slowest: %f\n#\n", s->shared_time);
 	printf("# Aggregate performance, including both shared and unique files:\n"
@@ -428,8 +448,6 @@ int summary_add(struct summary *s, const struct ioa_log_record *rec)
 void summary_release(struct summary *s)
 {
 	free(s->files);
-	free(s->rank_io);
-	free(s->rank_meta);
-	free(s->rank_rw);
+	free(s->ranks);
 	memset(s, 0, sizeof(*s));
 }

@@ -27,9 +27,17 @@
 
 struct summary_file;
 
+/* A record's share of its rank's time on unique files (--perf). */
+struct summary_rank {
+	int32_t rank;
+	double io, meta, rw;
+};
+
 struct summary {
 	uint64_t records;
 	struct ioa_log_record agg; /* --total */
+	unsigned char irule[IOA_MAX_COUNTERS], frule[IOA_MAX_FCOUNTERS]; /* by counter */
+	int16_t fsize[IOA_MAX_FCOUNTERS]; /* the size counter a slowest-call time carries, or -1 */
 	uint64_t agg_id;	   /* every record's file, while they share one */
 	int agg_one_file;
 	double fastest, slowest; /* per-record I/O time, while agg_one_file */
@@ -37,8 +45,8 @@ struct summary {
 	size_t nfiles, files_alloc;
 	int64_t total_bytes; /* --perf */
 	double shared_time;
-	double *rank_io, *rank_meta, *rank_rw; /* per rank, unique files */
-	size_t nranks;
+	struct summary_rank *ranks; /* per record of a rank, unique files */
+	size_t nranks, ranks_alloc;
 };
 
 /* Adds a record of module (all of one summary's records are of one module).  0 or -ENOMEM. */
@@ -48,7 +56,7 @@ int summary_add(struct summary *s, const struct ioa_log_record *rec);
 void summary_print_total(struct summary *s, const int *order, unsigned n, const int *forder,
 			 unsigned fn);
 void summary_print_files(struct summary *s, enum ioa_module module);
-void summary_print_perf(const struct summary *s);
+void summary_print_perf(struct summary *s);
 
 void summary_release(struct summary *s);
 

@@ -1,0 +1,45 @@
+# t0015-darshan-hostile — hostile Darshan logs (tests/common/craft-darshan.py)
+# cost what they hold, not what they claim, and say what is wrong with them
+# (found by a review with sanitizers and mutation fuzzing):
+#   - a job region that inflates to 64 MiB is refused at Darshan's 4096
+#     bytes, at once;
+#   - a start time past 2^63 ns is refused, not wrapped;
+#   - a record of rank 2^31 - 1 is summed by --perf in little memory;
+#   - 50,000 DXT file records with a host each are read in bounded time;
+#   - an anonymized export keeps neither the job id, nor a name, nor the
+#     id of a record that no name stands for (a hash of one).
+. "$IOA_SOURCE_DIR/tests/lib/test-lib.sh"
+require_cmd python3
+
+craft="$IOA_SOURCE_DIR/tests/common/craft-darshan.py"
+parse="$IOA_BUILD_DIR/libexec/ioatlas/ioatlas-parse"
+trace="$IOA_BUILD_DIR/libexec/ioatlas/ioatlas-trace"
+export_cmd="$IOA_BUILD_DIR/libexec/ioatlas/ioatlas-export"
+export IOATLAS_CONF=/dev/null
+cd "$TEST_TMP" || exit 1
+
+plan 12
+
+ok "the hostile logs are crafted" sh -c "python3 '$craft' job-bomb bomb.darshan &&
+	python3 '$craft' bad-time time.darshan && python3 '$craft' big-rank rank.darshan &&
+	python3 '$craft' dxt-hosts 50000 hosts.darshan && python3 '$craft' unnamed unnamed.darshan"
+
+ok "a job region of 64 MiB is refused within 10 s" sh -c "! timeout 10 '$parse' bomb.darshan"
+like "$("$parse" bomb.darshan 2>&1)" "the job region inflates past Darshan's 4096 bytes" "and says so"
+like "$("$parse" time.darshan 2>&1)" "a start or end time out of range" \
+	"a start time past 2^63 ns is refused, and said"
+ok "a record of rank 2^31 - 1: --all within 512 MiB" \
+	sh -c "ulimit -v 524288 && timeout 20 '$parse' --all rank.darshan >rank.txt"
+like "$(cat rank.txt)" "# unique files: slowest_rank: 2147483647" "with that rank the slowest"
+ok "50,000 DXT hosts read within 30 s" sh -c "timeout 30 '$trace' hosts.darshan >hosts.txt"
+is "$(grep -vc '^#' hosts.txt)" 50000 "every segment listed"
+is "$(grep -v '^#' hosts.txt | cut -f3 | sort -u | wc -l)" 50000 "each with its host"
+
+head -c 32 /dev/urandom >key
+chmod 600 key
+ok "an anonymized export of a record without a name" \
+	"$export_cmd" --darshan --anonymize --key-file key unnamed.darshan -o anon.darshan
+"$parse" anon.darshan >anon.txt
+is "$(grep -c 'secret-project\|244837814094590\|987654' anon.txt)" 0 \
+	"keeps no name, no unnamed record's id and no job id"
+is "$(awk -F '\t' '$1 == "POSIX" && $4 == "POSIX_OPENS"' anon.txt | wc -l)" 2 "and both records"
