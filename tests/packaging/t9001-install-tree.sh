@@ -19,6 +19,7 @@ programs="bin/ioatlas
 bin/ioatlas-config
 libexec/ioatlas/ioatlas-analyze
 libexec/ioatlas/ioatlas-dashboard
+libexec/ioatlas/ioatlas-export
 libexec/ioatlas/ioatlas-ingest
 libexec/ioatlas/ioatlas-kernel
 libexec/ioatlas/ioatlas-nightly
