@@ -11,30 +11,25 @@
 
 #define NAME(name, desc) #name,
 #define DESC(name, desc) desc,
-#define MODULE_ARRAYS(id, label, region, counters, fcounters)       \
-	static const char *const id##_names[] = {counters(NAME)};   \
-	static const char *const id##_descs[] = {counters(DESC)};   \
-	static const char *const id##_fnames[] = {fcounters(NAME)}; \
-	static const char *const id##_fdescs[] = {fcounters(DESC)};
+#define COUNT(array) (unsigned)(sizeof(array) / sizeof(array[0]))
+/* Float counter lists end in NULL: a module may have none (LUSTRE). */
+#define MODULE_ARRAYS(id, label, region, counters, fcounters)              \
+	static const char *const id##_names[] = {counters(NAME)};          \
+	static const char *const id##_descs[] = {counters(DESC)};          \
+	static const char *const id##_fnames[] = {fcounters(NAME) NULL};   \
+	static const char *const id##_fdescs[] = {fcounters(DESC) NULL};   \
+	_Static_assert(COUNT(id##_names) <= IOA_MAX_COUNTERS &&            \
+			       COUNT(id##_fnames) - 1 <= IOA_MAX_FCOUNTERS, \
+		       "raise IOA_MAX_COUNTERS or IOA_MAX_FCOUNTERS");
 IOA_MODULES(MODULE_ARRAYS)
 #undef MODULE_ARRAYS
 
-_Static_assert((int)POSIX_NUM_INDICES <= IOA_MAX_COUNTERS &&
-		       (int)STDIO_NUM_INDICES <= IOA_MAX_COUNTERS &&
-		       (int)MPIIO_NUM_INDICES <= IOA_MAX_COUNTERS,
-	       "raise IOA_MAX_COUNTERS");
-_Static_assert((int)POSIX_F_NUM_INDICES <= IOA_MAX_FCOUNTERS &&
-		       (int)STDIO_F_NUM_INDICES <= IOA_MAX_FCOUNTERS &&
-		       (int)MPIIO_F_NUM_INDICES <= IOA_MAX_FCOUNTERS,
-	       "raise IOA_MAX_FCOUNTERS");
-
-#define COUNT(array) (unsigned)(sizeof(array) / sizeof(array[0]))
 #define MODULE_DESC(id, label, region, counters, fcounters) \
 	[IOA_MOD_##id] = {                                  \
 		.name = label,                              \
 		.region_type = region,                      \
 		.counter_count = COUNT(id##_names),         \
-		.fcounter_count = COUNT(id##_fnames),       \
+		.fcounter_count = COUNT(id##_fnames) - 1,   \
 		.counter_names = id##_names,                \
 		.counter_descs = id##_descs,                \
 		.fcounter_names = id##_fnames,              \
@@ -67,7 +62,9 @@ enum ioa_agg ioa_counter_agg(const char *name)
 		return IOA_AGG_LAST;
 	if (strstr(name, "RANK") || strstr(name, "ACCESS") || strstr(name, "STRIDE") ||
 	    strstr(name, "ALIGNMENT") || strstr(name, "RENAMED_FROM") ||
-	    strstr(name, "FIRST_OFFSET"))
+	    strstr(name, "FIRST_OFFSET") || strstr(name, "_REC_ID") || strstr(name, "NDIMS") ||
+	    strstr(name, "NPOINTS") || strstr(name, "_SIZE_D") || strstr(name, "DATATYPE_SIZE") ||
+	    strstr(name, "_USE_") || strstr(name, "IS_RECORD_VAR") || !strncmp(name, "LUSTRE_", 7))
 		return IOA_AGG_NONE;
 	return IOA_AGG_SUM;
 }

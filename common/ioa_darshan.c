@@ -495,10 +495,12 @@ int ioa_darshan_each_name(struct ioa_darshan *d, const struct ioa_buf *raw,
 /*
  * A record layout: the raw counters of one module version in order, as
  * runs of ioatlas counters (first, count) or of dropped values (first < 0).
+ * A run marked ADD adds its value to the counter instead of setting it.
  */
 struct run {
 	int first;
 	unsigned count;
+	int add;
 };
 
 struct layout {
@@ -513,15 +515,17 @@ struct layout {
 };
 
 #define DROP (-1)
-#define SPAN(a, b) {(a), (b) - (a) + 1}
+#define SPAN(a, b) {(a), (b) - (a) + 1, 0}
+#define ONE(a)	   SPAN(a, a)
+#define ADD(a)	   {(a), 1, 1}
 
 /* POSIX 1 kept STDIO counts (FOPENS, FREADS, FWRITES, FSEEKS) after MMAPS; 2 dropped them. */
 static const struct run posix_ints_1[] = {
-	SPAN(POSIX_OPENS, POSIX_OPENS), SPAN(POSIX_READS, POSIX_MMAPS), {DROP, 4},
+	ONE(POSIX_OPENS), SPAN(POSIX_READS, POSIX_MMAPS), {DROP, 4, 0},
 	SPAN(POSIX_FSYNCS, POSIX_FDSYNCS), SPAN(POSIX_MODE, POSIX_SLOWEST_RANK_BYTES),
 };
 static const struct run posix_ints_2[] = {
-	SPAN(POSIX_OPENS, POSIX_OPENS), SPAN(POSIX_READS, POSIX_MMAPS),
+	ONE(POSIX_OPENS), SPAN(POSIX_READS, POSIX_MMAPS),
 	SPAN(POSIX_FSYNCS, POSIX_FDSYNCS), SPAN(POSIX_MODE, POSIX_SLOWEST_RANK_BYTES),
 };
 /* 4 added FILENOS, DUPS and the rename counters. */
@@ -546,21 +550,70 @@ static const struct run mpiio_floats_3[] = {
 };
 /* STDIO 2 added FDOPENS. */
 static const struct run stdio_ints_1[] = {
-	SPAN(STDIO_OPENS, STDIO_OPENS), SPAN(STDIO_READS, STDIO_SLOWEST_RANK_BYTES),
+	ONE(STDIO_OPENS), SPAN(STDIO_READS, STDIO_SLOWEST_RANK_BYTES),
 };
 static const struct run stdio_ints_2[] = {SPAN(STDIO_OPENS, STDIO_SLOWEST_RANK_BYTES)};
 /* STDIO's times come first, and its timestamps in another order than POSIX's. */
 static const struct run stdio_floats[] = {
 	SPAN(STDIO_F_META_TIME, STDIO_F_READ_TIME),
-	SPAN(STDIO_F_OPEN_START_TIMESTAMP, STDIO_F_OPEN_START_TIMESTAMP),
-	SPAN(STDIO_F_CLOSE_START_TIMESTAMP, STDIO_F_CLOSE_START_TIMESTAMP),
-	SPAN(STDIO_F_WRITE_START_TIMESTAMP, STDIO_F_WRITE_START_TIMESTAMP),
-	SPAN(STDIO_F_READ_START_TIMESTAMP, STDIO_F_READ_START_TIMESTAMP),
-	SPAN(STDIO_F_OPEN_END_TIMESTAMP, STDIO_F_OPEN_END_TIMESTAMP),
-	SPAN(STDIO_F_CLOSE_END_TIMESTAMP, STDIO_F_CLOSE_END_TIMESTAMP),
-	SPAN(STDIO_F_WRITE_END_TIMESTAMP, STDIO_F_WRITE_END_TIMESTAMP),
-	SPAN(STDIO_F_READ_END_TIMESTAMP, STDIO_F_READ_END_TIMESTAMP),
+	ONE(STDIO_F_OPEN_START_TIMESTAMP),
+	ONE(STDIO_F_CLOSE_START_TIMESTAMP),
+	ONE(STDIO_F_WRITE_START_TIMESTAMP),
+	ONE(STDIO_F_READ_START_TIMESTAMP),
+	ONE(STDIO_F_OPEN_END_TIMESTAMP),
+	ONE(STDIO_F_CLOSE_END_TIMESTAMP),
+	ONE(STDIO_F_WRITE_END_TIMESTAMP),
+	ONE(STDIO_F_READ_END_TIMESTAMP),
 	SPAN(STDIO_F_FASTEST_RANK_TIME, STDIO_F_VARIANCE_RANK_BYTES),
+};
+/* H5F (and 3.0's HDF5) 1: opens, first open, last close; 2: four timestamps; 3: all. */
+static const struct run h5f_ints_1[] = {ONE(H5F_OPENS)};
+static const struct run h5f_ints_3[] = {SPAN(H5F_OPENS, H5F_USE_MPIIO)};
+static const struct run h5f_floats_1[] = {
+	ONE(H5F_F_OPEN_START_TIMESTAMP),
+	ONE(H5F_F_CLOSE_END_TIMESTAMP),
+};
+static const struct run h5f_floats_2[] = {
+	SPAN(H5F_F_OPEN_START_TIMESTAMP, H5F_F_CLOSE_END_TIMESTAMP),
+};
+static const struct run h5f_floats_3[] = {SPAN(H5F_F_OPEN_START_TIMESTAMP, H5F_F_META_TIME)};
+/* H5D 2 put the file's record id before the counters. */
+static const struct run h5d_ints_1[] = {SPAN(H5D_OPENS, H5D_SLOWEST_RANK_BYTES)};
+static const struct run h5d_ints_2[] = {
+	ONE(H5D_FILE_REC_ID),
+	SPAN(H5D_OPENS, H5D_SLOWEST_RANK_BYTES),
+};
+static const struct run h5d_floats[] = {
+	SPAN(H5D_F_OPEN_START_TIMESTAMP, H5D_F_VARIANCE_RANK_BYTES),
+};
+/*
+ * PnetCDF files (and before 3.4, PNETCDF) 1 and 2 counted independent and
+ * collective opens apart: together they are 3's opens.
+ */
+static const struct run pnetcdf_file_ints_1[] = {
+	ONE(PNETCDF_FILE_OPENS),
+	ADD(PNETCDF_FILE_OPENS),
+};
+static const struct run pnetcdf_file_ints_3[] = {
+	SPAN(PNETCDF_FILE_CREATES, PNETCDF_FILE_WAIT_FAILURES),
+};
+static const struct run pnetcdf_file_floats_1[] = {
+	ONE(PNETCDF_FILE_F_OPEN_START_TIMESTAMP),
+	ONE(PNETCDF_FILE_F_CLOSE_END_TIMESTAMP),
+};
+static const struct run pnetcdf_file_floats_2[] = {
+	SPAN(PNETCDF_FILE_F_OPEN_START_TIMESTAMP, PNETCDF_FILE_F_CLOSE_START_TIMESTAMP),
+	SPAN(PNETCDF_FILE_F_OPEN_END_TIMESTAMP, PNETCDF_FILE_F_CLOSE_END_TIMESTAMP),
+};
+static const struct run pnetcdf_file_floats_3[] = {
+	SPAN(PNETCDF_FILE_F_OPEN_START_TIMESTAMP, PNETCDF_FILE_F_WAIT_TIME),
+};
+static const struct run pnetcdf_var_ints[] = {
+	ONE(PNETCDF_VAR_FILE_REC_ID),
+	SPAN(PNETCDF_VAR_OPENS, PNETCDF_VAR_SLOWEST_RANK_BYTES),
+};
+static const struct run pnetcdf_var_floats[] = {
+	SPAN(PNETCDF_VAR_F_OPEN_START_TIMESTAMP, PNETCDF_VAR_F_VARIANCE_RANK_BYTES),
 };
 
 #define LAYOUT(kind, ver, mod, ints, floats, skip) \
@@ -577,6 +630,21 @@ static const struct layout layouts[] = {
 	LAYOUT(IOA_DK_MPIIO, 3, MPIIO, mpiio_ints, mpiio_floats_3, -1),
 	LAYOUT(IOA_DK_STDIO, 1, STDIO, stdio_ints_1, stdio_floats, -1),
 	LAYOUT(IOA_DK_STDIO, 2, STDIO, stdio_ints_2, stdio_floats, -1),
+	LAYOUT(IOA_DK_HDF5, 1, H5F, h5f_ints_1, h5f_floats_1, -1),
+	LAYOUT(IOA_DK_H5F, 1, H5F, h5f_ints_1, h5f_floats_1, -1),
+	LAYOUT(IOA_DK_H5F, 2, H5F, h5f_ints_1, h5f_floats_2, -1),
+	LAYOUT(IOA_DK_H5F, 3, H5F, h5f_ints_3, h5f_floats_3, -1),
+	LAYOUT(IOA_DK_H5D, 1, H5D, h5d_ints_1, h5d_floats, -1),
+	LAYOUT(IOA_DK_H5D, 2, H5D, h5d_ints_2, h5d_floats, -1),
+	LAYOUT(IOA_DK_PNETCDF, 1, PNETCDF_FILE, pnetcdf_file_ints_1, pnetcdf_file_floats_1, -1),
+	LAYOUT(IOA_DK_PNETCDF, 2, PNETCDF_FILE, pnetcdf_file_ints_1, pnetcdf_file_floats_2, -1),
+	LAYOUT(IOA_DK_PNETCDF_FILE, 1, PNETCDF_FILE, pnetcdf_file_ints_1, pnetcdf_file_floats_1,
+	       -1),
+	LAYOUT(IOA_DK_PNETCDF_FILE, 2, PNETCDF_FILE, pnetcdf_file_ints_1, pnetcdf_file_floats_2,
+	       -1),
+	LAYOUT(IOA_DK_PNETCDF_FILE, 3, PNETCDF_FILE, pnetcdf_file_ints_3, pnetcdf_file_floats_3,
+	       -1),
+	LAYOUT(IOA_DK_PNETCDF_VAR, 1, PNETCDF_VAR, pnetcdf_var_ints, pnetcdf_var_floats, -1),
 };
 
 static const struct layout *layout_of(enum ioa_darshan_kind kind, uint32_t version)
@@ -585,6 +653,15 @@ static const struct layout *layout_of(enum ioa_darshan_kind kind, uint32_t versi
 		if (layouts[i].kind == kind && layouts[i].version == version)
 			return &layouts[i];
 	return NULL;
+}
+
+/* Whether the reader reads a module's records (at the versions layouts[] knows). */
+static int reads_kind(enum ioa_darshan_kind kind)
+{
+	for (size_t i = 0; i < COUNT(layouts); i++)
+		if (layouts[i].kind == kind)
+			return 1;
+	return kind == IOA_DK_LUSTRE;
 }
 
 int ioa_darshan_order(enum ioa_module module, int floats, int *order, unsigned max)
@@ -597,6 +674,10 @@ int ioa_darshan_order(enum ioa_module module, int floats, int *order, unsigned m
 		{IOA_MOD_POSIX, IOA_DK_POSIX, 4},
 		{IOA_MOD_MPIIO, IOA_DK_MPIIO, 3},
 		{IOA_MOD_STDIO, IOA_DK_STDIO, 2},
+		{IOA_MOD_H5F, IOA_DK_H5F, 3},
+		{IOA_MOD_H5D, IOA_DK_H5D, 2},
+		{IOA_MOD_PNETCDF_FILE, IOA_DK_PNETCDF_FILE, 3},
+		{IOA_MOD_PNETCDF_VAR, IOA_DK_PNETCDF_VAR, 1},
 	};
 	unsigned n = 0;
 
@@ -623,17 +704,137 @@ static unsigned run_total(const struct run *runs, unsigned n)
 	return total;
 }
 
-/* Counters the version does not have: -1, as darshan-parser shows them. */
+/* Counters the version does not have: -1, as darshan-parser shows them; record ids 0. */
 static void record_defaults(struct ioa_log_record *rec)
 {
 	const struct ioa_module_desc *m = &ioa_modules[rec->module];
 
 	for (unsigned i = 0; i < m->counter_count; i++)
-		rec->counters[i] = -1;
+		rec->counters[i] = ioa_counter_is_record_id(m->counter_names[i]) ? 0 : -1;
 	for (unsigned i = 0; i < m->fcounter_count; i++)
 		rec->fcounters[i] = -1.0;
-	if (rec->module == IOA_MOD_POSIX)
-		rec->counters[POSIX_RENAMED_FROM] = 0;
+}
+
+/* The base record every module's starts with: id and rank. */
+static int record_base(struct ioa_darshan *d, enum ioa_darshan_kind kind, const unsigned char *p,
+		       enum ioa_module module, struct ioa_log_record *rec)
+{
+	memset(rec, 0, sizeof(*rec));
+	rec->module = module;
+	rec->id = get64(d, p);
+	rec->rank = (int32_t)(int64_t)get64(d, p + 8);
+	if ((int64_t)get64(d, p + 8) != rec->rank || rec->rank < -1)
+		return fail(d, -EINVAL, "%s record with rank %lld", ioa_darshan_kind_name(kind),
+			    (long long)get64(d, p + 8));
+	if (rec->rank < 0)
+		rec->flags |= IOA_REC_SHARED;
+	record_defaults(rec);
+	return 0;
+}
+
+/*
+ * Lustre records are of variable size.  Version 1: base, OSTs, MDTs,
+ * stripe offset, stripe size, stripe width, then width OST ids: one
+ * component.  Version 2: base, components, stripes, the components (seven
+ * counters and a 16-byte pool name each), then the OST ids; a component of
+ * stripe size -1 and those after it were never filled in, and the stripes
+ * that count are those of the components before it.
+ */
+#define LUSTRE_COMP_SIZE (7 * 8 + 16)
+#define LUSTRE_COMP_STRIDE (LUSTRE_COMP2_STRIPE_SIZE - LUSTRE_COMP1_STRIPE_SIZE)
+
+static int lustre_record(struct ioa_darshan *d, uint32_t version, const unsigned char *p,
+			 size_t left, size_t *used, struct ioa_log_record *rec)
+{
+	uint64_t ncomps, nstripes, kept_stripes = 0, comps_end;
+	unsigned kept_comps = 0, osts = 0;
+	const unsigned char *ost;
+	int rc;
+
+	if (left < 16 + 16)
+		return fail(d, -EINVAL, "LUSTRE region: a record cut short");
+	rc = record_base(d, IOA_DK_LUSTRE, p, IOA_MOD_LUSTRE, rec);
+	if (rc)
+		return rc;
+	if (version == 1) {
+		uint64_t width = get64(d, p + 16 + 32);
+
+		if (left < 56 || width > (left - 56) / 8)
+			return fail(d, -EINVAL, "LUSTRE region: a record cut short");
+		*used = 56 + 8 * width;
+		rec->counters[LUSTRE_NUM_COMPONENTS] = 1;
+		rec->counters[LUSTRE_NUM_STRIPES] = (int64_t)width;
+		rec->counters[LUSTRE_COMP1_STRIPE_SIZE] = (int64_t)get64(d, p + 16 + 24);
+		rec->counters[LUSTRE_COMP1_STRIPE_COUNT] = (int64_t)width;
+		rec->counters[LUSTRE_COMP1_EXT_START] = 0;
+		rec->counters[LUSTRE_COMP1_POOL_NAME_A] = rec->counters[LUSTRE_COMP1_POOL_NAME_B] = 0;
+		ost = p + 56;
+		kept_comps = 1;
+		nstripes = kept_stripes = width;
+	} else {
+		ncomps = get64(d, p + 16);
+		nstripes = get64(d, p + 24);
+		if (ncomps > (left - 32) / LUSTRE_COMP_SIZE)
+			return fail(d, -EINVAL, "LUSTRE region: a record cut short");
+		comps_end = 32 + ncomps * LUSTRE_COMP_SIZE;
+		if (nstripes > (left - comps_end) / 8)
+			return fail(d, -EINVAL, "LUSTRE region: a record cut short");
+		*used = comps_end + 8 * nstripes;
+		for (uint64_t c = 0; c < ncomps; c++) {
+			const unsigned char *cp = p + 32 + c * LUSTRE_COMP_SIZE;
+			int64_t count = (int64_t)get64(d, cp + 8);
+
+			if ((int64_t)get64(d, cp) == -1)
+				break;
+			if (count < 0 || (uint64_t)count > nstripes - kept_stripes)
+				return fail(d, -EINVAL, "LUSTRE record with %lld stripes in a "
+					    "component, past the record's %llu",
+					    (long long)count, (unsigned long long)nstripes);
+			kept_stripes += (uint64_t)count;
+			if (++kept_comps > IOA_LUSTRE_COMPS)
+				continue;
+			for (unsigned k = 0; k < 7; k++)
+				rec->counters[LUSTRE_COMP1_STRIPE_SIZE +
+					      (kept_comps - 1) * LUSTRE_COMP_STRIDE + k] =
+					(int64_t)get64(d, cp + 8 * k);
+			/* The pool name's bytes, the first the lowest of its counter's. */
+			rec->counters[LUSTRE_COMP1_POOL_NAME_A + (kept_comps - 1) * LUSTRE_COMP_STRIDE] =
+				rec->counters[LUSTRE_COMP1_POOL_NAME_B +
+					      (kept_comps - 1) * LUSTRE_COMP_STRIDE] = 0;
+			for (unsigned k = 0; k < 16; k++)
+				rec->counters[LUSTRE_COMP1_POOL_NAME_A + k / 8 +
+					      (kept_comps - 1) * LUSTRE_COMP_STRIDE] |=
+					(int64_t)((uint64_t)cp[56 + k] << 8 * (k % 8));
+		}
+		rec->counters[LUSTRE_NUM_COMPONENTS] = kept_comps;
+		rec->counters[LUSTRE_NUM_STRIPES] = (int64_t)kept_stripes;
+		ost = p + comps_end;
+	}
+	for (uint64_t i = 0; i < kept_stripes && osts < IOA_LUSTRE_OSTS; i++)
+		rec->counters[LUSTRE_OST_ID_0 + osts++] = (int64_t)get64(d, ost + 8 * i);
+	if (kept_comps > IOA_LUSTRE_COMPS || kept_stripes > IOA_LUSTRE_OSTS)
+		d->trimmed++;
+	return 0;
+}
+
+static int each_lustre(struct ioa_darshan *d, unsigned id, const struct ioa_buf *raw,
+		       int (*fn)(const struct ioa_log_record *rec, void *arg), void *arg)
+{
+	const unsigned char *p = (const unsigned char *)raw->data;
+	size_t left = raw->len, used = 0;
+	struct ioa_log_record rec;
+	int rc = 0;
+
+	if (d->mod_ver[id] < 1 || d->mod_ver[id] > 2)
+		return fail(d, -ENOTSUP, "LUSTRE module version %u is not one this reader knows",
+			    d->mod_ver[id]);
+	while (left && !rc) {
+		rc = lustre_record(d, d->mod_ver[id], p, left, &used, &rec);
+		rc = rc ? rc : fn(&rec, arg);
+		p += used;
+		left -= used;
+	}
+	return rc;
 }
 
 int ioa_darshan_each_record(struct ioa_darshan *d, unsigned id, const struct ioa_buf *raw,
@@ -647,6 +848,8 @@ int ioa_darshan_each_record(struct ioa_darshan *d, unsigned id, const struct ioa
 	size_t size, left = raw->len;
 	int rc = 0;
 
+	if (kind == IOA_DK_LUSTRE)
+		return each_lustre(d, id, raw, fn, arg);
 	if (!l)
 		return fail(d, -ENOTSUP, "%s module version %u is not one this reader knows",
 			    ioa_darshan_kind_name(kind), d->mod_ver[id]);
@@ -664,27 +867,22 @@ int ioa_darshan_each_record(struct ioa_darshan *d, unsigned id, const struct ioa
 			d->skipped++;
 			continue;
 		}
-		memset(&rec, 0, sizeof(rec));
-		rec.module = l->module;
-		rec.id = get64(d, p);
-		rec.rank = (int32_t)(int64_t)get64(d, p + 8);
-		if ((int64_t)get64(d, p + 8) != rec.rank || rec.rank < -1)
-			return fail(d, -EINVAL, "%s record with rank %lld",
-				    ioa_darshan_kind_name(kind), (long long)get64(d, p + 8));
-		if (rec.rank < 0)
-			rec.flags |= IOA_REC_SHARED;
-		record_defaults(&rec);
-		for (unsigned r = 0; r < l->nint_runs; r++)
-			for (unsigned k = 0; k < l->ints[r].count; k++, slot++)
-				if (l->ints[r].first >= 0)
-					rec.counters[l->ints[r].first + (int)k] =
-						(int64_t)get64(d, v + 8 * slot);
-		for (unsigned r = 0; r < l->nfloat_runs; r++)
+		rc = record_base(d, kind, p, l->module, &rec);
+		for (unsigned r = 0; r < l->nint_runs && !rc; r++)
+			for (unsigned k = 0; k < l->ints[r].count; k++, slot++) {
+				int64_t v64 = (int64_t)get64(d, v + 8 * slot), *c;
+
+				if (l->ints[r].first < 0)
+					continue;
+				c = &rec.counters[l->ints[r].first + (int)k];
+				*c = l->ints[r].add ? ioa_counter_sat_add(*c, v64) : v64;
+			}
+		for (unsigned r = 0; r < l->nfloat_runs && !rc; r++)
 			for (unsigned k = 0; k < l->floats[r].count; k++, slot++)
 				if (l->floats[r].first >= 0)
 					rec.fcounters[l->floats[r].first + (int)k] =
 						ioa_bits_f64(get64(d, v + 8 * slot));
-		rc = fn(&rec, arg);
+		rc = rc ? rc : fn(&rec, arg);
 	}
 	return rc;
 }
@@ -907,6 +1105,8 @@ static int import_job(struct import *im, const struct ioa_darshan_job *job, cons
 		rc = ioa_buf_addf(&src, "left_out=%s\n", left_out);
 	if (!rc && d->skipped)
 		rc = ioa_buf_addf(&src, "skipped=%llu\n", (unsigned long long)d->skipped);
+	if (!rc && d->trimmed)
+		rc = ioa_buf_addf(&src, "lustre_trimmed=%llu\n", (unsigned long long)d->trimmed);
 	rc = rc ? rc : entry(&im->b, IOA_JOB_SOURCE, src.data, src.len);
 	rc = rc ? rc : ioa_logw_add(&im->w, IOA_REGION_JOB, im->b.data, im->b.len);
 	ioa_buf_release(&src);
@@ -1219,7 +1419,7 @@ static int import(struct import *im, int out_fd)
 			rc = rc ? rc : ioa_darshan_each_segment(d, id, &raw, keep_segment, im);
 			continue;
 		}
-		if (kind != IOA_DK_POSIX && kind != IOA_DK_MPIIO && kind != IOA_DK_STDIO) {
+		if (!reads_kind(kind)) {
 			list_add(left_out, sizeof(left_out), ioa_darshan_kind_name(kind));
 			continue;
 		}

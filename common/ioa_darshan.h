@@ -70,6 +70,7 @@ struct ioa_darshan {
 	struct ioa_darshan_map mods[IOA_DARSHAN_MAX_MODS];
 	uint32_t mod_ver[IOA_DARSHAN_MAX_MODS];
 	uint64_t skipped; /* POSIX version 1 records with stdio counters, left out */
+	uint64_t trimmed; /* LUSTRE records with more components or OSTs than kept */
 	char error[256];
 };
 

@@ -4,6 +4,8 @@
  */
 #include "ioa_source.h"
 
+#include "ioa_counters.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,5 +96,9 @@ int ioa_source_describe(const struct ioa_source *s, struct ioa_buf *out)
 		rc = ioa_buf_addf(out, "; %s records left out (stdio counted in POSIX records of "
 				       "Darshan 3.0)",
 				  s->skipped);
+	if (!rc && s->lustre_trimmed)
+		rc = ioa_buf_addf(out, "; %s Lustre layouts cut to their first %d components and %d "
+				       "OSTs",
+				  s->lustre_trimmed, IOA_LUSTRE_COMPS, IOA_LUSTRE_OSTS);
 	return rc ? rc : ioa_buf_addstr(out, ".");
 }

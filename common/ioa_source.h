@@ -5,7 +5,8 @@
  * show (`ioatlas parse`, the collector's jobs.source column, the reports).
  *
  * The value is untrusted text of "name=value" lines.  The fields kept are
- * tool, format, library, compression, incomplete, left_out and skipped,
+ * tool, format, library, compression, incomplete, left_out, skipped and
+ * lustre_trimmed,
  * each in display form (ioa_buf_add_escaped(): one line of valid UTF-8),
  * cut to IOA_SOURCE_VALUE_MAX bytes; of a name given twice the first is
  * kept; other names (metadata= lines) are skipped.  A malformed value
@@ -28,7 +29,8 @@
 	X(compression)       \
 	X(incomplete)        \
 	X(left_out)          \
-	X(skipped)
+	X(skipped)           \
+	X(lustre_trimmed)
 
 struct ioa_source {
 #define IOA_SOURCE_FIELD(name) char *name;

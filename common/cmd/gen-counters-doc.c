@@ -126,6 +126,8 @@ int main(void)
 	       "adds up a module; `-` marks per-record facts (ranks, alignments, the most\n"
 	       "common values), which the combination computes anew where it applies; modes\n"
 	       "are the highest rank's, as in Darshan's shared records.\n"
+	       "The runtime records POSIX, STDIO and MPI-IO; the H5F, H5D, PNETCDF_FILE,\n"
+	       "PNETCDF_VAR and LUSTRE records come from Darshan logs (docs/darshan.md).\n"
 	       "The last section lists where the Darshan-named counters differ from Darshan\n"
 	       "3.5's, and why.\n");
 	for (m = 0; m < IOA_MOD_COUNT; m++) {
@@ -134,6 +136,8 @@ int main(void)
 		printf("\n## %s (region %u)\n\n### Integer counters\n\n", mod->name,
 		       mod->region_type);
 		table(mod->counter_names, mod->counter_descs, mod->counter_count);
+		if (!mod->fcounter_count)
+			continue;
 		printf("\n### Floating-point counters\n\n");
 		table(mod->fcounter_names, mod->fcounter_descs, mod->fcounter_count);
 	}

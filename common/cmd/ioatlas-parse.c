@@ -64,6 +64,7 @@ struct parse {
 	int has_library;
 	int imported; /* from another tool's log: its counters only */
 	struct ioa_buf line;
+	struct ioa_buf scratch; /* a Lustre pool name */
 };
 
 /* ---------------------------------------------------------------- names */
@@ -397,6 +398,92 @@ static int on_job_json(uint16_t key, const unsigned char *value, uint32_t len, v
 
 /* ---------------------------------------------------------------- records */
 
+/* One counter line of a record; p->line holds its (escaped) name. */
+static void print_counter(struct parse *p, const struct ioa_log_record *rec, const struct mount *m,
+			  const char *counter, int64_t value)
+{
+	/* A record id prints unsigned, as darshan-parser prints it. */
+	printf(ioa_counter_is_record_id(counter) ? "%s\t%d\t%llu\t%s\t%llu\t%s\t%s\t%s\n"
+						 : "%s\t%d\t%llu\t%s\t%lld\t%s\t%s\t%s\n",
+	       ioa_modules[rec->module].name, rec->rank, (unsigned long long)rec->id, counter,
+	       (long long)value, p->line.data, m ? m->path : "UNKNOWN", m ? m->type : "UNKNOWN");
+}
+
+/* One line of a Lustre record whose value is text. */
+static void print_text_counter(struct parse *p, const struct ioa_log_record *rec,
+			       const struct mount *m, const char *counter, const char *value)
+{
+	printf("LUSTRE\t%d\t%llu\t%s\t%s\t%s\t%s\t%s\n", rec->rank, (unsigned long long)rec->id,
+	       counter, value, p->line.data, m ? m->path : "UNKNOWN", m ? m->type : "UNKNOWN");
+}
+
+/*
+ * A Lustre record as darshan-parser prints it: its components (pattern,
+ * flags and pool name in words) and, under each, the OSTs of its stripes.
+ */
+static int print_lustre_text(struct parse *p, const struct ioa_log_record *rec,
+			     const struct mount *m)
+{
+	static const char *const comp_fields[] = {"STRIPE_SIZE", "STRIPE_COUNT", "STRIPE_PATTERN",
+						  "FLAGS",	 "EXT_START",	 "EXT_END",
+						  "MIRROR_ID"};
+	static const char *const flag_words[] = {"stale",    "prefrd",	 "prefwr",  "offline",
+						 "init",     "nosync",	 "extension", "parity",
+						 "compress", "partial", "nocompr", "neg"};
+	const int64_t *c = rec->counters;
+	int64_t ncomps = c[LUSTRE_NUM_COMPONENTS], ost = 0;
+	char counter[64], text[128];
+	unsigned stride = LUSTRE_COMP2_STRIPE_SIZE - LUSTRE_COMP1_STRIPE_SIZE;
+
+	print_counter(p, rec, m, "LUSTRE_NUM_COMPONENTS", ncomps);
+	print_counter(p, rec, m, "LUSTRE_NUM_STRIPES", c[LUSTRE_NUM_STRIPES]);
+	for (int64_t n = 0; n < ncomps && n < IOA_LUSTRE_COMPS; n++) {
+		const int64_t *comp = c + LUSTRE_COMP1_STRIPE_SIZE + n * stride;
+		size_t len = 0;
+
+		for (unsigned f = 0; f < 7; f++) {
+			snprintf(counter, sizeof(counter), "LUSTRE_COMP%lld_%s", (long long)n + 1,
+				 comp_fields[f]);
+			if (f == 2) {
+				uint64_t pattern = (uint64_t)comp[f];
+
+				print_text_counter(p, rec, m, counter,
+						   pattern == 0   ? "raid0"
+						   : pattern == 2 ? "mdt"
+						   : pattern == 4 ? "raid0,overstriped"
+						   : pattern == 8 ? "foreign"
+								  : "N/A");
+			} else if (f == 3) {
+				text[0] = '\0';
+				len = 0;
+				for (unsigned b = 0; b < 12; b++)
+					if ((uint64_t)comp[f] & (uint64_t)1 << b)
+						len += (size_t)snprintf(text + len, sizeof(text) - len,
+									"%s%s", len ? "," : "",
+									flag_words[b]);
+				print_text_counter(p, rec, m, counter,
+						   comp[f] == -1 ? "N/A" : len ? text : "0");
+			} else {
+				print_counter(p, rec, m, counter, comp[f]);
+			}
+		}
+		for (unsigned b = 0; b < 16; b++)
+			text[b] = (char)((uint64_t)comp[7 + b / 8] >> 8 * (b % 8));
+		text[16] = '\0';
+		ioa_buf_reset(&p->scratch);
+		if (ioa_buf_add_escaped(&p->scratch, text, strnlen(text, 16)))
+			return -ENOMEM;
+		snprintf(counter, sizeof(counter), "LUSTRE_COMP%lld_POOL_NAME", (long long)n + 1);
+		print_text_counter(p, rec, m, counter, text[0] ? ioa_buf_str(&p->scratch) : "N/A");
+		for (int64_t k = 0; k < comp[1] && ost < IOA_LUSTRE_OSTS; k++, ost++) {
+			snprintf(counter, sizeof(counter), "LUSTRE_COMP%lld_OST_ID_%lld",
+				 (long long)n + 1, (long long)k);
+			print_counter(p, rec, m, counter, c[LUSTRE_OST_ID_0 + ost]);
+		}
+	}
+	return 0;
+}
+
 static int print_record_text(struct parse *p, const struct ioa_log_record *rec)
 {
 	const struct ioa_module_desc *mod = &ioa_modules[rec->module];
@@ -412,21 +499,24 @@ static int print_record_text(struct parse *p, const struct ioa_log_record *rec)
 			: ioa_buf_addstr(&p->line, "<unknown>")) {
 		return -ENOMEM;
 	}
+	if (rec->module == IOA_MOD_LUSTRE)
+		return print_lustre_text(p, rec, m);
 	for (k = 0; k < p->norder[rec->module][0]; k++) {
 		i = (unsigned)p->order[rec->module][0][k];
-		/* A record id prints unsigned, as darshan-parser prints it. */
-		printf(ioa_counter_is_record_id(mod->counter_names[i])
-			       ? "%s\t%d\t%llu\t%s\t%llu\t%s\t%s\t%s\n"
-			       : "%s\t%d\t%llu\t%s\t%lld\t%s\t%s\t%s\n",
-		       mod->name, rec->rank, (unsigned long long)rec->id, mod->counter_names[i],
-		       (long long)rec->counters[i], p->line.data, m ? m->path : "UNKNOWN",
-		       m ? m->type : "UNKNOWN");
+		if (!ioa_counter_prints_last(mod->counter_names[i]))
+			print_counter(p, rec, m, mod->counter_names[i], rec->counters[i]);
 	}
 	for (k = 0; k < p->norder[rec->module][1]; k++) {
 		i = (unsigned)p->order[rec->module][1][k];
 		printf("%s\t%d\t%llu\t%s\t%.6f\t%s\t%s\t%s\n", mod->name, rec->rank,
 		       (unsigned long long)rec->id, mod->fcounter_names[i], rec->fcounters[i],
 		       p->line.data, m ? m->path : "UNKNOWN", m ? m->type : "UNKNOWN");
+	}
+	/* A dataset's (variable's) file comes last, as darshan-parser prints it. */
+	for (k = 0; k < p->norder[rec->module][0]; k++) {
+		i = (unsigned)p->order[rec->module][0][k];
+		if (ioa_counter_prints_last(mod->counter_names[i]))
+			print_counter(p, rec, m, mod->counter_names[i], rec->counters[i]);
 	}
 	return 0;
 }
@@ -1085,6 +1175,7 @@ static void release(struct parse *p)
 		summary_release(&p->sums[i]);
 	ioa_buf_release(&p->job_raw);
 	ioa_buf_release(&p->line);
+	ioa_buf_release(&p->scratch);
 	ioa_logr_close(&p->reader);
 }
 
@@ -1145,6 +1236,7 @@ int main(int argc, char **argv)
 	p.path = argv[i];
 	ioa_buf_init(&p.job_raw, REGION_CAP);
 	ioa_buf_init(&p.line, REGION_CAP);
+	ioa_buf_init(&p.scratch, REGION_CAP);
 
 	rc = ioa_logr_open_any(&p.reader, p.path);
 	if (!rc)
