@@ -11,14 +11,14 @@
 
 #define NAME(name, desc) #name,
 #define DESC(name, desc) desc,
-#define COUNT(array) (unsigned)(sizeof(array) / sizeof(array[0]))
+#define COUNT(array)	 (unsigned)(sizeof(array) / sizeof(array[0]))
 /* Float counter lists end in NULL: a module may have none (LUSTRE). */
-#define MODULE_ARRAYS(id, label, region, counters, fcounters)              \
-	static const char *const id##_names[] = {counters(NAME)};          \
-	static const char *const id##_descs[] = {counters(DESC)};          \
-	static const char *const id##_fnames[] = {fcounters(NAME) NULL};   \
-	static const char *const id##_fdescs[] = {fcounters(DESC) NULL};   \
-	_Static_assert(COUNT(id##_names) <= IOA_MAX_COUNTERS &&            \
+#define MODULE_ARRAYS(id, label, region, counters, fcounters)               \
+	static const char *const id##_names[] = {counters(NAME)};           \
+	static const char *const id##_descs[] = {counters(DESC)};           \
+	static const char *const id##_fnames[] = {fcounters(NAME) NULL};    \
+	static const char *const id##_fdescs[] = {fcounters(DESC) NULL};    \
+	_Static_assert(COUNT(id##_names) <= IOA_MAX_COUNTERS &&             \
 			       COUNT(id##_fnames) - 1 <= IOA_MAX_FCOUNTERS, \
 		       "raise IOA_MAX_COUNTERS or IOA_MAX_FCOUNTERS");
 IOA_MODULES(MODULE_ARRAYS)

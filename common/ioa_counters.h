@@ -200,15 +200,15 @@
  * PNETCDF_VAR): for logs imported from Darshan.  D1 is a dataset's last
  * (fastest-varying) dimension.
  */
-#define IOA_OPEN_CLOSE_TIMESTAMPS(X, P)                             \
-	X(P##_F_OPEN_START_TIMESTAMP, "start of the first open")    \
-	X(P##_F_CLOSE_START_TIMESTAMP, "start of the first close")  \
-	X(P##_F_OPEN_END_TIMESTAMP, "end of the last open")         \
+#define IOA_OPEN_CLOSE_TIMESTAMPS(X, P)                            \
+	X(P##_F_OPEN_START_TIMESTAMP, "start of the first open")   \
+	X(P##_F_CLOSE_START_TIMESTAMP, "start of the first close") \
+	X(P##_F_OPEN_END_TIMESTAMP, "end of the last open")        \
 	X(P##_F_CLOSE_END_TIMESTAMP, "end of the last close")
 
-#define IOA_ACCESS_ND(X, P, N)                                                           \
+#define IOA_ACCESS_ND(X, P, N)                                                             \
 	X(P##_ACCESS##N##_ACCESS, "access size (bytes) of the " #N ". most common access") \
-	X(P##_ACCESS##N##_LENGTH_D1, "its length (count x block) in dimension 1")         \
+	X(P##_ACCESS##N##_LENGTH_D1, "its length (count x block) in dimension 1")          \
 	X(P##_ACCESS##N##_LENGTH_D2, "its length in dimension 2")                          \
 	X(P##_ACCESS##N##_LENGTH_D3, "its length in dimension 3")                          \
 	X(P##_ACCESS##N##_LENGTH_D4, "its length in dimension 4")                          \
@@ -219,125 +219,126 @@
 	X(P##_ACCESS##N##_STRIDE_D4, "its stride in dimension 4")                          \
 	X(P##_ACCESS##N##_STRIDE_D5, "its stride in dimension 5")
 
-#define IOA_ACCESSES_ND(X, P)                                              \
-	IOA_ACCESS_ND(X, P, 1)                                             \
-	IOA_ACCESS_ND(X, P, 2)                                             \
-	IOA_ACCESS_ND(X, P, 3)                                             \
-	IOA_ACCESS_ND(X, P, 4)                                             \
-	X(P##_ACCESS1_COUNT, "count of the most common access")            \
-	X(P##_ACCESS2_COUNT, "count of the second most common access")     \
-	X(P##_ACCESS3_COUNT, "count of the third most common access")      \
+#define IOA_ACCESSES_ND(X, P)                                          \
+	IOA_ACCESS_ND(X, P, 1)                                         \
+	IOA_ACCESS_ND(X, P, 2)                                         \
+	IOA_ACCESS_ND(X, P, 3)                                         \
+	IOA_ACCESS_ND(X, P, 4)                                         \
+	X(P##_ACCESS1_COUNT, "count of the most common access")        \
+	X(P##_ACCESS2_COUNT, "count of the second most common access") \
+	X(P##_ACCESS3_COUNT, "count of the third most common access")  \
 	X(P##_ACCESS4_COUNT, "count of the fourth most common access")
 
-#define IOA_LAYER_FTIMES(X, P)                                                          \
-	IOA_TIMESTAMPS(X, P)                                                            \
-	X(P##_F_READ_TIME, "cumulative read time")                                      \
-	X(P##_F_WRITE_TIME, "cumulative write time")                                    \
-	X(P##_F_META_TIME, "cumulative metadata time")                                  \
-	X(P##_F_MAX_READ_TIME, "duration of the slowest read")                          \
-	X(P##_F_MAX_WRITE_TIME, "duration of the slowest write")                        \
-	X(P##_F_FASTEST_RANK_TIME, "I/O time of the fastest rank on a shared record")   \
-	X(P##_F_SLOWEST_RANK_TIME, "I/O time of the slowest rank on a shared record")   \
-	X(P##_F_VARIANCE_RANK_TIME, "variance of I/O time across ranks")                \
+#define IOA_LAYER_FTIMES(X, P)                                                        \
+	IOA_TIMESTAMPS(X, P)                                                          \
+	X(P##_F_READ_TIME, "cumulative read time")                                    \
+	X(P##_F_WRITE_TIME, "cumulative write time")                                  \
+	X(P##_F_META_TIME, "cumulative metadata time")                                \
+	X(P##_F_MAX_READ_TIME, "duration of the slowest read")                        \
+	X(P##_F_MAX_WRITE_TIME, "duration of the slowest write")                      \
+	X(P##_F_FASTEST_RANK_TIME, "I/O time of the fastest rank on a shared record") \
+	X(P##_F_SLOWEST_RANK_TIME, "I/O time of the slowest rank on a shared record") \
+	X(P##_F_VARIANCE_RANK_TIME, "variance of I/O time across ranks")              \
 	X(P##_F_VARIANCE_RANK_BYTES, "variance of bytes moved across ranks")
 
-#define IOA_H5F_COUNTERS(X)                                       \
-	X(H5F_OPENS, "HDF5 file opens and creates")               \
-	X(H5F_FLUSHES, "HDF5 file flushes")                       \
+#define IOA_H5F_COUNTERS(X)                         \
+	X(H5F_OPENS, "HDF5 file opens and creates") \
+	X(H5F_FLUSHES, "HDF5 file flushes")         \
 	X(H5F_USE_MPIIO, "1 when the file was accessed through MPI-IO")
 
-#define IOA_H5F_FCOUNTERS(X)                 \
-	IOA_OPEN_CLOSE_TIMESTAMPS(X, H5F)    \
+#define IOA_H5F_FCOUNTERS(X)              \
+	IOA_OPEN_CLOSE_TIMESTAMPS(X, H5F) \
 	X(H5F_F_META_TIME, "cumulative time in HDF5 file metadata operations")
 
-#define IOA_H5D_COUNTERS(X)                                                                 \
-	X(H5D_OPENS, "dataset opens and creates")                                           \
-	X(H5D_READS, "dataset reads")                                                       \
-	X(H5D_WRITES, "dataset writes")                                                     \
-	X(H5D_FLUSHES, "dataset flushes")                                                   \
-	X(H5D_BYTES_READ, "bytes read")                                                     \
-	X(H5D_BYTES_WRITTEN, "bytes written")                                               \
-	X(H5D_RW_SWITCHES, "switches between reading and writing")                          \
+#define IOA_H5D_COUNTERS(X)                                                                     \
+	X(H5D_OPENS, "dataset opens and creates")                                               \
+	X(H5D_READS, "dataset reads")                                                           \
+	X(H5D_WRITES, "dataset writes")                                                         \
+	X(H5D_FLUSHES, "dataset flushes")                                                       \
+	X(H5D_BYTES_READ, "bytes read")                                                         \
+	X(H5D_BYTES_WRITTEN, "bytes written")                                                   \
+	X(H5D_RW_SWITCHES, "switches between reading and writing")                              \
 	X(H5D_REGULAR_HYPERSLAB_SELECTS, "reads and writes with a regular hyperslab selection") \
-	X(H5D_IRREGULAR_HYPERSLAB_SELECTS, "reads and writes with an irregular hyperslab selection") \
-	X(H5D_POINT_SELECTS, "reads and writes with a point selection")                    \
-	X(H5D_MAX_READ_TIME_SIZE, "size of the slowest read")                               \
-	X(H5D_MAX_WRITE_TIME_SIZE, "size of the slowest write")                             \
-	IOA_SIZE_BINS(X, H5D, READ_AGG)                                                     \
-	IOA_SIZE_BINS(X, H5D, WRITE_AGG)                                                    \
-	IOA_ACCESSES_ND(X, H5D)                                                             \
-	X(H5D_DATASPACE_NDIMS, "dimensions of the dataset's dataspace")                     \
-	X(H5D_DATASPACE_NPOINTS, "points in the dataset's dataspace")                       \
-	X(H5D_DATATYPE_SIZE, "size of one element in bytes")                                \
-	X(H5D_CHUNK_SIZE_D1, "chunk size in dimension 1")                                   \
-	X(H5D_CHUNK_SIZE_D2, "chunk size in dimension 2")                                   \
-	X(H5D_CHUNK_SIZE_D3, "chunk size in dimension 3")                                   \
-	X(H5D_CHUNK_SIZE_D4, "chunk size in dimension 4")                                   \
-	X(H5D_CHUNK_SIZE_D5, "chunk size in dimension 5")                                   \
-	X(H5D_USE_MPIIO_COLLECTIVE, "1 when MPI-IO collective transfers were used")         \
-	X(H5D_USE_DEPRECATED, "1 when deprecated H5D calls were used")                      \
-	IOA_RANK_VARIANCE(X, H5D)                                                           \
+	X(H5D_IRREGULAR_HYPERSLAB_SELECTS,                                                      \
+	  "reads and writes with an irregular hyperslab selection")                             \
+	X(H5D_POINT_SELECTS, "reads and writes with a point selection")                         \
+	X(H5D_MAX_READ_TIME_SIZE, "size of the slowest read")                                   \
+	X(H5D_MAX_WRITE_TIME_SIZE, "size of the slowest write")                                 \
+	IOA_SIZE_BINS(X, H5D, READ_AGG)                                                         \
+	IOA_SIZE_BINS(X, H5D, WRITE_AGG)                                                        \
+	IOA_ACCESSES_ND(X, H5D)                                                                 \
+	X(H5D_DATASPACE_NDIMS, "dimensions of the dataset's dataspace")                         \
+	X(H5D_DATASPACE_NPOINTS, "points in the dataset's dataspace")                           \
+	X(H5D_DATATYPE_SIZE, "size of one element in bytes")                                    \
+	X(H5D_CHUNK_SIZE_D1, "chunk size in dimension 1")                                       \
+	X(H5D_CHUNK_SIZE_D2, "chunk size in dimension 2")                                       \
+	X(H5D_CHUNK_SIZE_D3, "chunk size in dimension 3")                                       \
+	X(H5D_CHUNK_SIZE_D4, "chunk size in dimension 4")                                       \
+	X(H5D_CHUNK_SIZE_D5, "chunk size in dimension 5")                                       \
+	X(H5D_USE_MPIIO_COLLECTIVE, "1 when MPI-IO collective transfers were used")             \
+	X(H5D_USE_DEPRECATED, "1 when deprecated H5D calls were used")                          \
+	IOA_RANK_VARIANCE(X, H5D)                                                               \
 	X(H5D_FILE_REC_ID, "record id of the HDF5 file holding the dataset")
 
 #define IOA_H5D_FCOUNTERS(X) IOA_LAYER_FTIMES(X, H5D)
 
-#define IOA_PNETCDF_FILE_COUNTERS(X)                                                  \
-	X(PNETCDF_FILE_CREATES, "file creates")                                       \
-	X(PNETCDF_FILE_OPENS, "file opens")                                           \
-	X(PNETCDF_FILE_REDEFS, "redef calls")                                         \
-	X(PNETCDF_FILE_INDEP_WAITS, "independent waits")                              \
-	X(PNETCDF_FILE_COLL_WAITS, "collective waits")                                \
-	X(PNETCDF_FILE_SYNCS, "file syncs")                                           \
-	X(PNETCDF_FILE_BYTES_READ, "bytes read, the library's own header I/O included") \
+#define IOA_PNETCDF_FILE_COUNTERS(X)                                                          \
+	X(PNETCDF_FILE_CREATES, "file creates")                                               \
+	X(PNETCDF_FILE_OPENS, "file opens")                                                   \
+	X(PNETCDF_FILE_REDEFS, "redef calls")                                                 \
+	X(PNETCDF_FILE_INDEP_WAITS, "independent waits")                                      \
+	X(PNETCDF_FILE_COLL_WAITS, "collective waits")                                        \
+	X(PNETCDF_FILE_SYNCS, "file syncs")                                                   \
+	X(PNETCDF_FILE_BYTES_READ, "bytes read, the library's own header I/O included")       \
 	X(PNETCDF_FILE_BYTES_WRITTEN, "bytes written, the library's own header I/O included") \
 	X(PNETCDF_FILE_WAIT_FAILURES, "waits that failed")
 
-#define IOA_PNETCDF_FILE_FCOUNTERS(X)                                         \
+#define IOA_PNETCDF_FILE_FCOUNTERS(X)                                               \
 	X(PNETCDF_FILE_F_OPEN_START_TIMESTAMP, "start of the first open or create") \
-	X(PNETCDF_FILE_F_CLOSE_START_TIMESTAMP, "start of the first close")   \
-	X(PNETCDF_FILE_F_WAIT_START_TIMESTAMP, "start of the first wait")     \
-	X(PNETCDF_FILE_F_OPEN_END_TIMESTAMP, "end of the last open or create") \
-	X(PNETCDF_FILE_F_CLOSE_END_TIMESTAMP, "end of the last close")        \
-	X(PNETCDF_FILE_F_WAIT_END_TIMESTAMP, "end of the last wait")          \
-	X(PNETCDF_FILE_F_META_TIME, "cumulative metadata time")               \
+	X(PNETCDF_FILE_F_CLOSE_START_TIMESTAMP, "start of the first close")         \
+	X(PNETCDF_FILE_F_WAIT_START_TIMESTAMP, "start of the first wait")           \
+	X(PNETCDF_FILE_F_OPEN_END_TIMESTAMP, "end of the last open or create")      \
+	X(PNETCDF_FILE_F_CLOSE_END_TIMESTAMP, "end of the last close")              \
+	X(PNETCDF_FILE_F_WAIT_END_TIMESTAMP, "end of the last wait")                \
+	X(PNETCDF_FILE_F_META_TIME, "cumulative metadata time")                     \
 	X(PNETCDF_FILE_F_WAIT_TIME, "cumulative wait time")
 
-#define IOA_PNETCDF_CALLS(X, KIND, WHAT)                                      \
-	X(PNETCDF_VAR_##KIND##_VAR, WHAT " calls on the whole variable")      \
-	X(PNETCDF_VAR_##KIND##_VAR1, WHAT " calls on one element")            \
-	X(PNETCDF_VAR_##KIND##_VARA, WHAT " calls on a subarray")             \
-	X(PNETCDF_VAR_##KIND##_VARS, WHAT " calls on a strided subarray")     \
+#define IOA_PNETCDF_CALLS(X, KIND, WHAT)                                         \
+	X(PNETCDF_VAR_##KIND##_VAR, WHAT " calls on the whole variable")         \
+	X(PNETCDF_VAR_##KIND##_VAR1, WHAT " calls on one element")               \
+	X(PNETCDF_VAR_##KIND##_VARA, WHAT " calls on a subarray")                \
+	X(PNETCDF_VAR_##KIND##_VARS, WHAT " calls on a strided subarray")        \
 	X(PNETCDF_VAR_##KIND##_VARM, WHAT " calls on a mapped strided subarray") \
 	X(PNETCDF_VAR_##KIND##_VARN, WHAT " calls on several subarrays")
 
-#define IOA_PNETCDF_VAR_COUNTERS(X)                                                  \
-	X(PNETCDF_VAR_OPENS, "variable defines and inquiries")                       \
-	X(PNETCDF_VAR_INDEP_READS, "independent reads")                              \
-	X(PNETCDF_VAR_INDEP_WRITES, "independent writes")                            \
-	X(PNETCDF_VAR_COLL_READS, "collective reads")                                \
-	X(PNETCDF_VAR_COLL_WRITES, "collective writes")                              \
-	X(PNETCDF_VAR_NB_READS, "non-blocking reads")                                \
-	X(PNETCDF_VAR_NB_WRITES, "non-blocking writes")                              \
-	X(PNETCDF_VAR_BYTES_READ, "bytes read, the library's header I/O not included") \
+#define IOA_PNETCDF_VAR_COUNTERS(X)                                                          \
+	X(PNETCDF_VAR_OPENS, "variable defines and inquiries")                               \
+	X(PNETCDF_VAR_INDEP_READS, "independent reads")                                      \
+	X(PNETCDF_VAR_INDEP_WRITES, "independent writes")                                    \
+	X(PNETCDF_VAR_COLL_READS, "collective reads")                                        \
+	X(PNETCDF_VAR_COLL_WRITES, "collective writes")                                      \
+	X(PNETCDF_VAR_NB_READS, "non-blocking reads")                                        \
+	X(PNETCDF_VAR_NB_WRITES, "non-blocking writes")                                      \
+	X(PNETCDF_VAR_BYTES_READ, "bytes read, the library's header I/O not included")       \
 	X(PNETCDF_VAR_BYTES_WRITTEN, "bytes written, the library's header I/O not included") \
-	X(PNETCDF_VAR_RW_SWITCHES, "switches between reading and writing")           \
-	IOA_PNETCDF_CALLS(X, PUT, "put")                                             \
-	X(PNETCDF_VAR_PUT_VARD, "put calls with a derived datatype")                 \
-	IOA_PNETCDF_CALLS(X, GET, "get")                                             \
-	X(PNETCDF_VAR_GET_VARD, "get calls with a derived datatype")                 \
-	IOA_PNETCDF_CALLS(X, IPUT, "non-blocking put")                               \
-	IOA_PNETCDF_CALLS(X, IGET, "non-blocking get")                               \
-	IOA_PNETCDF_CALLS(X, BPUT, "buffered non-blocking put")                      \
-	X(PNETCDF_VAR_MAX_READ_TIME_SIZE, "size of the slowest read")                \
-	X(PNETCDF_VAR_MAX_WRITE_TIME_SIZE, "size of the slowest write")              \
-	IOA_SIZE_BINS(X, PNETCDF_VAR, READ_AGG)                                      \
-	IOA_SIZE_BINS(X, PNETCDF_VAR, WRITE_AGG)                                     \
-	IOA_ACCESSES_ND(X, PNETCDF_VAR)                                              \
-	X(PNETCDF_VAR_NDIMS, "dimensions of the variable")                           \
-	X(PNETCDF_VAR_NPOINTS, "elements of the variable")                           \
-	X(PNETCDF_VAR_DATATYPE_SIZE, "size of one element in bytes")                 \
-	X(PNETCDF_VAR_IS_RECORD_VAR, "1 for a record variable")                      \
-	IOA_RANK_VARIANCE(X, PNETCDF_VAR)                                            \
+	X(PNETCDF_VAR_RW_SWITCHES, "switches between reading and writing")                   \
+	IOA_PNETCDF_CALLS(X, PUT, "put")                                                     \
+	X(PNETCDF_VAR_PUT_VARD, "put calls with a derived datatype")                         \
+	IOA_PNETCDF_CALLS(X, GET, "get")                                                     \
+	X(PNETCDF_VAR_GET_VARD, "get calls with a derived datatype")                         \
+	IOA_PNETCDF_CALLS(X, IPUT, "non-blocking put")                                       \
+	IOA_PNETCDF_CALLS(X, IGET, "non-blocking get")                                       \
+	IOA_PNETCDF_CALLS(X, BPUT, "buffered non-blocking put")                              \
+	X(PNETCDF_VAR_MAX_READ_TIME_SIZE, "size of the slowest read")                        \
+	X(PNETCDF_VAR_MAX_WRITE_TIME_SIZE, "size of the slowest write")                      \
+	IOA_SIZE_BINS(X, PNETCDF_VAR, READ_AGG)                                              \
+	IOA_SIZE_BINS(X, PNETCDF_VAR, WRITE_AGG)                                             \
+	IOA_ACCESSES_ND(X, PNETCDF_VAR)                                                      \
+	X(PNETCDF_VAR_NDIMS, "dimensions of the variable")                                   \
+	X(PNETCDF_VAR_NPOINTS, "elements of the variable")                                   \
+	X(PNETCDF_VAR_DATATYPE_SIZE, "size of one element in bytes")                         \
+	X(PNETCDF_VAR_IS_RECORD_VAR, "1 for a record variable")                              \
+	IOA_RANK_VARIANCE(X, PNETCDF_VAR)                                                    \
 	X(PNETCDF_VAR_FILE_REC_ID, "record id of the file holding the variable")
 
 #define IOA_PNETCDF_VAR_FCOUNTERS(X) IOA_LAYER_FTIMES(X, PNETCDF_VAR)
@@ -351,34 +352,79 @@
 #define IOA_LUSTRE_COMPS 4
 #define IOA_LUSTRE_OSTS	 64
 
-#define IOA_LUSTRE_COMP(X, N)                                                             \
-	X(LUSTRE_COMP##N##_STRIPE_SIZE, "stripe size of layout component " #N " in bytes") \
-	X(LUSTRE_COMP##N##_STRIPE_COUNT, "OSTs component " #N " is striped over")          \
-	X(LUSTRE_COMP##N##_STRIPE_PATTERN, "Lustre's pattern of component " #N " (0 raid0, 2 mdt, 4 overstriped, 8 foreign)") \
-	X(LUSTRE_COMP##N##_FLAGS, "Lustre's flags of component " #N)                       \
-	X(LUSTRE_COMP##N##_EXT_START, "first byte of the file component " #N " holds")     \
-	X(LUSTRE_COMP##N##_EXT_END, "end of the extent of component " #N " (-1: the end of the file)") \
-	X(LUSTRE_COMP##N##_MIRROR_ID, "mirror id of component " #N)                       \
-	X(LUSTRE_COMP##N##_POOL_NAME_A, "bytes 1 to 8 of component " #N "'s OST pool name") \
+#define IOA_LUSTRE_COMP(X, N)                                                                \
+	X(LUSTRE_COMP##N##_STRIPE_SIZE, "stripe size of layout component " #N " in bytes")   \
+	X(LUSTRE_COMP##N##_STRIPE_COUNT, "OSTs component " #N " is striped over")            \
+	X(LUSTRE_COMP##N##_STRIPE_PATTERN,                                                   \
+	  "Lustre's pattern of component " #N " (0 raid0, 2 mdt, 4 overstriped, 8 foreign)") \
+	X(LUSTRE_COMP##N##_FLAGS, "Lustre's flags of component " #N)                         \
+	X(LUSTRE_COMP##N##_EXT_START, "first byte of the file component " #N " holds")       \
+	X(LUSTRE_COMP##N##_EXT_END,                                                          \
+	  "end of the extent of component " #N " (-1: the end of the file)")                 \
+	X(LUSTRE_COMP##N##_MIRROR_ID, "mirror id of component " #N)                          \
+	X(LUSTRE_COMP##N##_POOL_NAME_A, "bytes 1 to 8 of component " #N "'s OST pool name")  \
 	X(LUSTRE_COMP##N##_POOL_NAME_B, "bytes 9 to 16 of component " #N "'s OST pool name")
 
-#define IOA_LUSTRE_OST(X, N) X(LUSTRE_OST_ID_##N, "index of the OST of stripe " #N ", in layout order")
+#define IOA_LUSTRE_OST(X, N) \
+	X(LUSTRE_OST_ID_##N, "index of the OST of stripe " #N ", in layout order")
 
-#define IOA_LUSTRE_COUNTERS(X)                                                 \
-	X(LUSTRE_NUM_COMPONENTS, "layout components of the file")             \
-	X(LUSTRE_NUM_STRIPES, "stripes of all its components")                \
-	IOA_LUSTRE_COMP(X, 1)                                                  \
-	IOA_LUSTRE_COMP(X, 2)                                                  \
-	IOA_LUSTRE_COMP(X, 3)                                                  \
-	IOA_LUSTRE_COMP(X, 4)                                                  \
-	IOA_LUSTRE_OST(X, 0) IOA_LUSTRE_OST(X, 1) IOA_LUSTRE_OST(X, 2) IOA_LUSTRE_OST(X, 3) IOA_LUSTRE_OST(X, 4) IOA_LUSTRE_OST(X, 5) IOA_LUSTRE_OST(X, 6) IOA_LUSTRE_OST(X, 7) \
-	IOA_LUSTRE_OST(X, 8) IOA_LUSTRE_OST(X, 9) IOA_LUSTRE_OST(X, 10) IOA_LUSTRE_OST(X, 11) IOA_LUSTRE_OST(X, 12) IOA_LUSTRE_OST(X, 13) IOA_LUSTRE_OST(X, 14) IOA_LUSTRE_OST(X, 15) \
-	IOA_LUSTRE_OST(X, 16) IOA_LUSTRE_OST(X, 17) IOA_LUSTRE_OST(X, 18) IOA_LUSTRE_OST(X, 19) IOA_LUSTRE_OST(X, 20) IOA_LUSTRE_OST(X, 21) IOA_LUSTRE_OST(X, 22) IOA_LUSTRE_OST(X, 23) \
-	IOA_LUSTRE_OST(X, 24) IOA_LUSTRE_OST(X, 25) IOA_LUSTRE_OST(X, 26) IOA_LUSTRE_OST(X, 27) IOA_LUSTRE_OST(X, 28) IOA_LUSTRE_OST(X, 29) IOA_LUSTRE_OST(X, 30) IOA_LUSTRE_OST(X, 31) \
-	IOA_LUSTRE_OST(X, 32) IOA_LUSTRE_OST(X, 33) IOA_LUSTRE_OST(X, 34) IOA_LUSTRE_OST(X, 35) IOA_LUSTRE_OST(X, 36) IOA_LUSTRE_OST(X, 37) IOA_LUSTRE_OST(X, 38) IOA_LUSTRE_OST(X, 39) \
-	IOA_LUSTRE_OST(X, 40) IOA_LUSTRE_OST(X, 41) IOA_LUSTRE_OST(X, 42) IOA_LUSTRE_OST(X, 43) IOA_LUSTRE_OST(X, 44) IOA_LUSTRE_OST(X, 45) IOA_LUSTRE_OST(X, 46) IOA_LUSTRE_OST(X, 47) \
-	IOA_LUSTRE_OST(X, 48) IOA_LUSTRE_OST(X, 49) IOA_LUSTRE_OST(X, 50) IOA_LUSTRE_OST(X, 51) IOA_LUSTRE_OST(X, 52) IOA_LUSTRE_OST(X, 53) IOA_LUSTRE_OST(X, 54) IOA_LUSTRE_OST(X, 55) \
-	IOA_LUSTRE_OST(X, 56) IOA_LUSTRE_OST(X, 57) IOA_LUSTRE_OST(X, 58) IOA_LUSTRE_OST(X, 59) IOA_LUSTRE_OST(X, 60) IOA_LUSTRE_OST(X, 61) IOA_LUSTRE_OST(X, 62) IOA_LUSTRE_OST(X, 63)
+#define IOA_LUSTRE_COUNTERS(X)                                                                                                \
+	X(LUSTRE_NUM_COMPONENTS, "layout components of the file")                                                             \
+	X(LUSTRE_NUM_STRIPES, "stripes of all its components")                                                                \
+	IOA_LUSTRE_COMP(X, 1)                                                                                                 \
+	IOA_LUSTRE_COMP(X, 2)                                                                                                 \
+	IOA_LUSTRE_COMP(X, 3)                                                                                                 \
+	IOA_LUSTRE_COMP(X, 4)                                                                                                 \
+	IOA_LUSTRE_OST(X, 0)                                                                                                  \
+	IOA_LUSTRE_OST(X, 1) IOA_LUSTRE_OST(X, 2) IOA_LUSTRE_OST(X, 3) IOA_LUSTRE_OST(X, 4) IOA_LUSTRE_OST(                   \
+		X, 5) IOA_LUSTRE_OST(X, 6) IOA_LUSTRE_OST(X,                                                                  \
+							  7) IOA_LUSTRE_OST(X,                                                \
+									    8) IOA_LUSTRE_OST(X,                              \
+											      9)                              \
+		IOA_LUSTRE_OST(X, 10) IOA_LUSTRE_OST(X, 11) IOA_LUSTRE_OST(X, 12) IOA_LUSTRE_OST(X, 13) IOA_LUSTRE_OST(       \
+			X,                                                                                                    \
+			14) IOA_LUSTRE_OST(X,                                                                                 \
+					   15) IOA_LUSTRE_OST(X,                                                              \
+							      16) IOA_LUSTRE_OST(X,                                           \
+										 17) IOA_LUSTRE_OST(X,                        \
+												    18)                       \
+			IOA_LUSTRE_OST(X, 19) IOA_LUSTRE_OST(X, 20) IOA_LUSTRE_OST(X, 21) IOA_LUSTRE_OST(                     \
+				X, 22) IOA_LUSTRE_OST(X, 23) IOA_LUSTRE_OST(X,                                                \
+									    24) IOA_LUSTRE_OST(X,                             \
+											       25)                            \
+				IOA_LUSTRE_OST(X, 26) IOA_LUSTRE_OST(X, 27) IOA_LUSTRE_OST(X, 28) IOA_LUSTRE_OST(             \
+					X,                                                                                    \
+					29) IOA_LUSTRE_OST(X,                                                                 \
+							   30) IOA_LUSTRE_OST(X,                                              \
+									      31) IOA_LUSTRE_OST(X,                           \
+												 32)                          \
+					IOA_LUSTRE_OST(X, 33) IOA_LUSTRE_OST(X, 34) IOA_LUSTRE_OST(X, 35) IOA_LUSTRE_OST(     \
+						X, 36) IOA_LUSTRE_OST(X, 37) IOA_LUSTRE_OST(X,                                \
+											    38) IOA_LUSTRE_OST(X, 39)         \
+						IOA_LUSTRE_OST(X, 40) IOA_LUSTRE_OST(X, 41) IOA_LUSTRE_OST(                   \
+							X, 42) IOA_LUSTRE_OST(X,                                              \
+									      43) IOA_LUSTRE_OST(X,                           \
+												 44)                          \
+							IOA_LUSTRE_OST(X, 45) IOA_LUSTRE_OST(X, 46) IOA_LUSTRE_OST(           \
+								X, 47) IOA_LUSTRE_OST(X,                                      \
+										      48) IOA_LUSTRE_OST(X,                   \
+													 49)                  \
+								IOA_LUSTRE_OST(X, 50) IOA_LUSTRE_OST(X, 51) IOA_LUSTRE_OST(   \
+									X, 52) IOA_LUSTRE_OST(X,                              \
+											      53) IOA_LUSTRE_OST(X,           \
+														 54)          \
+									IOA_LUSTRE_OST(X, 55) IOA_LUSTRE_OST(                 \
+										X,                                            \
+										56) IOA_LUSTRE_OST(X, 57)                     \
+										IOA_LUSTRE_OST(X, 58) IOA_LUSTRE_OST(         \
+											X,                                    \
+											59) IOA_LUSTRE_OST(X, 60)             \
+											IOA_LUSTRE_OST(X, 61) IOA_LUSTRE_OST( \
+												X,                            \
+												62)                           \
+												IOA_LUSTRE_OST(               \
+													X,                    \
+													63)
 
 #define IOA_LUSTRE_FCOUNTERS(X)
 
@@ -387,16 +433,14 @@
  * Region types are part of the log format (docs/log-format.md) and never
  * reused.
  */
-#define IOA_MODULES(X)                                                 \
-	X(POSIX, "POSIX", 16, IOA_POSIX_COUNTERS, IOA_POSIX_FCOUNTERS) \
-	X(STDIO, "STDIO", 17, IOA_STDIO_COUNTERS, IOA_STDIO_FCOUNTERS) \
-	X(MPIIO, "MPI-IO", 18, IOA_MPIIO_COUNTERS, IOA_MPIIO_FCOUNTERS)                \
-	X(H5F, "H5F", 19, IOA_H5F_COUNTERS, IOA_H5F_FCOUNTERS)                     \
-	X(H5D, "H5D", 20, IOA_H5D_COUNTERS, IOA_H5D_FCOUNTERS)                     \
-	X(PNETCDF_FILE, "PNETCDF_FILE", 21, IOA_PNETCDF_FILE_COUNTERS,             \
-	  IOA_PNETCDF_FILE_FCOUNTERS)                                              \
-	X(PNETCDF_VAR, "PNETCDF_VAR", 22, IOA_PNETCDF_VAR_COUNTERS,                \
-	  IOA_PNETCDF_VAR_FCOUNTERS)                                               \
+#define IOA_MODULES(X)                                                                             \
+	X(POSIX, "POSIX", 16, IOA_POSIX_COUNTERS, IOA_POSIX_FCOUNTERS)                             \
+	X(STDIO, "STDIO", 17, IOA_STDIO_COUNTERS, IOA_STDIO_FCOUNTERS)                             \
+	X(MPIIO, "MPI-IO", 18, IOA_MPIIO_COUNTERS, IOA_MPIIO_FCOUNTERS)                            \
+	X(H5F, "H5F", 19, IOA_H5F_COUNTERS, IOA_H5F_FCOUNTERS)                                     \
+	X(H5D, "H5D", 20, IOA_H5D_COUNTERS, IOA_H5D_FCOUNTERS)                                     \
+	X(PNETCDF_FILE, "PNETCDF_FILE", 21, IOA_PNETCDF_FILE_COUNTERS, IOA_PNETCDF_FILE_FCOUNTERS) \
+	X(PNETCDF_VAR, "PNETCDF_VAR", 22, IOA_PNETCDF_VAR_COUNTERS, IOA_PNETCDF_VAR_FCOUNTERS)     \
 	X(LUSTRE, "LUSTRE", 23, IOA_LUSTRE_COUNTERS, IOA_LUSTRE_FCOUNTERS)
 
 #define IOA_COUNTER_ENUM(name, desc) name,
@@ -410,12 +454,16 @@ enum ioa_h5f_counter { IOA_H5F_COUNTERS(IOA_COUNTER_ENUM) H5F_NUM_INDICES };
 enum ioa_h5f_fcounter { IOA_H5F_FCOUNTERS(IOA_COUNTER_ENUM) H5F_F_NUM_INDICES };
 enum ioa_h5d_counter { IOA_H5D_COUNTERS(IOA_COUNTER_ENUM) H5D_NUM_INDICES };
 enum ioa_h5d_fcounter { IOA_H5D_FCOUNTERS(IOA_COUNTER_ENUM) H5D_F_NUM_INDICES };
-enum ioa_pnetcdf_file_counter { IOA_PNETCDF_FILE_COUNTERS(IOA_COUNTER_ENUM) PNETCDF_FILE_NUM_INDICES };
+enum ioa_pnetcdf_file_counter {
+	IOA_PNETCDF_FILE_COUNTERS(IOA_COUNTER_ENUM) PNETCDF_FILE_NUM_INDICES
+};
 enum ioa_pnetcdf_file_fcounter {
 	IOA_PNETCDF_FILE_FCOUNTERS(IOA_COUNTER_ENUM) PNETCDF_FILE_F_NUM_INDICES
 };
 enum ioa_pnetcdf_var_counter { IOA_PNETCDF_VAR_COUNTERS(IOA_COUNTER_ENUM) PNETCDF_VAR_NUM_INDICES };
-enum ioa_pnetcdf_var_fcounter { IOA_PNETCDF_VAR_FCOUNTERS(IOA_COUNTER_ENUM) PNETCDF_VAR_F_NUM_INDICES };
+enum ioa_pnetcdf_var_fcounter {
+	IOA_PNETCDF_VAR_FCOUNTERS(IOA_COUNTER_ENUM) PNETCDF_VAR_F_NUM_INDICES
+};
 enum ioa_lustre_counter { IOA_LUSTRE_COUNTERS(IOA_COUNTER_ENUM) LUSTRE_NUM_INDICES };
 #undef IOA_COUNTER_ENUM
 

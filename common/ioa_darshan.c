@@ -33,8 +33,8 @@
 
 #define DARSHAN_MAGIC 6567223
 /* What one region may decompress to, whatever the log says. */
-#define REGION_CAP ((size_t)1 << 30)
-#define CHUNK	   (64 * 1024)
+#define REGION_CAP   ((size_t)1 << 30)
+#define CHUNK	     (64 * 1024)
 #define METADATA_LEN 1024
 /* Darshan's job region: the job, its metadata, the command line and mounts, in this many bytes. */
 #define JOB_RECORD_SIZE 4096
@@ -120,8 +120,8 @@ static int check_map(struct ioa_darshan *d, const struct ioa_darshan_map *m, uin
 		return 0;
 	if (m->off < header || m->off > d->file_size || m->len > d->file_size - m->off)
 		return fail(d, -EINVAL,
-			    "%s region (%llu bytes at %llu) lies outside the file (%llu bytes)", what,
-			    (unsigned long long)m->len, (unsigned long long)m->off,
+			    "%s region (%llu bytes at %llu) lies outside the file (%llu bytes)",
+			    what, (unsigned long long)m->len, (unsigned long long)m->off,
 			    (unsigned long long)d->file_size);
 	return 0;
 }
@@ -200,21 +200,20 @@ static const enum ioa_darshan_kind kinds_300[] = {
 	IOA_DK_UNKNOWN, IOA_DK_POSIX, IOA_DK_MPIIO, IOA_DK_HDF5, IOA_DK_PNETCDF, IOA_DK_BGQ,
 };
 static const enum ioa_darshan_kind kinds_310[] = {
-	IOA_DK_UNKNOWN, IOA_DK_POSIX,	  IOA_DK_MPIIO,	    IOA_DK_HDF5,      IOA_DK_PNETCDF,
-	IOA_DK_BGQ,	IOA_DK_LUSTRE,	  IOA_DK_STDIO,	    IOA_DK_DXT_POSIX, IOA_DK_DXT_MPIIO,
-	IOA_DK_MDHIM,
+	IOA_DK_UNKNOWN,	  IOA_DK_POSIX,	    IOA_DK_MPIIO,  IOA_DK_HDF5,
+	IOA_DK_PNETCDF,	  IOA_DK_BGQ,	    IOA_DK_LUSTRE, IOA_DK_STDIO,
+	IOA_DK_DXT_POSIX, IOA_DK_DXT_MPIIO, IOA_DK_MDHIM,
 };
 static const enum ioa_darshan_kind kinds_321[] = {
-	IOA_DK_UNKNOWN,	  IOA_DK_POSIX,	    IOA_DK_MPIIO, IOA_DK_H5F,  IOA_DK_H5D,
-	IOA_DK_PNETCDF,	  IOA_DK_BGQ,	    IOA_DK_LUSTRE, IOA_DK_STDIO, IOA_DK_DXT_POSIX,
-	IOA_DK_DXT_MPIIO, IOA_DK_MDHIM,	    IOA_DK_APXC,  IOA_DK_APMPI, IOA_DK_HEATMAP,
+	IOA_DK_UNKNOWN,	  IOA_DK_POSIX, IOA_DK_MPIIO,  IOA_DK_H5F,   IOA_DK_H5D,
+	IOA_DK_PNETCDF,	  IOA_DK_BGQ,	IOA_DK_LUSTRE, IOA_DK_STDIO, IOA_DK_DXT_POSIX,
+	IOA_DK_DXT_MPIIO, IOA_DK_MDHIM, IOA_DK_APXC,   IOA_DK_APMPI, IOA_DK_HEATMAP,
 };
 static const enum ioa_darshan_kind kinds_341[] = {
-	IOA_DK_UNKNOWN,	  IOA_DK_POSIX,	  IOA_DK_MPIIO,	       IOA_DK_H5F,
-	IOA_DK_H5D,	  IOA_DK_PNETCDF_FILE, IOA_DK_PNETCDF_VAR, IOA_DK_BGQ,
-	IOA_DK_LUSTRE,	  IOA_DK_STDIO,	  IOA_DK_DXT_POSIX,    IOA_DK_DXT_MPIIO,
-	IOA_DK_MDHIM,	  IOA_DK_APXC,	  IOA_DK_APMPI,	       IOA_DK_HEATMAP,
-	IOA_DK_DFS,	  IOA_DK_DAOS,
+	IOA_DK_UNKNOWN,	     IOA_DK_POSIX,	 IOA_DK_MPIIO, IOA_DK_H5F,    IOA_DK_H5D,
+	IOA_DK_PNETCDF_FILE, IOA_DK_PNETCDF_VAR, IOA_DK_BGQ,   IOA_DK_LUSTRE, IOA_DK_STDIO,
+	IOA_DK_DXT_POSIX,    IOA_DK_DXT_MPIIO,	 IOA_DK_MDHIM, IOA_DK_APXC,   IOA_DK_APMPI,
+	IOA_DK_HEATMAP,	     IOA_DK_DFS,	 IOA_DK_DAOS,
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
@@ -240,16 +239,26 @@ enum ioa_darshan_kind ioa_darshan_kind(const struct ioa_darshan *d, unsigned id)
 const char *ioa_darshan_kind_name(enum ioa_darshan_kind kind)
 {
 	static const char *const names[] = {
-		[IOA_DK_UNKNOWN] = "unknown",	  [IOA_DK_POSIX] = "POSIX",
-		[IOA_DK_MPIIO] = "MPI-IO",	  [IOA_DK_STDIO] = "STDIO",
-		[IOA_DK_HDF5] = "HDF5",		  [IOA_DK_H5F] = "H5F",
-		[IOA_DK_H5D] = "H5D",		  [IOA_DK_PNETCDF] = "PNETCDF",
-		[IOA_DK_PNETCDF_FILE] = "PNETCDF_FILE", [IOA_DK_PNETCDF_VAR] = "PNETCDF_VAR",
-		[IOA_DK_BGQ] = "BG/Q",		  [IOA_DK_LUSTRE] = "LUSTRE",
-		[IOA_DK_DXT_POSIX] = "DXT_POSIX", [IOA_DK_DXT_MPIIO] = "DXT_MPIIO",
-		[IOA_DK_MDHIM] = "MDHIM",	  [IOA_DK_APXC] = "APXC",
-		[IOA_DK_APMPI] = "APMPI",	  [IOA_DK_HEATMAP] = "HEATMAP",
-		[IOA_DK_DFS] = "DFS",		  [IOA_DK_DAOS] = "DAOS",
+		[IOA_DK_UNKNOWN] = "unknown",
+		[IOA_DK_POSIX] = "POSIX",
+		[IOA_DK_MPIIO] = "MPI-IO",
+		[IOA_DK_STDIO] = "STDIO",
+		[IOA_DK_HDF5] = "HDF5",
+		[IOA_DK_H5F] = "H5F",
+		[IOA_DK_H5D] = "H5D",
+		[IOA_DK_PNETCDF] = "PNETCDF",
+		[IOA_DK_PNETCDF_FILE] = "PNETCDF_FILE",
+		[IOA_DK_PNETCDF_VAR] = "PNETCDF_VAR",
+		[IOA_DK_BGQ] = "BG/Q",
+		[IOA_DK_LUSTRE] = "LUSTRE",
+		[IOA_DK_DXT_POSIX] = "DXT_POSIX",
+		[IOA_DK_DXT_MPIIO] = "DXT_MPIIO",
+		[IOA_DK_MDHIM] = "MDHIM",
+		[IOA_DK_APXC] = "APXC",
+		[IOA_DK_APMPI] = "APMPI",
+		[IOA_DK_HEATMAP] = "HEATMAP",
+		[IOA_DK_DFS] = "DFS",
+		[IOA_DK_DAOS] = "DAOS",
 	};
 
 	return (unsigned)kind < COUNT(names) && names[kind] ? names[kind] : "unknown";
@@ -373,8 +382,7 @@ static int inflate_bzip2(struct ioa_darshan *d, const unsigned char *in, size_t 
 	return rc;
 }
 
-int ioa_darshan_region(struct ioa_darshan *d, const struct ioa_darshan_map *m,
-		       struct ioa_buf *raw)
+int ioa_darshan_region(struct ioa_darshan *d, const struct ioa_darshan_map *m, struct ioa_buf *raw)
 {
 	unsigned char *stored;
 	int rc;
@@ -447,7 +455,8 @@ int ioa_darshan_job(struct ioa_darshan *d, const struct ioa_buf *raw, struct ioa
 }
 
 int ioa_darshan_each_name(struct ioa_darshan *d, const struct ioa_buf *raw,
-			  int (*fn)(uint64_t id, const unsigned char *name, uint32_t len, void *arg),
+			  int (*fn)(uint64_t id, const unsigned char *name, uint32_t len,
+				    void *arg),
 			  void *arg)
 {
 	const unsigned char *p = (const unsigned char *)raw->data;
@@ -470,8 +479,8 @@ int ioa_darshan_each_name(struct ioa_darshan *d, const struct ioa_buf *raw,
 			p += 4;
 			left -= 4;
 			if (len > left)
-				return fail(d, -EINVAL, "name table: a name of %zu bytes, %zu left", len,
-					    left);
+				return fail(d, -EINVAL, "name table: a name of %zu bytes, %zu left",
+					    len, left);
 		} else {
 			const unsigned char *nul = memchr(p, '\0', left);
 
@@ -515,18 +524,29 @@ struct layout {
 };
 
 #define DROP (-1)
-#define SPAN(a, b) {(a), (b) - (a) + 1, 0}
-#define ONE(a)	   SPAN(a, a)
-#define ADD(a)	   {(a), 1, 1}
+#define SPAN(a, b)                    \
+	{                             \
+		(a), (b) - (a) + 1, 0 \
+	}
+#define ONE(a) SPAN(a, a)
+#define ADD(a)            \
+	{                 \
+		(a), 1, 1 \
+	}
 
 /* POSIX 1 kept STDIO counts (FOPENS, FREADS, FWRITES, FSEEKS) after MMAPS; 2 dropped them. */
 static const struct run posix_ints_1[] = {
-	ONE(POSIX_OPENS), SPAN(POSIX_READS, POSIX_MMAPS), {DROP, 4, 0},
-	SPAN(POSIX_FSYNCS, POSIX_FDSYNCS), SPAN(POSIX_MODE, POSIX_SLOWEST_RANK_BYTES),
+	ONE(POSIX_OPENS),
+	SPAN(POSIX_READS, POSIX_MMAPS),
+	{DROP, 4, 0},
+	SPAN(POSIX_FSYNCS, POSIX_FDSYNCS),
+	SPAN(POSIX_MODE, POSIX_SLOWEST_RANK_BYTES),
 };
 static const struct run posix_ints_2[] = {
-	ONE(POSIX_OPENS), SPAN(POSIX_READS, POSIX_MMAPS),
-	SPAN(POSIX_FSYNCS, POSIX_FDSYNCS), SPAN(POSIX_MODE, POSIX_SLOWEST_RANK_BYTES),
+	ONE(POSIX_OPENS),
+	SPAN(POSIX_READS, POSIX_MMAPS),
+	SPAN(POSIX_FSYNCS, POSIX_FDSYNCS),
+	SPAN(POSIX_MODE, POSIX_SLOWEST_RANK_BYTES),
 };
 /* 4 added FILENOS, DUPS and the rename counters. */
 static const struct run posix_ints_4[] = {SPAN(POSIX_OPENS, POSIX_SLOWEST_RANK_BYTES)};
@@ -550,7 +570,8 @@ static const struct run mpiio_floats_3[] = {
 };
 /* STDIO 2 added FDOPENS. */
 static const struct run stdio_ints_1[] = {
-	ONE(STDIO_OPENS), SPAN(STDIO_READS, STDIO_SLOWEST_RANK_BYTES),
+	ONE(STDIO_OPENS),
+	SPAN(STDIO_READS, STDIO_SLOWEST_RANK_BYTES),
 };
 static const struct run stdio_ints_2[] = {SPAN(STDIO_OPENS, STDIO_SLOWEST_RANK_BYTES)};
 /* STDIO's times come first, and its timestamps in another order than POSIX's. */
@@ -616,8 +637,10 @@ static const struct run pnetcdf_var_floats[] = {
 	SPAN(PNETCDF_VAR_F_OPEN_START_TIMESTAMP, PNETCDF_VAR_F_VARIANCE_RANK_BYTES),
 };
 
-#define LAYOUT(kind, ver, mod, ints, floats, skip) \
-	{kind, ver, IOA_MOD_##mod, ints, COUNT(ints), floats, COUNT(floats), skip}
+#define LAYOUT(kind, ver, mod, ints, floats, skip)                                       \
+	{                                                                                \
+		kind, ver, IOA_MOD_##mod, ints, COUNT(ints), floats, COUNT(floats), skip \
+	}
 
 static const struct layout layouts[] = {
 	/* POSIX 1: darshan-parser leaves out the records with stdio counts. */
@@ -740,7 +763,7 @@ static int record_base(struct ioa_darshan *d, enum ioa_darshan_kind kind, const 
  * stripe size -1 and those after it were never filled in, and the stripes
  * that count are those of the components before it.
  */
-#define LUSTRE_COMP_SIZE (7 * 8 + 16)
+#define LUSTRE_COMP_SIZE   (7 * 8 + 16)
 #define LUSTRE_COMP_STRIDE (LUSTRE_COMP2_STRIPE_SIZE - LUSTRE_COMP1_STRIPE_SIZE)
 
 static int lustre_record(struct ioa_darshan *d, uint32_t version, const unsigned char *p,
@@ -767,7 +790,8 @@ static int lustre_record(struct ioa_darshan *d, uint32_t version, const unsigned
 		rec->counters[LUSTRE_COMP1_STRIPE_SIZE] = (int64_t)get64(d, p + 16 + 24);
 		rec->counters[LUSTRE_COMP1_STRIPE_COUNT] = (int64_t)width;
 		rec->counters[LUSTRE_COMP1_EXT_START] = 0;
-		rec->counters[LUSTRE_COMP1_POOL_NAME_A] = rec->counters[LUSTRE_COMP1_POOL_NAME_B] = 0;
+		rec->counters[LUSTRE_COMP1_POOL_NAME_A] = rec->counters[LUSTRE_COMP1_POOL_NAME_B] =
+			0;
 		ost = p + 56;
 		kept_comps = 1;
 		nstripes = kept_stripes = width;
@@ -787,7 +811,8 @@ static int lustre_record(struct ioa_darshan *d, uint32_t version, const unsigned
 			if ((int64_t)get64(d, cp) == -1)
 				break;
 			if (count < 0 || (uint64_t)count > nstripes - kept_stripes)
-				return fail(d, -EINVAL, "LUSTRE record with %lld stripes in a "
+				return fail(d, -EINVAL,
+					    "LUSTRE record with %lld stripes in a "
 					    "component, past the record's %llu",
 					    (long long)count, (unsigned long long)nstripes);
 			kept_stripes += (uint64_t)count;
@@ -798,7 +823,8 @@ static int lustre_record(struct ioa_darshan *d, uint32_t version, const unsigned
 					      (kept_comps - 1) * LUSTRE_COMP_STRIDE + k] =
 					(int64_t)get64(d, cp + 8 * k);
 			/* The pool name's bytes, the first the lowest of its counter's. */
-			rec->counters[LUSTRE_COMP1_POOL_NAME_A + (kept_comps - 1) * LUSTRE_COMP_STRIDE] =
+			rec->counters[LUSTRE_COMP1_POOL_NAME_A +
+				      (kept_comps - 1) * LUSTRE_COMP_STRIDE] =
 				rec->counters[LUSTRE_COMP1_POOL_NAME_B +
 					      (kept_comps - 1) * LUSTRE_COMP_STRIDE] = 0;
 			for (unsigned k = 0; k < 16; k++)
@@ -875,7 +901,12 @@ int ioa_darshan_each_record(struct ioa_darshan *d, unsigned id, const struct ioa
 				if (l->ints[r].first < 0)
 					continue;
 				c = &rec.counters[l->ints[r].first + (int)k];
-				*c = l->ints[r].add ? ioa_counter_sat_add(*c, v64) : v64;
+				/* A sum with a part not recorded is not recorded. */
+				if (!l->ints[r].add)
+					*c = v64;
+				else if (*c != IOA_NOT_RECORDED)
+					*c = v64 == IOA_NOT_RECORDED ? v64
+								     : ioa_counter_sat_add(*c, v64);
 			}
 		for (unsigned r = 0; r < l->nfloat_runs && !rc; r++)
 			for (unsigned k = 0; k < l->floats[r].count; k++, slot++)
@@ -927,7 +958,8 @@ int ioa_darshan_each_segment(struct ioa_darshan *d, unsigned id, const struct io
 				    "%s region: %llu writes and %llu reads in %zu bytes",
 				    ioa_darshan_kind_name(kind), (unsigned long long)writes,
 				    (unsigned long long)reads, left - DXT_HEAD);
-		/* The hostname is the log's, NUL-terminated in place (the last byte, if need be). */
+		/* The hostname is the log's, NUL-terminated in place (the last byte, if need be).
+		 */
 		host = (char *)p + 24;
 		host[DXT_HOSTNAME - 1] = '\0';
 		s.hostname = host;
@@ -935,8 +967,9 @@ int ioa_darshan_each_segment(struct ioa_darshan *d, unsigned id, const struct io
 		left -= DXT_HEAD;
 		for (uint64_t i = 0; i < writes + reads && !rc; i++) {
 			s.write = i < writes;
-			s.offset = kind == IOA_DK_DXT_MPIIO && d->mod_ver[id] == 1 ? -1
-									 : (int64_t)get64(d, p);
+			s.offset = kind == IOA_DK_DXT_MPIIO && d->mod_ver[id] == 1
+					   ? -1
+					   : (int64_t)get64(d, p);
 			s.length = (int64_t)get64(d, p + 8);
 			s.start = ioa_bits_f64(get64(d, p + 16));
 			s.end = ioa_bits_f64(get64(d, p + 24));
@@ -965,14 +998,13 @@ struct import {
 	/* DXT: the segments region's hosts and segments, as they are encoded. */
 	struct ioa_buf hosts, segments;
 	uint32_t nhosts;
-	size_t *host_at;       /* per host: where its entry starts in hosts */
-	uint32_t *host_slots;  /* open addressing on the name's hash: host index + 1, 0 empty */
-	size_t host_cap;       /* slots, a power of 2 */
+	size_t *host_at;      /* per host: where its entry starts in hosts */
+	uint32_t *host_slots; /* open addressing on the name's hash: host index + 1, 0 empty */
+	size_t host_cap;      /* slots, a power of 2 */
 	uint64_t nsegments;
 	enum ioa_module segment_module;
 	uint64_t inflated; /* bytes of the regions inflated so far (IMPORT_BUDGET) */
 };
-
 
 static int recs_add(struct recs *r, const struct ioa_log_record *rec)
 {
@@ -1091,8 +1123,9 @@ static int import_job(struct import *im, const struct ioa_darshan_job *job, cons
 			if (im->b.data[at + i] == ' ')
 				im->b.data[at + i] = '\0';
 	}
-	rc = rc ? rc : ioa_buf_addf(&src, "tool=darshan\nformat=%s\ncompression=%s\n", d->version,
-				   comp_name(d->comp));
+	rc = rc ? rc
+		: ioa_buf_addf(&src, "tool=darshan\nformat=%s\ncompression=%s\n", d->version,
+			       comp_name(d->comp));
 	rc = rc ? rc : add_metadata(&src, job->metadata, job->metadata_len, &lib, &lib_len);
 	if (!rc && lib) {
 		rc = ioa_buf_addstr(&src, "library=");
@@ -1153,7 +1186,8 @@ static int by_id(const void *a, const void *b)
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
-/* The names region: the first name of each id, or its first that is not empty, as darshan-parser keeps. */
+/* The names region: the first name of each id, or its first that is not empty, as darshan-parser
+ * keeps. */
 static int import_names(struct import *im, const struct ioa_buf *raw)
 {
 	struct names ns = {0};
@@ -1210,11 +1244,13 @@ static int import_mounts(struct import *im, const char *text, size_t len)
 
 		if (tab && tab > text && line_end > tab + 1) {
 			if (n >= JOB_RECORD_SIZE) {
-				rc = fail(im->d, -EINVAL, "job region: more mounts than it can hold");
+				rc = fail(im->d, -EINVAL,
+					  "job region: more mounts than it can hold");
 				break;
 			}
 			if (n == alloc) {
-				void *grown = realloc(v, (alloc = alloc ? 2 * alloc : 32) * sizeof(*v));
+				void *grown =
+					realloc(v, (alloc = alloc ? 2 * alloc : 32) * sizeof(*v));
 
 				if (!grown) {
 					rc = -ENOMEM;
@@ -1272,8 +1308,8 @@ static int segment_host(struct import *im, const char *host, uint32_t *index)
 		for (uint32_t h = 0; h < im->nhosts; h++) {
 			const unsigned char *e = (const unsigned char *)im->hosts.data + at[h];
 
-			for (i = host_hash((const char *)e + 4, ioa_get_u32(e)) & (cap - 1); slots[i];
-			     i = (i + 1) & (cap - 1))
+			for (i = host_hash((const char *)e + 4, ioa_get_u32(e)) & (cap - 1);
+			     slots[i]; i = (i + 1) & (cap - 1))
 				;
 			slots[i] = h + 1;
 		}
@@ -1307,8 +1343,8 @@ static int keep_segment(const struct ioa_darshan_segment *sg, void *arg)
 	uint32_t host;
 	int rc = segment_host(im, sg->hostname, &host);
 
-	if (!rc && (sg->rank < -1 || sg->rank > INT32_MAX || !isfinite(sg->start) ||
-		    !isfinite(sg->end)))
+	if (!rc &&
+	    (sg->rank < -1 || sg->rank > INT32_MAX || !isfinite(sg->start) || !isfinite(sg->end)))
 		rc = fail(im->d, -EINVAL, "DXT segment of rank %lld is malformed",
 			  (long long)sg->rank);
 	rc = rc ? rc : ioa_buf_add(&im->segments, head, 2);
@@ -1320,7 +1356,8 @@ static int keep_segment(const struct ioa_darshan_segment *sg, void *arg)
 	rc = rc ? rc : ioa_enc_u64(&im->segments, ioa_f64_bits(sg->start));
 	rc = rc ? rc : ioa_enc_u64(&im->segments, ioa_f64_bits(sg->end));
 	if (rc == -ENOBUFS)
-		return fail(im->d, -EFBIG, "more DXT segments than an import holds (%zu MiB of them)",
+		return fail(im->d, -EFBIG,
+			    "more DXT segments than an import holds (%zu MiB of them)",
 			    im->segments.cap >> 20);
 	if (!rc)
 		im->nsegments++;
@@ -1363,9 +1400,10 @@ static int import_records(struct import *im)
 			refs[i].fcounters = r->v[i].fcounters;
 		}
 		ioa_buf_reset(&im->b);
-		rc = ioa_enc_module_region(&im->b, (enum ioa_module)m, refs, (uint32_t)r->n, 0, NULL,
-					   NULL);
-		rc = rc ? rc : ioa_logw_add(&im->w, ioa_modules[m].region_type, im->b.data, im->b.len);
+		rc = ioa_enc_module_region(&im->b, (enum ioa_module)m, refs, (uint32_t)r->n, 0,
+					   NULL, NULL);
+		rc = rc ? rc
+			: ioa_logw_add(&im->w, ioa_modules[m].region_type, im->b.data, im->b.len);
 		free(refs);
 	}
 	return rc;
@@ -1404,7 +1442,8 @@ static int import(struct import *im, int out_fd)
 
 	rc = ioa_darshan_region(d, &d->job, &job_raw);
 	if (rc == -EFBIG)
-		rc = fail(d, rc, "the job region inflates past Darshan's %d bytes", JOB_RECORD_SIZE);
+		rc = fail(d, rc, "the job region inflates past Darshan's %d bytes",
+			  JOB_RECORD_SIZE);
 	rc = rc ? rc : ioa_darshan_job(d, &job_raw, &job);
 	for (unsigned id = 0; id < d->nmods && !rc; id++) {
 		enum ioa_darshan_kind kind = ioa_darshan_kind(d, id);
@@ -1414,7 +1453,8 @@ static int import(struct import *im, int out_fd)
 		if (!d->mods[id].len)
 			continue;
 		if (kind == IOA_DK_DXT_POSIX || kind == IOA_DK_DXT_MPIIO) {
-			im->segment_module = kind == IOA_DK_DXT_POSIX ? IOA_MOD_POSIX : IOA_MOD_MPIIO;
+			im->segment_module =
+				kind == IOA_DK_DXT_POSIX ? IOA_MOD_POSIX : IOA_MOD_MPIIO;
 			rc = import_region(im, &d->mods[id], &raw);
 			rc = rc ? rc : ioa_darshan_each_segment(d, id, &raw, keep_segment, im);
 			continue;
@@ -1506,12 +1546,25 @@ int ioa_logr_open_any(struct ioa_log_reader *r, const char *path)
 
 /* ------------------------------------------------------------ export */
 
-#define JOB_FIXED_341	(7 * 8)
-#define EXE_MAX		(JOB_RECORD_SIZE - JOB_FIXED_341 - METADATA_LEN - 1)
+#define JOB_FIXED_341 (7 * 8)
+#define EXE_MAX	      (JOB_RECORD_SIZE - JOB_FIXED_341 - METADATA_LEN - 1)
 /* The module ids of format 3.41 that an export writes. */
-#define ID_POSIX 1
-#define ID_MPIIO 2
-#define ID_STDIO 9
+/* What an export writes: each module at the version and id of Darshan 3.5's format 3.41. */
+static const struct {
+	enum ioa_module module;
+	unsigned id;
+	enum ioa_darshan_kind kind;
+	uint32_t version;
+} export_mods[] = {
+	{IOA_MOD_POSIX, 1, IOA_DK_POSIX, 4},
+	{IOA_MOD_MPIIO, 2, IOA_DK_MPIIO, 3},
+	{IOA_MOD_H5F, 3, IOA_DK_H5F, 3},
+	{IOA_MOD_H5D, 4, IOA_DK_H5D, 2},
+	{IOA_MOD_PNETCDF_FILE, 5, IOA_DK_PNETCDF_FILE, 3},
+	{IOA_MOD_PNETCDF_VAR, 6, IOA_DK_PNETCDF_VAR, 1},
+	{IOA_MOD_LUSTRE, 8, IOA_DK_LUSTRE, 2},
+	{IOA_MOD_STDIO, 9, IOA_DK_STDIO, 2},
+};
 
 struct export_name {
 	uint64_t id;	 /* the log's */
@@ -1520,7 +1573,8 @@ struct export_name {
 	int used; /* a record of the export names it */
 };
 
-struct export {
+struct export
+{
 	struct ioa_log_reader *r;
 	const struct ioa_anon *anon;
 	/* The job's entries, as the log has them (NUL-terminated copies). */
@@ -1535,16 +1589,26 @@ struct export {
 static struct ioa_buf *job_field(struct export *e, uint16_t key)
 {
 	switch (key) {
-	case IOA_JOB_UID: return &e->uid;
-	case IOA_JOB_USER: return &e->user;
-	case IOA_JOB_JOBID: return &e->jobid;
-	case IOA_JOB_START_NS: return &e->start;
-	case IOA_JOB_END_NS: return &e->end;
-	case IOA_JOB_NPROCS: return &e->nprocs;
-	case IOA_JOB_EXE: return &e->exe;
-	case IOA_JOB_ARGS: return &e->args;
-	case IOA_JOB_VERSION: return &e->version;
-	default: return NULL;
+	case IOA_JOB_UID:
+		return &e->uid;
+	case IOA_JOB_USER:
+		return &e->user;
+	case IOA_JOB_JOBID:
+		return &e->jobid;
+	case IOA_JOB_START_NS:
+		return &e->start;
+	case IOA_JOB_END_NS:
+		return &e->end;
+	case IOA_JOB_NPROCS:
+		return &e->nprocs;
+	case IOA_JOB_EXE:
+		return &e->exe;
+	case IOA_JOB_ARGS:
+		return &e->args;
+	case IOA_JOB_VERSION:
+		return &e->version;
+	default:
+		return NULL;
 	}
 }
 
@@ -1579,7 +1643,8 @@ static int export_name(uint64_t id, const unsigned char *name, uint32_t len, voi
 	/* Darshan's names end at a NUL: a name cannot hold one (a path cannot either). */
 	if (memchr(name, '\0', len))
 		len = (uint32_t)strnlen((const char *)name, len);
-	rc = e->anon ? ioa_anon_path(e->anon, name, len, &n->name) : ioa_buf_add(&n->name, name, len);
+	rc = e->anon ? ioa_anon_path(e->anon, name, len, &n->name)
+		     : ioa_buf_add(&n->name, name, len);
 	if (rc) {
 		ioa_buf_release(&n->name);
 		return rc;
@@ -1606,8 +1671,9 @@ static int export_mount(const unsigned char *path, uint32_t path_len, const unsi
 	}
 	rc = rc ? rc : ioa_buf_add(&e->mounts, type, type_len);
 	rc = rc ? rc : ioa_buf_addstr(&e->mounts, "\t");
-	rc = rc ? rc : e->anon ? ioa_anon_path(e->anon, path, path_len, &e->mounts)
-			       : ioa_buf_add(&e->mounts, path, path_len);
+	rc = rc	       ? rc
+	     : e->anon ? ioa_anon_path(e->anon, path, path_len, &e->mounts)
+		       : ioa_buf_add(&e->mounts, path, path_len);
 	return rc;
 }
 
@@ -1617,9 +1683,9 @@ static int export_record(const struct ioa_log_record *rec, void *arg)
 
 	/* The overflow record names no file: Darshan's way to say so is "incomplete data". */
 	if (rec->flags & IOA_REC_FOLDED) {
-		e->partial |= (uint64_t)1 << (rec->module == IOA_MOD_POSIX   ? ID_POSIX
-					      : rec->module == IOA_MOD_MPIIO ? ID_MPIIO
-									     : ID_STDIO);
+		for (size_t i = 0; i < COUNT(export_mods); i++)
+			if (export_mods[i].module == rec->module)
+				e->partial |= (uint64_t)1 << export_mods[i].id;
 		return 0;
 	}
 	return recs_add(&e->recs[rec->module], rec);
@@ -1690,10 +1756,12 @@ static int export_job(struct export *e, struct ioa_buf *raw)
 	rc = rc ? rc : put64(raw, (uint64_t)number_of(&e->nprocs));
 	/* A job id that is not a number (no scheduler, a step "12.3") keeps its number part. */
 	rc = rc ? rc
-		: put64(raw, e->anon ? ioa_anon_u64(e->anon, "jobid", e->jobid.data, e->jobid.len) >> 33
-				     : (uint64_t)number_of(&e->jobid));
+		: put64(raw,
+			e->anon ? ioa_anon_u64(e->anon, "jobid", e->jobid.data, e->jobid.len) >> 33
+				: (uint64_t)number_of(&e->jobid));
 	memset(meta, 0, sizeof(meta));
-	snprintf(meta, sizeof(meta), "lib_ver=ioatlas %.64s\n", e->version.len ? e->version.data : "");
+	snprintf(meta, sizeof(meta), "lib_ver=ioatlas %.64s\n",
+		 e->version.len ? e->version.data : "");
 	rc = rc ? rc : ioa_buf_add(raw, meta, sizeof(meta));
 	cmd_start = raw->len;
 	if (!rc && e->args.len) {
@@ -1716,7 +1784,8 @@ static int export_job(struct export *e, struct ioa_buf *raw)
 					ioa_anon_token(e->anon, "arg", p, n, token);
 					rc = ioa_buf_addstr(raw, token);
 				} else if (!rc) {
-					/* A line break would end Darshan's command line: a blank instead. */
+					/* A line break would end Darshan's command line: a blank
+					 * instead. */
 					size_t at = raw->len;
 
 					rc = ioa_buf_add(raw, p, n);
@@ -1779,6 +1848,55 @@ static int export_names(struct export *e, struct ioa_buf *raw)
 }
 
 /* A module's records in Darshan's layout of its current version. */
+/* A record id as the export writes it: renumbered with its name, keyed when anonymized. */
+static uint64_t export_id(const struct export *e, uint64_t id)
+{
+	const struct export_name *n = name_by_id(e, id);
+
+	/* An id that no name stands for is a hash of one: keyed too when anonymized. */
+	return n ? n->new_id : e->anon ? ioa_anon_u64(e->anon, "id", &id, sizeof(id)) : id;
+}
+
+/*
+ * A Lustre record at version 2: the components kept, then the OSTs of
+ * their stripes (-1 for those an import left out).
+ */
+static int export_lustre(const struct ioa_log_record *rec, struct ioa_buf *raw)
+{
+	const int64_t *c = rec->counters;
+	int64_t ncomps = c[LUSTRE_NUM_COMPONENTS], nstripes = 0;
+	unsigned stride = LUSTRE_COMP2_STRIPE_SIZE - LUSTRE_COMP1_STRIPE_SIZE;
+	int rc = 0;
+
+	if (ncomps < 0)
+		ncomps = 0;
+	if (ncomps > IOA_LUSTRE_COMPS)
+		ncomps = IOA_LUSTRE_COMPS;
+	for (int64_t n = 0; n < ncomps; n++) {
+		int64_t count = c[LUSTRE_COMP1_STRIPE_COUNT + n * stride];
+
+		if (count < 0 || count > 65535) /* Lustre's own bound on a stripe count */
+			return -EINVAL;
+		nstripes += count;
+	}
+	rc = put64(raw, (uint64_t)ncomps);
+	rc = rc ? rc : put64(raw, (uint64_t)nstripes);
+	for (int64_t n = 0; n < ncomps && !rc; n++) {
+		const int64_t *comp = c + LUSTRE_COMP1_STRIPE_SIZE + n * stride;
+		unsigned char pool[16];
+
+		for (unsigned k = 0; k < 7 && !rc; k++)
+			rc = put64(raw, (uint64_t)comp[k]);
+		for (unsigned b = 0; b < 16; b++)
+			pool[b] = (unsigned char)((uint64_t)comp[7 + b / 8] >> 8 * (b % 8));
+		rc = rc ? rc : ioa_buf_add(raw, pool, sizeof(pool));
+	}
+	for (int64_t i = 0; i < nstripes && !rc; i++)
+		rc = put64(raw,
+			   i < IOA_LUSTRE_OSTS ? (uint64_t)c[LUSTRE_OST_ID_0 + i] : UINT64_MAX);
+	return rc;
+}
+
 static int export_module(struct export *e, enum ioa_module module, const struct layout *l,
 			 struct ioa_buf *raw)
 {
@@ -1787,30 +1905,29 @@ static int export_module(struct export *e, enum ioa_module module, const struct 
 	ioa_buf_reset(raw);
 	for (size_t i = 0; i < e->recs[module].n && !rc; i++) {
 		const struct ioa_log_record *rec = &e->recs[module].v[i];
-		const struct export_name *n = name_by_id(e, rec->id);
 
-		/* An id that no name stands for is a hash of one: keyed too when anonymized. */
-		rc = put64(raw, n ? n->new_id
-				  : e->anon ? ioa_anon_u64(e->anon, "id", &rec->id, sizeof(rec->id))
-					    : rec->id);
+		rc = put64(raw, export_id(e, rec->id));
 		rc = rc ? rc : put64(raw, (uint64_t)(int64_t)rec->rank);
+		if (module == IOA_MOD_LUSTRE) {
+			rc = rc ? rc : export_lustre(rec, raw);
+			continue;
+		}
 		for (unsigned r = 0; r < l->nint_runs && !rc; r++)
 			for (unsigned k = 0; k < l->ints[r].count && !rc; k++) {
 				int c = l->ints[r].first + (int)k;
 				int64_t v = rec->counters[c];
 
-				if (ioa_counter_is_record_id(ioa_modules[module].counter_names[c]) && v) {
-					const struct export_name *from = name_by_id(e, (uint64_t)v);
-
-					v = from	? (int64_t)from->new_id
-					    : e->anon ? (int64_t)ioa_anon_u64(e->anon, "id", &v, sizeof(v))
-						      : v;
-				}
+				if (ioa_counter_is_record_id(
+					    ioa_modules[module].counter_names[c]) &&
+				    v)
+					v = (int64_t)export_id(e, (uint64_t)v);
 				rc = put64(raw, (uint64_t)v);
 			}
 		for (unsigned r = 0; r < l->nfloat_runs && !rc; r++)
 			for (unsigned k = 0; k < l->floats[r].count && !rc; k++)
-				rc = put64(raw, ioa_f64_bits(rec->fcounters[l->floats[r].first + (int)k]));
+				rc = put64(
+					raw,
+					ioa_f64_bits(rec->fcounters[l->floats[r].first + (int)k]));
 	}
 	return rc;
 }
@@ -1825,8 +1942,8 @@ static int export_read(struct export *e)
 		uint32_t type = r->regions[i].type;
 		const struct ioa_module_desc *mod = ioa_module_by_region(type);
 
-		if (type != IOA_REGION_JOB && type != IOA_REGION_NAMES && type != IOA_REGION_MOUNTS &&
-		    !mod)
+		if (type != IOA_REGION_JOB && type != IOA_REGION_NAMES &&
+		    type != IOA_REGION_MOUNTS && !mod)
 			continue;
 		rc = ioa_logr_read_region(r, i, &raw);
 		if (rc)
@@ -1847,16 +1964,6 @@ static int export_read(struct export *e)
 int ioa_darshan_export(struct ioa_log_reader *r, const struct ioa_anon *anon, struct ioa_buf *out,
 		       char *error, size_t len)
 {
-	static const struct {
-		enum ioa_module module;
-		unsigned id;
-		enum ioa_darshan_kind kind;
-		uint32_t version;
-	} mods[] = {
-		{IOA_MOD_POSIX, ID_POSIX, IOA_DK_POSIX, 4},
-		{IOA_MOD_MPIIO, ID_MPIIO, IOA_DK_MPIIO, 3},
-		{IOA_MOD_STDIO, ID_STDIO, IOA_DK_STDIO, 2},
-	};
 	struct ioa_darshan_map names, map[IOA_DARSHAN_MAX_MODS];
 	uint32_t ver[IOA_DARSHAN_MAX_MODS];
 	struct ioa_buf raw = IOA_BUF_INIT(REGION_CAP);
@@ -1897,12 +2004,13 @@ int ioa_darshan_export(struct ioa_log_reader *r, const struct ioa_anon *anon, st
 	}
 	rc = rc ? rc : export_names(&e, &raw);
 	rc = rc ? rc : put_region(out, &raw, &names);
-	for (size_t i = 0; i < COUNT(mods) && !rc; i++) {
-		if (!e.recs[mods[i].module].n)
+	for (size_t i = 0; i < COUNT(export_mods) && !rc; i++) {
+		if (!e.recs[export_mods[i].module].n)
 			continue;
-		rc = export_module(&e, mods[i].module, layout_of(mods[i].kind, mods[i].version), &raw);
-		rc = rc ? rc : put_region(out, &raw, &map[mods[i].id]);
-		ver[mods[i].id] = mods[i].version;
+		rc = export_module(&e, export_mods[i].module,
+				   layout_of(export_mods[i].kind, export_mods[i].version), &raw);
+		rc = rc ? rc : put_region(out, &raw, &map[export_mods[i].id]);
+		ver[export_mods[i].id] = export_mods[i].version;
 	}
 	if (!rc) {
 		h = (unsigned char *)out->data;

@@ -59,10 +59,10 @@ struct ioa_darshan_map {
 struct ioa_darshan {
 	int fd;
 	uint64_t file_size;
-	char version[9]; /* "3.41" */
-	int format;	 /* 300, 310, 320, 321 or 341 */
-	int swap;	 /* written on the other byte order */
-	unsigned comp;	 /* IOA_DARSHAN_ZLIB, _BZIP2, _NONE */
+	char version[9];  /* "3.41" */
+	int format;	  /* 300, 310, 320, 321 or 341 */
+	int swap;	  /* written on the other byte order */
+	unsigned comp;	  /* IOA_DARSHAN_ZLIB, _BZIP2, _NONE */
 	uint64_t partial; /* bit per module id: the module ran out of memory */
 	unsigned nmods;
 	struct ioa_darshan_map job;
@@ -96,8 +96,7 @@ const char *ioa_darshan_kind_name(enum ioa_darshan_kind kind);
  * A region's bytes, decompressed into raw (reset first); raw's cap bounds
  * the memory (-EFBIG past it).  0, -EINVAL (corrupt), -EIO, -ENOMEM.
  */
-int ioa_darshan_region(struct ioa_darshan *d, const struct ioa_darshan_map *m,
-		       struct ioa_buf *raw);
+int ioa_darshan_region(struct ioa_darshan *d, const struct ioa_darshan_map *m, struct ioa_buf *raw);
 
 /* The job region, decoded.  Text fields point into the raw region and are not NUL-terminated. */
 struct ioa_darshan_job {
@@ -118,7 +117,8 @@ int ioa_darshan_job(struct ioa_darshan *d, const struct ioa_buf *raw, struct ioa
 
 /* The names region: record id and name, for each record Darshan named. */
 int ioa_darshan_each_name(struct ioa_darshan *d, const struct ioa_buf *raw,
-			  int (*fn)(uint64_t id, const unsigned char *name, uint32_t len, void *arg),
+			  int (*fn)(uint64_t id, const unsigned char *name, uint32_t len,
+				    void *arg),
 			  void *arg);
 
 /*

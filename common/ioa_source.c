@@ -12,7 +12,7 @@
 
 static char **field(struct ioa_source *s, const char *name, size_t len)
 {
-#define IOA_SOURCE_MATCH(f)                                        \
+#define IOA_SOURCE_MATCH(f)                                  \
 	if (len == sizeof(#f) - 1 && !memcmp(name, #f, len)) \
 		return &s->f;
 	IOA_SOURCE_FIELDS(IOA_SOURCE_MATCH)
@@ -45,7 +45,8 @@ int ioa_source_parse(struct ioa_source *s, const void *value, size_t len)
 
 			ioa_buf_reset(&text);
 			if (ioa_buf_add_escaped(&text, eq + 1,
-						n < IOA_SOURCE_VALUE_MAX ? n : IOA_SOURCE_VALUE_MAX) ||
+						n < IOA_SOURCE_VALUE_MAX ? n
+									 : IOA_SOURCE_VALUE_MAX) ||
 			    !(*f = strdup(ioa_buf_str(&text)))) {
 				ioa_buf_release(&text);
 				ioa_source_release(s);
@@ -62,8 +63,8 @@ int ioa_source_format(const struct ioa_source *s, struct ioa_buf *out)
 {
 	int rc = 0;
 
-#define IOA_SOURCE_PUT(f)              \
-	if (!rc && s->f)               \
+#define IOA_SOURCE_PUT(f) \
+	if (!rc && s->f)  \
 		rc = ioa_buf_addf(out, "%s=%s\n", #f, s->f);
 	IOA_SOURCE_FIELDS(IOA_SOURCE_PUT)
 #undef IOA_SOURCE_PUT
@@ -75,7 +76,10 @@ int ioa_source_describe(const struct ioa_source *s, struct ioa_buf *out)
 	int darshan = s->tool && !strcmp(s->tool, "darshan");
 	int rc;
 
-	rc = ioa_buf_addf(out, "Imported from a %s log", darshan ? "Darshan" : s->tool ? s->tool : "foreign");
+	rc = ioa_buf_addf(out, "Imported from a %s log",
+			  darshan   ? "Darshan"
+			  : s->tool ? s->tool
+				    : "foreign");
 	if (!rc && (s->format || s->library))
 		rc = ioa_buf_addf(out, " (%s%s%s%s%s)", s->format ? "format " : "",
 				  s->format ? s->format : "", s->format && s->library ? ", " : "",
@@ -88,17 +92,20 @@ int ioa_source_describe(const struct ioa_source *s, struct ioa_buf *out)
 					 "removed, rewrites), so the views and findings built on "
 					 "them are missing or marked unknown");
 	if (!rc && s->incomplete)
-		rc = ioa_buf_addf(out, "; its %s records are incomplete (the module ran out of memory)",
+		rc = ioa_buf_addf(out,
+				  "; its %s records are incomplete (the module ran out of memory)",
 				  s->incomplete);
 	if (!rc && s->left_out)
 		rc = ioa_buf_addf(out, "; not imported: %s", s->left_out);
 	if (!rc && s->skipped)
-		rc = ioa_buf_addf(out, "; %s records left out (stdio counted in POSIX records of "
-				       "Darshan 3.0)",
+		rc = ioa_buf_addf(out,
+				  "; %s records left out (stdio counted in POSIX records of "
+				  "Darshan 3.0)",
 				  s->skipped);
 	if (!rc && s->lustre_trimmed)
-		rc = ioa_buf_addf(out, "; %s Lustre layouts cut to their first %d components and %d "
-				       "OSTs",
+		rc = ioa_buf_addf(out,
+				  "; %s Lustre layouts cut to their first %d components and %d "
+				  "OSTs",
 				  s->lustre_trimmed, IOA_LUSTRE_COMPS, IOA_LUSTRE_OSTS);
 	return rc ? rc : ioa_buf_addstr(out, ".");
 }

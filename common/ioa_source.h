@@ -38,12 +38,16 @@ struct ioa_source {
 #undef IOA_SOURCE_FIELD
 };
 
-#define IOA_SOURCE_INIT {0}
+#define IOA_SOURCE_INIT \
+	{               \
+		0       \
+	}
 
 /* Parses value (len bytes) into s (released first).  0 or -ENOMEM. */
 int ioa_source_parse(struct ioa_source *s, const void *value, size_t len);
 
-/* The kept fields as "name=value\n" lines again (what the warehouse stores).  0, -ENOBUFS, -ENOMEM. */
+/* The kept fields as "name=value\n" lines again (what the warehouse stores).  0, -ENOBUFS, -ENOMEM.
+ */
 int ioa_source_format(const struct ioa_source *s, struct ioa_buf *out);
 
 /*

@@ -56,7 +56,8 @@ struct parse {
 	size_t mount_count;
 	struct ioa_buf job_raw;
 	struct summary sums[IOA_MOD_COUNT]; /* --total, --file, --perf */
-	/* Each module's counters (1: float counters) in the order they print: Darshan's, then ours. */
+	/* Each module's counters (1: float counters) in the order they print: Darshan's, then ours.
+	 */
 	int order[IOA_MOD_COUNT][2][IOA_MAX_COUNTERS];
 	unsigned norder[IOA_MOD_COUNT][2];
 	json_object *jrecords, *jerrors, *jbins, *jhints, *jfolded, *jlibrary;
@@ -301,11 +302,9 @@ static int partial_json(json_object *job, const unsigned char *value, uint32_t l
 	if (partial.missing)
 		json_object_object_add(o, "missing", json_object_new_string(partial.missing));
 	if (partial.until_first_ns)
-		json_object_object_add(o, "until_first_ns",
-				       json_u64_text(partial.until_first_ns));
+		json_object_object_add(o, "until_first_ns", json_u64_text(partial.until_first_ns));
 	if (partial.until_last_ns)
-		json_object_object_add(o, "until_last_ns",
-				       json_u64_text(partial.until_last_ns));
+		json_object_object_add(o, "until_last_ns", json_u64_text(partial.until_last_ns));
 	json_object_object_add(o, "dropped", json_object_new_int64(partial.dropped));
 	rc = rc ? rc : ioa_partial_describe(&partial, IOA_PARTIAL_LINE, 0, 0, &text);
 	json_object_object_add(o, "description", json_object_new_string(ioa_buf_str(&text)));
@@ -427,9 +426,9 @@ static int print_lustre_text(struct parse *p, const struct ioa_log_record *rec,
 	static const char *const comp_fields[] = {"STRIPE_SIZE", "STRIPE_COUNT", "STRIPE_PATTERN",
 						  "FLAGS",	 "EXT_START",	 "EXT_END",
 						  "MIRROR_ID"};
-	static const char *const flag_words[] = {"stale",    "prefrd",	 "prefwr",  "offline",
-						 "init",     "nosync",	 "extension", "parity",
-						 "compress", "partial", "nocompr", "neg"};
+	static const char *const flag_words[] = {"stale",    "prefrd",	"prefwr",    "offline",
+						 "init",     "nosync",	"extension", "parity",
+						 "compress", "partial", "nocompr",   "neg"};
 	const int64_t *c = rec->counters;
 	int64_t ncomps = c[LUSTRE_NUM_COMPONENTS], ost = 0;
 	char counter[64], text[128];
@@ -448,7 +447,7 @@ static int print_lustre_text(struct parse *p, const struct ioa_log_record *rec,
 				uint64_t pattern = (uint64_t)comp[f];
 
 				print_text_counter(p, rec, m, counter,
-						   pattern == 0   ? "raid0"
+						   pattern == 0	  ? "raid0"
 						   : pattern == 2 ? "mdt"
 						   : pattern == 4 ? "raid0,overstriped"
 						   : pattern == 8 ? "foreign"
@@ -458,11 +457,13 @@ static int print_lustre_text(struct parse *p, const struct ioa_log_record *rec,
 				len = 0;
 				for (unsigned b = 0; b < 12; b++)
 					if ((uint64_t)comp[f] & (uint64_t)1 << b)
-						len += (size_t)snprintf(text + len, sizeof(text) - len,
-									"%s%s", len ? "," : "",
-									flag_words[b]);
+						len += (size_t)snprintf(
+							text + len, sizeof(text) - len, "%s%s",
+							len ? "," : "", flag_words[b]);
 				print_text_counter(p, rec, m, counter,
-						   comp[f] == -1 ? "N/A" : len ? text : "0");
+						   comp[f] == -1 ? "N/A"
+						   : len	 ? text
+								 : "0");
 			} else {
 				print_counter(p, rec, m, counter, comp[f]);
 			}
@@ -909,7 +910,8 @@ static int load_metadata(struct parse *p)
 			rc = ioa_logr_read_region(&p->reader, (uint32_t)i, &p->job_raw);
 			/* An imported log: its tool's counters only, in text and JSON alike. */
 			if (!rc)
-				rc = ioa_logr_each_job_entry(&p->reader, &p->job_raw, note_source, p);
+				rc = ioa_logr_each_job_entry(&p->reader, &p->job_raw, note_source,
+							     p);
 			break;
 		case IOA_REGION_MPILIB:
 			rc = sum_library(p, (uint32_t)i);
@@ -980,7 +982,8 @@ static void set_order(struct parse *p)
 			const char *const *descs = f ? mod->fcounter_descs : mod->counter_descs;
 			int *order = p->order[m][f];
 
-			n = (unsigned)ioa_darshan_order((enum ioa_module)m, f, order, IOA_MAX_COUNTERS);
+			n = (unsigned)ioa_darshan_order((enum ioa_module)m, f, order,
+							IOA_MAX_COUNTERS);
 			for (unsigned i = 0; i < count && !p->imported; i++)
 				if (ioa_counter_is_ours(descs[i]))
 					order[n++] = (int)i;

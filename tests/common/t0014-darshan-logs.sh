@@ -32,7 +32,7 @@ summaries() {
 
 # rows FILE: "module rank id counter<TAB>value<TAB>name<TAB>mount<TAB>type" of the three modules.
 rows() {
-	awk -F '\t' 'NF >= 8 && $1 ~ /^(POSIX|MPI-IO|STDIO)$/ && $0 !~ /^#/ {
+	awk -F '\t' 'NF >= 8 && $1 ~ /^(POSIX|MPI-IO|STDIO|LUSTRE)$/ && $0 !~ /^#/ {
 		print $1 " " $2 " " $3 " " $4 "\t" $5 "\t" $6 "\t" $7 "\t" $8 }' "$1" | LC_ALL=C sort
 }
 
