@@ -1003,8 +1003,9 @@ static int on_record(const struct ioa_log_record *rec, void *arg)
 	const struct ioa_module_desc *mod = &ioa_modules[rec->module];
 	const struct named *file = named(l, rec->id);
 	int rd = l->byte_counter[rec->module][0], wr = l->byte_counter[rec->module][1];
-	int64_t bytes_read = rd >= 0 ? rec->counters[rd] : 0;
-	int64_t bytes_written = wr >= 0 ? rec->counters[wr] : 0;
+	/* Bytes not recorded (-1, in an imported log) count as none in sums. */
+	int64_t bytes_read = rd >= 0 && rec->counters[rd] > 0 ? rec->counters[rd] : 0;
+	int64_t bytes_written = wr >= 0 && rec->counters[wr] > 0 ? rec->counters[wr] : 0;
 	int rc = row_start_binary(l, 12);
 
 	rc = rc ? rc : ioa_copyb_i16(&l->copy, (int16_t)rec->module);
@@ -1024,9 +1025,10 @@ static int on_record(const struct ioa_log_record *rec, void *arg)
 	l->records++;
 	l->unnamed += !file && !(rec->flags & IOA_REC_FOLDED);
 	/* MPI-IO bytes are also in the POSIX calls beneath them: the job's totals skip them. */
-	if (rec->module != IOA_MOD_MPIIO && bytes_read > 0)
+	/* A job's bytes are its POSIX and STDIO bytes: the layers above count them again. */
+	if ((rec->module == IOA_MOD_POSIX || rec->module == IOA_MOD_STDIO) && bytes_read > 0)
 		l->bytes_read += (uint64_t)bytes_read;
-	if (rec->module != IOA_MOD_MPIIO && bytes_written > 0)
+	if ((rec->module == IOA_MOD_POSIX || rec->module == IOA_MOD_STDIO) && bytes_written > 0)
 		l->bytes_written += (uint64_t)bytes_written;
 	return rc ? rc : copy_flush(l, 0);
 }
@@ -1661,11 +1663,13 @@ static void find_byte_counters(struct load *l)
 
 		l->byte_counter[m][0] = l->byte_counter[m][1] = -1;
 		for (k = 0; k < mod->counter_count; k++) {
-			const char *name = mod->counter_names[k], *us = strchr(name, '_');
+			const char *name = mod->counter_names[k];
+			size_t len = strlen(name);
 
-			if (us && !strcmp(us, "_BYTES_READ"))
+			/* The module's own: PNETCDF_FILE_BYTES_READ, not a byte bin. */
+			if (len > 11 && !strcmp(name + len - 11, "_BYTES_READ"))
 				l->byte_counter[m][0] = (int)k;
-			if (us && !strcmp(us, "_BYTES_WRITTEN"))
+			if (len > 14 && !strcmp(name + len - 14, "_BYTES_WRITTEN"))
 				l->byte_counter[m][1] = (int)k;
 		}
 	}

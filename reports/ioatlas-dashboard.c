@@ -391,13 +391,13 @@ static int write_page(FILE *out, void *arg)
 	static const char sql_fs_bytes[] =
 		"SELECT coalesce(fs.display, '(unknown)'), count(DISTINCT r.job), "
 		"coalesce(sum(r.bytes_read + r.bytes_written), 0) FROM records r "
-		"LEFT JOIN file_systems fs ON fs.id = r.fs WHERE r.module <> 2 "
+		"LEFT JOIN file_systems fs ON fs.id = r.fs WHERE r.module IN (0, 1) "
 		"AND r.start_time >= now() - make_interval(days => $1::integer) "
 		"GROUP BY 1 ORDER BY 3 DESC, 1 LIMIT 20";
 	static const char sql_fs_jobs[] =
 		"SELECT coalesce(fs.display, '(unknown)'), count(DISTINCT r.job), "
 		"coalesce(sum(r.bytes_read + r.bytes_written), 0) FROM records r "
-		"LEFT JOIN file_systems fs ON fs.id = r.fs WHERE r.module <> 2 "
+		"LEFT JOIN file_systems fs ON fs.id = r.fs WHERE r.module IN (0, 1) "
 		"AND r.start_time >= now() - make_interval(days => $1::integer) "
 		"GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 20";
 	struct page_arg *a = arg;

@@ -1,11 +1,15 @@
 # t2009-darshan-ingest — Darshan logs land in a throwaway warehouse like
-# ours: three real logs (Darshan 3.5.0's mix4 and collective4, and a
-# big-endian Darshan 3.0.0 log from another site, each owned by the uid it
-# records, as the collector's ownership check asks) are ingested, once
+# ours: four real logs (Darshan 3.5.0's mix4 and collective4, a
+# big-endian Darshan 3.0.0 log from another site, a Darshan 3.4.7 log with
+# a Lustre layout) and one crafted with HDF5, PnetCDF and Lustre records
+# (t0016; its reference darshan-parser's, from the Darshan build in
+# shared/tools), each owned by the uid it records, as the collector's
+# ownership check asks, are ingested, once
 # each (again: duplicates); the job's id, ranks, command line and times
 # are darshan-parser's; each module's records and their byte counts are
-# darshan-parser's (every POSIX, MPI-IO and STDIO record, summed per
-# module); jobs.source says where the log came from; a report is made from
+# darshan-parser's (every record of every module, summed per module; bytes
+# not recorded, -1, count as none); the job's bytes are those of POSIX and
+# STDIO only; jobs.source says where the log came from; a report is made from
 # the warehouse, names the program and says what an imported job cannot
 # show; a
 # log that is not a Darshan log after its first bytes is quarantined with
@@ -19,18 +23,31 @@ data="$IOA_SOURCE_DIR/tests/data/darshan"
 export IOATLAS_CONF=/dev/null
 export PGTZ=UTC
 
-logs=(mix4 collective4 releases/mpi-io-test-ppc64-3.0.0)
-plan $((${#logs[@]} * 6 + 6))
+tools=${IOATLAS_DARSHAN_TOOLS:-$IOA_SOURCE_DIR/../shared/tools}/darshan-3.5.0-debian12-mpich.tar.gz
+[ -r "$tools" ] || skip_all "no Darshan build to check against ($tools)"
+require_cmd python3
+
+logs=(mix4 collective4 releases/mpi-io-test-ppc64-3.0.0 releases/mpi-io-test-x86_64-3.4.7 layers)
+plan $((${#logs[@]} * 7 + 6))
 pg_warehouse
 q() { psql -X -t -A -U ioatlas -F '|' -c "$1"; }
 cd "$TEST_TMP" || exit 1
 chmod 711 "$TEST_TMP"
 
+# The crafted log and darshan-parser's word on it, as the real ones have theirs.
+mkdir crafted
+tar -xzf "$tools" -C crafted
+python3 "$IOA_SOURCE_DIR/tests/common/craft-darshan.py" layers new little crafted/layers.darshan
+LD_LIBRARY_PATH=crafted/darshan-3.5.0/lib crafted/darshan-3.5.0/bin/darshan-parser \
+	crafted/layers.darshan >crafted/layers.parser.txt
+
 paths=()
 for name in "${logs[@]}"; do
 	base=$(basename "$name")
-	cp "$data/$name.darshan" "$base.darshan"
-	chown "$(sed -n 's/^# uid: //p' "$data/$name.parser.txt")" "$base.darshan"
+	src=$data
+	[ "$name" = layers ] && src=crafted
+	cp "$src/$name.darshan" "$base.darshan"
+	chown "$(sed -n 's/^# uid: //p' "$src/$name.parser.txt")" "$base.darshan"
 	paths+=("$TEST_TMP/$base.darshan")
 done
 ok "the logs are ingested" run_timeout 120 "$ingest" "${paths[@]}"
@@ -40,6 +57,7 @@ is "$(q "SELECT status, count(*) FROM ingest_ledger GROUP BY 1")" "ingested|${#l
 for name in "${logs[@]}"; do
 	base=$(basename "$name")
 	ref="$data/$name.parser.txt"
+	[ "$name" = layers ] && ref=crafted/layers.parser.txt
 	job=$(q "SELECT job FROM ingest_ledger WHERE path = '$TEST_TMP/$base.darshan'")
 	start=$(sed -n 's/^# start_time: //p' "$ref")
 	is "$(q "SELECT job_id, nprocs, replace(encode(args, 'escape'), '\000', ' '), extract(epoch FROM date_trunc('second', start_time))::bigint
@@ -47,13 +65,19 @@ for name in "${logs[@]}"; do
 		"$(sed -n 's/^# jobid: //p' "$ref")|$(sed -n 's/^# nprocs: //p' "$ref")|$(sed -n 's/^# exe: //p' "$ref")|$start" \
 		"$base: job id, ranks, command line and start as darshan-parser's"
 	# Records and bytes per module, from darshan-parser's lines.
-	expected=$(awk -F '\t' '$1 ~ /^(POSIX|MPI-IO|STDIO)$/ && $4 ~ /_OPENS$|_INDEP_OPENS$/ && !seen[$1 $2 $3]++ { n[$1]++ }
-		$4 ~ /^(POSIX|MPIIO|STDIO)_BYTES_READ$/ { r[$1] += $5 }
-		$4 ~ /^(POSIX|MPIIO|STDIO)_BYTES_WRITTEN$/ { w[$1] += $5 }
-		END { for (m in n) print m "|" n[m] "|" r[m] + 0 "|" w[m] + 0 }' "$ref" | LC_ALL=C sort)
+	expected=$(awk -F '\t' '$0 !~ /^#/ && NF >= 8 && $1 ~ /^[A-Z0-9_-]+$/ &&
+		$4 ~ /_OPENS$|_INDEP_OPENS$|^LUSTRE_NUM_COMPONENTS$/ && !seen[$1 $2 $3]++ { n[$1]++ }
+		$0 !~ /^#/ && $4 ~ /^[A-Z0-9_]+_BYTES_READ$/ && $5 > 0 { r[$1] += $5 }
+		$0 !~ /^#/ && $4 ~ /^[A-Z0-9_]+_BYTES_WRITTEN$/ && $5 > 0 { w[$1] += $5 }
+		END { for (m in n) printf "%s|%d|%.0f|%.0f\n", m, n[m], r[m], w[m] }' "$ref" | LC_ALL=C sort)
 	is "$(q "SELECT m.name, count(*), sum(r.bytes_read), sum(r.bytes_written) FROM records r
 		JOIN modules m ON m.id = r.module WHERE r.job = $job GROUP BY 1" | LC_ALL=C sort)" \
-		"$expected" "$base: records and bytes per module as darshan-parser's"
+		"$expected" "$base: records and bytes per module as darshan-parser's ($(echo "$expected" | cut -d '|' -f 1 | tr '\n' ' '))"
+	is "$(q "SELECT bytes_read, bytes_written FROM jobs WHERE id = $job")" \
+		"$(awk -F '\t' '$0 !~ /^#/ && $4 ~ /^(POSIX|STDIO)_BYTES_READ$/ && $5 > 0 { r += $5 }
+			$0 !~ /^#/ && $4 ~ /^(POSIX|STDIO)_BYTES_WRITTEN$/ && $5 > 0 { w += $5 }
+			END { printf "%.0f|%.0f\n", r, w }' "$ref")" \
+		"$base: the job's bytes are its POSIX and STDIO bytes"
 	is "$(q "SELECT source FROM jobs WHERE id = $job" | sed -n 's/^\(tool\|format\)=//p' | tr '\n' ' ')" \
 		"darshan $(sed -n 's/^# darshan log version: //p' "$ref") " "$base: the job says it came from Darshan, and its format"
 	ok "$base: a report from the warehouse" "$report" "$job" -o "$base.html"
