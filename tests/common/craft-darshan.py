@@ -12,6 +12,9 @@ KIND:
   dxt-hosts N  N DXT_POSIX file records, each with a host of its own
   unnamed      a POSIX record whose id no name stands for (id 0xdeadbeefcafe),
                beside a named one
+  lustre-lies  LUSTRE records whose counts claim more than they hold: 2^62
+               components, 2^62 stripes, a component of more stripes than
+               the record's, a version 1 record 2^60 OSTs wide
   layers SET ORDER
                H5F, H5D, PNETCDF_FILE, PNETCDF_VAR and LUSTRE records with
                varied values (seeded), at the module versions of SET: "new"
@@ -169,6 +172,16 @@ def main():
     if kind == "layers":
         E = "<" if sys.argv[3] == "little" else ">"
         layers(out, sys.argv[2])
+    elif kind == "lustre-lies":
+        lies = [struct.pack(E + "Qqqq", 0x1000, -1, 1 << 62, 0),
+                struct.pack(E + "Qqqq", 0x1000, -1, 0, 1 << 62),
+                struct.pack(E + "Qqqq", 0x1000, -1, 1, 1) + struct.pack(E + "7q", 1 << 20, 5, 0, 0, 0, -1, 0) +
+                b"\0" * 16 + struct.pack(E + "q", 3)]
+        for i, raw in enumerate(lies):
+            write(out + ".%d" % i, job(), names([(0x1000, b"/scratch/f")]), {LUSTRE: raw},
+                  {LUSTRE: 2})
+        write(out + ".%d" % len(lies), job(), names([(0x1000, b"/scratch/f")]),
+              {LUSTRE: struct.pack(E + "Qq5q", 0x1000, -1, 1, 1, 0, 1 << 20, 1 << 60)}, {LUSTRE: 1})
     elif kind == "job-bomb":
         write(out, job(tail=b"/apps/prog\n" + b"ext4\t/m\n" * (8 << 20)), names([]), {})
     elif kind == "bad-time":

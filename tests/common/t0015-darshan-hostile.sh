@@ -7,7 +7,11 @@
 #   - a record of rank 2^31 - 1 is summed by --perf in little memory;
 #   - 50,000 DXT file records with a host each are read in bounded time;
 #   - an anonymized export keeps neither the job id, nor a name, nor the
-#     id of a record that no name stands for (a hash of one).
+#     id of a record that no name stands for (a hash of one);
+#   - Lustre records whose component, stripe or OST counts claim more than
+#     the record holds (2^62 components, 2^62 stripes, a component with
+#     more stripes than its record, a version 1 record 2^60 OSTs wide)
+#     are refused, each with a message that says so.
 . "$IOA_SOURCE_DIR/tests/lib/test-lib.sh"
 require_cmd python3
 
@@ -18,7 +22,7 @@ export_cmd="$IOA_BUILD_DIR/libexec/ioatlas/ioatlas-export"
 export IOATLAS_CONF=/dev/null
 cd "$TEST_TMP" || exit 1
 
-plan 12
+plan $((12 + 4))
 
 ok "the hostile logs are crafted" sh -c "python3 '$craft' job-bomb bomb.darshan &&
 	python3 '$craft' bad-time time.darshan && python3 '$craft' big-rank rank.darshan &&
@@ -51,3 +55,10 @@ ok "an anonymized export of a record without a name" \
 is "$(grep -c 'secret-project\|244837814094590\|987654' anon.txt)" 0 \
 	"keeps no name, no unnamed record's id and no job id"
 is "$(awk -F '\t' '$1 == "POSIX" && $4 == "POSIX_OPENS"' anon.txt | wc -l)" 2 "and both records"
+
+python3 "$craft" lustre-lies lustre.darshan
+for i in 0 1 2 3; do
+	like "$(timeout 10 "$parse" "lustre.darshan.$i" 2>&1)" \
+		"cannot read log .*LUSTRE (region: a record cut short|record with 5 stripes in a component)" \
+		"Lustre record $i claiming more than it holds is refused, and said"
+done
