@@ -1548,7 +1548,6 @@ int ioa_logr_open_any(struct ioa_log_reader *r, const char *path)
 
 #define JOB_FIXED_341 (7 * 8)
 #define EXE_MAX	      (JOB_RECORD_SIZE - JOB_FIXED_341 - METADATA_LEN - 1)
-/* The module ids of format 3.41 that an export writes. */
 /* What an export writes: each module at the version and id of Darshan 3.5's format 3.41. */
 static const struct {
 	enum ioa_module module;
@@ -1573,6 +1572,15 @@ struct export_name {
 	int used; /* a record of the export names it */
 };
 
+struct export_mount {
+	size_t off, len; /* the entry in mounts */
+	size_t path_off; /* its mount point there, as written (anonymized or not) */
+	uint32_t path_len;
+	size_t index; /* the log's order */
+	int holds;    /* a file of the log is under it */
+	int kept;     /* it fits in Darshan's room */
+};
+
 struct export
 {
 	struct ioa_log_reader *r;
@@ -1581,7 +1589,9 @@ struct export
 	struct ioa_buf uid, user, jobid, start, end, nprocs, exe, args, version;
 	struct export_name *names;
 	size_t nnames, names_alloc;
-	struct ioa_buf mounts; /* "\n<type>\t<path>" entries, as Darshan writes them */
+	struct ioa_buf mounts;	    /* "\n<type>\t<path>" entries, as Darshan writes them */
+	struct export_mount *ments; /* each entry of mounts, to choose those that fit */
+	size_t nments, ments_alloc;
 	struct recs recs[IOA_MOD_COUNT];
 	uint64_t partial; /* bits of the modules whose folded records were left out */
 };
@@ -1669,12 +1679,93 @@ static int export_mount(const unsigned char *path, uint32_t path_len, const unsi
 		e->mounts.len--;
 		return 0;
 	}
+	if (!rc && e->nments == e->ments_alloc) {
+		size_t alloc = e->ments_alloc ? 2 * e->ments_alloc : 32;
+		struct export_mount *grown = realloc(e->ments, alloc * sizeof(*grown));
+
+		if (!grown)
+			return -ENOMEM;
+		e->ments = grown;
+		e->ments_alloc = alloc;
+	}
 	rc = rc ? rc : ioa_buf_add(&e->mounts, type, type_len);
 	rc = rc ? rc : ioa_buf_addstr(&e->mounts, "\t");
+	if (!rc) {
+		struct export_mount *m = &e->ments[e->nments++];
+
+		m->off = e->mounts.len - type_len - 2;
+		m->path_off = e->mounts.len;
+		m->index = e->nments - 1;
+		m->holds = m->kept = 0;
+	}
 	rc = rc	       ? rc
 	     : e->anon ? ioa_anon_path(e->anon, path, path_len, &e->mounts)
 		       : ioa_buf_add(&e->mounts, path, path_len);
+	if (!rc) {
+		struct export_mount *m = &e->ments[e->nments - 1];
+
+		m->len = e->mounts.len - m->off;
+		m->path_len = (uint32_t)(e->mounts.len - m->path_off);
+	}
 	return rc;
+}
+
+/*
+ * Which mounts go into Darshan's room when not all fit: those that hold a
+ * file of the log first (darshan-parser finds each file's there), the
+ * longest first, then in the log's order.
+ */
+static int mount_priority(const void *a, const void *b)
+{
+	const struct export_mount *x = a, *y = b;
+
+	if (x->holds != y->holds)
+		return y->holds - x->holds;
+	if (x->path_len != y->path_len)
+		return x->path_len > y->path_len ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* The order they are written in, as Darshan writes them: the longest first, then the log's order.
+ */
+static int mount_order(const void *a, const void *b)
+{
+	const struct export_mount *x = a, *y = b;
+
+	if (x->kept != y->kept)
+		return y->kept - x->kept;
+	if (x->path_len != y->path_len)
+		return x->path_len > y->path_len ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* Chooses the mounts that fit in room bytes, and puts them first in writing order. */
+static void choose_mounts(struct export *e, size_t room)
+{
+	for (size_t i = 0; i < e->nments; i++)
+		for (size_t k = 0; k < e->nnames && !e->ments[i].holds; k++)
+			e->ments[i].holds = ioa_mount_holds(
+				(const unsigned char *)e->mounts.data + e->ments[i].path_off,
+				e->ments[i].path_len, (const unsigned char *)e->names[k].name.data,
+				(uint32_t)e->names[k].name.len);
+	if (!e->nments)
+		return;
+	qsort(e->ments, e->nments, sizeof(*e->ments), mount_priority);
+	for (size_t i = 0; i < e->nments; i++) {
+		struct export_mount *m = &e->ments[i];
+		int again = 0;
+
+		/* A file system mounted twice at one place is one entry. */
+		for (size_t k = 0; k < i && !again; k++)
+			again = e->ments[k].kept && e->ments[k].len == m->len &&
+				!memcmp(e->mounts.data + e->ments[k].off, e->mounts.data + m->off,
+					m->len);
+		if (!again && m->len <= room) {
+			m->kept = 1;
+			room -= m->len;
+		}
+	}
+	qsort(e->ments, e->nments, sizeof(*e->ments), mount_order);
 }
 
 static int export_record(const struct ioa_log_record *rec, void *arg)
@@ -1811,16 +1902,10 @@ static int export_job(struct export *e, struct ioa_buf *raw)
 	/* Darshan's room: the command line cut first, then the mounts that do not fit. */
 	if (!rc && raw->len - cmd_start > EXE_MAX / 2)
 		raw->len = cmd_start + EXE_MAX / 2;
-	for (size_t i = 0; !rc && i < e->mounts.len;) {
-		const char *entry = e->mounts.data + i;
-		const char *next = memchr(entry + 1, '\n', e->mounts.len - i - 1);
-		size_t n = next ? (size_t)(next - entry) : e->mounts.len - i;
-
-		if (raw->len - cmd_start + n > EXE_MAX)
-			break;
-		rc = ioa_buf_add(raw, entry, n);
-		i += n;
-	}
+	if (!rc)
+		choose_mounts(e, EXE_MAX - (raw->len - cmd_start));
+	for (size_t i = 0; !rc && i < e->nments && e->ments[i].kept; i++)
+		rc = ioa_buf_add(raw, e->mounts.data + e->ments[i].off, e->ments[i].len);
 	return rc ? rc : ioa_buf_add(raw, "", 1);
 }
 
@@ -2030,6 +2115,7 @@ int ioa_darshan_export(struct ioa_log_reader *r, const struct ioa_anon *anon, st
 		snprintf(error, len, "%s", strerror(-rc));
 	ioa_buf_release(&raw);
 	ioa_buf_release(&e.mounts);
+	free(e.ments);
 	for (struct ioa_buf *b = &e.uid; b <= &e.version; b++)
 		ioa_buf_release(b);
 	for (size_t i = 0; i < e.nnames; i++)

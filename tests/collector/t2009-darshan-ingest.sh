@@ -13,12 +13,17 @@
 # the warehouse, names the program and says what an imported job cannot
 # show; a
 # log that is not a Darshan log after its first bytes is quarantined with
-# a reason that says so.
+# a reason that says so.  `ioatlas export --darshan JOB_ID` writes each
+# job of the warehouse (and one the runtime recorded) as exporting its log
+# file does, by darshan-parser's word: job lines, mounts and every counter
+# of every record; a job that is not there is an error that says so.
 . "$IOA_SOURCE_DIR/tests/lib/test-lib.sh"
+. "$IOA_SOURCE_DIR/tests/lib/runtime-lib.sh"
 require_pg
 
 ingest="$IOA_BUILD_DIR/libexec/ioatlas/ioatlas-ingest"
 report="$IOA_BUILD_DIR/libexec/ioatlas/ioatlas-report"
+export_cmd="$IOA_BUILD_DIR/libexec/ioatlas/ioatlas-export"
 data="$IOA_SOURCE_DIR/tests/data/darshan"
 export IOATLAS_CONF=/dev/null
 export PGTZ=UTC
@@ -28,7 +33,7 @@ tools=${IOATLAS_DARSHAN_TOOLS:-$IOA_SOURCE_DIR/../shared/tools}/darshan-3.5.0-de
 require_cmd python3
 
 logs=(mix4 collective4 releases/mpi-io-test-ppc64-3.0.0 releases/mpi-io-test-x86_64-3.4.7 layers)
-plan $((${#logs[@]} * 7 + 6))
+plan $((${#logs[@]} * 8 + 6 + 5))
 pg_warehouse
 q() { psql -X -t -A -U ioatlas -F '|' -c "$1"; }
 cd "$TEST_TMP" || exit 1
@@ -95,3 +100,29 @@ head -c 1400 "$data/mix4.darshan" >broken.darshan
 ok "a broken Darshan log is refused" sh -c "! '$ingest' '$TEST_TMP/broken.darshan'"
 like "$(q "SELECT error FROM ingest_ledger WHERE path = '$TEST_TMP/broken.darshan'")" \
 	"Darshan log: .*(outside the file|truncated)" "quarantined, and the reason names the Darshan log's fault"
+
+# A job of the warehouse exported as its log file exports, as darshan-parser reads both.
+dparser() { LD_LIBRARY_PATH=crafted/darshan-3.5.0/lib crafted/darshan-3.5.0/bin/darshan-parser "$@"; }
+# exported FILE: darshan-parser's job lines, mounts and records of an export
+# (in whatever order: the warehouse keeps no order of records or mounts).
+exported() {
+	dparser "$1" | grep -E $'^# (exe|uid|jobid|nprocs|start_time|end_time|mount entry):|^[A-Z0-9_-]+\t-?[0-9]+\t[0-9]+\t' |
+		LC_ALL=C sort
+}
+same_export() { # NAME JOB LOG
+	"$export_cmd" --darshan -o "job-$1.darshan" "$2" && "$export_cmd" --darshan -o "log-$1.darshan" "$3" &&
+		exported "job-$1.darshan" >job.txt && exported "log-$1.darshan" >log.txt
+	is "$(diff job.txt log.txt | head -n 4)" "" \
+		"$1: export of job $2 from the warehouse is its log's ($(wc -l <log.txt) lines of darshan-parser's)"
+}
+for name in "${logs[@]}"; do
+	base=$(basename "$name")
+	same_export "$base" "$(q "SELECT job FROM ingest_ledger WHERE path = '$TEST_TMP/$base.darshan'")" "$base.darshan"
+done
+mkdir ours
+ok "a program runs under the runtime" ioa_preload "$TEST_TMP/ours" sh -c 'echo data >out.txt && cat out.txt >/dev/null'
+ours=$(ioa_only_log "$TEST_TMP/ours")
+ok "its log is ingested" run_timeout 120 "$ingest" "$ours"
+same_export ours "$(q "SELECT job FROM ingest_ledger WHERE path = '$ours'")" "$ours"
+ok "with no -o, job-ID.darshan" sh -c "'$export_cmd' --darshan $(q "SELECT max(id) FROM jobs") && test -s job-$(q "SELECT max(id) FROM jobs").darshan"
+like "$("$export_cmd" --darshan 999999 2>&1)" "no job 999999 in the warehouse" "a job that is not there is said to be missing"
