@@ -41,7 +41,8 @@ static void usage(FILE *out)
 		"       ioatlas kernel publish DIR LOG --repo PATH --name NAME [--version V]\n"
 		"       ioatlas kernel list|search [TERM] --from URL\n"
 		"       ioatlas kernel pull NAME[@VERSION] --from URL [-o DIR]\n"
-		"       ioatlas kernel push DIR --to URL [--netrc FILE]\n"
+		"       ioatlas kernel push DIR --to URL [--netrc FILE] [--anonymize [--key-file "
+		"F]]\n"
 		"       ioatlas kernel nightly [--repo PATH] [--url URL] [--days N] [--top N]\n"
 		"\n"
 		"gen: writes the job's I/O kernel into DIR (default: kernel): kernel.c, a small\n"
@@ -59,7 +60,9 @@ static void usage(FILE *out)
 		"list, search, pull: read a repository over file://, http:// or https://;\n"
 		"pull verifies checksums and lands whole or not at all.  push sends a\n"
 		"published kernel (a repository's kernels/NAME/VERSION, or a pull) to a\n"
-		"central repository: HTTP PUT with credentials from a netrc file, or file://.\n"
+		"central repository: HTTP PUT with credentials from a netrc file, or file://;\n"
+		"--anonymize sends it fit to leave the site: its file names, name and job log\n"
+		"as tokens keyed with the site's key (--key-file, or export.key_file).\n"
 		"nightly: for the --top executables (5) by bytes over the last --days (1), the\n"
 		"job of each that moved the most: kernel generated, validated, published as\n"
 		"PROGRAM@JOB into PATH, recorded in the warehouse (its report links to --url).\n"
@@ -234,7 +237,7 @@ static int gen(int argc, char **argv)
  * The kernel.* settings, one table for every verb that reads them: a key
  * under kernel. that one verb did not know would be refused as a typo.
  */
-static char *conninfo, *repo_path, *repo_url, *runtime_path;
+static char *conninfo, *repo_path, *repo_url, *runtime_path, *key_setting;
 static long long ndays, ntop;
 static double stall_timeout_s;
 static const struct ioa_setting settings[] = {
@@ -252,6 +255,8 @@ static const struct ioa_setting settings[] = {
 	 "the runtime the kernels are validated under (empty: the one installed here)"},
 	{"kernel.stall_timeout", IOA_SET_SECONDS, &stall_timeout_s, "30s",
 	 "a transfer from or to a repository under 1 KiB/s this long is abandoned"},
+	{"export.key_file", IOA_SET_TEXT, &key_setting, "",
+	 "the site's key for what is anonymized to leave the site (push --anonymize)"},
 };
 static const size_t nsettings = sizeof(settings) / sizeof(settings[0]);
 
@@ -299,14 +304,18 @@ static int publish(int argc, char **argv)
 	return rc ? 1 : 0;
 }
 
-/* list [TERM] --from URL, pull NAME[@V] --from URL [-o DIR], push DIR --to URL [--netrc F] */
+/*
+ * list [TERM] --from URL, pull NAME[@V] --from URL [-o DIR],
+ * push DIR --to URL [--netrc F] [--anonymize [--key-file F]]
+ */
 static int remote(const char *verb, int argc, char **argv)
 {
 	struct ioa_buf err = IOA_BUF_INIT(IOA_LOG_LINE_MAX);
 	struct krepo_transfer t = KREPO_TRANSFER_INIT;
-	const char *url = NULL, *what = NULL, *out = NULL, *netrc = NULL;
+	const char *url = NULL, *what = NULL, *out = NULL, *netrc = NULL, *key_file = NULL;
+	struct ioa_anon anon;
 	char dir[PATH_MAX];
-	int i, rc;
+	int i, rc, anonymize = 0;
 
 	for (i = 0; i < argc; i++) {
 		if ((!strcmp(argv[i], "--from") || !strcmp(argv[i], "--to")) && i + 1 < argc)
@@ -315,6 +324,10 @@ static int remote(const char *verb, int argc, char **argv)
 			out = argv[++i];
 		else if (!strcmp(argv[i], "--netrc") && i + 1 < argc)
 			netrc = argv[++i];
+		else if (!strcmp(verb, "push") && !strcmp(argv[i], "--anonymize"))
+			anonymize = 1;
+		else if (!strcmp(verb, "push") && !strcmp(argv[i], "--key-file") && i + 1 < argc)
+			key_file = argv[++i];
 		else if (!what && argv[i][0] != '-')
 			what = argv[i];
 		else {
@@ -332,7 +345,24 @@ static int remote(const char *verb, int argc, char **argv)
 		return 1;
 	}
 	t.stall_timeout_s = stall_timeout_s;
+	if (!key_file && anonymize && key_setting[0])
+		key_file = key_setting;
+	rc = 0;
+	if (key_file && !anonymize) {
+		ioa_error("a key without --anonymize: nothing would be anonymized");
+		rc = 2;
+	} else if (anonymize && !key_file) {
+		ioa_error("--anonymize needs the site's key: --key-file FILE or export.key_file");
+		rc = 2;
+	} else if (anonymize && ioa_anon_load_key(&anon, key_file, &err)) {
+		ioa_error("%s", ioa_buf_str(&err));
+		rc = 1;
+	}
 	ioa_conf_free(settings, nsettings);
+	if (rc) {
+		ioa_buf_release(&err);
+		return rc;
+	}
 	if (t.stall_timeout_s < 1) {
 		ioa_error("kernel.stall_timeout is %g s: it must be at least 1 s",
 			  t.stall_timeout_s);
@@ -349,9 +379,11 @@ static int remote(const char *verb, int argc, char **argv)
 		if (!rc)
 			printf("pulled %s into %s (checksums verified)\n", what, dir);
 	} else {
-		rc = krepo_push(what, url, netrc, &t, &err);
+		rc = krepo_push(what, url, netrc, anonymize ? &anon : NULL, &t, &err);
+		if (anonymize)
+			ioa_anon_clear(&anon);
 		if (!rc)
-			printf("pushed %s to %s\n", what, url);
+			printf("pushed %s to %s%s\n", what, url, anonymize ? " (anonymized)" : "");
 	}
 	if (rc)
 		ioa_error("%s", err.len ? ioa_buf_str(&err) : ioa_strerror(rc));

@@ -1838,8 +1838,7 @@ static void emit_names(struct gen *g)
 {
 	size_t i, j;
 
-	put(g, "#define NFILES %zu\nstatic const char *const names[NFILES + 1] = {\n",
-	    g->files.n ? g->files.n : 1);
+	put(g, "#define NFILES %zu\n" KGEN_NAMES_HEAD, g->files.n ? g->files.n : 1);
 	for (i = 0; i < g->files.n; i++) {
 		const char *name = NULL;
 
@@ -2013,5 +2012,61 @@ int kgen_log(const char *path, const struct kgen_options *o, FILE *out, struct k
 	free(g.name);
 	free(g.name_id);
 	ioa_trace_free(&g.t);
+	return rc;
+}
+
+/* The bytes of a C string literal as literal() writes it: "...", octal escapes only. */
+static int unliteral(const char *s, size_t len, struct ioa_buf *out)
+{
+	ioa_buf_reset(out);
+	if (len < 2 || s[0] != '"' || s[len - 1] != '"')
+		return -EINVAL;
+	for (size_t i = 1; i + 1 < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c == '\\') {
+			if (i + 4 >= len || s[i + 1] < '0' || s[i + 1] > '3' || s[i + 2] < '0' ||
+			    s[i + 2] > '7' || s[i + 3] < '0' || s[i + 3] > '7')
+				return -EINVAL;
+			c = (unsigned char)((s[i + 1] - '0') << 6 | (s[i + 2] - '0') << 3 |
+					    (s[i + 3] - '0'));
+			i += 3;
+		}
+		if (ioa_buf_add(out, &c, 1))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+int kgen_each_name(const char *src, size_t len,
+		   int (*fn)(size_t index, const struct ioa_buf *name, size_t line_off,
+			     size_t line_len, void *arg),
+		   void *arg)
+{
+	static const char head[] = KGEN_NAMES_HEAD, end_line[] = "\t\"unused\"};";
+	const char *start = memmem(src, len, head, sizeof(head) - 1), *p, *end = src + len;
+	struct ioa_buf name = IOA_BUF_INIT(1 << 16);
+	size_t index = 0;
+	int rc = 0;
+
+	if (!start)
+		return -EINVAL;
+	for (p = start + sizeof(head) - 1; p < end && !rc; index++) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+
+		if (n == sizeof(end_line) - 1 && !memcmp(p, end_line, n))
+			break;
+		if (n < 4 || p[0] != '\t' || p[n - 1] != ',' || !nl) {
+			rc = -EINVAL;
+			break;
+		}
+		rc = unliteral(p + 1, n - 2, &name);
+		rc = rc ? rc : fn(index, &name, (size_t)(p - src), n, arg);
+		p = nl + 1;
+	}
+	if (!rc && p >= end)
+		rc = -EINVAL;
+	ioa_buf_release(&name);
 	return rc;
 }

@@ -49,4 +49,21 @@ struct kgen_summary {
 int kgen_log(const char *path, const struct kgen_options *o, FILE *out, struct kgen_summary *sum,
 	     struct ioa_buf *err);
 
+/*
+ * The table of file names a kernel.c holds, as kgen_log() writes it: this
+ * line, then one line per file i, a tab and a C string literal (octal
+ * escapes only) and a comma, then the "unused" entry closing the table.
+ */
+#define KGEN_NAMES_HEAD "static const char *const names[NFILES + 1] = {\n"
+
+/*
+ * Calls fn for each file of the names table in src (len bytes of a
+ * kernel.c): its index, the name's bytes, and where its line is in src.
+ * 0, fn's non-zero return, or -EINVAL when src holds no table kgen wrote.
+ */
+int kgen_each_name(const char *src, size_t len,
+		   int (*fn)(size_t index, const struct ioa_buf *name, size_t line_off,
+			     size_t line_len, void *arg),
+		   void *arg);
+
 #endif

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "ioa_file.h"
+#include "kgen.h"
 
 /* Paths and URLs: names are bounded, a cut one is an error (never a different path). */
 static int pathf(char *out, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -681,8 +682,145 @@ static int push_local(const char *dir, const char *root, const struct kpkg *p, c
 	return rc;
 }
 
-int krepo_push(const char *dir, const char *url, const char *netrc, struct krepo_transfer *t,
-	       struct ioa_buf *err)
+/* What anonymize_name() needs: the source, what is copied of it so far, the output. */
+struct anon_src {
+	const char *src;
+	size_t done;
+	const struct ioa_anon *anon;
+	struct ioa_buf *out;
+};
+
+/* f<N> and the standard streams say nothing of the job: they stay. */
+static int telling_name(const struct ioa_buf *name)
+{
+	const char *t = ioa_buf_str(name);
+
+	return !(name->len > 1 && t[0] == 'f' && strspn(t + 1, "0123456789") == name->len - 1) &&
+	       strcmp(t, "<STDOUT>") && strcmp(t, "<STDERR>") && strcmp(t, "<STDIN>");
+}
+
+static int anonymize_name(size_t index, const struct ioa_buf *name, size_t line_off,
+			  size_t line_len, void *arg)
+{
+	struct anon_src *a = arg;
+	int rc;
+
+	(void)index;
+	if (!telling_name(name))
+		return 0;
+	rc = ioa_buf_add(a->out, a->src + a->done, line_off - a->done);
+	rc = rc ? rc : ioa_buf_addstr(a->out, "\t\"");
+	rc = rc ? rc : ioa_anon_path(a->anon, name->data, name->len, a->out);
+	rc = rc ? rc : ioa_buf_addstr(a->out, "\",");
+	a->done = line_off + line_len;
+	return rc;
+}
+
+/*
+ * kernel.c with the names of its files anonymized: a name of the job's
+ * (--keep-names) becomes its path token, as an anonymized export gives it.
+ */
+static int anonymize_source(const struct ioa_buf *in, const struct ioa_anon *anon,
+			    struct ioa_buf *out)
+{
+	struct anon_src a = {in->data, 0, anon, out};
+	int rc;
+
+	ioa_buf_reset(out);
+	rc = kgen_each_name(in->data, in->len, anonymize_name, &a);
+	return rc ? rc : ioa_buf_add(out, in->data + a.done, in->len - a.done);
+}
+
+/*
+ * The published kernel in dir, anonymized into a new folder tmp (made
+ * here, mode 0700): kernel.c's names, meta.json's name and job log, the
+ * files' checksums and sizes made again.
+ */
+static int anonymized_copy(const char *dir, const struct kpkg *p, const struct ioa_anon *anon,
+			   char *tmp, size_t tmp_len, struct ioa_buf *err)
+{
+	const char *tmpdir = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	struct ioa_buf in = IOA_BUF_INIT(KPKG_BYTES_MAX), out = IOA_BUF_INIT(KPKG_BYTES_MAX);
+	json_object *meta = NULL, *files = json_object_new_array(), *prov;
+	char path[PATH_MAX], hex[65], token[IOA_ANON_TOKEN + 1];
+	const char *name = kpkg_str(p->meta, "name"), *text;
+	int rc = 0;
+
+	pathf(tmp, tmp_len, "%s/ioatlas-push.XXXXXX", tmpdir);
+	if (!mkdtemp(tmp)) {
+		ioa_buf_addf(err, "cannot make a folder in %s: %s", tmpdir, strerror(errno));
+		json_object_put(files);
+		return -errno;
+	}
+	for (size_t i = 0; !rc && i < p->nfiles; i++) {
+		const char *f = p->files[i].name;
+		const struct ioa_buf *b = &in;
+		json_object *entry = json_object_new_object();
+
+		pathf(path, sizeof(path), "%s/%s", dir, f);
+		rc = read_file(path, &in);
+		if (!rc && !strcmp(f, "kernel.c")) {
+			rc = anonymize_source(&in, anon, &out);
+			if (rc == -EINVAL)
+				ioa_buf_addf(err, "%s: not a kernel ioatlas made (no names table)",
+					     path);
+			b = &out;
+		}
+		pathf(path, sizeof(path), "%s/%s", tmp, f);
+		rc = rc ? rc : write_whole(path, b->data, b->len);
+		sha256_hex(b->data, b->len, hex);
+		json_object_object_add(entry, "name", json_object_new_string(f));
+		json_object_object_add(entry, "sha256", json_object_new_string(hex));
+		json_object_object_add(entry, "size", json_object_new_int64((int64_t)b->len));
+		json_object_array_add(files, entry);
+	}
+	if (!rc) {
+		meta = json_tokener_parse(json_object_to_json_string(p->meta));
+		rc = meta ? 0 : -ENOMEM;
+	}
+	if (!rc) {
+		ioa_anon_token(anon, "kernel", name, strlen(name), token);
+		json_object_object_add(meta, "name", json_object_new_string(token));
+		prov = json_object_object_get(meta, "provenance");
+		if (json_object_is_type(prov, json_type_object) &&
+		    json_object_object_get(prov, "job_log")) {
+			const char *log = kpkg_str(prov, "job_log");
+
+			ioa_anon_token(anon, "log", log, strlen(log), token);
+			json_object_object_add(prov, "job_log", json_object_new_string(token));
+		}
+		json_object_object_add(meta, "files", files);
+		files = NULL;
+		text = json_object_to_json_string_ext(meta, JSON_C_TO_STRING_PRETTY |
+								    JSON_C_TO_STRING_NOSLASHESCAPE);
+		pathf(path, sizeof(path), "%s/meta.json", tmp);
+		rc = write_whole(path, text, strlen(text));
+	}
+	if (rc && !err->len)
+		ioa_buf_addf(err, "cannot anonymize %s: %s", dir, strerror(-rc));
+	json_object_put(files);
+	json_object_put(meta);
+	ioa_buf_release(&in);
+	ioa_buf_release(&out);
+	return rc;
+}
+
+/* A folder anonymized_copy() made, and what is in it. */
+static void remove_copy(const char *tmp, const struct kpkg *p)
+{
+	char path[PATH_MAX];
+
+	for (size_t i = 0; i < p->nfiles; i++) {
+		pathf(path, sizeof(path), "%s/%s", tmp, p->files[i].name);
+		unlink(path);
+	}
+	pathf(path, sizeof(path), "%s/meta.json", tmp);
+	unlink(path);
+	rmdir(tmp);
+}
+
+int krepo_push(const char *dir, const char *url, const char *netrc, const struct ioa_anon *anon,
+	       struct krepo_transfer *t, struct ioa_buf *err)
 {
 	struct krepo_transfer defaults = KREPO_TRANSFER_INIT;
 	struct ioa_buf b = IOA_BUF_INIT(KPKG_META_MAX), idxb = IOA_BUF_INIT(KPKG_INDEX_MAX);
@@ -708,6 +846,16 @@ int krepo_push(const char *dir, const char *url, const char *netrc, struct krepo
 	if (rc) {
 		kpkg_release(&pkg);
 		ioa_buf_release(&b);
+		return rc;
+	}
+	if (anon) {
+		char tmp[PATH_MAX];
+
+		ioa_buf_release(&b);
+		rc = anonymized_copy(dir, &pkg, anon, tmp, sizeof(tmp), err);
+		rc = rc ? rc : krepo_push(tmp, url, netrc, NULL, t, err);
+		remove_copy(tmp, &pkg);
+		kpkg_release(&pkg);
 		return rc;
 	}
 	pathf(rel, sizeof(rel), "kernels/%s/%s/", kpkg_str(pkg.meta, "name"),

@@ -21,6 +21,7 @@
 
 #include <stdio.h>
 
+#include "ioa_anon.h"
 #include "ioa_buf.h"
 #include "kpkg.h"
 #include "kvalidate.h"
@@ -72,8 +73,13 @@ int krepo_pull(const char *url, const char *spec, const char *dir, struct krepo_
  * Sends the published kernel in dir (a repository's kernels/NAME/VERSION,
  * or a pull of it) to the repository at url: PUT over http(s) with
  * credentials from netrc (NULL: ~/.netrc), or copied into a file:// tree.
+ * With anon (the site's key), what is sent is anonymized for leaving the
+ * site: the kernel's file names (those of a --keep-names kernel) become the
+ * path tokens an anonymized export gives the same names, and meta.json's
+ * name and the job log it came from become keyed tokens; the checksums are
+ * made again.  dir itself is not changed.
  */
-int krepo_push(const char *dir, const char *url, const char *netrc, struct krepo_transfer *t,
-	       struct ioa_buf *err);
+int krepo_push(const char *dir, const char *url, const char *netrc, const struct ioa_anon *anon,
+	       struct krepo_transfer *t, struct ioa_buf *err);
 
 #endif

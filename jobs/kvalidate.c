@@ -82,8 +82,10 @@ struct side {
 	size_t n, cap;
 	const uint64_t *ids; /* kernel file of each of the job's record ids */
 	size_t nids;
-	int kernel;	   /* the kernel's log: files by name f<i> */
-	uint64_t *name_id; /* the kernel's log: record id -> f<i> */
+	int kernel;   /* the kernel's log: files by the names of kernel.c's table */
+	char **table; /* that table: file i's name (f<i>, or the job's with --keep-names) */
+	size_t ntable;
+	uint64_t *name_id; /* the kernel's log: record id -> file */
 	int *name_file;
 	size_t nnames;
 	double seconds;
@@ -114,8 +116,8 @@ static int on_name(uint64_t id, const unsigned char *name, uint32_t len, void *a
 {
 	struct side *s = arg;
 	const unsigned char *base = name + len;
-	unsigned num;
-	char tail[32];
+	size_t num;
+	char tail[256];
 	int *files;
 	uint64_t *ids;
 
@@ -125,7 +127,9 @@ static int on_name(uint64_t id, const unsigned char *name, uint32_t len, void *a
 		return 0;
 	memcpy(tail, base, (size_t)(name + len - base));
 	tail[name + len - base] = '\0';
-	if (sscanf(tail, "f%u", &num) != 1)
+	for (num = 0; num < s->ntable && strcmp(s->table[num], tail); num++)
+		;
+	if (num == s->ntable)
 		return 0;
 	if (!(ids = realloc(s->name_id, (s->nnames + 1) * sizeof(*ids))))
 		return -ENOMEM;
@@ -136,6 +140,52 @@ static int on_name(uint64_t id, const unsigned char *name, uint32_t len, void *a
 	s->name_id[s->nnames] = id;
 	s->name_file[s->nnames++] = (int)num;
 	return 0;
+}
+
+static int table_add(size_t index, const struct ioa_buf *name, size_t line_off, size_t line_len,
+		     void *arg)
+{
+	struct side *s = arg;
+	char **more = realloc(s->table, (index + 1) * sizeof(*more));
+
+	(void)line_off;
+	(void)line_len;
+	if (!more)
+		return -ENOMEM;
+	s->table = more;
+	/* A name holding a NUL names no file the kernel can make: it matches nothing. */
+	s->table[index] =
+		memchr(name->data, '\0', name->len) ? strdup("") : strdup(ioa_buf_str(name));
+	s->ntable = index + 1;
+	return s->table[index] ? 0 : -ENOMEM;
+}
+
+/* The names table of the kernel.c in dir: which file of the job each name stands for. */
+static int read_table(const char *dir, struct side *s, struct ioa_buf *err)
+{
+	struct ioa_buf src = IOA_BUF_INIT((size_t)256 << 20);
+	char path[PATH_MAX + 16], chunk[65536];
+	FILE *f;
+	size_t n;
+	int rc = 0;
+
+	snprintf(path, sizeof(path), "%s/kernel.c", dir);
+	f = fopen(path, "r");
+	if (!f) {
+		ioa_buf_addf(err, "%s: %s", path, strerror(errno));
+		return -errno;
+	}
+	while (!rc && (n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		rc = ioa_buf_add(&src, chunk, n);
+	fclose(f);
+	rc = rc ? rc : kgen_each_name(src.data, src.len, table_add, s);
+	if (rc == -EINVAL)
+		ioa_buf_addf(err, "%s: no table of file names as ioatlas kernel gen writes it",
+			     path);
+	else if (rc)
+		ioa_buf_addf(err, "%s: %s", path, strerror(-rc));
+	ioa_buf_release(&src);
+	return rc;
 }
 
 static int on_record(const struct ioa_log_record *rec, void *arg)
@@ -363,7 +413,8 @@ int kvalidate(const char *dir, const char *log, const struct kvalidate_options *
 			sum.calls_exact, sum.calls_total);
 	job.ids = kern.ids = sum.file_ids;
 	job.nids = kern.nids = sum.files;
-	rc = read_side(log, &job, err);
+	rc = read_table(dir, &kern, err);
+	rc = rc ? rc : read_side(log, &job, err);
 	snprintf(mpicc, sizeof(mpicc), "%s",
 		 getenv("MPICC")			    ? getenv("MPICC")
 		 : in_path("mpicc.mpich", buf, sizeof(buf)) ? buf
@@ -446,5 +497,8 @@ int kvalidate(const char *dir, const char *log, const struct kvalidate_options *
 	free(kern.r);
 	free(kern.name_id);
 	free(kern.name_file);
+	for (size_t i = 0; i < kern.ntable; i++)
+		free(kern.table[i]);
+	free(kern.table);
 	return rc;
 }

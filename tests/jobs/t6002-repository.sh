@@ -3,7 +3,13 @@
 # searched and pulled over http:// and file://; a wrong checksum, a file
 # name that would leave the folder, a missing kernel and a server that is
 # down are clear errors that leave nothing behind; a push to a central
-# repository needs the credentials of its netrc file.
+# repository needs the credentials of its netrc file.  A push with
+# --anonymize (the site's key) sends a kernel fit to leave the site: no
+# name of the job's files, nor the kernel's name, nor its job log's name
+# is in any byte of what lands; each file name is the token that `ioatlas
+# export --anonymize` gives it under the same key; the kernel pulls back
+# with its checksums verified and builds; the published kernel is left as
+# it was; without a key it is refused.
 . "$IOA_SOURCE_DIR/tests/lib/test-lib.sh"
 . "$IOA_SOURCE_DIR/tests/lib/runtime-lib.sh"
 require_mpi
@@ -120,4 +126,32 @@ like "$(cat "$TEST_TMP/last.out")" "^fpp@1" "as fpp@1"
 ok "and gives it back" "$kernel" pull fpp --from "$url/central/" -o "$TEST_TMP/from-central"
 ok "a push into a file:// tree" "$kernel" push "$repo/kernels/fpp/1" --to "file://$TEST_TMP/local"
 ok "lists it too" "$kernel" list --from "file://$TEST_TMP/local"
+
+# An anonymized push of a kernel that keeps the job's file names.
+"$kernel" gen "$log" -o "$TEST_TMP/kn" --keep-names >/dev/null
+ok "a kernel with the job's file names is published" \
+	run_timeout 300 "$kernel" publish "$TEST_TMP/kn" "$log" --repo "$repo" --name fpp-names --runtime "$runtime"
+head -c 32 /dev/urandom >"$TEST_TMP/site.key"
+chmod 600 "$TEST_TMP/site.key"
+fails "--anonymize without a key is refused" \
+	"$kernel" push "$repo/kernels/fpp-names/1" --to "file://$TEST_TMP/outside" --anonymize
+ok "an anonymized push" "$kernel" push "$repo/kernels/fpp-names/1" --to "file://$TEST_TMP/outside" \
+	--anonymize --key-file "$TEST_TMP/site.key"
+names=$("$IOA_BUILD_DIR/libexec/ioatlas/ioatlas-parse" "$log" | awk -F '\t' '$1 == "POSIX" { n = split($6, p, "/"); print p[n] }' | sort -u)
+is "$(sed -n '/names\[NFILES + 1\]/,/unused/p' "$repo/kernels/fpp-names/1/kernel.c" | grep -cF "$(echo "$names" | head -n 1)")" 1 \
+	"the published kernel names the job's files ($(echo "$names" | wc -l) of them)"
+leaks=$(for w in $names fpp-names "$(basename "$log")"; do grep -rlF -- "$w" "$TEST_TMP/outside" >/dev/null && echo "$w"; done)
+is "$leaks" "" "no file name, kernel name or job log name of the site in what landed"
+ok "it lists under a token" sh -c "'$kernel' list --from 'file://$TEST_TMP/outside' | grep -q '^t[0-9a-f]\{16\}@1'"
+token=$("$kernel" list --from "file://$TEST_TMP/outside" | sed -n 's/^\(t[0-9a-f]\{16\}\)@1.*/\1/p')
+ok "it pulls back, checksums verified" "$kernel" pull "$token" --from "file://$TEST_TMP/outside" -o "$TEST_TMP/anon-k"
+ok "and builds" sh -c "cd '$TEST_TMP/anon-k' && make -s MPICC=mpicc.mpich >/dev/null"
+"$IOA_BUILD_DIR/libexec/ioatlas/ioatlas-export" --darshan --anonymize --key-file "$TEST_TMP/site.key" \
+	-o "$TEST_TMP/anon.darshan" "$log"
+exported=$("$IOA_BUILD_DIR/libexec/ioatlas/ioatlas-parse" "$TEST_TMP/anon.darshan" |
+	awk -F '\t' '$1 == "POSIX" { n = split($6, p, "/"); print p[n] }' | sort -u)
+kernel_names=$(sed -n '/names\[NFILES + 1\]/,/unused/p' "$TEST_TMP/anon-k/kernel.c" | grep -o '"t[0-9a-f]\{16\}"' | tr -d '"' | sort -u)
+is "$(comm -23 <(echo "$kernel_names") <(echo "$exported"))" "" \
+	"its $(echo "$kernel_names" | wc -l) file names are the tokens an anonymized export gives them"
+ok "the published kernel is left as it was" sh -c "cd '$repo/kernels/fpp-names/1' && sha256sum -c --quiet SHA256SUMS"
 done_testing
