@@ -72,6 +72,7 @@ struct rt_live {
 	/* Two readings of the clocks, for ticks into wall-clock time. */
 	uint64_t cal_ticks, cal_mono_ns;
 	struct rt_spill_info *info; /* NULL until the spill starts */
+	size_t trace_bytes;	    /* what the trace's state takes of the arena */
 
 	/* The recording state. */
 	struct rt_module_records modules[IOA_MOD_COUNT];
@@ -88,7 +89,6 @@ struct rt_live {
 	double bin_width, bin_per_tick; /* ticks per time bin, and its inverse */
 	double seconds_per_tick;	/* set once the records' times are seconds */
 	void *trace;			/* rt_trace's state */
-	size_t trace_bytes;
 };
 
 extern struct rt_live *rt_live;

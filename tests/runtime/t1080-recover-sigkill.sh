@@ -113,16 +113,16 @@ like "$(cat "$TEST_TMP/garbage.out")" "not a spill" \
 	"garbage: and says what it left alone"
 ok "garbage: the file is kept" test -f "$logs/$day/.live-123-p1/0.h.1"
 
-# A spill with a good header whose state is overwritten: the record lists,
-# failure table and trace root in its first 472 bytes (but the fields the
-# header check reads), and the tables after them — pointers to anywhere, as
-# its owner could write them.  The child that reads it fails alone; recover
-# goes on and says so.
+# A spill with a good header (its first 88 bytes, what the header check
+# reads) whose state is overwritten: the record lists, failure table and
+# trace root after the header, and the tables after them — pointers to
+# anywhere, as its owner could write them.  The child that reads it fails
+# alone; recover goes on and says so.
 logs=$(ioa_logdir)
 mkdir -p "$logs/$day/.live-456-p1"
 chmod 700 "$logs/$day/.live-456-p1"
 cp "$TEST_TMP/spill.copy" "$logs/$day/.live-456-p1/0.h.1"
-head -c 384 /dev/urandom | dd of="$logs/$day/.live-456-p1/0.h.1" bs=1 seek=80 conv=notrunc \
+head -c 384 /dev/urandom | dd of="$logs/$day/.live-456-p1/0.h.1" bs=1 seek=88 conv=notrunc \
 	status=none
 head -c 65536 /dev/urandom | dd of="$logs/$day/.live-456-p1/0.h.1" bs=1 seek=480 conv=notrunc \
 	status=none
