@@ -352,6 +352,26 @@
 #define IOA_LUSTRE_COMPS 4
 #define IOA_LUSTRE_OSTS	 64
 
+/* Counters between one layout component's and the next's. */
+#define IOA_LUSTRE_COMP_STRIDE (LUSTRE_COMP2_STRIPE_SIZE - LUSTRE_COMP1_STRIPE_SIZE)
+
+/* A component's 16-byte pool name into its two counters, the first byte the lowest. */
+#define IOA_LUSTRE_POOL_PUT(counters, bytes)                                              \
+	do {                                                                              \
+		(counters)[0] = (counters)[1] = 0;                                        \
+		for (unsigned ioa_b_ = 0; ioa_b_ < 16; ioa_b_++)                          \
+			(counters)[ioa_b_ / 8] |=                                         \
+				(int64_t)((uint64_t)(bytes)[ioa_b_] << 8 * (ioa_b_ % 8)); \
+	} while (0)
+
+/* And back: the 16 bytes of a pool name from its two counters. */
+#define IOA_LUSTRE_POOL_GET(counters, bytes)                                                  \
+	do {                                                                                  \
+		for (unsigned ioa_b_ = 0; ioa_b_ < 16; ioa_b_++)                              \
+			(bytes)[ioa_b_] = (unsigned char)((uint64_t)(counters)[ioa_b_ / 8] >> \
+							  8 * (ioa_b_ % 8));                  \
+	} while (0)
+
 #define IOA_LUSTRE_COMP(X, N)                                                                \
 	X(LUSTRE_COMP##N##_STRIPE_SIZE, "stripe size of layout component " #N " in bytes")   \
 	X(LUSTRE_COMP##N##_STRIPE_COUNT, "OSTs component " #N " is striped over")            \
@@ -376,43 +396,43 @@
 	IOA_LUSTRE_COMP(X, 3)                                                                                                 \
 	IOA_LUSTRE_COMP(X, 4)                                                                                                 \
 	IOA_LUSTRE_OST(X, 0)                                                                                                  \
-	IOA_LUSTRE_OST(X, 1) IOA_LUSTRE_OST(X, 2) IOA_LUSTRE_OST(X, 3) IOA_LUSTRE_OST(X, 4) IOA_LUSTRE_OST(                   \
-		X, 5) IOA_LUSTRE_OST(X, 6) IOA_LUSTRE_OST(X,                                                                  \
-							  7) IOA_LUSTRE_OST(X,                                                \
-									    8) IOA_LUSTRE_OST(X,                              \
-											      9)                              \
-		IOA_LUSTRE_OST(X, 10) IOA_LUSTRE_OST(X, 11) IOA_LUSTRE_OST(X, 12) IOA_LUSTRE_OST(X, 13) IOA_LUSTRE_OST(       \
+	IOA_LUSTRE_OST(X, 1)                                                                                                  \
+	IOA_LUSTRE_OST(X, 2) IOA_LUSTRE_OST(X, 3) IOA_LUSTRE_OST(X, 4) IOA_LUSTRE_OST(X, 5) IOA_LUSTRE_OST(                   \
+		X, 6) IOA_LUSTRE_OST(X, 7) IOA_LUSTRE_OST(X,                                                                  \
+							  8) IOA_LUSTRE_OST(X,                                                \
+									    9) IOA_LUSTRE_OST(X,                              \
+											      10)                             \
+		IOA_LUSTRE_OST(X, 11) IOA_LUSTRE_OST(X, 12) IOA_LUSTRE_OST(X, 13) IOA_LUSTRE_OST(X, 14) IOA_LUSTRE_OST(       \
 			X,                                                                                                    \
-			14) IOA_LUSTRE_OST(X,                                                                                 \
-					   15) IOA_LUSTRE_OST(X,                                                              \
-							      16) IOA_LUSTRE_OST(X,                                           \
-										 17) IOA_LUSTRE_OST(X,                        \
-												    18)                       \
-			IOA_LUSTRE_OST(X, 19) IOA_LUSTRE_OST(X, 20) IOA_LUSTRE_OST(X, 21) IOA_LUSTRE_OST(                     \
-				X, 22) IOA_LUSTRE_OST(X, 23) IOA_LUSTRE_OST(X,                                                \
-									    24) IOA_LUSTRE_OST(X,                             \
-											       25)                            \
-				IOA_LUSTRE_OST(X, 26) IOA_LUSTRE_OST(X, 27) IOA_LUSTRE_OST(X, 28) IOA_LUSTRE_OST(             \
+			15) IOA_LUSTRE_OST(X,                                                                                 \
+					   16) IOA_LUSTRE_OST(X,                                                              \
+							      17) IOA_LUSTRE_OST(X,                                           \
+										 18) IOA_LUSTRE_OST(X,                        \
+												    19)                       \
+			IOA_LUSTRE_OST(X, 20) IOA_LUSTRE_OST(X, 21) IOA_LUSTRE_OST(X, 22) IOA_LUSTRE_OST(                     \
+				X, 23) IOA_LUSTRE_OST(X, 24) IOA_LUSTRE_OST(X,                                                \
+									    25) IOA_LUSTRE_OST(X,                             \
+											       26)                            \
+				IOA_LUSTRE_OST(X, 27) IOA_LUSTRE_OST(X, 28) IOA_LUSTRE_OST(X, 29) IOA_LUSTRE_OST(             \
 					X,                                                                                    \
-					29) IOA_LUSTRE_OST(X,                                                                 \
-							   30) IOA_LUSTRE_OST(X,                                              \
-									      31) IOA_LUSTRE_OST(X,                           \
-												 32)                          \
-					IOA_LUSTRE_OST(X, 33) IOA_LUSTRE_OST(X, 34) IOA_LUSTRE_OST(X, 35) IOA_LUSTRE_OST(     \
-						X, 36) IOA_LUSTRE_OST(X, 37) IOA_LUSTRE_OST(X,                                \
-											    38) IOA_LUSTRE_OST(X, 39)         \
-						IOA_LUSTRE_OST(X, 40) IOA_LUSTRE_OST(X, 41) IOA_LUSTRE_OST(                   \
-							X, 42) IOA_LUSTRE_OST(X,                                              \
-									      43) IOA_LUSTRE_OST(X,                           \
-												 44)                          \
-							IOA_LUSTRE_OST(X, 45) IOA_LUSTRE_OST(X, 46) IOA_LUSTRE_OST(           \
-								X, 47) IOA_LUSTRE_OST(X,                                      \
-										      48) IOA_LUSTRE_OST(X,                   \
-													 49)                  \
-								IOA_LUSTRE_OST(X, 50) IOA_LUSTRE_OST(X, 51) IOA_LUSTRE_OST(   \
-									X, 52) IOA_LUSTRE_OST(X,                              \
-											      53) IOA_LUSTRE_OST(X,           \
-														 54)          \
+					30) IOA_LUSTRE_OST(X,                                                                 \
+							   31) IOA_LUSTRE_OST(X,                                              \
+									      32) IOA_LUSTRE_OST(X,                           \
+												 33)                          \
+					IOA_LUSTRE_OST(X, 34) IOA_LUSTRE_OST(X, 35) IOA_LUSTRE_OST(X, 36) IOA_LUSTRE_OST(     \
+						X, 37) IOA_LUSTRE_OST(X, 38) IOA_LUSTRE_OST(X,                                \
+											    39) IOA_LUSTRE_OST(X, 40)         \
+						IOA_LUSTRE_OST(X, 41) IOA_LUSTRE_OST(X, 42) IOA_LUSTRE_OST(                   \
+							X, 43) IOA_LUSTRE_OST(X,                                              \
+									      44) IOA_LUSTRE_OST(X,                           \
+												 45)                          \
+							IOA_LUSTRE_OST(X, 46) IOA_LUSTRE_OST(X, 47) IOA_LUSTRE_OST(           \
+								X, 48) IOA_LUSTRE_OST(X,                                      \
+										      49) IOA_LUSTRE_OST(X,                   \
+													 50)                  \
+								IOA_LUSTRE_OST(X, 51) IOA_LUSTRE_OST(X, 52) IOA_LUSTRE_OST(   \
+									X, 53) IOA_LUSTRE_OST(X,                              \
+											      54)                             \
 									IOA_LUSTRE_OST(X, 55) IOA_LUSTRE_OST(                 \
 										X,                                            \
 										56) IOA_LUSTRE_OST(X, 57)                     \
@@ -501,21 +521,18 @@ static inline int ioa_counter_is_ours(const char *desc)
 	return !strncmp(desc, "(ioatlas)", 9);
 }
 
-/* Whether a counter holds a record id (printed unsigned, as Darshan prints it). */
-static inline int ioa_counter_is_record_id(const char *name)
-{
-	size_t len = strlen(name);
-
-	return !strcmp(name, "POSIX_RENAMED_FROM") ||
-	       (len > 12 && !strcmp(name + len - 12, "_FILE_REC_ID"));
-}
-
 /* Whether darshan-parser prints a counter after the float counters (the file of a dataset). */
 static inline int ioa_counter_prints_last(const char *name)
 {
 	size_t len = strlen(name);
 
 	return len > 12 && !strcmp(name + len - 12, "_FILE_REC_ID");
+}
+
+/* Whether a counter holds a record id (printed unsigned, as Darshan prints it). */
+static inline int ioa_counter_is_record_id(const char *name)
+{
+	return !strcmp(name, "POSIX_RENAMED_FROM") || ioa_counter_prints_last(name);
 }
 
 /* How a counter combines over records (ranks sharing a file, --total). */

@@ -727,11 +727,16 @@ static unsigned run_total(const struct run *runs, unsigned n)
 	return total;
 }
 
-/* Counters the version does not have: -1, as darshan-parser shows them; record ids 0. */
-static void record_defaults(struct ioa_log_record *rec)
+/*
+ * A module's blank record, made once per region: counters a version does
+ * not have read -1, as darshan-parser shows them; record ids 0.
+ */
+static void record_defaults(struct ioa_log_record *rec, enum ioa_module module)
 {
-	const struct ioa_module_desc *m = &ioa_modules[rec->module];
+	const struct ioa_module_desc *m = &ioa_modules[module];
 
+	memset(rec, 0, sizeof(*rec));
+	rec->module = module;
 	for (unsigned i = 0; i < m->counter_count; i++)
 		rec->counters[i] = ioa_counter_is_record_id(m->counter_names[i]) ? 0 : -1;
 	for (unsigned i = 0; i < m->fcounter_count; i++)
@@ -740,10 +745,9 @@ static void record_defaults(struct ioa_log_record *rec)
 
 /* The base record every module's starts with: id and rank. */
 static int record_base(struct ioa_darshan *d, enum ioa_darshan_kind kind, const unsigned char *p,
-		       enum ioa_module module, struct ioa_log_record *rec)
+		       const struct ioa_log_record *blank, struct ioa_log_record *rec)
 {
-	memset(rec, 0, sizeof(*rec));
-	rec->module = module;
+	*rec = *blank;
 	rec->id = get64(d, p);
 	rec->rank = (int32_t)(int64_t)get64(d, p + 8);
 	if ((int64_t)get64(d, p + 8) != rec->rank || rec->rank < -1)
@@ -751,7 +755,6 @@ static int record_base(struct ioa_darshan *d, enum ioa_darshan_kind kind, const 
 			    (long long)get64(d, p + 8));
 	if (rec->rank < 0)
 		rec->flags |= IOA_REC_SHARED;
-	record_defaults(rec);
 	return 0;
 }
 
@@ -763,20 +766,21 @@ static int record_base(struct ioa_darshan *d, enum ioa_darshan_kind kind, const 
  * stripe size -1 and those after it were never filled in, and the stripes
  * that count are those of the components before it.
  */
-#define LUSTRE_COMP_SIZE   (7 * 8 + 16)
-#define LUSTRE_COMP_STRIDE (LUSTRE_COMP2_STRIPE_SIZE - LUSTRE_COMP1_STRIPE_SIZE)
+#define LUSTRE_COMP_SIZE (7 * 8 + 16)
 
 static int lustre_record(struct ioa_darshan *d, uint32_t version, const unsigned char *p,
-			 size_t left, size_t *used, struct ioa_log_record *rec)
+			 size_t left, size_t *used, const struct ioa_log_record *blank,
+			 struct ioa_log_record *rec)
 {
 	uint64_t ncomps, nstripes, kept_stripes = 0, comps_end;
 	unsigned kept_comps = 0, osts = 0;
 	const unsigned char *ost;
+	int64_t *comp;
 	int rc;
 
 	if (left < 16 + 16)
 		return fail(d, -EINVAL, "LUSTRE region: a record cut short");
-	rc = record_base(d, IOA_DK_LUSTRE, p, IOA_MOD_LUSTRE, rec);
+	rc = record_base(d, IOA_DK_LUSTRE, p, blank, rec);
 	if (rc)
 		return rc;
 	if (version == 1) {
@@ -818,19 +822,11 @@ static int lustre_record(struct ioa_darshan *d, uint32_t version, const unsigned
 			kept_stripes += (uint64_t)count;
 			if (++kept_comps > IOA_LUSTRE_COMPS)
 				continue;
+			comp = rec->counters + LUSTRE_COMP1_STRIPE_SIZE +
+			       (kept_comps - 1) * IOA_LUSTRE_COMP_STRIDE;
 			for (unsigned k = 0; k < 7; k++)
-				rec->counters[LUSTRE_COMP1_STRIPE_SIZE +
-					      (kept_comps - 1) * LUSTRE_COMP_STRIDE + k] =
-					(int64_t)get64(d, cp + 8 * k);
-			/* The pool name's bytes, the first the lowest of its counter's. */
-			rec->counters[LUSTRE_COMP1_POOL_NAME_A +
-				      (kept_comps - 1) * LUSTRE_COMP_STRIDE] =
-				rec->counters[LUSTRE_COMP1_POOL_NAME_B +
-					      (kept_comps - 1) * LUSTRE_COMP_STRIDE] = 0;
-			for (unsigned k = 0; k < 16; k++)
-				rec->counters[LUSTRE_COMP1_POOL_NAME_A + k / 8 +
-					      (kept_comps - 1) * LUSTRE_COMP_STRIDE] |=
-					(int64_t)((uint64_t)cp[56 + k] << 8 * (k % 8));
+				comp[k] = (int64_t)get64(d, cp + 8 * k);
+			IOA_LUSTRE_POOL_PUT(comp + 7, cp + 56);
 		}
 		rec->counters[LUSTRE_NUM_COMPONENTS] = kept_comps;
 		rec->counters[LUSTRE_NUM_STRIPES] = (int64_t)kept_stripes;
@@ -848,14 +844,15 @@ static int each_lustre(struct ioa_darshan *d, unsigned id, const struct ioa_buf 
 {
 	const unsigned char *p = (const unsigned char *)raw->data;
 	size_t left = raw->len, used = 0;
-	struct ioa_log_record rec;
+	struct ioa_log_record rec, blank;
 	int rc = 0;
 
 	if (d->mod_ver[id] < 1 || d->mod_ver[id] > 2)
 		return fail(d, -ENOTSUP, "LUSTRE module version %u is not one this reader knows",
 			    d->mod_ver[id]);
+	record_defaults(&blank, IOA_MOD_LUSTRE);
 	while (left && !rc) {
-		rc = lustre_record(d, d->mod_ver[id], p, left, &used, &rec);
+		rc = lustre_record(d, d->mod_ver[id], p, left, &used, &blank, &rec);
 		rc = rc ? rc : fn(&rec, arg);
 		p += used;
 		left -= used;
@@ -869,7 +866,7 @@ int ioa_darshan_each_record(struct ioa_darshan *d, unsigned id, const struct ioa
 	enum ioa_darshan_kind kind = ioa_darshan_kind(d, id);
 	const struct layout *l = layout_of(kind, d->mod_ver[id]);
 	const unsigned char *p = (const unsigned char *)raw->data;
-	struct ioa_log_record rec;
+	struct ioa_log_record rec, blank;
 	unsigned nints, nfloats;
 	size_t size, left = raw->len;
 	int rc = 0;
@@ -885,6 +882,7 @@ int ioa_darshan_each_record(struct ioa_darshan *d, unsigned id, const struct ioa
 	if (left % size)
 		return fail(d, -EINVAL, "%s region: %zu bytes are not whole records of %zu",
 			    ioa_darshan_kind_name(kind), left, size);
+	record_defaults(&blank, l->module);
 	for (; left && !rc; p += size, left -= size) {
 		const unsigned char *v = p + 16;
 		unsigned slot = 0;
@@ -893,7 +891,7 @@ int ioa_darshan_each_record(struct ioa_darshan *d, unsigned id, const struct ioa
 			d->skipped++;
 			continue;
 		}
-		rc = record_base(d, kind, p, l->module, &rec);
+		rc = record_base(d, kind, p, &blank, &rec);
 		for (unsigned r = 0; r < l->nint_runs && !rc; r++)
 			for (unsigned k = 0; k < l->ints[r].count; k++, slot++) {
 				int64_t v64 = (int64_t)get64(d, v + 8 * slot), *c;
@@ -1950,7 +1948,6 @@ static int export_lustre(const struct ioa_log_record *rec, struct ioa_buf *raw)
 {
 	const int64_t *c = rec->counters;
 	int64_t ncomps = c[LUSTRE_NUM_COMPONENTS], nstripes = 0;
-	unsigned stride = LUSTRE_COMP2_STRIPE_SIZE - LUSTRE_COMP1_STRIPE_SIZE;
 	int rc = 0;
 
 	if (ncomps < 0)
@@ -1958,7 +1955,7 @@ static int export_lustre(const struct ioa_log_record *rec, struct ioa_buf *raw)
 	if (ncomps > IOA_LUSTRE_COMPS)
 		ncomps = IOA_LUSTRE_COMPS;
 	for (int64_t n = 0; n < ncomps; n++) {
-		int64_t count = c[LUSTRE_COMP1_STRIPE_COUNT + n * stride];
+		int64_t count = c[LUSTRE_COMP1_STRIPE_COUNT + n * IOA_LUSTRE_COMP_STRIDE];
 
 		if (count < 0 || count > 65535) /* Lustre's own bound on a stripe count */
 			return -EINVAL;
@@ -1967,13 +1964,12 @@ static int export_lustre(const struct ioa_log_record *rec, struct ioa_buf *raw)
 	rc = put64(raw, (uint64_t)ncomps);
 	rc = rc ? rc : put64(raw, (uint64_t)nstripes);
 	for (int64_t n = 0; n < ncomps && !rc; n++) {
-		const int64_t *comp = c + LUSTRE_COMP1_STRIPE_SIZE + n * stride;
+		const int64_t *comp = c + LUSTRE_COMP1_STRIPE_SIZE + n * IOA_LUSTRE_COMP_STRIDE;
 		unsigned char pool[16];
 
 		for (unsigned k = 0; k < 7 && !rc; k++)
 			rc = put64(raw, (uint64_t)comp[k]);
-		for (unsigned b = 0; b < 16; b++)
-			pool[b] = (unsigned char)((uint64_t)comp[7 + b / 8] >> 8 * (b % 8));
+		IOA_LUSTRE_POOL_GET(comp + 7, pool);
 		rc = rc ? rc : ioa_buf_add(raw, pool, sizeof(pool));
 	}
 	for (int64_t i = 0; i < nstripes && !rc; i++)

@@ -58,8 +58,9 @@ static int open_job(const char *conninfo, int64_t id, struct ioa_log_reader *r, 
 		return -EIO;
 	fd = memfd_create("ioatlas-export", MFD_CLOEXEC);
 	if (fd < 0) {
+		ioa_buf_addf(err, "cannot make a memory file: %s", strerror(errno));
 		PQfinish(conn);
-		return ioa_buf_addf(err, "cannot make a memory file: %s", strerror(errno)), -EIO;
+		return -EIO;
 	}
 	rc = wh_job_log(conn, id, fd, err);
 	PQfinish(conn);

@@ -432,12 +432,11 @@ static int print_lustre_text(struct parse *p, const struct ioa_log_record *rec,
 	const int64_t *c = rec->counters;
 	int64_t ncomps = c[LUSTRE_NUM_COMPONENTS], ost = 0;
 	char counter[64], text[128];
-	unsigned stride = LUSTRE_COMP2_STRIPE_SIZE - LUSTRE_COMP1_STRIPE_SIZE;
 
 	print_counter(p, rec, m, "LUSTRE_NUM_COMPONENTS", ncomps);
 	print_counter(p, rec, m, "LUSTRE_NUM_STRIPES", c[LUSTRE_NUM_STRIPES]);
 	for (int64_t n = 0; n < ncomps && n < IOA_LUSTRE_COMPS; n++) {
-		const int64_t *comp = c + LUSTRE_COMP1_STRIPE_SIZE + n * stride;
+		const int64_t *comp = c + LUSTRE_COMP1_STRIPE_SIZE + n * IOA_LUSTRE_COMP_STRIDE;
 		size_t len = 0;
 
 		for (unsigned f = 0; f < 7; f++) {
@@ -468,8 +467,7 @@ static int print_lustre_text(struct parse *p, const struct ioa_log_record *rec,
 				print_counter(p, rec, m, counter, comp[f]);
 			}
 		}
-		for (unsigned b = 0; b < 16; b++)
-			text[b] = (char)((uint64_t)comp[7 + b / 8] >> 8 * (b % 8));
+		IOA_LUSTRE_POOL_GET(comp + 7, (unsigned char *)text);
 		text[16] = '\0';
 		ioa_buf_reset(&p->scratch);
 		if (ioa_buf_add_escaped(&p->scratch, text, strnlen(text, 16)))
