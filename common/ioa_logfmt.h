@@ -89,7 +89,8 @@
 	X(JOB_NAME, 29, "job_name")       \
 	X(NODELIST, 30, "nodelist")       \
 	X(PARTIAL, 31, "partial")         \
-	X(SOURCE, 32, "source")
+	X(SOURCE, 32, "source")           \
+	X(CLOCK, 33, "clock")
 
 /*
  * IOA_JOB_PARTIAL: the log was recovered from what a job's processes left
@@ -123,6 +124,23 @@
  *	skipped=N	records left out (POSIX version 1's with stdio counts)
  *	metadata=K=V	each of the job's metadata entries, as the tool kept it
  * Counters the original does not have read -1 ("not recorded").
+ */
+/*
+ * IOA_JOB_CLOCK: how the ranks' times were put on one clock, the job's
+ * (every time in the log counts from start_time_ns on it); absent in
+ * logs written before 2026-11-28, whose ranks each count from their own
+ * start.  Its value is "name=value" words on one line:
+ *	base=rank0	MPI: each rank's clock measured against the log
+ *			writer's (ping-pong at MPI_Finalize, the best of a
+ *			few round trips)
+ *	base=wall	a process tree or a recovered job: each process's
+ *			wall clock at its start
+ *	uncertainty_ns=N	the worst rank's: half its best round trip
+ *	drift_ns=N	the most a rank's clock moved against its wall clock,
+ *			relative to the writer's, over the run (times early in
+ *			the run may be off by up to this much more)
+ *	ranks=N		the ranks on the clock
+ *	unmeasured=N	ranks whose rounds failed: on their wall clocks
  */
 #define IOA_JOB_KEY_ENUM(id, value, name) IOA_JOB_##id = value,
 enum ioa_job_key { IOA_JOB_KEYS(IOA_JOB_KEY_ENUM) };

@@ -37,6 +37,9 @@ const char *rt_log_procs;
 const char *rt_log_args;
 size_t rt_log_args_len;
 uint64_t rt_log_end_ns;
+uint64_t rt_log_job_start_ns;
+uint64_t rt_log_rank_start_ns;
+const char *rt_log_clock;
 const char *rt_log_partial;
 uid_t rt_log_uid = (uid_t)-1;
 const char *rt_log_env;
@@ -325,8 +328,10 @@ static int pack_bins(struct ioa_log_writer *w, struct ioa_buf *raw)
 	ioa_buf_reset(raw);
 	rc = rc ? rc : ioa_logw_region_begin(w, IOA_REGION_BINS);
 	if (!rc) {
-		rc = ioa_enc_bins_region(raw, RT_BINS, width_s, rt.start_real_ns, rt.rank, refs,
-					 count, flush_slice, w);
+		rc = ioa_enc_bins_region(raw, RT_BINS, width_s,
+					 rt_log_rank_start_ns ? rt_log_rank_start_ns
+							      : rt.start_real_ns,
+					 rt.rank, refs, count, flush_slice, w);
 		if (!rc)
 			rc = feed(w, raw, 1);
 		rc = ioa_logw_region_end(w, rc);
@@ -569,7 +574,8 @@ int rt_log_pack_job(struct ioa_log_writer *w, const char *hostnames, size_t host
 	if (!rc)
 		rc = enc_scheduler_keys(&raw, scheduler);
 	if (!rc)
-		rc = enc_entry_u64(&raw, IOA_JOB_START_NS, rt.start_real_ns);
+		rc = enc_entry_u64(&raw, IOA_JOB_START_NS,
+				   rt_log_job_start_ns ? rt_log_job_start_ns : rt.start_real_ns);
 	if (!rc)
 		rc = enc_entry_u64(&raw, IOA_JOB_END_NS, end_ns);
 	if (!rc)
@@ -607,6 +613,8 @@ int rt_log_pack_job(struct ioa_log_writer *w, const char *hostnames, size_t host
 		rc = enc_entry_str(&raw, IOA_JOB_PARTIAL, rt_log_partial);
 	if (!rc && rt.mpi_note[0])
 		rc = enc_entry_str(&raw, IOA_JOB_MPI, rt.mpi_note);
+	if (!rc && rt_log_clock)
+		rc = enc_entry_str(&raw, IOA_JOB_CLOCK, rt_log_clock);
 	if (!rc)
 		rc = enc_entry_u64(&raw, IOA_JOB_FOLDED, folded);
 	if (!rc) {

@@ -62,6 +62,16 @@ extern uint64_t rt_log_end_ns;
 extern const char *rt_log_partial;
 
 /*
+ * The job's clock (rt_clock.h): the job's start and this process's start
+ * on it, ns since the epoch (0: this process's own start, as its wall
+ * clock says), and the job key "clock" (NULL: not said).  rt_mpilog,
+ * rt_shutdown and ioatlas recover set them once the times are moved.
+ */
+extern uint64_t rt_log_job_start_ns;
+extern uint64_t rt_log_rank_start_ns;
+extern const char *rt_log_clock;
+
+/*
  * The job's user in a log recovered by another account (the collector's):
  * the uid that owns the spills, never what they say; (uid_t)-1: this
  * process's own.

@@ -44,6 +44,7 @@
 
 #include "ioa_logw.h"
 #include "ioa_trace.h"
+#include "rt_clock.h"
 #include "rt_combine.h"
 #include "rt_core.h"
 #include "rt_log.h"
@@ -117,6 +118,7 @@ struct rt_job {
 	uint32_t *rank_nodes; /* rank 0 */
 	uint32_t nnodes;
 	double ns_per_tick;
+	struct rt_clock clock;
 	struct ioa_trace trace; /* rank 0, small logs: every rank's trace, to be grouped */
 };
 
@@ -725,6 +727,21 @@ static int write_job_log(struct rt_job *job)
 	return rc;
 }
 
+/* The job key "clock" (IOA_JOB_CLOCK), on the log writer. */
+static void say_clock(const struct rt_job *job)
+{
+	static char text[160];
+
+	if (job->group.rank != 0)
+		return;
+	snprintf(text, sizeof(text),
+		 "base=rank0 uncertainty_ns=%llu drift_ns=%llu ranks=%d unmeasured=%llu",
+		 (unsigned long long)job->clock.uncertainty_ns,
+		 (unsigned long long)job->clock.drift_ns, job->group.size,
+		 (unsigned long long)job->clock.unmeasured);
+	rt_log_clock = text;
+}
+
 /* Our collectives must return errors, never abort the application. */
 static void errors_return(MPI_Comm comm, MPI_Errhandler *saved)
 {
@@ -762,6 +779,8 @@ void rt_mpilog_write(void)
 	if (rc == 0) {
 		if (job.group.comm == MPI_COMM_SELF)
 			errors_return(MPI_COMM_SELF, &saved_self);
+		if (!rt_clock_sync(&job.group, job.ns_per_tick, &job.clock))
+			say_clock(&job);
 		rc = find_shared(&job);
 		rc = write_job_log(&job) || rc;
 		/*

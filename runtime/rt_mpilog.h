@@ -40,6 +40,7 @@
 	X(Isend, (const void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Request *))          \
 	X(Iprobe, (int, int, MPI_Comm, int *, MPI_Status *))                                    \
 	X(Recv, (void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Status *))                  \
+	X(Send, (const void *, int, MPI_Datatype, int, int, MPI_Comm))                          \
 	X(Get_count, (const MPI_Status *, MPI_Datatype, int *))                                 \
 	X(Test, (MPI_Request *, int *, MPI_Status *))                                           \
 	X(Testsome, (int, MPI_Request[], int *, int[], MPI_Status[]))                           \

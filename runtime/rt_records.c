@@ -423,3 +423,25 @@ void rt_records_to_seconds(double seconds_per_tick)
 			rt_live->modules[m].overflow->fcounters[i] *= seconds_per_tick;
 	}
 }
+
+void rt_records_shift(double seconds)
+{
+	struct rt_record *rec;
+	unsigned m, i;
+
+	if (seconds == 0)
+		return;
+	for (m = 0; m < IOA_MOD_COUNT; m++) {
+		const struct ioa_module_desc *mod = &ioa_modules[m];
+
+		for (i = 0; i < mod->fcounter_count; i++) {
+			if (!strstr(mod->fcounter_names[i], "_TIMESTAMP"))
+				continue;
+			for (rec = rt_live->modules[m].first; rec; rec = rec->next_in_module)
+				if (rec->fcounters[i] > 0)
+					rec->fcounters[i] += seconds;
+			if (rt_live->modules[m].overflow->fcounters[i] > 0)
+				rt_live->modules[m].overflow->fcounters[i] += seconds;
+		}
+	}
+}

@@ -170,6 +170,12 @@ struct rt_failure {
  */
 void rt_records_to_seconds(double seconds_per_tick);
 
+/*
+ * Then, on the job's clock (rt_clock.h): moves every timestamp that was
+ * taken (> 0) by seconds, from this process's start to the job's.
+ */
+void rt_records_shift(double seconds);
+
 /* Failed calls not kept because the failure table was full. */
 
 /* Walks the failure table; returns the number of entries. */

@@ -1863,6 +1863,15 @@ int rt_trace_group(struct ioa_trace *t, double ns_per_tick)
 	return rc;
 }
 
+void rt_trace_shift(uint64_t ticks)
+{
+	if (tr && tr->have_start) {
+		tr->first_start += ticks;
+		tr->last_end += ticks;
+		tr->top_end += ticks;
+	}
+}
+
 int rt_trace_pack(struct ioa_log_writer *w, double ns_per_tick)
 {
 	struct ioa_trace t = {0};

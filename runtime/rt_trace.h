@@ -88,6 +88,12 @@ int64_t rt_trace_request_done(int64_t handle);
  */
 int rt_trace_group(struct ioa_trace *t, double ns_per_tick);
 
+/*
+ * At shutdown, before rt_trace_group() or rt_trace_pack(): the trace's
+ * calls move by ticks, from this process's start to the job's (rt_clock.h).
+ */
+void rt_trace_shift(uint64_t ticks);
+
 /* At shutdown: this rank's trace as a trace region of w. */
 int rt_trace_pack(struct ioa_log_writer *w, double ns_per_tick);
 
