@@ -177,7 +177,8 @@ static void rank_list(struct ioa_buf *b, const int *ranks, size_t n)
  * One spill in a shut-in child: its regions into a memory file, appended
  * to w; *until the wall-clock ns up to which it recorded.  0 or -errno.
  */
-static int recover_spill(int dfd, struct spill *s, struct ioa_log_writer *w, uint64_t *until)
+static int recover_spill(int dfd, struct spill *s, struct ioa_log_writer *w, uint64_t job_start_ns,
+			 uint64_t *until)
 {
 	int fd = openat(dfd, s->name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	int out = memfd_create("ioatlas-recover", MFD_CLOEXEC), pipefd[2] = {-1, -1}, status, rc;
@@ -197,7 +198,7 @@ static int recover_spill(int dfd, struct spill *s, struct ioa_log_writer *w, uin
 	}
 	if (pid == 0) {
 		close(pipefd[0]);
-		rt_recover_child(fd, s->head, s->info, out, pipefd[1]);
+		rt_recover_child(fd, s->head, s->info, out, pipefd[1], job_start_ns);
 	}
 	close(pipefd[1]);
 	pipefd[1] = -1;
@@ -536,6 +537,7 @@ struct taken {
 	uint32_t *rank_nodes, nnodes;
 	struct ioa_buf hosts;
 	uint64_t until_first, until_last;
+	uint64_t job_start_ns; /* the earliest start, or the tree root's: the job's clock */
 };
 
 static int take_ranks(const char *dir, int dfd, struct spills *sp, struct ioa_log_writer *w,
@@ -550,6 +552,14 @@ static int take_ranks(const char *dir, int dfd, struct spills *sp, struct ioa_lo
 		return -ENOMEM;
 	t->until_first = UINT64_MAX;
 	for (i = 0; i < sp->n; i++) {
+		const struct rt_state *st = &sp->v[i].info->state;
+		uint64_t start =
+			st->tree[0] && st->tree_start_ns ? st->tree_start_ns : st->start_real_ns;
+
+		if (!t->job_start_ns || start < t->job_start_ns)
+			t->job_start_ns = start;
+	}
+	for (i = 0; i < sp->n; i++) {
 		struct spill *s = &sp->v[i];
 		const char *p = t->hosts.data;
 		uint64_t until = 0;
@@ -559,7 +569,7 @@ static int take_ranks(const char *dir, int dfd, struct spills *sp, struct ioa_lo
 		if (s->head->end == RT_END_CLEAN ||
 		    (t->n && t->ranks[t->n - 1] == s->info->state.rank))
 			continue;
-		rc = o->dry_run ? 0 : recover_spill(dfd, s, w, &until);
+		rc = o->dry_run ? 0 : recover_spill(dfd, s, w, t->job_start_ns, &until);
 		if (rc) {
 			fprintf(stderr, "ioatlas recover: rank %d of '%s' is left out: %s\n",
 				s->info->state.rank, dir, strerror(-rc));
@@ -635,6 +645,8 @@ static int recover_dir(const char *dir, int dfd, uid_t owner, const struct optio
 		goto remove;
 	}
 	rc = take_ranks(dir, dfd, &sp, &w, &t, o);
+	rt_log_job_start_ns = t.job_start_ns;
+	rt_log_clock = "base=wall";
 	if (!rc)
 		rc = publish(&w, job_end(sp.v, sp.n), t.ranks, t.n, t.hosts.data, t.hosts.len,
 			     t.rank_nodes, t.nnodes, t.until_first, t.until_last, o);

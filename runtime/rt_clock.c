@@ -165,9 +165,10 @@ int rt_clock_sync(const struct rt_mpijoin *g, double ns_per_tick, struct rt_cloc
 	shift = (uint64_t)(start - job_start);
 	c->job_start_ns = (uint64_t)job_start;
 	c->rank_start_ns = (uint64_t)start;
-	rt_records_shift((double)shift * 1e-9);
-	if (ns_per_tick > 0)
-		rt_trace_shift((uint64_t)((double)shift / ns_per_tick));
+	if (ns_per_tick > 0) {
+		rt_records_shift((uint64_t)((double)shift / ns_per_tick + 0.5));
+		rt_trace_shift((uint64_t)((double)shift / ns_per_tick + 0.5));
+	}
 	rt_log_job_start_ns = c->job_start_ns;
 	rt_log_rank_start_ns = c->rank_start_ns;
 	return 0;

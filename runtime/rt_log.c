@@ -29,6 +29,7 @@
 #include "rt_posix.h"
 #include "rt_stdio.h"
 #include "rt_records.h"
+#include "rt_trace.h"
 
 const char *rt_log_ranks;
 double rt_log_tick_s;
@@ -56,6 +57,22 @@ const char *rt_log_getenv(const char *name)
 		if ((size_t)(end - e) > len && !strncmp(e, name, len) && e[len] == '=')
 			return e + len + 1;
 	return NULL;
+}
+
+void rt_log_on_wall_clock(uint64_t job_start_ns)
+{
+	uint64_t shift;
+
+	if (!job_start_ns || rt.start_real_ns < job_start_ns)
+		return;
+	shift = rt.start_real_ns - job_start_ns;
+	if (rt_log_tick_s > 0) {
+		rt_records_shift((uint64_t)((double)shift * 1e-9 / rt_log_tick_s + 0.5));
+		rt_trace_shift((uint64_t)((double)shift * 1e-9 / rt_log_tick_s + 0.5));
+	}
+	rt_log_job_start_ns = job_start_ns;
+	rt_log_rank_start_ns = rt.start_real_ns;
+	rt_log_clock = "base=wall";
 }
 
 void rt_log_finish_record(struct rt_record *rec)

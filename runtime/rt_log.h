@@ -72,6 +72,15 @@ extern uint64_t rt_log_rank_start_ns;
 extern const char *rt_log_clock;
 
 /*
+ * A process tree's processes and a recovered job's ranks have no one to
+ * measure their clocks against: each process's wall clock at its start
+ * puts it on the job's clock (base=wall).  Moves this process's record
+ * timestamps and trace (in seconds, rt_log_tick_s set) from its start to
+ * job_start_ns, and sets the three above.
+ */
+void rt_log_on_wall_clock(uint64_t job_start_ns);
+
+/*
  * The job's user in a log recovered by another account (the collector's):
  * the uid that owns the spills, never what they say; (uid_t)-1: this
  * process's own.

@@ -424,12 +424,23 @@ void rt_records_to_seconds(double seconds_per_tick)
 	}
 }
 
-void rt_records_shift(double seconds)
+/*
+ * A timestamp taken (> 0) moved by ticks, still a whole number of ticks
+ * times seconds per tick: the log stores such a value in a few bytes.
+ */
+static void shift_time(double *t, uint64_t ticks, double spt)
 {
+	if (*t > 0)
+		*t = (double)((long long)(*t / spt + 0.5) + (long long)ticks) * spt;
+}
+
+void rt_records_shift(uint64_t ticks)
+{
+	double spt = rt_live->seconds_per_tick;
 	struct rt_record *rec;
 	unsigned m, i;
 
-	if (seconds == 0)
+	if (!ticks || !(spt > 0))
 		return;
 	for (m = 0; m < IOA_MOD_COUNT; m++) {
 		const struct ioa_module_desc *mod = &ioa_modules[m];
@@ -438,10 +449,8 @@ void rt_records_shift(double seconds)
 			if (!strstr(mod->fcounter_names[i], "_TIMESTAMP"))
 				continue;
 			for (rec = rt_live->modules[m].first; rec; rec = rec->next_in_module)
-				if (rec->fcounters[i] > 0)
-					rec->fcounters[i] += seconds;
-			if (rt_live->modules[m].overflow->fcounters[i] > 0)
-				rt_live->modules[m].overflow->fcounters[i] += seconds;
+				shift_time(&rec->fcounters[i], ticks, spt);
+			shift_time(&rt_live->modules[m].overflow->fcounters[i], ticks, spt);
 		}
 	}
 }

@@ -172,9 +172,9 @@ void rt_records_to_seconds(double seconds_per_tick);
 
 /*
  * Then, on the job's clock (rt_clock.h): moves every timestamp that was
- * taken (> 0) by seconds, from this process's start to the job's.
+ * taken (> 0) by ticks, from this process's start to the job's.
  */
-void rt_records_shift(double seconds);
+void rt_records_shift(uint64_t ticks);
 
 /* Failed calls not kept because the failure table was full. */
 

@@ -224,7 +224,7 @@ static __attribute__((noreturn)) void fail(const char *what, int rc)
 }
 
 void rt_recover_child(int fd, const struct rt_live *head, const struct rt_spill_info *info,
-		      int out_fd, int until_fd)
+		      int out_fd, int until_fd, uint64_t job_start_ns)
 {
 	struct rlimit cpu = {RECOVER_CPU_S, RECOVER_CPU_S}, as;
 	struct ioa_log_writer w;
@@ -280,8 +280,10 @@ void rt_recover_child(int fd, const struct rt_live *head, const struct rt_spill_
 	tick_s = rt_live->seconds_per_tick > 0 ? rt_live->seconds_per_tick
 					       : rt_recover_tick_s(head, info);
 	rt_log_tick_s = tick_s;
-	if (!(rt_live->seconds_per_tick > 0))
+	if (!(rt_live->seconds_per_tick > 0)) {
 		rt_records_to_seconds(tick_s);
+		rt_log_on_wall_clock(job_start_ns);
+	}
 	ioa_logw_init(&w, RT_LOG_PART_CAP);
 	rc = rt_log_pack_records(&w);
 	/* A trace that cannot be packed is left out; the records go on without it. */

@@ -34,11 +34,13 @@ double rt_recover_tick_s(const struct rt_live *head, const struct rt_spill_info 
 /*
  * In a child made for it, never returning: maps the spill open on fd,
  * shuts itself in, packs the rank's records and trace as a log into
- * out_fd and writes to until_fd the ticks (since the process's start) up
- * to which it recorded, 8 bytes.  Exits 0, or 1 with a message on stderr.
+ * out_fd, its times moved to the job's clock that starts at job_start_ns
+ * (rt_log_on_wall_clock()), and writes to until_fd the ticks (since the
+ * process's start) up to which it recorded, 8 bytes.  Exits 0, or 1 with
+ * a message on stderr.
  */
 __attribute__((noreturn)) void rt_recover_child(int fd, const struct rt_live *head,
 						const struct rt_spill_info *info, int out_fd,
-						int until_fd);
+						int until_fd, uint64_t job_start_ns);
 
 #endif

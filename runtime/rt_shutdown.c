@@ -506,6 +506,8 @@ void rt_shutdown_at_exit(void)
 		rt_stop_recording();
 		rt_log_tick_s = rt_seconds_per_tick();
 		rt_records_to_seconds(rt_log_tick_s);
+		if (rt.tree[0])
+			rt_log_on_wall_clock(rt.tree_start_ns);
 	}
 
 	if (!rt.tree[0]) {
