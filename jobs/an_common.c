@@ -130,6 +130,18 @@ static int fs_write(const struct an_job *job, const struct an_event *e)
 	       (s->module == IOA_MOD_POSIX || s->module == IOA_MOD_STDIO) && e->length > 0;
 }
 
+/*
+ * Whether file is a standard stream: what a program prints is never a
+ * checkpoint, however much of it there is.
+ */
+static int is_stream(const struct an_job *job, int32_t file)
+{
+	const char *name = file >= 0 && (size_t)file < job->nfiles ? job->files[file].name : NULL;
+
+	return name &&
+	       (!strcmp(name, "<STDOUT>") || !strcmp(name, "<STDERR>") || !strcmp(name, "<STDIN>"));
+}
+
 static int phase_add_file(struct an_phase *p, int32_t file)
 {
 	size_t i;
@@ -225,7 +237,7 @@ static size_t write_items(const struct an_job *job, struct witem *w)
 			const struct an_event *e = &job->ev[i];
 			int c = app_write(job, e), t = c || fs_write(job, e);
 
-			if (t || c)
+			if ((t || c) && !is_stream(job, e->file))
 				w[n++] = (struct witem){
 					e->start,	  e->start + e->dur,   e->rank,
 					e->file,	  (uint64_t)e->length, 1,
@@ -236,6 +248,8 @@ static size_t write_items(const struct an_job *job, struct witem *w)
 	for (i = 0; i < job->nwbins; i++) {
 		const struct an_wbin *b = &job->wbins[i];
 
+		if (is_stream(job, b->file))
+			continue;
 		w[n++] = (struct witem){b->start, b->end, b->rank, b->file, b->bytes, b->ops, 1, 1};
 	}
 	return n;

@@ -22,11 +22,16 @@
  *	ground-truth small DIR      each rank writes 4000 x 100 bytes to DIR/small.R
  *	ground-truth random DIR     each rank writes 8 MiB to DIR/random.R in 1 MiB
  *	                            writes, then reads 2000 x 4 KiB at random places
+ *	ground-truth streams DIR    read-only: 3 rounds, each rank reading the 64 KiB
+ *	                            DIR/streams.in (made before the job) and printing
+ *	                            2000 lines to stdout and 200 to stderr, spinning
+ *	                            between rounds
  *
  * Run with one rank, `small` and `fpp` are the serial jobs of the tests.
  * GROUND_TRUTH_COMPUTE sets those seconds (0.3): longer gaps for a job whose
  * phases must show in the coarse time bins (no trace).
- * Prints nothing; exits non-zero if an I/O call fails unexpectedly.
+ * Prints nothing (but `streams`); exits non-zero if an I/O call fails
+ * unexpectedly.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -236,6 +241,27 @@ static int random_reads(const char *dir)
 	return close(fd) != 0;
 }
 
+static int streams(const char *dir)
+{
+	char path[4096];
+	int round, i, fd;
+
+	snprintf(path, sizeof(path), "%s/streams.in", dir);
+	for (round = 0; round < 3; round++) {
+		compute(compute_s);
+		fd = open(path, O_RDONLY);
+		if (fd < 0 || pread(fd, buf, 64 * KIB, 0) != 64 * KIB || close(fd))
+			return 1;
+		for (i = 0; i < 2000; i++)
+			printf("rank %d round %d line %d of the program's progress report\n", rank,
+			       round, i);
+		for (i = 0; i < 200; i++)
+			fprintf(stderr, "rank %d round %d warning %d\n", rank, round, i);
+		fflush(stdout);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct {
@@ -248,7 +274,8 @@ int main(int argc, char **argv)
 		     {"temp", temp},
 		     {"header", header},
 		     {"small", small},
-		     {"random", random_reads}};
+		     {"random", random_reads},
+		     {"streams", streams}};
 	size_t m;
 	int rc = 2;
 

@@ -29,7 +29,7 @@ job() {
 	before=$(ioa_logs "$logs")
 	mkdir -p "$TEST_TMP/data/$mode-$ranks-$#"
 	ioa_mpi_preload "$logs" "$ranks" 120 "$@" "$gt" "$mode" "$TEST_TMP/data/$mode-$ranks-$#" \
-		>/dev/null || return 1
+		>/dev/null 2>>"$TEST_TMP/jobs.err" || return 1
 	log=$(comm -13 <(printf '%s\n' "$before") <(ioa_logs "$logs"))
 	"$ingest" "$log" | sed -n 's/^ingested .*: job \([0-9]*\),.*/\1/p'
 }
@@ -38,9 +38,12 @@ for mode in fixed amr collective fpp temp header small random; do
 	id[$mode]=$(job 4 "$mode")
 done
 id[serial]=$(job 1 small)
+mkdir -p "$TEST_TMP/data/streams-4-0"
+head -c 65536 /dev/zero >"$TEST_TMP/data/streams-4-0/streams.in"
+id[streams]=$(job 4 streams)
 # No trace: the time bins (16 per record over the run) need longer gaps to show the phases.
 id[untraced]=$(job 4 fixed -genv IOATLAS_TRACE 0 -genv GROUND_TRUTH_COMPUTE 1)
-for mode in fixed amr collective fpp temp header small random serial untraced; do
+for mode in fixed amr collective fpp temp header small random serial untraced streams; do
 	like "${id[$mode]}" '^[0-9]+$' "the $mode job ran and is in the warehouse"
 done
 
@@ -48,14 +51,21 @@ done
 psql -X -q -c 'CREATE ROLE batch LOGIN IN ROLE ioatlas_reader'
 export IOATLAS_WAREHOUSE_CONNINFO="user=batch" IOATLAS_ANALYZE_FPP_MIN_FILES=4
 ok "the nightly run analyses every new job" "$analyze"
-like "$(cat "$TEST_TMP/last.out")" "10 jobs analysed" "all ten of them"
+like "$(cat "$TEST_TMP/last.out")" "11 jobs analysed" "all eleven of them"
 is "$(q "SELECT count(DISTINCT analysis) || ' ' || count(*) FROM analysis_results")" \
-	"8 80" "eight analyses per job, one result each"
+	"8 88" "eight analyses per job, one result each"
 
 # r JOB ANALYSIS PATH: a value of a result (PATH as for #>>).
 r() { q "SELECT result #>> '$3' FROM analysis_results WHERE job = $1 AND analysis = '$2'"; }
 codes() { q "SELECT string_agg(f->>'code', ' ' ORDER BY f->>'code') FROM analysis_results,
 	jsonb_array_elements(result->'findings') f WHERE job = $1 AND analysis = '$2'"; }
+
+# A read-only job that prints a lot: what goes to stdout and stderr is no checkpoint.
+j=${id[streams]}
+is "$(r "$j" checkpoints '{checkpoints}')" 0 "streams: a read-only job has no checkpoints"
+is "$(q "SELECT count(DISTINCT n.display) FROM records r JOIN file_names n ON n.sha256 = r.file
+	WHERE r.job = $j AND n.display IN ('<STDOUT>', '<STDERR>') AND r.bytes_written > 0")" 2 \
+	"though its stdout and stderr records show the writes"
 
 # Fixed-size checkpoints, a head rank that reads the input deck.
 j=${id[fixed]}
@@ -167,7 +177,7 @@ like "$(cat "$TEST_TMP/last.out")" "1 jobs analysed" "analyses the job lacking t
 is "$(q "SELECT string_agg(version::text, ' ' ORDER BY version) FROM analysis_results
 	WHERE job = ${id[fixed]} AND analysis = 'amr'")" "0 1" "both versions stand side by side"
 ok "--since/--until re-analyse a period" "$analyze" --since 2000-01-01 --until 2100-01-01 --only amr
-like "$(cat "$TEST_TMP/last.out")" "10 jobs analysed" "every job in it"
+like "$(cat "$TEST_TMP/last.out")" "11 jobs analysed" "every job in it"
 
 # What the warehouse holds is not trusted either: a trace that does not
 # decode, counter arrays cut short, nodes that do not exist.
