@@ -17,7 +17,7 @@ require_cmd setpriv
 [ "$(id -u)" -eq 0 ] || skip_all "running a job and the collector as other users needs root (CI runs as root)"
 getent passwd daemon >/dev/null || skip_all "no 'daemon' account (uid 1) on this host"
 
-plan 14
+plan 16
 
 daemon="$IOA_BUILD_DIR/sbin/ioatlasd"
 export IOATLAS_CONF=/dev/null

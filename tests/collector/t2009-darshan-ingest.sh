@@ -33,7 +33,7 @@ tools=${IOATLAS_DARSHAN_TOOLS:-$IOA_SOURCE_DIR/../shared/tools}/darshan-3.5.0-de
 require_cmd python3
 
 logs=(mix4 collective4 releases/mpi-io-test-ppc64-3.0.0 releases/mpi-io-test-x86_64-3.4.7 layers)
-plan $((${#logs[@]} * 8 + 6 + 5))
+plan $((${#logs[@]} * 8 + 6 + 7))
 pg_warehouse
 q() { psql -X -t -A -U ioatlas -F '|' -c "$1"; }
 cd "$TEST_TMP" || exit 1

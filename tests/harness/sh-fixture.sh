@@ -22,6 +22,17 @@ miscount)
 	plan 2
 	ok "only one of two" true
 	;;
+stop-early)
+	# Ends before done_testing, with status 0: the plan still holds.
+	plan 2
+	ok "only one of two" true
+	exit 0
+	;;
+fail-no-done)
+	plan 1
+	is "a" "b" "strings differ"
+	exit 0
+	;;
 cleanup)
 	# Reports its scratch directory, registers cleanups, then waits to be killed.
 	echo "# tmp $TEST_TMP"

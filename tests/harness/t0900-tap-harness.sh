@@ -20,7 +20,7 @@ run_fixture() {
 status_of() { cat "$TEST_TMP/$1.status"; }
 output_of() { cat "$TEST_TMP/$1.out"; }
 
-plan 26
+plan 28
 
 # --- the C helper ---
 run_fixture c-pass "$fixture" pass
@@ -57,6 +57,10 @@ is "$(status_of sh-skip):$(head -n 1 "$TEST_TMP/sh-skip.out")" \
 
 run_fixture sh-miscount bash "$shfixture" miscount
 is "$(status_of sh-miscount)" 255 "sh: running fewer tests than planned fails"
+run_fixture sh-stop-early bash "$shfixture" stop-early
+is "$(status_of sh-stop-early)" 255 "sh: so does a test that stops early without done_testing"
+run_fixture sh-fail-no-done bash "$shfixture" fail-no-done
+is "$(status_of sh-fail-no-done)" 1 "sh: and one that failed, whatever status it exits with"
 
 mkdir "$TEST_TMP/normal"
 run_fixture sh-cleanup bash "$shfixture" cleanup "$TEST_TMP/normal"

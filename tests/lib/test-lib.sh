@@ -148,6 +148,14 @@ tap_run_cleanups() {
 	done <<CLEANUPS
 $tap_cleanups
 CLEANUPS
+	# A test that ends without done_testing is held to its plan and its
+	# results all the same: one that stopped early never passes.
+	if [ "$status" -eq 0 ] && [ -n "$tap_planned" ] && [ "$tap_run" -ne "$tap_planned" ]; then
+		diag "planned $tap_planned tests but ran $tap_run"
+		status=255
+	elif [ "$status" -eq 0 ] && [ "$tap_failed" -gt 0 ]; then
+		status=$((tap_failed > 254 ? 254 : tap_failed))
+	fi
 	exit "$status"
 }
 trap tap_run_cleanups EXIT

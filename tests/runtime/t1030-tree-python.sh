@@ -15,7 +15,7 @@ case ",${IOA_SANITIZE:-}," in
 *,address,*) export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" ;;
 esac
 
-plan 22
+plan 20
 
 work="$TEST_TMP/work"
 mkdir -p "$work"

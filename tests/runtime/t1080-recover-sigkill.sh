@@ -12,7 +12,7 @@ require_mpi
 require_cmd mpicc.openmpi
 require_cmd mpiexec.openmpi
 
-plan 41
+plan 43
 
 prog_mpich="$IOA_BUILD_DIR/tests/workloads/mpi-killed"
 prog_ompi="$TEST_TMP/mpi-killed-openmpi"

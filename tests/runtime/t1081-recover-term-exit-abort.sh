@@ -20,7 +20,7 @@
 require_mpi
 require_cmd mpiexec.mpich
 
-plan 34
+plan 32
 
 prog="$IOA_BUILD_DIR/tests/workloads/mpi-killed"
 # rank_pids DIR: the ranks working in DIR (not their launcher, whose arguments name it too).
