@@ -24,7 +24,7 @@ struct totals {
 	double file_not_aligned, mem_not_aligned;
 	int64_t alignment;
 	double read_hist[10], write_hist[10];
-	double read_time, write_time, meta_time;
+	struct an_io_time time; /* in every layer (an_io_time()) */
 	double stdio_bytes, stdio_ops;
 	double mpiio_indep, mpiio_coll;
 	double small_ops; /* requests under small_bytes (exact from the trace, else from bins) */
@@ -34,7 +34,7 @@ struct totals {
 static const int64_t bin_upper[10] = {100,     1024,	 10240,	    102400,	1048576,
 				      4194304, 10485760, 104857600, 1073741824, INT64_MAX};
 
-static void totals(const struct an_job *job, const struct an_settings *set, struct totals *t)
+static int totals(const struct an_job *job, const struct an_settings *set, struct totals *t)
 {
 	size_t i;
 	unsigned b;
@@ -64,9 +64,6 @@ static void totals(const struct an_job *job, const struct an_settings *set, stru
 				t->read_hist[b] += (double)c[POSIX_SIZE_READ_0_100 + b];
 				t->write_hist[b] += (double)c[POSIX_SIZE_WRITE_0_100 + b];
 			}
-			t->read_time += r->f[POSIX_F_READ_TIME];
-			t->write_time += r->f[POSIX_F_WRITE_TIME];
-			t->meta_time += r->f[POSIX_F_META_TIME];
 		} else if (r->module == IOA_MOD_STDIO) {
 			t->stdio_bytes +=
 				((double)c[STDIO_BYTES_READ] + (double)c[STDIO_BYTES_WRITTEN]);
@@ -80,6 +77,8 @@ static void totals(const struct an_job *job, const struct an_settings *set, stru
 		}
 	}
 	t->ops = t->reads + t->writes;
+	if (an_io_time(job, &t->time))
+		return -ENOMEM;
 	if (from_trace) {
 		for (i = 0; i < job->nev; i++) {
 			const struct an_sig *s = &job->sigs[job->ev[i].sig];
@@ -94,6 +93,7 @@ static void totals(const struct an_job *job, const struct an_settings *set, stru
 			if (bin_upper[b] < set->small_bytes)
 				t->small_ops += t->read_hist[b] + t->write_hist[b];
 	}
+	return 0;
 }
 
 /* Of the accesses that could follow another, the share that did (seq) and right after (consec). */
@@ -177,13 +177,15 @@ static json_object *common_sizes(const struct an_job *job)
 int an_access(const struct an_job *job, const struct an_settings *set, json_object *res,
 	      double *confidence)
 {
-	json_object *findings = json_object_new_array(), *ev;
+	json_object *findings, *ev;
 	struct totals t;
 	double rnd_r, rnd_w;
 	const char *pr, *pw;
 	char text[512];
 
-	totals(job, set, &t);
+	if (totals(job, set, &t))
+		return -ENOMEM;
+	findings = json_object_new_array();
 	pr = pattern(t.reads, t.read_streams, t.seq_reads, t.consec_reads, &rnd_r,
 		     set->random_share);
 	pw = pattern(t.writes, t.write_streams, t.seq_writes, t.consec_writes, &rnd_w,
@@ -339,14 +341,16 @@ int an_insights(const struct an_job *job, const struct an_settings *set, json_ob
 {
 	struct insight list[16];
 	struct totals t;
-	json_object *findings = json_object_new_array();
+	json_object *findings, *layers;
 	double io_time, run, weight;
 	size_t n = 0, i, k;
 	int mpi = job->nprocs > 1;
 	char text[768];
 
-	totals(job, set, &t);
-	io_time = t.read_time + t.write_time + t.meta_time;
+	if (totals(job, set, &t))
+		return -ENOMEM;
+	findings = json_object_new_array();
+	io_time = t.time.total;
 	run = job->seconds * (job->nprocs > 0 ? job->nprocs : 1);
 	/* I/O that is a tenth of the run or more counts fully; less, proportionally. */
 	weight = run > 0 ? (io_time / run) / 0.1 : 1;
@@ -355,6 +359,20 @@ int an_insights(const struct an_job *job, const struct an_settings *set, json_ob
 		weight *= 0.25;
 	json_object_object_add(res, "io_time", an_num(io_time));
 	json_object_object_add(res, "io_share_of_run", an_num(run > 0 ? io_time / run : 0));
+	layers = json_object_new_object();
+	json_object_object_add(layers, "posix",
+			       an_num(t.time.layer[AN_POSIX][AN_READ] +
+				      t.time.layer[AN_POSIX][AN_WRITE] +
+				      t.time.layer[AN_POSIX][AN_META]));
+	json_object_object_add(layers, "stdio",
+			       an_num(t.time.layer[AN_STDIO][AN_READ] +
+				      t.time.layer[AN_STDIO][AN_WRITE] +
+				      t.time.layer[AN_STDIO][AN_META]));
+	json_object_object_add(layers, "mpiio",
+			       an_num(t.time.layer[AN_MPIIO][AN_READ] +
+				      t.time.layer[AN_MPIIO][AN_WRITE] +
+				      t.time.layer[AN_MPIIO][AN_META]));
+	json_object_object_add(res, "io_time_by_layer", layers);
 
 	if (t.ops && t.small_ops / t.ops >= set->small_share) {
 		snprintf(text, sizeof(text),
@@ -434,16 +452,17 @@ int an_insights(const struct an_job *job, const struct an_settings *set, json_ob
 			"ROMIO can aggregate requests across ranks (two-phase I/O).",
 			ev2("independent", t.mpiio_indep, "collective", t.mpiio_coll));
 	}
-	if (io_time > 0 && t.meta_time / io_time >= set->metadata_share &&
-	    t.meta_time >= set->min_io_seconds / 10) {
+	if (io_time > 0 && t.time.kind[AN_META] / io_time >= set->metadata_share &&
+	    t.time.kind[AN_META] >= set->min_io_seconds / 10) {
 		snprintf(text, sizeof(text),
 			 "metadata (open, stat, seek, sync ...) takes %.0f%% of the I/O time",
-			 100 * t.meta_time / io_time);
-		add_insight(list, &n, "metadata_heavy", t.meta_time / io_time, weight, text,
+			 100 * t.time.kind[AN_META] / io_time);
+		add_insight(list, &n, "metadata_heavy", t.time.kind[AN_META] / io_time, weight,
+			    text,
 			    "Open files once and keep them open, stat less often, and spread "
 			    "files over directories; fewer, larger files help the metadata "
 			    "server.",
-			    ev2("metadata_time", t.meta_time, "io_time", io_time));
+			    ev2("metadata_time", t.time.kind[AN_META], "io_time", io_time));
 	}
 	{
 		double all = t.bytes_read + t.bytes_written + t.stdio_bytes;

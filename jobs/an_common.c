@@ -539,3 +539,83 @@ void an_phases_free(struct an_phases *ph)
 	free(ph->p);
 	memset(ph, 0, sizeof(*ph));
 }
+
+/* A record's seconds of one layer, by kind (negative: not recorded, none). */
+static void layer_times(const struct an_record *r, int *layer, double v[AN_KINDS])
+{
+	static const struct {
+		enum ioa_module module;
+		int layer, fc[AN_KINDS];
+	} map[] = {
+		{IOA_MOD_POSIX,
+		 AN_POSIX,
+		 {POSIX_F_READ_TIME, POSIX_F_WRITE_TIME, POSIX_F_META_TIME}},
+		{IOA_MOD_STDIO,
+		 AN_STDIO,
+		 {STDIO_F_READ_TIME, STDIO_F_WRITE_TIME, STDIO_F_META_TIME}},
+		{IOA_MOD_MPIIO,
+		 AN_MPIIO,
+		 {MPIIO_F_READ_TIME, MPIIO_F_WRITE_TIME, MPIIO_F_META_TIME}},
+	};
+	size_t i;
+	int k;
+
+	*layer = -1;
+	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
+		if (map[i].module != r->module)
+			continue;
+		*layer = map[i].layer;
+		for (k = 0; k < AN_KINDS; k++)
+			v[k] = r->f[map[i].fc[k]] > 0 ? r->f[map[i].fc[k]] : 0;
+	}
+}
+
+double an_record_io_time(const struct an_record *r)
+{
+	double v[AN_KINDS];
+	int layer;
+
+	layer_times(r, &layer, v);
+	return layer < 0 ? 0 : v[AN_READ] + v[AN_WRITE] + v[AN_META];
+}
+
+int an_io_time(const struct an_job *job, struct an_io_time *t)
+{
+	/* Per file (and one slot for records without a file): each layer's kinds. */
+	double(*f)[AN_LAYERS][AN_KINDS] = calloc(job->nfiles + 1, sizeof(*f));
+	double v[AN_KINDS];
+	size_t i;
+	int layer, k;
+
+	memset(t, 0, sizeof(*t));
+	if (!f)
+		return -ENOMEM;
+	for (i = 0; i < job->nrecs; i++) {
+		const struct an_record *r = &job->recs[i];
+		size_t slot = r->file >= 0 && (size_t)r->file < job->nfiles ? (size_t)r->file
+									    : job->nfiles;
+
+		layer_times(r, &layer, v);
+		for (k = 0; layer >= 0 && k < AN_KINDS; k++) {
+			f[slot][layer][k] += v[k];
+			t->layer[layer][k] += v[k];
+		}
+	}
+	for (i = 0; i <= job->nfiles; i++) {
+		double posix = 0, mpiio = 0, excess;
+
+		for (k = 0; k < AN_KINDS; k++) {
+			posix += f[i][AN_POSIX][k];
+			mpiio += f[i][AN_MPIIO][k];
+		}
+		/* The POSIX time MPI-IO's calls do not cover, shared out by kind. */
+		excess = mpiio > 0 ? (posix > mpiio ? (posix - mpiio) / posix : 0) : 1;
+		for (k = 0; k < AN_KINDS; k++)
+			t->kind[k] +=
+				f[i][AN_MPIIO][k] + f[i][AN_POSIX][k] * excess + f[i][AN_STDIO][k];
+	}
+	for (k = 0; k < AN_KINDS; k++)
+		t->total += t->kind[k];
+	free(f);
+	return 0;
+}

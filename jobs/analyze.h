@@ -244,6 +244,29 @@ struct an_phases {
 int an_write_phases(const struct an_job *job, const struct an_settings *set, struct an_phases *out);
 void an_phases_free(struct an_phases *ph);
 
+/*
+ * The job's I/O time, seconds summed over ranks: each layer's own
+ * (POSIX, STDIO, MPI-IO; [read, write, metadata]) and their union, the
+ * time the program spent in I/O whatever the layer.  An MPI-IO call's time
+ * covers the POSIX calls it made on its file, so a file opened through
+ * MPI-IO counts its MPI-IO time, and of its POSIX time only what exceeds
+ * that (POSIX calls outside MPI-IO); STDIO and POSIX calls do not cover
+ * each other.  From the counters, so it holds for every log, Darshan's
+ * too; a time not recorded (negative) counts as none.
+ */
+enum { AN_READ, AN_WRITE, AN_META, AN_KINDS };
+enum { AN_POSIX, AN_STDIO, AN_MPIIO, AN_LAYERS };
+struct an_io_time {
+	double layer[AN_LAYERS][AN_KINDS];
+	double kind[AN_KINDS]; /* the union, by kind */
+	double total;	       /* the union */
+};
+
+int an_io_time(const struct an_job *job, struct an_io_time *t);
+
+/* One record's seconds in its layer (0 for a module without times). */
+double an_record_io_time(const struct an_record *r);
+
 /* Darshan's ten size bins: the bin of a request of n bytes. */
 unsigned an_size_bin(int64_t n);
 extern const char *const an_size_bin_names[10];

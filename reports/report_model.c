@@ -235,18 +235,16 @@ static void layers_and_ops(const struct an_job *job, json_object *model)
 		{IOA_MOD_MPIIO, MPIIO_INDEP_READS, "MPI-IO independent reads"},
 		{IOA_MOD_MPIIO, MPIIO_INDEP_WRITES, "MPI-IO independent writes"},
 	};
-	double rd = 0, wr = 0, meta = 0, sync = 0, count[sizeof(ops) / sizeof(ops[0])] = {0};
+	double sync = 0, count[sizeof(ops) / sizeof(ops[0])] = {0};
 	json_object *layers = json_object_new_object(), *o = json_object_new_array();
+	struct an_io_time io;
 	size_t i, k;
 
+	/* Without memory for the union, each layer's own time is still right. */
+	(void)an_io_time(job, &io);
 	for (i = 0; i < job->nrecs; i++) {
 		const struct an_record *r = &job->recs[i];
 
-		if (r->module == IOA_MOD_POSIX) {
-			rd += r->f[POSIX_F_READ_TIME];
-			wr += r->f[POSIX_F_WRITE_TIME];
-			meta += r->f[POSIX_F_META_TIME];
-		}
 		for (k = 0; k < sizeof(ops) / sizeof(ops[0]); k++)
 			if (ops[k].m == r->module)
 				count[k] += (double)r->c[ops[k].counter];
@@ -254,9 +252,18 @@ static void layers_and_ops(const struct an_job *job, json_object *model)
 	for (i = 0; i < job->nev; i++)
 		if (job->sigs[job->ev[i].sig].module == IOA_TRACE_MPI)
 			sync += job->ev[i].dur;
-	json_object_object_add(layers, "read", num(rd));
-	json_object_object_add(layers, "write", num(wr));
-	json_object_object_add(layers, "metadata", num(meta));
+	json_object_object_add(layers, "read", num(io.kind[AN_READ]));
+	json_object_object_add(layers, "write", num(io.kind[AN_WRITE]));
+	json_object_object_add(layers, "metadata", num(io.kind[AN_META]));
+	json_object_object_add(layers, "posix",
+			       num(io.layer[AN_POSIX][AN_READ] + io.layer[AN_POSIX][AN_WRITE] +
+				   io.layer[AN_POSIX][AN_META]));
+	json_object_object_add(layers, "stdio",
+			       num(io.layer[AN_STDIO][AN_READ] + io.layer[AN_STDIO][AN_WRITE] +
+				   io.layer[AN_STDIO][AN_META]));
+	json_object_object_add(layers, "mpiio",
+			       num(io.layer[AN_MPIIO][AN_READ] + io.layer[AN_MPIIO][AN_WRITE] +
+				   io.layer[AN_MPIIO][AN_META]));
 	json_object_object_add(layers, "mpi_sync", num(sync));
 	json_object_object_add(layers, "rank_seconds", num(job->seconds * job->nprocs));
 	json_object_object_add(model, "time", layers);
@@ -529,11 +536,7 @@ static json_object *files(const struct an_job *job)
 				       json_object_new_int64(posix   ? r->c[POSIX_BYTES_WRITTEN]
 							     : stdio ? r->c[STDIO_BYTES_WRITTEN]
 								     : r->c[MPIIO_BYTES_WRITTEN]));
-		json_object_object_add(e, "io_time",
-				       num(posix ? r->f[POSIX_F_READ_TIME] +
-							   r->f[POSIX_F_WRITE_TIME] +
-							   r->f[POSIX_F_META_TIME]
-						 : 0));
+		json_object_object_add(e, "io_time", num(an_record_io_time(r)));
 		if (r->rank < 0 && posix) {
 			json_object_object_add(e, "fastest_rank",
 					       json_object_new_int64(r->c[POSIX_FASTEST_RANK]));
