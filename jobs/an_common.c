@@ -619,3 +619,119 @@ int an_io_time(const struct an_job *job, struct an_io_time *t)
 	free(f);
 	return 0;
 }
+
+/* Collectives after which no rank goes on before every rank arrived. */
+static int synchronizes(const struct an_sig *s)
+{
+	static const char *const names[] = {"Barrier",	"Allreduce", "Allgather", "Allgatherv",
+					    "Alltoall", "Alltoallv", "Alltoallw", "Reduce_scatter"};
+	size_t i;
+
+	if (s->module != IOA_TRACE_MPI)
+		return 0;
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(s->name, names[i]))
+			return 1;
+	return 0;
+}
+
+uint32_t *an_epochs(const struct an_job *job)
+{
+	uint32_t *epoch = calloc(job->nev + 1, sizeof(*epoch)), n = 0, first = 0;
+	int32_t rank = -1;
+	int alike = 1, seen = 0;
+	size_t i;
+
+	for (i = 0; epoch && i <= job->nev; i++) {
+		if (i == job->nev || job->ev[i].rank != rank) {
+			if (seen && n != first)
+				alike = 0;
+			if (!seen)
+				first = n;
+			seen |= rank >= 0;
+			if (i == job->nev)
+				break;
+			rank = job->ev[i].rank;
+			n = 0;
+		}
+		epoch[i] = n;
+		n += synchronizes(&job->sigs[job->ev[i].sig]);
+	}
+	if (epoch && !alike)
+		memset(epoch, 0, (job->nev + 1) * sizeof(*epoch));
+	return epoch;
+}
+
+static int by_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* At most this many collective ends (ranks x collectives) are aligned. */
+#define ALIGN_MAX_ENDS ((size_t)1 << 24)
+
+int an_align_at_collectives(struct an_job *job)
+{
+	uint32_t *epoch = an_epochs(job), count = 0;
+	double *ends = NULL, *ref = NULL, *column = NULL;
+	size_t i, n = (size_t)(job->nprocs > 0 ? job->nprocs : 0), e;
+	int rc = 0;
+
+	if (!epoch)
+		return -ENOMEM;
+	for (i = 0; i < job->nev; i++)
+		if (epoch[i] + 1 > count && synchronizes(&job->sigs[job->ev[i].sig]))
+			count = epoch[i] + 1;
+	if (!count || !n || n > ALIGN_MAX_ENDS / count)
+		goto out;
+	ends = malloc(n * count * sizeof(*ends));
+	ref = calloc(count, sizeof(*ref));
+	column = malloc(n * sizeof(*column));
+	if (!ends || !ref || !column) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < n * count; i++)
+		ends[i] = NAN;
+	for (i = 0; i < job->nev; i++) {
+		const struct an_event *ev = &job->ev[i];
+
+		if (synchronizes(&job->sigs[ev->sig]) && ev->rank >= 0 && (size_t)ev->rank < n)
+			ends[(size_t)ev->rank * count + epoch[i]] = ev->start + ev->dur;
+	}
+	/* Each collective's end: the median of the ranks' (those that made it). */
+	for (e = 0; e < count; e++) {
+		size_t m = 0, r;
+
+		for (r = 0; r < n; r++)
+			if (!isnan(ends[r * count + e]))
+				column[m++] = ends[r * count + e];
+		qsort(column, m, sizeof(*column), by_double);
+		ref[e] = m ? column[m / 2] : NAN;
+	}
+	for (i = 0; i < job->nev; i++) {
+		struct an_event *ev = &job->ev[i];
+		size_t r = (size_t)ev->rank;
+		double end, delta;
+
+		if (ev->rank < 0 || r >= n || !epoch[i])
+			continue;
+		delta = ref[epoch[i] - 1] - ends[r * count + epoch[i] - 1];
+		if (isnan(delta))
+			continue;
+		ev->start += delta;
+		/* A collective lasts until the last rank arrived: it ends where the others' do. */
+		if (synchronizes(&job->sigs[ev->sig]) && !isnan(ref[epoch[i]])) {
+			end = ref[epoch[i]];
+			ev->dur = end > ev->start ? end - ev->start : 0;
+		}
+	}
+out:
+	free(column);
+	free(ref);
+	free(ends);
+	free(epoch);
+	return rc;
+}

@@ -5,6 +5,7 @@
  * of bytes already written: header updates, at offsets common to all ranks
  * or particular to one), and the access pattern and transfer sizes.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,12 +84,12 @@ int an_tempfiles(const struct an_job *job, const struct an_settings *set, json_o
 	json_object_object_add(res, "findings", findings);
 	if (job->imported) {
 		/* Darshan records neither creates and removals nor failed calls. */
-		json_object_array_add(findings,
-				      an_finding("imported",
-						 "the log was imported from another tool's, which does "
-						 "not record files created and removed nor failed "
-						 "calls: temporary files and failed calls are unknown",
-						 NULL));
+		json_object_array_add(
+			findings, an_finding("imported",
+					     "the log was imported from another tool's, which does "
+					     "not record files created and removed nor failed "
+					     "calls: temporary files and failed calls are unknown",
+					     NULL));
 		json_object_put(temps);
 		json_object_put(errors);
 		json_object_put(patterns);
@@ -327,26 +328,57 @@ static int by_offset(const void *a, const void *b)
 	return (x->rank > y->rank) - (x->rank < y->rank);
 }
 
+/* A write of data that reached a file: POSIX or STDIO, not failed, with its place. */
+static int is_plain_write(const struct an_job *job, const struct an_event *e)
+{
+	const struct an_sig *s = &job->sigs[e->sig];
+
+	return e->file >= 0 && (size_t)e->file < job->nfiles && (s->flags & IOA_TR_WRITE) &&
+	       !(s->flags & IOA_TR_FAILED) && s->module != IOA_MOD_MPIIO &&
+	       s->module != IOA_TRACE_MPI && e->length > 0 && e->offset >= 0;
+}
+
+struct event_order {
+	const struct an_job *job;
+	const uint32_t *epoch;
+};
+
+/* Events (indices into job's) in the order they happened: by epoch, then start. */
+static int by_event_start(const void *a, const void *b, void *arg)
+{
+	const struct event_order *o = arg;
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	const struct an_event *x = &o->job->ev[i], *y = &o->job->ev[j];
+
+	if (o->epoch[i] != o->epoch[j])
+		return (o->epoch[i] > o->epoch[j]) - (o->epoch[i] < o->epoch[j]);
+	if (x->start != y->start)
+		return (x->start > y->start) - (x->start < y->start);
+	return (*(const size_t *)a > *(const size_t *)b) -
+	       (*(const size_t *)a < *(const size_t *)b);
+}
+
 int an_header_updates(const struct an_job *job, const struct an_settings *set, json_object *res,
 		      double *confidence)
 {
 	json_object *findings = json_object_new_array(), *common, *specific, *sizes, *ev;
 	struct extents *ext = NULL;
 	struct update *up = NULL;
-	size_t nup = 0, capup = 0, i, k, ncommon = 0, nspecific = 0;
-	int32_t rank = -1, *updaters = NULL;
+	size_t nup = 0, capup = 0, i, k, ncommon = 0, nspecific = 0, nw = 0, *order = NULL;
+	uint32_t *epoch = NULL;
+	int32_t *updaters = NULL;
 	size_t nupdaters = 0;
 	char text[512];
 	int rc = 0;
 
 	json_object_object_add(res, "findings", findings);
 	if (job->imported && !job->traced_ranks) {
-		json_object_array_add(findings,
-				      an_finding("imported",
-						 "the log was imported from another tool's, which does "
-						 "not record rewrites in place: header updates are "
-						 "unknown",
-						 NULL));
+		json_object_array_add(
+			findings, an_finding("imported",
+					     "the log was imported from another tool's, which does "
+					     "not record rewrites in place: header updates are "
+					     "unknown",
+					     NULL));
 		*confidence = 0;
 		return 0;
 	}
@@ -371,27 +403,29 @@ int an_header_updates(const struct an_job *job, const struct an_settings *set, j
 	json_object_object_add(res, "sizes", sizes = json_object_new_object());
 	json_object_object_add(res, "common_offsets", common = json_object_new_array());
 	json_object_object_add(res, "rank_specific", specific = json_object_new_array());
-	/* Events come rank by rank: one set of extents per file for the rank at hand. */
-	for (i = 0; i <= job->nev && !rc; i++) {
-		const struct an_event *e = i < job->nev ? &job->ev[i] : NULL;
-		const struct an_sig *s = e ? &job->sigs[e->sig] : NULL;
+	/*
+	 * The writes of every rank in the order they happened (epochs, then
+	 * the job's clock): a write of bytes that any rank wrote before is an
+	 * update.
+	 */
+	for (i = 0; i < job->nev; i++)
+		nw += is_plain_write(job, &job->ev[i]);
+	order = calloc(nw + 1, sizeof(*order));
+	ext = calloc(job->nfiles + 1, sizeof(*ext));
+	epoch = an_epochs(job);
+	if (!order || !ext || !epoch)
+		rc = -ENOMEM;
+	for (i = 0, nw = 0; !rc && i < job->nev; i++)
+		if (is_plain_write(job, &job->ev[i]))
+			order[nw++] = i;
+	if (!rc) {
+		struct event_order o = {job, epoch};
 
-		if (!e || e->rank != rank) {
-			for (k = 0; ext && k < job->nfiles; k++)
-				free(ext[k].x);
-			free(ext);
-			ext = NULL;
-			if (!e)
-				break;
-			rank = e->rank;
-			if (!(ext = calloc(job->nfiles + 1, sizeof(*ext)))) {
-				rc = -ENOMEM;
-				break;
-			}
-		}
-		if (e->file < 0 || !(s->flags & IOA_TR_WRITE) || (s->flags & IOA_TR_FAILED) ||
-		    s->module == IOA_MOD_MPIIO || e->length <= 0 || e->offset < 0)
-			continue;
+		qsort_r(order, nw, sizeof(*order), by_event_start, &o);
+	}
+	for (i = 0; i < nw && !rc; i++) {
+		const struct an_event *e = &job->ev[order[i]];
+
 		if (e->length <= set->header_max_bytes &&
 		    covered(&ext[e->file], e->offset, e->offset + e->length)) {
 			if (nup == capup) {
@@ -413,6 +447,8 @@ int an_header_updates(const struct an_job *job, const struct an_settings *set, j
 	for (k = 0; ext && k < job->nfiles; k++)
 		free(ext[k].x);
 	free(ext);
+	free(order);
+	free(epoch);
 	if (!rc && !(updaters = calloc((size_t)job->nprocs + 1, sizeof(*updaters))))
 		rc = -ENOMEM;
 	if (rc) {

@@ -219,9 +219,9 @@ static uint64_t ns_of_us(PGresult *res, int col)
 
 /*
  * The job's start in ns, whether it is partial and how it ended
- * (migration 0007), and where an imported log came from (0008).  The columns hold what the collector checked; they go
- * through ioa_partial_set() again all the same, and the reason, stored in
- * display form, is taken as it is.
+ * (migration 0007), and where an imported log came from (0008).  The columns hold what the
+ * collector checked; they go through ioa_partial_set() again all the same, and the reason, stored
+ * in display form, is taken as it is.
  */
 static int load_partial(PGconn *conn, struct an_job *job, const char *id, struct ioa_buf *err)
 {
@@ -590,7 +590,7 @@ int an_expand_trace(struct an_job *job, const struct an_settings *set, const str
 			rc = expand_rank(&x, t, grp->ranks[k]);
 		}
 	}
-	return rc;
+	return rc ? rc : an_align_at_collectives(job);
 }
 
 static int load_trace(PGconn *conn, const struct an_settings *set, struct an_job *job,

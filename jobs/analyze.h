@@ -72,7 +72,7 @@ struct an_sig {
 	int err;
 };
 
-/* One traced call, times in seconds from the rank's start-up. */
+/* One traced call, times in seconds from the job's start (its clock: docs/runtime.md). */
 struct an_event {
 	double start, dur;
 	int64_t offset, length;
@@ -266,6 +266,28 @@ int an_io_time(const struct an_job *job, struct an_io_time *t);
 
 /* One record's seconds in its layer (0 for a module without times). */
 double an_record_io_time(const struct an_record *r);
+
+/*
+ * Each event's epoch: the synchronizing collectives (Barrier, Allreduce,
+ * Allgather(v), Alltoall(v,w), Reduce_scatter) its rank made before it,
+ * when every rank that has events made as many of them; else all 0 (one
+ * epoch: time alone orders the events).  An event of a later epoch
+ * happened after every event of an earlier one, whatever the trace's
+ * times say.  Events come rank by rank, in order.  malloc'd (nev + 1
+ * entries), NULL without memory.
+ */
+uint32_t *an_epochs(const struct an_job *job);
+
+/*
+ * The trace rebuilds each rank's times from binned gaps and durations
+ * (docs/log-format.md), which drift apart over a run, while a
+ * synchronizing collective ends at one moment on every rank.  With the
+ * ranks' epochs alike, each rank's events after its k-th such collective
+ * move by (the median rank's end of it) - (its own end), and the
+ * collective ends there: the ranks agree at every collective.  0 or
+ * -ENOMEM.
+ */
+int an_align_at_collectives(struct an_job *job);
 
 /* Darshan's ten size bins: the bin of a request of n bytes. */
 unsigned an_size_bin(int64_t n);

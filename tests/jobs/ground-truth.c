@@ -19,6 +19,12 @@
  *	ground-truth header DIR     3 checkpoints: each rank writes 256 KiB to its own
  *	                            DIR/hdr.R, then rewrites 4 bytes at offset 0 (all
  *	                            ranks) and 4 bytes at 1024 * (rank + 1) (its own)
+ *	ground-truth shared-header DIR
+ *	                            3 checkpoints into one shared DIR/shdr.N: rank 0
+ *	                            writes a 4 KiB header, each rank 64 KiB at
+ *	                            4 KiB + 64 KiB x rank; after a barrier each rank
+ *	                            rewrites 8 bytes of the header (at 64 x rank,
+ *	                            bytes rank 0 wrote) and 4 bytes of its own block
  *	ground-truth small DIR      each rank writes 4000 x 100 bytes to DIR/small.R
  *	ground-truth random DIR     each rank writes 8 MiB to DIR/random.R in 1 MiB
  *	                            writes, then reads 2000 x 4 KiB at random places
@@ -207,6 +213,30 @@ static int header(const char *dir)
 	return rc;
 }
 
+static int shared_header(const char *dir)
+{
+	int c, fd, rc = 0;
+	off_t mine = 4 * KIB + (off_t)rank * 64 * KIB;
+
+	for (c = 0; c < 3 && !rc; c++) {
+		char path[4096];
+
+		compute(compute_s);
+		snprintf(path, sizeof(path), "%s/shdr.%d", dir, c);
+		MPI_Barrier(MPI_COMM_WORLD);
+		fd = open(path, O_CREAT | O_WRONLY, 0644);
+		if (fd < 0)
+			return 1;
+		rc = !rank && write_all_at(fd, 4 * KIB, 0, 4 * KIB);
+		rc = rc || write_all_at(fd, 64 * KIB, mine, 64 * KIB);
+		MPI_Barrier(MPI_COMM_WORLD);
+		rc = rc || pwrite(fd, buf, 8, (off_t)64 * rank) != 8;
+		rc = rc || pwrite(fd, buf, 4, mine) != 4;
+		rc = close(fd) || rc;
+	}
+	return rc;
+}
+
 static int small(const char *dir)
 {
 	char path[4096];
@@ -273,6 +303,7 @@ int main(int argc, char **argv)
 		     {"fpp", fpp},
 		     {"temp", temp},
 		     {"header", header},
+		     {"shared-header", shared_header},
 		     {"small", small},
 		     {"random", random_reads},
 		     {"streams", streams}};

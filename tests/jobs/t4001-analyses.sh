@@ -34,7 +34,7 @@ job() {
 	"$ingest" "$log" | sed -n 's/^ingested .*: job \([0-9]*\),.*/\1/p'
 }
 declare -A id
-for mode in fixed amr collective fpp temp header small random; do
+for mode in fixed amr collective fpp temp header shared-header small random; do
 	id[$mode]=$(job 4 "$mode")
 done
 id[serial]=$(job 1 small)
@@ -43,7 +43,7 @@ head -c 65536 /dev/zero >"$TEST_TMP/data/streams-4-0/streams.in"
 id[streams]=$(job 4 streams)
 # No trace: the time bins (16 per record over the run) need longer gaps to show the phases.
 id[untraced]=$(job 4 fixed -genv IOATLAS_TRACE 0 -genv GROUND_TRUTH_COMPUTE 1)
-for mode in fixed amr collective fpp temp header small random serial untraced streams; do
+for mode in fixed amr collective fpp temp header shared-header small random serial untraced streams; do
 	like "${id[$mode]}" '^[0-9]+$' "the $mode job ran and is in the warehouse"
 done
 
@@ -51,9 +51,9 @@ done
 psql -X -q -c 'CREATE ROLE batch LOGIN IN ROLE ioatlas_reader'
 export IOATLAS_WAREHOUSE_CONNINFO="user=batch" IOATLAS_ANALYZE_FPP_MIN_FILES=4
 ok "the nightly run analyses every new job" "$analyze"
-like "$(cat "$TEST_TMP/last.out")" "11 jobs analysed" "all eleven of them"
+like "$(cat "$TEST_TMP/last.out")" "12 jobs analysed" "all twelve of them"
 is "$(q "SELECT count(DISTINCT analysis) || ' ' || count(*) FROM analysis_results")" \
-	"8 88" "eight analyses per job, one result each"
+	"8 96" "eight analyses per job, one result each"
 
 # r JOB ANALYSIS PATH: a value of a result (PATH as for #>>).
 r() { q "SELECT result #>> '$3' FROM analysis_results WHERE job = $1 AND analysis = '$2'"; }
@@ -144,6 +144,13 @@ is "$(r "$j" header_updates '{common_offset_count}')" 1 "header: and only that o
 is "$(r "$j" header_updates '{rank_specific_count}')" 12 "header: the others rank-specific"
 is "$(r "$j" header_updates '{per_phase}')" "[8, 8, 8]" "header: after each checkpoint"
 
+# Updates into another rank's bytes: ranks 1-3 rewrite parts of rank 0's header.
+j=${id[shared-header]}
+is "$(r "$j" header_updates '{updates}')" 24 "shared header: 2 updates x 4 ranks x 3 checkpoints"
+is "$(r "$j" header_updates '{sizes}')" '{"4": 12, "8": 12}' \
+	"shared header: 8 bytes into the header, 4 into each rank's own block"
+is "$(r "$j" header_updates '{ranks_updating}')" 4 "shared header: by every rank, rank 0's bytes or not"
+
 # Small requests, random access, and a serial job.
 like "$(codes "${id[small]}" insights)" "small_requests" "small: the small-request insight"
 is "$(r "${id[small]}" access '{small_share}' | awk '{ print $1 + 0 }')" 1 \
@@ -177,7 +184,7 @@ like "$(cat "$TEST_TMP/last.out")" "1 jobs analysed" "analyses the job lacking t
 is "$(q "SELECT string_agg(version::text, ' ' ORDER BY version) FROM analysis_results
 	WHERE job = ${id[fixed]} AND analysis = 'amr'")" "0 1" "both versions stand side by side"
 ok "--since/--until re-analyse a period" "$analyze" --since 2000-01-01 --until 2100-01-01 --only amr
-like "$(cat "$TEST_TMP/last.out")" "11 jobs analysed" "every job in it"
+like "$(cat "$TEST_TMP/last.out")" "12 jobs analysed" "every job in it"
 
 # What the warehouse holds is not trusted either: a trace that does not
 # decode, counter arrays cut short, nodes that do not exist.
