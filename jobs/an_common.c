@@ -164,22 +164,26 @@ static int phase_add_file(struct an_phase *p, int32_t file)
 
 /*
  * The quiet that separates phases: of the gaps between write activity
- * (all ranks together), the largest break between consecutive sizes, as
- * long as the gap is at least phase_min_gap and that many times longer
- * than the next smaller gap (gaps inside a phase).  0: one phase.
+ * (each rank's), the largest break between consecutive sizes, as long as
+ * the gap is at least the shortest quiet that counts and phase_gap_ratio
+ * times longer than the next smaller gap (gaps inside a phase).  The
+ * shortest quiet is the job's own time scale: phase_min_gap_share of its
+ * run, at least a millisecond, at most phase_min_gap.  0: one phase.
  */
-static double separating_gap(double *gaps, size_t n, const struct an_settings *set)
+static double separating_gap(double *gaps, size_t n, const struct an_settings *set, double run)
 {
-	double best = 0, best_ratio = 0, floor_gap = set->phase_min_gap / set->phase_gap_ratio;
+	double min_gap = set->phase_min_gap_share * run, best = 0, best_ratio = 0, floor_gap;
 	size_t k;
 
+	min_gap = min_gap < 0.001 ? 0.001 : min_gap;
+	min_gap = min_gap > set->phase_min_gap ? set->phase_min_gap : min_gap;
+	floor_gap = min_gap / set->phase_gap_ratio;
 	qsort(gaps, n, sizeof(*gaps), by_desc);
 	for (k = 0; k < n; k++) {
 		double next = k + 1 < n && gaps[k + 1] > floor_gap ? gaps[k + 1] : floor_gap;
 		double ratio = next > 0 ? gaps[k] / next : 0;
 
-		if (gaps[k] >= set->phase_min_gap && ratio >= set->phase_gap_ratio &&
-		    ratio > best_ratio) {
+		if (gaps[k] >= min_gap && ratio >= set->phase_gap_ratio && ratio > best_ratio) {
 			best_ratio = ratio;
 			best = gaps[k];
 		}
@@ -495,7 +499,7 @@ int an_write_phases(const struct an_job *job, const struct an_settings *set, str
 			gaps[ngaps++] = iv[i].start - end;
 		end = end > iv[i].end ? end : iv[i].end;
 	}
-	gap = separating_gap(gaps, ngaps, set);
+	gap = separating_gap(gaps, ngaps, set, job->seconds);
 	out->gap = gap;
 	rank_bursts(iv, n, gap, bursts, &nb);
 	rc = phases_of_bursts(job, bursts, nb, gap, out);

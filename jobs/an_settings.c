@@ -33,7 +33,11 @@ const size_t an_nanalyses = sizeof(an_analyses) / sizeof(an_analyses[0]);
 			{"analyze.max_events", IOA_SET_COUNT, &(s)->max_events, "4000000",         \
 			 "trace events read per job (past it, the trace counts as partial)"},      \
 			{"analyze.phase_min_gap", IOA_SET_SECONDS, &(s)->phase_min_gap, "0.1",     \
-			 "shortest quiet that can separate two write phases"},                     \
+			 "quiet that can always separate two write phases"},                       \
+			{"analyze.phase_min_gap_share", IOA_SET_NUMBER, &(s)->phase_min_gap_share, \
+			 "0.005",                                                                  \
+			 "shorter quiet separates them too, down to this share of the run (and "   \
+			 "1 ms)"},                                                                 \
 			{"analyze.phase_gap_ratio", IOA_SET_NUMBER, &(s)->phase_gap_ratio, "5",    \
 			 "how many times longer than the gaps inside a phase that quiet must be"}, \
 			{"analyze.amr_size_change", IOA_SET_NUMBER, &(s)->amr_size_change, "0.1",  \

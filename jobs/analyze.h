@@ -27,7 +27,8 @@
 struct an_settings {
 	char *conninfo;
 	long long max_events;	    /* trace events expanded per job */
-	double phase_min_gap;	    /* seconds of quiet that can separate write phases */
+	double phase_min_gap;	    /* seconds of quiet that can separate write phases, at most */
+	double phase_min_gap_share; /* ... at least this share of the run (and 1 ms) */
 	double phase_gap_ratio;	    /* how much longer than the gaps inside a phase */
 	double amr_size_change;	    /* checkpoint sizes that vary by more: changing */
 	double amr_rank_cv;	    /* per-rank bytes within a checkpoint spread more: uneven */

@@ -43,7 +43,12 @@ head -c 65536 /dev/zero >"$TEST_TMP/data/streams-4-0/streams.in"
 id[streams]=$(job 4 streams)
 # No trace: the time bins (16 per record over the run) need longer gaps to show the phases.
 id[untraced]=$(job 4 fixed -genv IOATLAS_TRACE 0 -genv GROUND_TRUTH_COMPUTE 1)
-for mode in fixed amr collective fpp temp header shared-header small random serial untraced streams; do
+# Real time scales: 20 ms of compute between checkpoints, at 4 and 8 ranks.
+id[amr4-fast]=$(job 4 amr -genv GROUND_TRUTH_COMPUTE 0.02)
+id[amr8-fast]=$(job 8 amr -genv GROUND_TRUTH_COMPUTE 0.02)
+id[fixed8-fast]=$(job 8 fixed -genv GROUND_TRUTH_COMPUTE 0.02)
+for mode in fixed amr collective fpp temp header shared-header small random serial untraced streams \
+	amr4-fast amr8-fast fixed8-fast; do
 	like "${id[$mode]}" '^[0-9]+$' "the $mode job ran and is in the warehouse"
 done
 
@@ -51,14 +56,27 @@ done
 psql -X -q -c 'CREATE ROLE batch LOGIN IN ROLE ioatlas_reader'
 export IOATLAS_WAREHOUSE_CONNINFO="user=batch" IOATLAS_ANALYZE_FPP_MIN_FILES=4
 ok "the nightly run analyses every new job" "$analyze"
-like "$(cat "$TEST_TMP/last.out")" "12 jobs analysed" "all twelve of them"
+like "$(cat "$TEST_TMP/last.out")" "15 jobs analysed" "all fifteen of them"
 is "$(q "SELECT count(DISTINCT analysis) || ' ' || count(*) FROM analysis_results")" \
-	"8 96" "eight analyses per job, one result each"
+	"8 120" "eight analyses per job, one result each"
 
 # r JOB ANALYSIS PATH: a value of a result (PATH as for #>>).
 r() { q "SELECT result #>> '$3' FROM analysis_results WHERE job = $1 AND analysis = '$2'"; }
 codes() { q "SELECT string_agg(f->>'code', ' ' ORDER BY f->>'code') FROM analysis_results,
 	jsonb_array_elements(result->'findings') f WHERE job = $1 AND analysis = '$2'"; }
+
+# Checkpoints 20 ms apart: the quiet that separates them is the job's own time scale.
+for n in 4 8; do
+	j=${id[amr$n-fast]}
+	is "$(r "$j" amr '{classification}')" amr "amr, 20 ms apart, $n ranks: classified AMR"
+	is "$(r "$j" amr '{sizes}')" \
+		"$(awk -v n="$n" 'BEGIN { p = n / 4 * 15 * 16384
+			printf "[%d, %d, %d, %d, %d]", p, 2 * p, 3 * p, 3 * p, 3 * p }')" \
+		"amr, 20 ms apart, $n ranks: the five checkpoints as written"
+done
+j=${id[fixed8-fast]}
+is "$(r "$j" checkpoints '{checkpoints}')" 4 "fixed, 20 ms apart, 8 ranks: four checkpoints"
+is "$(r "$j" amr '{classification}')" not_amr "fixed, 20 ms apart, 8 ranks: not AMR"
 
 # A read-only job that prints a lot: what goes to stdout and stderr is no checkpoint.
 j=${id[streams]}
@@ -184,7 +202,7 @@ like "$(cat "$TEST_TMP/last.out")" "1 jobs analysed" "analyses the job lacking t
 is "$(q "SELECT string_agg(version::text, ' ' ORDER BY version) FROM analysis_results
 	WHERE job = ${id[fixed]} AND analysis = 'amr'")" "0 1" "both versions stand side by side"
 ok "--since/--until re-analyse a period" "$analyze" --since 2000-01-01 --until 2100-01-01 --only amr
-like "$(cat "$TEST_TMP/last.out")" "12 jobs analysed" "every job in it"
+like "$(cat "$TEST_TMP/last.out")" "15 jobs analysed" "every job in it"
 
 # What the warehouse holds is not trusted either: a trace that does not
 # decode, counter arrays cut short, nodes that do not exist.
