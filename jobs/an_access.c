@@ -25,6 +25,8 @@ struct totals {
 	int64_t alignment;
 	double read_hist[10], write_hist[10];
 	struct an_io_time time; /* in every layer (an_io_time()) */
+	/* Files written through MPI-IO: bytes asked for, and what reached the file system. */
+	double mpiio_asked, posix_written, posix_read;
 	double stdio_bytes, stdio_ops;
 	double mpiio_indep, mpiio_coll;
 	double small_ops; /* requests under small_bytes (exact from the trace, else from bins) */
@@ -33,6 +35,44 @@ struct totals {
 
 static const int64_t bin_upper[10] = {100,     1024,	 10240,	    102400,	1048576,
 				      4194304, 10485760, 104857600, 1073741824, INT64_MAX};
+
+/*
+ * What the files written through MPI-IO cost below it: the bytes their
+ * MPI-IO calls wrote, and the bytes POSIX wrote and read on them (ROMIO's
+ * read-modify-write of data sieving writes back the holes between a
+ * rank's pieces, and reads them first).
+ */
+static int amplification(const struct an_job *job, struct totals *t)
+{
+	double(*f)[3] = calloc(job->nfiles + 1, sizeof(*f));
+	size_t i;
+
+	if (!f)
+		return -ENOMEM;
+	for (i = 0; i < job->nrecs; i++) {
+		const struct an_record *r = &job->recs[i];
+
+		if (r->file < 0 || (size_t)r->file >= job->nfiles)
+			continue;
+		if (r->module == IOA_MOD_MPIIO && r->c[MPIIO_BYTES_WRITTEN] > 0)
+			f[r->file][0] += (double)r->c[MPIIO_BYTES_WRITTEN];
+		else if (r->module == IOA_MOD_POSIX) {
+			f[r->file][1] += r->c[POSIX_BYTES_WRITTEN] > 0
+						 ? (double)r->c[POSIX_BYTES_WRITTEN]
+						 : 0;
+			f[r->file][2] +=
+				r->c[POSIX_BYTES_READ] > 0 ? (double)r->c[POSIX_BYTES_READ] : 0;
+		}
+	}
+	for (i = 0; i < job->nfiles; i++)
+		if (f[i][0] > 0) {
+			t->mpiio_asked += f[i][0];
+			t->posix_written += f[i][1];
+			t->posix_read += f[i][2];
+		}
+	free(f);
+	return 0;
+}
 
 static int totals(const struct an_job *job, const struct an_settings *set, struct totals *t)
 {
@@ -77,7 +117,7 @@ static int totals(const struct an_job *job, const struct an_settings *set, struc
 		}
 	}
 	t->ops = t->reads + t->writes;
-	if (an_io_time(job, &t->time))
+	if (an_io_time(job, &t->time) || amplification(job, t))
 		return -ENOMEM;
 	if (from_trace) {
 		for (i = 0; i < job->nev; i++) {
@@ -451,6 +491,30 @@ int an_insights(const struct an_job *job, const struct an_settings *set, json_ob
 			"Use the collective forms (MPI_File_write_all, MPI_File_read_at_all) so "
 			"ROMIO can aggregate requests across ranks (two-phase I/O).",
 			ev2("independent", t.mpiio_indep, "collective", t.mpiio_coll));
+	}
+	/* More bytes reached the file system than MPI-IO was asked to write. */
+	if (t.mpiio_asked > 0 && t.posix_written >= set->amplification * t.mpiio_asked &&
+	    t.posix_written - t.mpiio_asked >= 1048576) {
+		json_object *ev = ev2("mpiio_bytes_written", t.mpiio_asked, "posix_bytes_written",
+				      t.posix_written);
+
+		json_object_object_add(ev, "posix_bytes_read", an_num(t.posix_read));
+		json_object_object_add(ev, "amplification",
+				       an_num(t.posix_written / t.mpiio_asked));
+		snprintf(text, sizeof(text),
+			 "%.2gx write amplification: %.4g MiB reached the file system for the "
+			 "%.4g MiB written through MPI-IO%s",
+			 t.posix_written / t.mpiio_asked, t.posix_written / 1048576,
+			 t.mpiio_asked / 1048576,
+			 t.posix_read > 0 ? ", with bytes read back first (read-modify-write)"
+					  : "");
+		add_insight(list, &n, "write_amplification", 1 - t.mpiio_asked / t.posix_written,
+			    weight, text,
+			    "Independent noncontiguous writes make ROMIO's data sieving read and "
+			    "rewrite the holes between a rank's pieces: write with the collective "
+			    "calls (MPI_File_write_all), whose aggregators write contiguous "
+			    "blocks, or disable data sieving (hint romio_ds_write=disable).",
+			    ev);
 	}
 	if (io_time > 0 && t.time.kind[AN_META] / io_time >= set->metadata_share &&
 	    t.time.kind[AN_META] >= set->min_io_seconds / 10) {

@@ -353,7 +353,7 @@ static json_object *agg_json(const struct an_job *job, const struct agg_file *a,
 	const char *text = NULL;
 	char value[256], msg[768];
 	size_t i, n = 0, nmpi = 0, nagg = 0, nopen = 0, h;
-	long want_per_node = -1;
+	long want_per_node = -1, want_total = -1;
 	int matches = 1;
 	int32_t r;
 
@@ -366,6 +366,8 @@ static json_object *agg_json(const struct an_job *job, const struct agg_file *a,
 	if (text && hint_value(text, "cb_config_list", value, sizeof(value)) &&
 	    !strncmp(value, "*:", 2))
 		want_per_node = strtol(value + 2, NULL, 10);
+	if (text && hint_value(text, "cb_nodes", value, sizeof(value)))
+		want_total = strtol(value, NULL, 10);
 	for (r = 0; r < job->nprocs; r++) {
 		nmpi += a->mpi[r];
 		nopen += a->open[r];
@@ -406,19 +408,29 @@ static json_object *agg_json(const struct an_job *job, const struct agg_file *a,
 	}
 	json_object_object_add(o, "per_node", nodes);
 	json_object_object_add(o, "hints", hints);
-	if (want_per_node >= 0) {
+	if (want_per_node >= 0)
 		json_object_object_add(o, "expected_per_node",
 				       json_object_new_int64(want_per_node));
-		json_object_object_add(o, "matches_hints", json_object_new_boolean(matches));
+	/* cb_nodes asks for that many aggregators in all (no more than the ranks). */
+	if (want_total > 0 && a->coll) {
+		long expect = want_total < (long)nmpi ? want_total : (long)nmpi;
+
+		json_object_object_add(o, "expected_aggregators", json_object_new_int64(expect));
+		if ((long)nagg != expect)
+			matches = 0;
+	} else {
+		want_total = -1;
 	}
+	if (want_per_node >= 0 || want_total > 0)
+		json_object_object_add(o, "matches_hints", json_object_new_boolean(matches));
 	snprintf(msg, sizeof(msg),
 		 "'%s': MPI-IO from %zu ranks reaches the file system through %zu aggregator%s "
 		 "(%.2g per node)%s",
 		 job->files[a->file].name, nmpi, nagg, nagg == 1 ? "" : "s",
 		 job->nhosts ? (double)nagg / (double)job->nhosts : (double)nagg,
-		 want_per_node < 0 ? ""
-		 : matches	   ? ", as the hints ask"
-				   : ", not as the hints ask");
+		 want_per_node < 0 && want_total < 0 ? ""
+		 : matches			     ? ", as the hints ask"
+						     : ", not as the hints ask");
 	json_object_array_add(findings, an_finding("aggregation", msg, json_object_get(o)));
 	return o;
 }

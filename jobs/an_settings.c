@@ -65,6 +65,9 @@ const size_t an_nanalyses = sizeof(an_analyses) / sizeof(an_analyses[0]);
 			 "share of the I/O time in metadata calls worth an insight"},              \
 			{"analyze.stdio_share", IOA_SET_NUMBER, &(s)->stdio_share, "0.1",          \
 			 "share of the bytes through STDIO worth an insight"},                     \
+			{"analyze.amplification", IOA_SET_NUMBER, &(s)->amplification, "1.5",      \
+			 "bytes written below MPI-IO, as a multiple of those written through "     \
+			 "it, worth an insight"},                                                  \
 			{"analyze.fpp_min_files", IOA_SET_COUNT, &(s)->fpp_min_files, "64",        \
 			 "files written by one rank each, at least one per rank, for a "           \
 			 "file-per-process insight"},                                              \
@@ -82,6 +85,9 @@ int an_settings_load(struct an_settings *s, struct ioa_buf *err)
 
 	if (!rc && s->phase_gap_ratio < 1) {
 		ioa_buf_addstr(err, "analyze.phase_gap_ratio must be 1 or more");
+		rc = -EINVAL;
+	} else if (!rc && s->amplification <= 1) {
+		ioa_buf_addstr(err, "analyze.amplification must be more than 1");
 		rc = -EINVAL;
 	}
 	return rc;

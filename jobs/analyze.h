@@ -38,10 +38,11 @@ struct an_settings {
 	double small_share;	    /* of the requests, to be worth saying */
 	double misaligned_share;
 	double random_share;
-	double imbalance;	      /* (slowest - fastest) / slowest rank time on a shared file */
-	double metadata_share;	      /* of the I/O time */
-	double stdio_share;	      /* of the bytes */
-	long long fpp_min_files;      /* files written each by one rank, for a storm */
+	double imbalance;	 /* (slowest - fastest) / slowest rank time on a shared file */
+	double metadata_share;	 /* of the I/O time */
+	double stdio_share;	 /* of the bytes */
+	double amplification;	 /* POSIX bytes written / MPI-IO bytes written worth an insight */
+	long long fpp_min_files; /* files written each by one rank, for a storm */
 	double redundant_read_factor; /* bytes read over the file's size */
 	double min_io_seconds;	      /* jobs with less I/O time get no performance advice */
 };
