@@ -234,6 +234,7 @@ struct witem {
 
 static size_t write_items(const struct an_job *job, struct witem *w)
 {
+	unsigned char *through;
 	size_t i, n = 0;
 
 	if (job->traced_ranks) {
@@ -249,13 +250,33 @@ static size_t write_items(const struct an_job *job, struct witem *w)
 		}
 		return n;
 	}
+	/*
+	 * As with the trace: on a file written through MPI-IO, its MPI-IO bins
+	 * say what each rank asked to write and its POSIX bins time the
+	 * aggregators' bursts; other files' bins do both.
+	 */
+	through = calloc(job->nfiles + 1, 1);
+	for (i = 0; through && i < job->nwbins; i++)
+		if (job->wbins[i].mpiio && job->wbins[i].file >= 0 &&
+		    (size_t)job->wbins[i].file < job->nfiles)
+			through[job->wbins[i].file] = 1;
 	for (i = 0; i < job->nwbins; i++) {
 		const struct an_wbin *b = &job->wbins[i];
+		int below = through && b->file >= 0 && (size_t)b->file < job->nfiles &&
+			    through[b->file];
 
-		if (is_stream(job, b->file))
+		if (is_stream(job, b->file) || (b->mpiio && !through))
 			continue;
-		w[n++] = (struct witem){b->start, b->end, b->rank, b->file, b->bytes, b->ops, 1, 1};
+		w[n++] = (struct witem){b->start,
+					b->end,
+					b->rank,
+					b->file,
+					b->bytes,
+					b->ops,
+					(unsigned char)!b->mpiio,
+					(unsigned char)(b->mpiio || !below)};
 	}
+	free(through);
 	return n;
 }
 
@@ -464,12 +485,26 @@ static const struct burst *rank_burst(const struct burst *b, size_t nb, int32_t 
 	return best;
 }
 
+/*
+ * From time bins: the phases a bin [start, end] overlaps (its bytes may
+ * have been written anywhere in it).  Other than one: which phase the
+ * bytes belong to is a guess.
+ */
+static size_t near_phases(const struct an_phases *ph, double start, double end)
+{
+	size_t k, n = 0;
+
+	for (k = 0; k < ph->n; k++)
+		n += ph->p[k].start < end && start < ph->p[k].end;
+	return n;
+}
+
 int an_write_phases(const struct an_job *job, const struct an_settings *set, struct an_phases *out)
 {
 	struct interval *iv;
 	struct burst *bursts;
 	struct witem *w;
-	double *gaps, end, gap;
+	double *gaps, end, gap, content = 0, unsure = 0;
 	size_t nw, n = 0, ngaps = 0, nb = 0, i,
 		   cap = (job->traced_ranks ? job->nev : job->nwbins) + 1;
 	struct an_phase *p = NULL;
@@ -501,8 +536,15 @@ int an_write_phases(const struct an_job *job, const struct an_settings *set, str
 	}
 	gap = separating_gap(gaps, ngaps, set, job->seconds);
 	out->gap = gap;
+	for (i = 0; !job->traced_ranks && i < job->nwbins; i++)
+		if (!i || job->wbins[i].end - job->wbins[i].start < out->bin_width)
+			out->bin_width = job->wbins[i].end - job->wbins[i].start;
 	rank_bursts(iv, n, gap, bursts, &nb);
 	rc = phases_of_bursts(job, bursts, nb, gap, out);
+	/* A phase over several bins may be phases closer than a bin or two. */
+	for (i = 0; !rc && out->bin_width > 0 && i < out->n; i++)
+		if (out->p[i].end - out->p[i].start >= 2 * out->bin_width)
+			out->coarse = 1;
 	/*
 	 * Their contents, from the application's writes: in the phase of the
 	 * rank's own burst nearest to the write, or, for a rank without
@@ -514,6 +556,9 @@ int an_write_phases(const struct an_job *job, const struct an_settings *set, str
 		if (!w[i].content)
 			continue;
 		p = b ? &out->p[b->phase] : phase_of(out, w[i].start, w[i].end);
+		content += (double)w[i].bytes;
+		if (out->bin_width > 0 && near_phases(out, w[i].start, w[i].end) != 1)
+			unsure += (double)w[i].bytes;
 		p->bytes += w[i].bytes;
 		p->ops += w[i].ops;
 		p->size_hist[an_size_bin((int64_t)(w[i].bytes / (w[i].ops ? w[i].ops : 1)))] +=
@@ -522,6 +567,8 @@ int an_write_phases(const struct an_job *job, const struct an_settings *set, str
 			p->rank_bytes[w[i].rank] += w[i].bytes;
 		rc = phase_add_file(p, w[i].file);
 	}
+	if (unsure > 0.1 * content)
+		out->coarse = 1;
 out:
 	free(iv);
 	free(gaps);

@@ -637,8 +637,8 @@ static int load_bins(PGconn *conn, struct an_job *job, const char *id, struct io
 {
 	static const char sql[] =
 		"SELECT rank, record_id, extract(epoch FROM bin_start - start_time), bin_seconds, "
-		"array_to_string(write_bytes, ','), array_to_string(write_ops, ',') FROM time_bins "
-		"WHERE job = $1 AND start_time = $2 AND module <> 2";
+		"array_to_string(write_bytes, ','), array_to_string(write_ops, ','), module "
+		"FROM time_bins WHERE job = $1 AND start_time = $2";
 	size_t cap = 0;
 	int i, rc;
 	PGresult *res = query(conn, sql, id, job->start_time, err, &rc);
@@ -650,6 +650,7 @@ static int load_bins(PGconn *conn, struct an_job *job, const char *id, struct io
 		double width = strtod(PQgetvalue(res, i, 3), NULL);
 		const char *bytes = PQgetvalue(res, i, 4), *ops = PQgetvalue(res, i, 5);
 		int32_t rank = (int32_t)atoi(PQgetvalue(res, i, 0));
+		int mpiio = atoi(PQgetvalue(res, i, 6)) == IOA_MOD_MPIIO;
 		int64_t rid = 0;
 		unsigned k;
 		char *end;
@@ -678,7 +679,8 @@ static int load_bins(PGconn *conn, struct an_job *job, const char *id, struct io
 								     rank,
 								     an_file_of(job, (uint64_t)rid),
 								     b,
-								     n ? n : 1};
+								     n ? n : 1,
+								     mpiio};
 		}
 	}
 	PQclear(res);

@@ -276,7 +276,7 @@ static int on_bins(const struct ioa_log_bins *b, void *arg)
 	double start = b->start_ns > l->start_ns ? (double)(b->start_ns - l->start_ns) * 1e-9 : 0;
 	uint32_t k;
 
-	if (b->module == IOA_MOD_MPIIO || !(b->width_s > 0))
+	if (!(b->width_s > 0))
 		return 0;
 	for (k = 0; k < b->nbins; k++) {
 		if (!b->write_bytes[k])
@@ -288,7 +288,8 @@ static int on_bins(const struct ioa_log_bins *b, void *arg)
 							     b->rank,
 							     an_file_of(job, b->record_id),
 							     b->write_bytes[k],
-							     b->write_ops[k] ? b->write_ops[k] : 1};
+							     b->write_ops[k] ? b->write_ops[k] : 1,
+							     b->module == IOA_MOD_MPIIO};
 	}
 	return 0;
 }

@@ -135,6 +135,22 @@ static json_object *phase_json(const struct an_job *job, const struct an_phase *
 	return o;
 }
 
+/* Phases from time bins too coarse to tell them apart (an_phases.coarse). */
+static json_object *coarse_finding(const struct an_phases *ph)
+{
+	json_object *ev = json_object_new_object();
+	char text[512];
+
+	json_object_object_add(ev, "bin_width", an_num(ph->bin_width));
+	json_object_object_add(ev, "separating_gap", an_num(ph->gap));
+	snprintf(text, sizeof(text),
+		 "the time bins (%.3g s wide) are too coarse to tell these write phases "
+		 "apart for sure (phases closer than a bin or two look like one, and bytes "
+		 "between phases could be either's); the operation trace tells them apart",
+		 ph->bin_width);
+	return an_finding("coarse_time_bins", text, ev);
+}
+
 int an_checkpoints(const struct an_job *job, const struct an_settings *set, json_object *res,
 		   double *confidence)
 {
@@ -219,6 +235,10 @@ int an_checkpoints(const struct an_job *job, const struct an_settings *set, json
 	/* Time bins are coarse (16 per record over the run) and see the file system's writers. */
 	if (job->trace_partial || !job->traced_ranks)
 		*confidence *= 0.7;
+	if (ph.coarse) {
+		json_object_array_add(findings, coarse_finding(&ph));
+		*confidence *= 0.3;
+	}
 	free(idx);
 	an_phases_free(&ph);
 	return 0;
@@ -288,6 +308,12 @@ int an_amr(const struct an_job *job, const struct an_settings *set, json_object 
 		json_object_array_add(cvs, an_num(c[i]));
 	}
 	json_object_object_add(res, "checkpoints", json_object_new_int64((int64_t)n));
+	if (ph.coarse) {
+		json_object_object_add(res, "classification", json_object_new_string("unknown"));
+		json_object_array_add(findings, coarse_finding(&ph));
+		*confidence = 0.1;
+		goto out;
+	}
 	if (n < 2) {
 		json_object_object_add(res, "classification", json_object_new_string("unknown"));
 		json_object_array_add(

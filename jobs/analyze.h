@@ -104,6 +104,7 @@ struct an_wbin {
 	int32_t rank; /* -1: a file shared by all ranks */
 	int32_t file;
 	uint64_t bytes, ops;
+	int mpiio; /* bytes an MPI-IO call was asked to write (else POSIX's or STDIO's) */
 };
 
 struct an_job {
@@ -150,7 +151,7 @@ struct an_job {
 	size_t nev;
 	int32_t traced_ranks;
 	int trace_partial;     /* truncated by the runtime, or by max_events here */
-	struct an_wbin *wbins; /* POSIX and STDIO write bins, loaded only without a trace */
+	struct an_wbin *wbins; /* POSIX, STDIO and MPI-IO write bins, loaded only without a trace */
 	size_t nwbins;
 
 	void *pool; /* counters of every record */
@@ -241,6 +242,14 @@ struct an_phases {
 	size_t n;
 	struct an_phase *p;
 	double gap; /* the quiet that separated them */
+	/*
+	 * From time bins: their width, and whether they are too coarse to
+	 * say which phase a tenth of the bytes or more belong to (bins that
+	 * overlap two phases or none; or a phase over two bins or more, which may
+	 * hide phases closer than that).
+	 */
+	double bin_width;
+	int coarse;
 };
 
 int an_write_phases(const struct an_job *job, const struct an_settings *set, struct an_phases *out);

@@ -373,6 +373,9 @@ static json_object *timeline(const struct an_job *job, json_object *checkpoints)
 		const struct an_wbin *b = &job->wbins[i];
 		size_t row = b->rank >= 0 ? (size_t)b->rank / per_row : 0;
 
+		/* Bytes that reached the file system, as the trace's map shows them. */
+		if (b->mpiio)
+			continue;
 		c = (size_t)(b->start / dt);
 		c = c >= REPORT_TIME_COLUMNS ? REPORT_TIME_COLUMNS - 1 : c;
 		row = row >= nrows ? nrows - 1 : row;
