@@ -543,7 +543,7 @@ int an_write_phases(const struct an_job *job, const struct an_settings *set, str
 	rc = phases_of_bursts(job, bursts, nb, gap, out);
 	/* A phase over several bins may be phases closer than a bin or two. */
 	for (i = 0; !rc && out->bin_width > 0 && i < out->n; i++)
-		if (out->p[i].end - out->p[i].start >= 2 * out->bin_width)
+		if (out->p[i].end - out->p[i].start >= 3 * out->bin_width)
 			out->coarse = 1;
 	/*
 	 * Their contents, from the application's writes: in the phase of the

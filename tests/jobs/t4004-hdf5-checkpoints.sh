@@ -1,6 +1,6 @@
 # t4004-hdf5-checkpoints — the checkpoints of a VPIC-IO-shaped parallel
 # HDF5 writer (tests/workloads/h5-vpic.py: h5py's MPI-IO driver on Open
-# MPI, 4 ranks, 3 steps of 8 particle datasets, 1 s of compute between)
+# MPI, 4 ranks, 3 steps of 8 particle datasets, 2 s of compute between)
 # are found with the operation trace on: three, each of the bytes the
 # program asked HDF5 to write plus HDF5's own metadata (under 1% more),
 # constant, not AMR.  With the trace off the time bins (16 over the run)
@@ -22,7 +22,7 @@ run() {
 	logs=$(ioa_logdir)
 	mkdir -p "$TEST_TMP/$1"
 	ioa_ompi_preload "$logs" 4 180 -x IOATLAS_TRACE="$2" "$python" \
-		"$IOA_SOURCE_DIR/tests/workloads/h5-vpic.py" "$TEST_TMP/$1/vpic" 3 32768 1 \
+		"$IOA_SOURCE_DIR/tests/workloads/h5-vpic.py" "$TEST_TMP/$1/vpic" 3 32768 2 \
 		>"$TEST_TMP/$1.out" 2>"$TEST_TMP/$1.err"
 	is "$?" 0 "$1: the HDF5 writer runs on 4 Open MPI ranks under the runtime" ||
 		diag "$(cat "$TEST_TMP/$1.err")"
