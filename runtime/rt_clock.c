@@ -22,8 +22,6 @@
 #include "rt_core.h"
 #include "rt_log.h"
 #include "rt_mpilog.h"
-#include "rt_records.h"
-#include "rt_trace.h"
 
 #define RT_TAG_CLOCK 0x7e14
 
@@ -142,7 +140,6 @@ static void answer(const struct rt_mpijoin *g, double ns_per_tick, int64_t *offs
 int rt_clock_sync(const struct rt_mpijoin *g, double ns_per_tick, struct rt_clock *c)
 {
 	int64_t offset = 0, job_start = (int64_t)rt.start_real_ns, start;
-	uint64_t shift;
 	int rc, r;
 
 	memset(c, 0, sizeof(*c));
@@ -162,14 +159,8 @@ int rt_clock_sync(const struct rt_mpijoin *g, double ns_per_tick, struct rt_cloc
 	start = (int64_t)rt.start_real_ns + offset;
 	if (rc || start < job_start)
 		return rc ? rc : -1;
-	shift = (uint64_t)(start - job_start);
 	c->job_start_ns = (uint64_t)job_start;
 	c->rank_start_ns = (uint64_t)start;
-	if (ns_per_tick > 0) {
-		rt_records_shift((uint64_t)((double)shift / ns_per_tick + 0.5));
-		rt_trace_shift((uint64_t)((double)shift / ns_per_tick + 0.5));
-	}
-	rt_log_job_start_ns = c->job_start_ns;
-	rt_log_rank_start_ns = c->rank_start_ns;
+	rt_log_on_job_clock(c->job_start_ns, c->rank_start_ns);
 	return 0;
 }

@@ -59,19 +59,26 @@ const char *rt_log_getenv(const char *name)
 	return NULL;
 }
 
+void rt_log_on_job_clock(uint64_t job_start_ns, uint64_t rank_start_ns)
+{
+	/* Whole ticks, as the times are kept (seconds per tick: rt_log_tick_s). */
+	uint64_t ticks =
+		rt_log_tick_s > 0
+			? (uint64_t)((double)(rank_start_ns - job_start_ns) * 1e-9 / rt_log_tick_s +
+				     0.5)
+			: 0;
+
+	rt_records_shift(ticks);
+	rt_trace_shift(ticks);
+	rt_log_job_start_ns = job_start_ns;
+	rt_log_rank_start_ns = rank_start_ns;
+}
+
 void rt_log_on_wall_clock(uint64_t job_start_ns)
 {
-	uint64_t shift;
-
 	if (!job_start_ns || rt.start_real_ns < job_start_ns)
 		return;
-	shift = rt.start_real_ns - job_start_ns;
-	if (rt_log_tick_s > 0) {
-		rt_records_shift((uint64_t)((double)shift * 1e-9 / rt_log_tick_s + 0.5));
-		rt_trace_shift((uint64_t)((double)shift * 1e-9 / rt_log_tick_s + 0.5));
-	}
-	rt_log_job_start_ns = job_start_ns;
-	rt_log_rank_start_ns = rt.start_real_ns;
+	rt_log_on_job_clock(job_start_ns, rt.start_real_ns);
 	rt_log_clock = "base=wall";
 }
 

@@ -72,11 +72,18 @@ extern uint64_t rt_log_rank_start_ns;
 extern const char *rt_log_clock;
 
 /*
+ * Moves this process's record timestamps and trace (in seconds,
+ * rt_log_tick_s set) from its start to the job's: by rank_start_ns -
+ * job_start_ns (rank_start_ns >= job_start_ns, this process's start on the
+ * job's clock), and sets rt_log_job_start_ns and rt_log_rank_start_ns.
+ */
+void rt_log_on_job_clock(uint64_t job_start_ns, uint64_t rank_start_ns);
+
+/*
  * A process tree's processes and a recovered job's ranks have no one to
  * measure their clocks against: each process's wall clock at its start
- * puts it on the job's clock (base=wall).  Moves this process's record
- * timestamps and trace (in seconds, rt_log_tick_s set) from its start to
- * job_start_ns, and sets the three above.
+ * puts it on the job's clock (base=wall): rt_log_on_job_clock() from its
+ * wall clock's start, and rt_log_clock.
  */
 void rt_log_on_wall_clock(uint64_t job_start_ns);
 
