@@ -400,18 +400,9 @@ int an_insights(const struct an_job *job, const struct an_settings *set, json_ob
 	json_object_object_add(res, "io_time", an_num(io_time));
 	json_object_object_add(res, "io_share_of_run", an_num(run > 0 ? io_time / run : 0));
 	layers = json_object_new_object();
-	json_object_object_add(layers, "posix",
-			       an_num(t.time.layer[AN_POSIX][AN_READ] +
-				      t.time.layer[AN_POSIX][AN_WRITE] +
-				      t.time.layer[AN_POSIX][AN_META]));
-	json_object_object_add(layers, "stdio",
-			       an_num(t.time.layer[AN_STDIO][AN_READ] +
-				      t.time.layer[AN_STDIO][AN_WRITE] +
-				      t.time.layer[AN_STDIO][AN_META]));
-	json_object_object_add(layers, "mpiio",
-			       an_num(t.time.layer[AN_MPIIO][AN_READ] +
-				      t.time.layer[AN_MPIIO][AN_WRITE] +
-				      t.time.layer[AN_MPIIO][AN_META]));
+	json_object_object_add(layers, "posix", an_num(t.time.layer_total[AN_POSIX]));
+	json_object_object_add(layers, "stdio", an_num(t.time.layer_total[AN_STDIO]));
+	json_object_object_add(layers, "mpiio", an_num(t.time.layer_total[AN_MPIIO]));
 	json_object_object_add(res, "io_time_by_layer", layers);
 
 	if (t.ops && t.small_ops / t.ops >= set->small_share) {

@@ -650,6 +650,7 @@ int an_io_time(const struct an_job *job, struct an_io_time *t)
 		for (k = 0; layer >= 0 && k < AN_KINDS; k++) {
 			f[slot][layer][k] += v[k];
 			t->layer[layer][k] += v[k];
+			t->layer_total[layer] += v[k];
 		}
 	}
 	for (i = 0; i <= job->nfiles; i++) {

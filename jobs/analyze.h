@@ -269,8 +269,9 @@ enum { AN_READ, AN_WRITE, AN_META, AN_KINDS };
 enum { AN_POSIX, AN_STDIO, AN_MPIIO, AN_LAYERS };
 struct an_io_time {
 	double layer[AN_LAYERS][AN_KINDS];
-	double kind[AN_KINDS]; /* the union, by kind */
-	double total;	       /* the union */
+	double layer_total[AN_LAYERS]; /* each layer's own, all kinds */
+	double kind[AN_KINDS];	       /* the union, by kind */
+	double total;		       /* the union */
 };
 
 int an_io_time(const struct an_job *job, struct an_io_time *t);

@@ -255,15 +255,9 @@ static void layers_and_ops(const struct an_job *job, json_object *model)
 	json_object_object_add(layers, "read", num(io.kind[AN_READ]));
 	json_object_object_add(layers, "write", num(io.kind[AN_WRITE]));
 	json_object_object_add(layers, "metadata", num(io.kind[AN_META]));
-	json_object_object_add(layers, "posix",
-			       num(io.layer[AN_POSIX][AN_READ] + io.layer[AN_POSIX][AN_WRITE] +
-				   io.layer[AN_POSIX][AN_META]));
-	json_object_object_add(layers, "stdio",
-			       num(io.layer[AN_STDIO][AN_READ] + io.layer[AN_STDIO][AN_WRITE] +
-				   io.layer[AN_STDIO][AN_META]));
-	json_object_object_add(layers, "mpiio",
-			       num(io.layer[AN_MPIIO][AN_READ] + io.layer[AN_MPIIO][AN_WRITE] +
-				   io.layer[AN_MPIIO][AN_META]));
+	json_object_object_add(layers, "posix", num(io.layer_total[AN_POSIX]));
+	json_object_object_add(layers, "stdio", num(io.layer_total[AN_STDIO]));
+	json_object_object_add(layers, "mpiio", num(io.layer_total[AN_MPIIO]));
 	json_object_object_add(layers, "mpi_sync", num(sync));
 	json_object_object_add(layers, "rank_seconds", num(job->seconds * job->nprocs));
 	json_object_object_add(model, "time", layers);
