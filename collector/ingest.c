@@ -74,6 +74,7 @@ struct job_info {
 	uint64_t uid, start_ns, end_ns, nprocs, nnodes, folded;
 	struct ioa_buf user, jobid, scheduler, exe, args, version, settings;
 	struct ioa_buf hostnames, rank_nodes; /* as the log has them */
+	unsigned io_libs;		      /* IOA_JOB_LIBRARIES: IOA_LIB_* bits */
 	/* Job keys IOA_JOB_STEP to IOA_JOB_NODELIST (the batch system's), display form. */
 	struct ioa_buf sched[SCHED_KEYS];
 	/* IOA_JOB_PARTIAL, a log recovered from a killed job: its well-formed fields. */
@@ -379,6 +380,11 @@ static int on_job(uint16_t key, const unsigned char *value, uint32_t len, void *
 		j->have[key] = 1;
 		ioa_partial_release(&j->partial);
 		return ioa_partial_parse(&j->partial, value, len);
+	case IOA_JOB_LIBRARIES:
+		/* Untrusted text: only the names common/ioa_logfmt.h knows count. */
+		j->have[key] = 1;
+		j->io_libs = ioa_parse_io_libraries((const char *)value, len);
+		return 0;
 	case IOA_JOB_SOURCE:
 		/* Untrusted text too: its known fields in display form (common/ioa_source.h). */
 		j->have[key] = 1;
@@ -1413,10 +1419,10 @@ static int ledger(struct load *l, const char *status, const char *path, const ch
 		"partial_signal = $27::integer, partial_abort_code = $28::integer, "
 		"partial_reason = $29, partial_ranks = $30, partial_missing = $31, "
 		"partial_until_first = $32::timestamptz, partial_until_last = $33::timestamptz, "
-		"source = $34 "
+		"source = $34, io_libraries = string_to_array($35, ' ') "
 		"WHERE id = $11::bigint AND start_time = $15::timestamptz";
 	char size[24], mtime[48], hostpid[300], host[256] = "", rd[24], wr[24];
-	char signal_text[16], abort_code[16], until_first[48], until_last[48];
+	char signal_text[16], abort_code[16], until_first[48], until_last[48], libs[64];
 	const struct ioa_partial *partial = &l->job.partial;
 	int ingested = !strcmp(status, "ingested");
 	const char *p[] = {path,
@@ -1434,6 +1440,7 @@ static int ledger(struct load *l, const char *status, const char *path, const ch
 			   rd,
 			   wr,
 			   l->start,
+			   NULL,
 			   NULL,
 			   NULL,
 			   NULL,
@@ -1489,7 +1496,9 @@ static int ledger(struct load *l, const char *status, const char *path, const ch
 	if (!rc && l->job.have[IOA_JOB_SOURCE])
 		rc = ioa_source_format(&l->job.source, &source);
 	p[33] = l->job.have[IOA_JOB_SOURCE] ? ioa_buf_str(&source) : NULL;
-	rc = rc ? rc : exec(l, insert_and_complete, 34, p);
+	ioa_format_io_libraries(l->job.io_libs, libs, sizeof(libs));
+	p[34] = libs[0] ? libs : NULL;
+	rc = rc ? rc : exec(l, insert_and_complete, 35, p);
 	ioa_buf_release(&hosts);
 	ioa_buf_release(&nodes);
 	ioa_buf_release(&source);

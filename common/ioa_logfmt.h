@@ -33,15 +33,15 @@
 #define IOA_LOG_COMPRESS_ZLIB 1u
 
 /* Region types; the module regions (16..31) come from ioa_counters.h. */
-#define IOA_REGION_JOB	  1u
-#define IOA_REGION_NAMES  2u
-#define IOA_REGION_MOUNTS 3u
-#define IOA_REGION_ERRORS 4u
-#define IOA_REGION_HINTS  5u
-#define IOA_REGION_FOLDED 6u
-#define IOA_REGION_MPILIB 7u /* the MPI library's own I/O, not the application's */
-#define IOA_REGION_BINS	  32u
-#define IOA_REGION_TRACE  33u
+#define IOA_REGION_JOB	    1u
+#define IOA_REGION_NAMES    2u
+#define IOA_REGION_MOUNTS   3u
+#define IOA_REGION_ERRORS   4u
+#define IOA_REGION_HINTS    5u
+#define IOA_REGION_FOLDED   6u
+#define IOA_REGION_MPILIB   7u /* the MPI library's own I/O, not the application's */
+#define IOA_REGION_BINS	    32u
+#define IOA_REGION_TRACE    33u
 #define IOA_REGION_SEGMENTS 34u /* operations with exact times, from another tool's trace (DXT) */
 
 /*
@@ -90,7 +90,24 @@
 	X(NODELIST, 30, "nodelist")       \
 	X(PARTIAL, 31, "partial")         \
 	X(SOURCE, 32, "source")           \
-	X(CLOCK, 33, "clock")
+	X(CLOCK, 33, "clock")             \
+	X(LIBRARIES, 34, "io_libraries")
+
+/*
+ * IOA_JOB_LIBRARIES: the I/O libraries the program used (runtime/rt_libs.h),
+ * their names space-separated in this order.  Readers ignore names they do
+ * not know.
+ */
+#define IOA_IO_LIBRARIES(X)      \
+	X(HDF5, 0, "hdf5")       \
+	X(NETCDF, 1, "netcdf")   \
+	X(PNETCDF, 2, "pnetcdf") \
+	X(ADIOS, 3, "adios")     \
+	X(ADIOS2, 4, "adios2")
+
+#define IOA_LIB_BIT(id, bit, name) IOA_LIB_##id = 1u << (bit),
+enum { IOA_IO_LIBRARIES(IOA_LIB_BIT) };
+#undef IOA_LIB_BIT
 
 /*
  * IOA_JOB_PARTIAL: the log was recovered from what a job's processes left

@@ -4,6 +4,7 @@
  * it stopped, so the range and suffix rules live in one place each.
  */
 #include "ioa_parse.h"
+#include "ioa_logfmt.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -130,4 +131,51 @@ int ioa_parse_size(const char *text, uint64_t *out)
 		return -ERANGE;
 	*out = value << shift;
 	return 0;
+}
+
+static const char *const io_library_names[] = {
+#define IOA_LIB_NAME(id, bit, name) [bit] = name,
+	IOA_IO_LIBRARIES(IOA_LIB_NAME)
+#undef IOA_LIB_NAME
+};
+#define NLIBRARIES (sizeof(io_library_names) / sizeof(io_library_names[0]))
+
+unsigned ioa_parse_io_libraries(const char *text, size_t len)
+{
+	unsigned bits = 0;
+	size_t i = 0, k;
+
+	while (i < len) {
+		size_t start;
+
+		while (i < len && text[i] == ' ')
+			i++;
+		start = i;
+		while (i < len && text[i] != ' ')
+			i++;
+		for (k = 0; k < NLIBRARIES; k++)
+			if (i - start == strlen(io_library_names[k]) &&
+			    !memcmp(text + start, io_library_names[k], i - start))
+				bits |= 1u << k;
+	}
+	return bits;
+}
+
+void ioa_format_io_libraries(unsigned bits, char *buf, size_t len)
+{
+	size_t used = 0, k;
+
+	if (!len)
+		return;
+	buf[0] = '\0';
+	for (k = 0; k < NLIBRARIES; k++) {
+		size_t n = strlen(io_library_names[k]);
+
+		if (!(bits & (1u << k)) || used + (used > 0) + n + 1 > len)
+			continue;
+		if (used)
+			buf[used++] = ' ';
+		memcpy(buf + used, io_library_names[k], n + 1);
+		used += n;
+	}
 }

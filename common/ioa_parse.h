@@ -12,6 +12,7 @@
 #ifndef IOA_PARSE_H
 #define IOA_PARSE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* Decimal, or hexadecimal with a 0x prefix; i64 takes an optional sign. */
@@ -27,5 +28,15 @@ int ioa_parse_int(const char *text, int min, int max, int *out);
  * "i" and then "B"); a plain "B" means bytes.
  */
 int ioa_parse_size(const char *text, uint64_t *out);
+
+/*
+ * The IOA_LIB_* bits of an io_libraries value (common/ioa_logfmt.h): len
+ * bytes of untrusted text, words separated by spaces; unknown words are
+ * skipped.
+ */
+unsigned ioa_parse_io_libraries(const char *text, size_t len);
+
+/* Writes bits' names, space-separated, into buf (len bytes, NUL-terminated). */
+void ioa_format_io_libraries(unsigned bits, char *buf, size_t len);
 
 #endif

@@ -28,7 +28,8 @@ struct totals {
 	/* Files written through MPI-IO: bytes asked for, and what reached the file system. */
 	double mpiio_asked, posix_written, posix_read;
 	double stdio_bytes, stdio_ops;
-	double mpiio_indep, mpiio_coll;
+	double mpiio_indep, mpiio_coll, mpiio_nb;
+	double sync;	  /* seconds in fsync, fdatasync, MPI_File_sync (from the trace; else 0) */
 	double small_ops; /* requests under small_bytes (exact from the trace, else from bins) */
 	double ops;	  /* POSIX reads and writes */
 };
@@ -108,7 +109,8 @@ static int totals(const struct an_job *job, const struct an_settings *set, struc
 			t->stdio_bytes +=
 				((double)c[STDIO_BYTES_READ] + (double)c[STDIO_BYTES_WRITTEN]);
 			t->stdio_ops += ((double)c[STDIO_READS] + (double)c[STDIO_WRITES]);
-		} else {
+		} else if (r->module == IOA_MOD_MPIIO) {
+			t->mpiio_nb += ((double)c[MPIIO_NB_READS] + (double)c[MPIIO_NB_WRITES]);
 			t->mpiio_indep +=
 				((double)c[MPIIO_INDEP_READS] + (double)c[MPIIO_INDEP_WRITES]);
 			t->mpiio_coll +=
@@ -120,14 +122,23 @@ static int totals(const struct an_job *job, const struct an_settings *set, struc
 	if (an_io_time(job, &t->time) || amplification(job, t))
 		return -ENOMEM;
 	if (from_trace) {
+		double posix_sync = 0, mpiio_sync = 0;
+
 		for (i = 0; i < job->nev; i++) {
 			const struct an_sig *s = &job->sigs[job->ev[i].sig];
+
+			if (!strcmp(s->name, "fsync") || !strcmp(s->name, "fdatasync"))
+				posix_sync += job->ev[i].dur;
+			else if (!strcmp(s->name, "MPI_File_sync"))
+				mpiio_sync += job->ev[i].dur;
 
 			if (s->module == IOA_MOD_POSIX &&
 			    (s->flags & (IOA_TR_READ | IOA_TR_WRITE)) &&
 			    !(s->flags & IOA_TR_FAILED) && job->ev[i].length < set->small_bytes)
 				t->small_ops++;
 		}
+		/* MPI_File_sync's time covers the fsyncs it makes: count the larger once. */
+		t->sync = posix_sync > mpiio_sync ? posix_sync : mpiio_sync;
 	} else {
 		for (b = 0; b < 10; b++)
 			if (bin_upper[b] < set->small_bytes)
@@ -297,12 +308,15 @@ int an_access(const struct an_job *job, const struct an_settings *set, json_obje
 	json_object_object_add(ev, "random_write_share", an_num(rnd_w));
 	snprintf(text, sizeof(text), "reads: %s (%.0f), writes: %s (%.0f)", pr, t.reads, pw,
 		 t.writes);
-	json_object_array_add(findings, an_finding("access_pattern", text, ev));
+	json_object_array_add(findings, an_finding(job, AN_F_ACCESS_PATTERN, text, ev));
 	*confidence = 0.9;
 	return 0;
 }
 
 /* ------------------------------------------------------------ insights */
+
+/* At most one of each insight of the table. */
+#define MAX_INSIGHTS AN_NFINDINGS
 
 struct insight {
 	const char *code;
@@ -315,24 +329,23 @@ static const char *severity(double score)
 	return score >= 0.5 ? "high" : score >= 0.2 ? "medium" : "low";
 }
 
-static int add_insight(struct insight *list, size_t *n, const char *code, double affected,
-		       double weight, const char *text, const char *advice, json_object *ev)
+static void add_insight(struct insight *list, size_t *n, const struct an_job *job,
+			enum an_finding_id id, double affected, double weight, const char *text,
+			json_object *ev)
 {
 	json_object *f;
 	double score = affected * weight;
 
-	if (*n >= 16) {
+	if (*n >= MAX_INSIGHTS) {
 		json_object_put(ev);
-		return 0;
+		return;
 	}
 	score = score > 1 ? 1 : score;
-	f = an_finding(code, text, ev);
+	f = an_finding(job, id, text, ev);
 	json_object_object_add(f, "severity", json_object_new_string(severity(score)));
 	json_object_object_add(f, "score", an_num(score));
 	json_object_object_add(f, "affected_share", an_num(affected));
-	json_object_object_add(f, "recommendation", json_object_new_string(advice));
-	list[(*n)++] = (struct insight){code, score, f};
-	return 0;
+	list[(*n)++] = (struct insight){an_findings[id].code, score, f};
 }
 
 static int by_score(const void *a, const void *b)
@@ -352,15 +365,10 @@ static json_object *ev2(const char *k1, double v1, const char *k2, double v2)
 }
 
 /* Reads (writes) that jump backwards, when there are enough of them to matter. */
-static void random_insight(struct insight *list, size_t *n, const struct totals *t,
-			   const struct an_settings *set, double weight, int writes)
+static void random_insight(struct insight *list, size_t *n, const struct an_job *job,
+			   const struct totals *t, const struct an_settings *set, double weight,
+			   int writes)
 {
-	static const char *const advice[2] = {
-		"Read in file order where possible; otherwise gather the scattered reads "
-		"(collective MPI-IO with a file view, or read larger blocks and pick from "
-		"memory).",
-		"Write in file order, or stage the data and write it in order; collective MPI-IO "
-		"turns scattered writes into large ordered ones."};
 	double ops = writes ? t->writes : t->reads;
 	double streams = writes ? t->write_streams : t->read_streams, rnd;
 	char text[256];
@@ -371,18 +379,131 @@ static void random_insight(struct insight *list, size_t *n, const struct totals 
 		return;
 	snprintf(text, sizeof(text), "%.0f%% of the %s jump to a position before the last one",
 		 100 * rnd, writes ? "writes" : "reads");
-	add_insight(list, n, writes ? "random_writes" : "random_reads",
-		    t->ops ? rnd * ops / t->ops : rnd, weight, text, advice[writes],
+	add_insight(list, n, job, writes ? AN_F_RANDOM_WRITES : AN_F_RANDOM_READS,
+		    t->ops ? rnd * ops / t->ops : rnd, weight, text,
 		    ev2("random_share", rnd, writes ? "writes" : "reads", ops));
+}
+
+static const char *file_name(const struct an_job *job, int32_t file)
+{
+	return file >= 0 && (size_t)file < job->nfiles ? job->files[file].name : "";
+}
+
+/* Whether a file was written or read through collective MPI-IO (its aggregators carry it). */
+static int collective_file(const struct an_job *job, int32_t file)
+{
+	size_t k;
+
+	for (k = 0; k < job->nrecs; k++)
+		if (job->recs[k].file == file && job->recs[k].module == IOA_MOD_MPIIO &&
+		    (job->recs[k].c[MPIIO_COLL_READS] > 0 || job->recs[k].c[MPIIO_COLL_WRITES] > 0))
+			return 1;
+	return 0;
+}
+
+/*
+ * Uneven ranks on shared files (MPI jobs only), in time (a straggler) and
+ * in bytes; not on files of collective MPI-IO, whose aggregators carry the
+ * POSIX time and bytes by design.  A time difference counts only above the
+ * noise: a tenth of min_io_seconds and 2% of the run, so that a balanced
+ * job's jitter of milliseconds is not called a straggler.
+ */
+static void imbalance_insights(struct insight *list, size_t *n, const struct an_job *job,
+			       const struct an_settings *set, double io_time, double weight)
+{
+	double noise = set->min_io_seconds / 10;
+	int time_done = 0, bytes_done = 0;
+	char text[768];
+	size_t i;
+
+	if (0.02 * job->seconds > noise)
+		noise = 0.02 * job->seconds;
+	for (i = 0; i < job->nrecs && (!time_done || !bytes_done); i++) {
+		const struct an_record *r = &job->recs[i];
+		double slow, fast, sb, fb;
+		json_object *ev;
+
+		if (r->rank >= 0 || r->module != IOA_MOD_POSIX || collective_file(job, r->file))
+			continue;
+		slow = r->f[POSIX_F_SLOWEST_RANK_TIME];
+		fast = r->f[POSIX_F_FASTEST_RANK_TIME];
+		sb = (double)r->c[POSIX_SLOWEST_RANK_BYTES];
+		fb = (double)r->c[POSIX_FASTEST_RANK_BYTES];
+		if (!time_done && slow - fast >= noise && (slow - fast) / slow >= set->imbalance) {
+			ev = ev2("slowest_time", slow, "fastest_time", fast);
+			json_object_object_add(ev, "file",
+					       json_object_new_string(file_name(job, r->file)));
+			json_object_object_add(ev, "slowest_rank",
+					       json_object_new_int64(r->c[POSIX_SLOWEST_RANK]));
+			json_object_object_add(ev, "noise_floor", an_num(noise));
+			snprintf(text, sizeof(text),
+				 "rank %lld spends %.3g s on shared file '%s', rank %lld %.3g s: a "
+				 "straggler",
+				 (long long)r->c[POSIX_SLOWEST_RANK], slow, file_name(job, r->file),
+				 (long long)r->c[POSIX_FASTEST_RANK], fast);
+			add_insight(list, n, job, AN_F_RANK_IMBALANCE,
+				    io_time > 0 ? (slow - fast) / io_time * job->nprocs : 1, weight,
+				    text, ev);
+			time_done = 1;
+		}
+		if (!bytes_done && sb + fb >= 1048576 && (sb > fb ? sb : fb) > 0 &&
+		    fabs(sb - fb) / (sb > fb ? sb : fb) >= set->imbalance) {
+			double all =
+				(double)r->c[POSIX_BYTES_READ] + (double)r->c[POSIX_BYTES_WRITTEN];
+
+			ev = ev2("slowest_rank_bytes", sb, "fastest_rank_bytes", fb);
+			json_object_object_add(ev, "file",
+					       json_object_new_string(file_name(job, r->file)));
+			snprintf(text, sizeof(text),
+				 "on shared file '%s' rank %lld moves %.4g MiB and rank %lld %.4g "
+				 "MiB",
+				 file_name(job, r->file), (long long)r->c[POSIX_SLOWEST_RANK],
+				 sb / 1048576, (long long)r->c[POSIX_FASTEST_RANK], fb / 1048576);
+			add_insight(list, n, job, AN_F_DATA_IMBALANCE,
+				    all > 0 ? fabs(sb - fb) / all * job->nprocs / 2 : 1, weight,
+				    text, ev);
+			bytes_done = 1;
+		}
+	}
+}
+
+/* A file read (written) several times over: its bytes moved against its size. */
+static void redundant_insight(struct insight *list, size_t *n, const struct an_job *job,
+			      const struct totals *t, const struct an_settings *set, double weight,
+			      int writes)
+{
+	char text[512];
+	size_t i;
+
+	for (i = 0; i < job->nrecs; i++) {
+		const struct an_record *r = &job->recs[i];
+		double moved, size;
+		json_object *ev;
+
+		if (r->module != IOA_MOD_POSIX)
+			continue;
+		moved = (double)r->c[writes ? POSIX_BYTES_WRITTEN : POSIX_BYTES_READ];
+		size = (double)r->c[writes ? POSIX_MAX_BYTE_WRITTEN : POSIX_MAX_BYTE_READ] + 1;
+		if (moved < 1 << 20 || moved <= set->redundant_read_factor * size)
+			continue;
+		ev = ev2(writes ? "bytes_written" : "bytes_read", moved, "file_size", size);
+		json_object_object_add(ev, "file", json_object_new_string(file_name(job, r->file)));
+		snprintf(text, sizeof(text), "'%s' is %s %.1f times over", file_name(job, r->file),
+			 writes ? "written" : "read", moved / size);
+		moved /= writes ? t->bytes_written : t->bytes_read;
+		add_insight(list, n, job, writes ? AN_F_REDUNDANT_WRITES : AN_F_REDUNDANT_READS,
+			    moved > 0 && moved <= 1 ? moved : 1, weight, text, ev);
+		return;
+	}
 }
 
 int an_insights(const struct an_job *job, const struct an_settings *set, json_object *res,
 		double *confidence)
 {
-	struct insight list[16];
+	struct insight list[MAX_INSIGHTS];
 	struct totals t;
 	json_object *findings, *layers;
-	double io_time, run, weight;
+	double io_time, run, weight, meta;
 	size_t n = 0, i, k;
 	int mpi = job->nprocs > 1;
 	char text[768];
@@ -404,16 +525,15 @@ int an_insights(const struct an_job *job, const struct an_settings *set, json_ob
 	json_object_object_add(layers, "stdio", an_num(t.time.layer_total[AN_STDIO]));
 	json_object_object_add(layers, "mpiio", an_num(t.time.layer_total[AN_MPIIO]));
 	json_object_object_add(res, "io_time_by_layer", layers);
+	json_object_object_add(res, "advice_for",
+			       json_object_new_string(an_user_layer_names[an_user_layer(job)]));
 
 	if (t.ops && t.small_ops / t.ops >= set->small_share) {
 		snprintf(text, sizeof(text),
 			 "%.0f%% of the %.0f read and write requests are under %lld bytes",
 			 100 * t.small_ops / t.ops, t.ops, set->small_bytes);
-		add_insight(
-			list, &n, "small_requests", t.small_ops / t.ops, weight, text,
-			"Gather small requests into large ones: buffer in memory and write whole "
-			"blocks, or let collective MPI-IO (or HDF5, PnetCDF) aggregate them.",
-			ev2("small_requests", t.small_ops, "requests", t.ops));
+		add_insight(list, &n, job, AN_F_SMALL_REQUESTS, t.small_ops / t.ops, weight, text,
+			    ev2("small_requests", t.small_ops, "requests", t.ops));
 	}
 	if (t.ops && t.alignment > 0 && t.file_not_aligned / t.ops >= set->misaligned_share) {
 		snprintf(text, sizeof(text),
@@ -421,67 +541,41 @@ int an_insights(const struct an_job *job, const struct an_settings *set, json_ob
 			 "blocks",
 			 100 * t.file_not_aligned / t.ops, (long long)t.alignment);
 		add_insight(
-			list, &n, "misaligned_requests", t.file_not_aligned / t.ops, weight, text,
-			"Align requests and each rank's part of a shared file to the block or "
-			"stripe size (pad headers and records, or set the stripe size to match).",
+			list, &n, job, AN_F_MISALIGNED_REQUESTS, t.file_not_aligned / t.ops, weight,
+			text,
 			ev2("misaligned", t.file_not_aligned, "alignment", (double)t.alignment));
 	}
-	random_insight(list, &n, &t, set, weight, 0);
-	random_insight(list, &n, &t, set, weight, 1);
-	/*
-	 * Stragglers on shared files (MPI jobs only); not on files written
-	 * through collective MPI-IO, whose aggregators carry the POSIX time by
-	 * design.
-	 */
-	for (i = 0; mpi && i < job->nrecs; i++) {
-		const struct an_record *r = &job->recs[i];
-		double slow, fast;
-		int collective = 0;
-
-		if (r->rank >= 0 || r->module != IOA_MOD_POSIX)
-			continue;
-		for (k = 0; k < job->nrecs && !collective; k++)
-			collective = job->recs[k].file == r->file &&
-				     job->recs[k].module == IOA_MOD_MPIIO &&
-				     (job->recs[k].c[MPIIO_COLL_READS] > 0 ||
-				      job->recs[k].c[MPIIO_COLL_WRITES] > 0);
-		slow = r->f[POSIX_F_SLOWEST_RANK_TIME];
-		fast = r->f[POSIX_F_FASTEST_RANK_TIME];
-		if (!collective && slow >= 0.1 * set->min_io_seconds &&
-		    (slow - fast) / slow >= set->imbalance) {
-			json_object *ev = ev2("slowest_time", slow, "fastest_time", fast);
-
-			json_object_object_add(
-				ev, "file",
-				json_object_new_string(r->file >= 0 ? job->files[r->file].name
-								    : ""));
-			json_object_object_add(ev, "slowest_rank",
-					       json_object_new_int64(r->c[POSIX_SLOWEST_RANK]));
-			snprintf(text, sizeof(text),
-				 "rank %lld spends %.3g s on shared file '%s', rank %lld %.3g s: a "
-				 "straggler",
-				 (long long)r->c[POSIX_SLOWEST_RANK], slow,
-				 r->file >= 0 ? job->files[r->file].name : "",
-				 (long long)r->c[POSIX_FASTEST_RANK], fast);
-			add_insight(list, &n, "rank_imbalance",
-				    io_time > 0 ? (slow - fast) / io_time * job->nprocs : 1, weight,
-				    text,
-				    "Even out the data per rank on shared files, or use collective "
-				    "MPI-IO so aggregators balance it; check the slow rank's node.",
-				    ev);
-			break;
-		}
+	if (t.ops >= 16 && t.mem_not_aligned / t.ops >= set->misaligned_share) {
+		snprintf(text, sizeof(text),
+			 "%.0f%% of the requests use buffers not aligned in memory",
+			 100 * t.mem_not_aligned / t.ops);
+		add_insight(list, &n, job, AN_F_MISALIGNED_MEMORY, 0.5 * t.mem_not_aligned / t.ops,
+			    weight, text, ev2("misaligned", t.mem_not_aligned, "requests", t.ops));
 	}
+	random_insight(list, &n, job, &t, set, weight, 0);
+	random_insight(list, &n, job, &t, set, weight, 1);
+	if (mpi)
+		imbalance_insights(list, &n, job, set, io_time, weight);
 	/* Independent MPI-IO on a shared file where collective calls would help. */
 	if (mpi && t.mpiio_indep > 0 && t.mpiio_coll == 0 && t.mpiio_indep >= 16) {
 		snprintf(text, sizeof(text),
 			 "%.0f independent MPI-IO reads and writes, no collective ones",
 			 t.mpiio_indep);
-		add_insight(
-			list, &n, "no_collective_io", 1, weight, text,
-			"Use the collective forms (MPI_File_write_all, MPI_File_read_at_all) so "
-			"ROMIO can aggregate requests across ranks (two-phase I/O).",
-			ev2("independent", t.mpiio_indep, "collective", t.mpiio_coll));
+		add_insight(list, &n, job, AN_F_NO_COLLECTIVE_IO, 1, weight, text,
+			    ev2("independent", t.mpiio_indep, "collective", t.mpiio_coll));
+	}
+	/* Blocking MPI-IO only, while MPI-IO is a good part of the run: room to overlap. */
+	if (t.mpiio_indep + t.mpiio_coll >= 16 && t.mpiio_nb == 0 && run > 0 &&
+	    t.time.layer_total[AN_MPIIO] >= 0.1 * run &&
+	    t.time.layer_total[AN_MPIIO] >= set->min_io_seconds) {
+		snprintf(text, sizeof(text),
+			 "all %.0f MPI-IO reads and writes block, and MPI-IO takes %.0f%% of the "
+			 "run",
+			 t.mpiio_indep + t.mpiio_coll, 100 * t.time.layer_total[AN_MPIIO] / run);
+		add_insight(list, &n, job, AN_F_BLOCKING_IO,
+			    0.5 * t.time.layer_total[AN_MPIIO] / run, weight, text,
+			    ev2("blocking", t.mpiio_indep + t.mpiio_coll, "mpiio_time",
+				t.time.layer_total[AN_MPIIO]));
 	}
 	/* More bytes reached the file system than MPI-IO was asked to write. */
 	if (t.mpiio_asked > 0 && t.posix_written >= set->amplification * t.mpiio_asked &&
@@ -499,37 +593,45 @@ int an_insights(const struct an_job *job, const struct an_settings *set, json_ob
 			 t.mpiio_asked / 1048576,
 			 t.posix_read > 0 ? ", with bytes read back first (read-modify-write)"
 					  : "");
-		add_insight(list, &n, "write_amplification", 1 - t.mpiio_asked / t.posix_written,
-			    weight, text,
-			    "Independent noncontiguous writes make ROMIO's data sieving read and "
-			    "rewrite the holes between a rank's pieces: write with the collective "
-			    "calls (MPI_File_write_all), whose aggregators write contiguous "
-			    "blocks, or disable data sieving (hint romio_ds_write=disable).",
-			    ev);
+		add_insight(list, &n, job, AN_F_WRITE_AMPLIFICATION,
+			    1 - t.mpiio_asked / t.posix_written, weight, text, ev);
 	}
-	if (io_time > 0 && t.time.kind[AN_META] / io_time >= set->metadata_share &&
-	    t.time.kind[AN_META] >= set->min_io_seconds / 10) {
+	/*
+	 * Metadata means metadata operations: the counters' metadata time holds
+	 * fsync's as Darshan's does not, so the trace's sync time is taken out
+	 * of it and judged on its own.
+	 */
+	meta = t.time.kind[AN_META] - t.sync;
+	meta = meta > 0 ? meta : 0;
+	if (io_time > 0 && meta / io_time >= set->metadata_share &&
+	    meta >= set->min_io_seconds / 10) {
+		json_object *ev = ev2("metadata_time", meta, "io_time", io_time);
+
+		json_object_object_add(ev, "sync_time", an_num(t.sync));
 		snprintf(text, sizeof(text),
-			 "metadata (open, stat, seek, sync ...) takes %.0f%% of the I/O time",
-			 100 * t.time.kind[AN_META] / io_time);
-		add_insight(list, &n, "metadata_heavy", t.time.kind[AN_META] / io_time, weight,
-			    text,
-			    "Open files once and keep them open, stat less often, and spread "
-			    "files over directories; fewer, larger files help the metadata "
-			    "server.",
-			    ev2("metadata_time", t.time.kind[AN_META], "io_time", io_time));
+			 "metadata (open, stat, seek, close ...) takes %.0f%% of the I/O time%s",
+			 100 * meta / io_time,
+			 job->traced_ranks ? "" : " (sync time included: no trace)");
+		add_insight(list, &n, job, AN_F_METADATA_HEAVY, meta / io_time, weight, text, ev);
+	}
+	if (io_time > 0 && t.sync / io_time >= set->metadata_share &&
+	    t.sync >= set->min_io_seconds / 10) {
+		snprintf(text, sizeof(text),
+			 "waiting for data to reach storage (fsync, MPI_File_sync) takes %.0f%% "
+			 "of the I/O time",
+			 100 * t.sync / io_time);
+		add_insight(list, &n, job, AN_F_SYNC_HEAVY, t.sync / io_time, weight, text,
+			    ev2("sync_time", t.sync, "io_time", io_time));
 	}
 	{
 		double all = t.bytes_read + t.bytes_written + t.stdio_bytes;
 
 		if (all > 0 && t.stdio_bytes / all >= set->stdio_share &&
 		    t.stdio_bytes >= 1 << 20) {
-			snprintf(text, sizeof(text), "STDIO moves %.0f%% of the bytes (%.4g MB)",
-				 100 * t.stdio_bytes / all, t.stdio_bytes / 1e6);
-			add_insight(list, &n, "heavy_stdio", t.stdio_bytes / all, weight, text,
-				    "Move bulk data through POSIX read/write with large buffers, "
-				    "MPI-IO or HDF5; keep STDIO for text and logs.",
-				    ev2("stdio_bytes", t.stdio_bytes, "bytes", all));
+			snprintf(text, sizeof(text), "STDIO moves %.0f%% of the bytes (%.4g MiB)",
+				 100 * t.stdio_bytes / all, t.stdio_bytes / 1048576);
+			add_insight(list, &n, job, AN_F_HEAVY_STDIO, t.stdio_bytes / all, weight,
+				    text, ev2("stdio_bytes", t.stdio_bytes, "bytes", all));
 		}
 	}
 	/* File-per-process: many files, each written by one rank. */
@@ -555,38 +657,12 @@ int an_insights(const struct an_job *job, const struct an_settings *set, json_ob
 			snprintf(text, sizeof(text),
 				 "file per process: %zu files written by one rank each (%d ranks)",
 				 files, job->nprocs);
-			add_insight(list, &n, "file_per_process", 0.5, weight, text,
-				    "Write shared files (MPI-IO, HDF5, PnetCDF) or fewer files "
-				    "(one per node, subfiling): thousands of files load the "
-				    "metadata servers at every checkpoint.",
+			add_insight(list, &n, job, AN_F_FILE_PER_PROCESS, 0.5, weight, text,
 				    ev2("files", (double)files, "ranks", job->nprocs));
 		}
 	}
-	/* Redundant reads: a file read several times over. */
-	for (i = 0; i < job->nrecs; i++) {
-		const struct an_record *r = &job->recs[i];
-		double read = r->module == IOA_MOD_POSIX ? (double)r->c[POSIX_BYTES_READ] : 0;
-		double size =
-			r->module == IOA_MOD_POSIX ? (double)r->c[POSIX_MAX_BYTE_READ] + 1 : 0;
-
-		if (read >= 1 << 20 && read > set->redundant_read_factor * size) {
-			json_object *ev = ev2("bytes_read", read, "file_size", size);
-
-			json_object_object_add(
-				ev, "file",
-				json_object_new_string(r->file >= 0 ? job->files[r->file].name
-								    : ""));
-			snprintf(text, sizeof(text), "'%s' is read %.1f times over",
-				 r->file >= 0 ? job->files[r->file].name : "", read / size);
-			add_insight(
-				list, &n, "redundant_reads",
-				t.bytes_read > 0 ? read / t.bytes_read : 1, weight, text,
-				"Read shared input once and broadcast it (MPI_Bcast), or keep it "
-				"in memory instead of reading it again.",
-				ev);
-			break;
-		}
-	}
+	redundant_insight(list, &n, job, &t, set, weight, 0);
+	redundant_insight(list, &n, job, &t, set, weight, 1);
 	qsort(list, n, sizeof(*list), by_score);
 	for (i = 0; i < n; i++)
 		json_object_array_add(findings, list[i].finding);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "analyze.h"
+#include "ioa_logfmt.h"
 #include "ioa_trace.h"
 
 const char *const an_size_bin_names[10] = {"0-100", "100-1K", "1K-10K",	  "10K-100K", "100K-1M",
@@ -80,13 +81,62 @@ json_object *an_rank_list(const int32_t *ranks, size_t n)
 	return s;
 }
 
-json_object *an_finding(const char *code, const char *text, json_object *evidence)
-{
-	json_object *f = json_object_new_object();
+const struct an_finding_def an_findings[AN_NFINDINGS] = {
+#define X(id, code, kind, setting, meaning, advice, hdf5, netcdf, adios) \
+	[AN_F_##id] = {code, kind, setting, meaning, {advice, advice, hdf5, netcdf, adios}},
+	AN_FINDINGS(X)
+#undef X
+};
 
-	json_object_object_add(f, "code", json_object_new_string(code));
+const char *const an_user_layer_names[AN_USER_LAYERS] = {"posix", "mpiio", "hdf5", "netcdf",
+							 "adios"};
+
+enum an_user_layer an_user_layer(const struct an_job *job)
+{
+	unsigned libs = job->io_libs;
+	int mpiio = 0;
+	size_t i;
+
+	/* A Darshan log says it with its records of the layers above MPI-IO. */
+	for (i = 0; i < job->nrecs; i++) {
+		enum ioa_module m = job->recs[i].module;
+
+		libs |= m == IOA_MOD_H5F || m == IOA_MOD_H5D ? IOA_LIB_HDF5 : 0;
+		libs |= m == IOA_MOD_PNETCDF_FILE || m == IOA_MOD_PNETCDF_VAR ? IOA_LIB_PNETCDF : 0;
+		mpiio |= m == IOA_MOD_MPIIO;
+	}
+	/* ADIOS and NetCDF-4 load HDF5 beneath them: the library on top is the user's. */
+	if (libs & (IOA_LIB_ADIOS | IOA_LIB_ADIOS2))
+		return AN_USER_ADIOS;
+	if (libs & (IOA_LIB_NETCDF | IOA_LIB_PNETCDF))
+		return AN_USER_NETCDF;
+	if (libs & IOA_LIB_HDF5)
+		return AN_USER_HDF5;
+	return mpiio ? AN_USER_MPIIO : AN_USER_POSIX;
+}
+
+json_object *an_finding(const struct an_job *job, enum an_finding_id id, const char *text,
+			json_object *evidence)
+{
+	const struct an_finding_def *d = &an_findings[id];
+	enum an_user_layer layer = an_user_layer(job);
+	json_object *f = json_object_new_object();
+	const char *advice = d->advice[layer];
+
+	/* A layer without advice of its own gets the one for the calls beneath it. */
+	if (!advice && layer > AN_USER_MPIIO) {
+		advice = d->advice[AN_USER_MPIIO];
+		layer = AN_USER_MPIIO;
+	}
+	json_object_object_add(f, "code", json_object_new_string(d->code));
 	json_object_object_add(f, "text", json_object_new_string(text));
 	json_object_object_add(f, "evidence", evidence ? evidence : json_object_new_object());
+	json_object_object_add(f, "meaning", json_object_new_string(d->meaning));
+	if (advice) {
+		json_object_object_add(f, "recommendation", json_object_new_string(advice));
+		json_object_object_add(f, "advice_for",
+				       json_object_new_string(an_user_layer_names[layer]));
+	}
 	return f;
 }
 

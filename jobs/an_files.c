@@ -85,7 +85,7 @@ int an_tempfiles(const struct an_job *job, const struct an_settings *set, json_o
 	if (job->imported) {
 		/* Darshan records neither creates and removals nor failed calls. */
 		json_object_array_add(
-			findings, an_finding("imported",
+			findings, an_finding(job, AN_F_IMPORTED,
 					     "the log was imported from another tool's, which does "
 					     "not record files created and removed nor failed "
 					     "calls: temporary files and failed calls are unknown",
@@ -174,7 +174,7 @@ int an_tempfiles(const struct an_job *job, const struct an_settings *set, json_o
 		json_object_object_add(ev, "files", json_object_get(temps));
 		snprintf(text, sizeof(text), "%zu temporary file%s: created and removed in the job",
 			 ntemp, ntemp == 1 ? "" : "s");
-		json_object_array_add(findings, an_finding("temporary_files", text, ev));
+		json_object_array_add(findings, an_finding(job, AN_F_TEMPORARY_FILES, text, ev));
 	}
 	if (nrmdir_unlink) {
 		json_object *ev = json_object_new_object();
@@ -184,7 +184,7 @@ int an_tempfiles(const struct an_job *job, const struct an_settings *set, json_o
 			 "%zu name%s removed by trying rmdir first (failing with ENOTDIR: a file, "
 			 "not a directory), then unlink",
 			 nrmdir_unlink, nrmdir_unlink == 1 ? " is" : "s are");
-		json_object_array_add(findings, an_finding("rmdir_then_unlink", text, ev));
+		json_object_array_add(findings, an_finding(job, AN_F_RMDIR_THEN_UNLINK, text, ev));
 	}
 	/* Failed calls by operation and errno (MPI-IO calls: MPI error class). */
 	for (i = 0; i < job->nfails; i++) {
@@ -234,7 +234,7 @@ int an_tempfiles(const struct an_job *job, const struct an_settings *set, json_o
 			 ioa_errname(f->err, f->module == IOA_MOD_MPIIO, ebuf, sizeof(ebuf)),
 			 nranks, nranks == 1 ? "" : "s");
 		json_object_array_add(findings,
-				      an_finding("failed_calls", text, json_object_get(o)));
+				      an_finding(job, AN_F_FAILED_CALLS, text, json_object_get(o)));
 		free(ranks);
 	}
 	*confidence = 0.95;
@@ -374,7 +374,7 @@ int an_header_updates(const struct an_job *job, const struct an_settings *set, j
 	json_object_object_add(res, "findings", findings);
 	if (job->imported && !job->traced_ranks) {
 		json_object_array_add(
-			findings, an_finding("imported",
+			findings, an_finding(job, AN_F_IMPORTED,
 					     "the log was imported from another tool's, which does "
 					     "not record rewrites in place: header updates are "
 					     "unknown",
@@ -532,7 +532,7 @@ int an_header_updates(const struct an_job *job, const struct an_settings *set, j
 			 "rank%s: %zu offset%s common to all of them, %zu rank-specific",
 			 nup, nup == 1 ? "" : "s", nupdaters, nupdaters == 1 ? "" : "s", ncommon,
 			 ncommon == 1 ? "" : "s", nspecific);
-		json_object_array_add(findings, an_finding("header_updates", text, ev));
+		json_object_array_add(findings, an_finding(job, AN_F_HEADER_UPDATES, text, ev));
 	}
 	*confidence = job->trace_partial ? 0.6 : 0.9;
 	free(up);

@@ -229,7 +229,8 @@ static int load_partial(PGconn *conn, struct an_job *job, const char *id, struct
 		"SELECT (extract(epoch FROM start_time) * 1000000)::bigint, partial, partial_how, "
 		"partial_signal, partial_abort_code, partial_reason, partial_ranks, "
 		"partial_missing, (extract(epoch FROM partial_until_first) * 1000000)::bigint, "
-		"(extract(epoch FROM partial_until_last) * 1000000)::bigint, source "
+		"(extract(epoch FROM partial_until_last) * 1000000)::bigint, source, "
+		"array_to_string(io_libraries, ' ') "
 		"FROM jobs WHERE id = $1 AND start_time = $2";
 	static const char *const fields[] = {"how", "signal", "abort_code"};
 	static const char *const lists[] = {"ranks", "missing"};
@@ -268,6 +269,9 @@ static int load_partial(PGconn *conn, struct an_job *job, const char *id, struct
 		rc = ioa_source_parse(&job->source, PQgetvalue(res, 0, 10),
 				      (size_t)PQgetlength(res, 0, 10));
 	}
+	/* The I/O libraries the program used (migration 0010), NULL when not recorded. */
+	job->io_libs =
+		ioa_parse_io_libraries(PQgetvalue(res, 0, 11), (size_t)PQgetlength(res, 0, 11));
 	PQclear(res);
 	return rc < 0 ? rc : 0;
 }

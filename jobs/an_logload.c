@@ -15,6 +15,7 @@
 #include "ioa_logfmt.h"
 #include "ioa_darshan.h"
 #include "ioa_logr.h"
+#include "ioa_parse.h"
 #include "ioa_trace.h"
 
 /* Largest region read: the collector's default (collector.region_cap_mib). */
@@ -147,6 +148,9 @@ static int on_job(uint16_t key, const unsigned char *v, uint32_t len, void *arg)
 		job->partial = 1;
 		ioa_partial_release(&job->ended);
 		return ioa_partial_parse(&job->ended, v, len);
+	case IOA_JOB_LIBRARIES:
+		job->io_libs = ioa_parse_io_libraries((const char *)v, len);
+		return 0;
 	case IOA_JOB_SOURCE:
 		job->imported = 1;
 		return ioa_source_parse(&job->source, v, len);

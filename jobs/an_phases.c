@@ -136,7 +136,7 @@ static json_object *phase_json(const struct an_job *job, const struct an_phase *
 }
 
 /* Phases from time bins too coarse to tell them apart (an_phases.coarse). */
-static json_object *coarse_finding(const struct an_phases *ph)
+static json_object *coarse_finding(const struct an_job *job, const struct an_phases *ph)
 {
 	json_object *ev = json_object_new_object();
 	char text[512];
@@ -148,7 +148,7 @@ static json_object *coarse_finding(const struct an_phases *ph)
 		 "apart for sure (phases closer than a bin or two look like one, and bytes "
 		 "between phases could be either's); the operation trace tells them apart",
 		 ph->bin_width);
-	return an_finding("coarse_time_bins", text, ev);
+	return an_finding(job, AN_F_COARSE_TIME_BINS, text, ev);
 }
 
 int an_checkpoints(const struct an_job *job, const struct an_settings *set, json_object *res,
@@ -186,7 +186,7 @@ int an_checkpoints(const struct an_job *job, const struct an_settings *set, json
 	if (!job->traced_ranks && !job->nwbins) {
 		json_object_array_add(
 			findings,
-			an_finding("no_trace",
+			an_finding(job, AN_F_NO_TRACE,
 				   "no operation trace and no time bins: write phases are "
 				   "unknown",
 				   NULL));
@@ -216,7 +216,7 @@ int an_checkpoints(const struct an_job *job, const struct an_settings *set, json
 		snprintf(text, sizeof(text),
 			 "%zu checkpoints, one every %.3g s, %.4g MB each on average", n, period,
 			 mean_bytes / 1e6);
-		json_object_array_add(findings, an_finding("checkpoints", text, ev));
+		json_object_array_add(findings, an_finding(job, AN_F_CHECKPOINTS, text, ev));
 		*confidence = n >= 3 ? (cv < 0.25 ? 0.9 : 0.7) : 0.6;
 	} else if (n == 1) {
 		json_object *ev = json_object_new_object();
@@ -225,18 +225,18 @@ int an_checkpoints(const struct an_job *job, const struct an_settings *set, json
 				       json_object_new_int64((int64_t)ph.p[idx[0]].bytes));
 		snprintf(text, sizeof(text), "one write phase (%.4g MB): no recurring checkpoint",
 			 (double)ph.p[idx[0]].bytes / 1e6);
-		json_object_array_add(findings, an_finding("single_write_phase", text, ev));
+		json_object_array_add(findings, an_finding(job, AN_F_SINGLE_WRITE_PHASE, text, ev));
 		*confidence = 0.7;
 	} else {
-		json_object_array_add(findings,
-				      an_finding("no_writes", "the job wrote nothing", NULL));
+		json_object_array_add(
+			findings, an_finding(job, AN_F_NO_WRITES, "the job wrote nothing", NULL));
 		*confidence = 0.9;
 	}
 	/* Time bins are coarse (16 per record over the run) and see the file system's writers. */
 	if (job->trace_partial || !job->traced_ranks)
 		*confidence *= 0.7;
 	if (ph.coarse) {
-		json_object_array_add(findings, coarse_finding(&ph));
+		json_object_array_add(findings, coarse_finding(job, &ph));
 		*confidence *= 0.3;
 	}
 	free(idx);
@@ -279,7 +279,8 @@ int an_amr(const struct an_job *job, const struct an_settings *set, json_object 
 		    *cvs = json_object_new_array(), *ev;
 	size_t *idx = NULL, n = 0, i;
 	double *s = NULL, *c = NULL, lo = 0, hi = 0, change = 0, cv_med = 0;
-	const char *cls, *shape = "unknown";
+	enum an_finding_id cls;
+	const char *shape = "unknown";
 	char text[512];
 	int varying, uneven, rc = an_write_phases(job, set, &ph);
 
@@ -310,7 +311,7 @@ int an_amr(const struct an_job *job, const struct an_settings *set, json_object 
 	json_object_object_add(res, "checkpoints", json_object_new_int64((int64_t)n));
 	if (ph.coarse) {
 		json_object_object_add(res, "classification", json_object_new_string("unknown"));
-		json_object_array_add(findings, coarse_finding(&ph));
+		json_object_array_add(findings, coarse_finding(job, &ph));
 		*confidence = 0.1;
 		goto out;
 	}
@@ -318,7 +319,7 @@ int an_amr(const struct an_job *job, const struct an_settings *set, json_object 
 		json_object_object_add(res, "classification", json_object_new_string("unknown"));
 		json_object_array_add(
 			findings,
-			an_finding("too_few_checkpoints",
+			an_finding(job, AN_F_TOO_FEW_CHECKPOINTS,
 				   "fewer than two checkpoints: no AMR signature to read", NULL));
 		*confidence = job->traced_ranks || job->nwbins ? 0.3 : 0;
 		goto out;
@@ -330,14 +331,15 @@ int an_amr(const struct an_job *job, const struct an_settings *set, json_object 
 	uneven = job->nprocs > 1 && cv_med >= set->amr_rank_cv;
 	/* One rank has no per-rank spread: its sizes alone cannot say AMR. */
 	if (job->nprocs == 1)
-		cls = varying ? "inconclusive" : "not_amr";
+		cls = varying ? AN_F_AMR_INCONCLUSIVE : AN_F_NOT_AMR;
 	else if (varying && uneven)
-		cls = "amr";
+		cls = AN_F_AMR;
 	else if (!varying && !uneven)
-		cls = "not_amr";
+		cls = AN_F_NOT_AMR;
 	else
-		cls = "inconclusive";
-	json_object_object_add(res, "classification", json_object_new_string(cls));
+		cls = AN_F_AMR_INCONCLUSIVE;
+	json_object_object_add(res, "classification",
+			       json_object_new_string(an_findings[cls].code));
 	json_object_object_add(res, "size_change", an_num(change));
 	json_object_object_add(res, "shape", json_object_new_string(shape));
 	json_object_object_add(res, "rank_cv_median", an_num(cv_med));
@@ -351,12 +353,12 @@ int an_amr(const struct an_job *job, const struct an_settings *set, json_object 
 			       an_num(set->amr_size_change));
 	json_object_object_add(json_object_object_get(ev, "thresholds"), "rank_cv",
 			       an_num(set->amr_rank_cv));
-	if (!strcmp(cls, "amr"))
+	if (cls == AN_F_AMR)
 		snprintf(text, sizeof(text),
 			 "adaptive mesh refinement likely: checkpoint sizes %s (by %.0f%%) and "
 			 "per-rank data spreads widely (cv %.2f)",
 			 shape, change * 100, cv_med);
-	else if (!strcmp(cls, "not_amr"))
+	else if (cls == AN_F_NOT_AMR)
 		snprintf(text, sizeof(text),
 			 "no adaptive mesh refinement: checkpoints keep their size (within "
 			 "%.0f%%)%s",
@@ -365,10 +367,10 @@ int an_amr(const struct an_job *job, const struct an_settings *set, json_object 
 		snprintf(text, sizeof(text),
 			 "inconclusive: checkpoint sizes %s (by %.0f%%), per-rank spread cv %.2f",
 			 shape, change * 100, cv_med);
-	json_object_array_add(findings, an_finding(cls, text, ev));
+	json_object_array_add(findings, an_finding(job, cls, text, ev));
 	/* More checkpoints and clearer margins from the thresholds: more confidence. */
 	*confidence = n >= 4 ? 0.9 : n == 3 ? 0.75 : 0.5;
-	if (!strcmp(cls, "inconclusive"))
+	if (cls == AN_F_AMR_INCONCLUSIVE)
 		*confidence = 0.4;
 	else if (fabs(change - set->amr_size_change) < 0.2 * set->amr_size_change ||
 		 (job->nprocs > 1 && fabs(cv_med - set->amr_rank_cv) < 0.2 * set->amr_rank_cv))

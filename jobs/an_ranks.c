@@ -248,7 +248,7 @@ int an_clients(const struct an_job *job, const struct an_settings *set, json_obj
 		json_object_object_add(ev, "rank_list", an_rank_list(tmp, idle));
 		json_object_object_add(res, "no_io", json_object_get(ev));
 		snprintf(text, sizeof(text), "%zu of %d ranks do no I/O", idle, job->nprocs);
-		json_object_array_add(findings, an_finding("no_io_ranks", text, ev));
+		json_object_array_add(findings, an_finding(job, AN_F_NO_IO_RANKS, text, ev));
 	}
 	/* The head rank: far more calls than the others, reading inputs they do not. */
 	if (active >= 2 && job->nprocs >= 2 && io[job->nprocs - 1].calls >= 2 * med &&
@@ -276,7 +276,7 @@ int an_clients(const struct an_job *job, const struct an_settings *set, json_obj
 			 "rank %d is the head rank: %.0f calls against a median of %.0f, reading "
 			 "%zu files no other rank reads",
 			 h->rank, h->calls, med, ninputs);
-		json_object_array_add(findings, an_finding("head_rank", text, ev));
+		json_object_array_add(findings, an_finding(job, AN_F_HEAD_RANK, text, ev));
 	}
 spread:
 	json_object_object_add(res, "calls_cv", an_num(cv));
@@ -300,7 +300,8 @@ spread:
 		snprintf(text, sizeof(text), "%zu class%s of ranks by I/O calls (cv %.2f)",
 			 nclasses, nclasses == 1 ? "" : "es", cv);
 	json_object_array_add(
-		findings, an_finding(cv > 0.5 ? "wide_client_spread" : "client_classes", text, ev));
+		findings, an_finding(job, cv > 0.5 ? AN_F_WIDE_CLIENT_SPREAD : AN_F_CLIENT_CLASSES,
+				     text, ev));
 	*confidence = approx ? 0.6 : 0.9;
 	free(io);
 	free(byb);
@@ -431,7 +432,17 @@ static json_object *agg_json(const struct an_job *job, const struct agg_file *a,
 		 want_per_node < 0 && want_total < 0 ? ""
 		 : matches			     ? ", as the hints ask"
 						     : ", not as the hints ask");
-	json_object_array_add(findings, an_finding("aggregation", msg, json_object_get(o)));
+	json_object_array_add(findings, an_finding(job, AN_F_AGGREGATION, msg, json_object_get(o)));
+	if ((want_per_node >= 0 || want_total > 0) && !matches) {
+		snprintf(msg, sizeof(msg),
+			 "'%s': %zu aggregator%s where the hints ask for %ld%s: the hints were "
+			 "not honoured",
+			 job->files[a->file].name, nagg, nagg == 1 ? "" : "s",
+			 want_total > 0 ? want_total : want_per_node,
+			 want_total > 0 ? "" : " per node");
+		json_object_array_add(findings, an_finding(job, AN_F_AGGREGATOR_PLACEMENT, msg,
+							   json_object_get(o)));
+	}
 	return o;
 }
 
@@ -509,12 +520,12 @@ int an_aggregation(const struct an_job *job, const struct an_settings *set, json
 	for (k = 0; k < nagg && !rc; k++)
 		json_object_array_add(files, agg_json(job, &agg[k], tmp, findings));
 	if (!rc && !nagg && mpiio_records && !job->traced_ranks)
-		json_object_array_add(findings, an_finding("no_trace",
+		json_object_array_add(findings, an_finding(job, AN_F_NO_TRACE,
 							   "MPI-IO without an operation trace: "
 							   "aggregators are unknown",
 							   NULL));
 	else if (!rc && !nagg && !mpiio_records)
-		json_object_array_add(findings, an_finding("no_mpiio", "no MPI-IO", NULL));
+		json_object_array_add(findings, an_finding(job, AN_F_NO_MPIIO, "no MPI-IO", NULL));
 	*confidence = !nagg ? (mpiio_records ? 0 : 1) : job->trace_partial ? 0.6 : 0.9;
 	for (k = 0; k < nagg; k++) {
 		free(agg[k].mpi);

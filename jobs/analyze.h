@@ -20,6 +20,7 @@
 
 #include "ioa_buf.h"
 #include "ioa_counters.h"
+#include "an_findings.h"
 #include "ioa_partial.h"
 #include "ioa_source.h"
 
@@ -116,6 +117,7 @@ struct an_job {
 	char *jobid, *args, *version, *settings; /* display forms ("" when unknown) */
 	char *untracked;			 /* what the runtime could not follow, or NULL */
 	int folded;				 /* records were folded (the memory budget) */
+	unsigned io_libs; /* IOA_LIB_* bits: the I/O libraries the program used (job key 34) */
 	size_t nhosts;
 	char **hosts;
 	int32_t *rank_node;	/* per rank (nprocs of them), or NULL */
@@ -314,7 +316,16 @@ json_object *an_num(double v);
 /* "0-3,7,9-12" */
 json_object *an_rank_list(const int32_t *ranks, size_t n);
 
-/* A finding: what was found, with its evidence object and an optional recommendation. */
-json_object *an_finding(const char *code, const char *text, json_object *evidence);
+/*
+ * A finding (an_findings.h): its code, text, evidence object (NULL: an
+ * empty one) and meaning, and the table's advice for the layer the job's
+ * user writes to ("recommendation", and that layer as "advice_for").
+ */
+json_object *an_finding(const struct an_job *job, enum an_finding_id id, const char *text,
+			json_object *evidence);
+
+/* The layer the job's user writes to: the I/O library on top, else MPI-IO or POSIX. */
+enum an_user_layer an_user_layer(const struct an_job *job);
+extern const char *const an_user_layer_names[AN_USER_LAYERS];
 
 #endif

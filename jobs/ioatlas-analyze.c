@@ -31,12 +31,35 @@ struct run {
 	int listed; /* jobs the last query listed */
 };
 
+/* The finding table (an_findings.h), one line each, tab-separated. */
+static void list_findings(void)
+{
+	const char *sep;
+	size_t i, l;
+
+	for (i = 0; i < AN_NFINDINGS; i++) {
+		const struct an_finding_def *d = &an_findings[i];
+
+		printf("%s\t%s\t%s\t%s\t", d->code,
+		       d->kind == AN_INSIGHT ? "insight" : "observation",
+		       d->setting ? d->setting : "-", d->meaning);
+		/* POSIX and MPI-IO share one advice: named once, as "posix,mpiio". */
+		for (l = AN_USER_MPIIO, sep = ""; l < AN_USER_LAYERS; l++)
+			if (d->advice[l]) {
+				printf("%s%s", sep,
+				       l == AN_USER_MPIIO ? "posix,mpiio" : an_user_layer_names[l]);
+				sep = ",";
+			}
+		printf("%s\n", *sep ? "" : "-");
+	}
+}
+
 static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: ioatlas analyze [--job ID]... [--since TIME [--until TIME]] [--days N]\n"
 		"                       [--only NAME,...] [--print]\n"
-		"       ioatlas analyze --list\n"
+		"       ioatlas analyze --list | --findings\n"
 		"\n"
 		"Runs the analyses on jobs in the warehouse and stores their results.\n"
 		"  (no job)        the jobs ingested in the last --days days (7) that lack a\n"
@@ -46,6 +69,8 @@ static void usage(FILE *out)
 		"  --only NAMES    these analyses only (comma-separated; see --list)\n"
 		"  --print         print each job's findings\n"
 		"  --list          list the analyses and their versions\n"
+		"  --findings      list every finding: code, kind, setting, meaning, and\n"
+		"                  the layers it has advice for\n"
 		"\n"
 		"Settings (ioatlas.conf(5)): warehouse.conninfo, analyze.*.\n");
 }
@@ -256,6 +281,10 @@ int main(int argc, char **argv)
 			for (i = 0; i < an_nanalyses; i++)
 				printf("%-15s v%d  %s\n", an_analyses[i].name,
 				       an_analyses[i].version, an_analyses[i].what);
+			free(ids);
+			return 0;
+		} else if (!strcmp(arg, "--findings")) {
+			list_findings();
 			free(ids);
 			return 0;
 		} else if (!strcmp(arg, "--print")) {

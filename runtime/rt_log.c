@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE
 #include "rt_log.h"
+#include "rt_libs.h"
 #include "rt_spill.h"
 
 #include <errno.h>
@@ -639,6 +640,15 @@ int rt_log_pack_job(struct ioa_log_writer *w, const char *hostnames, size_t host
 		rc = enc_entry_str(&raw, IOA_JOB_MPI, rt.mpi_note);
 	if (!rc && rt_log_clock)
 		rc = enc_entry_str(&raw, IOA_JOB_CLOCK, rt_log_clock);
+	if (!rc && !rt_log_partial) {
+		/* A recovered log is written by ioatlas-recover: its libraries are not the job's.
+		 */
+		char libs[64];
+
+		rt_io_libraries(libs, sizeof(libs));
+		if (libs[0])
+			rc = enc_entry_str(&raw, IOA_JOB_LIBRARIES, libs);
+	}
 	if (!rc)
 		rc = enc_entry_u64(&raw, IOA_JOB_FOLDED, folded);
 	if (!rc) {

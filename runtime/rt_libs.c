@@ -1,0 +1,158 @@
+/*
+ * rt_libs — which I/O libraries the program used (rt_libs.h).
+ */
+#define _GNU_SOURCE
+#include "rt_libs.h"
+
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <link.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/*
+ * Each library: the prefix of its shared objects' file names, and a
+ * function of its API that every program using it links in (it lives in
+ * the object file a static link always pulls in).
+ */
+static const struct io_library {
+	const char *name;
+	const char *soname; /* matched at the start of the file name's base */
+	const char *symbol; /* defined in an executable linking it statically */
+} libraries[] = {
+	{"hdf5", "libhdf5", "H5open"},		 {"netcdf", "libnetcdf", "nc_open"},
+	{"pnetcdf", "libpnetcdf", "ncmpi_open"}, {"adios", "libadios", "adios_open"},
+	{"adios2", "libadios2", "adios2_open"},
+};
+#define NLIBS (sizeof(libraries) / sizeof(libraries[0]))
+
+static int by_soname(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	unsigned char *found = arg;
+	const char *base;
+	size_t i;
+
+	(void)size;
+	if (!info->dlpi_name || !info->dlpi_name[0])
+		return 0;
+	base = strrchr(info->dlpi_name, '/');
+	base = base ? base + 1 : info->dlpi_name;
+	for (i = 0; i < NLIBS; i++) {
+		size_t n = strlen(libraries[i].soname);
+
+		/* "libadios" must not claim "libadios2...", nor "libhdf5" "libhdf5_hl" alone. */
+		if (!strncmp(base, libraries[i].soname, n) &&
+		    (base[n] == '.' || base[n] == '_' || base[n] == '-'))
+			found[i] = 1;
+	}
+	return 0;
+}
+
+/* The symbols a symbol table section defines, checked against the libraries' names. */
+static void scan_symbols(const unsigned char *map, size_t size, const Elf64_Shdr *sh,
+			 const Elf64_Shdr *strsh, unsigned char *found)
+{
+	const char *strtab;
+	size_t nsyms, s, i;
+
+	if (sh->sh_entsize != sizeof(Elf64_Sym) || sh->sh_offset > size ||
+	    sh->sh_size > size - sh->sh_offset || strsh->sh_offset > size ||
+	    strsh->sh_size > size - strsh->sh_offset || strsh->sh_size == 0)
+		return;
+	strtab = (const char *)map + strsh->sh_offset;
+	nsyms = sh->sh_size / sizeof(Elf64_Sym);
+	for (s = 0; s < nsyms; s++) {
+		Elf64_Sym sym;
+		const char *name;
+		size_t room;
+
+		memcpy(&sym, map + sh->sh_offset + s * sizeof(sym), sizeof(sym));
+		if (sym.st_shndx == SHN_UNDEF || ELF64_ST_TYPE(sym.st_info) != STT_FUNC ||
+		    sym.st_name >= strsh->sh_size)
+			continue;
+		name = strtab + sym.st_name;
+		room = strsh->sh_size - sym.st_name;
+		for (i = 0; i < NLIBS; i++) {
+			size_t n = strlen(libraries[i].symbol);
+
+			if (n < room && !memcmp(name, libraries[i].symbol, n + 1))
+				found[i] = 1;
+		}
+	}
+}
+
+/* The executable's own symbols: .symtab when it was not stripped, else .dynsym. */
+static void by_symbol(unsigned char *found)
+{
+	const unsigned char *map;
+	Elf64_Ehdr eh;
+	struct stat st;
+	size_t size, i;
+	int fd, kind;
+
+	fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (fstat(fd, &st) || st.st_size < (off_t)sizeof(eh)) {
+		close(fd);
+		return;
+	}
+	size = (size_t)st.st_size;
+	map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED)
+		return;
+	memcpy(&eh, map, sizeof(eh));
+	if (memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh.e_shentsize != sizeof(Elf64_Shdr) || eh.e_shoff > size ||
+	    (size - eh.e_shoff) / sizeof(Elf64_Shdr) < eh.e_shnum) {
+		munmap((void *)map, size);
+		return;
+	}
+	for (kind = 0; kind < 2; kind++) {
+		int seen = 0;
+
+		for (i = 0; i < eh.e_shnum; i++) {
+			Elf64_Shdr sh, strsh;
+
+			memcpy(&sh, map + eh.e_shoff + i * sizeof(sh), sizeof(sh));
+			if (sh.sh_type != (kind == 0 ? SHT_SYMTAB : SHT_DYNSYM) ||
+			    sh.sh_link >= eh.e_shnum)
+				continue;
+			memcpy(&strsh, map + eh.e_shoff + sh.sh_link * sizeof(strsh),
+			       sizeof(strsh));
+			scan_symbols(map, size, &sh, &strsh, found);
+			seen = 1;
+		}
+		if (seen)
+			break;
+	}
+	munmap((void *)map, size);
+}
+
+void rt_io_libraries(char *buf, size_t len)
+{
+	unsigned char found[NLIBS] = {0};
+	int saved = errno;
+	size_t i, used = 0;
+
+	if (!len)
+		return;
+	buf[0] = '\0';
+	dl_iterate_phdr(by_soname, found);
+	by_symbol(found);
+	for (i = 0; i < NLIBS; i++) {
+		size_t n = strlen(libraries[i].name);
+
+		if (!found[i] || used + (used > 0) + n + 1 > len)
+			continue;
+		if (used)
+			buf[used++] = ' ';
+		memcpy(buf + used, libraries[i].name, n + 1);
+		used += n;
+	}
+	errno = saved;
+}

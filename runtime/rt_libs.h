@@ -1,0 +1,26 @@
+/*
+ * rt_libs — which I/O libraries the program used.  HDF5, NetCDF, PnetCDF
+ * and ADIOS users write to those libraries, never to the MPI-IO and POSIX
+ * calls the runtime sees underneath; the analyses phrase their advice for
+ * the library the user controls (docs/analyses.md), and need to know it.
+ *
+ * At shutdown, once, the log writer looks at what the process has loaded
+ * (dl_iterate_phdr: shared libraries, those dlopen()ed by Python's h5py
+ * included) and at the symbols the executable itself defines (its .symtab,
+ * else its .dynsym: a library linked statically, as ADIOS 1 always is).
+ * Nothing is looked at while the program runs; a program without these
+ * libraries pays one walk over its loaded objects at its end.
+ */
+#ifndef RT_LIBS_H
+#define RT_LIBS_H
+
+#include <stddef.h>
+
+/*
+ * Writes the I/O libraries found, space-separated from "hdf5 netcdf
+ * pnetcdf adios adios2" in that order, into buf (len bytes, NUL-terminated;
+ * empty when none).  Keeps errno.
+ */
+void rt_io_libraries(char *buf, size_t len);
+
+#endif
