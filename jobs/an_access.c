@@ -467,6 +467,86 @@ static void imbalance_insights(struct insight *list, size_t *n, const struct an_
 	}
 }
 
+/*
+ * Shared files that MPI-IO reached only through its independent calls
+ * (16 or more), where the collective ones would let aggregators combine
+ * the ranks' requests.  Per file, as one collective file does not excuse
+ * another written independently.
+ */
+static int independent_insight(struct insight *list, size_t *n, const struct an_job *job,
+			       double weight)
+{
+	double(*f)[3] = calloc(job->nfiles + 1, sizeof(*f)); /* independent, collective, ranks */
+	int32_t *last = calloc(job->nfiles + 1, sizeof(*last));
+	json_object *files;
+	double indep = 0, all = 0;
+	size_t i, nf = 0;
+	char text[768];
+
+	if (!f || !last) {
+		free(f);
+		free(last);
+		return -ENOMEM;
+	}
+	for (i = 0; i < job->nrecs; i++) {
+		const struct an_record *r = &job->recs[i];
+		const int64_t *c = r->c;
+
+		if (r->module != IOA_MOD_MPIIO || r->file < 0 || (size_t)r->file >= job->nfiles)
+			continue;
+		f[r->file][0] += (double)(c[MPIIO_INDEP_READS] + c[MPIIO_INDEP_WRITES]);
+		f[r->file][1] += (double)(c[MPIIO_COLL_READS] + c[MPIIO_COLL_WRITES] +
+					  c[MPIIO_SPLIT_READS] + c[MPIIO_SPLIT_WRITES]);
+		/* A shared record (rank -1) stands for several ranks. */
+		if (r->rank < 0)
+			f[r->file][2] += 2;
+		else if (last[r->file] != r->rank + 1)
+			f[r->file][2] += 1;
+		last[r->file] = r->rank + 1;
+		all += (double)(c[MPIIO_INDEP_READS] + c[MPIIO_INDEP_WRITES] + c[MPIIO_COLL_READS] +
+				c[MPIIO_COLL_WRITES]);
+	}
+	files = json_object_new_array();
+	text[0] = '\0';
+	for (i = 0; i < job->nfiles; i++) {
+		json_object *o;
+
+		if (f[i][0] < 16 || f[i][1] > 0 || f[i][2] < 2)
+			continue;
+		o = json_object_new_object();
+		json_object_object_add(o, "file", json_object_new_string(job->files[i].name));
+		json_object_object_add(o, "independent", an_num(f[i][0]));
+		json_object_array_add(files, o);
+		if (!nf)
+			snprintf(text, sizeof(text),
+				 "'%s' is read and written only through independent MPI-IO calls "
+				 "(%.0f of them, no collective one)",
+				 job->files[i].name, f[i][0]);
+		indep += f[i][0];
+		nf++;
+	}
+	free(f);
+	free(last);
+	if (!nf) {
+		json_object_put(files);
+		return 0;
+	}
+	if (nf > 1) {
+		size_t len = strlen(text);
+
+		snprintf(text + len, sizeof(text) - len, ", and %zu more shared file%s", nf - 1,
+			 nf == 2 ? "" : "s");
+	}
+	{
+		json_object *ev = ev2("independent", indep, "mpiio_calls", all);
+
+		json_object_object_add(ev, "files", files);
+		add_insight(list, n, job, AN_F_NO_COLLECTIVE_IO, all > 0 ? indep / all : 1, weight,
+			    text, ev);
+	}
+	return 0;
+}
+
 /* A file read (written) several times over: its bytes moved against its size. */
 static void redundant_insight(struct insight *list, size_t *n, const struct an_job *job,
 			      const struct totals *t, const struct an_settings *set, double weight,
@@ -484,7 +564,7 @@ static void redundant_insight(struct insight *list, size_t *n, const struct an_j
 			continue;
 		moved = (double)r->c[writes ? POSIX_BYTES_WRITTEN : POSIX_BYTES_READ];
 		size = (double)r->c[writes ? POSIX_MAX_BYTE_WRITTEN : POSIX_MAX_BYTE_READ] + 1;
-		if (moved < 1 << 20 || moved <= set->redundant_read_factor * size)
+		if (moved - size < 65536 || moved <= set->redundant_read_factor * size)
 			continue;
 		ev = ev2(writes ? "bytes_written" : "bytes_read", moved, "file_size", size);
 		json_object_object_add(ev, "file", json_object_new_string(file_name(job, r->file)));
@@ -556,14 +636,8 @@ int an_insights(const struct an_job *job, const struct an_settings *set, json_ob
 	random_insight(list, &n, job, &t, set, weight, 1);
 	if (mpi)
 		imbalance_insights(list, &n, job, set, io_time, weight);
-	/* Independent MPI-IO on a shared file where collective calls would help. */
-	if (mpi && t.mpiio_indep > 0 && t.mpiio_coll == 0 && t.mpiio_indep >= 16) {
-		snprintf(text, sizeof(text),
-			 "%.0f independent MPI-IO reads and writes, no collective ones",
-			 t.mpiio_indep);
-		add_insight(list, &n, job, AN_F_NO_COLLECTIVE_IO, 1, weight, text,
-			    ev2("independent", t.mpiio_indep, "collective", t.mpiio_coll));
-	}
+	if (mpi && independent_insight(list, &n, job, weight))
+		return -ENOMEM;
 	/* Blocking MPI-IO only, while MPI-IO is a good part of the run: room to overlap. */
 	if (t.mpiio_indep + t.mpiio_coll >= 16 && t.mpiio_nb == 0 && run > 0 &&
 	    t.time.layer_total[AN_MPIIO] >= 0.1 * run &&

@@ -95,7 +95,7 @@ enum an_user_layer {
 	  "Decompose variables so each rank puts a similar slab, and use the collective calls.",   \
 	  "Balance the blocks each rank writes per step.")                                         \
 	X(NO_COLLECTIVE_IO, "no_collective_io", AN_INSIGHT, NULL,                                  \
-	  "MPI-IO used only through its independent calls",                                       \
+	  "shared files reached only through independent MPI-IO calls",                                       \
 	  "Use the collective forms (MPI_File_write_all, MPI_File_read_at_all) so ROMIO can "      \
 	  "aggregate requests across ranks (two-phase I/O).",                                      \
 	  "Set a collective transfer: H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE) on the "        \
@@ -171,7 +171,9 @@ enum an_user_layer {
 	  "changes to a new file.",                                                                \
 	  "Write a dataset once it is final rather than overwriting it each step, or give each "   \
 	  "step its own dataset.",                                                                 \
-	  NULL, NULL)                                                                              \
+	  NULL,                                                                                    \
+	  "Each step appended in mode \"a\" rewrites the file's index: aggregate steps in memory "  \
+	  "(adios_set_time_aggregation) or write fewer, larger steps.")                            \
 	/* ---- what the other analyses report ---- */                                             \
 	X(ACCESS_PATTERN, "access_pattern", AN_OBSERVATION, "analyze.random_share",                \
 	  "sequential, consecutive or random access; transfer sizes; alignment",                   \

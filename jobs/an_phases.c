@@ -67,7 +67,9 @@ static size_t major_phases(const struct an_job *job, const struct an_phases *ph,
 }
 
 /* Per-rank bytes of a phase over the ranks that wrote in it: count, min, median, max, cv. */
-static json_object *rank_spread(const struct an_job *job, const struct an_phase *p, double *cv)
+/* The ranks' bytes in a phase: their spread (cv), leaving out rank skip (-1: none). */
+static json_object *rank_spread(const struct an_job *job, const struct an_phase *p, int32_t skip,
+				double *cv)
 {
 	json_object *o = json_object_new_object();
 	double *v = malloc(((size_t)job->nprocs + 1) * sizeof(*v)), mean = 0;
@@ -78,7 +80,7 @@ static json_object *rank_spread(const struct an_job *job, const struct an_phase 
 	if (!v)
 		return o;
 	for (r = 0; r < job->nprocs; r++)
-		if (p->rank_bytes[r])
+		if (p->rank_bytes[r] && r != skip)
 			v[n++] = (double)p->rank_bytes[r];
 	*cv = an_cv(v, n, &mean);
 	json_object_object_add(o, "ranks_writing", json_object_new_int64((int64_t)n));
@@ -116,7 +118,7 @@ static json_object *phase_json(const struct an_job *job, const struct an_phase *
 	json_object_object_add(o, "bytes", json_object_new_int64((int64_t)p->bytes));
 	json_object_object_add(o, "ops", json_object_new_int64((int64_t)p->ops));
 	json_object_object_add(o, "checkpoint", json_object_new_boolean(major));
-	json_object_object_add(o, "per_rank", rank_spread(job, p, &cv));
+	json_object_object_add(o, "per_rank", rank_spread(job, p, -1, &cv));
 	if (job->nprocs <= MAX_LISTED_RANKS) {
 		json_object *rb = json_object_new_array();
 		int32_t r;
@@ -271,6 +273,72 @@ static const char *size_shape(const double *s, size_t n, double change)
 	return "varying";
 }
 
+/*
+ * The head writer of the checkpoints: one rank writing more than twice
+ * the median rank over them all, of three or more writers.  Its extra
+ * bytes are a library's metadata, index or header (ADIOS's index grows
+ * with every step it appends, HDF5's and NetCDF's metadata sit on rank 0),
+ * not the mesh: the AMR signature is read on the other ranks.  -1: none.
+ */
+static int32_t head_writer(const struct an_job *job, const struct an_phases *ph, const size_t *idx,
+			   size_t n)
+{
+	double *tot = calloc(2 * ((size_t)job->nprocs + 1), sizeof(*tot)), *v;
+	int32_t r, head = -1;
+	size_t i, writers = 0;
+
+	if (!tot)
+		return -1;
+	v = tot + job->nprocs + 1;
+	for (i = 0; i < n; i++)
+		for (r = 0; r < job->nprocs; r++)
+			tot[r] += (double)ph->p[idx[i]].rank_bytes[r];
+	for (r = 0; r < job->nprocs; r++)
+		if (tot[r] > 0) {
+			v[writers++] = tot[r];
+			if (head < 0 || tot[r] > tot[head])
+				head = r;
+		}
+	if (writers < 3 || tot[head] <= 2 * median(v, writers))
+		head = -1;
+	free(tot);
+	return head;
+}
+
+/*
+ * How far the data moved between ranks from one checkpoint to the next:
+ * the largest, over consecutive checkpoints, of the share of the bytes
+ * that changed rank (half the sum of the ranks' share differences, 0 to
+ * 1), rank skip left out.  An AMR code that rebalances its mesh moves
+ * data between ranks even when the total stays the same.
+ */
+static double redistribution(const struct an_job *job, const struct an_phases *ph,
+			     const size_t *idx, size_t n, int32_t skip)
+{
+	double most = 0;
+	size_t i;
+	int32_t r;
+
+	for (i = 1; i < n; i++) {
+		const struct an_phase *a = &ph->p[idx[i - 1]], *b = &ph->p[idx[i]];
+		double ta = 0, tb = 0, d = 0;
+
+		for (r = 0; r < job->nprocs; r++)
+			if (r != skip) {
+				ta += (double)a->rank_bytes[r];
+				tb += (double)b->rank_bytes[r];
+			}
+		if (ta <= 0 || tb <= 0)
+			continue;
+		for (r = 0; r < job->nprocs; r++)
+			if (r != skip)
+				d += fabs((double)a->rank_bytes[r] / ta -
+					  (double)b->rank_bytes[r] / tb);
+		most = d / 2 > most ? d / 2 : most;
+	}
+	return most;
+}
+
 int an_amr(const struct an_job *job, const struct an_settings *set, json_object *res,
 	   double *confidence)
 {
@@ -283,6 +351,8 @@ int an_amr(const struct an_job *job, const struct an_settings *set, json_object 
 	const char *shape = "unknown";
 	char text[512];
 	int varying, uneven, rc = an_write_phases(job, set, &ph);
+	int32_t head = -1;
+	double moved;
 
 	/* The result holds these from the start, so that no way out leaks them. */
 	json_object_object_add(res, "findings", findings);
@@ -298,11 +368,13 @@ int an_amr(const struct an_job *job, const struct an_settings *set, json_object 
 		goto out;
 	}
 	n = major_phases(job, &ph, idx);
+	head = head_writer(job, &ph, idx, n);
 	for (i = 0; i < n; i++) {
-		json_object *spread = rank_spread(job, &ph.p[idx[i]], &c[i]);
+		json_object *spread = rank_spread(job, &ph.p[idx[i]], head, &c[i]);
 
 		json_object_put(spread);
-		s[i] = (double)ph.p[idx[i]].bytes;
+		s[i] = (double)ph.p[idx[i]].bytes -
+		       (head >= 0 ? (double)ph.p[idx[i]].rank_bytes[head] : 0);
 		lo = !i || s[i] < lo ? s[i] : lo;
 		hi = !i || s[i] > hi ? s[i] : hi;
 		json_object_array_add(sizes, json_object_new_int64((int64_t)ph.p[idx[i]].bytes));
@@ -327,7 +399,8 @@ int an_amr(const struct an_job *job, const struct an_settings *set, json_object 
 	change = hi > 0 ? (hi - lo) / hi : 0;
 	shape = size_shape(s, n, set->amr_size_change);
 	cv_med = median(c, n);
-	varying = change >= set->amr_size_change;
+	moved = redistribution(job, &ph, idx, n, head);
+	varying = change >= set->amr_size_change || moved >= set->amr_size_change;
 	uneven = job->nprocs > 1 && cv_med >= set->amr_rank_cv;
 	/* One rank has no per-rank spread: its sizes alone cannot say AMR. */
 	if (job->nprocs == 1)
@@ -343,11 +416,15 @@ int an_amr(const struct an_job *job, const struct an_settings *set, json_object 
 	json_object_object_add(res, "size_change", an_num(change));
 	json_object_object_add(res, "shape", json_object_new_string(shape));
 	json_object_object_add(res, "rank_cv_median", an_num(cv_med));
+	json_object_object_add(res, "redistribution", an_num(moved));
+	json_object_object_add(res, "head_writer", json_object_new_int64(head));
 	ev = json_object_new_object();
 	json_object_object_add(ev, "checkpoint_bytes", json_object_get(sizes));
 	json_object_object_add(ev, "size_change", an_num(change));
 	json_object_object_add(ev, "shape", json_object_new_string(shape));
 	json_object_object_add(ev, "rank_cv_median", an_num(cv_med));
+	json_object_object_add(ev, "redistribution", an_num(moved));
+	json_object_object_add(ev, "head_writer", json_object_new_int64(head));
 	json_object_object_add(ev, "thresholds", json_object_new_object());
 	json_object_object_add(json_object_object_get(ev, "thresholds"), "size_change",
 			       an_num(set->amr_size_change));
@@ -355,14 +432,16 @@ int an_amr(const struct an_job *job, const struct an_settings *set, json_object 
 			       an_num(set->amr_rank_cv));
 	if (cls == AN_F_AMR)
 		snprintf(text, sizeof(text),
-			 "adaptive mesh refinement likely: checkpoint sizes %s (by %.0f%%) and "
-			 "per-rank data spreads widely (cv %.2f)",
-			 shape, change * 100, cv_med);
+			 "adaptive mesh refinement likely: checkpoint sizes %s (by %.0f%%), "
+			 "%.0f%% of the data moving between ranks, and per-rank data spreads "
+			 "widely (cv %.2f)",
+			 shape, change * 100, moved * 100, cv_med);
 	else if (cls == AN_F_NOT_AMR)
 		snprintf(text, sizeof(text),
 			 "no adaptive mesh refinement: checkpoints keep their size (within "
-			 "%.0f%%)%s",
-			 change * 100, job->nprocs > 1 ? " and ranks write alike" : "");
+			 "%.0f%%)%s%s",
+			 change * 100, job->nprocs > 1 ? " and ranks write alike" : "",
+			 head >= 0 ? " (but for the head writer's metadata)" : "");
 	else
 		snprintf(text, sizeof(text),
 			 "inconclusive: checkpoint sizes %s (by %.0f%%), per-rank spread cv %.2f",

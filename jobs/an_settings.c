@@ -9,10 +9,10 @@
 const struct an_analysis an_analyses[] = {
 	{"checkpoints", 1, "write phases that recur: period, bytes per checkpoint and rank, files",
 	 an_checkpoints},
-	{"amr", 1, "adaptive mesh refinement: changing checkpoint sizes, uneven ranks", an_amr},
+	{"amr", 2, "adaptive mesh refinement: changing checkpoint sizes, uneven ranks", an_amr},
 	{"clients", 1, "ranks grouped by I/O calls and bytes; the head rank; ranks without I/O",
 	 an_clients},
-	{"aggregation", 1, "ranks carrying the POSIX I/O of collective MPI-IO, per node, and hints",
+	{"aggregation", 2, "ranks carrying the POSIX I/O of collective MPI-IO, per node, and hints",
 	 an_aggregation},
 	{"tempfiles", 2,
 	 "temporary files, failed calls by operation and errno or MPI error class, and their "
@@ -22,7 +22,7 @@ const struct an_analysis an_analyses[] = {
 	 "small rewrites of bytes already written: common and per-rank offsets", an_header_updates},
 	{"access", 1,
 	 "sequential, consecutive or random; transfer sizes; alignment; small requests", an_access},
-	{"insights", 1, "severity-ranked findings, each with a recommendation", an_insights},
+	{"insights", 2, "severity-ranked findings, each with a recommendation", an_insights},
 };
 const size_t an_nanalyses = sizeof(an_analyses) / sizeof(an_analyses[0]);
 

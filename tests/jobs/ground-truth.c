@@ -9,6 +9,10 @@
  *	ground-truth amr DIR        5 checkpoints into DIR/amr.N whose total grows
  *	                            1, 2, 3, 3, 3 and whose ranks carry 1, 4, 2, 8
  *	                            parts (uneven)
+ *	ground-truth amr-moving DIR 5 checkpoints into DIR/amr-moving.N of the same total
+ *	                            (15 parts of 16 KiB at 4 ranks), which moves between
+ *	                            ranks: rank R carries 1, 4, 2, 8 parts shifted by
+ *	                            the checkpoint's number (a mesh rebalanced)
  *	ground-truth collective DIR 3 checkpoints: MPI_File_write_at_all of 256 KiB per
  *	                            rank into DIR/coll.dat, hints cb_config_list=*:1,
  *	                            romio_cb_write=enable, romio_no_indep_rw=true
@@ -129,6 +133,22 @@ static int amr(const char *dir)
 		compute(compute_s);
 		rc = checkpoint_shared(dir, "amr", c, unit * (size_t)parts[rank % 4],
 				       (off_t)(unit * (size_t)before));
+	}
+	return rc;
+}
+
+static int amr_moving(const char *dir)
+{
+	static const int parts[4] = {1, 4, 2, 8};
+	int c, before, r, rc = 0;
+
+	for (c = 0; c < 5 && !rc; c++) {
+		for (before = 0, r = 0; r < rank; r++)
+			before += parts[(r + c) % 4];
+		compute(compute_s);
+		rc = checkpoint_shared(dir, "amr-moving", c,
+				       16 * KIB * (size_t)parts[(rank + c) % 4],
+				       (off_t)(16 * KIB * (size_t)before));
 	}
 	return rc;
 }
@@ -299,6 +319,7 @@ int main(int argc, char **argv)
 		int (*fn)(const char *dir);
 	} modes[] = {{"fixed", fixed},
 		     {"amr", amr},
+		     {"amr-moving", amr_moving},
 		     {"collective", collective},
 		     {"fpp", fpp},
 		     {"temp", temp},

@@ -34,7 +34,7 @@ job() {
 	"$ingest" "$log" | sed -n 's/^ingested .*: job \([0-9]*\),.*/\1/p'
 }
 declare -A id
-for mode in fixed amr collective fpp temp header shared-header small random; do
+for mode in fixed amr amr-moving collective fpp temp header shared-header small random; do
 	id[$mode]=$(job 4 "$mode")
 done
 id[serial]=$(job 1 small)
@@ -47,7 +47,8 @@ id[untraced]=$(job 4 fixed -genv IOATLAS_TRACE 0 -genv GROUND_TRUTH_COMPUTE 1)
 id[amr4-fast]=$(job 4 amr -genv GROUND_TRUTH_COMPUTE 0.02)
 id[amr8-fast]=$(job 8 amr -genv GROUND_TRUTH_COMPUTE 0.02)
 id[fixed8-fast]=$(job 8 fixed -genv GROUND_TRUTH_COMPUTE 0.02)
-for mode in fixed amr collective fpp temp header shared-header small random serial untraced streams \
+for mode in fixed amr amr-moving collective fpp temp header shared-header small random serial \
+	untraced streams \
 	amr4-fast amr8-fast fixed8-fast; do
 	like "${id[$mode]}" '^[0-9]+$' "the $mode job ran and is in the warehouse"
 done
@@ -56,9 +57,9 @@ done
 psql -X -q -c 'CREATE ROLE batch LOGIN IN ROLE ioatlas_reader'
 export IOATLAS_WAREHOUSE_CONNINFO="user=batch" IOATLAS_ANALYZE_FPP_MIN_FILES=4
 ok "the nightly run analyses every new job" "$analyze"
-like "$(cat "$TEST_TMP/last.out")" "15 jobs analysed" "all fifteen of them"
+like "$(cat "$TEST_TMP/last.out")" "16 jobs analysed" "all sixteen of them"
 is "$(q "SELECT count(DISTINCT analysis) || ' ' || count(*) FROM analysis_results")" \
-	"8 120" "eight analyses per job, one result each"
+	"8 128" "eight analyses per job, one result each"
 
 # r JOB ANALYSIS PATH: a value of a result (PATH as for #>>).
 r() { q "SELECT result #>> '$3' FROM analysis_results WHERE job = $1 AND analysis = '$2'"; }
@@ -131,6 +132,16 @@ ok "amr: the finding carries its evidence and a confidence" \
 		|| ' ' || (confidence >= 0.7) FROM analysis_results WHERE job = $j
 		AND analysis = 'amr'")" = "5 true"
 
+# A mesh rebalanced: the same total at every checkpoint, moving between ranks.
+j=${id[amr-moving]}
+is "$(r "$j" amr '{classification}')" amr "amr-moving: classified AMR"
+is "$(r "$j" amr '{sizes}')" "[245760, 245760, 245760, 245760, 245760]" \
+	"amr-moving: checkpoints of one size (15 parts of 16 KiB)"
+# Shares 1:4:2:8 shifted by one rank: |1-4|+|4-2|+|2-8|+|8-1| = 18 of 2 x 15 parts move.
+is "$(r "$j" amr '{redistribution}' | awk '{ printf "%.3f", $1 }')" 0.600 \
+	"amr-moving: 60% of the data changes rank between checkpoints"
+is "$(r "$j" amr '{head_writer}')" -1 "amr-moving: no head writer"
+
 # Collective writes with one aggregator per node.
 j=${id[collective]}
 is "$(r "$j" checkpoints '{checkpoints}')" 3 "collective: three checkpoints"
@@ -200,9 +211,9 @@ q "UPDATE analysis_results SET version = 0 WHERE job = ${id[fixed]} AND analysis
 ok "the nightly run after an analysis's version changed" "$analyze"
 like "$(cat "$TEST_TMP/last.out")" "1 jobs analysed" "analyses the job lacking the new version"
 is "$(q "SELECT string_agg(version::text, ' ' ORDER BY version) FROM analysis_results
-	WHERE job = ${id[fixed]} AND analysis = 'amr'")" "0 1" "both versions stand side by side"
+	WHERE job = ${id[fixed]} AND analysis = 'amr'")" "0 2" "both versions stand side by side"
 ok "--since/--until re-analyse a period" "$analyze" --since 2000-01-01 --until 2100-01-01 --only amr
-like "$(cat "$TEST_TMP/last.out")" "15 jobs analysed" "every job in it"
+like "$(cat "$TEST_TMP/last.out")" "16 jobs analysed" "every job in it"
 
 # What the warehouse holds is not trusted either: a trace that does not
 # decode, counter arrays cut short, nodes that do not exist.
