@@ -416,11 +416,11 @@ static void imbalance_insights(struct insight *list, size_t *n, const struct an_
 	char text[768];
 	size_t i;
 
-	if (0.02 * job->seconds > noise)
-		noise = 0.02 * job->seconds;
+	if (0.02 * an_run_seconds(job) > noise)
+		noise = 0.02 * an_run_seconds(job);
 	for (i = 0; i < job->nrecs && (!time_done || !bytes_done); i++) {
 		const struct an_record *r = &job->recs[i];
-		double slow, fast, sb, fb;
+		double slow, fast, sb, fb, all, mean, cv;
 		json_object *ev;
 
 		if (r->rank >= 0 || r->module != IOA_MOD_POSIX || collective_file(job, r->file))
@@ -446,21 +446,28 @@ static void imbalance_insights(struct insight *list, size_t *n, const struct an_
 				    text, ev);
 			time_done = 1;
 		}
-		if (!bytes_done && sb + fb >= 1048576 && (sb > fb ? sb : fb) > 0 &&
-		    fabs(sb - fb) / (sb > fb ? sb : fb) >= set->imbalance) {
-			double all =
-				(double)r->c[POSIX_BYTES_READ] + (double)r->c[POSIX_BYTES_WRITTEN];
-
-			ev = ev2("slowest_rank_bytes", sb, "fastest_rank_bytes", fb);
+		/*
+		 * Bytes: the ranks' spread (the population variance the shared record
+		 * keeps, over the job's ranks as Darshan's), 64 KiB a rank at least.
+		 */
+		all = (double)r->c[POSIX_BYTES_READ] + (double)r->c[POSIX_BYTES_WRITTEN];
+		mean = job->nprocs > 0 ? all / job->nprocs : 0;
+		cv = mean > 0 && r->f[POSIX_F_VARIANCE_RANK_BYTES] > 0
+			     ? sqrt(r->f[POSIX_F_VARIANCE_RANK_BYTES]) / mean
+			     : 0;
+		if (!bytes_done && mean >= 65536 && cv >= set->imbalance) {
+			ev = ev2("bytes_cv", cv, "mean_rank_bytes", mean);
 			json_object_object_add(ev, "file",
 					       json_object_new_string(file_name(job, r->file)));
+			json_object_object_add(ev, "slowest_rank_bytes", an_num(sb));
+			json_object_object_add(ev, "fastest_rank_bytes", an_num(fb));
 			snprintf(text, sizeof(text),
-				 "on shared file '%s' rank %lld moves %.4g MiB and rank %lld %.4g "
-				 "MiB",
-				 file_name(job, r->file), (long long)r->c[POSIX_SLOWEST_RANK],
-				 sb / 1048576, (long long)r->c[POSIX_FASTEST_RANK], fb / 1048576);
-			add_insight(list, n, job, AN_F_DATA_IMBALANCE,
-				    all > 0 ? fabs(sb - fb) / all * job->nprocs / 2 : 1, weight,
+				 "ranks move uneven amounts of shared file '%s': %.4g MiB each on "
+				 "average, spread %.0f%% (rank %lld %.4g MiB, rank %lld %.4g MiB)",
+				 file_name(job, r->file), mean / 1048576, 100 * cv,
+				 (long long)r->c[POSIX_SLOWEST_RANK], sb / 1048576,
+				 (long long)r->c[POSIX_FASTEST_RANK], fb / 1048576);
+			add_insight(list, n, job, AN_F_DATA_IMBALANCE, cv > 1 ? 1 : cv, weight,
 				    text, ev);
 			bytes_done = 1;
 		}
@@ -592,7 +599,8 @@ int an_insights(const struct an_job *job, const struct an_settings *set, json_ob
 		return -ENOMEM;
 	findings = json_object_new_array();
 	io_time = t.time.total;
-	run = job->seconds * (job->nprocs > 0 ? job->nprocs : 1);
+	/* Rank-seconds after MPI start-up: the launch and MPI_Init are neither I/O nor compute. */
+	run = an_run_seconds(job) * (job->nprocs > 0 ? job->nprocs : 1);
 	/* I/O that is a tenth of the run or more counts fully; less, proportionally. */
 	weight = run > 0 ? (io_time / run) / 0.1 : 1;
 	weight = weight > 1 ? 1 : weight;
@@ -600,6 +608,7 @@ int an_insights(const struct an_job *job, const struct an_settings *set, json_ob
 		weight *= 0.25;
 	json_object_object_add(res, "io_time", an_num(io_time));
 	json_object_object_add(res, "io_share_of_run", an_num(run > 0 ? io_time / run : 0));
+	json_object_object_add(res, "mpi_startup", an_num(job->startup));
 	layers = json_object_new_object();
 	json_object_object_add(layers, "posix", an_num(t.time.layer_total[AN_POSIX]));
 	json_object_object_add(layers, "stdio", an_num(t.time.layer_total[AN_STDIO]));

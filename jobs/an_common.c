@@ -81,6 +81,36 @@ json_object *an_rank_list(const int32_t *ranks, size_t n)
 	return s;
 }
 
+double an_mpi_startup(const struct an_job *job)
+{
+	double *ends = malloc(((size_t)job->traced_ranks + 1) * sizeof(*ends)), med;
+	size_t i, n = 0;
+	int32_t last = -1;
+
+	if (!ends)
+		return 0;
+	/* Events come rank by rank: each rank's first MPI_Init counts. */
+	for (i = 0; i < job->nev && n < (size_t)job->traced_ranks; i++) {
+		const struct an_sig *s = &job->sigs[job->ev[i].sig];
+
+		if (job->ev[i].rank == last || s->module != IOA_TRACE_MPI ||
+		    (strcmp(s->name, "Init") && strcmp(s->name, "Init_thread")))
+			continue;
+		last = job->ev[i].rank;
+		ends[n++] = job->ev[i].start + job->ev[i].dur;
+	}
+	med = an_median(ends, n);
+	free(ends);
+	return med > 0 && med < job->seconds ? med : 0;
+}
+
+double an_run_seconds(const struct an_job *job)
+{
+	double run = job->seconds - job->startup;
+
+	return run > 1e-3 ? run : job->seconds > 1e-3 ? job->seconds : 1e-3;
+}
+
 const struct an_finding_def an_findings[AN_NFINDINGS] = {
 #define X(id, code, kind, setting, meaning, advice, hdf5, netcdf, adios) \
 	[AN_F_##id] = {code, kind, setting, meaning, {advice, advice, hdf5, netcdf, adios}},
@@ -584,7 +614,7 @@ int an_write_phases(const struct an_job *job, const struct an_settings *set, str
 			gaps[ngaps++] = iv[i].start - end;
 		end = end > iv[i].end ? end : iv[i].end;
 	}
-	gap = separating_gap(gaps, ngaps, set, job->seconds);
+	gap = separating_gap(gaps, ngaps, set, an_run_seconds(job));
 	out->gap = gap;
 	for (i = 0; !job->traced_ranks && i < job->nwbins; i++)
 		if (!i || job->wbins[i].end - job->wbins[i].start < out->bin_width)
@@ -769,6 +799,14 @@ static int by_double(const void *a, const void *b)
 	double x = *(const double *)a, y = *(const double *)b;
 
 	return (x > y) - (x < y);
+}
+
+double an_median(double *v, size_t n)
+{
+	if (!n)
+		return 0;
+	qsort(v, n, sizeof(*v), by_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 /* At most this many collective ends (ranks x collectives) are aligned. */

@@ -594,7 +594,10 @@ int an_expand_trace(struct an_job *job, const struct an_settings *set, const str
 			rc = expand_rank(&x, t, grp->ranks[k]);
 		}
 	}
-	return rc ? rc : an_align_at_collectives(job);
+	rc = rc ? rc : an_align_at_collectives(job);
+	if (!rc)
+		job->startup = an_mpi_startup(job);
+	return rc;
 }
 
 static int load_trace(PGconn *conn, const struct an_settings *set, struct an_job *job,

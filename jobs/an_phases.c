@@ -18,21 +18,6 @@
 #define MAX_LISTED_PHASES 256
 #define MAX_LISTED_RANKS  1024
 
-static int by_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double median(double *v, size_t n)
-{
-	if (!n)
-		return 0;
-	qsort(v, n, sizeof(*v), by_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 static size_t writers(const struct an_job *job, const struct an_phase *p)
 {
 	size_t n = 0;
@@ -87,7 +72,7 @@ static json_object *rank_spread(const struct an_job *job, const struct an_phase 
 	json_object_object_add(o, "mean", an_num(mean));
 	json_object_object_add(o, "cv", an_num(*cv));
 	if (n) {
-		double med = median(v, n);
+		double med = an_median(v, n);
 
 		json_object_object_add(o, "min", an_num(v[0]));
 		json_object_object_add(o, "median", an_num(med));
@@ -206,7 +191,7 @@ int an_checkpoints(const struct an_job *job, const struct an_settings *set, json
 		}
 		if (iv) {
 			cv = an_cv(iv, n - 1, NULL);
-			period = median(iv, n - 1);
+			period = an_median(iv, n - 1);
 		}
 		free(iv);
 		json_object_object_add(res, "period", an_num(period));
@@ -299,7 +284,7 @@ static int32_t head_writer(const struct an_job *job, const struct an_phases *ph,
 			if (head < 0 || tot[r] > tot[head])
 				head = r;
 		}
-	if (writers < 3 || tot[head] <= 2 * median(v, writers))
+	if (writers < 3 || tot[head] <= 2 * an_median(v, writers))
 		head = -1;
 	free(tot);
 	return head;
@@ -398,7 +383,7 @@ int an_amr(const struct an_job *job, const struct an_settings *set, json_object 
 	}
 	change = hi > 0 ? (hi - lo) / hi : 0;
 	shape = size_shape(s, n, set->amr_size_change);
-	cv_med = median(c, n);
+	cv_med = an_median(c, n);
 	moved = redistribution(job, &ph, idx, n, head);
 	varying = change >= set->amr_size_change || moved >= set->amr_size_change;
 	uneven = job->nprocs > 1 && cv_med >= set->amr_rank_cv;

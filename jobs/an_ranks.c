@@ -189,7 +189,7 @@ int an_clients(const struct an_job *job, const struct an_settings *set, json_obj
 	struct rank_io *io = calloc((size_t)job->nprocs + 1, sizeof(*io));
 	struct rank_io *byb = calloc((size_t)job->nprocs + 1, sizeof(*byb));
 	int32_t *tmp = calloc((size_t)job->nprocs + 1, sizeof(*tmp));
-	double *calls = calloc((size_t)job->nprocs + 1, sizeof(*calls)), cv = 0, med = 0;
+	double *calls = calloc((size_t)job->nprocs + 1, sizeof(*calls)), cv = 0, others_med = 0;
 	size_t i, start, nclasses = 0, idle = 0, active;
 	char text[512];
 	int approx = 0, collective = 0;
@@ -211,7 +211,6 @@ int an_clients(const struct an_job *job, const struct an_settings *set, json_obj
 	for (i = 0; i < active; i++)
 		calls[i] = io[idle + i].calls;
 	cv = an_cv(calls, active, NULL);
-	med = active ? calls[active / 2] : 0;
 	/*
 	 * Classes: ranks whose calls stay within the tolerance of the smallest
 	 * of them, split again by bytes the same way (on a copy: io stays in
@@ -250,8 +249,14 @@ int an_clients(const struct an_job *job, const struct an_settings *set, json_obj
 		snprintf(text, sizeof(text), "%zu of %d ranks do no I/O", idle, job->nprocs);
 		json_object_array_add(findings, an_finding(job, AN_F_NO_IO_RANKS, text, ev));
 	}
-	/* The head rank: far more calls than the others, reading inputs they do not. */
-	if (active >= 2 && job->nprocs >= 2 && io[job->nprocs - 1].calls >= 2 * med &&
+	/*
+	 * The head rank: far more calls than the others (twice their median,
+	 * half again the next rank's: at 2 ranks, the other one), reading
+	 * inputs they do not.
+	 */
+	if (active >= 2)
+		others_med = calls[(active - 1) / 2];
+	if (active >= 2 && io[job->nprocs - 1].calls >= 2 * others_med &&
 	    io[job->nprocs - 1].calls >= 1.5 * io[job->nprocs - 2].calls) {
 		const struct rank_io *h = &io[job->nprocs - 1];
 		size_t ninputs;
@@ -266,16 +271,17 @@ int an_clients(const struct an_job *job, const struct an_settings *set, json_obj
 		ev = json_object_new_object();
 		json_object_object_add(ev, "rank", json_object_new_int64(h->rank));
 		json_object_object_add(ev, "calls", an_num(h->calls));
-		json_object_object_add(ev, "median_calls", an_num(med));
+		json_object_object_add(ev, "median_calls", an_num(others_med));
 		json_object_object_add(ev, "bytes_read", an_num(h->bytes_read));
 		json_object_object_add(ev, "inputs_read_alone",
 				       json_object_new_int64((int64_t)ninputs));
 		json_object_object_add(ev, "inputs", inputs);
 		json_object_object_add(res, "head_rank", json_object_new_int64(h->rank));
 		snprintf(text, sizeof(text),
-			 "rank %d is the head rank: %.0f calls against a median of %.0f, reading "
+			 "rank %d is the head rank: %.0f calls against the other ranks' median of "
+			 "%.0f, reading "
 			 "%zu files no other rank reads",
-			 h->rank, h->calls, med, ninputs);
+			 h->rank, h->calls, others_med, ninputs);
 		json_object_array_add(findings, an_finding(job, AN_F_HEAD_RANK, text, ev));
 	}
 spread:

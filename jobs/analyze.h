@@ -118,6 +118,7 @@ struct an_job {
 	char *untracked;			 /* what the runtime could not follow, or NULL */
 	int folded;				 /* records were folded (the memory budget) */
 	unsigned io_libs; /* IOA_LIB_* bits: the I/O libraries the program used (job key 34) */
+	double startup;	  /* MPI start-up: the median rank's end of MPI_Init (trace), else 0 */
 	size_t nhosts;
 	char **hosts;
 	int32_t *rank_node;	/* per rank (nprocs of them), or NULL */
@@ -278,6 +279,17 @@ struct an_io_time {
 
 int an_io_time(const struct an_job *job, struct an_io_time *t);
 
+/*
+ * MPI start-up, seconds from the job's start: when the median rank's
+ * MPI_Init (or MPI_Init_thread) returned, from the trace; 0 without it.
+ * The launch and MPI_Init are neither I/O nor the program's compute: the
+ * time scales the analyses judge by (an_run_seconds()) start after them.
+ */
+double an_mpi_startup(const struct an_job *job);
+
+/* The job's run time after MPI start-up (at least a millisecond). */
+double an_run_seconds(const struct an_job *job);
+
 /* One record's seconds in its layer (0 for a module without times). */
 double an_record_io_time(const struct an_record *r);
 
@@ -309,6 +321,9 @@ extern const char *const an_size_bin_names[10];
 
 /* Mean and coefficient of variation of n numbers (0 when n < 2 or the mean is 0). */
 double an_cv(const double *v, size_t n, double *mean);
+
+/* The median of n values (sorts v); 0 for none. */
+double an_median(double *v, size_t n);
 
 /* A number for JSON: non-finite values (which JSON cannot hold) as 0. */
 json_object *an_num(double v);

@@ -187,24 +187,25 @@ static void kernels(struct html *p, json_object *m)
 static void cost(struct html *p, json_object *m)
 {
 	json_object *t = get(m, "time"), *ops = get(m, "operations"), *fs = get(m, "filesystems");
-	const char *labels[8] = {"read",
+	const char *labels[9] = {"read",
 				 "write",
 				 "metadata",
 				 "in POSIX calls",
 				 "in STDIO calls",
 				 "in MPI-IO calls",
 				 "MPI synchronization",
+				 "MPI start-up (launch, MPI_Init)",
 				 "run time x ranks"};
-	double v[8] = {getd(t, "read"),	    getd(t, "write"),	    getd(t, "metadata"),
+	double v[9] = {getd(t, "read"),	    getd(t, "write"),	    getd(t, "metadata"),
 		       getd(t, "posix"),    getd(t, "stdio"),	    getd(t, "mpiio"),
-		       getd(t, "mpi_sync"), getd(t, "rank_seconds")};
+		       getd(t, "mpi_sync"), getd(t, "mpi_startup"), getd(t, "rank_seconds")};
 	size_t i;
 	char a[64], b[64];
 
 	html_put(p, "<h2>I/O cost</h2>\n<p class=\"muted\">Seconds summed over ranks. Read, "
 		    "write and metadata count every layer once: an MPI-IO call's time covers "
 		    "the POSIX calls it made. Below them, each layer's own time.</p>\n");
-	html_hbars(p, labels, v, 8, 0, "#4a78b5");
+	html_hbars(p, labels, v, 9, 0, "#4a78b5");
 	html_put(p, "<table><tr><th>operation</th><th class=\"n\">count</th></tr>\n");
 	for (i = 0; i < json_object_array_length(ops); i++) {
 		json_object *o = json_object_array_get_idx(ops, i);

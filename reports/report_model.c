@@ -235,7 +235,7 @@ static void layers_and_ops(const struct an_job *job, json_object *model)
 		{IOA_MOD_MPIIO, MPIIO_INDEP_READS, "MPI-IO independent reads"},
 		{IOA_MOD_MPIIO, MPIIO_INDEP_WRITES, "MPI-IO independent writes"},
 	};
-	double sync = 0, count[sizeof(ops) / sizeof(ops[0])] = {0};
+	double sync = 0, startup = 0, count[sizeof(ops) / sizeof(ops[0])] = {0};
 	json_object *layers = json_object_new_object(), *o = json_object_new_array();
 	struct an_io_time io;
 	size_t i, k;
@@ -249,9 +249,17 @@ static void layers_and_ops(const struct an_job *job, json_object *model)
 			if (ops[k].m == r->module)
 				count[k] += (double)r->c[ops[k].counter];
 	}
-	for (i = 0; i < job->nev; i++)
-		if (job->sigs[job->ev[i].sig].module == IOA_TRACE_MPI)
+	/* MPI_Init is start-up, not synchronization: each rank's wait until it returned. */
+	for (i = 0; i < job->nev; i++) {
+		const struct an_sig *s = &job->sigs[job->ev[i].sig];
+
+		if (s->module != IOA_TRACE_MPI)
+			continue;
+		if (!strcmp(s->name, "Init") || !strcmp(s->name, "Init_thread"))
+			startup += job->ev[i].start + job->ev[i].dur;
+		else
 			sync += job->ev[i].dur;
+	}
 	json_object_object_add(layers, "read", num(io.kind[AN_READ]));
 	json_object_object_add(layers, "write", num(io.kind[AN_WRITE]));
 	json_object_object_add(layers, "metadata", num(io.kind[AN_META]));
@@ -259,6 +267,7 @@ static void layers_and_ops(const struct an_job *job, json_object *model)
 	json_object_object_add(layers, "stdio", num(io.layer_total[AN_STDIO]));
 	json_object_object_add(layers, "mpiio", num(io.layer_total[AN_MPIIO]));
 	json_object_object_add(layers, "mpi_sync", num(sync));
+	json_object_object_add(layers, "mpi_startup", num(startup));
 	json_object_object_add(layers, "rank_seconds", num(job->seconds * job->nprocs));
 	json_object_object_add(model, "time", layers);
 	for (k = 0; k < sizeof(ops) / sizeof(ops[0]); k++)

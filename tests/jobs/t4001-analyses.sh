@@ -47,9 +47,10 @@ id[untraced]=$(job 4 fixed -genv IOATLAS_TRACE 0 -genv GROUND_TRUTH_COMPUTE 1)
 id[amr4-fast]=$(job 4 amr -genv GROUND_TRUTH_COMPUTE 0.02)
 id[amr8-fast]=$(job 8 amr -genv GROUND_TRUTH_COMPUTE 0.02)
 id[fixed8-fast]=$(job 8 fixed -genv GROUND_TRUTH_COMPUTE 0.02)
+id[fixed2]=$(job 2 fixed -genv GROUND_TRUTH_COMPUTE 0.02)
 for mode in fixed amr amr-moving collective fpp temp header shared-header small random serial \
 	untraced streams \
-	amr4-fast amr8-fast fixed8-fast; do
+	amr4-fast amr8-fast fixed8-fast fixed2; do
 	like "${id[$mode]}" '^[0-9]+$' "the $mode job ran and is in the warehouse"
 done
 
@@ -57,9 +58,9 @@ done
 psql -X -q -c 'CREATE ROLE batch LOGIN IN ROLE ioatlas_reader'
 export IOATLAS_WAREHOUSE_CONNINFO="user=batch" IOATLAS_ANALYZE_FPP_MIN_FILES=4
 ok "the nightly run analyses every new job" "$analyze"
-like "$(cat "$TEST_TMP/last.out")" "16 jobs analysed" "all sixteen of them"
+like "$(cat "$TEST_TMP/last.out")" "17 jobs analysed" "all seventeen of them"
 is "$(q "SELECT count(DISTINCT analysis) || ' ' || count(*) FROM analysis_results")" \
-	"8 128" "eight analyses per job, one result each"
+	"8 136" "eight analyses per job, one result each"
 
 # r JOB ANALYSIS PATH: a value of a result (PATH as for #>>).
 r() { q "SELECT result #>> '$3' FROM analysis_results WHERE job = $1 AND analysis = '$2'"; }
@@ -78,6 +79,18 @@ done
 j=${id[fixed8-fast]}
 is "$(r "$j" checkpoints '{checkpoints}')" 4 "fixed, 20 ms apart, 8 ranks: four checkpoints"
 is "$(r "$j" amr '{classification}')" not_amr "fixed, 20 ms apart, 8 ranks: not AMR"
+
+# Imbalance judged against noise: ranks writing alike raise none, whatever their jitter;
+# ranks writing 1:4:2:8 parts of the same files do.
+for mode in fixed fixed8-fast fixed2; do
+	is "$(codes "${id[$mode]}" insights | grep -o '[a-z_]*imbalance')" "" \
+		"$mode: ranks writing alike raise no imbalance"
+done
+is "$(codes "${id[amr]}" insights | grep -o 'data_imbalance')" data_imbalance \
+	"amr: ranks writing 1:4:2:8 parts of each shared file are a data imbalance"
+
+# Two ranks: the head rank is judged against the other one.
+is "$(r "${id[fixed2]}" clients '{head_rank}')" 0 "fixed, 2 ranks: rank 0 is the head rank"
 
 # A read-only job that prints a lot: what goes to stdout and stderr is no checkpoint.
 j=${id[streams]}
@@ -213,7 +226,7 @@ like "$(cat "$TEST_TMP/last.out")" "1 jobs analysed" "analyses the job lacking t
 is "$(q "SELECT string_agg(version::text, ' ' ORDER BY version) FROM analysis_results
 	WHERE job = ${id[fixed]} AND analysis = 'amr'")" "0 2" "both versions stand side by side"
 ok "--since/--until re-analyse a period" "$analyze" --since 2000-01-01 --until 2100-01-01 --only amr
-like "$(cat "$TEST_TMP/last.out")" "16 jobs analysed" "every job in it"
+like "$(cat "$TEST_TMP/last.out")" "17 jobs analysed" "every job in it"
 
 # What the warehouse holds is not trusted either: a trace that does not
 # decode, counter arrays cut short, nodes that do not exist.

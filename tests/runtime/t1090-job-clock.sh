@@ -4,7 +4,8 @@
 # on Open MPI the log puts every rank's read after the write it reads, and
 # each rank's first read and last write where the program's own wall-clock
 # readings put them (on one host: within 2 ms); the trace places the reads
-# within its stated precision; the log says how its clock was made.
+# within its stated precision; the log says how its clock was made; the
+# analyses' MPI start-up ends where the ranks' MPI_Init returned.
 . "$IOA_SOURCE_DIR/tests/lib/test-lib.sh"
 . "$IOA_SOURCE_DIR/tests/lib/runtime-lib.sh"
 require_mpi
@@ -21,7 +22,7 @@ exec "$@"
 SH
 chmod +x "$skew"
 
-plan 17
+plan 19
 
 # Seconds from the log's start to a wall-clock instant (ns since the epoch).
 since() { awk -v t="$1" -v s="$2" 'BEGIN { printf "%.6f", (t - s) * 1e-9 }'; }
@@ -63,6 +64,18 @@ check() {
 			bad="$bad rank$k(${t:-none}/$want)"
 	done
 	is "$bad" "" "$name: the trace puts each rank's read when it happened, within its precision"
+	# MPI start-up, which the analyses leave out of the run: until the median rank's
+	# MPI_Init returned (the median of 4: the mean of the middle two), within the
+	# trace's precision.
+	want=$(for k in 0 1 2 3; do since "$(truth "$k" init_end_ns)" "$start"; echo; done | sort -g |
+		awk 'NR == 2 || NR == 3 { s += $1 } END { printf "%.6f", s / 2 }')
+	"$IOA_CMD" report "$log" --json -o "$TEST_TMP/$name.json"
+	t=$(python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+print([a.get("result", a) for a in d["analyses"] if a.get("analysis") == "insights"][0]["mpi_startup"])' \
+		"$TEST_TMP/$name.json")
+	ok "$name: MPI start-up ends where the ranks' MPI_Init returned ($t s, program: $want s)" \
+		near "${t:--1}" "$want" "$(awk -v w="$want" 'BEGIN { print w * 0.031 + 0.003 }')"
 }
 
 # run NAME RUNNER PROGRAM: the chain under the runtime, ranks launched apart.

@@ -2,8 +2,9 @@
  * token-chain — the ranks take turns: rank r waits for rank r - 1's token,
  * reads the file rank r - 1 wrote, writes its own and passes the token
  * on.  Each rank prints when, on its wall clock (ns since the epoch), its
- * read began and its write ended, so that a test can hold the log's times
- * against them: every read comes after the write it reads.
+ * MPI_Init returned, its read began and its write ended, so that a test
+ * can hold the log's times against them: every read comes after the write
+ * it reads.
  *
  *	mpiexec -n 4 token-chain DIR [BYTES]
  */
@@ -25,12 +26,13 @@ static long long wall_ns(void)
 
 int main(int argc, char **argv)
 {
-	long long read_start = 0, write_end;
+	long long read_start = 0, write_end, init_end;
 	int rank, size, token = 0, fd, rc = 0;
 	size_t bytes = argc > 2 ? (size_t)strtoul(argv[2], NULL, 10) : 65536;
 	char path[4096], *buf;
 
 	MPI_Init(&argc, &argv);
+	init_end = wall_ns();
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
 	buf = malloc(bytes ? bytes : 1);
@@ -58,7 +60,8 @@ int main(int argc, char **argv)
 		close(fd);
 	if (rank + 1 < size)
 		MPI_Send(&token, 1, MPI_INT, rank + 1, 0, MPI_COMM_WORLD);
-	printf("rank %d read_start_ns %lld write_end_ns %lld\n", rank, read_start, write_end);
+	printf("rank %d read_start_ns %lld write_end_ns %lld init_end_ns %lld\n", rank, read_start,
+	       write_end, init_end);
 	free(buf);
 	MPI_Finalize();
 	return rc;
