@@ -75,6 +75,7 @@ struct job_info {
 	struct ioa_buf user, jobid, scheduler, exe, args, version, settings;
 	struct ioa_buf hostnames, rank_nodes; /* as the log has them */
 	unsigned io_libs;		      /* IOA_JOB_LIBRARIES: IOA_LIB_* bits */
+	struct ioa_clock clock;		      /* IOA_JOB_CLOCK, when well formed */
 	/* Job keys IOA_JOB_STEP to IOA_JOB_NODELIST (the batch system's), display form. */
 	struct ioa_buf sched[SCHED_KEYS];
 	/* IOA_JOB_PARTIAL, a log recovered from a killed job: its well-formed fields. */
@@ -380,6 +381,10 @@ static int on_job(uint16_t key, const unsigned char *value, uint32_t len, void *
 		j->have[key] = 1;
 		ioa_partial_release(&j->partial);
 		return ioa_partial_parse(&j->partial, value, len);
+	case IOA_JOB_CLOCK:
+		/* Untrusted text: a malformed key is no clock (NULL columns), never the log. */
+		j->have[key] = !ioa_parse_clock((const char *)value, len, &j->clock);
+		return 0;
 	case IOA_JOB_LIBRARIES:
 		/* Untrusted text: only the names common/ioa_logfmt.h knows count. */
 		j->have[key] = 1;
@@ -1419,10 +1424,12 @@ static int ledger(struct load *l, const char *status, const char *path, const ch
 		"partial_signal = $27::integer, partial_abort_code = $28::integer, "
 		"partial_reason = $29, partial_ranks = $30, partial_missing = $31, "
 		"partial_until_first = $32::timestamptz, partial_until_last = $33::timestamptz, "
-		"source = $34, io_libraries = string_to_array($35, ' ') "
+		"source = $34, io_libraries = string_to_array($35, ' '), clock_base = $36, "
+		"clock_uncertainty_ns = $37::bigint, clock_drift_ns = $38::bigint "
 		"WHERE id = $11::bigint AND start_time = $15::timestamptz";
 	char size[24], mtime[48], hostpid[300], host[256] = "", rd[24], wr[24];
 	char signal_text[16], abort_code[16], until_first[48], until_last[48], libs[64];
+	char unc[24], drift[24];
 	const struct ioa_partial *partial = &l->job.partial;
 	int ingested = !strcmp(status, "ingested");
 	const char *p[] = {path,
@@ -1440,6 +1447,9 @@ static int ledger(struct load *l, const char *status, const char *path, const ch
 			   rd,
 			   wr,
 			   l->start,
+			   NULL,
+			   NULL,
+			   NULL,
 			   NULL,
 			   NULL,
 			   NULL,
@@ -1498,7 +1508,15 @@ static int ledger(struct load *l, const char *status, const char *path, const ch
 	p[33] = l->job.have[IOA_JOB_SOURCE] ? ioa_buf_str(&source) : NULL;
 	ioa_format_io_libraries(l->job.io_libs, libs, sizeof(libs));
 	p[34] = libs[0] ? libs : NULL;
-	rc = rc ? rc : exec(l, insert_and_complete, 35, p);
+	if (l->job.have[IOA_JOB_CLOCK] && l->job.clock.uncertainty_ns <= INT64_MAX &&
+	    l->job.clock.drift_ns <= INT64_MAX) {
+		snprintf(unc, sizeof(unc), "%" PRIu64, l->job.clock.uncertainty_ns);
+		snprintf(drift, sizeof(drift), "%" PRIu64, l->job.clock.drift_ns);
+		p[35] = ioa_clock_base_name(l->job.clock.base);
+		p[36] = l->job.clock.base == IOA_CLOCK_RANK0 ? unc : NULL;
+		p[37] = l->job.clock.base == IOA_CLOCK_RANK0 ? drift : NULL;
+	}
+	rc = rc ? rc : exec(l, insert_and_complete, 38, p);
 	ioa_buf_release(&hosts);
 	ioa_buf_release(&nodes);
 	ioa_buf_release(&source);

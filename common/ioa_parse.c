@@ -179,3 +179,65 @@ void ioa_format_io_libraries(unsigned bits, char *buf, size_t len)
 		used += n;
 	}
 }
+
+int ioa_parse_clock(const char *text, size_t len, struct ioa_clock *c)
+{
+	static const char *const names[] = {"uncertainty_ns", "drift_ns", "ranks", "unmeasured"};
+	uint64_t *fields[4];
+	size_t i = 0, k;
+
+	memset(c, 0, sizeof(*c));
+	fields[0] = &c->uncertainty_ns;
+	fields[1] = &c->drift_ns;
+	fields[2] = &c->ranks;
+	fields[3] = &c->unmeasured;
+	while (i < len) {
+		size_t start, eq, end;
+		char digits[24];
+
+		while (i < len && text[i] == ' ')
+			i++;
+		start = i;
+		while (i < len && text[i] != ' ')
+			i++;
+		end = i;
+		for (eq = start; eq < end && text[eq] != '='; eq++)
+			;
+		if (start == end)
+			break;
+		if (eq == end)
+			goto bad;
+		if (eq - start == 4 && !memcmp(text + start, "base", 4)) {
+			if (end - eq - 1 == 5 && !memcmp(text + eq + 1, "rank0", 5))
+				c->base = IOA_CLOCK_RANK0;
+			else if (end - eq - 1 == 4 && !memcmp(text + eq + 1, "wall", 4))
+				c->base = IOA_CLOCK_WALL;
+			else
+				goto bad;
+			continue;
+		}
+		for (k = 0; k < 4; k++)
+			if (eq - start == strlen(names[k]) &&
+			    !memcmp(text + start, names[k], eq - start))
+				break;
+		if (k == 4)
+			continue;
+		if (end - eq - 1 == 0 || end - eq - 1 >= sizeof(digits))
+			goto bad;
+		memcpy(digits, text + eq + 1, end - eq - 1);
+		digits[end - eq - 1] = '\0';
+		if (ioa_parse_u64(digits, fields[k]))
+			goto bad;
+	}
+	if (c->base == IOA_CLOCK_OWN)
+		goto bad;
+	return 0;
+bad:
+	memset(c, 0, sizeof(*c));
+	return -EINVAL;
+}
+
+const char *ioa_clock_base_name(enum ioa_clock_base base)
+{
+	return base == IOA_CLOCK_RANK0 ? "rank0" : base == IOA_CLOCK_WALL ? "wall" : "own";
+}

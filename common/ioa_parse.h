@@ -39,4 +39,23 @@ unsigned ioa_parse_io_libraries(const char *text, size_t len);
 /* Writes bits' names, space-separated, into buf (len bytes, NUL-terminated). */
 void ioa_format_io_libraries(unsigned bits, char *buf, size_t len);
 
+/*
+ * The job key "clock" (IOA_JOB_CLOCK, docs/log-format.md): how a log's
+ * times were put on one clock.  Untrusted text: words "name=value"
+ * separated by spaces; base is rank0 or wall, the others decimal numbers;
+ * unknown words are skipped, a malformed known one fails.
+ */
+enum ioa_clock_base { IOA_CLOCK_OWN, IOA_CLOCK_RANK0, IOA_CLOCK_WALL };
+
+struct ioa_clock {
+	enum ioa_clock_base base; /* IOA_CLOCK_OWN: no key (each rank from its own start) */
+	uint64_t uncertainty_ns, drift_ns, ranks, unmeasured;
+};
+
+/* 0, or -EINVAL (c then holds no clock: IOA_CLOCK_OWN). */
+int ioa_parse_clock(const char *text, size_t len, struct ioa_clock *c);
+
+/* The base's name: "rank0", "wall", or "own". */
+const char *ioa_clock_base_name(enum ioa_clock_base base);
+
 #endif

@@ -230,7 +230,8 @@ static int load_partial(PGconn *conn, struct an_job *job, const char *id, struct
 		"partial_signal, partial_abort_code, partial_reason, partial_ranks, "
 		"partial_missing, (extract(epoch FROM partial_until_first) * 1000000)::bigint, "
 		"(extract(epoch FROM partial_until_last) * 1000000)::bigint, source, "
-		"array_to_string(io_libraries, ' ') "
+		"array_to_string(io_libraries, ' '), clock_base, clock_uncertainty_ns, "
+		"clock_drift_ns "
 		"FROM jobs WHERE id = $1 AND start_time = $2";
 	static const char *const fields[] = {"how", "signal", "abort_code"};
 	static const char *const lists[] = {"ranks", "missing"};

@@ -148,6 +148,10 @@ static int on_job(uint16_t key, const unsigned char *v, uint32_t len, void *arg)
 		job->partial = 1;
 		ioa_partial_release(&job->ended);
 		return ioa_partial_parse(&job->ended, v, len);
+	case IOA_JOB_CLOCK:
+		/* A malformed key is no clock: the times are each rank's own. */
+		(void)ioa_parse_clock((const char *)v, len, &job->clock);
+		return 0;
 	case IOA_JOB_LIBRARIES:
 		job->io_libs = ioa_parse_io_libraries((const char *)v, len);
 		return 0;

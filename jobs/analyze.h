@@ -21,6 +21,7 @@
 #include "ioa_buf.h"
 #include "ioa_counters.h"
 #include "an_findings.h"
+#include "ioa_parse.h"
 #include "ioa_partial.h"
 #include "ioa_source.h"
 
@@ -118,7 +119,8 @@ struct an_job {
 	char *untracked;			 /* what the runtime could not follow, or NULL */
 	int folded;				 /* records were folded (the memory budget) */
 	unsigned io_libs; /* IOA_LIB_* bits: the I/O libraries the program used (job key 34) */
-	double startup;	  /* MPI start-up: the median rank's end of MPI_Init (trace), else 0 */
+	struct ioa_clock clock; /* job key 33: how its times were put on one clock */
+	double startup; /* MPI start-up: the median rank's end of MPI_Init (trace), else 0 */
 	size_t nhosts;
 	char **hosts;
 	int32_t *rank_node;	/* per rank (nprocs of them), or NULL */

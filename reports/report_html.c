@@ -90,6 +90,9 @@ static void header(struct html *p, json_object *m)
 		html_put(p, " and %zu more", json_object_array_length(hosts) - 16);
 	snprintf(buf, sizeof(buf), "%.3f s", getd(job, "seconds"));
 	html_put(p, "</td></tr>\n<tr><td>run time</td><td>%s</td></tr>\n", buf);
+	html_put(p, "<tr><td>clock</td><td>");
+	html_esc(p, gets(get(job, "clock"), "sentence"));
+	html_put(p, "</td></tr>\n");
 	html_put(p, "<tr><td>settings</td><td class=\"name settings\">");
 	html_esc(p, gets(job, "settings"));
 	html_put(p, "</td></tr>\n</table>\n");

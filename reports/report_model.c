@@ -74,6 +74,39 @@ static json_object *partial_json(const struct an_job *job)
 	return o;
 }
 
+/*
+ * How the job's times were put on one clock (job key 33): its base, and
+ * the worst rank's uncertainty and drift; a sentence for the report.
+ */
+static json_object *clock_json(const struct an_job *job)
+{
+	json_object *o = json_object_new_object();
+	const struct ioa_clock *c = &job->clock;
+	char text[256];
+
+	json_object_object_add(o, "base", str(ioa_clock_base_name(c->base)));
+	if (c->base == IOA_CLOCK_RANK0) {
+		json_object_object_add(o, "uncertainty_ns", num((double)c->uncertainty_ns));
+		json_object_object_add(o, "drift_ns", num((double)c->drift_ns));
+		snprintf(text, sizeof(text),
+			 "every rank measured against the log writer at MPI_Finalize: within "
+			 "%.3g ms, and %.3g ms more early in the run (drift)",
+			 (double)c->uncertainty_ns / 1e6, (double)c->drift_ns / 1e6);
+	} else if (c->base == IOA_CLOCK_WALL) {
+		snprintf(text, sizeof(text),
+			 "each process placed by its wall clock at its start (the hosts' clock "
+			 "sync decides how well)");
+	} else if (job->imported) {
+		snprintf(text, sizeof(text), "the imported log's times, as its tool kept them");
+	} else {
+		snprintf(text, sizeof(text),
+			 "each rank counted from its own start (a log from before one clock per "
+			 "job): ranks launched apart are shifted by that much");
+	}
+	json_object_object_add(o, "sentence", str(text));
+	return o;
+}
+
 static json_object *job_json(const struct an_job *job, const char *source)
 {
 	json_object *o = json_object_new_object(), *hosts = json_object_new_array();
@@ -94,6 +127,7 @@ static json_object *job_json(const struct an_job *job, const char *source)
 	json_object_object_add(o, "seconds", num(job->seconds));
 	json_object_object_add(o, "runtime_version", str(job->version));
 	json_object_object_add(o, "settings", str(job->settings));
+	json_object_object_add(o, "clock", clock_json(job));
 	if (job->partial)
 		json_object_object_add(o, "partial", partial_json(job));
 	return o;

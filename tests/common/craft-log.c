@@ -20,6 +20,8 @@
  * Options after OUT, for the logs of the readers' other tests:
  *	--partial FILE              job key 31 `partial` (a log recovered from a killed
  *	                            job) with FILE's bytes as its value, whatever they are
+ *	--clock FILE, --libraries FILE
+ *	                            job keys 33 `clock` and 34 `io_libraries`, the same way
  *	--start NS, --end NS        the job's start and end (ns since the epoch; default:
  *	                            a minute ago and now)
  *
@@ -52,11 +54,13 @@ static int entry(struct ioa_buf *b, uint16_t key, const char *value)
 /* What the options change in the job region (0, NULL: the defaults). */
 struct job_options {
 	uint64_t start_ns, end_ns;
-	const char *partial; /* a file whose bytes are key 31's value */
+	const char *partial;   /* a file whose bytes are key 31's value */
+	const char *clock;     /* key 33's */
+	const char *libraries; /* key 34's */
 };
 
-/* Job key 31 with the bytes of file, read whole (1 MiB at most). */
-static int partial_entry(struct ioa_buf *b, const char *file)
+/* Job key `key` with the bytes of file, read whole (1 MiB at most). */
+static int file_entry(struct ioa_buf *b, uint16_t key, const char *file)
 {
 	static char value[1 << 20];
 	FILE *f = fopen(file, "rb");
@@ -65,7 +69,7 @@ static int partial_entry(struct ioa_buf *b, const char *file)
 
 	if (f)
 		fclose(f);
-	rc = rc ? rc : ioa_enc_u16(b, IOA_JOB_PARTIAL);
+	rc = rc ? rc : ioa_enc_u16(b, key);
 	return rc ? rc : ioa_enc_bytes(b, value, len);
 }
 
@@ -100,7 +104,11 @@ static int job_region(struct ioa_log_writer *w, const char *nprocs, const struct
 	rc = rc ? rc : ioa_enc_u32(&b, 4);
 	rc = rc ? rc : ioa_enc_u32(&b, 0);
 	if (opt->partial)
-		rc = rc ? rc : partial_entry(&b, opt->partial);
+		rc = rc ? rc : file_entry(&b, IOA_JOB_PARTIAL, opt->partial);
+	if (opt->clock)
+		rc = rc ? rc : file_entry(&b, IOA_JOB_CLOCK, opt->clock);
+	if (opt->libraries)
+		rc = rc ? rc : file_entry(&b, IOA_JOB_LIBRARIES, opt->libraries);
 	rc = rc ? rc : ioa_logw_add(w, IOA_REGION_JOB, b.data, b.len);
 	ioa_buf_release(&b);
 	return rc;
@@ -310,7 +318,7 @@ int main(int argc, char **argv)
 	struct ioa_buf trace = IOA_BUF_INIT(1 << 26);
 	const char *kind = argc >= 3 ? argv[1] : "", *suffix = strrchr(kind, '-');
 	size_t kind_len = strlen(kind);
-	struct job_options opt = {0, 0, NULL};
+	struct job_options opt = {0, 0, NULL, NULL, NULL};
 	int rc, in_columns, a;
 
 	for (a = 3; a < argc; a += 2) {
@@ -318,6 +326,10 @@ int main(int argc, char **argv)
 
 		if (!bad && !strcmp(argv[a], "--partial"))
 			opt.partial = argv[a + 1];
+		else if (!bad && !strcmp(argv[a], "--clock"))
+			opt.clock = argv[a + 1];
+		else if (!bad && !strcmp(argv[a], "--libraries"))
+			opt.libraries = argv[a + 1];
 		else if (!bad && !strcmp(argv[a], "--start"))
 			bad = ioa_parse_u64(argv[a + 1], &opt.start_ns) != 0;
 		else if (!bad && !strcmp(argv[a], "--end"))
@@ -326,8 +338,8 @@ int main(int argc, char **argv)
 			bad = 1;
 		if (bad) {
 			fprintf(stderr,
-				"craft-log: bad option '%s' (--partial FILE, --start NS, "
-				"--end NS)\n",
+				"craft-log: bad option '%s' (--partial FILE, --clock FILE, "
+				"--libraries FILE, --start NS, --end NS)\n",
 				argv[a]);
 			return 2;
 		}
@@ -355,12 +367,14 @@ int main(int argc, char **argv)
 	    !is_kind(kind, kind_len, "nprocs") && !is_kind(kind, kind_len, "counters") &&
 	    !is_kind(kind, kind_len, "huge") && !is_kind(kind, kind_len, "ranks") &&
 	    !is_kind(kind, kind_len, "good")) {
-		fprintf(stderr, "usage: craft-log "
-				"loop-empty|loop-calls|nprocs|counters|huge|ranks|regroup|good|"
-				"trace-loop-empty|trace-loop-calls OUT [OPTIONS]\n"
-				"       craft-log counters-columns|huge-columns|good-columns OUT "
-				"[OPTIONS]\n"
-				"options: --partial FILE, --start NS, --end NS\n");
+		fprintf(stderr,
+			"usage: craft-log "
+			"loop-empty|loop-calls|nprocs|counters|huge|ranks|regroup|good|"
+			"trace-loop-empty|trace-loop-calls OUT [OPTIONS]\n"
+			"       craft-log counters-columns|huge-columns|good-columns OUT "
+			"[OPTIONS]\n"
+			"options: --partial FILE, --clock FILE, --libraries FILE, --start NS, "
+			"--end NS\n");
 		return 2;
 	}
 	in_columns = kind_len != strlen(kind);

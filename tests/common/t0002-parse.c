@@ -5,7 +5,9 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdint.h>
+#include <string.h>
 
+#include "ioa_logfmt.h"
 #include "ioa_parse.h"
 #include "tap.h"
 
@@ -106,6 +108,41 @@ static void test_errno_kept(void)
 	is_int(errno, EBADF, "parsing leaves errno alone");
 }
 
+/* The job keys io_libraries and clock: untrusted text from a log. */
+static void test_job_keys(void)
+{
+	static const char *const bad_clocks[] = {
+		"",
+		"uncertainty_ns=5",			 /* no base */
+		"base=rank1 uncertainty_ns=5",		 /* unknown base */
+		"base=rank0 uncertainty_ns=-5",		 /* not a count */
+		"base=rank0 drift_ns=",			 /* empty */
+		"base=rank0 ranks=99999999999999999999", /* out of range */
+		"base=rank0 garbage",			 /* a word without = */
+	};
+	struct ioa_clock c;
+	char buf[64];
+	size_t i;
+	const char *t = "base=rank0 uncertainty_ns=1500 drift_ns=20 ranks=4 unmeasured=0 new=1";
+
+	is_int(ioa_parse_io_libraries("hdf5 adios  pnetcdf", 19),
+	       IOA_LIB_HDF5 | IOA_LIB_ADIOS | IOA_LIB_PNETCDF, "libraries: the names it knows");
+	is_int(ioa_parse_io_libraries("hdf5x adios2 \0hdf5 <script>", 27), IOA_LIB_ADIOS2,
+	       "libraries: whole words only, NUL bytes and the unknown skipped");
+	ioa_format_io_libraries(IOA_LIB_ADIOS | IOA_LIB_HDF5, buf, sizeof(buf));
+	is_str(buf, "hdf5 adios", "libraries: formatted in the key's order");
+	ioa_format_io_libraries(IOA_LIB_HDF5 | IOA_LIB_NETCDF, buf, 8);
+	is_str(buf, "hdf5", "libraries: a short buffer keeps whole names");
+	ok(ioa_parse_clock(t, strlen(t), &c) == 0 && c.base == IOA_CLOCK_RANK0 &&
+		   c.uncertainty_ns == 1500 && c.drift_ns == 20 && c.ranks == 4,
+	   "clock: rank0 with its numbers, an unknown word skipped");
+	ok(ioa_parse_clock("base=wall", 9, &c) == 0 && c.base == IOA_CLOCK_WALL, "clock: wall");
+	for (i = 0; i < sizeof(bad_clocks) / sizeof(bad_clocks[0]); i++)
+		ok(ioa_parse_clock(bad_clocks[i], strlen(bad_clocks[i]), &c) == -EINVAL &&
+			   c.base == IOA_CLOCK_OWN,
+		   "clock refuses '%s'", bad_clocks[i]);
+}
+
 int main(void)
 {
 	test_u64();
@@ -113,5 +150,6 @@ int main(void)
 	test_int();
 	test_size();
 	test_errno_kept();
+	test_job_keys();
 	return tap_done();
 }

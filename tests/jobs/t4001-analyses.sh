@@ -89,6 +89,15 @@ done
 is "$(codes "${id[amr]}" insights | grep -o 'data_imbalance')" data_imbalance \
 	"amr: ranks writing 1:4:2:8 parts of each shared file are a data imbalance"
 
+# The warehouse holds how each job's times were put on one clock, as its log says.
+log=$(q "SELECT path FROM ingest_ledger WHERE job = ${id[fixed]} AND status = 'ingested'")
+w=$(q "SELECT clock_base || ' ' || clock_uncertainty_ns || ' ' || clock_drift_ns FROM jobs
+	WHERE id = ${id[fixed]}")
+like "$w" '^rank0 [0-9]+ [0-9]+$' "fixed: the warehouse holds rank 0's clock with its precision"
+is "$w" \
+	"$("$IOA_BUILD_DIR/bin/ioatlas" parse "$log" | sed -n 's/^# clock: base=\([a-z0-9]*\) uncertainty_ns=\([0-9]*\) drift_ns=\([0-9]*\).*/\1 \2 \3/p')" \
+	"fixed: the warehouse's clock is the log's (base, uncertainty, drift)"
+
 # Two ranks: the head rank is judged against the other one.
 is "$(r "${id[fixed2]}" clients '{head_rank}')" 0 "fixed, 2 ranks: rank 0 is the head rank"
 
