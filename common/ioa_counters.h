@@ -127,13 +127,13 @@
 	  "(ioatlas) bytes written whose later rewrites could not be tracked; when not 0, "        \
 	  "POSIX_OVERWRITES and POSIX_OVERWRITE_BYTES are lower bounds")
 
-#define IOA_POSIX_FCOUNTERS(X)                                                               \
-	IOA_TIMESTAMPS(X, POSIX)                                                             \
-	X(POSIX_F_READ_TIME, "cumulative read time")                                         \
-	X(POSIX_F_WRITE_TIME, "cumulative write time")                                       \
-	X(POSIX_F_META_TIME, "cumulative metadata time (open, close, stat, seek, sync ...)") \
-	X(POSIX_F_MAX_READ_TIME, "duration of the slowest read")                             \
-	X(POSIX_F_MAX_WRITE_TIME, "duration of the slowest write")                           \
+#define IOA_POSIX_FCOUNTERS(X)                                                         \
+	IOA_TIMESTAMPS(X, POSIX)                                                       \
+	X(POSIX_F_READ_TIME, "cumulative read time")                                   \
+	X(POSIX_F_WRITE_TIME, "cumulative write time (write, fsync, fdatasync ...)")   \
+	X(POSIX_F_META_TIME, "cumulative metadata time (open, close, stat, seek ...)") \
+	X(POSIX_F_MAX_READ_TIME, "duration of the slowest read")                       \
+	X(POSIX_F_MAX_WRITE_TIME, "duration of the slowest write")                     \
 	IOA_RANK_FVARIANCE(X, POSIX)
 
 #define IOA_STDIO_COUNTERS(X)                                                                     \
@@ -186,13 +186,13 @@
 	X(MPIIO_FAILED_CALLS, "(ioatlas) calls on this file that failed") \
 	X(MPIIO_POSIX_SUBCALLS, "(ioatlas) POSIX calls issued inside MPI-IO calls on this file")
 
-#define IOA_MPIIO_FCOUNTERS(X)                                     \
-	IOA_TIMESTAMPS(X, MPIIO)                                   \
-	X(MPIIO_F_READ_TIME, "cumulative read time")               \
-	X(MPIIO_F_WRITE_TIME, "cumulative write time")             \
-	X(MPIIO_F_META_TIME, "cumulative metadata time")           \
-	X(MPIIO_F_MAX_READ_TIME, "duration of the slowest read")   \
-	X(MPIIO_F_MAX_WRITE_TIME, "duration of the slowest write") \
+#define IOA_MPIIO_FCOUNTERS(X)                                             \
+	IOA_TIMESTAMPS(X, MPIIO)                                           \
+	X(MPIIO_F_READ_TIME, "cumulative read time")                       \
+	X(MPIIO_F_WRITE_TIME, "cumulative write time (MPI_File_sync too)") \
+	X(MPIIO_F_META_TIME, "cumulative metadata time")                   \
+	X(MPIIO_F_MAX_READ_TIME, "duration of the slowest read")           \
+	X(MPIIO_F_MAX_WRITE_TIME, "duration of the slowest write")         \
 	IOA_RANK_FVARIANCE(X, MPIIO)
 
 /*
@@ -397,31 +397,31 @@
 	IOA_LUSTRE_COMP(X, 4)                                                                                                 \
 	IOA_LUSTRE_OST(X, 0)                                                                                                  \
 	IOA_LUSTRE_OST(X, 1)                                                                                                  \
-	IOA_LUSTRE_OST(X, 2) IOA_LUSTRE_OST(X, 3) IOA_LUSTRE_OST(X, 4) IOA_LUSTRE_OST(X, 5) IOA_LUSTRE_OST(                   \
-		X, 6) IOA_LUSTRE_OST(X, 7) IOA_LUSTRE_OST(X,                                                                  \
-							  8) IOA_LUSTRE_OST(X,                                                \
-									    9) IOA_LUSTRE_OST(X,                              \
-											      10)                             \
-		IOA_LUSTRE_OST(X, 11) IOA_LUSTRE_OST(X, 12) IOA_LUSTRE_OST(X, 13) IOA_LUSTRE_OST(X, 14) IOA_LUSTRE_OST(       \
+	IOA_LUSTRE_OST(X, 2)                                                                                                  \
+	IOA_LUSTRE_OST(X, 3) IOA_LUSTRE_OST(X, 4) IOA_LUSTRE_OST(X, 5) IOA_LUSTRE_OST(X, 6) IOA_LUSTRE_OST(                   \
+		X, 7) IOA_LUSTRE_OST(X, 8) IOA_LUSTRE_OST(X,                                                                  \
+							  9) IOA_LUSTRE_OST(X,                                                \
+									    10) IOA_LUSTRE_OST(X,                             \
+											       11)                            \
+		IOA_LUSTRE_OST(X, 12) IOA_LUSTRE_OST(X, 13) IOA_LUSTRE_OST(X, 14) IOA_LUSTRE_OST(X, 15) IOA_LUSTRE_OST(       \
 			X,                                                                                                    \
-			15) IOA_LUSTRE_OST(X,                                                                                 \
-					   16) IOA_LUSTRE_OST(X,                                                              \
-							      17) IOA_LUSTRE_OST(X,                                           \
-										 18) IOA_LUSTRE_OST(X,                        \
-												    19)                       \
-			IOA_LUSTRE_OST(X, 20) IOA_LUSTRE_OST(X, 21) IOA_LUSTRE_OST(X, 22) IOA_LUSTRE_OST(                     \
-				X, 23) IOA_LUSTRE_OST(X, 24) IOA_LUSTRE_OST(X,                                                \
-									    25) IOA_LUSTRE_OST(X,                             \
-											       26)                            \
-				IOA_LUSTRE_OST(X, 27) IOA_LUSTRE_OST(X, 28) IOA_LUSTRE_OST(X, 29) IOA_LUSTRE_OST(             \
+			16) IOA_LUSTRE_OST(X,                                                                                 \
+					   17) IOA_LUSTRE_OST(X,                                                              \
+							      18) IOA_LUSTRE_OST(X,                                           \
+										 19) IOA_LUSTRE_OST(X,                        \
+												    20)                       \
+			IOA_LUSTRE_OST(X, 21) IOA_LUSTRE_OST(X, 22) IOA_LUSTRE_OST(X, 23) IOA_LUSTRE_OST(                     \
+				X, 24) IOA_LUSTRE_OST(X, 25) IOA_LUSTRE_OST(X,                                                \
+									    26) IOA_LUSTRE_OST(X,                             \
+											       27)                            \
+				IOA_LUSTRE_OST(X, 28) IOA_LUSTRE_OST(X, 29) IOA_LUSTRE_OST(X, 30) IOA_LUSTRE_OST(             \
 					X,                                                                                    \
-					30) IOA_LUSTRE_OST(X,                                                                 \
-							   31) IOA_LUSTRE_OST(X,                                              \
-									      32) IOA_LUSTRE_OST(X,                           \
-												 33)                          \
-					IOA_LUSTRE_OST(X, 34) IOA_LUSTRE_OST(X, 35) IOA_LUSTRE_OST(X, 36) IOA_LUSTRE_OST(     \
-						X, 37) IOA_LUSTRE_OST(X, 38) IOA_LUSTRE_OST(X,                                \
-											    39) IOA_LUSTRE_OST(X, 40)         \
+					31) IOA_LUSTRE_OST(X,                                                                 \
+							   32) IOA_LUSTRE_OST(X,                                              \
+									      33) IOA_LUSTRE_OST(X,                           \
+												 34)                          \
+					IOA_LUSTRE_OST(X, 35) IOA_LUSTRE_OST(X, 36) IOA_LUSTRE_OST(X, 37) IOA_LUSTRE_OST(     \
+						X, 38) IOA_LUSTRE_OST(X, 39) IOA_LUSTRE_OST(X, 40)                            \
 						IOA_LUSTRE_OST(X, 41) IOA_LUSTRE_OST(X, 42) IOA_LUSTRE_OST(                   \
 							X, 43) IOA_LUSTRE_OST(X,                                              \
 									      44) IOA_LUSTRE_OST(X,                           \

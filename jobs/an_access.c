@@ -680,22 +680,18 @@ int an_insights(const struct an_job *job, const struct an_settings *set, json_ob
 			    1 - t.mpiio_asked / t.posix_written, weight, text, ev);
 	}
 	/*
-	 * Metadata means metadata operations: the counters' metadata time holds
-	 * fsync's as Darshan's does not, so the trace's sync time is taken out
-	 * of it and judged on its own.
+	 * Metadata means metadata operations: the counters hold a sync's time
+	 * in the write time, as Darshan's do; the trace's sync time is judged
+	 * on its own below.
 	 */
-	meta = t.time.kind[AN_META] - t.sync;
-	meta = meta > 0 ? meta : 0;
+	meta = t.time.kind[AN_META];
 	if (io_time > 0 && meta / io_time >= set->metadata_share &&
 	    meta >= set->min_io_seconds / 10) {
-		json_object *ev = ev2("metadata_time", meta, "io_time", io_time);
-
-		json_object_object_add(ev, "sync_time", an_num(t.sync));
 		snprintf(text, sizeof(text),
-			 "metadata (open, stat, seek, close ...) takes %.0f%% of the I/O time%s",
-			 100 * meta / io_time,
-			 job->traced_ranks ? "" : " (sync time included: no trace)");
-		add_insight(list, &n, job, AN_F_METADATA_HEAVY, meta / io_time, weight, text, ev);
+			 "metadata (open, stat, seek, close ...) takes %.0f%% of the I/O time",
+			 100 * meta / io_time);
+		add_insight(list, &n, job, AN_F_METADATA_HEAVY, meta / io_time, weight, text,
+			    ev2("metadata_time", meta, "io_time", io_time));
 	}
 	if (io_time > 0 && t.sync / io_time >= set->metadata_share &&
 	    t.sync >= set->min_io_seconds / 10) {

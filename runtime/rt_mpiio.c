@@ -144,7 +144,12 @@ void rt_mpiio_meta(const char *op, const void *handle, int counter, int failed, 
 	if (counter < 0) /* Darshan does not see MPI_File_set_info: neither count nor time */
 		return;
 	rec->counters[counter]++;
-	rt_add_time(&rec->fcounters[MPIIO_F_META_TIME], &rec->meta_end, t0, t1);
+	/* MPI_File_sync waits for written data to reach storage: write time, as Darshan counts it.
+	 */
+	if (counter == MPIIO_SYNCS)
+		rt_add_time(&rec->fcounters[MPIIO_F_WRITE_TIME], &rec->write_end, t0, t1);
+	else
+		rt_add_time(&rec->fcounters[MPIIO_F_META_TIME], &rec->meta_end, t0, t1);
 }
 
 /*

@@ -483,7 +483,11 @@ static struct rt_record *fd_meta(const char *op, int fd, int counter, int failed
 		return NULL;
 	}
 	d->rec->counters[counter]++;
-	rt_add_time(&d->rec->fcounters[POSIX_F_META_TIME], &d->rec->meta_end, t0, t1);
+	/* A sync waits for written data to reach storage: write time, as Darshan counts it. */
+	if (counter == POSIX_FSYNCS || counter == POSIX_FDSYNCS)
+		rt_add_time(&d->rec->fcounters[POSIX_F_WRITE_TIME], &d->rec->write_end, t0, t1);
+	else
+		rt_add_time(&d->rec->fcounters[POSIX_F_META_TIME], &d->rec->meta_end, t0, t1);
 	return d->rec;
 }
 

@@ -8,6 +8,7 @@
 # (NULL), unknown library names are left out; `ioatlas report` of the
 # job then states the clock's precision and advises for the library on top.
 . "$IOA_SOURCE_DIR/tests/lib/test-lib.sh"
+. "$IOA_SOURCE_DIR/tests/lib/runtime-lib.sh"
 require_pg
 
 craft="$IOA_BUILD_DIR/tests/common/craft-log"
@@ -46,11 +47,8 @@ is "$(columns hostile.ioa)" "|||pnetcdf" \
 	"hostile keys: the malformed clock is none, only the library named whole is kept"
 is "$(columns plain.ioa)" "|||" "no keys: NULL"
 
-"$IOA_BUILD_DIR/bin/ioatlas" report "$TEST_TMP/rank0.ioa" --json -o rank0.json
+"$IOA_CMD" report "$TEST_TMP/rank0.ioa" --json -o rank0.json
 like "$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["job"]["clock"]["sentence"])' rank0.json)" \
 	'within 0.0015 ms' "the report states the clock's precision"
-is "$(python3 -c 'import json, sys
-d = json.load(open(sys.argv[1]))
-print([a.get("result", a) for a in d["analyses"] if a.get("analysis") == "insights"][0]["advice_for"])' rank0.json)" \
-	adios "and advises for ADIOS, the library on top of HDF5"
+is "$(ioa_result rank0.json insights 'r["advice_for"]')" adios "and advises for ADIOS, the library on top of HDF5"
 ok "a second pass over them changes nothing" run_timeout 60 "$ingest" "$TEST_TMP/rank0.ioa" "$TEST_TMP/hostile.ioa"

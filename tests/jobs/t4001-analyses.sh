@@ -132,7 +132,11 @@ like "$(q "SELECT f->'evidence'->>'inputs' FROM analysis_results,
 j=${id[untraced]}
 is "$(r "$j" checkpoints '{source}')" "time bins" "untraced: the phases come from the time bins"
 is "$(r "$j" checkpoints '{checkpoints}')" 4 "untraced: the same four checkpoints"
-is "$(r "$j" amr '{classification}')" not_amr "untraced: not AMR"
+# Ranks launched apart (by hundreds of ms under the sanitizers) have bin grids apart too: the
+# bins may then be too coarse to tell, which the analyses must say, never a wrong verdict.
+cls=$(r "$j" amr '{classification}')
+ok "untraced: not AMR, or too coarse to tell and said so ($cls)" test "$cls" = not_amr -o \
+	"$cls/$(codes "$j" checkpoints | grep -o coarse_time_bins)" = unknown/coarse_time_bins
 ok "untraced: with less confidence than from the trace" \
 	test "$(q "SELECT a.confidence < b.confidence FROM analysis_results a, analysis_results b
 		WHERE a.job = $j AND b.job = ${id[fixed]} AND a.analysis = 'checkpoints'

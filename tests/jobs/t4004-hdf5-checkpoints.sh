@@ -29,15 +29,8 @@ run() {
 	"$IOA_CMD" report "$(ioa_only_log "$logs")" --json -o "$TEST_TMP/$1.json"
 }
 
-# result NAME ANALYSIS EXPR: a Python expression over the analysis's result r.
-result() {
-	python3 -c 'import json, sys
-d = json.load(open(sys.argv[1]))
-r = [a for a in d["analyses"] if a.get("analysis") == sys.argv[2]][0]
-r = r.get("result", r)
-codes = [f["code"] for f in r["findings"]]
-print(eval(sys.argv[3]))' "$TEST_TMP/$1.json" "$2" "$3"
-}
+# result NAME ANALYSIS EXPR: a Python expression over the analysis's result r (ioa_result).
+result() { ioa_result "$TEST_TMP/$1.json" "$2" "$3"; }
 
 run traced 1
 asked=$(awk '$1 == "steps" { print $6 }' "$TEST_TMP/traced.out")

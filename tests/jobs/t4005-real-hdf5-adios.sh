@@ -42,15 +42,23 @@ ok "Darshan 3.5.0's tools unpack" tar -xzf "$tools" -C "$work/darshan"
 D="$work/darshan/darshan-3.5.0"
 dparser() { LD_LIBRARY_PATH="$D/lib" "$D/bin/darshan-parser" "$@"; }
 
-# --- build both from Debian's sources, as their makefiles would
+# --- build both from Debian's sources, as their makefiles would.  A sanitized runtime
+# needs the sanitizers' runtimes loaded first: preloaded into these programs
+# uninstrumented, MPI_Init deadlocks in glibc's locale lock (ASan alone does it, without
+# ioatlas), so in sanitizer builds they are built with the same sanitizers.
+san=
+if [ -n "${IOA_SANITIZE:-}" ]; then
+	san="-fsanitize=$IOA_SANITIZE"
+	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0:verify_asan_link_order=0"
+fi
 gzip -dc "$h5ex" >ph5example.c
 cp "$adex/adios_globaltime.c" "$adex/gwrite_restart.ch" "$adex/adios_globaltime.xml" adios/
 ok "ph5example builds with h5pcc.mpich (static HDF5) and -shlib (shared)" \
-	sh -c 'h5pcc.mpich -o ph5example ph5example.c && h5pcc.mpich -shlib -o ph5shared ph5example.c'
+	sh -c "h5pcc.mpich $san -o ph5example ph5example.c && h5pcc.mpich $san -shlib -o ph5shared ph5example.c"
 # ADIOS's pkg-config file names its MPICH library's folder after the generic one: put it first.
 adlib=$(pkg-config --variable=libdir adios-mpich)/adios/mpich
 ok "adios_globaltime builds on libadios-mpich" \
-	sh -c "mpicc.mpich -o adios/adios_globaltime adios/adios_globaltime.c \
+	sh -c "mpicc.mpich $san -o adios/adios_globaltime adios/adios_globaltime.c \
 		\$(pkg-config --cflags adios-mpich) -L'$adlib' \$(pkg-config --libs adios-mpich)"
 
 # What the programs are: HDF5 and ADIOS linked into them, or loaded from a shared library.
@@ -93,17 +101,8 @@ like "$(libs adios)" '(^| )adios( |$)' "adios_globaltime: ADIOS recorded among t
 for run in h5 adios; do
 	"$IOA_CMD" report "$(cat "$run.log")" --json -o "$run.json"
 done
-# result RUN ANALYSIS EXPR: a Python expression over the analysis's result r (codes: its
-# finding codes; f(code): the finding of that code).
-result() {
-	python3 -c 'import json, sys
-d = json.load(open(sys.argv[1]))
-r = [a for a in d["analyses"] if a.get("analysis") == sys.argv[2]][0]
-r = r.get("result", r)
-codes = [f["code"] for f in r["findings"]]
-f = lambda c: [x for x in r["findings"] if x["code"] == c][0]
-print(eval(sys.argv[3]))' "$work/$1.json" "$2" "$3"
-}
+# result RUN ANALYSIS EXPR: a Python expression over the analysis's result r (ioa_result).
+result() { ioa_result "$work/$1.json" "$2" "$3"; }
 
 # dsum LOG COUNTER FILE: Darshan's counter for FILE, summed over its records.
 dsum() { dparser "$1" | awk -v c="$2" -v f="$3" '$4 == c && $6 == f { s += $5 } END { print s + 0 }'; }

@@ -115,3 +115,16 @@ ioa_records() {
 	"$IOA_CMD" parse "$1" | awk -F '\t' -v m="$2" '$1 == m { print $2 "\t" $6 }' |
 		LC_ALL=C sort -u
 }
+
+# ioa_result JSON ANALYSIS EXPR: a Python expression over an analysis's
+# result r in a report's JSON (`ioatlas report --json`): codes is the list of
+# its finding codes, f(CODE) its finding of that code.
+ioa_result() {
+	python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+r = [a for a in d["analyses"] if a.get("analysis") == sys.argv[2]][0]
+r = r.get("result", r)
+codes = [x["code"] for x in r.get("findings", [])]
+f = lambda c: [x for x in r["findings"] if x["code"] == c][0]
+print(eval(sys.argv[3]))' "$@"
+}

@@ -70,10 +70,7 @@ check() {
 	want=$(for k in 0 1 2 3; do since "$(truth "$k" init_end_ns)" "$start"; echo; done | sort -g |
 		awk 'NR == 2 || NR == 3 { s += $1 } END { printf "%.6f", s / 2 }')
 	"$IOA_CMD" report "$log" --json -o "$TEST_TMP/$name.json"
-	t=$(python3 -c 'import json, sys
-d = json.load(open(sys.argv[1]))
-print([a.get("result", a) for a in d["analyses"] if a.get("analysis") == "insights"][0]["mpi_startup"])' \
-		"$TEST_TMP/$name.json")
+	t=$(ioa_result "$TEST_TMP/$name.json" insights 'r["mpi_startup"]')
 	ok "$name: MPI start-up ends where the ranks' MPI_Init returned ($t s, program: $want s)" \
 		near "${t:--1}" "$want" "$(awk -v w="$want" 'BEGIN { print w * 0.031 + 0.003 }')"
 }
