@@ -13,25 +13,28 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ioa_logfmt.h"
+#include "ioa_parse.h"
+
 /*
  * Each library: the prefix of its shared objects' file names, and a
  * function of its API that every program using it links in (it lives in
  * the object file a static link always pulls in).
  */
 static const struct io_library {
-	const char *name;
+	unsigned bit;	    /* IOA_LIB_*: its name in the log (common/ioa_logfmt.h) */
 	const char *soname; /* matched at the start of the file name's base */
 	const char *symbol; /* defined in an executable linking it statically */
 } libraries[] = {
-	{"hdf5", "libhdf5", "H5open"},		 {"netcdf", "libnetcdf", "nc_open"},
-	{"pnetcdf", "libpnetcdf", "ncmpi_open"}, {"adios", "libadios", "adios_open"},
-	{"adios2", "libadios2", "adios2_open"},
+	{IOA_LIB_HDF5, "libhdf5", "H5open"},	       {IOA_LIB_NETCDF, "libnetcdf", "nc_open"},
+	{IOA_LIB_PNETCDF, "libpnetcdf", "ncmpi_open"}, {IOA_LIB_ADIOS, "libadios", "adios_open"},
+	{IOA_LIB_ADIOS2, "libadios2", "adios2_open"},
 };
 #define NLIBS (sizeof(libraries) / sizeof(libraries[0]))
 
 static int by_soname(struct dl_phdr_info *info, size_t size, void *arg)
 {
-	unsigned char *found = arg;
+	unsigned *found = arg;
 	const char *base;
 	size_t i;
 
@@ -46,14 +49,14 @@ static int by_soname(struct dl_phdr_info *info, size_t size, void *arg)
 		/* "libadios" must not claim "libadios2...", nor "libhdf5" "libhdf5_hl" alone. */
 		if (!strncmp(base, libraries[i].soname, n) &&
 		    (base[n] == '.' || base[n] == '_' || base[n] == '-'))
-			found[i] = 1;
+			*found |= libraries[i].bit;
 	}
 	return 0;
 }
 
 /* The symbols a symbol table section defines, checked against the libraries' names. */
 static void scan_symbols(const unsigned char *map, size_t size, const Elf64_Shdr *sh,
-			 const Elf64_Shdr *strsh, unsigned char *found)
+			 const Elf64_Shdr *strsh, unsigned *found)
 {
 	const char *strtab;
 	size_t nsyms, s, i;
@@ -79,13 +82,13 @@ static void scan_symbols(const unsigned char *map, size_t size, const Elf64_Shdr
 			size_t n = strlen(libraries[i].symbol);
 
 			if (n < room && !memcmp(name, libraries[i].symbol, n + 1))
-				found[i] = 1;
+				*found |= libraries[i].bit;
 		}
 	}
 }
 
 /* The executable's own symbols: .symtab when it was not stripped, else .dynsym. */
-static void by_symbol(unsigned char *found)
+static void by_symbol(unsigned *found)
 {
 	const unsigned char *map;
 	Elf64_Ehdr eh;
@@ -135,24 +138,11 @@ static void by_symbol(unsigned char *found)
 
 void rt_io_libraries(char *buf, size_t len)
 {
-	unsigned char found[NLIBS] = {0};
+	unsigned found = 0;
 	int saved = errno;
-	size_t i, used = 0;
 
-	if (!len)
-		return;
-	buf[0] = '\0';
-	dl_iterate_phdr(by_soname, found);
-	by_symbol(found);
-	for (i = 0; i < NLIBS; i++) {
-		size_t n = strlen(libraries[i].name);
-
-		if (!found[i] || used + (used > 0) + n + 1 > len)
-			continue;
-		if (used)
-			buf[used++] = ' ';
-		memcpy(buf + used, libraries[i].name, n + 1);
-		used += n;
-	}
+	dl_iterate_phdr(by_soname, &found);
+	by_symbol(&found);
+	ioa_format_io_libraries(found, buf, len);
 	errno = saved;
 }

@@ -17,9 +17,9 @@
 #include <stddef.h>
 
 /*
- * Writes the I/O libraries found, space-separated from "hdf5 netcdf
- * pnetcdf adios adios2" in that order, into buf (len bytes, NUL-terminated;
- * empty when none).  Keeps errno.
+ * Writes the I/O libraries found into buf as the job key io_libraries
+ * holds them (ioa_format_io_libraries(); len bytes, NUL-terminated, empty
+ * when none).  Keeps errno.
  */
 void rt_io_libraries(char *buf, size_t len);
 
