@@ -213,9 +213,14 @@ static int decode_group(struct ioa_cursor *c, struct ioa_trace_group *g, uint64_
 	len = ioa_cursor_uvar(c);
 	if (len > c->left || !(p = ioa_cursor_take(c, (size_t)len)))
 		return -EINVAL;
-	if (!(g->times = dup_bytes(p, (size_t)len)))
+	/* Before version 4 the times ended with the overrides: no call's order of gaps. */
+	if (!(g->times = malloc((size_t)len + 1)))
 		return -ENOMEM;
+	if (len)
+		memcpy(g->times, p, (size_t)len);
 	g->times_len = (size_t)len;
+	if (version < 4)
+		g->times[g->times_len++] = 0;
 	return c->overrun ? -EINVAL : 0;
 }
 
@@ -226,7 +231,7 @@ int ioa_trace_decode(struct ioa_trace *t, const void *raw, size_t len)
 	struct ioa_trace_group *groups;
 	int rc = 0;
 
-	if (c.overrun || (version != 2 && version != IOA_TRACE_VERSION) || n > c.left)
+	if (c.overrun || version < 2 || version > IOA_TRACE_VERSION || n > c.left)
 		return -EINVAL;
 	groups = realloc(t->groups, (t->ngroups + n + 1) * sizeof(*groups));
 	if (!groups)
@@ -373,6 +378,140 @@ static int write_hist(struct ioa_buf *out, const uint16_t *bins, const uint64_t 
 }
 
 /*
+ * The order of calls' gaps (version 4): entries naming their owner (0 the
+ * group's, 1 + i the group's rank i's own) and call (leaf), each with its
+ * segments in the order the call was made: executions and mean gap.
+ */
+struct tr_order_ent {
+	uint32_t owner, leaf;
+	size_t first; /* its segments, [first, first + n) */
+	uint32_t n;
+	uint64_t execs; /* their executions, summed */
+};
+
+struct tr_orders {
+	struct tr_order_ent *ent;
+	size_t nent, ecap;
+	uint64_t *seg_n;   /* executions */
+	int64_t *seg_mean; /* mean gap, ticks */
+	size_t nseg, scap;
+};
+
+static void orders_free(struct tr_orders *o)
+{
+	free(o->ent);
+	free(o->seg_n);
+	free(o->seg_mean);
+	memset(o, 0, sizeof(*o));
+}
+
+static int orders_seg(struct tr_orders *o, uint64_t n, int64_t mean)
+{
+	if (o->nseg == o->scap) {
+		size_t want = o->scap * 2 + 64;
+		uint64_t *sn = realloc(o->seg_n, want * sizeof(*sn));
+		int64_t *sm;
+
+		if (sn)
+			o->seg_n = sn;
+		sm = sn ? realloc(o->seg_mean, want * sizeof(*sm)) : NULL;
+		if (!sm)
+			return -ENOMEM;
+		o->seg_mean = sm;
+		o->scap = want;
+	}
+	o->seg_n[o->nseg] = n;
+	o->seg_mean[o->nseg++] = mean;
+	return 0;
+}
+
+static int orders_ent(struct tr_orders *o, uint32_t owner, uint32_t leaf)
+{
+	if (o->nent == o->ecap) {
+		size_t want = o->ecap * 2 + 16;
+		struct tr_order_ent *e = realloc(o->ent, want * sizeof(*e));
+
+		if (!e)
+			return -ENOMEM;
+		o->ent = e;
+		o->ecap = want;
+	}
+	o->ent[o->nent++] = (struct tr_order_ent){owner, leaf, o->nseg, 0, 0};
+	return 0;
+}
+
+static int order_ent_cmp(const void *a, const void *b)
+{
+	const struct tr_order_ent *x = a, *y = b;
+
+	if (x->owner != y->owner)
+		return x->owner < y->owner ? -1 : 1;
+	return x->leaf < y->leaf ? -1 : x->leaf > y->leaf;
+}
+
+/*
+ * Reads the orders that end a times stream: owners up to nranks, calls
+ * below nleaves, at least one segment of at least one execution each,
+ * means >= 0, and one entry per owner and call.  Entries come back sorted
+ * by owner, then call.
+ */
+static int orders_read(struct tr_orders *o, struct ioa_cursor *c, uint32_t nranks, uint64_t nleaves)
+{
+	uint64_t n = ioa_cursor_uvar(c), i, k;
+	int rc = 0;
+
+	if (c->overrun || n > c->left)
+		return -EINVAL;
+	for (i = 0; i < n && !rc; i++) {
+		uint64_t owner = ioa_cursor_uvar(c), leaf = ioa_cursor_uvar(c);
+		uint64_t nseg = ioa_cursor_uvar(c);
+		struct tr_order_ent *e;
+		int64_t mean = 0;
+
+		if (c->overrun || owner > nranks || leaf >= nleaves || nseg == 0 || nseg > c->left)
+			return -EINVAL;
+		rc = orders_ent(o, (uint32_t)owner, (uint32_t)leaf);
+		e = rc ? NULL : &o->ent[o->nent - 1];
+		for (k = 0; k < nseg && !rc; k++) {
+			uint64_t execs = ioa_cursor_uvar(c);
+
+			if (execs == 0 || __builtin_add_overflow(e->execs, execs, &e->execs) ||
+			    __builtin_add_overflow(mean, ioa_cursor_svar(c), &mean) || mean < 0)
+				return -EINVAL;
+			rc = orders_seg(o, execs, mean);
+		}
+		if (e)
+			e->n = (uint32_t)nseg;
+	}
+	if (rc || c->overrun)
+		return rc ? rc : -EINVAL;
+	if (o->nent > 1)
+		qsort(o->ent, o->nent, sizeof(*o->ent), order_ent_cmp);
+	for (i = 1; i < o->nent; i++)
+		if (!order_ent_cmp(&o->ent[i - 1], &o->ent[i]))
+			return -EINVAL;
+	return 0;
+}
+
+/* Writes entry e's segments (its owner given) as orders_read reads them. */
+static int order_write(struct ioa_buf *out, uint64_t owner, uint64_t leaf, const uint64_t *seg_n,
+		       const int64_t *seg_mean, size_t n)
+{
+	int64_t prev = 0;
+	size_t k;
+	int rc = ioa_enc_uvar(out, owner);
+
+	rc = rc ? rc : ioa_enc_uvar(out, leaf);
+	rc = rc ? rc : ioa_enc_uvar(out, n);
+	for (k = 0; k < n && !rc; k++) {
+		rc = ioa_enc_uvar(out, seg_n[k]);
+		rc = rc ? rc : ioa_enc_svar(out, seg_mean[k] - prev);
+		prev = seg_mean[k];
+	}
+	return rc;
+}
+
+/*
  * A group's times, parsed: per call (leaf, in shape order) the shared
  * histograms of durations and gaps, then the ranks' own where they differ
  * from the shared ones (overrides).  Histogram h is entries [at[h], at[h+1]).
@@ -391,6 +530,7 @@ struct tr_hists {
 	size_t n, cap;
 	struct tr_over *over;
 	size_t nover;
+	struct tr_orders orders;
 };
 
 static void hists_free(struct tr_hists *hs)
@@ -399,6 +539,7 @@ static void hists_free(struct tr_hists *hs)
 	free(hs->bins);
 	free(hs->counts);
 	free(hs->over);
+	orders_free(&hs->orders);
 	memset(hs, 0, sizeof(*hs));
 }
 
@@ -486,6 +627,7 @@ static int hists_read(struct tr_hists *hs, const unsigned char *p, size_t len, u
 	}
 	if (!rc && hs->nover)
 		qsort(hs->over, hs->nover, sizeof(*hs->over), over_cmp);
+	rc = rc ? rc : orders_read(&hs->orders, &c, nranks, nleaves);
 	return rc ? rc : (c.overrun || c.left) ? -EINVAL : 0;
 }
 
@@ -564,6 +706,150 @@ static int bin_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* An order's entry for owner and call, or NULL. */
+static const struct tr_order_ent *order_find(const struct tr_orders *o, uint32_t owner,
+					     uint32_t leaf)
+{
+	struct tr_order_ent key = {owner, leaf, 0, 0, 0};
+
+	return o->nent ? bsearch(&key, o->ent, o->nent, sizeof(*o->ent), order_ent_cmp) : NULL;
+}
+
+/* The order rank j (index in its group) follows for a call: its own, else its group's. */
+static const struct tr_order_ent *order_of(const struct tr_orders *o, uint32_t j, uint32_t leaf)
+{
+	const struct tr_order_ent *e = order_find(o, j + 1, leaf);
+
+	return e ? e : order_find(o, 0, leaf);
+}
+
+/* A step function over a call's executions: segments of n executions, each of value v. */
+struct tr_steps {
+	uint64_t *n;
+	double *v;
+	size_t len;
+};
+
+static void steps_free(struct tr_steps *s)
+{
+	free(s->n);
+	free(s->v);
+	memset(s, 0, sizeof(*s));
+}
+
+/* Merges neighbours pairwise (their values weighted) until at most IOA_TRACE_ORDER_SEGS. */
+static void steps_reduce(struct tr_steps *s)
+{
+	while (s->len > IOA_TRACE_ORDER_SEGS) {
+		size_t i, k = 0;
+
+		for (i = 0; i < s->len; i += 2, k++) {
+			if (i + 1 == s->len) {
+				s->n[k] = s->n[i];
+				s->v[k] = s->v[i];
+				continue;
+			}
+			s->v[k] = (s->v[i] * (double)s->n[i] + s->v[i + 1] * (double)s->n[i + 1]) /
+				  (double)(s->n[i] + s->n[i + 1]);
+			s->n[k] = s->n[i] + s->n[i + 1];
+		}
+		s->len = k;
+	}
+}
+
+/*
+ * Adds an order's segments to the sum s: the segments split where either
+ * does, values added.  Both must cover the same executions.
+ */
+static int steps_add(struct tr_steps *s, const struct tr_orders *o, const struct tr_order_ent *e)
+{
+	size_t cap = s->len + e->n, a = 0, b = 0, k = 0;
+	uint64_t *n = malloc(cap * sizeof(*n)), used_a = 0, used_b = 0;
+	double *v = malloc(cap * sizeof(*v));
+
+	if (!n || !v) {
+		free(n);
+		free(v);
+		return -ENOMEM;
+	}
+	while (b < e->n) {
+		uint64_t left_b = o->seg_n[e->first + b] - used_b, take = left_b;
+		double mean = (double)o->seg_mean[e->first + b];
+
+		if (s->len) {
+			uint64_t left_a;
+
+			if (a == s->len)
+				break;
+			left_a = s->n[a] - used_a;
+			take = left_a < left_b ? left_a : left_b;
+			mean += s->v[a];
+			used_a += take;
+			if (used_a == s->n[a]) {
+				a++;
+				used_a = 0;
+			}
+		}
+		n[k] = take;
+		v[k++] = mean;
+		used_b += take;
+		if (used_b == o->seg_n[e->first + b]) {
+			b++;
+			used_b = 0;
+		}
+	}
+	if (b < e->n || a < s->len) {
+		free(n);
+		free(v);
+		return -EINVAL;
+	}
+	free(s->n);
+	free(s->v);
+	s->n = n;
+	s->v = v;
+	s->len = k;
+	steps_reduce(s);
+	return 0;
+}
+
+/*
+ * The group's order for a call: the mean over the ranks that keep one of
+ * the order each keeps (ranks of one shape make a call equally often).
+ * Written when it says something (two segments or more); *written counts.
+ */
+static int merge_order(struct ioa_trace_group **src, const struct tr_hists *hs, size_t m,
+		       uint32_t leaf, struct ioa_buf *out, uint64_t *written)
+{
+	struct tr_steps sum = {0};
+	uint64_t ranks = 0;
+	size_t i, k;
+	int rc = 0;
+
+	for (i = 0; i < m && !rc; i++) {
+		uint32_t j;
+
+		for (j = 0; j < src[i]->nranks && !rc; j++) {
+			const struct tr_order_ent *e = order_of(&hs[i].orders, j, leaf);
+
+			if (e) {
+				rc = steps_add(&sum, &hs[i].orders, e);
+				ranks++;
+			}
+		}
+	}
+	if (!rc && sum.len > 1) {
+		int64_t *mean = malloc(sum.len * sizeof(*mean));
+
+		for (k = 0; mean && k < sum.len; k++)
+			mean[k] = (int64_t)(sum.v[k] / (double)ranks + 0.5);
+		rc = mean ? order_write(out, 0, leaf, sum.n, mean, sum.len) : -ENOMEM;
+		*written += !rc;
+		free(mean);
+	}
+	steps_free(&sum);
+	return rc;
+}
+
 /*
  * The times of groups src[0..m) as one group's (whose ranks g->ranks are
  * the union): the shared histograms summed call by call, and an override
@@ -574,8 +860,8 @@ static int merge_times(struct ioa_trace_group **src, size_t m, const struct ioa_
 {
 	struct tr_hists *hs = calloc(m, sizeof(*hs)), merged = {0};
 	uint64_t *dense = calloc(TR_MAX_BIN + 1, sizeof(*dense));
-	struct ioa_buf over = IOA_BUF_INIT(SIZE_MAX / 2);
-	uint64_t nover = 0, counts[TR_MAX_BIN + 1];
+	struct ioa_buf over = IOA_BUF_INIT(SIZE_MAX / 2), ords = IOA_BUF_INIT(SIZE_MAX / 2);
+	uint64_t nover = 0, nords = 0, counts[TR_MAX_BIN + 1];
 	uint16_t bins[TR_MAX_BIN + 1];
 	size_t i, h;
 	int rc = hs && dense ? 0 : -ENOMEM;
@@ -623,6 +909,8 @@ static int merge_times(struct ioa_trace_group **src, size_t m, const struct ioa_
 		}
 		rc = hists_push(&merged, bins, counts, n);
 	}
+	for (h = 0; !rc && h < hs[0].nleaves; h++)
+		rc = merge_order(src, hs, m, (uint32_t)h, &ords, &nords);
 	/* Each rank's own times, where the shared ones no longer describe them. */
 	for (i = 0; i < m && !rc; i++) {
 		uint32_t j, leaf;
@@ -641,6 +929,7 @@ static int merge_times(struct ioa_trace_group **src, size_t m, const struct ioa_
 
 			for (leaf = 0; leaf < hs[i].nleaves && !rc; leaf++) {
 				const struct tr_over *ov = hs[i].over;
+				const struct tr_order_ent *e;
 				size_t own = 2 * (size_t)leaf, k;
 
 				/* Overrides are sorted by rank and call: a cursor walks them. */
@@ -666,6 +955,14 @@ static int merge_times(struct ioa_trace_group **src, size_t m, const struct ioa_
 							hs[i].counts + hs[i].at[k],
 							hs[i].at[k + 1] - hs[i].at[k]);
 				nover++;
+				/* Its own times come with its own order of gaps. */
+				e = rc ? NULL : order_of(&hs[i].orders, j, leaf);
+				if (e) {
+					rc = order_write(&ords, (uint64_t)index + 1, leaf,
+							 hs[i].orders.seg_n + e->first,
+							 hs[i].orders.seg_mean + e->first, e->n);
+					nords++;
+				}
 			}
 		}
 	}
@@ -675,10 +972,13 @@ static int merge_times(struct ioa_trace_group **src, size_t m, const struct ioa_
 				merged.at[h + 1] - merged.at[h]);
 	rc = rc ? rc : ioa_enc_uvar(out, nover);
 	rc = rc ? rc : ioa_buf_add(out, over.data, over.len);
+	rc = rc ? rc : ioa_enc_uvar(out, nords);
+	rc = rc ? rc : ioa_buf_add(out, ords.data, ords.len);
 	for (i = 0; hs && i < m; i++)
 		hists_free(&hs[i]);
 	hists_free(&merged);
 	ioa_buf_release(&over);
+	ioa_buf_release(&ords);
 	free(hs);
 	free(dense);
 	return rc;
@@ -882,7 +1182,8 @@ struct ioa_trace_tnode {
 	struct ioa_trace_leaf leaf;
 	int own_times;	/* a call: the histograms are this rank's own, not the group's */
 	uint64_t execs; /* a call: how often the rank made it */
-	uint64_t step;	/* a call: coprime with execs, about 0.618 x execs (see hist_pick) */
+	uint64_t step;	/* a call: coprime with execs, about 0.618 x execs (see golden_pos) */
+	size_t ord;	/* a call with an order of gaps: its first segment in the rank's */
 };
 
 /* 128-bit products for the permutation below (a GCC and Clang extension). */
@@ -897,6 +1198,16 @@ static uint64_t gcd(uint64_t a, uint64_t b)
 		b = t;
 	}
 	return a;
+}
+
+/* A step coprime with n, about 0.618 x n: k -> k x step mod n visits 0..n-1 spread out. */
+static uint64_t golden_step(uint64_t n)
+{
+	uint64_t step = (uint64_t)((double)n * 0.6180339887498949);
+
+	while (step > 0 && gcd(step, n) != 1)
+		step--;
+	return step ? step : 1;
 }
 
 struct tr_parse {
@@ -1052,11 +1363,7 @@ static int parse_nodes(struct tr_parse *p, uint64_t n, unsigned depth, const uin
 			node->execs = execs;
 			if (__builtin_add_overflow(r->calls, execs, &r->calls))
 				return -EINVAL;
-			node->step = (uint64_t)((double)execs * 0.6180339887498949);
-			while (node->step > 0 && gcd(node->step, execs) != 1)
-				node->step--;
-			if (!node->step)
-				node->step = 1;
+			node->step = golden_step(execs);
 			for (v = 0; v < IOA_TRACE_NVALUES && !rc; v++) {
 				struct ioa_trace_model *mo = &node->leaf.model[v];
 				uint64_t mode = ioa_cursor_uvar(&p->shape), k;
@@ -1283,6 +1590,97 @@ static int parse_overrides(struct tr_parse *p)
 	return rc;
 }
 
+struct tr_rank_seg {
+	double mean;
+	uint32_t i;
+};
+
+static int rank_seg_cmp(const void *a, const void *b)
+{
+	const struct tr_rank_seg *x = a, *y = b;
+
+	if (x->mean != y->mean)
+		return x->mean < y->mean ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/*
+ * Where each segment of a call's order starts among its executions sorted
+ * by gap: segments ranked by mean (ties in the order made), so that the
+ * sorted gaps of the histogram go to the segments that took them.
+ */
+static int order_positions(struct ioa_trace_rank *r, size_t first, uint32_t n)
+{
+	struct tr_rank_seg *rs = calloc(n, sizeof(*rs));
+	uint64_t pos = 0;
+	uint32_t k;
+
+	if (!rs)
+		return -ENOMEM;
+	for (k = 0; k < n; k++)
+		rs[k] = (struct tr_rank_seg){r->ord_mean[first + k], k};
+	qsort(rs, n, sizeof(*rs), rank_seg_cmp);
+	for (k = 0; k < n; k++) {
+		size_t at = first + rs[k].i;
+
+		r->ord_pos[at] = pos;
+		r->ord_step[at] = golden_step(r->ord_execs[at]);
+		pos += r->ord_execs[at];
+	}
+	free(rs);
+	return 0;
+}
+
+/*
+ * The orders of gaps: the group's for every call it kept one for, this
+ * rank's own where it keeps one.  Each covers its call's executions.
+ */
+static int parse_orders(struct tr_parse *p)
+{
+	struct ioa_trace_rank *r = p->r;
+	uint32_t me = rank_index(r->group, r->rank) + 1;
+	struct tr_orders o = {0};
+	size_t i, k, nseg = 0;
+	int rc = orders_read(&o, &p->times, r->group->nranks, p->nleaves);
+
+	for (i = 0; !rc && i < o.nent; i++) {
+		const struct tr_order_ent *e = &o.ent[i];
+
+		if (e->execs != r->nodes[p->leaf_node[e->leaf]].execs)
+			rc = -EINVAL;
+		else if (e->owner == 0 || e->owner == me)
+			nseg += e->n;
+	}
+	if (!rc && nseg) {
+		r->ord_execs = calloc(nseg, sizeof(*r->ord_execs));
+		r->ord_pos = calloc(nseg, sizeof(*r->ord_pos));
+		r->ord_step = calloc(nseg, sizeof(*r->ord_step));
+		r->ord_mean = calloc(nseg, sizeof(*r->ord_mean));
+		if (!r->ord_execs || !r->ord_pos || !r->ord_step || !r->ord_mean)
+			rc = -ENOMEM;
+	}
+	/* Sorted by owner: the rank's own order comes after the group's and replaces it. */
+	for (i = 0, k = 0; !rc && nseg && i < o.nent; i++) {
+		const struct tr_order_ent *e = &o.ent[i];
+		struct ioa_trace_tnode *node = &r->nodes[p->leaf_node[e->leaf]];
+		uint32_t j;
+
+		if (e->owner != 0 && e->owner != me)
+			continue;
+		for (j = 0; j < e->n; j++) {
+			r->ord_execs[k + j] = o.seg_n[e->first + j];
+			r->ord_mean[k + j] = (double)o.seg_mean[e->first + j];
+		}
+		node->ord = k;
+		node->leaf.order =
+			(struct ioa_trace_order){e->n, r->ord_execs + k, r->ord_mean + k};
+		rc = order_positions(r, k, e->n);
+		k += e->n;
+	}
+	orders_free(&o);
+	return rc;
+}
+
 void ioa_trace_rank_close(struct ioa_trace_rank *r)
 {
 	uint32_t i;
@@ -1297,6 +1695,10 @@ void ioa_trace_rank_close(struct ioa_trace_rank *r)
 	free(r->vals);
 	free(r->hist_bins);
 	free(r->hist_counts);
+	free(r->ord_execs);
+	free(r->ord_pos);
+	free(r->ord_step);
+	free(r->ord_mean);
 	free(r->summary.sigs);
 	free(r->summary.files);
 	free(r->summary.offsets);
@@ -1335,6 +1737,7 @@ int ioa_trace_rank_open(const struct ioa_trace *t, uint32_t rank, struct ioa_tra
 		rc = rc ? rc : parse_summary(&p);
 	}
 	rc = rc ? rc : parse_overrides(&p);
+	rc = rc ? rc : parse_orders(&p);
 	free(p.leaf_node);
 	r->hist_bins = p.hs.bins;
 	r->hist_counts = p.hs.counts;
@@ -1409,6 +1812,8 @@ struct tr_expand {
 	int (*fn)(void *arg, const struct ioa_trace_event *e);
 	void *arg;
 	uint64_t *execs;		  /* per node: executions so far */
+	uint32_t *seg;			  /* per node with an order: its segment now */
+	uint64_t *seg_start;		  /* and that segment's first execution */
 	uint64_t idx[TR_MAX_NESTING + 1]; /* loop indices, innermost at [depth-1] */
 	uint64_t seq, limit;
 	double now, sec_per_tick;
@@ -1426,25 +1831,20 @@ static int duration_class(const struct ioa_trace_sig *sig)
 }
 
 /*
- * The k-th of a call's times, k < execs.  The executions visit the
- * histogram's entries in sorted order through the permutation k -> k x
- * step mod execs (step coprime with execs, near the golden ratio: spread
- * out over the run, every position once), so that the times given back are
- * the histogram itself: exactly when it holds this rank's times alone; when
- * the group's ranks share it, each takes its own share of the positions.
+ * The time at position pos (< execs) of a call's times sorted: exactly the
+ * histogram when it holds this rank's times alone; when the group's ranks
+ * share it, rank `index` takes every group_size-th position of it.
  */
-static double hist_pick(const struct ioa_trace_hist *h, uint64_t k, uint64_t execs, uint64_t step,
-			uint32_t group_size, uint32_t index)
+static double hist_at(const struct ioa_trace_hist *h, uint64_t pos, uint64_t execs,
+		      uint32_t group_size, uint32_t index)
 {
-	uint64_t total = 0, target, seen = 0, pos;
+	uint64_t total = 0, target, seen = 0;
 	uint32_t i;
 
 	for (i = 0; i < h->n; i++)
 		total += h->count[i];
 	if (!total || !execs)
 		return 0;
-	pos = (uint64_t)(((tr_u128)(k % execs) * step) % execs);
-	/* Rank `index` of the group takes every group_size-th position of a shared histogram. */
 	target = (uint64_t)((((tr_u128)pos * group_size + index) * total + total / 2) /
 			    ((tr_u128)execs * group_size));
 	if (target >= total)
@@ -1455,6 +1855,32 @@ static double hist_pick(const struct ioa_trace_hist *h, uint64_t k, uint64_t exe
 			return ioa_trace_bin_ticks(h->bin[i]);
 	}
 	return ioa_trace_bin_ticks(h->bin[h->n - 1]);
+}
+
+/* k x step mod n: with step from golden_step(n), every position once, spread out. */
+static uint64_t golden_pos(uint64_t k, uint64_t n, uint64_t step)
+{
+	return n ? (uint64_t)(((tr_u128)(k % n) * step) % n) : 0;
+}
+
+/*
+ * The position among a call's gaps sorted that execution exec takes:
+ * without an order, spread out over the run (golden_pos); with one, the
+ * block of sorted gaps of its segment, spread out within it.  seg and
+ * seg_start walk the segments as the executions come (the call's first
+ * segment and execution to begin with).
+ */
+static uint64_t gap_pos(const struct ioa_trace_rank *r, const struct ioa_trace_tnode *n,
+			uint64_t exec, uint32_t *seg, uint64_t *seg_start)
+{
+	size_t at;
+
+	if (!n->leaf.order.n)
+		return golden_pos(exec, n->execs, n->step);
+	while (*seg + 1 < n->leaf.order.n && exec - *seg_start >= n->leaf.order.execs[*seg])
+		*seg_start += n->leaf.order.execs[(*seg)++];
+	at = n->ord + *seg;
+	return r->ord_pos[at] + golden_pos(exec - *seg_start, r->ord_execs[at], r->ord_step[at]);
 }
 
 static int64_t model_value(const struct ioa_trace_model *m, const uint64_t *idx, unsigned depth,
@@ -1504,10 +1930,13 @@ static int expand_range(struct tr_expand *x, size_t from, size_t to, unsigned de
 			uint32_t size = n->own_times ? 1 : x->r->group->nranks;
 			uint32_t index = n->own_times ? 0 : x->index;
 
-			e.gap = e.seq ? hist_pick(&n->leaf.gap, exec, n->execs, n->step, size,
-						  index)
+			e.gap = e.seq ? hist_at(&n->leaf.gap,
+						gap_pos(x->r, n, exec, &x->seg[i],
+							&x->seg_start[i]),
+						n->execs, size, index)
 				      : 0;
-			e.duration = hist_pick(&n->leaf.dur, exec, n->execs, n->step, size, index);
+			e.duration = hist_at(&n->leaf.dur, golden_pos(exec, n->execs, n->step),
+					     n->execs, size, index);
 			if (x->fn && cls < 0) {
 				/* A sub-call: its gap is from its MPI-IO call's last step. */
 				e.gap *= x->sec_per_tick;
@@ -1571,9 +2000,14 @@ static void expand_summary(struct tr_expand *x)
 			x->picked[TR_COMPUTE] +=
 				(double)n->execs * ioa_trace_hist_mean(&n->leaf.gap);
 			x->picked[cls] += (double)n->execs * ioa_trace_hist_mean(&n->leaf.dur);
-			if (first)
+			if (first) {
+				uint32_t seg = 0;
+				uint64_t seg_start = 0;
+
 				x->picked[TR_COMPUTE] -=
-					hist_pick(&n->leaf.gap, 0, n->execs, n->step, size, index);
+					hist_at(&n->leaf.gap, gap_pos(r, n, 0, &seg, &seg_start),
+						n->execs, size, index);
+			}
 		}
 		first = 0;
 	}
@@ -1598,8 +2032,14 @@ int ioa_trace_expand(const struct ioa_trace_rank *r, uint64_t max_calls,
 	x.now = (double)r->header[IOA_TRH_START_TICKS] * x.sec_per_tick;
 	x.top = x.now;
 	x.execs = calloc(r->nnodes + 1, sizeof(*x.execs));
-	if (!x.execs)
+	x.seg = calloc(r->nnodes + 1, sizeof(*x.seg));
+	x.seg_start = calloc(r->nnodes + 1, sizeof(*x.seg_start));
+	if (!x.execs || !x.seg || !x.seg_start) {
+		free(x.execs);
+		free(x.seg);
+		free(x.seg_start);
 		return -ENOMEM;
+	}
 	/* First pass: what the distributions add up to, to scale to the rank's totals. */
 	if (r->calls > IOA_TRACE_EXACT_SCALING)
 		expand_summary(&x);
@@ -1611,9 +2051,13 @@ int ioa_trace_expand(const struct ioa_trace_rank *r, uint64_t max_calls,
 		x.scale[k] = x.picked[k] > 0 && total > 0 ? total / x.picked[k] : 1;
 	}
 	memset(x.execs, 0, (r->nnodes + 1) * sizeof(*x.execs));
+	memset(x.seg, 0, (r->nnodes + 1) * sizeof(*x.seg));
+	memset(x.seg_start, 0, (r->nnodes + 1) * sizeof(*x.seg_start));
 	x.seq = 0;
 	x.fn = fn;
 	rc = rc ? rc : expand_range(&x, 0, r->nnodes, 0);
 	free(x.execs);
+	free(x.seg);
+	free(x.seg_start);
 	return rc;
 }

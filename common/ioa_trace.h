@@ -16,7 +16,8 @@
  *           communicators the slots refer to; the rank's event counts and
  *           start time;
  *   times   per leaf, the distribution of its durations and of the gaps
- *           before it, in log-spaced bins (IOA_TRACE_BIN_ERROR).
+ *           before it, in log-spaced bins (IOA_TRACE_BIN_ERROR), and the
+ *           order of its gaps: which executions took the long ones.
  *
  * A group is a set of ranks with one shape: each value position is either
  * a*rank + b for all of them or a per-rank table.  The ranks of a group
@@ -40,8 +41,8 @@
 
 #include "ioa_buf.h"
 
-/* Written: 3 (a summary may follow the tree).  Read: 2 and 3. */
-#define IOA_TRACE_VERSION 3u
+/* Written: 4 (calls keep the order of their gaps).  Read: 2 to 4. */
+#define IOA_TRACE_VERSION 4u
 
 /*
  * Numbers kept per call: file offset (MPI: peer or root), length in bytes,
@@ -77,6 +78,13 @@
 
 /* The largest relative error of a time read back from its bin (16 bins per octave). */
 #define IOA_TRACE_BIN_ERROR 0.03125
+
+/*
+ * A call's gaps keep their order in at most this many segments of its
+ * executions (each with its mean gap): exactly, execution by execution, for
+ * a call made up to this many times; in runs of executions beyond.
+ */
+#define IOA_TRACE_ORDER_SEGS 64
 
 /* Header values, in this order, at the start of every rank's values. */
 enum ioa_trace_header {
@@ -200,10 +208,22 @@ struct ioa_trace_hist {
 /* The mean time of a histogram, in ticks (0 when empty). */
 double ioa_trace_hist_mean(const struct ioa_trace_hist *h);
 
+/*
+ * The order of a call's gaps: its executions in segments, in the order it
+ * made them, each with the mean gap before them (ticks).  n is 0 when the
+ * trace kept no order (the gaps are spread over the executions evenly).
+ */
+struct ioa_trace_order {
+	uint32_t n;
+	const uint64_t *execs;
+	const double *mean;
+};
+
 struct ioa_trace_leaf {
 	const struct ioa_trace_sig *sig;
 	struct ioa_trace_model model[IOA_TRACE_NVALUES];
 	struct ioa_trace_hist dur, gap;
+	struct ioa_trace_order order;
 };
 
 struct ioa_trace_comm {
@@ -275,6 +295,8 @@ struct ioa_trace_rank {
 	int64_t *vals;
 	uint64_t *hist_counts;
 	uint16_t *hist_bins;
+	uint64_t *ord_execs, *ord_pos, *ord_step; /* per segment of the calls' orders */
+	double *ord_mean;
 };
 
 /*
@@ -307,7 +329,8 @@ int ioa_trace_walk(const struct ioa_trace_rank *r, const struct ioa_trace_visito
 /*
  * The expanded view: every call in order.  Numbers are exact; times come
  * from the distributions (each within IOA_TRACE_BIN_ERROR of a time the
- * call's loop body took), scaled so that the rank's compute,
+ * call's loop body took; gaps in the order the call's order keeps, the
+ * long ones where they were long), scaled so that the rank's compute,
  * synchronization and I/O totals are its own.  Refuses before any call,
  * with -EINVAL when the tree expands to more calls than the rank's traced
  * event count (a malformed trace), and with -E2BIG when it expands to more

@@ -110,6 +110,27 @@ struct tr_hist {
 	struct tr_hbin inl[2];
 };
 
+/* A run of a call's executions, in order: how many, and their gaps summed (ticks). */
+struct tr_seg {
+	uint64_t n, sum;
+};
+
+/*
+ * The order of a call's gaps (ioa_trace.h): its executions in segments,
+ * oldest first, a segment closing after unit executions.  At
+ * IOA_TRACE_ORDER_SEGS segments neighbours merge pairwise and unit doubles.
+ * An order the pool has no room for is dropped to one segment that takes
+ * every execution (unit TR_ORDER_LOST): the histograms stay exact without.
+ */
+struct tr_order {
+	struct tr_seg *seg; /* cap entries; cap 0: the one inline */
+	uint32_t nseg, cap;
+	uint64_t unit;
+	struct tr_seg inl;
+};
+
+#define TR_ORDER_LOST UINT64_MAX
+
 struct tr_val {
 	uint8_t explicit_list;
 	uint8_t nstrides;
@@ -128,6 +149,7 @@ struct tr_node {
 	uint32_t sig;
 	struct tr_val v[IOA_TRACE_NVALUES];
 	struct tr_hist dur, gap;
+	struct tr_order order; /* of the gaps */
 };
 
 struct tr_chunk {
@@ -213,9 +235,10 @@ struct tr_state {
 	uint64_t prefix[TR_STACK + 2];
 	uint64_t pow[TR_W + 1];
 	size_t len;
-	struct tr_rope shape, values, times;
+	struct tr_rope shape, values, times, orders;
 	uint64_t ntop;	  /* nodes written out at the top level */
 	uint64_t nleaves; /* calls (leaves) written out */
+	uint64_t norders; /* orders of gaps written out */
 	uint64_t next_id;
 };
 
@@ -574,6 +597,154 @@ static int hist_merge(struct tr_hist *x, const struct tr_hist *y)
 	return rc;
 }
 
+/* ------------------------------------------------------------ orders of gaps */
+
+static struct tr_seg *order_segs(struct tr_order *o)
+{
+	return o->cap ? o->seg : &o->inl;
+}
+
+/* Merges neighbouring segments pairwise: half as many, each twice as long. */
+static void segs_halve(struct tr_seg *s, uint32_t *n, uint64_t *unit)
+{
+	uint32_t i, k = 0;
+
+	for (i = 0; i < *n; i += 2, k++) {
+		s[k] = s[i];
+		if (i + 1 < *n) {
+			s[k].n += s[i + 1].n;
+			s[k].sum += s[i + 1].sum;
+		}
+	}
+	*n = k;
+	*unit *= 2;
+}
+
+/*
+ * Adds an execution's gap to segments with room for IOA_TRACE_ORDER_SEGS
+ * (a pool order: reserved by the caller).
+ */
+static void segs_add(struct tr_seg *s, uint32_t *n, uint64_t *unit, uint64_t gap)
+{
+	if (*n && s[*n - 1].n < *unit) {
+		s[*n - 1].n++;
+		s[*n - 1].sum += gap;
+		return;
+	}
+	if (*n == IOA_TRACE_ORDER_SEGS) {
+		segs_halve(s, n, unit);
+		segs_add(s, n, unit, gap);
+		return;
+	}
+	s[(*n)++] = (struct tr_seg){1, gap};
+}
+
+/* The order starts with one execution. */
+static void order_init(struct tr_order *o, uint64_t gap)
+{
+	o->inl = (struct tr_seg){1, gap};
+	o->nseg = 1;
+	o->unit = 1;
+}
+
+/* Drops the order: one segment of every execution, which takes all that come. */
+static void order_lose(struct tr_order *o)
+{
+	struct tr_seg all = {0, 0}, *s = order_segs(o);
+	uint32_t i;
+
+	for (i = 0; i < o->nseg; i++) {
+		all.n += s[i].n;
+		all.sum += s[i].sum;
+	}
+	if (o->cap)
+		tr_free(o->seg, o->cap * sizeof(*o->seg));
+	o->seg = NULL;
+	o->cap = 0;
+	o->inl = all;
+	o->nseg = 1;
+	o->unit = TR_ORDER_LOST;
+}
+
+/* Room for one segment more (up to the bound), while the pool has room to spare. */
+static int order_reserve(struct tr_order *o)
+{
+	uint32_t cap = o->cap ? o->cap : 1, want;
+	struct tr_seg *seg;
+
+	if (o->nseg < cap || o->nseg == IOA_TRACE_ORDER_SEGS)
+		return 0;
+	if (tr_room() < 2 * TR_HEADROOM)
+		return -ENOMEM;
+	want = cap * 2 < 4 ? 4 : cap * 2;
+	seg = tr_alloc(want * sizeof(*seg));
+	if (!seg)
+		return -ENOMEM;
+	memcpy(seg, order_segs(o), o->nseg * sizeof(*seg));
+	if (o->cap)
+		tr_free(o->seg, o->cap * sizeof(*seg));
+	o->seg = seg;
+	o->cap = want;
+	return 0;
+}
+
+static void order_add_slow(struct tr_order *o, uint64_t gap);
+
+/* Adds the gap of the call's next execution: most often, to the open segment. */
+static inline void order_add(struct tr_order *o, uint64_t gap)
+{
+	struct tr_seg *s = order_segs(o) + o->nseg - 1;
+
+	if (s->n < o->unit) {
+		s->n++;
+		s->sum += gap;
+		return;
+	}
+	order_add_slow(o, gap);
+}
+
+static void order_add_slow(struct tr_order *o, uint64_t gap)
+{
+	if (order_reserve(o))
+		order_lose(o);
+	segs_add(order_segs(o), &o->nseg, &o->unit, gap);
+}
+
+/* Appends y's executions (the later ones) to x's. */
+static void order_merge(struct tr_order *x, struct tr_order *y)
+{
+	struct tr_seg *ys = order_segs(y);
+	uint32_t i;
+
+	if (y->unit == TR_ORDER_LOST)
+		order_lose(x);
+	if (x->unit == TR_ORDER_LOST) {
+		for (i = 0; i < y->nseg; i++) {
+			x->inl.n += ys[i].n;
+			x->inl.sum += ys[i].sum;
+		}
+		return;
+	}
+	if (y->unit > x->unit)
+		x->unit = y->unit;
+	for (i = 0; i < y->nseg; i++) {
+		struct tr_seg *xs;
+
+		if (x->nseg == IOA_TRACE_ORDER_SEGS)
+			segs_halve(order_segs(x), &x->nseg, &x->unit);
+		if (order_reserve(x)) {
+			order_lose(x);
+			for (; i < y->nseg; i++) {
+				x->inl.n += ys[i].n;
+				x->inl.sum += ys[i].sum;
+			}
+			return;
+		}
+		xs = order_segs(x);
+		xs[x->nseg++] = ys[i];
+	}
+}
+
 /* ------------------------------------------------------------ nodes */
 
 static uint64_t mix64(uint64_t x)
@@ -605,6 +776,8 @@ static void node_free(struct tr_node *n)
 				tr_free(n->v[v].list, n->v[v].cap * sizeof(int64_t));
 		hist_free(&n->dur);
 		hist_free(&n->gap);
+		if (n->order.cap)
+			tr_free(n->order.seg, n->order.cap * sizeof(*n->order.seg));
 	}
 	tr_free(n, sizeof(*n));
 }
@@ -786,7 +959,10 @@ static int merge_node(struct tr_node *x, struct tr_node *y, enum tr_mode mode, u
 		return 0;
 	}
 	rc = rc ? rc : hist_merge(&x->dur, &y->dur);
-	return rc ? rc : hist_merge(&x->gap, &y->gap);
+	rc = rc ? rc : hist_merge(&x->gap, &y->gap);
+	if (!rc)
+		order_merge(&x->order, &y->order);
+	return rc;
 }
 
 /* Merges the sequence y into x (both n nodes) if the pool can afford it; 1 when done. */
@@ -887,6 +1063,33 @@ static int emit_hist(struct tr_hist *h)
 	return rc;
 }
 
+/*
+ * The order of a call's gaps, when it says something: two segments or more
+ * over gaps that differ (a call whose gaps all share a bin needs none).
+ */
+static int emit_order(struct tr_order *o, uint32_t gap_bins, uint64_t leaf)
+{
+	const struct tr_seg *seg = order_segs(o);
+	int64_t prev = 0;
+	uint32_t i;
+	int rc;
+
+	if (o->nseg < 2 || gap_bins < 2)
+		return 0;
+	rc = rope_uvar(&tr->orders, 0); /* the group's: the only rank so far */
+	rc = rc ? rc : rope_uvar(&tr->orders, leaf);
+	rc = rc ? rc : rope_uvar(&tr->orders, o->nseg);
+	for (i = 0; i < o->nseg && !rc; i++) {
+		int64_t mean = (int64_t)((seg[i].sum + seg[i].n / 2) / seg[i].n);
+
+		rc = rope_uvar(&tr->orders, seg[i].n);
+		rc = rc ? rc : rope_svar(&tr->orders, mean - prev);
+		prev = mean;
+	}
+	tr->norders += !rc;
+	return rc;
+}
+
 /* Writes a node out to the shape, values and times ropes. */
 static int emit_node(struct tr_node *n)
 {
@@ -923,7 +1126,8 @@ static int emit_node(struct tr_node *n)
 		}
 	}
 	rc = rc ? rc : emit_hist(&n->dur);
-	return rc ? rc : emit_hist(&n->gap);
+	rc = rc ? rc : emit_hist(&n->gap);
+	return rc ? rc : emit_order(&n->order, n->gap.n, tr->nleaves - 1);
 }
 
 /* The calls a node stands for. */
@@ -946,21 +1150,24 @@ static uint64_t node_events(const struct tr_node *n)
  */
 static void flush(size_t n)
 {
-	struct tr_mark shape, values, times;
+	struct tr_mark shape, values, times, orders;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
 		if (!tr->cut) {
-			uint64_t nleaves = tr->nleaves;
+			uint64_t nleaves = tr->nleaves, norders = tr->norders;
 
 			rope_mark(&tr->shape, &shape);
 			rope_mark(&tr->values, &values);
 			rope_mark(&tr->times, &times);
+			rope_mark(&tr->orders, &orders);
 			if (emit_node(tr->stack[i])) {
 				rope_rewind(&tr->shape, &shape);
 				rope_rewind(&tr->values, &values);
 				rope_rewind(&tr->times, &times);
+				rope_rewind(&tr->orders, &orders);
 				tr->nleaves = nleaves;
+				tr->norders = norders;
 				tr->cut = 1;
 				tr->check_at = 0;
 			} else {
@@ -1115,6 +1322,7 @@ static int continue_top(const struct tr_raw *e, uint32_t sig)
 			tr_lose();
 			return 1;
 		}
+		order_add(&l->order, x->gap);
 		for (v = 0; v < IOA_TRACE_NVALUES; v++)
 			tr->fast_next[k][v] = (int64_t)((uint64_t)tr->fast_next[k][v] +
 							(uint64_t)tr->fast_stride[k][v]);
@@ -1327,6 +1535,7 @@ static void push_event(const struct tr_raw *e, uint32_t sig)
 		tr_lose();
 		return;
 	}
+	order_init(&n->order, e->gap);
 	n->sig = sig;
 	n->hash = mix64(sig + 1);
 	for (v = 0; v < IOA_TRACE_NVALUES; v++)
@@ -1621,13 +1830,46 @@ static int window_hist(struct ioa_buf *out, const struct tr_wop *w, uint64_t n, 
 }
 
 /*
+ * The order of the gaps of a run of n window calls (leaf: its call index),
+ * as emit_order writes a tree call's; 1 when written, 0 when its gaps all
+ * share a bin.
+ */
+static int window_order(struct ioa_buf *out, const struct tr_wop *w, uint64_t n, uint64_t leaf)
+{
+	struct tr_seg seg[IOA_TRACE_ORDER_SEGS];
+	uint64_t unit = 1, k;
+	uint32_t nseg = 0, i;
+	int64_t prev = 0;
+	int rc;
+
+	for (k = 1; k < n && w[k].gap == w[0].gap; k++)
+		;
+	if (k == n)
+		return 0;
+	for (k = 0; k < n; k++)
+		segs_add(seg, &nseg, &unit, (uint64_t)ioa_trace_bin_ticks(w[k].gap));
+	rc = ioa_enc_uvar(out, 0);
+	rc = rc ? rc : ioa_enc_uvar(out, leaf);
+	rc = rc ? rc : ioa_enc_uvar(out, nseg);
+	for (i = 0; i < nseg && !rc; i++) {
+		int64_t mean = (int64_t)((seg[i].sum + seg[i].n / 2) / seg[i].n);
+
+		rc = ioa_enc_uvar(out, seg[i].n);
+		rc = rc ? rc : ioa_enc_svar(out, mean - prev);
+		prev = mean;
+	}
+	return rc ? rc : 1;
+}
+
+/*
  * The window as nodes after the tree's: each run of calls of one signature
  * a loop around one call (a lone call: the call), each number affine when
- * constant over the run, else its explicit list.  Appends to shape, times
- * and vals; *nodes and *leaves count what it wrote.
+ * constant over the run, else its explicit list.  Appends to shape, times,
+ * orders (tr->norders counts them) and vals; *nodes and *leaves count what
+ * it wrote.
  */
-static int window_emit(struct ioa_buf *shape, struct ioa_buf *times, int64_t *vals, size_t *nvals,
-		       uint64_t *nodes, uint64_t *leaves)
+static int window_emit(struct ioa_buf *shape, struct ioa_buf *times, struct ioa_buf *orders,
+		       int64_t *vals, size_t *nvals, uint64_t *nodes, uint64_t *leaves)
 {
 	uint64_t *count = calloc(TR_TIME_BINS, sizeof(*count));
 	uint16_t *touched = calloc(TR_TIME_BINS, sizeof(*touched));
@@ -1668,6 +1910,11 @@ static int window_emit(struct ioa_buf *shape, struct ioa_buf *times, int64_t *va
 		}
 		rc = rc ? rc : window_hist(times, w, j - i, 1, count, touched);
 		rc = rc ? rc : window_hist(times, w, j - i, 0, count, touched);
+		if (!rc) {
+			rc = window_order(orders, w, j - i, *leaves);
+			tr->norders += rc > 0;
+			rc = rc > 0 ? 0 : rc;
+		}
 		++*nodes;
 		++*leaves;
 		i = j;
@@ -1765,6 +2012,8 @@ static void finish(void)
 		memset(&tr->shape, 0, sizeof(tr->shape));
 		memset(&tr->values, 0, sizeof(tr->values));
 		memset(&tr->times, 0, sizeof(tr->times));
+		memset(&tr->orders, 0, sizeof(tr->orders));
+		tr->norders = 0;
 	}
 	tr->on = 0;
 }
@@ -1773,6 +2022,9 @@ int rt_trace_group(struct ioa_trace *t, double ns_per_tick)
 {
 	struct ioa_buf head = IOA_BUF_INIT((size_t)1 << 30), tail = IOA_BUF_INIT((size_t)1 << 30);
 	struct ioa_buf wtimes = IOA_BUF_INIT((size_t)1 << 30);
+	struct ioa_buf worders = IOA_BUF_INIT((size_t)1 << 30);
+	unsigned char *orders = NULL;
+	size_t orders_len = 0;
 	struct ioa_trace_group *g, *groups;
 	unsigned char *vbytes = NULL;
 	size_t vlen = 0, nvalues, i, nextra = 0;
@@ -1801,18 +2053,34 @@ int rt_trace_group(struct ioa_trace *t, double ns_per_tick)
 	ntop = tr->ntop;
 	nleaves = tr->nleaves;
 	rc = g->ranks && extra ? 0 : -ENOMEM;
-	rc = rc ? rc : window_emit(&tail, &wtimes, extra, &nextra, &ntop, &nleaves);
+	rc = rc ? rc : window_emit(&tail, &wtimes, &worders, extra, &nextra, &ntop, &nleaves);
 	rc = rc ? rc : summary_emit(&tail, extra, &nextra);
 	rc = rc ? rc : shape_head(&head, ntop);
 	if (!rc) {
 		g->ranks[0] = (uint32_t)rt.rank;
 		g->shape = rope_join(&tr->shape, &head, &tail, &g->shape_len);
-		/* The times: the calls' histograms, no rank's own yet (ioa_trace.h). */
+		/*
+		 * The times: the calls' histograms, no rank's own yet, then the
+		 * calls' orders of gaps (ioa_trace.h).
+		 */
 		ioa_buf_reset(&head);
 		rc = ioa_enc_uvar(&head, nleaves);
-		g->times = rc ? NULL : rope_join(&tr->times, &head, &wtimes, &g->times_len);
-		if (g->times)
-			g->times[g->times_len++] = 0;
+		rc = rc ? rc : ioa_enc_uvar(&wtimes, 0);
+		rc = rc ? rc : ioa_enc_uvar(&wtimes, tr->norders);
+		ioa_buf_reset(&tail);
+		orders = rc ? NULL : rope_join(&tr->orders, &tail, &worders, &orders_len);
+		g->times = orders ? rope_join(&tr->times, &head, &wtimes, &g->times_len) : NULL;
+		if (g->times) {
+			unsigned char *all = realloc(g->times, g->times_len + orders_len + 1);
+
+			if (all) {
+				memcpy(all + g->times_len, orders, orders_len);
+				g->times_len += orders_len;
+			} else {
+				free(g->times);
+			}
+			g->times = all;
+		}
 		ioa_buf_reset(&head);
 		ioa_buf_reset(&tail);
 		vbytes = rope_join(&tr->values, &head, &tail, &vlen);
@@ -1856,9 +2124,11 @@ int rt_trace_group(struct ioa_trace *t, double ns_per_tick)
 	}
 	free(vbytes);
 	free(extra);
+	free(orders);
 	ioa_buf_release(&head);
 	ioa_buf_release(&tail);
 	ioa_buf_release(&wtimes);
+	ioa_buf_release(&worders);
 	t->ngroups++;
 	return rc;
 }

@@ -4,11 +4,12 @@
  * The default view is the compressed one: per group of ranks that did the
  * same thing, the tree of loops and calls, each call with its numbers as
  * the trace models them (offset = base + stride*i per enclosing loop, or
- * the explicit list) and its mean duration and gap.  --expand prints one
- * line per call, in each rank's order, like a DXT dump: numbers exact,
- * times from the stored distributions.  --rank and --file select; --json
- * writes the same as one JSON document.  File names are escaped as in
- * `ioatlas parse`.
+ * the explicit list) and its mean duration and gap (and, where the gaps
+ * changed in order, the first and last of them: gaps=A->B).  --expand
+ * prints one line per call, in each rank's order, like a DXT dump: numbers
+ * exact, times from the stored distributions, gaps in their order.  --rank
+ * and --file select; --json writes the same as one JSON document.  File
+ * names are escaped as in `ioatlas parse`.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -439,6 +440,22 @@ static int leaf_selected(const struct tool *t, const struct ioa_trace_leaf *leaf
 	return 0;
 }
 
+/* A call's order of gaps: its runs of executions in order, each with its mean gap. */
+static json_object *order_json(const struct ioa_trace_order *o, double spt)
+{
+	json_object *a = json_object_new_array();
+	uint32_t i;
+
+	for (i = 0; a && i < o->n; i++) {
+		json_object *run = json_object_new_object();
+
+		json_object_object_add(run, "calls", json_object_new_int64((int64_t)o->execs[i]));
+		json_object_object_add(run, "mean_gap", json_object_new_double(o->mean[i] * spt));
+		json_object_array_add(a, run);
+	}
+	return a;
+}
+
 static int on_leaf(void *arg, unsigned depth, const struct ioa_trace_leaf *leaf)
 {
 	struct tool *t = arg;
@@ -474,6 +491,8 @@ static int on_leaf(void *arg, unsigned depth, const struct ioa_trace_leaf *leaf)
 		json_object_object_add(o, aux_label(sig), model_json(&leaf->model[2]));
 		json_object_object_add(o, "mean_duration", json_object_new_double(dur));
 		json_object_object_add(o, "mean_gap", json_object_new_double(gap));
+		if (leaf->order.n)
+			json_object_object_add(o, "gap_order", order_json(&leaf->order, spt));
 		return json_object_array_add(t->jcur, o) ? -ENOMEM : 0;
 	}
 	ioa_buf_reset(&t->line);
@@ -486,6 +505,9 @@ static int on_leaf(void *arg, unsigned depth, const struct ioa_trace_leaf *leaf)
 	     add_model_text(&t->line, aux_label(sig), &leaf->model[2])) ||
 	    (sp.step && add_model_text(&t->line, "slot", slot)) ||
 	    ioa_buf_addf(&t->line, " dur=%.3gs gap=%.3gs", dur, gap) ||
+	    (leaf->order.n &&
+	     ioa_buf_addf(&t->line, " gaps=%.3gs->%.3gs", leaf->order.mean[0] * spt,
+			  leaf->order.mean[leaf->order.n - 1] * spt)) ||
 	    (strcmp(c.flags, "-") && ioa_buf_addf(&t->line, " [%s]", c.flags)) ||
 	    add_tail_text(&t->line, &c))
 		return -ENOMEM;
@@ -879,7 +901,7 @@ static int print_segment(const struct ioa_log_segment *sg, void *arg)
 		/* One object at a time: a log of millions of segments is never one tree. */
 		printf("%s\n  %s", t->nsegments > 1 ? "," : "",
 		       json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
-							     JSON_C_TO_STRING_NOSLASHESCAPE));
+								 JSON_C_TO_STRING_NOSLASHESCAPE));
 		json_object_put(o);
 		return 0;
 	}
@@ -897,9 +919,11 @@ static int run_segments(struct tool *t)
 	if (t->json)
 		printf("[");
 	else
-		printf("# segments: operations with exact times from the log's DXT trace (Darshan), "
+		printf("# segments: operations with exact times from the log's DXT trace "
+		       "(Darshan), "
 		       "seconds from the job's start\n"
-		       "#<module>\t<rank>\t<host>\t<op>\t<offset>\t<length>\t<start>\t<end>\t<file>\n");
+		       "#<module>\t<rank>\t<host>\t<op>\t<offset>\t<length>\t<start>\t<end>\t<file>"
+		       "\n");
 	rc = ioa_logr_each_segment(&t->reader, &t->segments, print_segment, t);
 	if (t->json)
 		printf("\n]\n");

@@ -230,13 +230,14 @@ static int trace_region(struct ioa_buf *out, uint64_t count, int calls, uint64_t
 			rc = rc ? rc : ioa_enc_uvar(&shape, 1);
 		}
 	}
-	rc = rc ? rc : ioa_enc_uvar(&shape, 0); /* no summary (version 3) */
+	rc = rc ? rc : ioa_enc_uvar(&shape, 0); /* no summary */
 	rc = rc ? rc : ioa_enc_uvar(&times, calls ? 1 : 0);
 	if (calls) {
 		rc = rc ? rc : hist(&times, 40, count); /* durations */
 		rc = rc ? rc : hist(&times, 48, count); /* gaps */
 	}
 	rc = rc ? rc : ioa_enc_uvar(&times, 0); /* overrides */
+	rc = rc ? rc : ioa_enc_uvar(&times, 0); /* orders of gaps */
 
 	rc = rc ? rc : ioa_enc_uvar(out, IOA_TRACE_VERSION);
 	rc = rc ? rc : ioa_enc_uvar(out, 1);	  /* groups */
@@ -301,7 +302,8 @@ static int regroup_region(struct ioa_buf *out)
 			rc = ioa_enc_uvar(out, 1);
 		rc = rc ? rc : ioa_enc_svar(out, 7);
 	}
-	rc = rc ? rc : ioa_enc_uvar(out, 2); /* times: no calls, no overrides */
+	rc = rc ? rc : ioa_enc_uvar(out, 3); /* times: no calls, overrides or orders */
+	rc = rc ? rc : ioa_enc_uvar(out, 0);
 	rc = rc ? rc : ioa_enc_uvar(out, 0);
 	return rc ? rc : ioa_enc_uvar(out, 0);
 }

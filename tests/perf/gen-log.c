@@ -219,7 +219,7 @@ static int trace3d_shape(struct ioa_buf *b, long checkpoints)
 	rc = rc ? rc : shape_call(b, S_WRITE_AT, 3);
 	rc = rc ? rc : shape_call(b, S_BARRIER, 1);
 	rc = rc ? rc : shape_call(b, S_CLOSE, 0);
-	return rc ? rc : ioa_enc_uvar(b, 0); /* no summary (trace version 3) */
+	return rc ? rc : ioa_enc_uvar(b, 0); /* no summary */
 }
 
 /* The times every rank shares: per call node, durations and the gaps before. */
@@ -244,7 +244,8 @@ static int trace3d_times(struct ioa_buf *b, long checkpoints)
 	rc = rc ? rc : hist(b, 800, (uint64_t)checkpoints);
 	rc = rc ? rc : hist(b, 8000000, 1); /* File_close */
 	rc = rc ? rc : hist(b, 1000, 1);
-	return rc ? rc : ioa_enc_uvar(b, 0); /* no rank of its own */
+	rc = rc ? rc : ioa_enc_uvar(b, 0);   /* no rank of its own */
+	return rc ? rc : ioa_enc_uvar(b, 0); /* no order of gaps */
 }
 
 /* Appends a value to a rank's list. */

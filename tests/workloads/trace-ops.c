@@ -20,6 +20,9 @@
  *	token       a token passed around the ranks, blocking and non-blocking
  *	threads     four threads per rank, each on its own file
  *	paced       writes after 5 ms of compute each (DIR/gaps.RANK: measured)
+ *	growing N   N writes, the time before them (sleeping, so that ranks
+ *	            above the cores keep it) growing from 2 to 8 ms
+ *	            (DIR/gaps.RANK: measured, in order)
  *	loop N      N writes of 4 KiB at consecutive offsets (the benchmark)
  *	random N    N writes at random 4 KiB-aligned offsets (the benchmark)
  */
@@ -115,6 +118,16 @@ static void compute_until(double from, double seconds)
 
 	while (now() - from < seconds)
 		x++;
+}
+
+/* Waits (sleeps) until `seconds` have passed since `from`: exact with ranks above the cores. */
+static void wait_until(double from, double seconds)
+{
+	double t = from + seconds;
+	struct timespec ts = {(time_t)t, (long)((t - (double)(time_t)t) * 1e9)};
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
 }
 
 static void strided(void)
@@ -342,34 +355,38 @@ static void threads(void)
  * bookkeeping happens inside the compute, so the gaps it measures are the
  * gaps the runtime sees.
  */
-static void paced(void)
+static void paced(const char *file, long n, double from, double to, void (*think)(double, double))
 {
-	char name[64], gaps[4096];
-	size_t used = 0;
-	double end;
+	char name[64];
+	double end, *gaps = calloc((size_t)n, sizeof(*gaps));
 	FILE *f;
-	int fd, i;
+	long i;
+	int fd;
 
-	snprintf(name, sizeof(name), "d-paced.%d", rank);
+	CHECK(gaps != NULL);
+	snprintf(name, sizeof(name), "%s.%d", file, rank);
 	fd = open(path_of(name), O_CREAT | O_WRONLY | O_TRUNC, 0644);
 	end = now();
 	CHECK(fd >= 0);
 	note("POSIX", "open", name, 0, 0);
-	for (i = 0; i < 20; i++) {
-		double start, gap;
+	for (i = 0; i < n; i++) {
+		double start;
 
-		compute_until(end, 0.005);
+		think(end, n > 1 ? from + (to - from) * (double)i / (double)(n - 1) : from);
 		start = now();
 		CHECK(pwrite(fd, block, 4096, (off_t)i * 4096) == 4096);
-		gap = start - end;
+		gaps[i] = start - end;
 		end = now();
-		used += (size_t)snprintf(gaps + used, sizeof(gaps) - used, "%.9f\n", gap);
 		note("POSIX", "pwrite", name, (long long)i * 4096, 4096);
 	}
 	close_data(fd, name);
 	snprintf(name, sizeof(name), "gaps.%d", rank);
 	f = fopen(path_of(name), "w");
-	CHECK(f != NULL && fputs(gaps, f) >= 0 && fclose(f) == 0);
+	CHECK(f != NULL);
+	for (i = 0; i < n; i++)
+		CHECK(fprintf(f, "%.9f\n", gaps[i]) > 0);
+	CHECK(fclose(f) == 0);
+	free(gaps);
 }
 
 static void loop(long n)
@@ -448,7 +465,9 @@ int main(int argc, char **argv)
 	else if (!strcmp(mode, "threads"))
 		threads();
 	else if (!strcmp(mode, "paced"))
-		paced();
+		paced("d-paced", 20, 0.005, 0.005, compute_until);
+	else if (!strcmp(mode, "growing") && argc > 3)
+		paced("d-growing", atol(argv[2]), 0.002, 0.008, wait_until);
 	else if (!strcmp(mode, "loop") && argc > 3)
 		loop(atol(argv[2]));
 	else if (!strcmp(mode, "random") && argc > 3)
@@ -456,8 +475,8 @@ int main(int argc, char **argv)
 	else {
 		if (rank == 0)
 			fprintf(stderr, "usage: trace-ops strided|nested|irregular|rankdep|"
-					"collective|mixed|phases|token|threads|paced|loop N|"
-					"random N DIR\n");
+					"collective|mixed|phases|token|threads|paced|growing N|"
+					"loop N|random N DIR\n");
 		MPI_Finalize();
 		return 2;
 	}
