@@ -123,9 +123,10 @@ struct tr_seg {
  * every execution (unit TR_ORDER_LOST): the histograms stay exact without.
  */
 struct tr_order {
+	struct tr_seg *open; /* the last segment, which takes the next executions */
+	uint64_t unit;
 	struct tr_seg *seg; /* cap entries; cap 0: the one inline */
 	uint32_t nseg, cap;
-	uint64_t unit;
 	struct tr_seg inl;
 };
 
@@ -604,6 +605,12 @@ static struct tr_seg *order_segs(struct tr_order *o)
 	return o->cap ? o->seg : &o->inl;
 }
 
+/* After the segments changed: the last one takes the next executions. */
+static void order_reopen(struct tr_order *o)
+{
+	o->open = order_segs(o) + o->nseg - 1;
+}
+
 /* Merges neighbouring segments pairwise: half as many, each twice as long. */
 static void segs_halve(struct tr_seg *s, uint32_t *n, uint64_t *unit)
 {
@@ -645,6 +652,7 @@ static void order_init(struct tr_order *o, uint64_t gap)
 	o->inl = (struct tr_seg){1, gap};
 	o->nseg = 1;
 	o->unit = 1;
+	order_reopen(o);
 }
 
 /* Drops the order: one segment of every execution, which takes all that come. */
@@ -664,6 +672,7 @@ static void order_lose(struct tr_order *o)
 	o->inl = all;
 	o->nseg = 1;
 	o->unit = TR_ORDER_LOST;
+	order_reopen(o);
 }
 
 /* Room for one segment more (up to the bound), while the pool has room to spare. */
@@ -693,9 +702,9 @@ static void order_add_slow(struct tr_order *o, uint64_t gap);
 /* Adds the gap of the call's next execution: most often, to the open segment. */
 static inline void order_add(struct tr_order *o, uint64_t gap)
 {
-	struct tr_seg *s = order_segs(o) + o->nseg - 1;
+	struct tr_seg *s = o->open;
 
-	if (s->n < o->unit) {
+	if (__builtin_expect(s->n < o->unit, 1)) {
 		s->n++;
 		s->sum += gap;
 		return;
@@ -703,11 +712,12 @@ static inline void order_add(struct tr_order *o, uint64_t gap)
 	order_add_slow(o, gap);
 }
 
-static void order_add_slow(struct tr_order *o, uint64_t gap)
+static __attribute__((noinline, cold)) void order_add_slow(struct tr_order *o, uint64_t gap)
 {
 	if (order_reserve(o))
 		order_lose(o);
 	segs_add(order_segs(o), &o->nseg, &o->unit, gap);
+	order_reopen(o);
 }
 
 /* Appends y's executions (the later ones) to x's. */
@@ -743,6 +753,7 @@ static void order_merge(struct tr_order *x, struct tr_order *y)
 		xs = order_segs(x);
 		xs[x->nseg++] = ys[i];
 	}
+	order_reopen(x);
 }
 
 /* ------------------------------------------------------------ nodes */
