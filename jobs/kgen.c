@@ -16,8 +16,9 @@
 #include "ioa_trace.h"
 #include "kmerge.h"
 
-#define REGION_CAP ((size_t)1 << 30)
-#define MAX_DEPTH  IOA_TRACE_MAX_DEPTH
+#define REGION_CAP	 ((size_t)1 << 30)
+#define MAX_DEPTH	 IOA_TRACE_MAX_DEPTH
+#define KGEN_ORDER_FLOOR 1e-4 /* seconds: gaps in order closer than this replay as their mean */
 
 /* One node of a rank's tree, as walked. */
 struct node {
@@ -26,7 +27,8 @@ struct node {
 	uint64_t count;
 	const struct ioa_trace_sig *sig;
 	struct ioa_trace_model model[IOA_TRACE_NVALUES];
-	double gap, dur; /* mean seconds */
+	double gap, dur;	      /* mean seconds */
+	struct ioa_trace_order order; /* of the gaps (the rank's trace stays open) */
 };
 
 struct walked {
@@ -154,6 +156,7 @@ static int on_leaf(void *arg, unsigned depth, const struct ioa_trace_leaf *leaf)
 	memcpy(n->model, leaf->model, sizeof(n->model));
 	n->gap = ioa_trace_hist_mean(&leaf->gap) * w->spt;
 	n->dur = ioa_trace_hist_mean(&leaf->dur) * w->spt;
+	n->order = leaf->order;
 	return 0;
 }
 
@@ -657,6 +660,68 @@ static uint64_t list_len(const struct gfun *f, size_t k)
 	return n;
 }
 
+/*
+ * The gap before call k when its gaps changed in order (the trace kept an
+ * order): a table of the order's segments, each its mean gap over the
+ * group's ranks (when every rank's segments are the first rank's; else
+ * none), scaled to the group's mean gap, which k_order() walks as the call
+ * comes again; none when they differ by less than KGEN_ORDER_FLOOR.  Appends the expression to out;
+ * 0 with nothing appended when the call has no order.
+ */
+static int gap_order(struct gfun *f, size_t k, double gap, struct ioa_buf *out)
+{
+	const struct ioa_trace_order *o = &f->w[0].n[k].order;
+	double *v = o->n > 1 ? calloc(o->n, sizeof(*v)) : NULL, sum = 0, lo = 0, hi = 0;
+	uint64_t end = 0, execs = 0;
+	uint32_t i, s;
+	int rc = 0;
+
+	if (!v)
+		return o->n > 1 ? -ENOMEM : 0;
+	for (i = 0; i < f->m; i++) {
+		const struct ioa_trace_order *r = &f->w[i].n[k].order;
+
+		for (s = 0; s < o->n; s++) {
+			if (r->n != o->n || r->execs[s] != o->execs[s]) {
+				free(v);
+				return 0;
+			}
+			v[s] += r->mean[s] * f->w[i].spt / f->m;
+		}
+	}
+	for (s = 0; s < o->n; s++) {
+		sum += v[s] * (double)o->execs[s];
+		execs += o->execs[s];
+		lo = s == 0 || v[s] < lo ? v[s] : lo;
+		hi = v[s] > hi ? v[s] : hi;
+	}
+	/* Gaps that differ by less than a spinning kernel replays: the mean does. */
+	if (hi - lo < KGEN_ORDER_FLOOR) {
+		free(v);
+		return 0;
+	}
+	rc = ioa_buf_addf(&f->pre, "static const double og%u_%zu[%u] = {", f->id, k, o->n);
+	for (s = 0; s < o->n && !rc; s++)
+		rc = ioa_buf_addf(&f->pre, "%s%.6f", s ? ", " : "",
+				  sum > 0 ? v[s] * gap * (double)execs / sum : 0);
+	rc = rc ? rc
+		: ioa_buf_addf(&f->pre, "};\nstatic const uint64_t oe%u_%zu[%u] = {", f->id, k,
+			       o->n);
+	for (s = 0; s < o->n && !rc; s++) {
+		end += o->execs[s];
+		rc = ioa_buf_addf(&f->pre, "%s%" PRIu64, s ? ", " : "", end);
+	}
+	rc = rc ? rc
+		: ioa_buf_addf(&f->pre,
+			       "};\nstatic uint64_t ox%u_%zu;\nstatic unsigned os%u_%zu;\n", f->id,
+			       k, f->id, k);
+	rc = rc ? rc
+		: ioa_buf_addf(out, "k_order(og%u_%zu, oe%u_%zu, %u, &ox%u_%zu, &os%u_%zu)", f->id,
+			       k, f->id, k, o->n, f->id, k, f->id, k);
+	free(v);
+	return rc;
+}
+
 static int emit_call(struct gfun *f, size_t k, const char *indent)
 {
 	const struct node *n = &f->w[0].n[k];
@@ -664,8 +729,9 @@ static int emit_call(struct gfun *f, size_t k, const char *indent)
 	enum callkind kind = call ? call->kind : K_SKIP;
 	struct ioa_buf *b = &f->body;
 	struct ioa_buf off = IOA_BUF_INIT(1 << 16), len = IOA_BUF_INIT(1 << 16),
-		       file = IOA_BUF_INIT(1 << 16), aux = IOA_BUF_INIT(1 << 16);
-	double gap = 0;
+		       file = IOA_BUF_INIT(1 << 16), aux = IOA_BUF_INIT(1 << 16),
+		       order = IOA_BUF_INIT(1 << 16);
+	double gap = 0, carry;
 	uint32_t i;
 	int rc = 0;
 
@@ -681,9 +747,10 @@ static int emit_call(struct gfun *f, size_t k, const char *indent)
 					    : ioa_modules[n->sig->module % 3].name);
 	}
 	f->g->sum->calls++;
-	gap += f->carry;
+	carry = f->carry;
 	f->carry = 0;
-	rc = number(f, k, 0, &off);
+	rc = gap_order(f, k, gap, &order);
+	rc = rc ? rc : number(f, k, 0, &off);
 	rc = rc ? rc : number(f, k, 1, &len);
 	/* The file's slot, or an MPI call's communicator slot (and aux: request, new slot). */
 	rc = rc ? rc : number(f, k, IOA_TRACE_SLOT, &file);
@@ -696,8 +763,12 @@ static int emit_call(struct gfun *f, size_t k, const char *indent)
 		rc = ioa_buf_addf(&f->pre, "static uint64_t X%u_%zu;\n", f->id, k);
 	if (rc)
 		goto out;
-	if (gap > 1e-6)
-		rc = ioa_buf_addf(b, "%sk_gap(%.6f);\n", indent, gap);
+	if (order.len && carry > 1e-6)
+		rc = ioa_buf_addf(b, "%sk_gap(%.6f + %s);\n", indent, carry, ioa_buf_str(&order));
+	else if (order.len)
+		rc = ioa_buf_addf(b, "%sk_gap(%s);\n", indent, ioa_buf_str(&order));
+	else if (gap + carry > 1e-6)
+		rc = ioa_buf_addf(b, "%sk_gap(%.6f);\n", indent, gap + carry);
 	rc = rc ? rc : ioa_buf_addstr(b, indent);
 #define F ioa_buf_str(&file)
 #define O ioa_buf_str(&off)
@@ -882,6 +953,7 @@ out:
 	ioa_buf_release(&len);
 	ioa_buf_release(&file);
 	ioa_buf_release(&aux);
+	ioa_buf_release(&order);
 	return rc;
 }
 
@@ -1465,6 +1537,14 @@ static const char *const prologue[] = {
 	"\tdo\n\t\tclock_gettime(CLOCK_MONOTONIC, &t);\n"
 	"\twhile ((double)(t.tv_sec - t0.tv_sec) + (t.tv_nsec - t0.tv_nsec) * 1e-9 < s * "
 	"compute_scale);\n}\n\n"
+	"/* The gap before a call's next execution when its gaps changed in order: the table of\n"
+	" * its runs of executions (each ending at end[]) and their gaps, walked as it comes. */\n"
+	"static inline double k_order(const double *gap, const uint64_t *end, unsigned n,\n"
+	"\t\t\t     uint64_t *x, unsigned *s)\n{\n"
+	"\tuint64_t i = (*x)++ % end[n - 1];\n\n"
+	"\tif (i == 0)\n\t\t*s = 0;\n"
+	"\twhile (*s + 1 < n && i >= end[*s])\n\t\t++*s;\n"
+	"\treturn gap[*s];\n}\n\n"
 	"static const char *path(int f)\n{\n\tstatic char p[4096];\n\n"
 	"\tif (f < 0 || f >= NFILES)\n\t\treturn \"/nonexistent\";\n"
 	"\tsnprintf(p, sizeof(p), \"%s/%s\", data_dir, names[f]);\n\treturn p;\n}\n\n"

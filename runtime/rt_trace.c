@@ -130,7 +130,8 @@ struct tr_order {
 	struct tr_seg inl;
 };
 
-#define TR_ORDER_LOST UINT64_MAX
+#define TR_ORDER_LOST  UINT64_MAX
+#define TR_ORDER_FLOOR 1e-5 /* seconds: gaps closer than this keep no order */
 
 struct tr_val {
 	uint8_t explicit_list;
@@ -1075,17 +1076,33 @@ static int emit_hist(struct tr_hist *h)
 }
 
 /*
- * The order of a call's gaps, when it says something: two segments or more
- * over gaps that differ (a call whose gaps all share a bin needs none).
+ * Whether segments' means say more than their histogram: they spread by
+ * at least a tenth of the largest and by TR_ORDER_FLOOR seconds (a call
+ * whose gaps only jitter, or run to microseconds, keeps none).
  */
-static int emit_order(struct tr_order *o, uint32_t gap_bins, uint64_t leaf)
+static int order_says(const struct tr_seg *seg, uint32_t n)
+{
+	double lo = 0, hi = 0;
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		double mean = (double)seg[i].sum / (double)seg[i].n;
+
+		lo = i == 0 || mean < lo ? mean : lo;
+		hi = mean > hi ? mean : hi;
+	}
+	return n > 1 && hi - lo >= 0.1 * hi && (hi - lo) * rt_seconds_per_tick() >= TR_ORDER_FLOOR;
+}
+
+/* The order of a call's gaps, when it says something (order_says). */
+static int emit_order(struct tr_order *o, uint64_t leaf)
 {
 	const struct tr_seg *seg = order_segs(o);
 	int64_t prev = 0;
 	uint32_t i;
 	int rc;
 
-	if (o->nseg < 2 || gap_bins < 2)
+	if (o->unit == TR_ORDER_LOST || !order_says(seg, o->nseg))
 		return 0;
 	rc = rope_uvar(&tr->orders, 0); /* the group's: the only rank so far */
 	rc = rc ? rc : rope_uvar(&tr->orders, leaf);
@@ -1138,7 +1155,7 @@ static int emit_node(struct tr_node *n)
 	}
 	rc = rc ? rc : emit_hist(&n->dur);
 	rc = rc ? rc : emit_hist(&n->gap);
-	return rc ? rc : emit_order(&n->order, n->gap.n, tr->nleaves - 1);
+	return rc ? rc : emit_order(&n->order, tr->nleaves - 1);
 }
 
 /* The calls a node stands for. */
@@ -1842,8 +1859,8 @@ static int window_hist(struct ioa_buf *out, const struct tr_wop *w, uint64_t n, 
 
 /*
  * The order of the gaps of a run of n window calls (leaf: its call index),
- * as emit_order writes a tree call's; 1 when written, 0 when its gaps all
- * share a bin.
+ * as emit_order writes a tree call's; 1 when written, 0 when it says
+ * nothing.
  */
 static int window_order(struct ioa_buf *out, const struct tr_wop *w, uint64_t n, uint64_t leaf)
 {
@@ -1853,12 +1870,10 @@ static int window_order(struct ioa_buf *out, const struct tr_wop *w, uint64_t n,
 	int64_t prev = 0;
 	int rc;
 
-	for (k = 1; k < n && w[k].gap == w[0].gap; k++)
-		;
-	if (k == n)
-		return 0;
 	for (k = 0; k < n; k++)
 		segs_add(seg, &nseg, &unit, (uint64_t)ioa_trace_bin_ticks(w[k].gap));
+	if (!order_says(seg, nseg))
+		return 0;
 	rc = ioa_enc_uvar(out, 0);
 	rc = rc ? rc : ioa_enc_uvar(out, leaf);
 	rc = rc ? rc : ioa_enc_uvar(out, nseg);

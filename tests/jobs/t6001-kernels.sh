@@ -2,10 +2,12 @@
 # shape (tests/jobs/ground-truth.c, tests/jobs/kernel-shapes.c: interleaved
 # checkpoint with a barrier and read-back, a barrier after every write,
 # compute between reads, token passing, a 3-D block decomposition written
-# with MPI-IO, file per process, ...): each job's kernel is generated, built,
-# run under the runtime with the job's rank count, and gives the job's I/O
-# counters exactly; kernels carry no path or program name of the job unless
-# asked; their knobs work; a log without a trace is a clear error.
+# with MPI-IO, file per process, ...): each job's kernel is generated,
+# built, run under the runtime with the job's rank count, and gives the
+# job's I/O counters exactly; compute that grows step by step is replayed
+# step by step (tests/workloads/trace-ops growing); kernels carry no path
+# or program name of the job unless asked; their knobs work; a log without
+# a trace is a clear error.
 . "$IOA_SOURCE_DIR/tests/lib/test-lib.sh"
 . "$IOA_SOURCE_DIR/tests/lib/runtime-lib.sh"
 require_mpi
@@ -81,6 +83,36 @@ is "$("$mpicc" -O2 -Wall -Wextra -c "$TEST_TMP/k-halo/kernel.c" -o "$TEST_TMP/ha
 	"a kernel compiles without a warning under -Wall -Wextra"
 in_kernel collective 'k_mpi_open\(FILE_OF\([0-9]+\), [0-9]+, "cb_config_list=\*:1' \
 	"MPI-IO opened with the job's hints"
+
+# Gaps where they happened: trace-ops' time before each write grows from 2 to
+# 8 ms; the kernel replays each write's gap in its place (the program's own
+# measure of them, DIR/gaps.RANK, is the reference).
+ops="$IOA_BUILD_DIR/tests/workloads/trace-ops"
+mkdir -p "$TEST_TMP/logs-growing" "$TEST_TMP/data-growing" "$TEST_TMP/logs-kgrowing" \
+	"$TEST_TMP/run-growing"
+ok "growing: the job runs" ioa_mpi_preload "$TEST_TMP/logs-growing" 2 120 \
+	-genv IOATLAS_INCLUDE_PATHS "" "$ops" growing 40 "$TEST_TMP/data-growing"
+log=$(ioa_only_log "$TEST_TMP/logs-growing") || log=/nonexistent
+k="$TEST_TMP/k-growing"
+ok "growing: a kernel is generated" "$kernel" gen "$log" -o "$k"
+in_kernel growing 'k_gap\(k_order\(og[0-9_]+, oe[0-9_]+, 40,' \
+	"the writes' gaps as a table of 40, in order"
+ok "growing: built, run and validated" \
+	run_timeout 300 "$kernel" validate "$k" "$log" --runtime "$runtime"
+ok "growing: the kernel runs under the runtime" \
+	ioa_mpi_preload "$TEST_TMP/logs-kgrowing" 2 120 -genv IOATLAS_INCLUDE_PATHS "" \
+	"$k/kernel" --data-dir "$TEST_TMP/run-growing"
+klog=$(ioa_only_log "$TEST_TMP/logs-kgrowing") || klog=/nonexistent
+# The worst rank's 90th percentile of |replayed - measured| / measured, in order.
+err=$(for r in 0 1; do
+	"$IOA_CMD" trace --expand --rank "$r" "$klog" |
+		awk '/^#/ { next } $4 == "pwrite" && $6 == 4096 { print $8 - end } { end = $8 + $9 }' |
+		paste - "$TEST_TMP/data-growing/gaps.$r" |
+		awk '$1 != "" && $2 > 0 { e = ($1 - $2) / $2; print e < 0 ? -e : e }' |
+		sort -g | awk '{ a[NR] = $1 } END { print NR == 40 ? a[36] : 1 }'
+done | sort -g | tail -n 1)
+ok "growing: the kernel's gaps come in the program's order (90% within 10%: $err)" \
+	awk -v e="$err" 'BEGIN { exit !(e <= 0.10) }'
 
 # The knobs: more iterations, other modes, the names kept when asked.
 log=$(ioa_only_log "$TEST_TMP/logs-fpp")
