@@ -47,6 +47,8 @@ is "$(result traced amr 'r["classification"]')" not_amr "traced: not AMR"
 run untraced 0
 is "$(result untraced checkpoints \
 	"r['checkpoints'] == 3 and all($asked <= p['bytes'] < $asked * 1.01 for p in r['phases'] if p['checkpoint']) or 'coarse_time_bins' in codes")" \
-	True "untraced: the same checkpoints, or the bins said too coarse to tell"
+	True "untraced: the same checkpoints, or the bins said too coarse to tell" ||
+	diag "$(result untraced checkpoints "[(p['start'], p['end'], p['bytes'], p['checkpoint']) for p in r['phases']], codes")"
 is "$(result untraced amr "r['classification'] == 'not_amr' or 'coarse_time_bins' in codes")" True \
-	"untraced: not AMR, or too coarse to tell"
+	"untraced: not AMR, or too coarse to tell" ||
+	diag "$(result untraced amr "r['classification'], r['sizes'], codes")"
