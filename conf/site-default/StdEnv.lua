@@ -3,4 +3,6 @@
 -- and lmod-z00-StdEnv.sh in /etc/profile.d/; a job opts out with
 -- IOATLAS_DISABLE=1 or `module unload ioatlas` (docs/admin.md).
 whatis("Description: the site's standard environment, with ioatlas on")
-load("ioatlas")
+-- try_load: once the ioatlas packages are removed, logins go on without
+-- it (load would stop every login with an error).
+try_load("ioatlas")

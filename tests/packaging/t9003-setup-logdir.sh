@@ -8,7 +8,8 @@
 # folder or file a user made in a day's place is reported and skipped while
 # the other days are still made; a day folder a job made (setup-logdir did
 # not run) has the tree's group and mode, and setup-logdir takes it over
-# with the job's log in it.
+# with the job's log in it.  Its systemd unit and timer (daily, at boot)
+# pass systemd-analyze verify.
 . "$IOA_SOURCE_DIR/tests/lib/test-lib.sh"
 . "$IOA_SOURCE_DIR/tests/lib/runtime-lib.sh"
 [ "$(id -u)" = 0 ] || skip_all "owners and groups are given by root"
@@ -117,5 +118,17 @@ touch "$TEST_TMP/file-tree"
 out=$("$setup" --logdir "$TEST_TMP/file-tree" --group daemon 2>&1)
 is "$?" 1 "a file in the way fails"
 like "$out" "is in the way: not a folder" "saying so"
+
+# The unit and timer a site enables (systemctl enable --now
+# ioatlas-setup-logdir.timer), pointed at this build's program.
+for unit in ioatlas-setup-logdir.service ioatlas-setup-logdir.timer; do
+	sed "s|^ExecStart=[^ ]*|ExecStart=$setup|" "$IOA_BUILD_DIR/share/ioatlas/$unit" \
+		>"$TEST_TMP/$unit"
+done
+ok "the setup-logdir unit passes systemd-analyze verify" \
+	systemd-analyze verify "$TEST_TMP/ioatlas-setup-logdir.service"
+ok "and its timer" systemd-analyze verify "$TEST_TMP/ioatlas-setup-logdir.timer"
+like "$(tr '\n' ' ' <"$TEST_TMP/ioatlas-setup-logdir.timer")" "OnCalendar=.*Persistent=true" \
+	"which runs daily and catches up a missed day"
 
 done_testing

@@ -72,6 +72,12 @@ ok "the manual pages are there" \
 ok "the units are installed, not enabled" \
 	test -f "$root/lib/systemd/system/ioatlasd.service" -a ! -e \
 	"$root/etc/systemd/system/multi-user.target.wants/ioatlasd.service"
+ok "the log tree's daily unit and timer too" \
+	test -f "$root/lib/systemd/system/ioatlas-setup-logdir.service" -a \
+	-f "$root/lib/systemd/system/ioatlas-setup-logdir.timer" -a ! -e \
+	"$root/etc/systemd/system/timers.target.wants/ioatlas-setup-logdir.timer"
+is "$(dpkg-deb -f "$debs/ioatlas-tools_${version}_"*.deb Recommends | grep -c -i 'mpi\|make')" 0 \
+	"the tools recommend no MPI or build tools (the collector, which builds kernels, does)"
 multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 is "$(in_root ioatlas-config --preload)" "/usr/lib/$multiarch/libioatlas.so" \
 	"ioatlas-config names the packaged runtime"
@@ -89,9 +95,9 @@ count_logs() { find "$root$today" -name '*.ioa' | wc -l; }
 job='mpiexec.mpich -n 2 /usr/local/bin/mpi-io shared /home/alice/w'
 modules='. /usr/share/modules/init/bash'
 
-out=$(in_root -u alice "$modules; module load ioatlas && echo \"\$LD_PRELOAD|\$IOATLAS_LOGDIR\"")
-is "$out" "/usr/lib/$multiarch/libioatlas.so|/var/log/ioatlas" \
-	"Environment Modules load the packaged modulefile from their default path"
+out=$(in_root -u alice "$modules; module load ioatlas && echo \"\$LD_PRELOAD|\${IOATLAS_LOGDIR-unset}\"")
+is "$out" "/usr/lib/$multiarch/libioatlas.so|unset" \
+	"Environment Modules load the packaged modulefile from their default path (the logdir is the site file's)"
 like "$(in_root -u alice "$modules; module help ioatlas 2>&1")" "IOATLAS_DISABLE=1" "module help says how to opt out"
 like "$(in_root -u alice "$modules; module whatis ioatlas 2>&1")" "I/O characterization" "module whatis describes it"
 ok "a user's MPI job after module load runs" in_root -u alice "$modules; module load ioatlas && $job"
@@ -154,6 +160,10 @@ ok "apt purges the packages" \
 		ioatlas-runtime ioatlas-dev ioatlas-tools ioatlas-collector ioatlas-doc"
 left=$(find "$root/usr" "$root/etc" "$root/lib/systemd" -name '*ioatlas*' 2>/dev/null | sed "s|^$root||")
 is "${left:-nothing}" "nothing" "and nothing of theirs is left"
+# The site-wide recipe appended to initrc stays (the admin's edit), and a
+# login shell still starts, without ioatlas and without an error.
+is "$(in_root -u alice -l 'echo "${LOADEDMODULES:-none}|${LD_PRELOAD:-none}"' 2>&1)" "none|none" \
+	"a login shell after the purge starts cleanly, the site's recipe left in place"
 is "$(count_logs)" 2 "the logs stay"
 
 done_testing

@@ -1,10 +1,12 @@
 # t1007-modulefiles — `module load ioatlas` with the real Lmod, from an
-# installed tree: the Lmod and the Tcl modulefile both set LD_PRELOAD and the
-# log directory, an MPI job started after the load leaves one log, and
-# opting out (IOATLAS_DISABLE=1, module unload) leaves none; a conflicting
-# profiler's module refuses ioatlas; the site-wide recipe for Lmod loads it
-# at login.  (Environment Modules, which cannot be installed beside Lmod,
-# are tested in the Debian package's root: t9004.)
+# installed tree: the Lmod and the Tcl modulefile both set LD_PRELOAD and
+# nothing the site file says (the log directory is the site file's), an
+# MPI job started after the load leaves one log, and opting out
+# (IOATLAS_DISABLE=1, module unload) leaves none; a conflicting profiler's
+# module refuses ioatlas; the site-wide recipe for Lmod loads it at login,
+# and once ioatlas is gone logins go on without an error.  (Environment
+# Modules, which cannot be installed beside Lmod, are tested in the Debian
+# package's root: t9004.)
 . "$IOA_SOURCE_DIR/tests/lib/test-lib.sh"
 . "$IOA_SOURCE_DIR/tests/lib/runtime-lib.sh"
 require_mpi
@@ -13,13 +15,12 @@ lmod_init=/usr/share/lmod/lmod/init/bash
 
 prefix="$TEST_TMP/prefix"
 libdir=$(sed -n 's/^CMAKE_INSTALL_LIBDIR:PATH=//p' "$IOA_BUILD_DIR/CMakeCache.txt")
-site_logdir=$(sed -n 's/^IOATLAS_LOGDIR:PATH=//p' "$IOA_BUILD_DIR/CMakeCache.txt")
 mpiio="$IOA_BUILD_DIR/tests/workloads/mpi-io"
 work="$TEST_TMP/work"
 mkdir -p "$work"
 unset LD_PRELOAD IOATLAS_LOGDIR MODULEPATH LOADEDMODULES _LMFILES_
 
-plan 16
+plan 18
 
 ok "the tree installs" run_timeout 120 cmake --install "$IOA_BUILD_DIR" --prefix "$prefix"
 . "$lmod_init"
@@ -46,13 +47,21 @@ module use "$prefix/share/lmod/modulefiles"
 ok "module load ioatlas (Lmod modulefile)" module load ioatlas
 module_did
 is "$job_preload" "$prefix/$libdir/libioatlas.so" "it preloads the installed runtime"
-is "$IOATLAS_LOGDIR" "$site_logdir" "and sets the site's log directory"
+is "${IOATLAS_LOGDIR-unset}" unset "and leaves the log directory to the site file"
 like "$(module help ioatlas 2>&1)" "IOATLAS_DISABLE=1" "module help says how to opt out"
 like "$(module whatis ioatlas 2>&1)" "I/O characterization" "module whatis describes it"
 
 logs=$(ioa_logdir)
 ok "an MPI job started after the load runs" run_job "$logs"
 ok "and leaves its log" ioa_only_log "$logs"
+
+# The site file's logdir is where a job's log goes: nothing overrides it.
+logs=$(ioa_logdir)
+printf 'logdir = %s\n' "$logs" >"$TEST_TMP/site.conf"
+preload=$(ioa_preload_list "$job_preload")
+IOATLAS_CONF="$TEST_TMP/site.conf" LD_PRELOAD="$preload" mpi_run 4 120 "$mpiio" shared "$work" \
+	>/dev/null 2>&1
+ok "a job after the load logs where the site file says" ioa_only_log "$logs"
 
 logs=$(ioa_logdir)
 IOATLAS_DISABLE=1 run_job "$logs"
@@ -101,5 +110,15 @@ job_preload=${login_env#*|}
 logs=$(ioa_logdir)
 run_job "$logs"
 ok "a job of that login leaves a log" ioa_only_log "$logs"
+
+# The packages removed (the modulefiles gone, the site's StdEnv and profile
+# script left behind): a login still starts, without ioatlas or an error.
+gone_env=$(env -i HOME="$HOME" PATH="$PATH" USER="$(id -un)" \
+	MODULEPATH="$TEST_TMP/core" bash -c "
+	. '$lmod_init'
+	. '$prefix/share/ioatlas/site-default/lmod-z00-StdEnv.sh'
+	echo \"\$LOADEDMODULES|\${LD_PRELOAD:-}\"" 2>"$TEST_TMP/gone.err")
+is "$gone_env|$(cat "$TEST_TMP/gone.err")" "StdEnv||" \
+	"without ioatlas, the recipe's login loads StdEnv alone, silently"
 
 done_testing
