@@ -30,7 +30,7 @@ debs="$TEST_TMP/debs"
 at_exit 'debroot_release || exit 1'
 root_timeout=300
 
-plan 41
+plan 44
 
 ok "packaging/build-deb builds the packages" \
 	run_timeout 900 "$IOA_SOURCE_DIR/packaging/build-deb" --out "$debs" -j 2
