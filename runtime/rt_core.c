@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "rt_libs.h"
 #include "rt_mpiio.h"
 #include "rt_posix.h"
 #include "rt_records.h"
@@ -218,6 +219,8 @@ void rt_init(void)
 		rt.disabled_reason = "disabled by settings";
 	else if (rt_config_exe_listed(&rt.config.exclude_exes, rt.exe))
 		rt.disabled_reason = "executable excluded by settings";
+	else if ((rt.disabled_reason = rt_other_profiler()))
+		;
 	else if ((rt.disabled_reason = start_tables()))
 		;
 	else if (pthread_atfork(before_fork, after_fork_parent, after_fork_child))

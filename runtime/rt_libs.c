@@ -54,6 +54,48 @@ static int by_soname(struct dl_phdr_info *info, size_t size, void *arg)
 	return 0;
 }
 
+/*
+ * I/O profilers that interpose the calls the runtime does: a process keeps
+ * one of them.  Their runtime libraries' file names (not their tools':
+ * libdarshan-util is a reader), and why the runtime stands down.
+ */
+static const struct profiler {
+	const char *soname; /* the start of the file name's base */
+	const char *why;
+} profilers[] = {
+	{"libdarshan.so", "Darshan is loaded in this process: one I/O profiler at a time"},
+	{"librecorder.so", "Recorder is loaded in this process: one I/O profiler at a time"},
+};
+
+static int by_profiler(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	const char **why = arg;
+	const char *base;
+	size_t i;
+
+	(void)size;
+	if (!info->dlpi_name || !info->dlpi_name[0])
+		return 0;
+	base = strrchr(info->dlpi_name, '/');
+	base = base ? base + 1 : info->dlpi_name;
+	for (i = 0; i < sizeof(profilers) / sizeof(profilers[0]); i++)
+		if (!strncmp(base, profilers[i].soname, strlen(profilers[i].soname))) {
+			*why = profilers[i].why;
+			return 1;
+		}
+	return 0;
+}
+
+const char *rt_other_profiler(void)
+{
+	const char *why = NULL;
+	int saved = errno;
+
+	dl_iterate_phdr(by_profiler, &why);
+	errno = saved;
+	return why;
+}
+
 /* The symbols a symbol table section defines, checked against the libraries' names. */
 static void scan_symbols(const unsigned char *map, size_t size, const Elf64_Shdr *sh,
 			 const Elf64_Shdr *strsh, unsigned *found)

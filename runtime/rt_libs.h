@@ -23,4 +23,15 @@
  */
 void rt_io_libraries(char *buf, size_t len);
 
+/*
+ * Why the runtime must stand down when another I/O profiler that
+ * interposes the same calls (Darshan, Recorder) is loaded in the process,
+ * in whichever order the two were preloaded; NULL when none is.  The
+ * modulefiles refuse to load beside those profilers' modules; this holds
+ * the other way round too (their module loaded after ioatlas, or a
+ * preload by hand).  One walk over the loaded objects, at start-up; keeps
+ * errno.
+ */
+const char *rt_other_profiler(void);
+
 #endif
