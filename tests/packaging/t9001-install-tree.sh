@@ -43,6 +43,8 @@ expected=$({
 	echo "share/ioatlas/ioatlasd.cron"
 	echo "share/ioatlas/ioatlas-nightly.service"
 	echo "share/ioatlas/ioatlas-nightly.timer"
+	echo "share/ioatlas/ioatlas-setup-logdir.service"
+	echo "share/ioatlas/ioatlas-setup-logdir.timer"
 	echo "share/ioatlas/ioatlas.conf"
 	echo "share/ioatlas/site-default/StdEnv.lua"
 	echo "share/ioatlas/site-default/lmod-z00-StdEnv.sh"
