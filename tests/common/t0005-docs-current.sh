@@ -5,8 +5,8 @@
 
 plan 2
 
-"$IOA_BUILD_DIR/common/cmd/gen-counters-doc" >"$TEST_TMP/counters.md"
-ok "docs/counters.md matches the counter table (regenerate: build/common/cmd/gen-counters-doc > docs/counters.md)" \
+"$IOA_BUILD_DIR/cli/gen-counters-doc" >"$TEST_TMP/counters.md"
+ok "docs/counters.md matches the counter table (regenerate: build/cli/gen-counters-doc > docs/counters.md)" \
 	diff -u "$IOA_SOURCE_DIR/docs/counters.md" "$TEST_TMP/counters.md"
 
 missing=""

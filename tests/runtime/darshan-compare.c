@@ -14,7 +14,7 @@
  * ordered (start <= end).  A record id (POSIX_RENAMED_FROM) is compared as the
  * file it names.  Counters we have and Darshan has not must be marked (ioatlas)
  * in the counter table.  Any other difference must match an entry of
- * common/cmd/darshan-differences.h.
+ * common/darshan-differences.h.
  *
  * Prints one line per difference: "listed N ..." (entry N explains it) or
  * "unlisted ..." / "bad ..." (a failure), then "compared": Darshan's records,

@@ -4,7 +4,7 @@
 # (per rank and shared, POSIX, STDIO, MPI-IO) is compared with darshan-parser's
 # output by darshan-compare: integers equal, floating-point counters zero where
 # Darshan's are, records one to one.  What differs must be listed in
-# common/cmd/darshan-differences.h (the table docs/counters.md prints), and an
+# common/darshan-differences.h (the table docs/counters.md prints), and an
 # entry that must always show and no longer does fails too, so the list stays
 # true.
 . "$IOA_SOURCE_DIR/tests/lib/test-lib.sh"
