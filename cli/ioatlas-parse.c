@@ -25,6 +25,7 @@
 #include "ioa_log.h"
 #include "ioa_darshan.h"
 #include "ioa_logr.h"
+#include "ioa_opts.h"
 #include "ioa_source.h"
 #include "summary.h"
 #include "ioa_parse.h"
@@ -1183,58 +1184,74 @@ static void release(struct parse *p)
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: ioatlas parse [--all] [--base] [--total] [--perf] [--file] [--file-list] "
-		"[--bins] [--json] LOG\n"
+		"usage: ioatlas parse [-abtpflj] [--bins] LOG\n"
 		"\n"
-		"  --all        --base, --total, --file and --perf, as darshan-parser --all\n"
-		"  --base       every counter of every record (the default)\n"
-		"  --total      counters combined over all records, per module (darshan-parser's)\n"
-		"  --perf       estimated I/O performance, per module (darshan-parser's)\n"
-		"  --file       files by kind of access, per module (darshan-parser's)\n"
-		"  --file-list  one line per file: record id, module, rank, opens, bytes\n"
-		"  --bins       bytes and operations per time bin, file and rank\n"
-		"  --json       the whole log as JSON\n");
+		"  -a, --all        --base, --total, --file and --perf, as darshan-parser --all\n"
+		"  -b, --base       every counter of every record (the default)\n"
+		"  -t, --total      counters combined over all records, per module "
+		"(darshan-parser's)\n"
+		"  -p, --perf       estimated I/O performance, per module (darshan-parser's)\n"
+		"  -f, --file       files by kind of access, per module (darshan-parser's)\n"
+		"  -l, --file-list  one line per file: record id, module, rank, opens, bytes\n"
+		"      --bins       bytes and operations per time bin, file and rank\n"
+		"  -j, --json       the whole log as JSON\n"
+		"  -h, --help       this help\n");
 }
 
 int main(int argc, char **argv)
 {
+	static const struct option longs[] = {
+		{"all", no_argument, NULL, 'a'},	{"base", no_argument, NULL, 'b'},
+		{"total", no_argument, NULL, 't'},	{"perf", no_argument, NULL, 'p'},
+		{"file", no_argument, NULL, 'f'},	{"file-list", no_argument, NULL, 'l'},
+		{"bins", no_argument, NULL, 'B' + 256}, {"json", no_argument, NULL, 'j'},
+		{"help", no_argument, NULL, 'h'},	{NULL, 0, NULL, 0},
+	};
 	struct parse p = {0};
-	int i, rc;
+	int c, rc;
 
 	ioa_log_set_progname("ioatlas parse");
-	for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
-		if (!strcmp(argv[i], "--base"))
-			p.base = 1;
-		else if (!strcmp(argv[i], "--total"))
-			p.total = 1;
-		else if (!strcmp(argv[i], "--perf"))
-			p.perf = 1;
-		else if (!strcmp(argv[i], "--file"))
-			p.file = 1;
-		else if (!strcmp(argv[i], "--file-list"))
-			p.file_list = 1;
-		else if (!strcmp(argv[i], "--all"))
+	while ((c = ioa_getopt(argc, argv, "abtpfljh", longs)) != -1) {
+		switch (c) {
+		case 'a':
 			p.base = p.total = p.file = p.perf = 1;
-		else if (!strcmp(argv[i], "--json"))
-			p.json = 1;
-		else if (!strcmp(argv[i], "--bins"))
+			break;
+		case 'b':
+			p.base = 1;
+			break;
+		case 't':
+			p.total = 1;
+			break;
+		case 'p':
+			p.perf = 1;
+			break;
+		case 'f':
+			p.file = 1;
+			break;
+		case 'l':
+			p.file_list = 1;
+			break;
+		case 'B' + 256:
 			p.bins = 1;
-		else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			break;
+		case 'j':
+			p.json = 1;
+			break;
+		case 'h':
 			usage(stdout);
-			return 0;
-		} else {
-			ioa_error("unknown option '%s'", argv[i]);
+			return IOA_EXIT_OK;
+		default:
 			usage(stderr);
-			return 2;
+			return IOA_EXIT_USAGE;
 		}
 	}
-	if (i != argc - 1) {
+	if (optind != argc - 1) {
 		usage(stderr);
-		return 2;
+		return IOA_EXIT_USAGE;
 	}
 	if (!p.total && !p.perf && !p.file && !p.file_list && !p.bins)
 		p.base = 1;
-	p.path = argv[i];
+	p.path = argv[optind];
 	ioa_buf_init(&p.job_raw, REGION_CAP);
 	ioa_buf_init(&p.line, REGION_CAP);
 	ioa_buf_init(&p.scratch, REGION_CAP);
@@ -1250,5 +1267,5 @@ int main(int argc, char **argv)
 			  p.reader.error[0] ? p.reader.error : ioa_strerror(rc));
 	}
 	release(&p);
-	return rc ? 1 : 0;
+	return rc ? IOA_EXIT_FAIL : IOA_EXIT_OK;
 }

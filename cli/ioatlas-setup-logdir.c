@@ -32,6 +32,7 @@
 
 #include "ioa_conf.h"
 #include "ioa_log.h"
+#include "ioa_opts.h"
 
 #ifndef IOATLAS_LOGDIR
 #define IOATLAS_LOGDIR "/var/log/ioatlas"
@@ -42,8 +43,13 @@
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: ioatlas setup-logdir [--days N] [--group GROUP] [--owner USER] [--logdir "
-		"DIR]\n"
+		"usage: ioatlas setup-logdir [-d N] [-g GROUP] [-o USER] [-l DIR]\n"
+		"\n"
+		"  -d, --days N        today and the next days, N in all (default 7)\n"
+		"  -g, --group GROUP   the tree's group (default: the log_group setting)\n"
+		"  -o, --owner USER    the folders' owner (default: who runs it)\n"
+		"  -l, --logdir DIR    the tree's root (default: the logdir setting)\n"
+		"  -h, --help          this help\n"
 		"\n"
 		"Makes the log tree's date folders for today and the next days (N in all,\n"
 		"default 7; UTC dates, LOGDIR/YYYY/MM/DD) owned by USER (default: who runs it),\n"
@@ -166,6 +172,11 @@ int main(int argc, char **argv)
 		{"log_group", IOA_SET_TEXT, &log_group, "", "the group of the logs and the tree"},
 	};
 	const size_t nsettings = sizeof(settings) / sizeof(settings[0]);
+	static const struct option longs[] = {
+		{"days", required_argument, NULL, 'd'},	 {"group", required_argument, NULL, 'g'},
+		{"owner", required_argument, NULL, 'o'}, {"logdir", required_argument, NULL, 'l'},
+		{"help", no_argument, NULL, 'h'},	 {NULL, 0, NULL, 0},
+	};
 	struct ioa_buf err = IOA_BUF_INIT(IOA_LOG_LINE_MAX);
 	struct tree t = {.uid = getuid()};
 	const char *group = NULL, *owner = NULL, *root;
@@ -173,7 +184,7 @@ int main(int argc, char **argv)
 	long days = 7, d, ready = 0;
 	int root_fd = -1, year_fd = -1, month_fd = -1, year = -1, month = -1;
 	time_t now = time(NULL);
-	int a, status = 2;
+	int c, status = IOA_EXIT_USAGE;
 
 	ioa_log_set_progname("ioatlas setup-logdir");
 	if (ioa_conf_load(settings, nsettings, &err)) {
@@ -182,31 +193,39 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	root = logdir;
-	for (a = 1; a < argc; a++) {
-		const char *v = a + 1 < argc ? argv[a + 1] : NULL;
-
-		if (!strcmp(argv[a], "-h") || !strcmp(argv[a], "--help")) {
+	while ((c = ioa_getopt(argc, argv, "d:g:o:l:h", longs)) != -1) {
+		switch (c) {
+		case 'h':
 			usage(stdout);
-			status = 0;
+			status = IOA_EXIT_OK;
 			goto out;
-		} else if (!strcmp(argv[a], "--days") && v) {
+		case 'd':
 			errno = 0;
-			days = strtol(v, &end, 10);
+			days = strtol(optarg, &end, 10);
 			if (errno || *end || days < 1 || days > 3660) {
-				ioa_error("--days: '%s' is not a number of days from 1 to 3660", v);
+				ioa_error("--days: '%s' is not a number of days from 1 to 3660",
+					  optarg);
 				goto out;
 			}
-		} else if (!strcmp(argv[a], "--group") && v) {
-			group = v;
-		} else if (!strcmp(argv[a], "--owner") && v) {
-			owner = v;
-		} else if (!strcmp(argv[a], "--logdir") && v) {
-			root = v;
-		} else {
+			break;
+		case 'g':
+			group = optarg;
+			break;
+		case 'o':
+			owner = optarg;
+			break;
+		case 'l':
+			root = optarg;
+			break;
+		default:
 			usage(stderr);
 			goto out;
 		}
-		a++;
+	}
+	if (optind != argc) {
+		ioa_error("no operand expected: '%s'", argv[optind]);
+		usage(stderr);
+		goto out;
 	}
 	if (!group)
 		group = log_group;
@@ -235,7 +254,7 @@ int main(int argc, char **argv)
 		if (p)
 			t.uid = p->pw_uid;
 	}
-	status = 1;
+	status = IOA_EXIT_FAIL;
 	if (strlen(root) > sizeof(path) - 16) {
 		ioa_error("the log tree's name is too long: '%s'", root);
 		goto out;
@@ -285,7 +304,7 @@ int main(int argc, char **argv)
 		printf(", %d left as they are", t.skipped);
 	printf("\n");
 	/* Something a user made is in the way: say so to cron, having made the rest. */
-	status = t.skipped ? 1 : 0;
+	status = t.skipped ? IOA_EXIT_FAIL : IOA_EXIT_OK;
 out:
 	close_folder(&month_fd);
 	close_folder(&year_fd);

@@ -25,6 +25,7 @@
 #include "ioa_log.h"
 #include "ioa_darshan.h"
 #include "ioa_logr.h"
+#include "ioa_opts.h"
 #include "ioa_parse.h"
 #include "ioa_trace.h"
 
@@ -936,59 +937,72 @@ static int run_segments(struct tool *t)
 
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: ioatlas trace [--expand [--max-calls N]] [--rank R] [--file TEXT] "
-		     "[--json] LOG\n"
-		     "\n"
-		     "  --expand     one line per call (default: loops shown as loops)\n"
-		     "  --max-calls N  with --expand, refuse to print more than N calls in all\n"
-		     "               (default 4194304)\n"
-		     "  --rank R     only rank R\n"
-		     "  --file TEXT  only calls on files whose name contains TEXT\n"
-		     "  --json       the same as JSON\n");
+	fprintf(out,
+		"usage: ioatlas trace [-e [-m N]] [-r R] [-f TEXT] [-j] LOG\n"
+		"\n"
+		"  -e, --expand       one line per call (default: loops shown as loops)\n"
+		"  -m, --max-calls N  with --expand, refuse to print more than N calls in all\n"
+		"                     (default 4194304)\n"
+		"  -r, --rank R       only rank R\n"
+		"  -f, --file TEXT    only calls on files whose name contains TEXT\n"
+		"  -j, --json         the same as JSON\n"
+		"  -h, --help         this help\n");
 }
 
 int main(int argc, char **argv)
 {
+	static const struct option longs[] = {
+		{"expand", no_argument, NULL, 'e'},
+		{"max-calls", required_argument, NULL, 'm'},
+		{"rank", required_argument, NULL, 'r'},
+		{"file", required_argument, NULL, 'f'},
+		{"json", no_argument, NULL, 'j'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
 	struct tool t = {.only_rank = -1, .max_calls = DEFAULT_MAX_CALLS};
 	const char *path;
 	size_t i;
-	int a, rc;
+	int c, rc, rank;
 
 	ioa_log_set_progname("ioatlas trace");
-	for (a = 1; a < argc && argv[a][0] == '-' && argv[a][1]; a++) {
-		if (!strcmp(argv[a], "--expand")) {
+	while ((c = ioa_getopt(argc, argv, "em:r:f:jh", longs)) != -1) {
+		switch (c) {
+		case 'e':
 			t.expand = 1;
-		} else if (!strcmp(argv[a], "--json")) {
+			break;
+		case 'j':
 			t.json = 1;
-		} else if (!strcmp(argv[a], "--rank") && a + 1 < argc) {
-			int rank;
-
-			if (ioa_parse_int(argv[++a], 0, INT32_MAX, &rank)) {
-				ioa_error("not a rank: '%s'", argv[a]);
-				return 2;
+			break;
+		case 'r':
+			if (ioa_parse_int(optarg, 0, INT32_MAX, &rank)) {
+				ioa_error("not a rank: '%s'", optarg);
+				return IOA_EXIT_USAGE;
 			}
 			t.only_rank = rank;
-		} else if (!strcmp(argv[a], "--max-calls") && a + 1 < argc) {
-			if (ioa_parse_u64(argv[++a], &t.max_calls) || !t.max_calls) {
-				ioa_error("not a number of calls: '%s'", argv[a]);
-				return 2;
+			break;
+		case 'm':
+			if (ioa_parse_u64(optarg, &t.max_calls) || !t.max_calls) {
+				ioa_error("not a number of calls: '%s'", optarg);
+				return IOA_EXIT_USAGE;
 			}
-		} else if (!strcmp(argv[a], "--file") && a + 1 < argc) {
-			t.only_file = argv[++a];
-		} else if (!strcmp(argv[a], "-h") || !strcmp(argv[a], "--help")) {
+			break;
+		case 'f':
+			t.only_file = optarg;
+			break;
+		case 'h':
 			usage(stdout);
-			return 0;
-		} else {
-			ioa_error("unknown option '%s'", argv[a]);
+			return IOA_EXIT_OK;
+		default:
 			usage(stderr);
-			return 2;
+			return IOA_EXIT_USAGE;
 		}
 	}
-	if (a != argc - 1) {
+	if (optind != argc - 1) {
 		usage(stderr);
-		return 2;
+		return IOA_EXIT_USAGE;
 	}
-	path = argv[a];
+	path = argv[optind];
 	t.path = path;
 	t.calls_left = t.max_calls;
 	ioa_buf_init(&t.line, 1 << 24);
@@ -1015,5 +1029,5 @@ int main(int argc, char **argv)
 	ioa_buf_release(&t.line);
 	ioa_buf_release(&t.segments);
 	ioa_logr_close(&t.reader);
-	return rc ? 1 : 0;
+	return rc ? IOA_EXIT_FAIL : IOA_EXIT_OK;
 }

@@ -15,6 +15,7 @@
 
 #include "ioa_buf.h"
 #include "ioa_log.h"
+#include "ioa_opts.h"
 
 #ifndef IOATLAS_VERSION
 #define IOATLAS_VERSION "unknown"
@@ -53,9 +54,14 @@ static void list_verbs(FILE *out, const char *dir)
 
 int main(int argc, char **argv)
 {
+	static const struct option longs[] = {
+		{"help", no_argument, NULL, 'h'},
+		{"version", no_argument, NULL, 'V'},
+		{NULL, 0, NULL, 0},
+	};
 	struct ioa_buf dir = IOA_BUF_INIT(PATH_MAX), prog = IOA_BUF_INIT(PATH_MAX);
-	const char *verb = argc > 1 ? argv[1] : NULL;
-	int status = 2, rc;
+	const char *verb;
+	int status = IOA_EXIT_USAGE, rc, c, help = 0;
 
 	ioa_log_set_progname("ioatlas");
 	rc = libexec_dir(&dir);
@@ -63,18 +69,27 @@ int main(int argc, char **argv)
 		ioa_error_rc(rc, "cannot find the ioatlas programs");
 		goto out;
 	}
-	if (!verb || !strcmp(verb, "-h") || !strcmp(verb, "--help") || !strcmp(verb, "help")) {
-		FILE *out = verb ? stdout : stderr;
-
-		fprintf(out, "usage: ioatlas VERB [ARGS...]\n\nverbs:\n");
-		list_verbs(out, dir.data);
-		fprintf(out, "\n'ioatlas VERB --help' describes each.\n");
-		status = verb ? 0 : 2;
-		goto out;
+	while ((c = ioa_getopt(argc, argv, "+hV", longs)) != -1) {
+		if (c == 'V') {
+			printf("ioatlas %s\n", IOATLAS_VERSION);
+			status = IOA_EXIT_OK;
+			goto out;
+		}
+		if (c != 'h') {
+			fprintf(stderr, "usage: ioatlas [-h] [-V] VERB [ARGS...]\n");
+			goto out;
+		}
+		help = 1;
 	}
-	if (!strcmp(verb, "--version")) {
-		printf("ioatlas %s\n", IOATLAS_VERSION);
-		status = 0;
+	verb = optind < argc ? argv[optind] : NULL;
+	if (help || !verb || !strcmp(verb, "help")) {
+		FILE *out = verb || help ? stdout : stderr;
+
+		fprintf(out, "usage: ioatlas [-h] [-V] VERB [ARGS...]\n\nverbs:\n");
+		list_verbs(out, dir.data);
+		fprintf(out,
+			"\n'ioatlas VERB --help' describes each; -V, --version: the version.\n");
+		status = verb || help ? IOA_EXIT_OK : IOA_EXIT_USAGE;
 		goto out;
 	}
 	if (strchr(verb, '/') || verb[0] == '.' ||
@@ -82,8 +97,8 @@ int main(int argc, char **argv)
 		ioa_error("'%s' is not an ioatlas verb; see 'ioatlas --help'", verb);
 		goto out;
 	}
-	argv[1] = prog.data;
-	execv(prog.data, argv + 1);
+	argv[optind] = prog.data;
+	execv(prog.data, argv + optind);
 	if (errno == ENOENT)
 		ioa_error("'%s' is not an ioatlas verb; see 'ioatlas --help'", verb);
 	else
