@@ -15,20 +15,22 @@
 #include "ioa_db.h"
 #include "ioa_file.h"
 #include "ioa_log.h"
+#include "ioa_opts.h"
 #include "ioa_parse.h"
 #include "report.h"
 
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: ioatlas report JOB_ID|LOG [-o FILE] [--json]\n"
+	fprintf(out, "usage: ioatlas report [-o FILE] [-j] JOB_ID|LOG\n"
 		     "\n"
 		     "Writes a job's I/O report: one HTML page that opens from disk, with no\n"
 		     "network (or, with --json, the same content as data).\n"
 		     "  JOB_ID     a job of the warehouse (its stored analyses are used)\n"
 		     "  LOG        a log file (the analyses run now; no database needed)\n"
-		     "  -o FILE    where to write (default: job-ID.html, or the log's name with\n"
-		     "             .html, in the current folder; - for standard output)\n"
-		     "  --json     the report's content as JSON\n"
+		     "  -o, --output FILE  where to write (default: job-ID.html, or the log's\n"
+		     "             name with .html, in the current folder; - for standard output)\n"
+		     "  -j, --json         the report's content as JSON\n"
+		     "  -h, --help         this help\n"
 		     "\n"
 		     "The file is created readable by its owner only: it holds the job's paths.\n"
 		     "It replaces only a regular file, and follows a symbolic link only when\n"
@@ -45,29 +47,37 @@ int main(int argc, char **argv)
 	char out_buf[PATH_MAX], source[PATH_MAX + 16];
 	PGconn *conn = NULL;
 	json_object *all = NULL, *model = NULL, *kernels = NULL;
-	int a, as_json = 0, status = 1, loaded = 0, rc;
+	int c, as_json = 0, status = IOA_EXIT_FAIL, loaded = 0, rc;
 	int64_t id = 0;
+	static const struct option longs[] = {
+		{"output", required_argument, NULL, 'o'},
+		{"json", no_argument, NULL, 'j'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
 
 	ioa_log_set_progname("ioatlas report");
-	for (a = 1; a < argc; a++) {
-		if (!strcmp(argv[a], "-h") || !strcmp(argv[a], "--help")) {
+	while ((c = ioa_getopt(argc, argv, "o:jh", longs)) != -1) {
+		switch (c) {
+		case 'h':
 			usage(stdout);
-			return 0;
-		} else if (!strcmp(argv[a], "--json")) {
+			return IOA_EXIT_OK;
+		case 'j':
 			as_json = 1;
-		} else if (!strcmp(argv[a], "-o") && a + 1 < argc) {
-			out = argv[++a];
-		} else if (!what && argv[a][0] != '-') {
-			what = argv[a];
-		} else {
+			break;
+		case 'o':
+			out = optarg;
+			break;
+		default:
 			usage(stderr);
-			return 2;
+			return IOA_EXIT_USAGE;
 		}
 	}
-	if (!what) {
+	if (optind != argc - 1) {
 		usage(stderr);
-		return 2;
+		return IOA_EXIT_USAGE;
 	}
+	what = argv[optind];
 	if (an_settings_load(&set, &err)) {
 		ioa_error("%s", ioa_buf_str(&err));
 		goto out;
@@ -130,7 +140,7 @@ int main(int argc, char **argv)
 	}
 	if (strcmp(out, "-"))
 		printf("%s\n", out);
-	status = 0;
+	status = IOA_EXIT_OK;
 out:
 	json_object_put(model);
 	json_object_put(all);

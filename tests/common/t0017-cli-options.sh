@@ -1,4 +1,4 @@
-# t0017-cli-options — the verbs of cli/ read their arguments by one
+# t0017-cli-options — the verbs read their arguments by one
 # convention (common/ioa_opts.h, ioatlas(1) EXIT STATUS): a long option's
 # value joined (--rank=0) or apart (--rank 0), short options bundled
 # (-ej) or with their value joined (-r0), options after the operand, each
@@ -13,7 +13,7 @@ bin="$IOA_BUILD_DIR/bin/ioatlas"
 log="$IOA_SOURCE_DIR/tests/fuzz/corpus/seed-7.ioa"
 export IOATLAS_CONF=/dev/null
 
-plan 21
+plan 23
 
 # alike DESCRIPTION "ARGS A" "ARGS B": both spellings print the same (and something).
 alike() {
@@ -31,8 +31,10 @@ alike "trace: options after the log" "trace '$log' --expand --max-calls=2000" \
 alike "trace: a unique prefix (--exp) is its option" "trace --exp '$log'" "trace --expand '$log'"
 alike "parse: -tp is --total --perf" "parse -tp '$log'" "parse --total --perf '$log'"
 alike "parse: -a is --all" "parse -a '$log'" "parse --all '$log'"
+alike "report: -jo - (bundled, value apart) is --json --output=-" "report -jo - '$log'" \
+	"report --json --output=- '$log'"
 
-for verb in parse trace setup-logdir; do
+for verb in parse trace setup-logdir report; do
 	out=$("$bin" "$verb" --help 2>/dev/null)
 	st=$?
 	ok "$verb: --help prints the usage on stdout, status 0" \
