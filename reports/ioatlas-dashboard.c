@@ -23,6 +23,7 @@
 #include "ioa_db.h"
 #include "ioa_file.h"
 #include "ioa_log.h"
+#include "ioa_opts.h"
 #include "ioa_parse.h"
 #include "report.h"
 
@@ -424,7 +425,10 @@ static int write_page(FILE *out, void *arg)
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: ioatlas dashboard --out DIR\n"
+		"usage: ioatlas dashboard -o DIR\n"
+		"\n"
+		"  -o, --out DIR  the web root to write\n"
+		"  -h, --help     this help\n"
 		"\n"
 		"Writes the site's static pages into DIR (a web root): index.html (the last 7\n"
 		"days), 1d.html, 7d.html, 30d.html, 365d.html, and the listed jobs' reports in\n"
@@ -485,23 +489,30 @@ int main(int argc, char **argv)
 	struct ioa_buf err = IOA_BUF_INIT(IOA_LOG_LINE_MAX);
 	char path[PATH_MAX];
 	size_t i;
-	int a, status = 1;
+	int c, status = IOA_EXIT_FAIL;
+	static const struct option longs[] = {
+		{"out", required_argument, NULL, 'o'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
 
 	ioa_log_set_progname("ioatlas dashboard");
-	for (a = 1; a < argc; a++) {
-		if (!strcmp(argv[a], "-h") || !strcmp(argv[a], "--help")) {
+	while ((c = ioa_getopt(argc, argv, "o:h", longs)) != -1) {
+		switch (c) {
+		case 'h':
 			usage(stdout);
-			return 0;
-		} else if (!strcmp(argv[a], "--out") && a + 1 < argc) {
-			d.out = argv[++a];
-		} else {
+			return IOA_EXIT_OK;
+		case 'o':
+			d.out = optarg;
+			break;
+		default:
 			usage(stderr);
-			return 2;
+			return IOA_EXIT_USAGE;
 		}
 	}
-	if (!d.out) {
+	if (!d.out || optind != argc) {
 		usage(stderr);
-		return 2;
+		return IOA_EXIT_USAGE;
 	}
 	if (ioa_conf_load(table, sizeof(table) / sizeof(table[0]), &err) ||
 	    an_settings_load(&d.an, &err)) {
@@ -542,7 +553,7 @@ int main(int argc, char **argv)
 	if (!d.failed) {
 		printf("%s/index.html\n", d.out);
 		fprintf(stderr, "ioatlas dashboard: %lld job reports written\n", d.reports_written);
-		status = 0;
+		status = IOA_EXIT_OK;
 	}
 out:
 	PQfinish(d.conn);
