@@ -20,6 +20,7 @@
 #include "analyze.h"
 #include "ioa_db.h"
 #include "ioa_log.h"
+#include "ioa_opts.h"
 #include "ioa_parse.h"
 
 struct run {
@@ -57,20 +58,22 @@ static void list_findings(void)
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: ioatlas analyze [--job ID]... [--since TIME [--until TIME]] [--days N]\n"
-		"                       [--only NAME,...] [--print]\n"
+		"usage: ioatlas analyze [--job ID]... [--since TIME [--until TIME]] [-d N]\n"
+		"                       [--only NAME,...] [-p]\n"
 		"       ioatlas analyze --list | --findings\n"
 		"\n"
 		"Runs the analyses on jobs in the warehouse and stores their results.\n"
-		"  (no job)        the jobs ingested in the last --days days (7) that lack a\n"
+		"  (no job)        the jobs ingested in the last -d, --days N days (7) that lack "
+		"a\n"
 		"                  result of an analysis's current version: the nightly run\n"
 		"  --job ID        this job (results replaced)\n"
 		"  --since, --until TIME   jobs that started in [since, until) (results replaced)\n"
 		"  --only NAMES    these analyses only (comma-separated; see --list)\n"
-		"  --print         print each job's findings\n"
+		"  -p, --print     print each job's findings\n"
 		"  --list          list the analyses and their versions\n"
 		"  --findings      list every finding: code, kind, setting, meaning, and\n"
 		"                  the layers it has advice for\n"
+		"  -h, --help      this help\n"
 		"\n"
 		"Settings (ioatlas.conf(5)): warehouse.conninfo, analyze.*.\n");
 }
@@ -265,52 +268,77 @@ int main(int argc, char **argv)
 	int64_t *ids = calloc((size_t)argc + 1, sizeof(*ids));
 	size_t nids = 0, i;
 	long days = 7;
-	int a, rc = 0, status = 1;
+	int c, rc = 0, status = IOA_EXIT_FAIL;
 	double t0 = now();
+	/* Long options without a short one take a capital letter for their value. */
+	static const struct option longs[] = {
+		{"job", required_argument, NULL, 'J'},	 {"since", required_argument, NULL, 'S'},
+		{"until", required_argument, NULL, 'U'}, {"days", required_argument, NULL, 'd'},
+		{"only", required_argument, NULL, 'O'},	 {"print", no_argument, NULL, 'p'},
+		{"list", no_argument, NULL, 'L'},	 {"findings", no_argument, NULL, 'F'},
+		{"help", no_argument, NULL, 'h'},	 {NULL, 0, NULL, 0},
+	};
 
 	ioa_log_set_progname("ioatlas analyze");
-	for (a = 1; a < argc && ids; a++) {
-		const char *arg = argv[a], *val = a + 1 < argc ? argv[a + 1] : NULL;
+	while (ids && (c = ioa_getopt(argc, argv, "d:ph", longs)) != -1) {
 		int64_t v;
 
-		if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
+		switch (c) {
+		case 'h':
 			usage(stdout);
 			free(ids);
-			return 0;
-		} else if (!strcmp(arg, "--list")) {
+			return IOA_EXIT_OK;
+		case 'L':
 			for (i = 0; i < an_nanalyses; i++)
 				printf("%-15s v%d  %s\n", an_analyses[i].name,
 				       an_analyses[i].version, an_analyses[i].what);
 			free(ids);
-			return 0;
-		} else if (!strcmp(arg, "--findings")) {
+			return IOA_EXIT_OK;
+		case 'F':
 			list_findings();
 			free(ids);
-			return 0;
-		} else if (!strcmp(arg, "--print")) {
+			return IOA_EXIT_OK;
+		case 'p':
 			run.print = 1;
-		} else if (!strcmp(arg, "--job") && val && !ioa_parse_i64(val, &v) && v > 0) {
-			ids[nids++] = v;
-			a++;
-		} else if (!strcmp(arg, "--since") && val) {
-			since = val;
-			a++;
-		} else if (!strcmp(arg, "--until") && val) {
-			until = val;
-			a++;
-		} else if (!strcmp(arg, "--days") && val && !ioa_parse_i64(val, &v) && v > 0 &&
-			   v < 100000) {
-			days = (long)v;
-			a++;
-		} else if (!strcmp(arg, "--only") && val) {
-			if (select_only(&run, val))
+			break;
+		case 'J':
+			if (ioa_parse_i64(optarg, &v) || v <= 0) {
+				ioa_error("--job: not a job id: '%s'", optarg);
+				status = IOA_EXIT_USAGE;
 				goto out;
-			a++;
-		} else {
+			}
+			ids[nids++] = v;
+			break;
+		case 'S':
+			since = optarg;
+			break;
+		case 'U':
+			until = optarg;
+			break;
+		case 'd':
+			if (ioa_parse_i64(optarg, &v) || v <= 0 || v >= 100000) {
+				ioa_error("--days: not a number of days from 1 to 99999: '%s'",
+					  optarg);
+				status = IOA_EXIT_USAGE;
+				goto out;
+			}
+			days = (long)v;
+			break;
+		case 'O':
+			if (select_only(&run, optarg))
+				goto out;
+			break;
+		default:
 			usage(stderr);
-			status = 2;
+			status = IOA_EXIT_USAGE;
 			goto out;
 		}
+	}
+	if (ids && optind != argc) {
+		ioa_error("no operand expected: '%s'", argv[optind]);
+		usage(stderr);
+		status = IOA_EXIT_USAGE;
+		goto out;
 	}
 	if (!ids)
 		goto out;
@@ -353,7 +381,7 @@ int main(int argc, char **argv)
 			run.jobs, s, s > 0 ? (double)run.jobs / s : 0,
 			run.failed ? ", with failures (see above)" : "");
 	}
-	status = rc || run.failed ? 1 : 0;
+	status = rc || run.failed ? IOA_EXIT_FAIL : IOA_EXIT_OK;
 out:
 	PQfinish(run.conn);
 	an_settings_free(&run.set);
