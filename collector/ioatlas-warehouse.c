@@ -18,6 +18,7 @@
 #include "ioa_conf.h"
 #include "ioa_db.h"
 #include "ioa_log.h"
+#include "ioa_opts.h"
 #include "ioa_migrations.h"
 #include "ioa_parse.h"
 
@@ -32,8 +33,9 @@ static void usage(FILE *out)
 {
 	fprintf(out, "usage: ioatlas warehouse migrate | status\n"
 		     "\n"
-		     "  migrate  apply the schema migrations the warehouse lacks (idempotent)\n"
-		     "  status   print the warehouse's schema version and this program's\n"
+		     "  migrate     apply the schema migrations the warehouse lacks (idempotent)\n"
+		     "  status      print the warehouse's schema version and this program's\n"
+		     "  -h, --help  this help\n"
 		     "\n"
 		     "The connection is the setting warehouse.conninfo (see ioatlas.conf(5)).\n");
 }
@@ -158,16 +160,26 @@ int main(int argc, char **argv)
 {
 	struct ioa_buf err = IOA_BUF_INIT(IOA_LOG_LINE_MAX);
 	PGconn *conn = NULL;
-	int status_code = 1, rc;
+	const char *what;
+	int status_code = IOA_EXIT_FAIL, rc, c;
+	static const struct option longs[] = {
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
 
 	ioa_log_set_progname("ioatlas warehouse");
-	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		usage(stdout);
-		return 0;
-	}
-	if (argc != 2 || (strcmp(argv[1], "migrate") && strcmp(argv[1], "status"))) {
+	while ((c = ioa_getopt(argc, argv, "h", longs)) != -1) {
+		if (c == 'h') {
+			usage(stdout);
+			return IOA_EXIT_OK;
+		}
 		usage(stderr);
-		return 2;
+		return IOA_EXIT_USAGE;
+	}
+	what = optind == argc - 1 ? argv[optind] : "";
+	if (strcmp(what, "migrate") && strcmp(what, "status")) {
+		usage(stderr);
+		return IOA_EXIT_USAGE;
 	}
 	if (ioa_conf_load(settings, sizeof(settings) / sizeof(settings[0]), &err)) {
 		ioa_error("%s", ioa_buf_str(&err));
@@ -178,11 +190,11 @@ int main(int argc, char **argv)
 		ioa_error("%s", ioa_buf_str(&err));
 		goto out;
 	}
-	rc = !strcmp(argv[1], "migrate") ? migrate(conn, &err) : status(conn, &err);
+	rc = !strcmp(what, "migrate") ? migrate(conn, &err) : status(conn, &err);
 	if (rc)
 		ioa_error("%s", ioa_buf_str(&err));
 	else
-		status_code = 0;
+		status_code = IOA_EXIT_OK;
 out:
 	PQfinish(conn);
 	ioa_conf_free(settings, sizeof(settings) / sizeof(settings[0]));

@@ -20,11 +20,16 @@
 
 #include "ioa_conf.h"
 #include "ioa_log.h"
+#include "ioa_opts.h"
 
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: ioatlas nightly [--steps LIST] [--dashboard DIR]\n"
+		"usage: ioatlas nightly [-s LIST] [-d DIR]\n"
+		"\n"
+		"  -s, --steps LIST     the steps to run (default: the nightly.steps setting)\n"
+		"  -d, --dashboard DIR  where the dashboard step writes\n"
+		"  -h, --help           this help\n"
 		"\n"
 		"Runs the nightly batch: ingest (ioatlasd --once), analyze (ioatlas analyze),\n"
 		"kernels (ioatlas kernel nightly), dashboard (ioatlas dashboard --out DIR), in\n"
@@ -96,35 +101,44 @@ int main(int argc, char **argv)
 	const size_t nsettings = sizeof(settings) / sizeof(settings[0]);
 	struct ioa_buf err = IOA_BUF_INIT(IOA_LOG_LINE_MAX);
 	char dir[PATH_MAX], prog[PATH_MAX + 64];
-	int a, failed = 0, status = 2;
+	int c, failed = 0, status = IOA_EXIT_USAGE;
 	size_t i, k;
+	static const struct option longs[] = {
+		{"steps", required_argument, NULL, 's'},
+		{"dashboard", required_argument, NULL, 'd'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
 
 	ioa_log_set_progname("ioatlas nightly");
 	if (ioa_conf_load(settings, nsettings, &err)) {
 		ioa_error("%s", ioa_buf_str(&err));
 		ioa_buf_release(&err);
-		return 1;
+		return IOA_EXIT_FAIL;
 	}
-	for (a = 1; a < argc; a++) {
-		char **text = !strcmp(argv[a], "--steps")	? &steps
-			      : !strcmp(argv[a], "--dashboard") ? &dashboard
-								: NULL;
+	while ((c = ioa_getopt(argc, argv, "s:d:h", longs)) != -1) {
+		char **text = c == 's' ? &steps : c == 'd' ? &dashboard : NULL;
 
-		if (!strcmp(argv[a], "-h") || !strcmp(argv[a], "--help")) {
+		if (c == 'h') {
 			usage(stdout);
-			status = 0;
+			status = IOA_EXIT_OK;
 			goto out;
 		}
-		if (!text || a + 1 >= argc) {
+		if (!text) {
 			usage(stderr);
 			goto out;
 		}
 		free(*text);
-		if (!(*text = strdup(argv[++a]))) {
+		if (!(*text = strdup(optarg))) {
 			ioa_error("out of memory");
-			status = 1;
+			status = IOA_EXIT_FAIL;
 			goto out;
 		}
+	}
+	if (optind != argc) {
+		ioa_error("no operand expected: '%s'", argv[optind]);
+		usage(stderr);
+		goto out;
 	}
 	/* Every name in the list is a step: a typo runs nothing rather than less. */
 	for (i = 0; steps[i]; i += k ? k : 1) {
@@ -148,7 +162,7 @@ int main(int argc, char **argv)
 	}
 	if (self_dir(dir, sizeof(dir))) {
 		ioa_error("cannot find the ioatlas programs");
-		status = 1;
+		status = IOA_EXIT_FAIL;
 		goto out;
 	}
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
@@ -192,7 +206,7 @@ int main(int argc, char **argv)
 		fflush(stdout);
 	}
 	printf("ioatlas nightly: %s\n", failed ? "some steps failed" : "all steps done");
-	status = failed ? 1 : 0;
+	status = failed ? IOA_EXIT_FAIL : IOA_EXIT_OK;
 out:
 	ioa_conf_free(settings, nsettings);
 	ioa_buf_release(&err);
