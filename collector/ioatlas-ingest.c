@@ -22,13 +22,15 @@
 #include "ingest.h"
 #include "ioa_db.h"
 #include "ioa_log.h"
+#include "ioa_opts.h"
 
 static void usage(FILE *out)
 {
 	fprintf(out, "usage: ioatlas ingest LOG... | --status\n"
 		     "\n"
-		     "  LOG...    ingest these logs now, exactly once, as ioatlasd would\n"
-		     "  --status  the warehouse's ledger and the log tree's backlog\n"
+		     "  LOG...      ingest these logs now, exactly once, as ioatlasd would\n"
+		     "  --status    the warehouse's ledger and the log tree's backlog\n"
+		     "  -h, --help  this help\n"
 		     "\n"
 		     "Settings: logdir, warehouse.conninfo, collector.* (ioatlas.conf(5)).\n");
 }
@@ -183,16 +185,28 @@ int main(int argc, char **argv)
 	struct collector_settings set = {0};
 	struct ioa_buf err = IOA_BUF_INIT(IOA_LOG_LINE_MAX);
 	struct ingest_db db = {0};
-	int a, rc = 0;
+	int a, c, rc = 0, want_status = 0;
+	static const struct option longs[] = {
+		{"status", no_argument, NULL, 'S'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
 
 	ioa_log_set_progname("ioatlas ingest");
-	if (argc < 2) {
-		usage(stderr);
-		return 2;
+	while ((c = ioa_getopt(argc, argv, "h", longs)) != -1) {
+		if (c == 'h') {
+			usage(stdout);
+			return IOA_EXIT_OK;
+		}
+		if (c != 'S') {
+			usage(stderr);
+			return IOA_EXIT_USAGE;
+		}
+		want_status = 1;
 	}
-	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-		usage(stdout);
-		return 0;
+	if (want_status ? optind != argc : optind == argc) {
+		usage(stderr);
+		return IOA_EXIT_USAGE;
 	}
 	if (collector_settings_load(&set, &err) || collector_settings_apply(&set, &err)) {
 		ioa_error("%s", ioa_buf_str(&err));
@@ -200,15 +214,13 @@ int main(int argc, char **argv)
 		ioa_buf_release(&err);
 		return 1;
 	}
-	if (!strcmp(argv[1], "--status")) {
-		rc = argc == 2 ? status(&set) : 2;
-		if (rc == 2)
-			usage(stderr);
+	if (want_status) {
+		rc = status(&set);
 	} else if (collector_quarantine_check(&set, &err)) {
 		ioa_error("%s", ioa_buf_str(&err));
 		rc = 1;
 	} else {
-		for (a = 1; a < argc; a++) {
+		for (a = optind; a < argc; a++) {
 			/* The ledger holds absolute paths, as ioatlasd finds them. */
 			struct ioa_buf path = IOA_BUF_INIT(2 * PATH_MAX);
 			char cwd[PATH_MAX];

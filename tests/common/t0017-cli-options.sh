@@ -13,7 +13,7 @@ bin="$IOA_BUILD_DIR/bin/ioatlas"
 log="$IOA_SOURCE_DIR/tests/fuzz/corpus/seed-7.ioa"
 export IOATLAS_CONF=/dev/null
 
-plan 27
+plan 28
 
 # alike DESCRIPTION "ARGS A" "ARGS B": both spellings print the same (and something).
 alike() {
@@ -34,7 +34,7 @@ alike "parse: -a is --all" "parse -a '$log'" "parse --all '$log'"
 alike "report: -jo - (bundled, value apart) is --json --output=-" "report -jo - '$log'" \
 	"report --json --output=- '$log'"
 
-for verb in parse trace setup-logdir report dashboard analyze nightly warehouse; do
+for verb in parse trace setup-logdir report dashboard analyze nightly warehouse ingest; do
 	out=$("$bin" "$verb" --help 2>/dev/null)
 	st=$?
 	ok "$verb: --help prints the usage on stdout, status 0" \
