@@ -12,7 +12,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +28,7 @@
 #include "ioa_file.h"
 #include "ioa_log.h"
 #include "ioa_logr.h"
+#include "ioa_opts.h"
 #include "ioa_parse.h"
 #include "wh_log.h"
 
@@ -123,7 +123,7 @@ int main(int argc, char **argv)
 	int64_t job = 0;
 
 	ioa_log_set_progname("ioatlas export");
-	while ((c = getopt_long(argc, argv, "o:h", options, NULL)) != -1) {
+	while ((c = ioa_getopt(argc, argv, "o:h", options)) != -1) {
 		switch (c) {
 		case 'd':
 			darshan = 1;

@@ -19,7 +19,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <grp.h>
 #include <limits.h>
 #include <pwd.h>
@@ -35,6 +34,8 @@
 #include <unistd.h>
 
 #include "ioa_buf.h"
+#include "ioa_log.h"
+#include "ioa_opts.h"
 #include "ioa_logw.h"
 #include "rt_log.h"
 #include "rt_recover.h"
@@ -809,7 +810,8 @@ int main(int argc, char **argv)
 	int c, failed = 0;
 	long day;
 
-	while ((c = getopt_long(argc, argv, "j:r:o:d:nh", longopts, NULL)) != -1) {
+	ioa_log_set_progname("ioatlas recover");
+	while ((c = ioa_getopt(argc, argv, "j:r:o:d:nh", longopts)) != -1) {
 		switch (c) {
 		case 'j':
 			o.job = optarg;

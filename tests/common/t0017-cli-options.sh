@@ -13,7 +13,7 @@ bin="$IOA_BUILD_DIR/bin/ioatlas"
 log="$IOA_SOURCE_DIR/tests/fuzz/corpus/seed-7.ioa"
 export IOATLAS_CONF=/dev/null
 
-plan 28
+plan 31
 
 # alike DESCRIPTION "ARGS A" "ARGS B": both spellings print the same (and something).
 alike() {
@@ -34,7 +34,7 @@ alike "parse: -a is --all" "parse -a '$log'" "parse --all '$log'"
 alike "report: -jo - (bundled, value apart) is --json --output=-" "report -jo - '$log'" \
 	"report --json --output=- '$log'"
 
-for verb in parse trace setup-logdir report dashboard analyze nightly warehouse ingest; do
+for verb in parse trace setup-logdir report dashboard analyze nightly warehouse ingest export recover; do
 	out=$("$bin" "$verb" --help 2>/dev/null)
 	st=$?
 	ok "$verb: --help prints the usage on stdout, status 0" \
@@ -59,6 +59,7 @@ fails_with 2 "option '--json' takes no value" "parse: a value to a flag" parse -
 fails_with 2 "usage: ioatlas trace" "trace: no log is a usage error" trace
 fails_with 1 "cannot read log" "trace: a log that is not one fails" trace "$IOA_SOURCE_DIR/README.md"
 fails_with 2 "unknown option '-x'" "the front command: an unknown option before the verb" -x parse
+fails_with 2 "option '--days' needs a value" "recover: a missing value" recover --days
 
 is "$("$bin" -V)" "$("$bin" --version)" "-V is --version"
 like "$("$bin" --version)" "^ioatlas [0-9]" "which says the version"
