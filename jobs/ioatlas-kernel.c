@@ -18,6 +18,8 @@
 #include "ioa_db.h"
 #include "ioa_file.h"
 #include "ioa_log.h"
+#include "ioa_opts.h"
+#include "ioa_parse.h"
 #include "kgen.h"
 #include "kvalidate.h"
 #ifdef IOATLAS_HAVE_CURL
@@ -100,25 +102,38 @@ static int validate(int argc, char **argv)
 	struct ioa_buf err = IOA_BUF_INIT(IOA_LOG_LINE_MAX);
 	const char *dir = NULL, *log = NULL;
 	char lib[PATH_MAX];
-	int i, rc;
+	int c, rc;
+	static const struct option longs[] = {
+		{"runtime", required_argument, NULL, 'R'},
+		{"timeout", required_argument, NULL, 'T'},
+		{"mode", required_argument, NULL, 'M'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
 
-	for (i = 0; i < argc; i++) {
-		if (!strcmp(argv[i], "--runtime") && i + 1 < argc)
-			o.runtime = argv[++i];
-		else if (!strcmp(argv[i], "--timeout") && i + 1 < argc)
-			o.timeout = atoi(argv[++i]);
-		else if (!strcmp(argv[i], "--mode") && i + 1 < argc)
-			o.mode = argv[++i];
-		else if (!dir && argv[i][0] != '-')
-			dir = argv[i];
-		else if (!log && argv[i][0] != '-')
-			log = argv[i];
-		else {
+	while ((c = ioa_getopt(argc, argv, "h", longs)) != -1) {
+		if (c == 'h') {
+			usage(stdout);
+			return IOA_EXIT_OK;
+		} else if (c == 'R') {
+			o.runtime = optarg;
+		} else if (c == 'T') {
+			if (ioa_parse_int(optarg, 1, INT32_MAX, &o.timeout)) {
+				ioa_error("--timeout: not a number of seconds: '%s'", optarg);
+				return IOA_EXIT_USAGE;
+			}
+		} else if (c == 'M') {
+			o.mode = optarg;
+		} else {
 			usage(stderr);
-			return 2;
+			return IOA_EXIT_USAGE;
 		}
 	}
-	if (!dir || !log || o.timeout <= 0 ||
+	if (argc - optind == 2) {
+		dir = argv[optind];
+		log = argv[optind + 1];
+	}
+	if (!dir || !log ||
 	    (o.mode && strcmp(o.mode, "causal") && strcmp(o.mode, "think") &&
 	     strcmp(o.mode, "fast"))) {
 		usage(stderr);
@@ -177,24 +192,31 @@ static int gen(int argc, char **argv)
 	const char *dir = "kernel";
 	char path[PATH_MAX];
 	struct stat st;
-	int i, rc;
+	int c, rc;
+	static const struct option longs[] = {
+		{"keep-names", no_argument, NULL, 'K'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
 
-	for (i = 0; i < argc; i++) {
-		if (!strcmp(argv[i], "-o") && i + 1 < argc)
-			dir = argv[++i];
-		else if (!strcmp(argv[i], "--keep-names"))
+	while ((c = ioa_getopt(argc, argv, "o:h", longs)) != -1) {
+		if (c == 'h') {
+			usage(stdout);
+			return IOA_EXIT_OK;
+		} else if (c == 'o') {
+			dir = optarg;
+		} else if (c == 'K') {
 			a.o.keep_names = 1;
-		else if (!a.log && argv[i][0] != '-')
-			a.log = argv[i];
-		else {
+		} else {
 			usage(stderr);
-			return 2;
+			return IOA_EXIT_USAGE;
 		}
 	}
-	if (!a.log) {
+	if (argc - optind != 1) {
 		usage(stderr);
-		return 2;
+		return IOA_EXIT_USAGE;
 	}
+	a.log = argv[optind];
 	if (mkdir(dir, 0755) && errno != EEXIST) {
 		ioa_error("cannot create '%s': %s", dir, strerror(errno));
 		return 1;
@@ -266,25 +288,36 @@ static int publish(int argc, char **argv)
 	struct ioa_buf err = IOA_BUF_INIT(IOA_LOG_LINE_MAX);
 	const char *dir = NULL, *log = NULL, *repo = NULL, *name = NULL, *version = "1";
 	char lib[PATH_MAX];
-	int i, rc;
+	int c, rc;
+	static const struct option longs[] = {
+		{"repo", required_argument, NULL, 'P'},
+		{"name", required_argument, NULL, 'N'},
+		{"version", required_argument, NULL, 'V'},
+		{"runtime", required_argument, NULL, 'R'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
 
-	for (i = 0; i < argc; i++) {
-		if (!strcmp(argv[i], "--repo") && i + 1 < argc)
-			repo = argv[++i];
-		else if (!strcmp(argv[i], "--name") && i + 1 < argc)
-			name = argv[++i];
-		else if (!strcmp(argv[i], "--version") && i + 1 < argc)
-			version = argv[++i];
-		else if (!strcmp(argv[i], "--runtime") && i + 1 < argc)
-			o.runtime = argv[++i];
-		else if (!dir && argv[i][0] != '-')
-			dir = argv[i];
-		else if (!log && argv[i][0] != '-')
-			log = argv[i];
-		else {
+	while ((c = ioa_getopt(argc, argv, "h", longs)) != -1) {
+		if (c == 'h') {
+			usage(stdout);
+			return IOA_EXIT_OK;
+		} else if (c == 'P') {
+			repo = optarg;
+		} else if (c == 'N') {
+			name = optarg;
+		} else if (c == 'V') {
+			version = optarg;
+		} else if (c == 'R') {
+			o.runtime = optarg;
+		} else {
 			usage(stderr);
-			return 2;
+			return IOA_EXIT_USAGE;
 		}
+	}
+	if (argc - optind == 2) {
+		dir = argv[optind];
+		log = argv[optind + 1];
 	}
 	if (!dir || !log || !repo || !name) {
 		usage(stderr);
@@ -315,26 +348,43 @@ static int remote(const char *verb, int argc, char **argv)
 	const char *url = NULL, *what = NULL, *out = NULL, *netrc = NULL, *key_file = NULL;
 	struct ioa_anon anon;
 	char dir[PATH_MAX];
-	int i, rc, anonymize = 0;
+	int c, rc, anonymize = 0, push = !strcmp(verb, "push");
+	static const struct option longs[] = {
+		{"from", required_argument, NULL, 'F'},
+		{"to", required_argument, NULL, 'F'},
+		{"netrc", required_argument, NULL, 'N'},
+		{"anonymize", no_argument, NULL, 'A'},
+		{"key-file", required_argument, NULL, 'K'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
 
-	for (i = 0; i < argc; i++) {
-		if ((!strcmp(argv[i], "--from") || !strcmp(argv[i], "--to")) && i + 1 < argc)
-			url = argv[++i];
-		else if (!strcmp(argv[i], "-o") && i + 1 < argc)
-			out = argv[++i];
-		else if (!strcmp(argv[i], "--netrc") && i + 1 < argc)
-			netrc = argv[++i];
-		else if (!strcmp(verb, "push") && !strcmp(argv[i], "--anonymize"))
+	while ((c = ioa_getopt(argc, argv, "o:h", longs)) != -1) {
+		if (c == 'h') {
+			usage(stdout);
+			return IOA_EXIT_OK;
+		} else if (c == 'F') {
+			url = optarg;
+		} else if (c == 'o') {
+			out = optarg;
+		} else if (c == 'N') {
+			netrc = optarg;
+		} else if (c == 'A' && push) {
 			anonymize = 1;
-		else if (!strcmp(verb, "push") && !strcmp(argv[i], "--key-file") && i + 1 < argc)
-			key_file = argv[++i];
-		else if (!what && argv[i][0] != '-')
-			what = argv[i];
-		else {
+		} else if (c == 'K' && push) {
+			key_file = optarg;
+		} else {
+			if (c == 'A' || c == 'K')
+				ioa_error("only push anonymizes");
 			usage(stderr);
-			return 2;
+			return IOA_EXIT_USAGE;
 		}
 	}
+	if (argc - optind > 1) {
+		usage(stderr);
+		return IOA_EXIT_USAGE;
+	}
+	what = argc - optind == 1 ? argv[optind] : NULL;
 	if (!url || (!what && strcmp(verb, "list"))) {
 		usage(stderr);
 		return 2;
@@ -436,36 +486,55 @@ static int nightly(int argc, char **argv)
 	char lib[PATH_MAX], days[24], top[24];
 	PGconn *conn = NULL;
 	PGresult *res = NULL;
-	int i, done = 0, failed = 0, status = 1;
+	int i, c, done = 0, failed = 0, status = IOA_EXIT_FAIL;
+	static const struct option longs[] = {
+		{"repo", required_argument, NULL, 'P'},
+		{"url", required_argument, NULL, 'U'},
+		{"days", required_argument, NULL, 'D'},
+		{"top", required_argument, NULL, 'T'},
+		{"runtime", required_argument, NULL, 'R'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
 
 	if (ioa_conf_load(settings, nsettings, &err)) {
 		ioa_error("%s", ioa_buf_str(&err));
 		ioa_buf_release(&err);
 		return 1;
 	}
-	for (i = 0; i + 1 < argc; i += 2) {
-		const char *opt = argv[i], *v = argv[i + 1];
+	while ((c = ioa_getopt(argc, argv, "h", longs)) != -1) {
 		int bad = 0;
 
-		if (!strcmp(opt, "--repo") || !strcmp(opt, "--url")) {
-			char **text = opt[2] == 'r' ? &repo_path : &repo_url;
+		if (c == 'h') {
+			usage(stdout);
+			status = IOA_EXIT_OK;
+			goto out;
+		} else if (c == 'P' || c == 'U') {
+			char **text = c == 'P' ? &repo_path : &repo_url;
 
 			free(*text);
-			*text = strdup(v);
+			*text = strdup(optarg);
 			bad = !*text;
-		} else if (!strcmp(opt, "--days") || !strcmp(opt, "--top")) {
-			bad = ioa_conf_parse(IOA_SET_COUNT, v, opt[2] == 'd' ? &ndays : &ntop);
-		} else if (!strcmp(opt, "--runtime")) {
-			o.runtime = v;
+		} else if (c == 'D' || c == 'T') {
+			bad = ioa_conf_parse(IOA_SET_COUNT, optarg, c == 'D' ? &ndays : &ntop);
+			if (bad)
+				ioa_error("--%s: not a count: '%s'", c == 'D' ? "days" : "top",
+					  optarg);
+		} else if (c == 'R') {
+			o.runtime = optarg;
 		} else {
 			bad = 1;
 		}
-		if (bad)
-			break;
+		if (bad) {
+			usage(stderr);
+			status = IOA_EXIT_USAGE;
+			goto out;
+		}
 	}
-	if (i < argc) {
+	if (optind != argc) {
+		ioa_error("no operand expected: '%s'", argv[optind]);
 		usage(stderr);
-		status = 2;
+		status = IOA_EXIT_USAGE;
 		goto out;
 	}
 	if (!repo_path || !*repo_path || ndays <= 0 || ntop <= 0) {
@@ -573,19 +642,20 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
+	/* Each subcommand reads its options from argv[1] on (getopt skips its name). */
 	if (argc >= 2 && !strcmp(argv[1], "gen"))
-		return gen(argc - 2, argv + 2);
+		return gen(argc - 1, argv + 1);
 	if (argc >= 2 && !strcmp(argv[1], "validate"))
-		return validate(argc - 2, argv + 2);
+		return validate(argc - 1, argv + 1);
 	if (argc >= 2 && (!strcmp(argv[1], "publish") || !strcmp(argv[1], "list") ||
 			  !strcmp(argv[1], "search") || !strcmp(argv[1], "pull") ||
 			  !strcmp(argv[1], "push") || !strcmp(argv[1], "nightly"))) {
 #ifdef IOATLAS_HAVE_CURL
 		if (!strcmp(argv[1], "publish"))
-			return publish(argc - 2, argv + 2);
+			return publish(argc - 1, argv + 1);
 		if (!strcmp(argv[1], "nightly"))
-			return nightly(argc - 2, argv + 2);
-		return remote(argv[1], argc - 2, argv + 2);
+			return nightly(argc - 1, argv + 1);
+		return remote(argv[1], argc - 1, argv + 1);
 #else
 		ioa_error("this ioatlas was built without libcurl: no kernel repositories");
 		return 1;

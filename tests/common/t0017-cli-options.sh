@@ -13,7 +13,7 @@ bin="$IOA_BUILD_DIR/bin/ioatlas"
 log="$IOA_SOURCE_DIR/tests/fuzz/corpus/seed-7.ioa"
 export IOATLAS_CONF=/dev/null
 
-plan 31
+plan 34
 
 # alike DESCRIPTION "ARGS A" "ARGS B": both spellings print the same (and something).
 alike() {
@@ -34,7 +34,7 @@ alike "parse: -a is --all" "parse -a '$log'" "parse --all '$log'"
 alike "report: -jo - (bundled, value apart) is --json --output=-" "report -jo - '$log'" \
 	"report --json --output=- '$log'"
 
-for verb in parse trace setup-logdir report dashboard analyze nightly warehouse ingest export recover; do
+for verb in parse trace setup-logdir report dashboard analyze nightly warehouse ingest export recover kernel; do
 	out=$("$bin" "$verb" --help 2>/dev/null)
 	st=$?
 	ok "$verb: --help prints the usage on stdout, status 0" \
@@ -60,6 +60,8 @@ fails_with 2 "usage: ioatlas trace" "trace: no log is a usage error" trace
 fails_with 1 "cannot read log" "trace: a log that is not one fails" trace "$IOA_SOURCE_DIR/README.md"
 fails_with 2 "unknown option '-x'" "the front command: an unknown option before the verb" -x parse
 fails_with 2 "option '--days' needs a value" "recover: a missing value" recover --days
+fails_with 2 "unknown option '--bogus'" "kernel gen: an unknown option" kernel gen --bogus "$log"
+fails_with 2 "only push anonymizes" "kernel pull: an option of push's" kernel pull x --from file:///x --anonymize
 
 is "$("$bin" -V)" "$("$bin" --version)" "-V is --version"
 like "$("$bin" --version)" "^ioatlas [0-9]" "which says the version"
