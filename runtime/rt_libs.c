@@ -32,18 +32,25 @@ static const struct io_library {
 };
 #define NLIBS (sizeof(libraries) / sizeof(libraries[0]))
 
+/* The file name of a loaded object, without its folder; NULL for the program itself. */
+static const char *object_base(const struct dl_phdr_info *info)
+{
+	const char *base;
+
+	if (!info->dlpi_name || !info->dlpi_name[0])
+		return NULL;
+	base = strrchr(info->dlpi_name, '/');
+	return base ? base + 1 : info->dlpi_name;
+}
+
 static int by_soname(struct dl_phdr_info *info, size_t size, void *arg)
 {
 	unsigned *found = arg;
-	const char *base;
+	const char *base = object_base(info);
 	size_t i;
 
 	(void)size;
-	if (!info->dlpi_name || !info->dlpi_name[0])
-		return 0;
-	base = strrchr(info->dlpi_name, '/');
-	base = base ? base + 1 : info->dlpi_name;
-	for (i = 0; i < NLIBS; i++) {
+	for (i = 0; base && i < NLIBS; i++) {
 		size_t n = strlen(libraries[i].soname);
 
 		/* "libadios" must not claim "libadios2...", nor "libhdf5" "libhdf5_hl" alone. */
@@ -70,15 +77,11 @@ static const struct profiler {
 static int by_profiler(struct dl_phdr_info *info, size_t size, void *arg)
 {
 	const char **why = arg;
-	const char *base;
+	const char *base = object_base(info);
 	size_t i;
 
 	(void)size;
-	if (!info->dlpi_name || !info->dlpi_name[0])
-		return 0;
-	base = strrchr(info->dlpi_name, '/');
-	base = base ? base + 1 : info->dlpi_name;
-	for (i = 0; i < sizeof(profilers) / sizeof(profilers[0]); i++)
+	for (i = 0; base && i < sizeof(profilers) / sizeof(profilers[0]); i++)
 		if (!strncmp(base, profilers[i].soname, strlen(profilers[i].soname))) {
 			*why = profilers[i].why;
 			return 1;
