@@ -41,6 +41,7 @@
 #include "ioa_conf.h"
 #include "ioa_db.h"
 #include "ioa_log.h"
+#include "ioa_opts.h"
 
 #ifndef IOATLAS_LOGDIR
 #define IOATLAS_LOGDIR "/var/log/ioatlas"
@@ -417,14 +418,15 @@ static int run(struct collector *c)
 
 static void usage(FILE *out)
 {
-	fprintf(out,
-		"usage: ioatlasd [--once]\n"
-		"\n"
-		"Moves every complete log of the log tree into the warehouse, exactly once.\n"
-		"  --once   ingest the backlog (the whole tree) and exit: the nightly cron mode\n"
-		"\n"
-		"Settings (ioatlas.conf(5)): logdir, warehouse.conninfo, collector.*.\n"
-		"Signals: TERM/INT stop after the current log, HUP reloads the settings.\n");
+	fprintf(out, "usage: ioatlasd [--once]\n"
+		     "\n"
+		     "Moves every complete log of the log tree into the warehouse, exactly once.\n"
+		     "  --once      ingest the backlog (the whole tree) and exit: the nightly cron "
+		     "mode\n"
+		     "  -h, --help  this help\n"
+		     "\n"
+		     "Settings (ioatlas.conf(5)): logdir, warehouse.conninfo, collector.*.\n"
+		     "Signals: TERM/INT stop after the current log, HUP reloads the settings.\n");
 }
 
 int main(int argc, char **argv)
@@ -432,20 +434,29 @@ int main(int argc, char **argv)
 	struct collector c = {.sigfd = -1, .found = {.inotify = -1}};
 	struct ioa_buf err = IOA_BUF_INIT(IOA_LOG_LINE_MAX);
 	sigset_t mask;
-	int a, status = 1;
+	int opt, status = IOA_EXIT_FAIL;
+	static const struct option longs[] = {
+		{"once", no_argument, NULL, 'O'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
 
 	ioa_log_set_progname("ioatlasd");
 	ioa_log_set_level(IOA_LOG_INFO);
-	for (a = 1; a < argc; a++) {
-		if (!strcmp(argv[a], "--once")) {
+	while ((opt = ioa_getopt(argc, argv, "h", longs)) != -1) {
+		if (opt == 'O') {
 			c.once = 1;
-		} else if (!strcmp(argv[a], "-h") || !strcmp(argv[a], "--help")) {
+		} else if (opt == 'h') {
 			usage(stdout);
-			return 0;
+			return IOA_EXIT_OK;
 		} else {
 			usage(stderr);
-			return 2;
+			return IOA_EXIT_USAGE;
 		}
+	}
+	if (optind != argc) {
+		usage(stderr);
+		return IOA_EXIT_USAGE;
 	}
 	if (collector_settings_load(&c.set, &err) || collector_settings_apply(&c.set, &err) ||
 	    collector_quarantine_check(&c.set, &err)) {
