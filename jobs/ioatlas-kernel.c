@@ -137,7 +137,7 @@ static int validate(int argc, char **argv)
 	    (o.mode && strcmp(o.mode, "causal") && strcmp(o.mode, "think") &&
 	     strcmp(o.mode, "fast"))) {
 		usage(stderr);
-		return 2;
+		return IOA_EXIT_USAGE;
 	}
 	if (!o.runtime && !(o.runtime = runtime_lib(lib, sizeof(lib)))) {
 		ioa_error("no libioatlas.so beside this program: name it with --runtime");
@@ -321,7 +321,7 @@ static int publish(int argc, char **argv)
 	}
 	if (!dir || !log || !repo || !name) {
 		usage(stderr);
-		return 2;
+		return IOA_EXIT_USAGE;
 	}
 	if (!o.runtime && !(o.runtime = runtime_lib(lib, sizeof(lib)))) {
 		ioa_error("no libioatlas.so beside this program: name it with --runtime");
@@ -387,7 +387,7 @@ static int remote(const char *verb, int argc, char **argv)
 	what = argc - optind == 1 ? argv[optind] : NULL;
 	if (!url || (!what && strcmp(verb, "list"))) {
 		usage(stderr);
-		return 2;
+		return IOA_EXIT_USAGE;
 	}
 	if (ioa_conf_load(settings, nsettings, &err)) {
 		ioa_error("%s", ioa_buf_str(&err));
@@ -541,7 +541,7 @@ static int nightly(int argc, char **argv)
 		ioa_error(!repo_path || !*repo_path
 				  ? "no kernel repository: kernel.repository or --repo"
 				  : "--days and --top count from 1");
-		status = 2;
+		status = IOA_EXIT_USAGE;
 		goto out;
 	}
 	snprintf(days, sizeof(days), "%lld", ndays);
@@ -662,5 +662,5 @@ int main(int argc, char **argv)
 #endif
 	}
 	usage(stderr);
-	return 2;
+	return IOA_EXIT_USAGE;
 }

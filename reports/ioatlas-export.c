@@ -144,14 +144,14 @@ int main(int argc, char **argv)
 			return 0;
 		default:
 			usage(stderr);
-			return 2;
+			return IOA_EXIT_USAGE;
 		}
 	}
 	if (optind != argc - 1 || !darshan) {
 		if (!darshan && optind == argc - 1)
 			ioa_error("say which format: --darshan");
 		usage(stderr);
-		return 2;
+		return IOA_EXIT_USAGE;
 	}
 	log = argv[optind];
 	if (ioa_conf_load(settings, 2, &err)) {
@@ -162,11 +162,11 @@ int main(int argc, char **argv)
 		key_file = key_setting;
 	if (key_file && !anonymize) {
 		ioa_error("a key without --anonymize: nothing would be anonymized");
-		return 2;
+		return IOA_EXIT_USAGE;
 	}
 	if (anonymize && !key_file) {
 		ioa_error("--anonymize needs the site's key: --key-file FILE or export.key_file");
-		return 2;
+		return IOA_EXIT_USAGE;
 	}
 	if (anonymize && ioa_anon_load_key(&anon, key_file, &err)) {
 		ioa_error("%s", ioa_buf_str(&err));
