@@ -536,9 +536,13 @@ static int phases_of_bursts(const struct an_job *job, struct burst *b, size_t nb
 	return 0;
 }
 
-/* The burst of rank (sorted bursts) nearest to [start, end], or NULL when the rank has none. */
+/*
+ * The burst of rank (sorted bursts) nearest to [start, end] and at most
+ * within quiet of it, or NULL when the rank has none so near (in that phase
+ * its data was written by others: aggregators).
+ */
 static const struct burst *rank_burst(const struct burst *b, size_t nb, int32_t rank, double start,
-				      double end)
+				      double end, double quiet)
 {
 	const struct burst *best = NULL;
 	double best_d = 0;
@@ -562,7 +566,7 @@ static const struct burst *rank_burst(const struct burst *b, size_t nb, int32_t 
 			best_d = d;
 		}
 	}
-	return best;
+	return best && best_d <= quiet ? best : NULL;
 }
 
 /*
@@ -627,11 +631,12 @@ int an_write_phases(const struct an_job *job, const struct an_settings *set, str
 			out->coarse = 1;
 	/*
 	 * Their contents, from the application's writes: in the phase of the
-	 * rank's own burst nearest to the write, or, for a rank without
-	 * bursts (its data written by aggregators), in the nearest phase.
+	 * rank's own burst nearest to the write, or, for a rank without a
+	 * burst there (its data written by aggregators), in the nearest phase.
 	 */
 	for (i = 0; i < nw && out->n && !rc; i++) {
-		const struct burst *b = rank_burst(bursts, nb, w[i].rank, w[i].start, w[i].end);
+		const struct burst *b =
+			rank_burst(bursts, nb, w[i].rank, w[i].start, w[i].end, gap);
 
 		if (!w[i].content)
 			continue;

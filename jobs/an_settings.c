@@ -7,9 +7,9 @@
 #include "ioa_conf.h"
 
 const struct an_analysis an_analyses[] = {
-	{"checkpoints", 1, "write phases that recur: period, bytes per checkpoint and rank, files",
+	{"checkpoints", 2, "write phases that recur: period, bytes per checkpoint and rank, files",
 	 an_checkpoints},
-	{"amr", 2, "adaptive mesh refinement: changing checkpoint sizes, uneven ranks", an_amr},
+	{"amr", 3, "adaptive mesh refinement: changing checkpoint sizes, uneven ranks", an_amr},
 	{"clients", 1, "ranks grouped by I/O calls and bytes; the head rank; ranks without I/O",
 	 an_clients},
 	{"aggregation", 2, "ranks carrying the POSIX I/O of collective MPI-IO, per node, and hints",
@@ -18,7 +18,7 @@ const struct an_analysis an_analyses[] = {
 	 "temporary files, failed calls by operation and errno or MPI error class, and their "
 	 "patterns",
 	 an_tempfiles},
-	{"header_updates", 1,
+	{"header_updates", 2,
 	 "small rewrites of bytes already written: common and per-rank offsets", an_header_updates},
 	{"access", 1,
 	 "sequential, consecutive or random; transfer sizes; alignment; small requests", an_access},

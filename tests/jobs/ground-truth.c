@@ -16,6 +16,11 @@
  *	ground-truth collective DIR 3 checkpoints: MPI_File_write_at_all of 256 KiB per
  *	                            rank into DIR/coll.dat, hints cb_config_list=*:1,
  *	                            romio_cb_write=enable, romio_no_indep_rw=true
+ *	ground-truth mixed DIR      3 checkpoints into DIR/mixed.dat, 256 KiB per rank
+ *	                            each: the first by MPI_File_write_at (every rank
+ *	                            writes its own), the others by
+ *	                            MPI_File_write_at_all through one aggregator (the
+ *	                            hints of `collective`)
  *	ground-truth fpp DIR        each rank writes 1 MiB in 64 KiB writes to its own
  *	                            DIR/fpp.R (file per process)
  *	ground-truth temp DIR       rank 0 creates DIR/tmp.a and DIR/tmp.b, writes, then
@@ -153,27 +158,46 @@ static int amr_moving(const char *dir)
 	return rc;
 }
 
-static int collective(const char *dir)
+/* 3 checkpoints of 256 KiB a rank into DIR/NAME, the first independent unless all are collective.
+ */
+static int shared_checkpoints(const char *dir, const char *name, int all_collective)
 {
 	char path[4096];
 	MPI_Info info;
 	MPI_File fh;
 	int c, rc = 0;
 
-	snprintf(path, sizeof(path), "%s/coll.dat", dir);
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	MPI_Info_create(&info);
 	MPI_Info_set(info, "cb_config_list", "*:1");
 	MPI_Info_set(info, "romio_cb_write", "enable");
-	MPI_Info_set(info, "romio_no_indep_rw", "true");
+	if (all_collective)
+		MPI_Info_set(info, "romio_no_indep_rw", "true");
 	if (MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_WRONLY, info, &fh))
 		return 1;
 	MPI_Info_free(&info);
 	for (c = 0; c < 3 && !rc; c++) {
+		MPI_Offset off = (MPI_Offset)(c * nprocs + rank) * 256 * KIB;
+
 		compute(compute_s);
-		rc = MPI_File_write_at_all(fh, (MPI_Offset)(c * nprocs + rank) * 256 * KIB, buf,
-					   256 * KIB, MPI_BYTE, MPI_STATUS_IGNORE) != MPI_SUCCESS;
+		if (c || all_collective)
+			rc = MPI_File_write_at_all(fh, off, buf, 256 * KIB, MPI_BYTE,
+						   MPI_STATUS_IGNORE) != MPI_SUCCESS;
+		else
+			rc = MPI_File_write_at(fh, off, buf, 256 * KIB, MPI_BYTE,
+					       MPI_STATUS_IGNORE) != MPI_SUCCESS;
 	}
 	return MPI_File_close(&fh) || rc;
+}
+
+static int collective(const char *dir)
+{
+	return shared_checkpoints(dir, "coll.dat", 1);
+}
+
+static int mixed(const char *dir)
+{
+	return shared_checkpoints(dir, "mixed.dat", 0);
 }
 
 static int fpp(const char *dir)
@@ -321,6 +345,7 @@ int main(int argc, char **argv)
 		     {"amr", amr},
 		     {"amr-moving", amr_moving},
 		     {"collective", collective},
+		     {"mixed", mixed},
 		     {"fpp", fpp},
 		     {"temp", temp},
 		     {"header", header},

@@ -43,13 +43,15 @@ head -c 65536 /dev/zero >"$TEST_TMP/data/streams-4-0/streams.in"
 id[streams]=$(job 4 streams)
 # No trace: the time bins (16 per record over the run) need longer gaps to show the phases.
 id[untraced]=$(job 4 fixed -genv IOATLAS_TRACE 0 -genv GROUND_TRUTH_COMPUTE 1)
+id[mixed]=$(job 4 mixed)
+id[mixed-untraced]=$(job 4 mixed -genv IOATLAS_TRACE 0 -genv GROUND_TRUTH_COMPUTE 1)
 # Real time scales: 20 ms of compute between checkpoints, at 4 and 8 ranks.
 id[amr4-fast]=$(job 4 amr -genv GROUND_TRUTH_COMPUTE 0.02)
 id[amr8-fast]=$(job 8 amr -genv GROUND_TRUTH_COMPUTE 0.02)
 id[fixed8-fast]=$(job 8 fixed -genv GROUND_TRUTH_COMPUTE 0.02)
 id[fixed2]=$(job 2 fixed -genv GROUND_TRUTH_COMPUTE 0.02)
 for mode in fixed amr amr-moving collective fpp temp header shared-header small random serial \
-	untraced streams \
+	untraced mixed mixed-untraced streams \
 	amr4-fast amr8-fast fixed8-fast fixed2; do
 	like "${id[$mode]}" '^[0-9]+$' "the $mode job ran and is in the warehouse"
 done
@@ -58,9 +60,9 @@ done
 psql -X -q -c 'CREATE ROLE batch LOGIN IN ROLE ioatlas_reader'
 export IOATLAS_WAREHOUSE_CONNINFO="user=batch" IOATLAS_ANALYZE_FPP_MIN_FILES=4
 ok "the nightly run analyses every new job" "$analyze"
-like "$(cat "$TEST_TMP/last.out")" "17 jobs analysed" "all seventeen of them"
+like "$(cat "$TEST_TMP/last.out")" "19 jobs analysed" "all nineteen of them"
 is "$(q "SELECT count(DISTINCT analysis) || ' ' || count(*) FROM analysis_results")" \
-	"8 136" "eight analyses per job, one result each"
+	"8 152" "eight analyses per job, one result each"
 
 # r JOB ANALYSIS PATH: a value of a result (PATH as for #>>).
 r() { q "SELECT result #>> '$3' FROM analysis_results WHERE job = $1 AND analysis = '$2'"; }
@@ -141,6 +143,18 @@ ok "untraced: with less confidence than from the trace" \
 	test "$(q "SELECT a.confidence < b.confidence FROM analysis_results a, analysis_results b
 		WHERE a.job = $j AND b.job = ${id[fixed]} AND a.analysis = 'checkpoints'
 		AND b.analysis = 'checkpoints'")" = t
+
+# A rank's data written by itself in one checkpoint and by an aggregator in the next
+# belongs to the checkpoint it was written in, not to the rank's own nearest writes.
+for mode in mixed mixed-untraced; do
+	j=${id[$mode]}
+	got=$(r "$j" checkpoints '{phases}' | python3 -c 'import json, sys
+print([p["bytes"] for p in json.load(sys.stdin) if p["checkpoint"]])')
+	[ "$mode" = mixed-untraced ] && [ "$(codes "$j" checkpoints | grep -o coarse_time_bins)" ] &&
+		got="$got (the time bins too coarse to tell, and said so)"
+	like "$got" '^\[1048576, 1048576, 1048576\]( \(the time bins too coarse.*)?$' \
+		"$mode: three checkpoints of 4 x 256 KiB"
+done
 
 # Growing then saturating checkpoints with uneven ranks.
 j=${id[amr]}
@@ -237,9 +251,9 @@ q "UPDATE analysis_results SET version = 0 WHERE job = ${id[fixed]} AND analysis
 ok "the nightly run after an analysis's version changed" "$analyze"
 like "$(cat "$TEST_TMP/last.out")" "1 jobs analysed" "analyses the job lacking the new version"
 is "$(q "SELECT string_agg(version::text, ' ' ORDER BY version) FROM analysis_results
-	WHERE job = ${id[fixed]} AND analysis = 'amr'")" "0 2" "both versions stand side by side"
+	WHERE job = ${id[fixed]} AND analysis = 'amr'")" "0 3" "both versions stand side by side"
 ok "--since/--until re-analyse a period" "$analyze" --since 2000-01-01 --until 2100-01-01 --only amr
-like "$(cat "$TEST_TMP/last.out")" "17 jobs analysed" "every job in it"
+like "$(cat "$TEST_TMP/last.out")" "19 jobs analysed" "every job in it"
 
 # What the warehouse holds is not trusted either: a trace that does not
 # decode, counter arrays cut short, nodes that do not exist.
