@@ -231,6 +231,9 @@ static int on_job_text(uint16_t key, const unsigned char *value, uint32_t len, v
 		return 0;
 	if (key == IOA_JOB_PARTIAL)
 		return print_partial(p, value, len);
+	/* The exclusions' line first: it is made in the same buffer. */
+	if (key == IOA_JOB_SETTINGS && print_exclusions(p, value, len))
+		return -ENOMEM;
 	ioa_buf_reset(&p->line);
 	if (key == IOA_JOB_ARGS || key == IOA_JOB_HOSTNAMES) {
 		/* NUL-separated lists print as space-separated words. */
@@ -248,8 +251,6 @@ static int on_job_text(uint16_t key, const unsigned char *value, uint32_t len, v
 	if (key == IOA_JOB_SETTINGS) {
 		char *line, *next;
 
-		if (print_exclusions(p, value, len))
-			return -ENOMEM;
 		printf("# settings:\n");
 		for (line = p->line.data; line && *line; line = next) {
 			next = strstr(line, "\\n");

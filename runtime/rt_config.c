@@ -20,8 +20,12 @@
 #include "ioa_conf.h"
 #include "ioa_parse.h"
 
-/* SIZE: a memory size of 64 KiB or more; SIZE0: the same, or 0 for "none". */
-enum rt_setting_type { RT_BOOL, RT_PATH, RT_NAME, RT_SIZE, RT_SIZE0, RT_LIST };
+/*
+ * SIZE: a memory size of 64 KiB or more; SIZE0: the same, or 0 for "none";
+ * SECONDS: whole seconds, 1 to 3600 (no fractions: the program's locale
+ * would decide what a decimal point is).
+ */
+enum rt_setting_type { RT_BOOL, RT_PATH, RT_NAME, RT_SIZE, RT_SIZE0, RT_SECONDS, RT_LIST };
 
 struct rt_setting {
 	const char *key;
@@ -165,6 +169,8 @@ static int apply(struct rt_config *c, const struct rt_setting *s, const char *te
 			return -1;
 		*(uint64_t *)field = size;
 		return 0;
+	case RT_SECONDS:
+		return ioa_parse_int(text, 1, 3600, (int *)field) ? -1 : 0;
 	case RT_LIST:
 		return parse_list(text, (struct rt_list *)field);
 	}
@@ -351,6 +357,10 @@ size_t rt_config_describe(const struct rt_config *c, char *out, size_t out_len)
 		case RT_SIZE0:
 			n = snprintf(out + used, out_len - used, "%s=%llu\n", s->key,
 				     (unsigned long long)*(const uint64_t *)field);
+			break;
+		case RT_SECONDS:
+			n = snprintf(out + used, out_len - used, "%s=%d\n", s->key,
+				     *(const int *)field);
 			break;
 		case RT_LIST: {
 			const struct rt_list *list = (const struct rt_list *)field;

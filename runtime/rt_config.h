@@ -78,6 +78,8 @@ struct rt_list {
 	  "paths recorded even inside excluded ones")                                           \
 	X(gather_cap, SIZE, gather_cap_bytes, "64MiB",                                          \
 	  "MPI logs larger than this are written collectively, not gathered on rank 0")         \
+	X(finalize_wait, SECONDS, finalize_wait_s, "30",                                        \
+	  "seconds MPI_Finalize waits for ranks without the runtime (1 to 3600)")               \
 	X(record_args, BOOL, record_args, "1", "record the command-line arguments in the log")  \
 	X(spill, BOOL, spill, "1",                                                              \
 	  "keep the record in a file of the log tree while the job runs (ioatlas recover)")     \
@@ -95,6 +97,7 @@ struct rt_config {
 	struct rt_list exclude_paths;
 	struct rt_list include_paths;
 	uint64_t gather_cap_bytes;
+	int finalize_wait_s;
 	bool record_args;
 	bool spill;
 	bool debug;

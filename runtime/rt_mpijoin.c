@@ -10,8 +10,8 @@
  *  1. hello: every rank but 0 sends rank 0 whether it records, with
  *     MPI_Isend (a synchronous send that nobody takes could not be
  *     cancelled, and MPI_Finalize would wait for it).  Rank 0 takes
- *     hellos until it has one from every rank or RT_MPIJOIN_WAIT_S has
- *     passed.
+ *     hellos until it has one from every rank or the
+ *     finalize_wait setting's seconds have passed.
  *  2. offer: rank 0 offers each recording rank it heard a place, again
  *     with MPI_Issend; a rank that receives its offer is committed, and
  *     rank 0 knows it because the send completes.
@@ -23,7 +23,7 @@
  * does nothing), so a hello that rank 0 takes after its sender gave up must
  * not make rank 0 count that rank in; only an offer received counts.  Every
  * wait is bounded: a recording rank whose offer does not come within four
- * times RT_MPIJOIN_WAIT_S (rank 0 has no runtime, or arrives that much
+ * times finalize_wait (rank 0 has no runtime, or arrives that much
  * later) writes a log of its own.  Its hello stays unmatched, which MPI
  * drops at the end: the price of a rank 0 without the runtime.  An offer
  * that could not be cancelled is freed (MPI_Request_free).
@@ -248,6 +248,12 @@ static int alone(struct rt_mpijoin *j)
 	return 0;
 }
 
+/* How long rank 0 waits for the others' hellos; they wait four times as long for it. */
+static double wait_s(void)
+{
+	return (double)rt.config.finalize_wait_s;
+}
+
 /* Rank 0: takes the hellos, makes the offers, sends the list. */
 static int coordinate(struct rt_mpijoin *j, int recording, int *list, int *list_abandoned)
 {
@@ -255,7 +261,7 @@ static int coordinate(struct rt_mpijoin *j, int recording, int *list, int *list_
 	unsigned char *state = calloc((size_t)n, 1);
 	MPI_Request *reqs = state ? malloc((size_t)n * sizeof(*reqs)) : NULL;
 	int *done = reqs ? malloc((size_t)n * sizeof(*done)) : NULL;
-	double deadline = now_s() + RT_MPIJOIN_WAIT_S;
+	double deadline = now_s() + wait_s();
 	unsigned spins = 0;
 
 	/* Without memory rank 0 still takes every hello: nobody waits on it in vain. */
@@ -297,7 +303,7 @@ static int coordinate(struct rt_mpijoin *j, int recording, int *list, int *list_
 			    MPI_SUCCESS)
 			reqs[r] = MPI_REQUEST_NULL;
 	}
-	wait_sends(reqs, done, state, n, now_s() + 2 * RT_MPIJOIN_WAIT_S, RT_COMMITTED);
+	wait_sends(reqs, done, state, n, now_s() + 2 * wait_s(), RT_COMMITTED);
 	if (recording)
 		state[0] = RT_COMMITTED;
 	len = encode_list(state, n, list);
@@ -306,8 +312,7 @@ static int coordinate(struct rt_mpijoin *j, int recording, int *list, int *list_
 		    rt_pmpi.Issend(list, len, MPI_INT, r, RT_TAG_LIST, MPI_COMM_WORLD, &reqs[r]) !=
 			    MPI_SUCCESS)
 			reqs[r] = MPI_REQUEST_NULL;
-	*list_abandoned =
-		wait_sends(reqs, done, state, n, now_s() + 4 * RT_MPIJOIN_WAIT_S, RT_COMMITTED);
+	*list_abandoned = wait_sends(reqs, done, state, n, now_s() + 4 * wait_s(), RT_COMMITTED);
 	free(done);
 	free(reqs);
 	free(state);
@@ -344,14 +349,14 @@ static int take_from_0(int tag, int *buf, int max, double deadline)
 /*
  * Ranks but 0: hello, then the offer and the list when recording.  The
  * wait for the offer is long: rank 0 may be late, and then takes up to
- * RT_MPIJOIN_WAIT_S for the others' hellos.
+ * finalize_wait for the others' hellos.
  */
 static int ask(struct rt_mpijoin *j, int recording, int *list, int list_max)
 {
 	/* Static: MPI may read a hello it could not send at once after this returns. */
 	static int hello[2];
 	int offer[2], done = 0, len;
-	double deadline = now_s() + 4 * RT_MPIJOIN_WAIT_S;
+	double deadline = now_s() + 4 * wait_s();
 	MPI_Request req = MPI_REQUEST_NULL;
 	unsigned spins = 0;
 
@@ -381,7 +386,7 @@ static int ask(struct rt_mpijoin *j, int recording, int *list, int list_max)
 	if (take_from_0(RT_TAG_OFFER, offer, 2, deadline) < 0)
 		return alone(j);
 	/* Committed: the list follows the others' offers. */
-	len = take_from_0(RT_TAG_LIST, list, list_max, now_s() + 4 * RT_MPIJOIN_WAIT_S);
+	len = take_from_0(RT_TAG_LIST, list, list_max, now_s() + 4 * wait_s());
 	if (len < 0 || decode_list(j, list, len, rt.nprocs) || make_comm(j))
 		return alone(j);
 	return 0;

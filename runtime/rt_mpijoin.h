@@ -38,8 +38,11 @@ struct rt_mpijoin {
  * with MPI_ERRORS_RETURN in force on MPI_COMM_WORLD.  Returns 0 with j
  * filled when this rank records (alone in MPI_COMM_SELF when it could not
  * join), 1 when it does not record (j is empty), or a negative errno when
- * it records but has no memory for j.  Takes up to a few multiples of
- * RT_MPIJOIN_WAIT_S when ranks are missing.  Not thread-safe.
+ * it records but has no memory for j.  Takes up to a few multiples of the
+ * finalize_wait setting when ranks are missing: rank 0 waits that long for
+ * the others' hellos, they wait four times as long for it.  Only ranks
+ * that never answer (no runtime loaded) or arrive later than that make
+ * anyone wait this long.  Not thread-safe.
  */
 int rt_mpijoin(struct rt_mpijoin *j, int recording);
 
@@ -51,12 +54,5 @@ void rt_mpijoin_release(struct rt_mpijoin *j);
  * cut (ending in "...") when out is too small.  Returns out.
  */
 const char *rt_mpijoin_ranks(const struct rt_mpijoin *j, char *out, size_t len);
-
-/*
- * How long rank 0 waits for the others' hellos; they wait four times as
- * long for rank 0 to take theirs.  Only ranks that never answer (no
- * runtime loaded) or arrive later than that make anyone wait this long.
- */
-#define RT_MPIJOIN_WAIT_S 30.0
 
 #endif

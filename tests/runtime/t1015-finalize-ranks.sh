@@ -11,10 +11,8 @@
 # run mpi-files built with mpicc.openmpi, launched by mpiexec.openmpi.
 #
 # The two cases with ranks launched without the preload wait for them by
-# design (30 s, then 120 s): they run for the families in
-# IOA_TEST_NO_PRELOAD_FAMILIES only, default "mpich", so that the test stays
-# near 3 minutes; Open MPI runs every other case.  Both pass on Open MPI too:
-# IOA_TEST_NO_PRELOAD_FAMILIES="mpich openmpi" runs them (3 more minutes).
+# design (finalize_wait, then four times that): they set finalize_wait to
+# 3 s, which the logs' settings must show.
 . "$IOA_SOURCE_DIR/tests/lib/test-lib.sh"
 . "$IOA_SOURCE_DIR/tests/lib/runtime-lib.sh"
 require_mpi
@@ -184,19 +182,28 @@ matrix() {
 			n += $5 } END { print n + 0 }')" 100000 "$fam: 100k files: every open counted"
 
 	# Ranks without the runtime at all (no preload) never answer: bounded waits.
-	case " ${IOA_TEST_NO_PRELOAD_FAMILIES:-mpich} " in
-	*" $fam "*) ;;
-	*) return 0 ;;
-	esac
 	logs=$(ioa_logdir)
-	run_job "$fam" 150 "$logs" 2 "$files" $a : 2 LD_PRELOAD= "$files" $a >/dev/null 2>&1
+	run_job "$fam" 60 "$logs" 2 IOATLAS_FINALIZE_WAIT=3 "$files" $a \
+		: 2 LD_PRELOAD= "$files" $a >/dev/null 2>&1
 	is "$?" 0 "$fam: ranks 2-3 without the runtime: MPI_Finalize returns"
 	check_logs "$fam: ranks 2-3 without the runtime" "$logs" "0-1"
+	waits "$fam: ranks 2-3 without the runtime" "$logs"
 
 	logs=$(ioa_logdir)
-	run_job "$fam" 300 "$logs" 2 LD_PRELOAD= "$files" $a : 2 "$files" $a >/dev/null 2>&1
+	run_job "$fam" 90 "$logs" 2 LD_PRELOAD= "$files" $a \
+		: 2 IOATLAS_FINALIZE_WAIT=3 "$files" $a >/dev/null 2>&1
 	is "$?" 0 "$fam: rank 0 without the runtime: MPI_Finalize returns"
 	check_logs "$fam: rank 0 without the runtime, each rank alone" "$logs" "2 3"
+	waits "$fam: rank 0 without the runtime" "$logs"
+}
+
+# waits LABEL LOGS: every log says it waited the 3 s its ranks were given.
+waits() {
+	local log got=""
+	for log in $(ioa_logs "$2"); do
+		got="$got${got:+ }$("$IOA_CMD" parse "$log" | grep -o 'finalize_wait=[0-9]*')"
+	done
+	like "$got" '^finalize_wait=3( finalize_wait=3)*$' "$1: under the finalize_wait given"
 }
 
 for family in $families; do
