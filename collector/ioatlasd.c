@@ -61,6 +61,7 @@ struct collector {
 	double period_start, next_rescan, next_summary, backoff, retry_since;
 	pid_t recover_pid; /* the recovery running beside the ingest, 0 none */
 	double recover_deadline;
+	int recovered; /* --once: its one recovery ran */
 };
 
 /*
@@ -290,8 +291,11 @@ static int recovery_running(struct collector *c, int wait)
  * for the job folders whose spills were untouched for recover_after
  * seconds (docs/recovery.md), run as this account, its lines in this
  * log.  It runs beside the ingest, one at a time, stopped past its time;
- * --once waits for it, so that what it makes is ingested in this run.
- * The logs it makes are found like any other.
+ * --once runs it once and waits for it, so that what it makes is ingested
+ * in this run (the rescan that follows a recovery must not start another:
+ * a log that stays, such as one whose move to the quarantine failed, would
+ * make --once rescan and recover for ever).  The logs it makes are found
+ * like any other.
  */
 static void recover_dead_jobs(struct collector *c)
 {
@@ -299,8 +303,10 @@ static void recover_dead_jobs(struct collector *c)
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	pid_t pid;
 
-	if (!(c->set.recover_after > 0) || n <= 0 || recovery_running(c, 0))
+	if (!(c->set.recover_after > 0) || n <= 0 || recovery_running(c, 0) ||
+	    (c->once && c->recovered))
 		return;
+	c->recovered = 1;
 	self[n] = '\0';
 	slash = strrchr(self, '/');
 	if (!slash)
