@@ -3,6 +3,8 @@
  *
  *	ioatlas warehouse migrate     apply the migrations the database lacks
  *	ioatlas warehouse status      the schema version, and this program's
+ *	ioatlas warehouse users       make the login role of each user with jobs
+ *	                              who lacks one (peer authentication)
  *
  * The connection comes from the site settings (warehouse.conninfo, or
  * IOATLAS_WAREHOUSE_CONNINFO; empty: libpq's PG* variables, service file and
@@ -31,10 +33,14 @@ static const struct ioa_setting settings[] = {
 
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: ioatlas warehouse migrate | status\n"
+	fprintf(out, "usage: ioatlas warehouse migrate | status | users\n"
 		     "\n"
 		     "  migrate     apply the schema migrations the warehouse lacks (idempotent)\n"
 		     "  status      print the warehouse's schema version and this program's\n"
+		     "  users       make the login role of each user with jobs who lacks one\n"
+		     "              (named as the Unix user, in ioatlas_user, no password: users\n"
+		     "              then reach their own jobs by peer authentication); needs\n"
+		     "              CREATEROLE\n"
 		     "  -h, --help  this help\n"
 		     "\n"
 		     "The connection is the setting warehouse.conninfo (see ioatlas.conf(5)).\n");
@@ -156,6 +162,28 @@ static int status(PGconn *conn, struct ioa_buf *err)
 	return 0;
 }
 
+/* Each user's own role (create_user_roles(), migration 0011), one line per user. */
+static int users(PGconn *conn, struct ioa_buf *err)
+{
+	PGresult *res = ioa_db_query(
+		conn, "SELECT user_name, outcome FROM " IOA_DB_SCHEMA ".create_user_roles()", 0,
+		NULL, err, NULL, NULL);
+	int i, made = 0;
+
+	if (!res) {
+		ioa_buf_addstr(err, " (making roles needs a role with CREATEROLE that reads every "
+				    "user: see docs/admin.md, users' own roles)");
+		return -EACCES;
+	}
+	for (i = 0; i < PQntuples(res); i++) {
+		printf("%s: %s\n", PQgetvalue(res, i, 0), PQgetvalue(res, i, 1));
+		made += !strcmp(PQgetvalue(res, i, 1), "created");
+	}
+	printf("warehouse: %d roles made, %d users\n", made, PQntuples(res));
+	PQclear(res);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct ioa_buf err = IOA_BUF_INIT(IOA_LOG_LINE_MAX);
@@ -177,7 +205,7 @@ int main(int argc, char **argv)
 		return IOA_EXIT_USAGE;
 	}
 	what = optind == argc - 1 ? argv[optind] : "";
-	if (strcmp(what, "migrate") && strcmp(what, "status")) {
+	if (strcmp(what, "migrate") && strcmp(what, "status") && strcmp(what, "users")) {
 		usage(stderr);
 		return IOA_EXIT_USAGE;
 	}
@@ -190,7 +218,9 @@ int main(int argc, char **argv)
 		ioa_error("%s", ioa_buf_str(&err));
 		goto out;
 	}
-	rc = !strcmp(what, "migrate") ? migrate(conn, &err) : status(conn, &err);
+	rc = !strcmp(what, "migrate")  ? migrate(conn, &err)
+	     : !strcmp(what, "status") ? status(conn, &err)
+				       : users(conn, &err);
 	if (rc)
 		ioa_error("%s", ioa_buf_str(&err));
 	else

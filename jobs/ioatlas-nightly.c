@@ -1,8 +1,9 @@
 /*
  * ioatlas nightly — the site's nightly batch, one step after the other:
- * the log tree's backlog ingested (ioatlasd --once), the new jobs analysed
- * (ioatlas analyze), the top programs' kernels published (ioatlas kernel
- * nightly), and the dashboard written (ioatlas dashboard).  Each step is
+ * the log tree's backlog ingested (ioatlasd --once), the new users' own
+ * database roles made (ioatlas warehouse users: they then reach their jobs
+ * by peer authentication), the new jobs analysed (ioatlas analyze), the top programs' kernels
+ * published (ioatlas kernel nightly), and the dashboard written (ioatlas dashboard).  Each step is
  * the program that does it, run from this installation; a step that fails
  * is said and the next ones still run; the exit status is 1 if any failed.
  * Which steps run and where the dashboard goes are site settings
@@ -31,13 +32,15 @@ static void usage(FILE *out)
 		"  -d, --dashboard DIR  where the dashboard step writes\n"
 		"  -h, --help           this help\n"
 		"\n"
-		"Runs the nightly batch: ingest (ioatlasd --once), analyze (ioatlas analyze),\n"
-		"kernels (ioatlas kernel nightly), dashboard (ioatlas dashboard --out DIR), in\n"
-		"that order, those of LIST only (names separated by commas or blanks).  A step\n"
-		"that fails is said and the others still run; exits 1 if one failed.\n"
+		"Runs the nightly batch: ingest (ioatlasd --once), users (ioatlas warehouse\n"
+		"users), analyze (ioatlas analyze), kernels (ioatlas kernel nightly), dashboard\n"
+		"(ioatlas dashboard --out DIR), in that order, those of LIST only (names\n"
+		"separated by commas or blanks).  A step that fails is said and the others\n"
+		"still run; exits 1 if one failed.\n"
 		"\n"
 		"Settings (ioatlas.conf(5)): nightly.steps, nightly.dashboard_out; each step's\n"
-		"program reads its own (collector.*, analyze.*, kernel.*, dashboard.*).\n");
+		"program reads its own (collector.*, warehouse.*, analyze.*, kernel.*,\n"
+		"dashboard.*).\n");
 }
 
 /* The folder of this program (libexec/ioatlas, installed or in the build tree). */
@@ -90,11 +93,11 @@ static int listed(const char *list, const char *step)
 
 int main(int argc, char **argv)
 {
-	static const char *const names[] = {"ingest", "analyze", "kernels", "dashboard"};
+	static const char *const names[] = {"ingest", "users", "analyze", "kernels", "dashboard"};
 	static char *steps, *dashboard;
 	static const struct ioa_setting settings[] = {
-		{"nightly.steps", IOA_SET_TEXT, &steps, "ingest analyze kernels dashboard",
-		 "the steps the nightly batch runs: ingest, analyze, kernels, dashboard"},
+		{"nightly.steps", IOA_SET_TEXT, &steps, "ingest users analyze kernels dashboard",
+		 "the steps the nightly batch runs: ingest, users, analyze, kernels, dashboard"},
 		{"nightly.dashboard_out", IOA_SET_TEXT, &dashboard, "",
 		 "the folder (a web root) the dashboard is written into"},
 	};
@@ -149,7 +152,7 @@ int main(int argc, char **argv)
 			if (strlen(names[j]) == k && !strncmp(steps + i, names[j], k))
 				break;
 		if (k && j == sizeof(names) / sizeof(names[0])) {
-			ioa_error("nightly.steps: no step '%.*s' (ingest, analyze, kernels, "
+			ioa_error("nightly.steps: no step '%.*s' (ingest, users, analyze, kernels, "
 				  "dashboard)",
 				  (int)k, steps + i);
 			goto out;
@@ -178,9 +181,13 @@ int main(int argc, char **argv)
 			cmd[1] = "--once";
 			break;
 		case 1:
-			snprintf(prog, sizeof(prog), "%s/ioatlas-analyze", dir);
+			snprintf(prog, sizeof(prog), "%s/ioatlas-warehouse", dir);
+			cmd[1] = "users";
 			break;
 		case 2:
+			snprintf(prog, sizeof(prog), "%s/ioatlas-analyze", dir);
+			break;
+		case 3:
 			snprintf(prog, sizeof(prog), "%s/ioatlas-kernel", dir);
 			cmd[1] = "nightly";
 			break;

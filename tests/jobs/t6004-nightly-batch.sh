@@ -33,10 +33,12 @@ export IOATLAS_CONF="$conf"
 
 out=$(run_timeout 900 "$nightly" 2>&1)
 is "$?" 0 "the nightly batch succeeds"
-for step in ingest analyze kernels dashboard; do
+for step in ingest users analyze kernels dashboard; do
 	like "$out" "^ioatlas nightly: $step done in [0-9.]+ s$" "its $step step runs"
 done
 like "$out" "all steps done" "and it says so"
+is "$(q "SELECT pg_has_role(rolname, 'ioatlas_user', 'MEMBER') FROM pg_roles WHERE rolname =
+	'$(id -un)'")" t "the users step made the job's user a role of their own"
 job=$(q "SELECT id FROM jobs")
 like "$job" '^[0-9]+$' "the log is in the warehouse"
 like "$(q "SELECT count(*) FROM analysis_results WHERE job = $job")" '^[1-9][0-9]*$' \

@@ -21,6 +21,7 @@ libexec/ioatlas/ioatlas-analyze
 libexec/ioatlas/ioatlas-dashboard
 libexec/ioatlas/ioatlas-export
 libexec/ioatlas/ioatlas-ingest
+libexec/ioatlas/ioatlas-jobs
 libexec/ioatlas/ioatlas-kernel
 libexec/ioatlas/ioatlas-nightly
 libexec/ioatlas/ioatlas-parse
@@ -29,6 +30,7 @@ libexec/ioatlas/ioatlas-report
 libexec/ioatlas/ioatlas-setup-logdir
 libexec/ioatlas/ioatlas-trace
 libexec/ioatlas/ioatlas-warehouse
+libexec/ioatlas/own-logs
 sbin/ioatlasd
 share/ioatlas/slurm/ioatlas-epilog"
 # Every page of docs/ is documentation to install, beside the README.

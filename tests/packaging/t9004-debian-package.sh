@@ -30,7 +30,7 @@ debs="$TEST_TMP/debs"
 at_exit 'debroot_release || exit 1'
 root_timeout=300
 
-plan 44
+plan 47
 
 ok "packaging/build-deb builds the packages" \
 	run_timeout 900 "$IOA_SOURCE_DIR/packaging/build-deb" --out "$debs" -j 2
@@ -150,6 +150,14 @@ root_timeout=120
 like "$(cat "$TEST_TMP/last.out")" "all steps done" "and says so"
 ok "the dashboard is written" test -s "$root/var/www/ioatlas/index.html"
 ok "with alice's job reports" test -n "$(find "$root/var/www/ioatlas/users/alice" -name '*.html')"
+# docs/reports.md, Your jobs: alice by peer authentication, her role made by the nightly.
+jobs=$(in_root -u alice 'ioatlas jobs --json' 2>&1)
+like "$jobs" '"source":"warehouse".*"user":"alice"' "alice's ioatlas jobs lists her jobs from the warehouse"
+alice_job=$(echo "$jobs" | python3 -c 'import json, sys; print(json.load(sys.stdin)["jobs"][0]["job"])' 2>/dev/null)
+ok "and ioatlas report makes the page of one" \
+	in_root -u alice "cd /home/alice && ioatlas report $alice_job && test -s job-$alice_job.html"
+like "$(in_root -u alice 'ioatlas jobs --logs' 2>&1)" "^/var/log/ioatlas/.*mpi-io" \
+	"her logs too, through own-logs set-group-ID by the package"
 like "$(cat "$root/srv/ioatlas/kernels/index.json")" '"name":"mpi-io"' "the night's kernel is published"
 like "$(in_root -u postgres "psql -tA -d ioatlas -c 'SELECT count(*) FROM ioatlas.analysis_results'")" \
 	"^[1-9]" "and the analyses' results are stored"
