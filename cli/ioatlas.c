@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "ioa_buf.h"
+#include "ioa_file.h"
 #include "ioa_log.h"
 #include "ioa_opts.h"
 
@@ -25,17 +26,9 @@
 static int libexec_dir(struct ioa_buf *dir)
 {
 	char self[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	char *slash;
+	int rc = ioa_file_exe_dir(self, sizeof(self));
 
-	if (n <= 0)
-		return -errno;
-	self[n] = '\0';
-	slash = strrchr(self, '/');
-	if (!slash)
-		return -ENOENT;
-	*slash = '\0';
-	return ioa_buf_addf(dir, "%s/../libexec/ioatlas", self);
+	return rc ? rc : ioa_buf_addf(dir, "%s/../libexec/ioatlas", self);
 }
 
 static void list_verbs(FILE *out, const char *dir)

@@ -40,6 +40,7 @@
 #include "ingest.h"
 #include "ioa_conf.h"
 #include "ioa_db.h"
+#include "ioa_file.h"
 #include "ioa_log.h"
 #include "ioa_opts.h"
 
@@ -299,19 +300,13 @@ static int recovery_running(struct collector *c, int wait)
  */
 static void recover_dead_jobs(struct collector *c)
 {
-	char self[PATH_MAX], prog[PATH_MAX + 64], older[32], days[32], *slash;
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	char self[PATH_MAX], prog[PATH_MAX + 64], older[32], days[32];
 	pid_t pid;
 
-	if (!(c->set.recover_after > 0) || n <= 0 || recovery_running(c, 0) ||
-	    (c->once && c->recovered))
+	if (!(c->set.recover_after > 0) || recovery_running(c, 0) || (c->once && c->recovered) ||
+	    ioa_file_exe_dir(self, sizeof(self)))
 		return;
 	c->recovered = 1;
-	self[n] = '\0';
-	slash = strrchr(self, '/');
-	if (!slash)
-		return;
-	*slash = '\0';
 	snprintf(prog, sizeof(prog), "%s/../libexec/ioatlas/ioatlas-recover", self);
 	snprintf(older, sizeof(older), "%.0f", c->set.recover_after);
 	snprintf(days, sizeof(days), "%lld", c->once ? 36500LL : c->set.rescan_days);

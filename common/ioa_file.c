@@ -281,3 +281,19 @@ out:
 	close(fd);
 	return rc;
 }
+
+int ioa_file_exe_dir(char *dir, size_t len)
+{
+	ssize_t n = len > 1 ? readlink("/proc/self/exe", dir, len - 1) : -1;
+	char *slash;
+
+	if (n < 0)
+		return len > 1 ? -errno : -ENAMETOOLONG;
+	if ((size_t)n >= len - 1)
+		return -ENAMETOOLONG;
+	dir[n] = '\0';
+	if (!(slash = strrchr(dir, '/')))
+		return -ENOENT;
+	*slash = '\0';
+	return 0;
+}

@@ -49,4 +49,11 @@ int ioa_file_write(const char *path, mode_t mode, uid_t uid, gid_t gid,
  */
 int ioa_file_dir(const char *path, mode_t mode, uid_t uid, gid_t gid, int flags, uid_t *owner);
 
+/*
+ * The folder of the running program (/proc/self/exe), where the programs
+ * find each other: bin/ beside libexec/ioatlas/, installed or in the build
+ * tree.  0, or -errno (-ENAMETOOLONG when dir is too small).
+ */
+int ioa_file_exe_dir(char *dir, size_t len);
+
 #endif

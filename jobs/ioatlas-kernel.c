@@ -78,15 +78,9 @@ static void usage(FILE *out)
 static const char *runtime_lib(char *buf, size_t len)
 {
 	char self[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	char *slash;
 
-	if (n <= 0)
+	if (ioa_file_exe_dir(self, sizeof(self)))
 		return NULL;
-	self[n] = '\0';
-	if (!(slash = strrchr(self, '/')))
-		return NULL;
-	*slash = '\0';
 	if (snprintf(buf, len, "%s/../../%s/libioatlas.so", self, IOATLAS_LIBDIR) < (int)len &&
 	    !access(buf, R_OK))
 		return buf;

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "ioa_conf.h"
+#include "ioa_file.h"
 #include "ioa_log.h"
 #include "ioa_opts.h"
 
@@ -41,21 +42,6 @@ static void usage(FILE *out)
 		"Settings (ioatlas.conf(5)): nightly.steps, nightly.dashboard_out; each step's\n"
 		"program reads its own (collector.*, warehouse.*, analyze.*, kernel.*,\n"
 		"dashboard.*).\n");
-}
-
-/* The folder of this program (libexec/ioatlas, installed or in the build tree). */
-static int self_dir(char *dir, size_t len)
-{
-	ssize_t n = readlink("/proc/self/exe", dir, len - 1);
-	char *slash;
-
-	if (n <= 0)
-		return -errno;
-	dir[n] = '\0';
-	if (!(slash = strrchr(dir, '/')))
-		return -ENOENT;
-	*slash = '\0';
-	return 0;
 }
 
 /* Runs argv and waits: 0, or the exit status (128 + signal when killed). */
@@ -163,7 +149,7 @@ int main(int argc, char **argv)
 			"the dashboard step needs a folder: nightly.dashboard_out or --dashboard");
 		goto out;
 	}
-	if (self_dir(dir, sizeof(dir))) {
+	if (ioa_file_exe_dir(dir, sizeof(dir))) {
 		ioa_error("cannot find the ioatlas programs");
 		status = IOA_EXIT_FAIL;
 		goto out;

@@ -27,6 +27,7 @@
 #include "analyze.h"
 #include "ioa_conf.h"
 #include "ioa_db.h"
+#include "ioa_file.h"
 #include "ioa_log.h"
 #include "ioa_opts.h"
 #include "ioa_parse.h"
@@ -177,21 +178,6 @@ static int check_role(PGconn *conn, struct ioa_buf *err)
 
 /* ------------------------------------------------------------ the log tree */
 
-/* The libexec folder of this program (own-logs is there). */
-static int self_dir(char *dir, size_t len)
-{
-	ssize_t n = readlink("/proc/self/exe", dir, len - 1);
-	char *slash;
-
-	if (n <= 0)
-		return -errno;
-	dir[n] = '\0';
-	if (!(slash = strrchr(dir, '/')))
-		return -ENOENT;
-	*slash = '\0';
-	return 0;
-}
-
 /* The paths own-logs prints (NUL-separated), in paths[]; 0 or -errno. */
 static int own_logs(const char *days, const char *logdir, char ***paths, size_t *n,
 		    struct ioa_buf *err)
@@ -203,7 +189,8 @@ static int own_logs(const char *days, const char *logdir, char ***paths, size_t 
 
 	*paths = NULL;
 	*n = 0;
-	if (self_dir(dir, sizeof(dir)))
+	/* own-logs is beside this program, in libexec/ioatlas. */
+	if (ioa_file_exe_dir(dir, sizeof(dir)))
 		return -ENOENT;
 	snprintf(prog, sizeof(prog), "%s/own-logs", dir);
 	if (pipe2(fds, O_CLOEXEC))
