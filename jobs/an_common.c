@@ -537,12 +537,13 @@ static int phases_of_bursts(const struct an_job *job, struct burst *b, size_t nb
 }
 
 /*
- * The burst of rank (sorted bursts) nearest to [start, end] and at most
- * within quiet of it, or NULL when the rank has none so near (in that phase
- * its data was written by others: aggregators).
+ * The burst of rank (sorted bursts) nearest to [start, end] and closer to
+ * it than quiet (the gap that separates bursts: one that far is another
+ * burst), its distance in *dist, or NULL when the rank has none so near (in
+ * that phase its data was written by others: aggregators).
  */
 static const struct burst *rank_burst(const struct burst *b, size_t nb, int32_t rank, double start,
-				      double end, double quiet)
+				      double end, double quiet, double *dist)
 {
 	const struct burst *best = NULL;
 	double best_d = 0;
@@ -566,7 +567,8 @@ static const struct burst *rank_burst(const struct burst *b, size_t nb, int32_t 
 			best_d = d;
 		}
 	}
-	return best && best_d <= quiet ? best : NULL;
+	*dist = best_d;
+	return best && best_d < quiet ? best : NULL;
 }
 
 /*
@@ -632,15 +634,21 @@ int an_write_phases(const struct an_job *job, const struct an_settings *set, str
 	/*
 	 * Their contents, from the application's writes: in the phase of the
 	 * rank's own burst nearest to the write, or, for a rank without a
-	 * burst there (its data written by aggregators), in the nearest phase.
+	 * burst there (its data written by aggregators), in the nearest phase;
+	 * also when another phase is nearer than the rank's burst (time bins
+	 * put a rank's burst and a later aggregated write just about the
+	 * separating quiet apart).
 	 */
 	for (i = 0; i < nw && out->n && !rc; i++) {
+		double d = 0;
 		const struct burst *b =
-			rank_burst(bursts, nb, w[i].rank, w[i].start, w[i].end, gap);
+			rank_burst(bursts, nb, w[i].rank, w[i].start, w[i].end, gap, &d);
 
 		if (!w[i].content)
 			continue;
-		p = b ? &out->p[b->phase] : phase_of(out, w[i].start, w[i].end);
+		p = phase_of(out, w[i].start, w[i].end);
+		if (b && d <= distance(p, w[i].start, w[i].end))
+			p = &out->p[b->phase];
 		content += (double)w[i].bytes;
 		if (out->bin_width > 0 && near_phases(out, w[i].start, w[i].end) != 1)
 			unsure += (double)w[i].bytes;

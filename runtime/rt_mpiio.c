@@ -212,7 +212,12 @@ void rt_mpiio_io(const char *op, int is_write, enum rt_mpiio_class cls, const vo
 	c[is_write ? MPIIO_BYTES_WRITTEN : MPIIO_BYTES_READ] += bytes;
 	rt_size_bin(c, is_write ? MPIIO_SIZE_WRITE_AGG_0_100 : MPIIO_SIZE_READ_AGG_0_100, bytes);
 	rt_values_add(&rec->access_sizes, bytes);
-	rt_bins_add(rec, t0, is_write, bytes);
+	/*
+	 * Binned when the call returns: a collective's data reaches the file
+	 * (its aggregators' writes) by then, while its start is only when this
+	 * rank arrived, perhaps long before the others.
+	 */
+	rt_bins_add(rec, t1, is_write, bytes);
 	if (rec->last_io == (is_write ? 1 : 2))
 		c[MPIIO_RW_SWITCHES]++;
 	rec->last_io = is_write ? 2 : 1;

@@ -184,11 +184,14 @@ ok "growing: 4 ranks x 40 writes, each rank's gaps come back in order (90% withi
 rise=$("$IOA_CMD" trace "$log" | sed -n 's/.* pwrite .* gaps=\([0-9.e-]*\)s->\([0-9.e-]*\)s.*/\1 \2/p')
 ok "growing: the compressed view says the gaps rose, from the first to the last ($rise)" \
 	awk -v r="$rise" 'BEGIN { split(r, g, " "); exit !(g[1] > 0 && g[2] >= 2 * g[1]) }'
-# More writes than runs: runs of writes keep their mean, in order.
+# More writes than runs: runs of writes (about five each here) keep their
+# mean, in order; a write's own gap differs from its run's mean by the
+# jitter of its sleep, which a loaded machine makes 10-15% (ignoring the
+# order gives 100%).
 run growing 1 300
 err=$(in_order 1)
-ok "growing: 300 writes, the gaps come back in order (90% within 10%: $err)" \
-	awk -v e="$err" 'BEGIN { exit !(e <= 0.10) }'
+ok "growing: 300 writes, the gaps come back in order (90% within 25%: $err)" \
+	awk -v e="$err" 'BEGIN { exit !(e <= 0.25) }'
 
 # --- random writes beyond a small budget: the trace keeps the first calls
 # exactly and summarises the rest (t1070 does it at scale); counters stay exact
