@@ -29,6 +29,7 @@
 
 struct settings {
 	char *report_group;    /* group that may read every user's reports ("": none) */
+	char *site_group;      /* group that may read the site pages ("": the report group) */
 	int private_reports;   /* each user's folder readable by that user only */
 	long long reports_max; /* reports written per run */
 	long long jobs_listed; /* jobs listed per page */
@@ -47,7 +48,8 @@ struct dash {
 	struct an_settings an;
 	struct settings set;
 	const char *out;
-	gid_t group;
+	gid_t group;	  /* the report group, or -1 */
+	gid_t site_group; /* the site pages' group, or -1 */
 	long long reports_written;
 	int failed;
 };
@@ -77,6 +79,47 @@ static void user_dir(const char *name, const char *uid, char *out, size_t len)
 		snprintf(out, len, "u%s", uid);
 }
 
+/* The modes of a user's folder and files: theirs only, or the report group's too, or everyone's. */
+static void user_modes(const struct dash *d, mode_t *dmode, mode_t *fmode)
+{
+	int group = d->group != (gid_t)-1;
+
+	*dmode = !d->set.private_reports ? 0755 : group ? 0750 : 0700;
+	*fmode = !d->set.private_reports ? 0644 : group ? 0640 : 0600;
+}
+
+/* The user's uid (when run as root: the folder and files become theirs), else -1. */
+static uid_t user_uid(const char *uid_text)
+{
+	int64_t uid_num = -1;
+
+	if (!ioa_parse_i64(uid_text, &uid_num) && uid_num >= 0 && geteuid() == 0)
+		return (uid_t)uid_num;
+	return (uid_t)-1;
+}
+
+/*
+ * Makes users/DIR, the user's (when run as root) with the site's mode,
+ * given through its descriptor: a link the user put in its place is
+ * refused.  0, or -1 (said).
+ */
+static int user_folder(struct dash *d, const char *dir, const char *uid_text)
+{
+	char path[PATH_MAX];
+	mode_t dmode, fmode;
+	int rc;
+
+	user_modes(d, &dmode, &fmode);
+	snprintf(path, sizeof(path), "%s/users/%s", d->out, dir);
+	rc = ioa_file_dir(path, dmode, user_uid(uid_text), d->group, IOA_FILE_DIR_SET, NULL);
+	if (rc) {
+		ioa_warning("cannot give '%s' to uid %s with its mode: %s", path, uid_text,
+			    ioa_strerror(rc));
+		return -1;
+	}
+	return 0;
+}
+
 /*
  * Writes job's report into users/DIR/job-ID.html, unless it is there: the
  * folder and file belong to the user (when run as root) and are readable
@@ -90,29 +133,16 @@ static int user_report(struct dash *d, const char *id, const char *start, const 
 	struct an_job job;
 	struct ioa_buf err = IOA_BUF_INIT(IOA_LOG_LINE_MAX);
 	struct stat st;
-	int64_t id_num = 0, uid_num = -1;
-	uid_t uid = (uid_t)-1;
-	gid_t gid = d->group;
-	mode_t dmode = !d->set.private_reports ? 0755 : gid != (gid_t)-1 ? 0750 : 0700;
-	mode_t fmode = !d->set.private_reports ? 0644 : gid != (gid_t)-1 ? 0640 : 0600;
+	int64_t id_num = 0;
+	mode_t dmode, fmode;
 	json_object *all, *model, *kernels;
 	int rc;
 
 	ioa_parse_i64(id, &id_num);
-	if (!ioa_parse_i64(uid_text, &uid_num) && uid_num >= 0 && geteuid() == 0)
-		uid = (uid_t)uid_num;
+	user_modes(d, &dmode, &fmode);
 	snprintf(link, link_len, "users/%s/job-%s.html", dir, id);
-	snprintf(path, sizeof(path), "%s/users/%s", d->out, dir);
-	/*
-	 * The folder is the user's whatever made it, with the site's mode, given
-	 * through its descriptor: a link the user put in its place is refused.
-	 */
-	rc = ioa_file_dir(path, dmode, uid, gid, IOA_FILE_DIR_SET, NULL);
-	if (rc) {
-		ioa_warning("cannot give '%s' to uid %" PRId64 " with its mode: %s", path, uid_num,
-			    ioa_strerror(rc));
+	if (user_folder(d, dir, uid_text))
 		return 0;
-	}
 	if (snprintf(path, sizeof(path), "%s/%s", d->out, link) >= (int)sizeof(path))
 		return 0;
 	if (!stat(path, &st))
@@ -128,7 +158,8 @@ static int user_report(struct dash *d, const char *id, const char *start, const 
 	all = report_analyses(d->conn, &job, &d->an);
 	kernels = report_kernels(d->conn, &job);
 	model = report_model(&job, all, kernels, "warehouse");
-	rc = model ? ioa_file_write(path, fmode, uid, gid, report_page, model) : -ENOMEM;
+	rc = model ? ioa_file_write(path, fmode, user_uid(uid_text), d->group, report_page, model)
+		   : -ENOMEM;
 	if (rc)
 		ioa_warning("cannot write '%s': %s", path, ioa_strerror(rc));
 	json_object_put(model);
@@ -297,9 +328,11 @@ static void jobs_list(struct dash *d, struct html *p, const char *days)
 				    "killed job\">partial</span>");
 		html_put(p, "</td><td>");
 		html_esc(p, PQgetvalue(res, i, 1));
-		html_put(p, "</td><td>");
+		html_put(p, "</td><td><a href=\"users/");
+		html_esc(p, dir);
+		html_put(p, "/index.html\">");
 		html_esc(p, PQgetvalue(res, i, 2));
-		html_put(p, "</td><td class=\"name\">");
+		html_put(p, "</a></td><td class=\"name\">");
 		html_esc(p, PQgetvalue(res, i, 4));
 		html_put(p,
 			 "</td><td class=\"n\">%s</td><td class=\"n\" data-v=\"%s\">%s</td><td "
@@ -357,6 +390,130 @@ static void coverage(struct dash *d, struct html *p, const char *days)
 		html_put(p, "</td><td class=\"n\">%s</td></tr>\n", PQgetvalue(res, i, 1));
 	}
 	html_put(p, "</table>\n");
+	PQclear(res);
+}
+
+/* One user's page: their jobs of the last 30 days, with links to their reports. */
+struct user_arg {
+	struct dash *d;
+	const char *name;
+	PGresult *jobs;
+	const unsigned char *linked; /* per job: its report is there */
+};
+
+static int write_user_page(FILE *out, void *arg)
+{
+	const struct user_arg *a = arg;
+	struct html p = {out, 0};
+	char title[160], buf[64];
+	int i;
+
+	snprintf(title, sizeof(title), "I/O of %.64s's jobs", a->name);
+	html_begin(&p, title);
+	html_put(&p, "<h1>I/O of ");
+	html_esc(&p, a->name);
+	html_put(&p,
+		 "'s jobs</h1>\n<p class=\"muted\">The last 30 days, the latest first (at "
+		 "most %lld); this page and the reports are readable by you (and the site's "
+		 "staff) only. <i>partial</i>: the job was killed, its log recovered from what "
+		 "its ranks left.</p>\n<table class=\"files\"><thead><tr><th>job</th>"
+		 "<th>start (UTC)</th><th>executable</th><th class=\"n\">ranks</th><th "
+		 "class=\"n\">bytes</th><th class=\"n\">time in I/O</th><th>top "
+		 "finding</th></tr></thead><tbody>\n",
+		 a->d->set.jobs_listed);
+	for (i = 0; i < PQntuples(a->jobs); i++) {
+		const char *id = PQgetvalue(a->jobs, i, 0);
+
+		html_put(&p, "<tr><td>");
+		if (a->linked[i])
+			html_put(&p, "<a href=\"job-%s.html\">%s</a>", id, id);
+		else
+			html_esc(&p, id);
+		if (!strcmp(PQgetvalue(a->jobs, i, 8), "t"))
+			html_put(&p, "<span class=\"tag\" title=\"partial log: recovered from a "
+				     "killed job\">partial</span>");
+		html_put(&p, "</td><td>");
+		html_esc(&p, PQgetvalue(a->jobs, i, 2));
+		html_put(&p, "</td><td class=\"name\">");
+		html_esc(&p, PQgetvalue(a->jobs, i, 3));
+		html_put(&p, "</td><td class=\"n\">%s</td><td class=\"n\" data-v=\"%s\">%s</td>",
+			 PQgetvalue(a->jobs, i, 4), PQgetvalue(a->jobs, i, 5),
+			 html_bytes(strtod(PQgetvalue(a->jobs, i, 5), NULL), buf, sizeof(buf)));
+		if (PQgetisnull(a->jobs, i, 6))
+			html_put(&p, "<td class=\"n\">not analysed yet</td>");
+		else
+			html_put(&p, "<td class=\"n\">%.0f%%</td>",
+				 100 * strtod(PQgetvalue(a->jobs, i, 6), NULL));
+		html_put(&p, "<td>");
+		if (!PQgetisnull(a->jobs, i, 7)) {
+			html_put(&p, "<b>");
+			html_esc(&p, PQgetvalue(a->jobs, i, 7));
+			html_put(&p, "</b>: ");
+			html_esc(&p, PQgetvalue(a->jobs, i, 9));
+		}
+		html_put(&p, "</td></tr>\n");
+	}
+	html_put(&p, "</tbody></table>\n");
+	return html_end(&p, NULL);
+}
+
+/* Writes users/DIR/index.html for the user (name, uid), their own like their reports. */
+static void user_page(struct dash *d, const char *name, const char *uid_text)
+{
+	static const char sql[] =
+		"SELECT j.id, j.start_time::text, "
+		"to_char(j.start_time AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI'), e.display, "
+		"j.nprocs, j.bytes_read + j.bytes_written, a.result->>'io_share_of_run', "
+		"a.result->'findings'->0->>'code', j.partial, "
+		"a.result->'findings'->0->>'text' "
+		"FROM jobs j JOIN users u ON u.id = j.user_id "
+		"JOIN executables e ON e.id = j.exe_id "
+		"LEFT JOIN LATERAL (SELECT result FROM analysis_results r WHERE r.job = j.id "
+		"AND r.start_time = j.start_time AND r.analysis = 'insights' "
+		"ORDER BY r.version DESC LIMIT 1) a ON true "
+		"WHERE u.name = $1 AND u.uid = $2::bigint "
+		"AND j.start_time >= now() - make_interval(days => 30) "
+		"ORDER BY j.start_time DESC, j.id DESC LIMIT $3::integer";
+	char dir[80], limit[24], link[PATH_MAX], path[PATH_MAX];
+	struct user_arg a = {d, name, NULL, NULL};
+	unsigned char *linked;
+	mode_t dmode, fmode;
+	int i, rc;
+
+	user_dir(name, uid_text, dir, sizeof(dir));
+	snprintf(limit, sizeof(limit), "%lld", d->set.jobs_listed);
+	if (user_folder(d, dir, uid_text))
+		return;
+	a.jobs = query(d, sql, 3, (const char *const[]){name, uid_text, limit});
+	if (!a.jobs)
+		return;
+	linked = calloc((size_t)PQntuples(a.jobs) + 1, 1);
+	for (i = 0; linked && i < PQntuples(a.jobs); i++)
+		linked[i] = (unsigned char)user_report(d, PQgetvalue(a.jobs, i, 0),
+						       PQgetvalue(a.jobs, i, 1), dir, uid_text,
+						       link, sizeof(link));
+	a.linked = linked;
+	user_modes(d, &dmode, &fmode);
+	snprintf(path, sizeof(path), "%s/users/%s/index.html", d->out, dir);
+	rc = linked ? ioa_file_write(path, fmode, user_uid(uid_text), d->group, write_user_page, &a)
+		    : -ENOMEM;
+	if (rc)
+		ioa_warning("cannot write '%s': %s", path, ioa_strerror(rc));
+	free(linked);
+	PQclear(a.jobs);
+}
+
+/* The users with jobs in the last 30 days, each their page. */
+static void user_pages(struct dash *d)
+{
+	static const char sql[] =
+		"SELECT DISTINCT u.name, u.uid FROM jobs j JOIN users u ON u.id = j.user_id "
+		"WHERE j.start_time >= now() - make_interval(days => 30) ORDER BY 1, 2";
+	PGresult *res = query(d, sql, 0, NULL);
+	int i;
+
+	for (i = 0; res && i < PQntuples(res); i++)
+		user_page(d, PQgetvalue(res, i, 0), PQgetvalue(res, i, 1));
 	PQclear(res);
 }
 
@@ -431,9 +588,11 @@ static void usage(FILE *out)
 		"  -h, --help     this help\n"
 		"\n"
 		"Writes the site's static pages into DIR (a web root): index.html (the last 7\n"
-		"days), 1d.html, 7d.html, 30d.html, 365d.html, and the listed jobs' reports in\n"
-		"DIR/users/USER/ (readable by that user only, when run as root; see\n"
-		"dashboard.private_reports and dashboard.report_group).\n"
+		"days), 1d.html, 7d.html, 30d.html, 365d.html (every user's jobs: readable by\n"
+		"the site group), and in DIR/users/USER/ each user's page (index.html: their\n"
+		"jobs of the last 30 days) and their jobs' reports (readable by that user only,\n"
+		"when run as root; see dashboard.private_reports, dashboard.site_group and\n"
+		"dashboard.report_group).\n"
 		"\n"
 		"Settings (ioatlas.conf(5)): warehouse.conninfo, dashboard.*, analyze.*.\n");
 }
@@ -475,12 +634,16 @@ static int out_folder(const char *path)
 
 int main(int argc, char **argv)
 {
-	struct dash d = {.group = (gid_t)-1};
+	struct dash d = {.group = (gid_t)-1, .site_group = (gid_t)-1};
 	const struct ioa_setting table[] = {
 		{"dashboard.report_group", IOA_SET_TEXT, &d.set.report_group, "",
 		 "group that may read every user's reports (a web server's), or empty"},
+		{"dashboard.site_group", IOA_SET_TEXT, &d.set.site_group, "",
+		 "group that may read the site pages (every user's jobs): the staff's, or a web "
+		 "server's that serves them to staff only; empty: the report group"},
 		{"dashboard.private_reports", IOA_SET_BOOL, &d.set.private_reports, "yes",
-		 "each user's reports readable by that user only"},
+		 "each user's reports and page readable by that user only, the site pages by "
+		 "the site group only"},
 		{"dashboard.reports_max", IOA_SET_COUNT, &d.set.reports_max, "500",
 		 "job reports written per run"},
 		{"dashboard.jobs_listed", IOA_SET_COUNT, &d.set.jobs_listed, "200",
@@ -490,6 +653,7 @@ int main(int argc, char **argv)
 	char path[PATH_MAX];
 	size_t i;
 	int c, status = IOA_EXIT_FAIL;
+	mode_t site_mode;
 	static const struct option longs[] = {
 		{"out", required_argument, NULL, 'o'},
 		{"help", no_argument, NULL, 'h'},
@@ -528,6 +692,18 @@ int main(int argc, char **argv)
 		}
 		d.group = g->gr_gid;
 	}
+	d.site_group = d.group;
+	if (d.set.site_group[0]) {
+		struct group *g = getgrnam(d.set.site_group);
+
+		if (!g) {
+			ioa_error("dashboard.site_group: no group '%s'", d.set.site_group);
+			goto out;
+		}
+		d.site_group = g->gr_gid;
+	}
+	/* The site pages hold every user's jobs: the site group's, or the running account's. */
+	site_mode = !d.set.private_reports ? 0644 : d.site_group != (gid_t)-1 ? 0640 : 0600;
 	if (out_folder(d.out) || out_folder(path_of(path, sizeof(path), d.out, "users")))
 		goto out;
 	d.conn = ioa_db_connect(d.an.conninfo, "ioatlas dashboard", &err);
@@ -540,16 +716,19 @@ int main(int argc, char **argv)
 		int rc;
 
 		snprintf(path, sizeof(path), "%s/%s", d.out, periods[i].file);
-		rc = ioa_file_write(path, 0644, (uid_t)-1, (gid_t)-1, write_page, &arg);
+		rc = ioa_file_write(path, site_mode, (uid_t)-1, d.site_group, write_page, &arg);
 		if (!rc && periods[i].days == 7) {
 			snprintf(path, sizeof(path), "%s/index.html", d.out);
-			rc = ioa_file_write(path, 0644, (uid_t)-1, (gid_t)-1, write_page, &arg);
+			rc = ioa_file_write(path, site_mode, (uid_t)-1, d.site_group, write_page,
+					    &arg);
 		}
 		if (rc) {
 			ioa_error("cannot write '%s': %s", path, ioa_strerror(rc));
 			d.failed = 1;
 		}
 	}
+	if (!d.failed)
+		user_pages(&d);
 	if (!d.failed) {
 		printf("%s/index.html\n", d.out);
 		fprintf(stderr, "ioatlas dashboard: %lld job reports written\n", d.reports_written);

@@ -11,7 +11,10 @@
 # Without the warehouse, `ioatlas jobs` reads the user's own logs through
 # own-logs, set-group-ID to the log tree's group as the packages install
 # it: the user's logs, never the other's; not set-group-ID, it says what
-# is missing.
+# is missing.  The dashboard (run as root, as the nightly's may be) gives
+# each user a page of their jobs that they alone may read, checked in
+# Chromium opened as that user, and the site pages, which list everyone's
+# jobs, to the site's staff group only.
 . "$IOA_SOURCE_DIR/tests/lib/test-lib.sh"
 . "$IOA_SOURCE_DIR/tests/lib/runtime-lib.sh"
 require_pg
@@ -19,6 +22,8 @@ require_pg
 require_cmd useradd
 require_cmd groupadd
 require_cmd runuser
+chromium=$(command -v chromium || true)
+[ -n "$chromium" ] || skip_all "no chromium (Debian's chromium package)"
 
 export IOATLAS_CONF=/dev/null
 pg_warehouse
@@ -28,6 +33,13 @@ q() { psql -X -t -A -U ioatlas -c "$1"; }
 # --- the accounts: two users, and the log tree's group -----------------------
 users="ioat_ana ioat_ben"
 group=ioat_logs
+staff=ioat_staff
+getent group "$staff" >/dev/null || groupadd --system "$staff" || bail "cannot make the group $staff"
+at_exit "groupdel '$staff' 2>/dev/null"
+getent passwd ioat_adm >/dev/null ||
+	useradd --system --no-create-home --shell /usr/sbin/nologin -G "$staff" ioat_adm ||
+	bail "cannot make the account ioat_adm"
+at_exit "userdel ioat_adm 2>/dev/null"
 for u in $users; do
 	getent passwd "$u" >/dev/null || useradd --system --no-create-home --shell /usr/sbin/nologin "$u" ||
 		bail "cannot make the account $u"
@@ -157,5 +169,29 @@ is "$(as ioat_ana "$own/bin/own-logs" 1 "$PG_ROOT" | tr -d '\0')" "" \
 fails "own-logs refuses a relative tree" as ioat_ana "$own/bin/own-logs" 1 logtree
 fails "and a day count out of range" as ioat_ana "$own/bin/own-logs" 0 "$logs"
 fails "--logs with --all is refused" as ioat_ana "$own/bin/ioatlas-jobs" --logs --all
+
+# --- the dashboard: a page per user, the site's pages for staff -------------
+www="$TEST_TMP/www"
+ok "the dashboard is written (as root, the site group the staff's)" run_timeout 300 \
+	env IOATLAS_WAREHOUSE_CONNINFO=user=nightly IOATLAS_DASHBOARD_SITE_GROUP="$staff" \
+	"$libexec/ioatlas-dashboard" --out "$www"
+is "$(stat -c '%U %G %a' "$www/index.html" "$www/users/ioat_ana" "$www/users/ioat_ana/index.html" |
+	tr '\n' ' ')" "root $staff 640 ioat_ana root 700 ioat_ana root 600 " \
+	"the site page is the staff's to read; ana's folder and page are hers alone"
+ok "ana reads her page" as ioat_ana cat "$www/users/ioat_ana/index.html"
+fails "but not ben's" as ioat_ana cat "$www/users/ioat_ben/index.html"
+fails "nor the site's, which lists everyone's jobs" as ioat_ana cat "$www/index.html"
+like "$(as ioat_adm cat "$www/index.html")" "ioat_ana.*ioat_ben|ioat_ben.*ioat_ana" \
+	"a member of the staff group reads the site's page, with both users"
+# ana's page in Chromium, opened as ana.
+mkdir -p "$TEST_TMP/chromium-ana"
+chown ioat_ana "$TEST_TMP/chromium-ana"
+dom=$(as ioat_ana "$chromium" --headless=new --no-sandbox --disable-gpu \
+	--user-data-dir="$TEST_TMP/chromium-ana" --host-resolver-rules="MAP * ~NOTFOUND" \
+	--dump-dom "file://$www/users/ioat_ana/index.html" 2>/dev/null)
+like "$dom" "<h1>I/O of ioat_ana's jobs</h1>" "in Chromium, ana's page is hers"
+like "$dom" "href=\"job-$ana_job.html\">$ana_job</a>" "listing her job, linked to its report"
+ok "which she may read" as ioat_ana test -r "$www/users/ioat_ana/job-$ana_job.html"
+unlike "$dom" "ioat_ben|job-$ben_job\.html|>$ben_job<" "and nothing of ben's"
 
 done_testing
