@@ -467,10 +467,7 @@ static void user_page(struct dash *d, const char *name, const char *uid_text)
 		"a.result->'findings'->0->>'code', j.partial, "
 		"a.result->'findings'->0->>'text' "
 		"FROM jobs j JOIN users u ON u.id = j.user_id "
-		"JOIN executables e ON e.id = j.exe_id "
-		"LEFT JOIN LATERAL (SELECT result FROM analysis_results r WHERE r.job = j.id "
-		"AND r.start_time = j.start_time AND r.analysis = 'insights' "
-		"ORDER BY r.version DESC LIMIT 1) a ON true "
+		"JOIN executables e ON e.id = j.exe_id " REPORT_SQL_JOIN_INSIGHTS
 		"WHERE u.name = $1 AND u.uid = $2::bigint "
 		"AND j.start_time >= now() - make_interval(days => 30) "
 		"ORDER BY j.start_time DESC, j.id DESC LIMIT $3::integer";
@@ -632,6 +629,21 @@ static int out_folder(const char *path)
 	return rc ? 1 : 0;
 }
 
+/* The group a setting names into *gid (unchanged when empty); 0, or -1 (said). */
+static int setting_group(const char *key, const char *name, gid_t *gid)
+{
+	struct group *g;
+
+	if (!name[0])
+		return 0;
+	if (!(g = getgrnam(name))) {
+		ioa_error("%s: no group '%s'", key, name);
+		return -1;
+	}
+	*gid = g->gr_gid;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct dash d = {.group = (gid_t)-1, .site_group = (gid_t)-1};
@@ -683,25 +695,11 @@ int main(int argc, char **argv)
 		ioa_error("%s", ioa_buf_str(&err));
 		goto out;
 	}
-	if (d.set.report_group[0]) {
-		struct group *g = getgrnam(d.set.report_group);
-
-		if (!g) {
-			ioa_error("dashboard.report_group: no group '%s'", d.set.report_group);
-			goto out;
-		}
-		d.group = g->gr_gid;
-	}
+	if (setting_group("dashboard.report_group", d.set.report_group, &d.group))
+		goto out;
 	d.site_group = d.group;
-	if (d.set.site_group[0]) {
-		struct group *g = getgrnam(d.set.site_group);
-
-		if (!g) {
-			ioa_error("dashboard.site_group: no group '%s'", d.set.site_group);
-			goto out;
-		}
-		d.site_group = g->gr_gid;
-	}
+	if (setting_group("dashboard.site_group", d.set.site_group, &d.site_group))
+		goto out;
 	/* The site pages hold every user's jobs: the site group's, or the running account's. */
 	site_mode = !d.set.private_reports ? 0644 : d.site_group != (gid_t)-1 ? 0640 : 0600;
 	if (out_folder(d.out) || out_folder(path_of(path, sizeof(path), d.out, "users")))

@@ -31,6 +31,7 @@
 #include "ioa_log.h"
 #include "ioa_opts.h"
 #include "ioa_parse.h"
+#include "report.h"
 
 #ifndef IOATLAS_LOGDIR
 #define IOATLAS_LOGDIR "/var/log/ioatlas"
@@ -112,10 +113,7 @@ static int from_warehouse(PGconn *conn, const char *days, const char *limit, con
 		"a.result->>'io_share_of_run', a.result->'findings'->0->>'code', "
 		"a.result->'findings'->0->>'text' "
 		"FROM jobs j JOIN users u ON u.id = j.user_id "
-		"JOIN executables e ON e.id = j.exe_id "
-		"LEFT JOIN LATERAL (SELECT result FROM analysis_results r WHERE r.job = j.id "
-		"AND r.start_time = j.start_time AND r.analysis = 'insights' "
-		"ORDER BY r.version DESC LIMIT 1) a ON true "
+		"JOIN executables e ON e.id = j.exe_id " REPORT_SQL_JOIN_INSIGHTS
 		"WHERE j.start_time >= now() - make_interval(days => $1::integer) "
 		"AND ($3 = '' OR u.name = $3) "
 		"ORDER BY j.start_time DESC, j.id DESC LIMIT $2::integer";

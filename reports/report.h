@@ -17,6 +17,16 @@
 
 #include "analyze.h"
 
+/*
+ * SQL: a job j's insights (the latest version stored) as a.result, NULL
+ * when not analysed yet; its top finding is a.result->'findings'->0 (they
+ * are ranked) and the share of its time in I/O a.result->>'io_share_of_run'.
+ */
+#define REPORT_SQL_JOIN_INSIGHTS                                                       \
+	"LEFT JOIN LATERAL (SELECT result FROM analysis_results r WHERE r.job = j.id " \
+	"AND r.start_time = j.start_time AND r.analysis = 'insights' "                 \
+	"ORDER BY r.version DESC LIMIT 1) a ON true "
+
 /* Columns of the time plots; rows of the heatmap at most (ranks grouped beyond). */
 #define REPORT_TIME_COLUMNS 96
 #define REPORT_HEAT_ROWS    128
