@@ -98,6 +98,7 @@ static int ingest_one(struct ingest_db *db, const struct collector_settings *set
 		backoff = backoff * 2 > 60 ? 60 : backoff * 2;
 	}
 	ioa_buf_release(&err);
+	ioa_progress_clear();
 	switch (r) {
 	case INGEST_DONE:
 		printf("ingested %s: job %" PRId64 ", %" PRIu64 " records\n", path, st.job,
@@ -220,6 +221,8 @@ int main(int argc, char **argv)
 		ioa_error("%s", ioa_buf_str(&err));
 		rc = 1;
 	} else {
+		if (argc - optind > 1)
+			ioa_progress_begin("ingesting logs", (unsigned long long)(argc - optind));
 		for (a = optind; a < argc; a++) {
 			/* The ledger holds absolute paths, as ioatlasd finds them. */
 			struct ioa_buf path = IOA_BUF_INIT(2 * PATH_MAX);
@@ -231,7 +234,9 @@ int main(int argc, char **argv)
 				ioa_buf_addstr(&path, argv[a]);
 			rc |= ingest_one(&db, &set, ioa_buf_str(&path));
 			ioa_buf_release(&path);
+			ioa_progress_step((unsigned long long)(a - optind + 1));
 		}
+		ioa_progress_end();
 	}
 	ingest_disconnect(&db);
 	collector_settings_free(&set);

@@ -349,6 +349,9 @@ static int run(struct collector *c)
 	c->next_rescan = c->once ? 1e300 : ingest_now() + c->set.rescan;
 	if (!connect_db(c))
 		discover_drop_known(&c->found, c->db.conn);
+	/* The backlog, on a terminal (the nightly run by hand). */
+	if (c->once)
+		ioa_progress_begin("ingesting the backlog", c->found.n);
 	while (!c->stop) {
 		double next_late;
 
@@ -402,9 +405,12 @@ static int run(struct collector *c)
 		}
 		c->backoff = 0;
 		c->retry_since = 0;
+		if (c->once)
+			ioa_progress_step(c->done + c->duplicates + c->quarantined);
 		/* Signals are looked at between logs. */
 		wait_events(c, 0);
 	}
+	ioa_progress_end();
 	if (c->once || c->stop)
 		summary(c);
 	/* --once says it is done only when it saw the whole backlog. */

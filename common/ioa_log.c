@@ -8,9 +8,19 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <string.h>
+#include <stdlib.h>
 #include <strings.h>
+#include <time.h>
+#include <unistd.h>
 
 static const char *log_progname = "ioatlas";
+/* The progress line: shown (on stderr) now, and what it counts. */
+static struct {
+	int on, shown;
+	const char *what;
+	unsigned long long total, done;
+	double start, drawn;
+} progress;
 static enum ioa_log_level log_level = IOA_LOG_WARNING;
 static FILE *log_stream;
 
@@ -100,8 +110,84 @@ static void log_write(enum ioa_log_level level, const char *detail, const char *
 		memcpy(line.text + line.used - 3, "...", 3);
 	}
 	line.text[line.used++] = '\n';
+	if (out == stderr)
+		ioa_progress_clear();
 	fwrite(line.text, 1, line.used, out);
 	fflush(out);
+}
+
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+void ioa_progress_begin(const char *what, unsigned long long total)
+{
+	int saved_errno = errno;
+	const char *term = getenv("TERM");
+
+	progress.on = isatty(STDERR_FILENO) && term && *term && strcmp(term, "dumb");
+	progress.shown = 0;
+	progress.what = what;
+	progress.total = total;
+	progress.done = 0;
+	progress.start = now_s();
+	progress.drawn = 0;
+	errno = saved_errno;
+}
+
+void ioa_progress_step(unsigned long long done)
+{
+	int saved_errno = errno;
+	struct log_line line = {.used = 0};
+	double now, rate;
+
+	progress.done = done;
+	if (!progress.on || ((now = now_s()) - progress.drawn < 0.2 && progress.shown))
+		goto out;
+	rate = now > progress.start ? (double)done / (now - progress.start) : 0;
+	line_append(&line, "\r\033[K%s: %s %llu", log_progname, progress.what, done);
+	if (progress.total < done)
+		progress.total = 0; /* more than it knew of: no share */
+	if (progress.total)
+		line_append(&line, "/%llu (%.0f%%)", progress.total,
+			    100.0 * (double)done / (double)progress.total);
+	if (rate > 0)
+		line_append(&line, ", %.1f/s", rate);
+	if (progress.total && rate > 0 && done < progress.total) {
+		unsigned long long left =
+			(unsigned long long)((double)(progress.total - done) / rate);
+
+		line_append(&line, ", about %llu:%02llu left", left / 60, left % 60);
+	}
+	fwrite(line.text, 1, line.used, stderr);
+	fflush(stderr);
+	progress.shown = 1;
+	progress.drawn = now;
+out:
+	errno = saved_errno;
+}
+
+void ioa_progress_clear(void)
+{
+	int saved_errno = errno;
+
+	if (progress.shown) {
+		fflush(stdout);
+		fputs("\r\033[K", stderr);
+		fflush(stderr);
+		progress.shown = 0;
+	}
+	errno = saved_errno;
+}
+
+void ioa_progress_end(void)
+{
+	ioa_progress_clear();
+	progress.on = 0;
 }
 
 void ioa_log(enum ioa_log_level level, const char *fmt, ...)

@@ -60,6 +60,26 @@ void ioa_log(enum ioa_log_level level, const char *fmt, ...) IOA_PRINTF(2, 3);
 int ioa_error_rc(int rc, const char *fmt, ...) IOA_PRINTF(2, 3);
 
 /*
+ * Progress of long work (an ingest backlog, the nightly's analyses, kernel
+ * validation), for an operator watching: one line on stderr,
+ * "<program>: <what> N/TOTAL (P%), R/s, about T left", redrawn in place at
+ * most five times a second, and only when stderr is a terminal whose TERM
+ * is not "dumb".  Otherwise nothing at all: logs, pipes and the journal get
+ * only the messages.  A message written meanwhile first clears the line,
+ * which comes back at the next step (a program printing its results on
+ * stdout calls ioa_progress_clear() first); ioa_progress_end() clears it
+ * for good.
+ * One at a time, from one thread; TOTAL 0 is unknown (no share, no time
+ * left).  None of these changes errno.
+ */
+void ioa_progress_begin(const char *what, unsigned long long total);
+void ioa_progress_step(unsigned long long done);
+void ioa_progress_end(void);
+/* Clears the line before the program prints to stdout (the same terminal); the next step redraws
+ * it. */
+void ioa_progress_clear(void);
+
+/*
  * ioatlas's own codes, past errno's range, for what errno cannot say
  * (ioa_file's checks on what a tool writes over).
  */

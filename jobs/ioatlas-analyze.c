@@ -115,6 +115,7 @@ static void print_findings(const struct an_job *job, json_object *all)
 {
 	size_t i, k;
 
+	ioa_progress_clear();
 	printf("job %" PRId64 " (%s, %d rank%s, %s):\n", job->id, job->exe, job->nprocs,
 	       job->nprocs == 1 ? "" : "s", job->user);
 	for (i = 0; i < json_object_array_length(all); i++) {
@@ -195,12 +196,16 @@ static int analyze_listed(struct run *run, const char *sql, int n, const char *c
 		return -EIO;
 	}
 	run->listed = PQntuples(res);
+	if (PQntuples(res) > 1)
+		ioa_progress_begin("analysing jobs", (unsigned long long)PQntuples(res));
 	for (i = 0; i < PQntuples(res) && !rc; i++) {
 		int64_t id = 0;
 
 		ioa_parse_i64(PQgetvalue(res, i, 0), &id);
 		rc = analyze_job(run, id, PQgetvalue(res, i, 1));
+		ioa_progress_step((unsigned long long)i + 1);
 	}
+	ioa_progress_end();
 	PQclear(res);
 	ioa_buf_release(&err);
 	return rc;

@@ -555,6 +555,7 @@ static int nightly(int argc, char **argv)
 		ioa_error("%s", ioa_buf_str(&err));
 		goto out;
 	}
+	ioa_progress_begin("making kernels", (unsigned long long)PQntuples(res));
 	for (i = 0; i < PQntuples(res); i++) {
 		const char *id = PQgetvalue(res, i, 0), *log = PQgetvalue(res, i, 2);
 		const char *exe = strrchr(PQgetvalue(res, i, 3), '/');
@@ -613,10 +614,13 @@ static int nightly(int argc, char **argv)
 				  err.len ? ioa_buf_str(&err) : ioa_strerror(rc));
 			failed++;
 		} else {
+			ioa_progress_clear();
 			printf("job %s: kernel %s@%s published\n", id, name, id);
 			done++;
 		}
+		ioa_progress_step((unsigned long long)i + 1);
 	}
+	ioa_progress_end();
 	printf("ioatlas kernel nightly: %d kernels published, %d failed\n", done, failed);
 	status = failed ? 1 : 0;
 out:

@@ -174,6 +174,17 @@ like "$status" "^  quarantined:  6  6$" "ioatlas ingest --status counts the quar
 like "$status" "^  ingested:  $((jobs + 2))  $((jobs + 2))$" "and the ingested, all time and the last day"
 like "$status" "^log tree $logs: [0-9]+ logs, backlog 0$" "and the tree's backlog"
 
+# Progress on a terminal (script(1) gives the command one), nothing of it in a pipe.
+many=$(ioa_logdir)
+for i in 1 2 3; do ioa_preload "$many" touch "$data/many-$i"; done
+set -- $(ioa_logs "$many")
+tty_out=$(TERM=xterm run_timeout 60 script -qec "$(printf '%q ' "$IOA_CMD" ingest "$1" "$2")" /dev/null)
+like "$tty_out" $'\r\033\\[Kioatlas ingest: ingesting logs 1/2 \\(50%\\)' \
+	"on a terminal, ioatlas ingest shows its progress, redrawn in place"
+like "$tty_out" "^ingested $1: job" "between its results"
+pipe_out=$("$IOA_CMD" ingest "$3" "$1" 2>&1 | cat)
+unlike "$pipe_out" $'ingesting logs|\r|\033' "in a pipe, no progress and no control characters"
+
 # The example queries of docs/warehouse.md, on the warehouse this test filled.
 awk -v dir="$TEST_TMP" '/^```sql$/ { n++; f = dir "/query." n ".sql"; next }
 	/^```$/ { f = ""; next } f { print > f }' "$IOA_SOURCE_DIR/docs/warehouse.md"
