@@ -9,6 +9,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 
 /*
@@ -240,4 +241,17 @@ bad:
 const char *ioa_clock_base_name(enum ioa_clock_base base)
 {
 	return base == IOA_CLOCK_RANK0 ? "rank0" : base == IOA_CLOCK_WALL ? "wall" : "own";
+}
+
+const char *ioa_format_bytes(double v, char *buf, size_t len)
+{
+	static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+	unsigned u = 0;
+
+	while (v >= 1024 && u < 6) {
+		v /= 1024;
+		u++;
+	}
+	snprintf(buf, len, u ? "%.3g %s" : "%.0f %s", v, unit[u]);
+	return buf;
 }

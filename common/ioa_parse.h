@@ -30,6 +30,12 @@ int ioa_parse_int(const char *text, int min, int max, int *out);
 int ioa_parse_size(const char *text, uint64_t *out);
 
 /*
+ * A byte count for people, in IEC units: "512 B", "1.5 KiB", "3.84 MiB"
+ * (three significant digits).  Returns buf.
+ */
+const char *ioa_format_bytes(double v, char *buf, size_t len);
+
+/*
  * The IOA_LIB_* bits of an io_libraries value (common/ioa_logfmt.h): len
  * bytes of untrusted text, words separated by spaces; unknown words are
  * skipped.

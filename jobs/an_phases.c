@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "analyze.h"
+#include "ioa_parse.h"
 
 /* Phases smaller than this share of the largest are minor (a log line, a small output). */
 #define MINOR_SHARE 0.05
@@ -144,7 +145,7 @@ int an_checkpoints(const struct an_job *job, const struct an_settings *set, json
 	struct an_phases ph;
 	json_object *phases = json_object_new_array(), *findings = json_object_new_array();
 	size_t *idx, n, i;
-	char text[512];
+	char text[512], size[32];
 	int rc = an_write_phases(job, set, &ph);
 
 	json_object_object_add(res, "findings", findings);
@@ -201,8 +202,8 @@ int an_checkpoints(const struct an_job *job, const struct an_settings *set, json
 		json_object_object_add(ev, "interval_cv", an_num(cv));
 		json_object_object_add(ev, "bytes", bytes);
 		snprintf(text, sizeof(text),
-			 "%zu checkpoints, one every %.3g s, %.4g MB each on average", n, period,
-			 mean_bytes / 1e6);
+			 "%zu checkpoints, one every %.3g s, %s each on average", n, period,
+			 ioa_format_bytes(mean_bytes, size, sizeof(size)));
 		json_object_array_add(findings, an_finding(job, AN_F_CHECKPOINTS, text, ev));
 		*confidence = n >= 3 ? (cv < 0.25 ? 0.9 : 0.7) : 0.6;
 	} else if (n == 1) {
@@ -210,8 +211,8 @@ int an_checkpoints(const struct an_job *job, const struct an_settings *set, json
 
 		json_object_object_add(ev, "bytes",
 				       json_object_new_int64((int64_t)ph.p[idx[0]].bytes));
-		snprintf(text, sizeof(text), "one write phase (%.4g MB): no recurring checkpoint",
-			 (double)ph.p[idx[0]].bytes / 1e6);
+		snprintf(text, sizeof(text), "one write phase (%s): no recurring checkpoint",
+			 ioa_format_bytes((double)ph.p[idx[0]].bytes, size, sizeof(size)));
 		json_object_array_add(findings, an_finding(job, AN_F_SINGLE_WRITE_PHASE, text, ev));
 		*confidence = 0.7;
 	} else {

@@ -3,6 +3,8 @@
  */
 #include "html.h"
 
+#include "ioa_parse.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <string.h>
@@ -27,7 +29,8 @@ static const char style[] =
 	".sev{font-weight:600;text-transform:uppercase;font-size:11px;margin-right:6px}"
 	".advice{color:#245;margin-top:2px}.muted{color:#667;font-size:12px}"
 	"pre{background:#f4f4f8;padding:6px;overflow:auto;max-height:240px;font-size:12px}"
-	"svg{display:block;margin:6px 0}svg text{font:11px system-ui,sans-serif;fill:#333}"
+	"svg{display:block;margin:6px 0}svg text{font:11px system-ui,sans-serif;fill:#333}svg "
+	"text.axis{font-style:italic;fill:#556}"
 	".name{word-break:break-all}.settings{white-space:pre-line;font-size:12px}"
 	"nav a{margin-right:12px}";
 
@@ -89,15 +92,7 @@ int html_end(struct html *p, const char *script)
 
 const char *html_bytes(double v, char *buf, size_t len)
 {
-	static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
-	unsigned u = 0;
-
-	while (v >= 1024 && u < 5) {
-		v /= 1024;
-		u++;
-	}
-	snprintf(buf, len, u ? "%.3g %s" : "%.0f %s", v, unit[u]);
-	return buf;
+	return ioa_format_bytes(v, buf, len);
 }
 
 /*

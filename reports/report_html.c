@@ -238,9 +238,14 @@ static void sizes(struct html *p, json_object *m)
 {
 	static const char *const bins[10] = {"0-100", "100-1K", "1K-10K",   "10K-100K", "100K-1M",
 					     "1M-4M", "4M-10M", "10M-100M", "100M-1G",	"1G+"};
+	/* Darshan's bins, whose K, M and G are powers of 1024: in IEC names. */
+	static const char *const labels[10] = {
+		"0-100 B", "100 B-1 KiB", "1-10 KiB",	"10-100 KiB",	 "100 KiB-1 MiB",
+		"1-4 MiB", "4-10 MiB",	  "10-100 MiB", "100 MiB-1 GiB", "1 GiB+"};
 	json_object *a = get(m, "access"), *common = get(a, "common_sizes");
 	double rd[10], wr[10], max = 0;
 	size_t i;
+	char buf[64];
 
 	for (i = 0; i < 10; i++) {
 		rd[i] = getd(get(a, "read_sizes"), bins[i]);
@@ -253,27 +258,37 @@ static void sizes(struct html *p, json_object *m)
 	html_put(p, "; writes: ");
 	html_esc(p, gets(a, "write_pattern"));
 	html_put(p, " <span class=\"muted\">(POSIX requests: red reads, blue writes)</span></p>\n");
-	html_put(p, "<svg width=\"760\" height=\"190\" role=\"img\">");
+	html_put(p,
+		 "<svg width=\"900\" height=\"214\" role=\"img\">"
+		 "<text x=\"0\" y=\"14\">%.0f</text><text x=\"0\" y=\"150\">0</text>"
+		 "<text x=\"0\" y=\"30\" class=\"axis\">requests</text>"
+		 "<line x1=\"58\" y1=\"8\" x2=\"58\" y2=\"150\" stroke=\"#667\"/>",
+		 max);
 	for (i = 0; i < 10; i++) {
 		double hr = max > 0 ? rd[i] / max * 140 : 0, hw = max > 0 ? wr[i] / max * 140 : 0;
 
-		html_put(
-			p,
-			"<rect x=\"%zu\" y=\"%.1f\" width=\"30\" height=\"%.1f\" fill=\"#c0504d\"/>"
-			"<rect x=\"%zu\" y=\"%.1f\" width=\"30\" height=\"%.1f\" "
-			"fill=\"#4a78b5\"/>",
-			i * 74 + 4, 150 - hr, hr, i * 74 + 36, 150 - hw, hw);
-		html_put(p, "<text x=\"%zu\" y=\"166\">%s</text>", i * 74 + 4, bins[i]);
+		html_put(p,
+			 "<rect x=\"%zu\" y=\"%.1f\" width=\"30\" height=\"%.1f\" "
+			 "fill=\"#c0504d\"><title>reads of %s: %.0f</title></rect>"
+			 "<rect x=\"%zu\" y=\"%.1f\" width=\"30\" height=\"%.1f\" "
+			 "fill=\"#4a78b5\"><title>writes of %s: %.0f</title></rect>",
+			 i * 86 + 64, 150 - hr, hr, labels[i], rd[i], i * 86 + 96, 150 - hw, hw,
+			 labels[i], wr[i]);
+		html_put(p, "<text x=\"%zu\" y=\"%d\">%s</text>", i * 86 + 64,
+			 164 + (int)(i % 2) * 12, labels[i]);
 		if (rd[i] > 0 || wr[i] > 0)
-			html_put(p, "<text x=\"%zu\" y=\"182\">%.3g/%.3g</text>", i * 74 + 4, rd[i],
-				 wr[i]);
+			html_put(p, "<text x=\"%zu\" y=\"192\">%.3g/%.3g</text>", i * 86 + 64,
+				 rd[i], wr[i]);
 	}
-	html_put(p, "</svg>\n<table><tr><th>common size</th><th class=\"n\">count</th></tr>\n");
+	html_put(p, "<text x=\"470\" y=\"209\" text-anchor=\"middle\" class=\"axis\">request "
+		    "size (reads/writes)</text></svg>\n<table>");
+	html_put(p, "<tr><th>common size</th><th class=\"n\">count</th></tr>\n");
 	for (i = 0; i < json_object_array_length(common); i++) {
 		json_object *c = json_object_array_get_idx(common, i);
 
-		html_put(p, "<tr><td>%.0f bytes</td><td class=\"n\">%.0f</td></tr>\n",
-			 getd(c, "size"), getd(c, "count"));
+		html_put(p, "<tr><td>%s (%.0f B)</td><td class=\"n\">%.0f</td></tr>\n",
+			 html_bytes(getd(c, "size"), buf, sizeof(buf)), getd(c, "size"),
+			 getd(c, "count"));
 	}
 	html_put(p, "</table>\n");
 }
@@ -288,6 +303,71 @@ static void heat_color(double v, double max, char *buf, size_t len)
 		 (int)(255 - 90 * x));
 }
 
+/* The ranks of heatmap row r ("rank 3", or "ranks 8-15" when rows group ranks). */
+static void rank_range(struct html *p, size_t r, long per_row)
+{
+	if (per_row > 1)
+		html_put(p, "ranks %ld-%ld", (long)r * per_row, (long)(r + 1) * per_row - 1);
+	else
+		html_put(p, "rank %zu", r);
+}
+
+/* Seconds as a tooltip or tick shows them: three significant digits. */
+static const char *secs(double v, char *buf, size_t len)
+{
+	snprintf(buf, len, "%.3g s", v);
+	return buf;
+}
+
+/*
+ * The time axis under a plot whose columns start at x0, width wide in all
+ * for seconds: ticks at every quarter, labelled in seconds, and its title.
+ */
+static void time_axis(struct html *p, double x0, double y, double width, double seconds)
+{
+	char buf[32];
+	int k;
+
+	html_put(p, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"#667\"/>", x0,
+		 y, x0 + width, y);
+	for (k = 0; k <= 4; k++) {
+		double x = x0 + width * k / 4;
+
+		html_put(p,
+			 "<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\" stroke=\"#667\"/>"
+			 "<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">%s</text>",
+			 x, y, x, y + 4, x, y + 16, secs(seconds * k / 4, buf, sizeof(buf)));
+	}
+	html_put(p,
+		 "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\" class=\"axis\">time since "
+		 "the job's start (s)</text>",
+		 x0 + width / 2, y + 32);
+}
+
+/* The heatmap's colour scale: a swatch per decade below the largest cell, in bytes. */
+static void heat_legend(struct html *p, double max)
+{
+	char color[32], buf[64];
+	int k;
+
+	if (max <= 0)
+		return;
+	html_put(p, "<p class=\"muted\">Colour: bytes moved in a cell (a log scale)</p>\n"
+		    "<svg width=\"700\" height=\"34\" role=\"img\" class=\"legend\">");
+	for (k = 6; k >= 0; k--) {
+		double v = max / pow(10, k);
+		int i = 6 - k;
+
+		heat_color(v, max, color, sizeof(color));
+		html_put(
+			p,
+			"<rect x=\"%d\" y=\"0\" width=\"90\" height=\"14\" fill=\"%s\" "
+			"stroke=\"#ccd\"><title>%s</title></rect><text x=\"%d\" y=\"30\">%s</text>",
+			i * 96, color, html_bytes(v, buf, sizeof(buf)), i * 96, buf);
+	}
+	html_put(p, "</svg>\n");
+}
+
 static void timeplots(struct html *p, json_object *m)
 {
 	json_object *t = get(m, "timeline"), *cells = get(t, "heatmap"),
@@ -296,7 +376,11 @@ static void timeplots(struct html *p, json_object *m)
 		    *wr = get(t, "write_bytes");
 	size_t nrows = json_object_array_length(cells), ncols = REPORT_TIME_COLUMNS, r, c;
 	double max = 0, rmax = 0, cmax = 0, seconds = getd(t, "seconds");
-	double cw = 6, rh = nrows > 64 ? 3 : nrows > 16 ? 6 : 14;
+	double cw = 6,
+	       rh = nrows > 64	 ? 3
+		    : nrows > 16 ? 6
+				 : 14,
+	       colsec = getd(t, "column_seconds");
 	long per_row = json_object_get_int64(get(t, "ranks_per_row"));
 	char color[32], buf[64];
 
@@ -315,7 +399,7 @@ static void timeplots(struct html *p, json_object *m)
 		cmax = fmax(cmax, json_object_get_double(json_object_array_get_idx(rd, c)) +
 					  json_object_get_double(json_object_array_get_idx(wr, c)));
 	html_put(p, "<svg width=\"%.0f\" height=\"%.0f\" role=\"img\">", 60 + ncols * cw + 130,
-		 nrows * rh + 90);
+		 nrows * rh + 110);
 	for (r = 0; r < nrows; r++) {
 		json_object *row = json_object_array_get_idx(cells, r);
 		double sum = json_object_get_double(json_object_array_get_idx(rowsum, r));
@@ -328,17 +412,27 @@ static void timeplots(struct html *p, json_object *m)
 			heat_color(v, max, color, sizeof(color));
 			html_put(p,
 				 "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" "
-				 "fill=\"%s\"/>",
+				 "fill=\"%s\"><title>",
 				 60 + c * cw, r * rh, cw, rh, color);
+			rank_range(p, r, per_row);
+			html_put(p, ", %.3g-%.3g s: %s</title></rect>", c * colsec,
+				 (c + 1) * colsec, html_bytes(v, buf, sizeof(buf)));
 		}
-		if (sum > 0)
+		if (sum > 0) {
 			html_put(p,
 				 "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.1f\" height=\"%.0f\" "
-				 "fill=\"#889\"/>",
+				 "fill=\"#889\"><title>",
 				 64 + ncols * cw, r * rh, rmax > 0 ? sum / rmax * 120 : 0, rh);
+			rank_range(p, r, per_row);
+			html_put(p, ": %s in all</title></rect>",
+				 html_bytes(sum, buf, sizeof(buf)));
+		}
 	}
-	html_put(p, "<text x=\"0\" y=\"10\">rank 0</text><text x=\"0\" y=\"%.0f\">rank %ld</text>",
-		 nrows * rh, (long)(nrows * (size_t)per_row) - 1);
+	html_put(p,
+		 "<text x=\"0\" y=\"10\">rank 0</text><text x=\"0\" y=\"%.0f\">rank %ld</text>"
+		 "<text x=\"%.0f\" y=\"%.0f\" class=\"axis\">bytes per rank%s</text>",
+		 nrows * rh, (long)(nrows * (size_t)per_row) - 1, 64 + ncols * cw, nrows * rh + 14,
+		 per_row > 1 ? " group" : "");
 	for (c = 0; c < ncols; c++) {
 		double v = json_object_get_double(json_object_array_get_idx(rd, c)) +
 			   json_object_get_double(json_object_array_get_idx(wr, c));
@@ -347,17 +441,20 @@ static void timeplots(struct html *p, json_object *m)
 		if (h > 0)
 			html_put(p,
 				 "<rect x=\"%.0f\" y=\"%.1f\" width=\"%.0f\" height=\"%.1f\" "
-				 "fill=\"#889\"/>",
-				 60 + c * cw, nrows * rh + 70 - h, cw - 1, h);
+				 "fill=\"#889\"><title>%.3g-%.3g s: %s</title></rect>",
+				 60 + c * cw, nrows * rh + 70 - h, cw - 1, h, c * colsec,
+				 (c + 1) * colsec, html_bytes(v, buf, sizeof(buf)));
 	}
-	html_put(p, "<text x=\"60\" y=\"%.0f\">0 s</text><text x=\"%.0f\" y=\"%.0f\">%.3g s</text>",
-		 nrows * rh + 86, 60 + ncols * cw - 40, nrows * rh + 86, seconds);
+	html_put(p, "<text x=\"0\" y=\"%.0f\">%s</text>", nrows * rh + 16,
+		 html_bytes(cmax, buf, sizeof(buf)));
+	time_axis(p, 60, nrows * rh + 72, ncols * cw, seconds);
 	html_put(p, "</svg>\n");
+	heat_legend(p, max);
 
 	/* Bytes over time, reads and writes, checkpoints marked. */
 	html_put(p,
 		 "<p class=\"muted\">Bytes over time (red reads, blue writes); shaded: "
-		 "checkpoints, labelled with their bytes.</p>\n<svg width=\"%.0f\" height=\"200\" "
+		 "checkpoints, labelled with their bytes.</p>\n<svg width=\"%.0f\" height=\"220\" "
 		 "role=\"img\">",
 		 60 + ncols * cw + 20);
 	for (r = 0; r < json_object_array_length(marks); r++) {
@@ -377,19 +474,32 @@ static void timeplots(struct html *p, json_object *m)
 		double vw = json_object_get_double(json_object_array_get_idx(wr, c));
 		double hr = cmax > 0 ? vr / cmax * 140 : 0, hw = cmax > 0 ? vw / cmax * 140 : 0;
 
+		char rb[64], wb[64];
+
+		if (hw <= 0 && hr <= 0)
+			continue;
+		html_bytes(vr, rb, sizeof(rb));
+		html_bytes(vw, wb, sizeof(wb));
 		if (hw > 0)
 			html_put(p,
 				 "<rect x=\"%.0f\" y=\"%.1f\" width=\"%.0f\" height=\"%.1f\" "
-				 "fill=\"#4a78b5\"/>",
-				 60 + c * cw, 170 - hw, cw - 1, hw);
+				 "fill=\"#4a78b5\"><title>%.3g-%.3g s: written %s, read "
+				 "%s</title></rect>",
+				 60 + c * cw, 170 - hw, cw - 1, hw, c * colsec, (c + 1) * colsec,
+				 wb, rb);
 		if (hr > 0)
 			html_put(p,
 				 "<rect x=\"%.0f\" y=\"%.1f\" width=\"%.0f\" height=\"%.1f\" "
-				 "fill=\"#c0504d\"/>",
-				 60 + c * cw, 170 - hw - hr, cw - 1, hr);
+				 "fill=\"#c0504d\"><title>%.3g-%.3g s: read %s, written "
+				 "%s</title></rect>",
+				 60 + c * cw, 170 - hw - hr, cw - 1, hr, c * colsec,
+				 (c + 1) * colsec, rb, wb);
 	}
-	html_put(p, "<text x=\"0\" y=\"170\">%s</text><text x=\"0\" y=\"30\">per %.3g s</text>",
-		 html_bytes(0, buf, sizeof(buf)), getd(t, "column_seconds"));
+	html_put(p,
+		 "<text x=\"0\" y=\"170\">0 B</text><text x=\"0\" y=\"34\">%s</text>"
+		 "<text x=\"0\" y=\"48\" class=\"axis\">per %s</text>",
+		 html_bytes(cmax, buf, sizeof(buf)), secs(colsec, color, sizeof(color)));
+	time_axis(p, 60, 172, ncols * cw, seconds);
 	html_put(p, "</svg>\n");
 }
 
@@ -412,23 +522,36 @@ static void checkpoints(struct html *p, json_object *m)
 	html_put(
 		p,
 		" <span class=\"muted\">(label: bytes; below: spread across ranks, cv)</span></p>\n"
-		"<svg width=\"760\" height=\"190\" role=\"img\">");
+		"<svg width=\"760\" height=\"196\" role=\"img\">");
 	for (i = 0; i < n && i < 64; i++) {
 		double v = json_object_get_double(json_object_array_get_idx(sz, i));
 		double h = max > 0 ? v / max * 130 : 0, w = 700.0 / (double)(n < 64 ? n : 64);
 
 		html_put(p,
 			 "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
-			 "fill=\"#4a78b5\"/>",
-			 20 + i * w, 150 - h, w * 0.8, h);
+			 "fill=\"#4a78b5\"><title>checkpoint %zu: %s, spread across ranks (cv) "
+			 "%.2f</title></rect>",
+			 20 + i * w, 150 - h, w * 0.8, h, i + 1, html_bytes(v, buf, sizeof(buf)),
+			 json_object_get_double(json_object_array_get_idx(cv, i)));
 		html_put(p, "<text x=\"%.1f\" y=\"%.1f\">%s</text>", 20 + i * w, 146 - h,
 			 html_bytes(v, buf, sizeof(buf)));
 		html_put(p, "<text x=\"%.1f\" y=\"170\">%.2f</text>", 20 + i * w,
 			 json_object_get_double(json_object_array_get_idx(cv, i)));
 	}
-	html_put(p, "</svg>\n");
+	html_put(p, "<text x=\"380\" y=\"190\" text-anchor=\"middle\" class=\"axis\">checkpoints, "
+		    "in order (above: bytes; below: cv)</text></svg>\n");
 }
 
+/* A value as the plots label it: bytes in IEC units, or a count. */
+static const char *amount(double v, int as_bytes, char *buf, size_t len)
+{
+	if (as_bytes)
+		return html_bytes(v, buf, len);
+	snprintf(buf, len, "%.0f", v);
+	return buf;
+}
+
+/* Bars per rank: the largest value on the axis, each bar's rank and value as its tooltip. */
 static void vbars(struct html *p, json_object *values, const char *color, int as_bytes)
 {
 	size_t n = json_object_array_length(values), i;
@@ -437,26 +560,26 @@ static void vbars(struct html *p, json_object *values, const char *color, int as
 
 	for (i = 0; i < n; i++)
 		max = fmax(max, json_object_get_double(json_object_array_get_idx(values, i)));
-	html_put(p, "<svg width=\"960\" height=\"110\" role=\"img\">");
+	html_put(p, "<svg width=\"1000\" height=\"126\" role=\"img\">");
 	for (i = 0; i < n; i++) {
-		double h = max > 0 ? json_object_get_double(json_object_array_get_idx(values, i)) /
-					     max * 90
-				   : 0;
+		double v = json_object_get_double(json_object_array_get_idx(values, i));
+		double h = max > 0 ? v / max * 90 : 0;
 
 		if (h > 0)
 			html_put(p,
 				 "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.1f\" "
-				 "fill=\"%s\"/>",
-				 40 + i * w, 95 - h, w > 2 ? w - 1 : w, h, color);
+				 "fill=\"%s\"><title>rank %zu: %s</title></rect>",
+				 70 + i * w, 95 - h, w > 2 ? w - 1 : w, h, color, i,
+				 amount(v, as_bytes, buf, sizeof(buf)));
 	}
-	if (as_bytes)
-		html_bytes(max, buf, sizeof(buf));
-	else
-		snprintf(buf, sizeof(buf), "%.0f", max);
 	html_put(p,
-		 "<text x=\"0\" y=\"10\">%s</text><text x=\"40\" y=\"108\">rank 0</text>"
-		 "<text x=\"900\" y=\"108\">rank %zu</text></svg>\n",
-		 buf, n ? n - 1 : 0);
+		 "<line x1=\"68\" y1=\"5\" x2=\"68\" y2=\"95\" stroke=\"#667\"/>"
+		 "<text x=\"0\" y=\"12\">%s</text><text x=\"0\" y=\"95\">0</text>"
+		 "<text x=\"70\" y=\"108\">rank 0</text>"
+		 "<text x=\"970\" y=\"108\" text-anchor=\"end\">rank %zu</text>"
+		 "<text x=\"520\" y=\"122\" text-anchor=\"middle\" class=\"axis\">rank</text>"
+		 "</svg>\n",
+		 amount(max, as_bytes, buf, sizeof(buf)), n ? n - 1 : 0);
 }
 
 static void per_rank(struct html *p, json_object *m)

@@ -72,6 +72,26 @@ ok "it links to the job's I/O kernel" \
 	grep -qF '<a href="https://kernels.example/amr-kernel/1/">amr-kernel@1</a>' "$page"
 ok "but never to a script URL" grep -qF '<li>evil@1 (javascript:alert(3))</li>' "$page"
 ok "checkpoints are marked with their bytes" grep -q 'fill="#fde9c8"' "$page"
+# What Chromium made of the page: axes with units, the heatmap's colour scale, tooltips.
+dom=$(run_timeout 120 "$chromium" --headless=new --no-sandbox --disable-gpu \
+	--user-data-dir="$TEST_TMP/chromium" --host-resolver-rules="MAP * ~NOTFOUND" \
+	--dump-dom "file://$page" 2>/dev/null)
+is "$(grep -o "time since the job's start (s)" <<<"$dom" | wc -l)" 2 \
+	"in Chromium, both time plots have a time axis in seconds"
+like "$dom" '<text x="[0-9.]+" y="[0-9.]+" text-anchor="middle">[0-9.]+ s</text>' "with ticks labelled in seconds"
+like "$dom" "Colour: bytes moved in a cell" "the heatmap has its colour scale"
+like "$dom" '<rect [^>]*><title>384 KiB</title></rect><text [^>]*>384 KiB</text>' \
+	"whose top swatch is the largest cell, in IEC units"
+like "$dom" '<title>rank [0-3], [0-9.e+-]+-[0-9.e+-]+ s: [0-9.]+ (B|KiB|MiB)</title>' \
+	"each heatmap cell's tooltip says its rank, its time and its bytes"
+like "$dom" '<title>[0-9.e+-]+-[0-9.e+-]+ s: written [0-9.]+ (B|KiB|MiB), read 0 B</title>' \
+	"each moment's bar says what was written and read"
+like "$dom" '<title>rank 0: [0-9.]+ (B|KiB|MiB)</title>' "each rank's bar says its bytes"
+like "$dom" '<title>checkpoint 1: 240 KiB, spread across ranks \(cv\) [0-9.]+</title>' \
+	"each checkpoint's bar its bytes and spread"
+like "$dom" '>request size \(reads/writes\)<' "the request sizes have their axis"
+like "$dom" '<title>writes of 10-100 KiB: [1-9][0-9]*</title>' "in IEC units, as tooltips say"
+unlike "$dom" '[0-9] (kB|KB|MB|GB)[^a-zA-Z]' "and no decimal unit anywhere"
 
 ok "a report straight from the log, without a database" \
 	env IOATLAS_WAREHOUSE_CONNINFO="host=$TEST_TMP/nowhere" "$report" "$amr_log" -o log.html
