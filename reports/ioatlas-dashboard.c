@@ -212,17 +212,37 @@ static void tops(struct dash *d, struct html *p, const char *what, const char *b
 	}
 }
 
+/*
+ * SQL: the period's bucket of job j ($2: hour, day or week) as people read
+ * it, in UTC: "2026-11-29 14:00", "2026-11-29", "week of 2026-11-23".
+ * Sorted as text, they sort in time.
+ */
+#define DASH_SQL_BUCKET                                                                      \
+	"to_char(date_trunc($2, j.start_time AT TIME ZONE 'UTC'), CASE $2 WHEN 'hour' THEN " \
+	"'YYYY-MM-DD HH24:00' WHEN 'day' THEN 'YYYY-MM-DD' ELSE '\"week of\" YYYY-MM-DD' END)"
+
+/* What a finding's code means, in words (the code itself when unknown). */
+static const char *finding_words(const char *code)
+{
+	size_t i;
+
+	for (i = 0; i < AN_NFINDINGS; i++)
+		if (!strcmp(an_findings[i].code, code))
+			return an_findings[i].meaning;
+	return code;
+}
+
 static void insight_prevalence(struct dash *d, struct html *p, const struct period *per,
 			       const char *days)
 {
 	static const char sql_jobs[] =
-		"SELECT date_trunc($2, j.start_time)::text, count(*) FROM analysis_results a "
+		"SELECT " DASH_SQL_BUCKET ", count(*) FROM analysis_results a "
 		"JOIN jobs j ON j.id = a.job AND j.start_time = a.start_time "
 		"WHERE a.analysis = 'insights' AND a.version = $3 "
 		"AND j.start_time >= now() - make_interval(days => $1::integer) GROUP BY 1 ORDER "
 		"BY 1";
 	static const char sql_codes[] =
-		"SELECT date_trunc($2, j.start_time)::text, f->>'code', count(DISTINCT j.id) "
+		"SELECT " DASH_SQL_BUCKET ", f->>'code', count(DISTINCT j.id) "
 		"FROM analysis_results a JOIN jobs j ON j.id = a.job AND j.start_time = "
 		"a.start_time, "
 		"jsonb_array_elements(a.result->'findings') f "
@@ -260,8 +280,10 @@ static void insight_prevalence(struct dash *d, struct html *p, const struct peri
 	for (r = 0; r < PQntuples(codes);) {
 		const char *code = PQgetvalue(codes, r, 1);
 
-		html_put(p, "<tr><td>");
+		html_put(p, "<tr><td title=\"");
 		html_esc(p, code);
+		html_put(p, "\">");
+		html_esc(p, finding_words(code));
 		html_put(p, "</td>");
 		for (b = 0; b < PQntuples(jobs); b++) {
 			double share = 0;
@@ -293,7 +315,8 @@ static void jobs_list(struct dash *d, struct html *p, const char *days)
 		"j.bytes_read + j.bytes_written, (SELECT count(*) FROM analysis_results a, "
 		"jsonb_array_elements(a.result->'findings') f WHERE a.job = j.id "
 		"AND a.start_time = j.start_time AND a.analysis = 'insights' "
-		"AND f->>'severity' = 'high'), j.partial "
+		"AND f->>'severity' = 'high'), j.partial, "
+		"to_char(j.start_time AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI') "
 		"FROM jobs j JOIN users u ON u.id = j.user_id JOIN executables e ON e.id = "
 		"j.exe_id "
 		"WHERE j.start_time >= now() - make_interval(days => $1::integer) "
@@ -307,7 +330,8 @@ static void jobs_list(struct dash *d, struct html *p, const char *days)
 	html_put(p,
 		 "<h2>Jobs</h2>\n<p class=\"muted\">The latest %lld; a job's report is readable by "
 		 "its user; <i>partial</i>: the job was killed, its log recovered from what its "
-		 "ranks left.</p>\n<table class=\"files\"><thead><tr><th>job</th><th>start</th>"
+		 "ranks left.</p>\n<table class=\"files\"><thead><tr><th>job</th><th>start "
+		 "(UTC)</th>"
 		 "<th>user</th><th>executable</th><th class=\"n\">ranks</th><th "
 		 "class=\"n\">bytes</th><th class=\"n\">high insights</th></tr></thead><tbody>\n",
 		 d->set.jobs_listed);
@@ -327,7 +351,7 @@ static void jobs_list(struct dash *d, struct html *p, const char *days)
 			html_put(p, "<span class=\"tag\" title=\"partial log: recovered from a "
 				    "killed job\">partial</span>");
 		html_put(p, "</td><td>");
-		html_esc(p, PQgetvalue(res, i, 1));
+		html_esc(p, PQgetvalue(res, i, 9));
 		html_put(p, "</td><td><a href=\"users/");
 		html_esc(p, dir);
 		html_put(p, "/index.html\">");

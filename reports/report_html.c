@@ -6,6 +6,7 @@
  * escaped on its way out.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -39,6 +40,31 @@ static const char script[] =
 	"c=y.cells[i].dataset.v||y.cells[i].textContent,na=parseFloat(a),nc=parseFloat(c),"
 	"r=(!isNaN(na)&&!isNaN(nc))?na-nc:a.localeCompare(c);return d==='asc'?r:-r;});"
 	"rows.forEach(function(r){b.appendChild(r);});});});";
+
+/*
+ * The settings, one per line: their display form writes the newlines
+ * between them as "\n" (the page's .settings style breaks at real ones).
+ */
+static void settings_lines(struct html *p, const char *text)
+{
+	char *copy = strdup(text), *line, *next;
+
+	if (!copy) {
+		html_esc(p, text);
+		return;
+	}
+	for (line = copy; line; line = next) {
+		next = strstr(line, "\\n");
+		if (next) {
+			*next = '\0';
+			next += 2;
+		}
+		html_esc(p, line);
+		if (next)
+			html_put(p, "\n");
+	}
+	free(copy);
+}
 
 static void header(struct html *p, json_object *m)
 {
@@ -94,7 +120,7 @@ static void header(struct html *p, json_object *m)
 	html_esc(p, gets(get(job, "clock"), "sentence"));
 	html_put(p, "</td></tr>\n");
 	html_put(p, "<tr><td>settings</td><td class=\"name settings\">");
-	html_esc(p, gets(job, "settings"));
+	settings_lines(p, gets(job, "settings"));
 	html_put(p, "</td></tr>\n</table>\n");
 	if (!json_object_get_boolean(get(c, "complete"))) {
 		json_object *notes = get(c, "notes");

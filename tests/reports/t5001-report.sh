@@ -92,6 +92,9 @@ like "$dom" '<title>checkpoint 1: 240 KiB, spread across ranks \(cv\) [0-9.]+</t
 like "$dom" '>request size \(reads/writes\)<' "the request sizes have their axis"
 like "$dom" '<title>writes of 10-100 KiB: [1-9][0-9]*</title>' "in IEC units, as tooltips say"
 unlike "$dom" '[0-9] (kB|KB|MB|GB)[^a-zA-Z]' "and no decimal unit anywhere"
+settings=$(sed -n '/<td class="name settings">/,/<\/td>/p' "$page")
+like "$settings" '^logdir=' "the job's settings one per line"
+unlike "$settings" '\\n' "never with a literal \\n"
 
 ok "a report straight from the log, without a database" \
 	env IOATLAS_WAREHOUSE_CONNINFO="host=$TEST_TMP/nowhere" "$report" "$amr_log" -o log.html

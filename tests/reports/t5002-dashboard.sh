@@ -62,7 +62,11 @@ like "$index" "<h3>executables by jobs</h3>" "the top executables by jobs"
 like "$index" "&lt;b onclick=x&gt;touch" "the hostile program name as text"
 unlike "$index" "<b onclick" "never as markup"
 like "$index" "<h2>Insights over time</h2>" "insight prevalence"
-like "$index" "<td>small_requests</td>" "with the small requests of nobody's job"
+like "$index" '<td title="small_requests">[a-z][^<_]+</td>' \
+	"with the small requests of nobody's job, in words (the code as its tooltip)"
+like "$index" '<th class="n">[0-9]{4}-[0-9]{2}-[0-9]{2}( [0-9]{2}:00)?</th>' \
+	"per hour or day, dated as people read dates"
+unlike "$index" '[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?\+00' "no raw timestamp anywhere"
 like "$index" "<td>quarantined</td><td class=\"n\">1</td>" "coverage counts the quarantined log"
 like "$index" "<td class=\"name\">truncated header [^<]*</td><td class=\"n\">1</td>" "and says why"
 

@@ -34,19 +34,27 @@ q() { psql -X -t -A -U ioatlas -c "$1"; }
 users="ioat_ana ioat_ben"
 group=ioat_logs
 staff=ioat_staff
-getent group "$staff" >/dev/null || groupadd --system "$staff" || bail "cannot make the group $staff"
-at_exit "groupdel '$staff' 2>/dev/null"
-getent passwd ioat_adm >/dev/null ||
-	useradd --system --no-create-home --shell /usr/sbin/nologin -G "$staff" ioat_adm ||
-	bail "cannot make the account ioat_adm"
-at_exit "userdel ioat_adm 2>/dev/null"
-for u in $users; do
-	getent passwd "$u" >/dev/null || useradd --system --no-create-home --shell /usr/sbin/nologin "$u" ||
+# made_group NAME / made_user NAME [OPTIONS]: made for the test, removed after
+# (an account or group that was there already is used and left alone).
+made_group() {
+	getent group "$1" >/dev/null && return 0
+	groupadd --system "$1" || bail "cannot make the group $1"
+	at_exit "groupdel '$1' 2>/dev/null"
+}
+made_user() {
+	local u=$1
+	shift
+	getent passwd "$u" >/dev/null && return 0
+	useradd --system --no-create-home --shell /usr/sbin/nologin "$@" "$u" ||
 		bail "cannot make the account $u"
 	at_exit "userdel '$u' 2>/dev/null"
+}
+made_group "$staff"
+made_user ioat_adm -G "$staff"
+for u in $users; do
+	made_user "$u"
 done
-getent group "$group" >/dev/null || groupadd --system "$group" || bail "cannot make the group $group"
-at_exit "groupdel '$group' 2>/dev/null"
+made_group "$group"
 
 # The programs the users run, where they can reach them (TEST_TMP is 0711).
 own="$TEST_TMP/own"
