@@ -30,7 +30,11 @@ static const char style[] =
 	".advice{color:#245;margin-top:2px}.muted{color:#667;font-size:12px}"
 	"pre{background:#f4f4f8;padding:6px;overflow:auto;max-height:240px;font-size:12px}"
 	"svg{display:block;margin:6px 0}svg text{font:11px system-ui,sans-serif;fill:#333}svg "
-	"text.axis{font-style:italic;fill:#556}"
+	"text.axis{font-style:italic;fill:#556}table.evidence{margin:4px 0;font-size:13px}"
+	"table.evidence "
+	"th{text-align:left;font-weight:normal;color:#556}tr:target{background:#fde9c8}"
+	"@media print{details{display:block}details>summary{display:none}nav{display:none}}"
+	"@media (max-width:900px){svg{max-width:100%;height:auto}}"
 	".name{word-break:break-all}.settings{white-space:pre-line;font-size:12px}"
 	"nav a{margin-right:12px}";
 

@@ -135,6 +135,113 @@ static void header(struct html *p, json_object *m)
 	}
 }
 
+/* Evidence shows at most this many items of a list, and tables this deep. */
+#define EVIDENCE_ITEMS 24
+#define EVIDENCE_DEPTH 3
+
+/* A key in words: underscores as spaces ("bytes_written": "bytes written"). */
+static void key_words(struct html *p, const char *key)
+{
+	char words[128];
+	size_t i;
+
+	snprintf(words, sizeof(words), "%s", key);
+	for (i = 0; words[i]; i++)
+		if (words[i] == '_')
+			words[i] = ' ';
+	html_esc(p, words);
+}
+
+/* The row of the files table whose file is name, or -1. */
+static int file_row(json_object *files, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < json_object_array_length(files); i++)
+		if (!strcmp(gets(json_object_array_get_idx(files, i), "file"), name))
+			return (int)i;
+	return -1;
+}
+
+static void evidence_value(struct html *p, const char *key, json_object *v, json_object *files,
+			   int depth);
+
+/* An object as a table of its keys in words and their values. */
+static void evidence_table(struct html *p, json_object *o, json_object *files, int depth)
+{
+	html_put(p, "<table class=\"evidence\">");
+	json_object_object_foreach(o, key, v)
+	{
+		html_put(p, "<tr><th>");
+		key_words(p, key);
+		html_put(p, "</th><td>");
+		evidence_value(p, key, v, files, depth + 1);
+		html_put(p, "</td></tr>");
+	}
+	html_put(p, "</table>");
+}
+
+/*
+ * A value of the evidence: numbers in the unit their key names (bytes in
+ * IEC units, seconds), a file's name linked to its row of the files table,
+ * lists as their first items, objects as tables.
+ */
+static void evidence_value(struct html *p, const char *key, json_object *v, json_object *files,
+			   int depth)
+{
+	char buf[64];
+	size_t i, n;
+	int row;
+
+	switch (json_object_get_type(v)) {
+	case json_type_null:
+		html_put(p, "-");
+		break;
+	case json_type_double:
+	case json_type_int:
+		if (strstr(key, "cv") || strstr(key, "share") || strstr(key, "ratio"))
+			html_put(p, "%.4g", json_object_get_double(v));
+		else if (strstr(key, "bytes") || !strcmp(key, "size") || !strcmp(key, "sizes"))
+			html_put(p, "%s", html_bytes(json_object_get_double(v), buf, sizeof(buf)));
+		else if (strstr(key, "time") || strstr(key, "seconds") || !strcmp(key, "period") ||
+			 strstr(key, "gap"))
+			html_put(p, "%.4g s", json_object_get_double(v));
+		else
+			html_put(p, "%.4g", json_object_get_double(v));
+		break;
+	case json_type_string:
+		row = file_row(files, json_object_get_string(v));
+		if (row >= 0)
+			html_put(p, "<a href=\"#file-%d\">", row);
+		html_esc(p, json_object_get_string(v));
+		if (row >= 0)
+			html_put(p, "</a>");
+		break;
+	case json_type_array:
+		n = json_object_array_length(v);
+		for (i = 0; i < n && i < EVIDENCE_ITEMS; i++) {
+			if (i)
+				html_put(p, json_object_is_type(json_object_array_get_idx(v, i),
+								json_type_object)
+						    ? ""
+						    : ", ");
+			evidence_value(p, key, json_object_array_get_idx(v, i), files, depth);
+		}
+		if (n > EVIDENCE_ITEMS)
+			html_put(p, " <span class=\"muted\">and %zu more</span>",
+				 n - EVIDENCE_ITEMS);
+		break;
+	case json_type_object:
+		if (depth < EVIDENCE_DEPTH)
+			evidence_table(p, v, files, depth);
+		else
+			html_put(p, "...");
+		break;
+	default:
+		html_esc(p, json_object_get_string(v));
+	}
+}
+
 static void findings(struct html *p, json_object *m)
 {
 	json_object *list = get(m, "findings");
@@ -164,12 +271,11 @@ static void findings(struct html *p, json_object *m)
 		}
 		html_put(p,
 			 "<details><summary class=\"muted\">evidence (confidence "
-			 "%.2f)</summary><pre>",
+			 "%.2f)</summary>",
 			 getd(f, "confidence"));
-		html_esc(p, json_object_to_json_string_ext(get(f, "evidence"),
-							   JSON_C_TO_STRING_PRETTY |
-								   JSON_C_TO_STRING_NOSLASHESCAPE));
-		html_put(p, "</pre></details></div>\n");
+		if (json_object_is_type(get(f, "evidence"), json_type_object))
+			evidence_table(p, get(f, "evidence"), get(m, "files"), 0);
+		html_put(p, "</details></div>\n");
 	}
 }
 
@@ -639,7 +745,7 @@ static void files(struct html *p, json_object *m)
 	for (i = 0; i < json_object_array_length(list); i++) {
 		json_object *f = json_object_array_get_idx(list, i);
 
-		html_put(p, "<tr><td class=\"name\">");
+		html_put(p, "<tr id=\"file-%zu\"><td class=\"name\">", i);
 		html_esc(p, gets(f, "file"));
 		html_put(p,
 			 "</td><td>%s</td><td class=\"n\">%d</td><td class=\"n\">%lld</td><td "

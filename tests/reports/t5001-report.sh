@@ -92,6 +92,12 @@ like "$dom" '<title>checkpoint 1: 240 KiB, spread across ranks \(cv\) [0-9.]+</t
 like "$dom" '>request size \(reads/writes\)<' "the request sizes have their axis"
 like "$dom" '<title>writes of 10-100 KiB: [1-9][0-9]*</title>' "in IEC units, as tooltips say"
 unlike "$dom" '[0-9] (kB|KB|MB|GB)[^a-zA-Z]' "and no decimal unit anywhere"
+like "$(cat "$page")" '<details><summary class="muted">evidence \(confidence [0-9.]+\)</summary><table class="evidence"><tr><th>[a-z ]+</th><td>' \
+	"a finding's evidence is a table in words"
+unlike "$(cat "$page")" '<pre>[[:space:]]*\{' "not raw JSON"
+like "$(cat "$page")" '<th>file</th><td><a href="#file-[0-9]+">[^<]*/amr\.[0-9]+</a>' \
+	"a file in the evidence links to its row of the files table"
+ok "which is there" grep -qE '<tr id="file-[0-9]+"><td class="name">[^<]*/amr\.[0-9]+</td>' "$page"
 settings=$(sed -n '/<td class="name settings">/,/<\/td>/p' "$page")
 like "$settings" '^logdir=' "the job's settings one per line"
 unlike "$settings" '\\n' "never with a literal \\n"
