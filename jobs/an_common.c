@@ -637,20 +637,24 @@ int an_write_phases(const struct an_job *job, const struct an_settings *set, str
 	 * burst there (its data written by aggregators), in the nearest phase;
 	 * also when another phase is nearer than the rank's burst (time bins
 	 * put a rank's burst and a later aggregated write just about the
-	 * separating quiet apart).
+	 * separating quiet apart).  A time bin that lies within one phase
+	 * alone is that phase's: the rank's own bins may run two steps into
+	 * one burst when the quiet between them is shorter than a bin.
 	 */
 	for (i = 0; i < nw && out->n && !rc; i++) {
 		double d = 0;
 		const struct burst *b =
 			rank_burst(bursts, nb, w[i].rank, w[i].start, w[i].end, gap, &d);
+		int within_one;
 
 		if (!w[i].content)
 			continue;
+		within_one = out->bin_width > 0 && near_phases(out, w[i].start, w[i].end) == 1;
 		p = phase_of(out, w[i].start, w[i].end);
-		if (b && d <= distance(p, w[i].start, w[i].end))
+		if (b && !within_one && d <= distance(p, w[i].start, w[i].end))
 			p = &out->p[b->phase];
 		content += (double)w[i].bytes;
-		if (out->bin_width > 0 && near_phases(out, w[i].start, w[i].end) != 1)
+		if (out->bin_width > 0 && !within_one)
 			unsure += (double)w[i].bytes;
 		p->bytes += w[i].bytes;
 		p->ops += w[i].ops;
