@@ -727,14 +727,54 @@ static void per_rank(struct html *p, json_object *m)
 	vbars(p, get(r, "calls"), "#889", 0);
 }
 
+/*
+ * A file's name in the files table, opening (the first time it is listed)
+ * to its ranks' calls on it: reads, writes, bytes and how sequential, from
+ * the trace (file_ranks in the model).
+ */
+static void file_drill(struct html *p, const char *name, json_object *drill, json_object **shown)
+{
+	json_object *f = get(drill, name), *ranks = get(f, "ranks");
+	size_t i, n = json_object_array_length(ranks);
+	char a[64], b[64];
+
+	if (!n || get(*shown, name)) {
+		html_esc(p, name);
+		return;
+	}
+	json_object_object_add(*shown, name, NULL);
+	html_put(p, "<details class=\"drill\"><summary>");
+	html_esc(p, name);
+	html_put(p, "</summary><table class=\"evidence\"><tr><th>rank</th><th>reads</th>"
+		    "<th>writes</th><th>read</th><th>written</th><th>sequential</th></tr>");
+	for (i = 0; i < n; i++) {
+		json_object *r = json_object_array_get_idx(ranks, i);
+
+		html_put(p,
+			 "<tr><td>%d</td><td>%.0f</td><td>%.0f</td><td>%s</td><td>%s</td>"
+			 "<td>%.0f%%</td></tr>",
+			 json_object_get_int(get(r, "rank")), getd(r, "reads"), getd(r, "writes"),
+			 html_bytes(getd(r, "bytes_read"), a, sizeof(a)),
+			 html_bytes(getd(r, "bytes_written"), b, sizeof(b)),
+			 100 * getd(r, "sequential"));
+	}
+	html_put(p, "</table>");
+	if ((size_t)json_object_get_int64(get(f, "ranks_with_calls")) > n)
+		html_put(p,
+			 "<span class=\"muted\">the %zu ranks moving the most bytes of %lld</span>",
+			 n, (long long)json_object_get_int64(get(f, "ranks_with_calls")));
+	html_put(p, "</details>");
+}
+
 static void files(struct html *p, json_object *m)
 {
-	json_object *list = get(m, "files");
+	json_object *list = get(m, "files"), *drilled = json_object_new_object();
 	size_t i;
 	char a[64], b[64];
 
 	html_put(p,
-		 "<h2>Files</h2>\n<p class=\"muted\">%zu records; click a column to sort. Rank -1: "
+		 "<h2>Files</h2>\n<p class=\"muted\">%zu records; click a column to sort, a file "
+		 "to see its ranks' calls on it. Rank -1: "
 		 "a "
 		 "file shared by all ranks, with its fastest and slowest rank.</p>\n"
 		 "<table class=\"files\"><thead><tr><th>file</th><th>module</th><th "
@@ -746,7 +786,7 @@ static void files(struct html *p, json_object *m)
 		json_object *f = json_object_array_get_idx(list, i);
 
 		html_put(p, "<tr id=\"file-%zu\"><td class=\"name\">", i);
-		html_esc(p, gets(f, "file"));
+		file_drill(p, gets(f, "file"), get(m, "file_ranks"), &drilled);
 		html_put(p,
 			 "</td><td>%s</td><td class=\"n\">%d</td><td class=\"n\">%lld</td><td "
 			 "class=\"n\">%lld</td><td class=\"n\" data-v=\"%.0f\">%s</td><td "
@@ -770,6 +810,7 @@ static void files(struct html *p, json_object *m)
 		html_put(p, "</tr>\n");
 	}
 	html_put(p, "</tbody></table>\n");
+	json_object_put(drilled);
 }
 
 int report_html(json_object *m, FILE *out)

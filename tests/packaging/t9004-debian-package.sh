@@ -30,7 +30,7 @@ debs="$TEST_TMP/debs"
 at_exit 'debroot_release || exit 1'
 root_timeout=300
 
-plan 47
+plan 48
 
 ok "packaging/build-deb builds the packages" \
 	run_timeout 900 "$IOA_SOURCE_DIR/packaging/build-deb" --out "$debs" -j 2
@@ -50,8 +50,18 @@ cp "$debs"/*.deb "$root/tmp/debs/"
 # A small MPI program, built here against MPICH, run there against its own.
 mpicc.mpich -O1 -o "$root/usr/local/bin/mpi-io" "$IOA_SOURCE_DIR/tests/workloads/mpi-io.c"
 
-# docs/admin.md 1: install (the tools' recommended MPICH, to build kernels).
+# What a login node's install pulls in, recommends and all (apt's default):
+# the runtime and the user tools into the clean root, answered no.
 root_timeout=900
+sim=$(in_root "apt-get update -q >/dev/null && apt-get install --assume-no \
+	-o APT::Install-Recommends=true /tmp/debs/ioatlas-runtime_*.deb \
+	/tmp/debs/ioatlas-tools_*.deb 2>&1")
+pulled=$(sed -n 's/^[0-9]* upgraded, \([0-9]*\) newly installed.*/\1/p' <<<"$sim")
+disk=$(sed -n 's/^After this operation, \(.*\) of additional disk space.*/\1/p' <<<"$sim")
+ok "a user's install with recommends stays small: $pulled packages, $disk (154 / 611 MB before)" \
+	test "${pulled:-999}" -le 60
+
+# docs/admin.md 1: install (the tools' recommended MPICH, to build kernels).
 ok "apt installs the packages there with their dependencies" \
 	in_root "apt-get update -q && DEBIAN_FRONTEND=noninteractive \
 		apt-get install -y -q --no-install-recommends environment-modules postgresql \

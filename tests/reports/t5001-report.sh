@@ -123,6 +123,15 @@ json() { psql -X -t -A -U ioatlas -v j="$(cat "$1")" <<<"SELECT $2"; }
 is "$(json amr.json "jsonb_array_length(:'j'::jsonb -> 'findings')")" \
 	"$(grep -c '<div class="finding' "$page")" "the JSON holds the page's findings"
 is "$(json amr.json ":'j'::jsonb #>> '{job,ranks}'")" 4 "and the job's facts"
+# The drill-down: amr.2, 48 KiB a part, ranks carrying 1, 4, 2 and 8 parts in 64 KiB writes
+# (tests/jobs/ground-truth.c), each rank's own place in the shared file.
+is "$(python3 -c 'import json, sys
+f = json.load(open("amr.json"))["file_ranks"][sys.argv[1]]["ranks"]
+print(" ".join("%d:%d:%d:%d" % (r["rank"], r["bytes_written"], r["writes"], round(100 * r["sequential"])) for r in f))' \
+	"$data/amr.2")" "3:393216:6:100 1:196608:3:100 2:98304:2:100 0:49152:1:100" \
+	"a shared file's ranks: their bytes, writes and sequential share, the most bytes first"
+like "$(cat "$page")" "<details class=\"drill\"><summary>$data/amr.2</summary><table class=\"evidence\"><tr><th>rank</th>" \
+	"the files table opens a file to its ranks' calls"
 
 fails "a job the warehouse lacks" "$report" 999999
 like "$(cat "$TEST_TMP/last.out")" "no such job in the warehouse" "is a clear error"
