@@ -735,7 +735,8 @@ static void per_rank(struct html *p, json_object *m)
 static void file_drill(struct html *p, const char *name, json_object *drill, json_object **shown)
 {
 	json_object *f = get(drill, name), *ranks = get(f, "ranks");
-	size_t i, n = json_object_array_length(ranks);
+	size_t i, n = json_object_is_type(ranks, json_type_array) ? json_object_array_length(ranks)
+								  : 0;
 	char a[64], b[64];
 
 	if (!n || get(*shown, name)) {

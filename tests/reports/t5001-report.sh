@@ -97,7 +97,7 @@ like "$(cat "$page")" '<details><summary class="muted">evidence \(confidence [0-
 unlike "$(cat "$page")" '<pre>[[:space:]]*\{' "not raw JSON"
 like "$(cat "$page")" '<th>file</th><td><a href="#file-[0-9]+">[^<]*/amr\.[0-9]+</a>' \
 	"a file in the evidence links to its row of the files table"
-ok "which is there" grep -qE '<tr id="file-[0-9]+"><td class="name">[^<]*/amr\.[0-9]+</td>' "$page"
+ok "which is there" grep -qE '<tr id="file-[0-9]+"><td class="name">(<details class="drill"><summary>)?[^<]*/amr\.[0-9]+<' "$page"
 settings=$(sed -n '/<td class="name settings">/,/<\/td>/p' "$page")
 like "$settings" '^logdir=' "the job's settings one per line"
 unlike "$settings" '\\n' "never with a literal \\n"
