@@ -1930,7 +1930,6 @@ static int export_names(struct export *e, struct ioa_buf *raw)
 	return rc;
 }
 
-/* A module's records in Darshan's layout of its current version. */
 /* A record id as the export writes it: renumbered with its name, keyed when anonymized. */
 static uint64_t export_id(const struct export *e, uint64_t id)
 {
@@ -1978,6 +1977,7 @@ static int export_lustre(const struct ioa_log_record *rec, struct ioa_buf *raw)
 	return rc;
 }
 
+/* A module's records in Darshan's layout of its current version. */
 static int export_module(struct export *e, enum ioa_module module, const struct layout *l,
 			 struct ioa_buf *raw)
 {
