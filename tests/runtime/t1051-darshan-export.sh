@@ -108,9 +108,11 @@ while i < len(b):
         pass
     i += 1
 EOF
+# Four bytes at least: the compressed bytes are searched too, and hold a
+# three-letter word between non-word bytes by chance.
 secrets=$( (awk -F '\t' '$1 !~ /^#/ && NF >= 8 { print $6 }' mix.ours.txt
 	sed -n 's/^# exe: //p; s/^# args: //p; s/^# user: //p' mix.ours.txt) | tr '/ ' '\n\n' |
-	grep -v '^<' | awk 'length >= 3' | LC_ALL=C sort -u)
+	grep -v '^<' | awk 'length >= 4' | LC_ALL=C sort -u)
 found=""
 for s in $secrets; do
 	grep -aqwF -- "$s" anon1.bytes && found="$found $s"
