@@ -108,7 +108,7 @@ while i < len(b):
         pass
     i += 1
 EOF
-# Four bytes at least: the compressed bytes are searched too, and hold a
+# Four bytes at least: the compressed bytes are searched too, and can hold a
 # three-letter word between non-word bytes by chance.
 secrets=$( (awk -F '\t' '$1 !~ /^#/ && NF >= 8 { print $6 }' mix.ours.txt
 	sed -n 's/^# exe: //p; s/^# args: //p; s/^# user: //p' mix.ours.txt) | tr '/ ' '\n\n' |
