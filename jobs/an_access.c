@@ -435,6 +435,8 @@ static void imbalance_insights(struct insight *list, size_t *n, const struct an_
 					       json_object_new_string(file_name(job, r->file)));
 			json_object_object_add(ev, "slowest_rank",
 					       json_object_new_int64(r->c[POSIX_SLOWEST_RANK]));
+			json_object_object_add(ev, "fastest_rank",
+					       json_object_new_int64(r->c[POSIX_FASTEST_RANK]));
 			json_object_object_add(ev, "noise_floor", an_num(noise));
 			snprintf(text, sizeof(text),
 				 "rank %lld spends %.3g s on shared file '%s', rank %lld %.3g s: a "
@@ -459,7 +461,11 @@ static void imbalance_insights(struct insight *list, size_t *n, const struct an_
 			ev = ev2("bytes_cv", cv, "mean_rank_bytes", mean);
 			json_object_object_add(ev, "file",
 					       json_object_new_string(file_name(job, r->file)));
+			json_object_object_add(ev, "slowest_rank",
+					       json_object_new_int64(r->c[POSIX_SLOWEST_RANK]));
 			json_object_object_add(ev, "slowest_rank_bytes", an_num(sb));
+			json_object_object_add(ev, "fastest_rank",
+					       json_object_new_int64(r->c[POSIX_FASTEST_RANK]));
 			json_object_object_add(ev, "fastest_rank_bytes", an_num(fb));
 			snprintf(text, sizeof(text),
 				 "ranks move uneven amounts of shared file '%s': %.4g MiB each on "

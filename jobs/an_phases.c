@@ -410,7 +410,7 @@ int an_amr(const struct an_job *job, const struct an_settings *set, json_object 
 	json_object_object_add(ev, "shape", json_object_new_string(shape));
 	json_object_object_add(ev, "rank_cv_median", an_num(cv_med));
 	json_object_object_add(ev, "redistribution", an_num(moved));
-	json_object_object_add(ev, "head_writer", json_object_new_int64(head));
+	json_object_object_add(ev, "head_rank", json_object_new_int64(head));
 	json_object_object_add(ev, "thresholds", json_object_new_object());
 	json_object_object_add(json_object_object_get(ev, "thresholds"), "size_change",
 			       an_num(set->amr_size_change));

@@ -9,7 +9,7 @@
 const struct an_analysis an_analyses[] = {
 	{"checkpoints", 2, "write phases that recur: period, bytes per checkpoint and rank, files",
 	 an_checkpoints},
-	{"amr", 3, "adaptive mesh refinement: changing checkpoint sizes, uneven ranks", an_amr},
+	{"amr", 4, "adaptive mesh refinement: changing checkpoint sizes, uneven ranks", an_amr},
 	{"clients", 1, "ranks grouped by I/O calls and bytes; the head rank; ranks without I/O",
 	 an_clients},
 	{"aggregation", 2, "ranks carrying the POSIX I/O of collective MPI-IO, per node, and hints",
@@ -22,7 +22,7 @@ const struct an_analysis an_analyses[] = {
 	 "small rewrites of bytes already written: common and per-rank offsets", an_header_updates},
 	{"access", 1,
 	 "sequential, consecutive or random; transfer sizes; alignment; small requests", an_access},
-	{"insights", 2, "severity-ranked findings, each with a recommendation", an_insights},
+	{"insights", 3, "severity-ranked findings, each with a recommendation", an_insights},
 };
 const size_t an_nanalyses = sizeof(an_analyses) / sizeof(an_analyses[0]);
 

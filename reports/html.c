@@ -17,7 +17,7 @@ static const char style[] =
 	"table{border-collapse:collapse;margin:8px 0}td,th{padding:2px 8px;text-align:left;"
 	"vertical-align:top}"
 	"th{background:#eef;cursor:default}table.facts td:first-child{color:#556}"
-	"td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}"
+	"td.n,th.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}"
 	"table.files{font-size:12px}table.files th{cursor:pointer}"
 	"tr:nth-child(even) td{background:#f7f7fb}"
 	".banner{background:#fff3cd;border:1px solid #e0c060;padding:8px 12px;margin:12px 0}"
@@ -29,13 +29,17 @@ static const char style[] =
 	".sev{font-weight:600;text-transform:uppercase;font-size:11px;margin-right:6px}"
 	".advice{color:#245;margin-top:2px}.muted{color:#667;font-size:12px}"
 	"pre{background:#f4f4f8;padding:6px;overflow:auto;max-height:240px;font-size:12px}"
-	"svg{display:block;margin:6px 0}svg text{font:11px system-ui,sans-serif;fill:#333}svg "
+	"svg{display:block;margin:6px 0;max-width:100%;height:auto}svg text{font:11px "
+	"system-ui,sans-serif;fill:#333}svg "
 	"text.axis{font-style:italic;fill:#556}table.evidence{margin:4px 0;font-size:13px}"
 	"table.evidence "
 	"th{text-align:left;font-weight:normal;color:#556}tr:target{background:#fde9c8}"
-	"@media print{details{display:block}details>summary{display:none}nav{display:none}}"
-	"@media (max-width:900px){svg{max-width:100%;height:auto}}"
-	".name{word-break:break-all}.settings{white-space:pre-line;font-size:12px}"
+	"@media "
+	"print{nav{display:none}pre{max-height:none}}details.drill:target,tr:target{background:#"
+	"fde9c8}"
+
+	".name{word-break:break-all}.name "
+	"table{word-break:normal;white-space:nowrap}.settings{white-space:pre-line;font-size:12px}"
 	"nav a{margin-right:12px}";
 
 void html_put(struct html *p, const char *fmt, ...)
@@ -94,6 +98,15 @@ int html_end(struct html *p, const char *script)
 	return p->failed ? -EIO : 0;
 }
 
+void html_svg(struct html *p, double width, double height, const char *cls)
+{
+	html_put(p, "<svg width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" role=\"img\"",
+		 width, height, width, height);
+	if (cls)
+		html_put(p, " class=\"%s\"", cls);
+	html_put(p, ">");
+}
+
 const char *html_bytes(double v, char *buf, size_t len)
 {
 	return ioa_format_bytes(v, buf, len);
@@ -126,7 +139,7 @@ void html_hbars(struct html *p, const char *const *labels, const double *v, size
 
 	for (i = 0; i < n; i++)
 		max = v[i] > max ? v[i] : max;
-	html_put(p, "<svg width=\"760\" height=\"%zu\" role=\"img\">", n * 20 + 4);
+	html_svg(p, 760, (double)(n * 20 + 4), NULL);
 	for (i = 0; i < n; i++) {
 		double w = max > 0 ? v[i] / max * 420 : 0;
 

@@ -26,6 +26,13 @@ void html_begin(struct html *p, const char *title);
 /* The foot, with the page's script (our own, or NULL); 0, or -EIO if a write failed. */
 int html_end(struct html *p, const char *script);
 
+/*
+ * An <svg> of width x height user units, with its viewBox: it shrinks with
+ * its container (a laptop's narrow window, a printed page) rather than
+ * being cut.  cls: its class, or NULL.
+ */
+void html_svg(struct html *p, double width, double height, const char *cls);
+
 /* 1536 -> "1.5 KiB" */
 const char *html_bytes(double v, char *buf, size_t len);
 

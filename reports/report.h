@@ -41,6 +41,31 @@
 json_object *report_model(const struct an_job *job, json_object *analyses, json_object *kernels,
 			  const char *source);
 
+/*
+ * The drill-downs (report_drill.c).  A file to its ranks: per file (the 64
+ * moving the most bytes, in jobs of up to 4,096 ranks), keyed by its name,
+ * {source ("trace" or "counters"), ranks: the 32 ranks moving the most
+ * bytes, each {rank, reads, writes, bytes_read, bytes_written, sequential
+ * (the share of its calls that began where its previous one ended; null
+ * when the counters cannot tell)}, ranks_with_calls, combined (true: the
+ * log keeps only the sum over its ranks)}.
+ */
+json_object *report_file_ranks(const struct an_job *job);
+
+/*
+ * A rank that findings' evidence names (report_names_rank()) to its files:
+ * per rank (at most 32), keyed by its number, {source, files: the 64 moving
+ * the most bytes, each {file, reads, writes, bytes_read, bytes_written,
+ * sequential}, files_with_calls, shared_files (counters: files whose
+ * records are combined over ranks, this rank's share unknown), extremes
+ * (counters: those of them it was the fastest or slowest rank of, {file,
+ * as, bytes, io_time})}.
+ */
+json_object *report_rank_files(const struct an_job *job, json_object *findings);
+
+/* The evidence key names ranks: "rank", "rank_list" ("0,3-5") or a name ending in "_rank". */
+int report_names_rank(const char *key);
+
 /* The page, to out; 0 or -errno (a write that failed: a full disk). */
 int report_html(json_object *model, FILE *out);
 

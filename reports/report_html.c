@@ -30,8 +30,16 @@ static double getd(json_object *o, const char *key)
 	return json_object_get_double(get(o, key));
 }
 
-/* Sorting the files table by a column, numbers as numbers. */
+/*
+ * Sorting the files table by a column, numbers as numbers; a link to a
+ * file's row or a rank opens its drill-down; printing opens them all.
+ */
 static const char script[] =
+	"function ioaOpen(){var t=location.hash&&document.getElementById(location.hash.slice(1));"
+	"var d=t&&(t.tagName==='DETAILS'?t:t.querySelector('details'));if(d)d.open=true;}"
+	"window.addEventListener('hashchange',ioaOpen);ioaOpen();"
+	"window.addEventListener('beforeprint',function(){"
+	"document.querySelectorAll('details').forEach(function(d){d.open=true;});});"
 	"document.querySelectorAll('table.files th').forEach(function(th,i){"
 	"th.addEventListener('click',function(){"
 	"var t=th.closest('table'),b=t.tBodies[0],rows=Array.from(b.rows),"
@@ -163,11 +171,23 @@ static int file_row(json_object *files, const char *name)
 	return -1;
 }
 
-static void evidence_value(struct html *p, const char *key, json_object *v, json_object *files,
+/* A file's name, linked to its row of the files table when it has one. */
+static void file_link(struct html *p, const char *name, json_object *m)
+{
+	int row = file_row(get(m, "files"), name);
+
+	if (row >= 0)
+		html_put(p, "<a href=\"#file-%d\">", row);
+	html_esc(p, name);
+	if (row >= 0)
+		html_put(p, "</a>");
+}
+
+static void evidence_value(struct html *p, const char *key, json_object *v, json_object *m,
 			   int depth);
 
 /* An object as a table of its keys in words and their values. */
-static void evidence_table(struct html *p, json_object *o, json_object *files, int depth)
+static void evidence_table(struct html *p, json_object *o, json_object *m, int depth)
 {
 	html_put(p, "<table class=\"evidence\">");
 	json_object_object_foreach(o, key, v)
@@ -175,30 +195,64 @@ static void evidence_table(struct html *p, json_object *o, json_object *files, i
 		html_put(p, "<tr><th>");
 		key_words(p, key);
 		html_put(p, "</th><td>");
-		evidence_value(p, key, v, files, depth + 1);
+		evidence_value(p, key, v, m, depth + 1);
 		html_put(p, "</td></tr>");
 	}
 	html_put(p, "</table>");
 }
 
+/* A rank, linked to its drill-down when the page has one. */
+static void rank_link(struct html *p, long long rank, json_object *m)
+{
+	char name[24];
+
+	snprintf(name, sizeof(name), "%lld", rank);
+	if (get(get(m, "rank_files"), name))
+		html_put(p, "<a href=\"#rank-%lld\">%lld</a>", rank, rank);
+	else
+		html_put(p, "%lld", rank);
+}
+
+/* A rank list ("0,3-5"), each rank that has a drill-down linked. */
+static void rank_list(struct html *p, const char *s, json_object *m)
+{
+	while (*s) {
+		char *end;
+		long long a = strtoll(s, &end, 10);
+
+		if (end == s || a < 0) {
+			html_esc(p, s);
+			return;
+		}
+		rank_link(p, a, m);
+		s = end;
+		if (*s == '-' || *s == ',')
+			html_put(p, "%c", *s++);
+	}
+}
+
 /*
  * A value of the evidence: numbers in the unit their key names (bytes in
- * IEC units, seconds), a file's name linked to its row of the files table,
- * lists as their first items, objects as tables.
+ * IEC units, seconds), a file's name linked to its row of the files table
+ * and a rank to its files, lists as their first items, objects as tables.
  */
-static void evidence_value(struct html *p, const char *key, json_object *v, json_object *files,
+static void evidence_value(struct html *p, const char *key, json_object *v, json_object *m,
 			   int depth)
 {
 	char buf[64];
 	size_t i, n;
-	int row;
 
 	switch (json_object_get_type(v)) {
 	case json_type_null:
 		html_put(p, "-");
 		break;
-	case json_type_double:
 	case json_type_int:
+		if (report_names_rank(key)) {
+			rank_link(p, (long long)json_object_get_int64(v), m);
+			break;
+		}
+		/* fall through */
+	case json_type_double:
 		if (strstr(key, "cv") || strstr(key, "share") || strstr(key, "ratio"))
 			html_put(p, "%.4g", json_object_get_double(v));
 		else if (strstr(key, "bytes") || !strcmp(key, "size") || !strcmp(key, "sizes"))
@@ -210,12 +264,11 @@ static void evidence_value(struct html *p, const char *key, json_object *v, json
 			html_put(p, "%.4g", json_object_get_double(v));
 		break;
 	case json_type_string:
-		row = file_row(files, json_object_get_string(v));
-		if (row >= 0)
-			html_put(p, "<a href=\"#file-%d\">", row);
-		html_esc(p, json_object_get_string(v));
-		if (row >= 0)
-			html_put(p, "</a>");
+		if (report_names_rank(key)) {
+			rank_list(p, json_object_get_string(v), m);
+			break;
+		}
+		file_link(p, json_object_get_string(v), m);
 		break;
 	case json_type_array:
 		n = json_object_array_length(v);
@@ -225,7 +278,7 @@ static void evidence_value(struct html *p, const char *key, json_object *v, json
 								json_type_object)
 						    ? ""
 						    : ", ");
-			evidence_value(p, key, json_object_array_get_idx(v, i), files, depth);
+			evidence_value(p, key, json_object_array_get_idx(v, i), m, depth);
 		}
 		if (n > EVIDENCE_ITEMS)
 			html_put(p, " <span class=\"muted\">and %zu more</span>",
@@ -233,7 +286,7 @@ static void evidence_value(struct html *p, const char *key, json_object *v, json
 		break;
 	case json_type_object:
 		if (depth < EVIDENCE_DEPTH)
-			evidence_table(p, v, files, depth);
+			evidence_table(p, v, m, depth);
 		else
 			html_put(p, "...");
 		break;
@@ -274,7 +327,7 @@ static void findings(struct html *p, json_object *m)
 			 "%.2f)</summary>",
 			 getd(f, "confidence"));
 		if (json_object_is_type(get(f, "evidence"), json_type_object))
-			evidence_table(p, get(f, "evidence"), get(m, "files"), 0);
+			evidence_table(p, get(f, "evidence"), m, 0);
 		html_put(p, "</details></div>\n");
 	}
 }
@@ -390,8 +443,8 @@ static void sizes(struct html *p, json_object *m)
 	html_put(p, "; writes: ");
 	html_esc(p, gets(a, "write_pattern"));
 	html_put(p, " <span class=\"muted\">(POSIX requests: red reads, blue writes)</span></p>\n");
+	html_svg(p, 900, 214, NULL);
 	html_put(p,
-		 "<svg width=\"900\" height=\"214\" role=\"img\">"
 		 "<text x=\"0\" y=\"14\">%.0f</text><text x=\"0\" y=\"150\">0</text>"
 		 "<text x=\"0\" y=\"30\" class=\"axis\">requests</text>"
 		 "<line x1=\"58\" y1=\"8\" x2=\"58\" y2=\"150\" stroke=\"#667\"/>",
@@ -484,8 +537,8 @@ static void heat_legend(struct html *p, double max)
 
 	if (max <= 0)
 		return;
-	html_put(p, "<p class=\"muted\">Colour: bytes moved in a cell (a log scale)</p>\n"
-		    "<svg width=\"700\" height=\"34\" role=\"img\" class=\"legend\">");
+	html_put(p, "<p class=\"muted\">Colour: bytes moved in a cell (a log scale)</p>\n");
+	html_svg(p, 700, 34, "legend");
 	for (k = 6; k >= 0; k--) {
 		double v = max / pow(10, k);
 		int i = 6 - k;
@@ -530,8 +583,7 @@ static void timeplots(struct html *p, json_object *m)
 	for (c = 0; c < ncols; c++)
 		cmax = fmax(cmax, json_object_get_double(json_object_array_get_idx(rd, c)) +
 					  json_object_get_double(json_object_array_get_idx(wr, c)));
-	html_put(p, "<svg width=\"%.0f\" height=\"%.0f\" role=\"img\">", 60 + ncols * cw + 130,
-		 nrows * rh + 110);
+	html_svg(p, 60 + ncols * cw + 130, nrows * rh + 110, NULL);
 	for (r = 0; r < nrows; r++) {
 		json_object *row = json_object_array_get_idx(cells, r);
 		double sum = json_object_get_double(json_object_array_get_idx(rowsum, r));
@@ -584,11 +636,9 @@ static void timeplots(struct html *p, json_object *m)
 	heat_legend(p, max);
 
 	/* Bytes over time, reads and writes, checkpoints marked. */
-	html_put(p,
-		 "<p class=\"muted\">Bytes over time (red reads, blue writes); shaded: "
-		 "checkpoints, labelled with their bytes.</p>\n<svg width=\"%.0f\" height=\"220\" "
-		 "role=\"img\">",
-		 60 + ncols * cw + 20);
+	html_put(p, "<p class=\"muted\">Bytes over time (red reads, blue writes); shaded: "
+		    "checkpoints, labelled with their bytes.</p>\n");
+	html_svg(p, 60 + ncols * cw + 20, 220, NULL);
 	for (r = 0; r < json_object_array_length(marks); r++) {
 		json_object *k = json_object_array_get_idx(marks, r);
 		double x0 = seconds > 0 ? getd(k, "start") / seconds * ncols * cw : 0;
@@ -651,10 +701,9 @@ static void checkpoints(struct html *p, json_object *m)
 	html_esc(p, gets(amr, "classification"));
 	html_put(p, ": sizes ");
 	html_esc(p, gets(amr, "shape"));
-	html_put(
-		p,
-		" <span class=\"muted\">(label: bytes; below: spread across ranks, cv)</span></p>\n"
-		"<svg width=\"760\" height=\"196\" role=\"img\">");
+	html_put(p, " <span class=\"muted\">(label: bytes; below: spread across ranks, "
+		    "cv)</span></p>\n");
+	html_svg(p, 760, 196, NULL);
 	for (i = 0; i < n && i < 64; i++) {
 		double v = json_object_get_double(json_object_array_get_idx(sz, i));
 		double h = max > 0 ? v / max * 130 : 0, w = 700.0 / (double)(n < 64 ? n : 64);
@@ -692,7 +741,7 @@ static void vbars(struct html *p, json_object *values, const char *color, int as
 
 	for (i = 0; i < n; i++)
 		max = fmax(max, json_object_get_double(json_object_array_get_idx(values, i)));
-	html_put(p, "<svg width=\"1000\" height=\"126\" role=\"img\">");
+	html_svg(p, 1000, 126, NULL);
 	for (i = 0; i < n; i++) {
 		double v = json_object_get_double(json_object_array_get_idx(values, i));
 		double h = max > 0 ? v / max * 90 : 0;
@@ -714,6 +763,145 @@ static void vbars(struct html *p, json_object *values, const char *color, int as
 		 amount(max, as_bytes, buf, sizeof(buf)), n ? n - 1 : 0);
 }
 
+/*
+ * A drill-down's table: its cells (a file's ranks, or a rank's files),
+ * key ("rank" or "file") first, a file linked to its row of the files table.
+ */
+static void drill_table(struct html *p, json_object *cells, const char *key, json_object *m)
+{
+	size_t i, n = json_object_array_length(cells);
+	char a[64], b[64];
+
+	html_put(p,
+		 "<table class=\"evidence\"><tr><th>%s</th><th>reads</th><th>writes</th>"
+		 "<th>read</th><th>written</th><th>sequential</th></tr>",
+		 key);
+	for (i = 0; i < n; i++) {
+		json_object *c = json_object_array_get_idx(cells, i);
+
+		html_put(p, "<tr><td>");
+		if (!strcmp(key, "rank")) {
+			html_put(p, "%d", json_object_get_int(get(c, "rank")));
+		} else {
+			file_link(p, gets(c, "file"), m);
+		}
+		html_put(p, "</td><td>%.0f</td><td>%.0f</td><td>%s</td><td>%s</td>",
+			 getd(c, "reads"), getd(c, "writes"),
+			 html_bytes(getd(c, "bytes_read"), a, sizeof(a)),
+			 html_bytes(getd(c, "bytes_written"), b, sizeof(b)));
+		if (get(c, "sequential"))
+			html_put(p, "<td>%.0f%%</td></tr>", 100 * getd(c, "sequential"));
+		else
+			html_put(p, "<td>-</td></tr>");
+	}
+	html_put(p, "</table>");
+}
+
+/*
+ * A file's name in the files table, opening (the first time it is listed)
+ * to its ranks' calls on it: reads, writes, bytes and how sequential, from
+ * the trace or the counters (file_ranks in the model).
+ */
+static void file_drill(struct html *p, const char *name, json_object *m, json_object **shown)
+{
+	json_object *f = get(get(m, "file_ranks"), name), *ranks = get(f, "ranks");
+	size_t n =
+		json_object_is_type(ranks, json_type_array) ? json_object_array_length(ranks) : 0;
+	long long with = (long long)json_object_get_int64(get(f, "ranks_with_calls"));
+
+	if (!f || (!n && !json_object_get_boolean(get(f, "combined"))) || get(*shown, name)) {
+		html_esc(p, name);
+		return;
+	}
+	json_object_object_add(*shown, name, NULL);
+	html_put(p, "<details class=\"drill\"><summary>");
+	html_esc(p, name);
+	html_put(p, "</summary>");
+	if (json_object_get_boolean(get(f, "combined"))) {
+		html_put(p,
+			 "<span class=\"muted\">Shared by all %lld ranks: the log keeps their sum, "
+			 "and the fastest and slowest rank; the calls of each rank need the "
+			 "trace.</span>",
+			 with);
+	} else {
+		drill_table(p, ranks, "rank", m);
+		html_put(p, "<span class=\"muted\">From the %s", gets(f, "source"));
+		if (with > (long long)n)
+			html_put(p, "; the %zu ranks moving the most bytes of %lld", n, with);
+		html_put(p, ".</span>");
+	}
+	html_put(p, "</details>");
+}
+
+/* The shared files a rank was the fastest or slowest of: what the counters keep of it. */
+static void extremes_table(struct html *p, json_object *list, json_object *m)
+{
+	size_t i,
+		n = json_object_is_type(list, json_type_array) ? json_object_array_length(list) : 0;
+	char a[64];
+
+	if (!n)
+		return;
+	html_put(p, "<table class=\"evidence\"><tr><th>shared file</th><th>this rank was "
+		    "the</th><th>bytes</th><th>I/O time</th></tr>");
+	for (i = 0; i < n; i++) {
+		json_object *e = json_object_array_get_idx(list, i);
+
+		html_put(p, "<tr><td>");
+		file_link(p, gets(e, "file"), m);
+		html_put(p, "</td><td>%s rank</td><td>%s</td><td>%.4g s</td></tr>",
+			 strcmp(gets(e, "as"), "slowest") ? "fastest" : "slowest",
+			 html_bytes(getd(e, "bytes"), a, sizeof(a)), getd(e, "io_time"));
+	}
+	html_put(p, "</table>");
+}
+
+/* The ranks the findings name, each opening to its files (rank_files in the model). */
+static void rank_drills(struct html *p, json_object *m)
+{
+	json_object *ranks = get(m, "rank_files");
+	char a[64];
+
+	if (!json_object_object_length(ranks))
+		return;
+	html_put(p, "<p class=\"muted\">The ranks named in the findings, and their files:</p>\n");
+	json_object_object_foreach(ranks, rank, r)
+	{
+		json_object *files = get(r, "files");
+		size_t i, n = json_object_array_length(files);
+		long long with = (long long)json_object_get_int64(get(r, "files_with_calls"));
+		long long shared = (long long)json_object_get_int64(get(r, "shared_files"));
+		double bytes = 0;
+
+		for (i = 0; i < n; i++)
+			bytes += getd(json_object_array_get_idx(files, i), "bytes_read") +
+				 getd(json_object_array_get_idx(files, i), "bytes_written");
+		html_put(p, "<details class=\"drill\" id=\"rank-");
+		html_esc(p, rank);
+		html_put(p, "\"><summary>rank ");
+		html_esc(p, rank);
+		html_put(p, ": %lld file%s%s, %s moved", with, with == 1 ? "" : "s",
+			 shared ? " of its own" : "", html_bytes(bytes, a, sizeof(a)));
+		if (shared)
+			html_put(p, "; %lld shared by all ranks", shared);
+		html_put(p, "</summary>");
+		if (n)
+			drill_table(p, files, "file", m);
+		extremes_table(p, get(r, "extremes"), m);
+		html_put(p, "<span class=\"muted\">From the %s", gets(r, "source"));
+		if (with > (long long)n)
+			html_put(p, "; the %zu files moving the most bytes", n);
+		if (shared)
+			html_put(p,
+				 ". Of the %lld file%s shared by all ranks the log keeps the sum "
+				 "over ranks, and each rank's share only where it was the fastest "
+				 "or the slowest",
+				 shared, shared == 1 ? "" : "s");
+		html_put(p, ".</span></details>\n");
+	}
+}
+
+/* Bytes and calls per rank, then the ranks the findings name. */
 static void per_rank(struct html *p, json_object *m)
 {
 	json_object *r = get(m, "ranks");
@@ -725,46 +913,7 @@ static void per_rank(struct html *p, json_object *m)
 	vbars(p, get(r, "bytes_read"), "#c0504d", 1);
 	html_put(p, "<p class=\"muted\">Calls reaching the file system:</p>\n");
 	vbars(p, get(r, "calls"), "#889", 0);
-}
-
-/*
- * A file's name in the files table, opening (the first time it is listed)
- * to its ranks' calls on it: reads, writes, bytes and how sequential, from
- * the trace (file_ranks in the model).
- */
-static void file_drill(struct html *p, const char *name, json_object *drill, json_object **shown)
-{
-	json_object *f = get(drill, name), *ranks = get(f, "ranks");
-	size_t i, n = json_object_is_type(ranks, json_type_array) ? json_object_array_length(ranks)
-								  : 0;
-	char a[64], b[64];
-
-	if (!n || get(*shown, name)) {
-		html_esc(p, name);
-		return;
-	}
-	json_object_object_add(*shown, name, NULL);
-	html_put(p, "<details class=\"drill\"><summary>");
-	html_esc(p, name);
-	html_put(p, "</summary><table class=\"evidence\"><tr><th>rank</th><th>reads</th>"
-		    "<th>writes</th><th>read</th><th>written</th><th>sequential</th></tr>");
-	for (i = 0; i < n; i++) {
-		json_object *r = json_object_array_get_idx(ranks, i);
-
-		html_put(p,
-			 "<tr><td>%d</td><td>%.0f</td><td>%.0f</td><td>%s</td><td>%s</td>"
-			 "<td>%.0f%%</td></tr>",
-			 json_object_get_int(get(r, "rank")), getd(r, "reads"), getd(r, "writes"),
-			 html_bytes(getd(r, "bytes_read"), a, sizeof(a)),
-			 html_bytes(getd(r, "bytes_written"), b, sizeof(b)),
-			 100 * getd(r, "sequential"));
-	}
-	html_put(p, "</table>");
-	if ((size_t)json_object_get_int64(get(f, "ranks_with_calls")) > n)
-		html_put(p,
-			 "<span class=\"muted\">the %zu ranks moving the most bytes of %lld</span>",
-			 n, (long long)json_object_get_int64(get(f, "ranks_with_calls")));
-	html_put(p, "</details>");
+	rank_drills(p, m);
 }
 
 static void files(struct html *p, json_object *m)
@@ -787,7 +936,7 @@ static void files(struct html *p, json_object *m)
 		json_object *f = json_object_array_get_idx(list, i);
 
 		html_put(p, "<tr id=\"file-%zu\"><td class=\"name\">", i);
-		file_drill(p, gets(f, "file"), get(m, "file_ranks"), &drilled);
+		file_drill(p, gets(f, "file"), m, &drilled);
 		html_put(p,
 			 "</td><td>%s</td><td class=\"n\">%d</td><td class=\"n\">%lld</td><td "
 			 "class=\"n\">%lld</td><td class=\"n\" data-v=\"%.0f\">%s</td><td "

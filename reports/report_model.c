@@ -592,138 +592,6 @@ static json_object *files(const struct an_job *job)
 	return out;
 }
 
-/* The per-rank drill-down covers this many files (the most bytes), this many ranks each. */
-#define DRILL_FILES 64
-#define DRILL_RANKS 32
-/* ... and jobs of at most this many ranks (its tables are files x ranks). */
-#define DRILL_MAX_NPROCS 4096
-
-/* One rank's calls on one file, from the trace: at the layer the program called. */
-struct drill {
-	double reads, writes, bytes_read, bytes_written, sequential, calls;
-	int64_t next; /* where the rank's last call on the file ended */
-};
-
-static int by_bytes_desc(const void *a, const void *b)
-{
-	const double *x = a, *y = b;
-
-	return (x[0] < y[0]) - (x[0] > y[0]);
-}
-
-/*
- * Per file (the DRILL_FILES moving the most bytes), keyed by its name:
- * {ranks: the DRILL_RANKS ranks moving the most bytes, each with its reads
- * and writes, bytes, and the share of its calls that began where its
- * previous one ended (sequential), ranks_with_calls}: what a file's shared
- * record cannot tell.  From the trace only; an empty object without one.
- */
-static json_object *file_ranks(const struct an_job *job)
-{
-	json_object *out = json_object_new_object();
-	double(*order)[2] = NULL, *total = NULL;
-	int *slot = NULL;
-	struct drill *d = NULL;
-	size_t i, k, nslots = 0, np = job->nprocs > 0 ? (size_t)job->nprocs : 0;
-
-	if (!job->traced_ranks || !job->nev || !job->nfiles || np > DRILL_MAX_NPROCS)
-		return out;
-	total = calloc(job->nfiles, sizeof(*total));
-	order = calloc(job->nfiles, sizeof(*order));
-	slot = malloc(job->nfiles * sizeof(*slot));
-	if (!total || !order || !slot)
-		goto out;
-	for (i = 0; i < job->nev; i++) {
-		const struct an_event *e = &job->ev[i];
-		const struct an_sig *s = &job->sigs[e->sig];
-
-		if (e->file >= 0 && (size_t)e->file < job->nfiles && e->length > 0 &&
-		    (s->flags & (IOA_TR_READ | IOA_TR_WRITE)) &&
-		    !(s->flags & (IOA_TR_SUB | IOA_TR_FAILED)))
-			total[e->file] += (double)e->length;
-	}
-	for (i = 0; i < job->nfiles; i++) {
-		order[i][0] = total[i];
-		order[i][1] = (double)i;
-		slot[i] = -1;
-	}
-	qsort(order, job->nfiles, sizeof(*order), by_bytes_desc);
-	for (i = 0; i < job->nfiles && nslots < DRILL_FILES && order[i][0] > 0; i++)
-		slot[(size_t)order[i][1]] = (int)nslots++;
-	d = nslots ? calloc(nslots * np, sizeof(*d)) : NULL;
-	if (!d)
-		goto out;
-	for (i = 0; i < job->nev; i++) {
-		const struct an_event *e = &job->ev[i];
-		const struct an_sig *s = &job->sigs[e->sig];
-		struct drill *x;
-
-		if (e->file < 0 || (size_t)e->file >= job->nfiles || slot[e->file] < 0 ||
-		    e->rank < 0 || (size_t)e->rank >= np || e->length <= 0 ||
-		    !(s->flags & (IOA_TR_READ | IOA_TR_WRITE)) ||
-		    (s->flags & (IOA_TR_SUB | IOA_TR_FAILED)))
-			continue;
-		x = &d[(size_t)slot[e->file] * np + (size_t)e->rank];
-		x->sequential += x->calls > 0 && e->offset == x->next;
-		x->calls++;
-		x->next = e->offset + e->length;
-		if (s->flags & IOA_TR_WRITE) {
-			x->writes++;
-			x->bytes_written += (double)e->length;
-		} else {
-			x->reads++;
-			x->bytes_read += (double)e->length;
-		}
-	}
-	for (i = 0; i < job->nfiles; i++) {
-		json_object *ranks;
-		double(*by)[2];
-		size_t n = 0;
-
-		if (slot[i] < 0 || !(by = calloc(np, sizeof(*by))))
-			continue;
-		for (k = 0; k < np; k++) {
-			const struct drill *x = &d[(size_t)slot[i] * np + k];
-
-			if (x->calls > 0) {
-				by[n][0] = x->bytes_read + x->bytes_written;
-				by[n++][1] = (double)k;
-			}
-		}
-		qsort(by, n, sizeof(*by), by_bytes_desc);
-		ranks = json_object_new_array();
-		for (k = 0; k < n && k < DRILL_RANKS; k++) {
-			const struct drill *x = &d[(size_t)slot[i] * np + (size_t)by[k][1]];
-			json_object *r = json_object_new_object();
-
-			json_object_object_add(r, "rank", json_object_new_int((int)by[k][1]));
-			json_object_object_add(r, "reads", num(x->reads));
-			json_object_object_add(r, "writes", num(x->writes));
-			json_object_object_add(r, "bytes_read", num(x->bytes_read));
-			json_object_object_add(r, "bytes_written", num(x->bytes_written));
-			json_object_object_add(
-				r, "sequential",
-				num(x->calls > 1 ? x->sequential / (x->calls - 1) : 1));
-			json_object_array_add(ranks, r);
-		}
-		{
-			json_object *f = json_object_new_object();
-
-			json_object_object_add(f, "ranks", ranks);
-			json_object_object_add(f, "ranks_with_calls",
-					       json_object_new_int64((int64_t)n));
-			json_object_object_add(out, job->files[i].name, f);
-		}
-		free(by);
-	}
-out:
-	free(total);
-	free(order);
-	free(slot);
-	free(d);
-	return out;
-}
-
 json_object *report_model(const struct an_job *job, json_object *analyses, json_object *kernels,
 			  const char *source)
 {
@@ -744,7 +612,9 @@ json_object *report_model(const struct an_job *job, json_object *analyses, json_
 	json_object_object_add(m, "amr", json_object_get(result_of(analyses, "amr")));
 	json_object_object_add(m, "ranks", ranks(job));
 	json_object_object_add(m, "files", files(job));
-	json_object_object_add(m, "file_ranks", file_ranks(job));
+	json_object_object_add(m, "file_ranks", report_file_ranks(job));
+	json_object_object_add(m, "rank_files",
+			       report_rank_files(job, json_object_object_get(m, "findings")));
 	json_object_object_add(m, "analyses", json_object_get(analyses));
 	return m;
 }

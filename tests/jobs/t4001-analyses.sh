@@ -250,8 +250,9 @@ like "$(cat "$TEST_TMP/last.out")" "0 jobs analysed" "has nothing to do"
 q "UPDATE analysis_results SET version = 0 WHERE job = ${id[fixed]} AND analysis = 'amr'" >/dev/null
 ok "the nightly run after an analysis's version changed" "$analyze"
 like "$(cat "$TEST_TMP/last.out")" "1 jobs analysed" "analyses the job lacking the new version"
+amr_version=$("$analyze" --list | awk '$1 == "amr" { sub(/^v/, "", $2); print $2 }')
 is "$(q "SELECT string_agg(version::text, ' ' ORDER BY version) FROM analysis_results
-	WHERE job = ${id[fixed]} AND analysis = 'amr'")" "0 3" "both versions stand side by side"
+	WHERE job = ${id[fixed]} AND analysis = 'amr'")" "0 $amr_version" "both versions stand side by side"
 ok "--since/--until re-analyse a period" "$analyze" --since 2000-01-01 --until 2100-01-01 --only amr
 like "$(cat "$TEST_TMP/last.out")" "19 jobs analysed" "every job in it"
 

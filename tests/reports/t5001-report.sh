@@ -3,11 +3,14 @@
 # message and no network request (its own Content-Security-Policy would
 # report one), screenshots are kept as artifacts, a job whose file names
 # are hostile HTML renders them as text, --json holds the same findings,
-# and bad input gets a clear error.
+# a finding's ranks and files open to their drill-downs (from the trace, or
+# the counters), the page fits a laptop's window and prints whole, and bad
+# input gets a clear error.
 . "$IOA_SOURCE_DIR/tests/lib/test-lib.sh"
 . "$IOA_SOURCE_DIR/tests/lib/runtime-lib.sh"
 require_pg
 require_mpi
+require_cmd pdftotext
 chromium=$(command -v chromium || true)
 [ -n "$chromium" ] || skip_all "no chromium (Debian's chromium package)"
 
@@ -132,6 +135,79 @@ print(" ".join("%d:%d:%d:%d" % (r["rank"], r["bytes_written"], r["writes"], roun
 	"a shared file's ranks: their bytes, writes and sequential share, the most bytes first"
 like "$(cat "$page")" "<details class=\"drill\"><summary>$data/amr.2</summary><table class=\"evidence\"><tr><th>rank</th>" \
 	"the files table opens a file to its ranks' calls"
+
+# A rank a finding names opens to its files: the AMR head writer is rank 3, which
+# carries 8 parts of 48 KiB of amr.2 in 64 KiB writes (tests/jobs/ground-truth.c).
+like "$(cat "$page")" '<th>head rank</th><td><a href="#rank-3">3</a></td>' \
+	"a rank in a finding's evidence links to its files"
+like "$(cat "$page")" '<details class="drill" id="rank-3"><summary>rank 3: 5 files, ' \
+	"which the page lists under Ranks"
+is "$(python3 -c 'import json, sys
+f = [x for x in json.load(open("amr.json"))["rank_files"]["3"]["files"] if x["file"] == sys.argv[1]]
+print(" ".join("%d:%d" % (x["bytes_written"], x["writes"]) for x in f))' "$data/amr.2")" \
+	"393216:6" "with its bytes and writes on each file"
+dom=$(run_timeout 120 "$chromium" --headless=new --no-sandbox --disable-gpu \
+	--user-data-dir="$TEST_TMP/chromium" --host-resolver-rules="MAP * ~NOTFOUND" \
+	--dump-dom "file://$page#rank-3" 2>/dev/null)
+like "$dom" '<details class="drill" id="rank-3" open="">' "in Chromium, following the link opens the rank's files"
+file_row=$(grep -oE '<tr id="file-[0-9]+"><td class="name"><details class="drill"><summary>[^<]*/amr\.2<' "$page" |
+	grep -oE 'file-[0-9]+')
+dom=$(run_timeout 120 "$chromium" --headless=new --no-sandbox --disable-gpu \
+	--user-data-dir="$TEST_TMP/chromium" --host-resolver-rules="MAP * ~NOTFOUND" \
+	--dump-dom "file://$page#$file_row" 2>/dev/null)
+like "$dom" "<tr id=\"$file_row\"><td class=\"name\"><details class=\"drill\" open=\"\">" \
+	"and a link to a file's row opens its ranks"
+
+# On a laptop's screen and narrower, nothing scrolls sideways: the plots shrink with
+# the window (each has its viewBox) rather than being cut.
+is "$(grep -o '<svg [^>]*>' "$page" | grep -vc 'viewBox="0 0 [0-9]* [0-9]*"')" 0 "every plot scales"
+for width in 1366 800; do
+	sed 's|</body>|<script>document.body.dataset.fit = document.documentElement.scrollWidth <= innerWidth</script></body>|' \
+		"$page" >fit.html
+	like "$(run_timeout 120 "$chromium" --headless=new --no-sandbox --disable-gpu \
+		--user-data-dir="$TEST_TMP/chromium" --host-resolver-rules="MAP * ~NOTFOUND" \
+		--window-size=$width,768 --dump-dom "file://$TEST_TMP/fit.html" 2>/dev/null)" \
+		'<body data-fit="true">' "in a window $width pixels wide, the page fits its width"
+done
+# Printed, every finding's evidence and every drill-down is open.
+ok "the page prints to PDF in Chromium" run_timeout 120 "$chromium" --headless=new --no-sandbox \
+	--disable-gpu --user-data-dir="$TEST_TMP/chromium" --host-resolver-rules="MAP * ~NOTFOUND" \
+	--no-pdf-header-footer --print-to-pdf="$artifacts/t5001-print.pdf" "file://$page"
+printed=$(pdftotext -layout "$artifacts/t5001-print.pdf" -)
+like "$printed" 'head rank +3' "with the findings' evidence"
+like "$printed" 'rank 3: 5 files, ' "the ranks' files"
+like "$printed" '[^ ]*/amr\.2 +POSIX +-1' "and the files"
+is "$(grep -cE '^ +3 +0 +6 +0 B +384 KiB +100%' <<<"$printed")" 5 \
+	"with rank 3's calls on each checkpoint file it wrote 384 KiB of"
+
+# Without a trace, the drill-downs come from the counters.  A file per process:
+# each rank's own record, 16 writes of 64 KiB, each after the previous one.
+logs_fpp=$(ioa_logdir)
+ioa_mpi_preload "$logs_fpp" 2 120 -genv IOATLAS_TRACE 0 "$gt" fpp "$data" >/dev/null
+ok "an untraced file-per-process job's report" "$report" "$(ioa_logs "$logs_fpp")" --json -o fpp.json
+is "$(python3 -c 'import json, sys
+f = json.load(open("fpp.json"))["file_ranks"][sys.argv[1]]
+print(f["source"], " ".join("%d:%d:%d:%d" % (r["rank"], r["bytes_written"], r["writes"],
+	round(100 * r["sequential"])) for r in f["ranks"]))' "$data/fpp.1")" "counters 1:1048576:16:100" \
+	"a file opens to its rank's writes, bytes and sequential share, from the counters"
+# A shared file keeps only the sum and its fastest and slowest rank: a rank the
+# findings name shows what the counters keep of it, on each of amr.N, where rank R
+# wrote parts[R] x steps[N] x 16 KiB (parts 1, 4, 2, 8; steps 1, 2, 3, 3, 3).
+logs_amr=$(ioa_logdir)
+mkdir -p "$data/untraced"
+ioa_mpi_preload "$logs_amr" 4 120 -genv IOATLAS_TRACE 0 "$gt" amr "$data/untraced" >/dev/null
+ok "an untraced AMR job's report" "$report" "$(ioa_logs "$logs_amr")" --json -o amr0.json
+is "$(python3 -c 'import json, re
+m = json.load(open("amr0.json"))
+parts, steps = [1, 4, 2, 8], [1, 2, 3, 3, 3]
+rows = bad = 0
+for rank, r in m["rank_files"].items():
+    for e in r["extremes"]:
+        n = int(re.search(r"amr\.([0-9])$", e["file"]).group(1))
+        rows += 1
+        bad += e["bytes"] != parts[int(rank)] * steps[n] * 16384
+print("rows" if rows else "none", bad, m["file_ranks"][m["files"][0]["file"]].get("combined"))')" \
+	"rows 0 True" "each named rank's bytes on the shared files it was fastest or slowest on"
 
 fails "a job the warehouse lacks" "$report" 999999
 like "$(cat "$TEST_TMP/last.out")" "no such job in the warehouse" "is a clear error"
