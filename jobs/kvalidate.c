@@ -10,6 +10,7 @@
 #include <ftw.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,7 @@
 #include <unistd.h>
 
 #include "ioa_counters.h"
+#include "ioa_log.h"
 #include "ioa_logfmt.h"
 #include "ioa_logr.h"
 #include "kgen.h"
@@ -257,12 +259,18 @@ static int read_side(const char *path, struct side *s, struct ioa_buf *err)
 	return rc;
 }
 
-/* Runs argv (environment: env added) and waits, killing it after timeout seconds. */
-static int run(char *const argv[], char *const env[], int timeout, FILE *report)
+/*
+ * Runs argv (environment: env added) and waits, killing it after timeout
+ * seconds.  expect: the seconds it should take (0: unknown), counted on
+ * the progress line (common/ioa_log.h) meanwhile.
+ */
+static int run(char *const argv[], char *const env[], int timeout, double expect, FILE *report)
 {
-	pid_t pid = fork(), w;
+	pid_t pid, w;
 	int status = 0, waited = 0;
 
+	fflush(report);
+	pid = fork();
 	if (pid < 0)
 		return -errno;
 	if (!pid) {
@@ -275,12 +283,20 @@ static int run(char *const argv[], char *const env[], int timeout, FILE *report)
 		fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
 	}
+	if (expect > 0) {
+		ioa_progress_begin("kernel run, seconds of the job's",
+				   (unsigned long long)ceil(expect));
+		ioa_progress_step(0);
+	}
 	while ((w = waitpid(pid, &status, WNOHANG)) == 0 && waited < timeout * 10) {
 		struct timespec ts = {0, 100000000};
 
 		nanosleep(&ts, NULL);
-		waited++;
+		if (++waited % 10 == 0 && expect > 0)
+			ioa_progress_step((unsigned long long)waited / 10);
 	}
+	if (expect > 0)
+		ioa_progress_end();
 	if (w == 0) {
 		kill(-pid, SIGKILL);
 		kill(pid, SIGKILL);
@@ -436,10 +452,10 @@ int kvalidate(const char *dir, const char *log, const struct kvalidate_options *
 		char *rm[] = {"rm", "-rf", run_dir, NULL};
 
 		fprintf(report, "building %s/kernel.c with %s\n", dir, mpicc);
-		rc = run(make, NULL, o->timeout, report);
+		rc = run(make, NULL, o->timeout, 0, report);
 		if (rc)
 			ioa_buf_addf(err, "the kernel does not build (make -C %s)", dir);
-		rc = rc ? rc : run(rm, NULL, 60, report);
+		rc = rc ? rc : run(rm, NULL, 60, 0, report);
 		if (!rc && (mkdir(run_dir, 0755) || mkdir(data, 0755) || mkdir(logs, 0755)))
 			rc = -errno;
 	}
@@ -447,7 +463,7 @@ int kvalidate(const char *dir, const char *log, const struct kvalidate_options *
 		char *prep[] = {mpiexec,     "-n",	   ranks, kernel,
 				"--prepare", "--data-dir", data,  NULL};
 
-		rc = run(prep, NULL, o->timeout, report);
+		rc = run(prep, NULL, o->timeout, 0, report);
 		if (rc)
 			ioa_buf_addf(err, "the kernel's --prepare failed");
 	}
@@ -463,7 +479,7 @@ int kvalidate(const char *dir, const char *log, const struct kvalidate_options *
 		char *env[] = {logdir, NULL};
 
 		fprintf(report, "running it on %s ranks under %s\n", ranks, o->runtime);
-		rc = run(k, env, o->timeout, report);
+		rc = run(k, env, o->timeout, job.seconds, report);
 		if (rc)
 			ioa_buf_addf(err, "the kernel failed under the runtime");
 	}

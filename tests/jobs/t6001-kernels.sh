@@ -38,6 +38,13 @@ for mode in fixed amr collective fpp temp header interleaved barriers compute to
 	unlike "$(cat "$TEST_TMP/k-$mode/kernel.c")" "data-$mode|ground-truth|kernel-shapes" \
 		"$mode: no path or program name of the job in the kernel"
 done
+unlike "$(cat "$TEST_TMP/last.out")" $'kernel run|\r|\033' "validate in a pipe: no progress line"
+# On a terminal (script(1) gives it one), the kernel's run counts the job's seconds.
+tty_out=$(TERM=xterm run_timeout 300 script -qec "$(printf '%q ' "$kernel" validate \
+	"$TEST_TMP/k-fixed" "$(ioa_only_log "$TEST_TMP/logs-fixed")" --runtime "$runtime")" /dev/null)
+like "$tty_out" $'\r\033\\[K[a-z -]+: kernel run, seconds of the job.s [0-9]+/[0-9]+ \\([0-9]+%\\)' \
+	"validate on a terminal: the kernel's run against the job's seconds, redrawn in place"
+like "$tty_out" "counters compared: identical" "between its results"
 # in_kernel MODE REGEX DESCRIPTION (not_in_kernel): what the mode's kernel.c says.
 in_kernel() { like "$(cat "$TEST_TMP/k-$1/kernel.c")" "$2" "$1: $3"; }
 not_in_kernel() { unlike "$(cat "$TEST_TMP/k-$1/kernel.c")" "$2" "$1: $3"; }
