@@ -295,7 +295,7 @@ static int extents_grow(struct rt_extents *e)
 	return 0;
 }
 
-int64_t rt_extents_add(struct rt_extents *e, int64_t start, int64_t end, int64_t *untracked)
+int64_t rt_extents_add_any(struct rt_extents *e, int64_t start, int64_t end, int64_t *untracked)
 {
 	uint32_t first, last, lo, hi;
 	int64_t overlap = 0;

@@ -140,7 +140,18 @@ void rt_values_top4(const struct rt_values *v, int64_t *values, int64_t *counts)
  * Adds [start, end) to the written extents; returns the bytes already
  * written in it.  Adds to *untracked the bytes it could not remember.
  */
-int64_t rt_extents_add(struct rt_extents *e, int64_t start, int64_t end, int64_t *untracked);
+int64_t rt_extents_add_any(struct rt_extents *e, int64_t start, int64_t end, int64_t *untracked);
+
+/* The same, a write right after the last range (a file written in order) inline. */
+static inline int64_t rt_extents_add(struct rt_extents *e, int64_t start, int64_t end,
+				     int64_t *untracked)
+{
+	if (e->used && e->x[e->used - 1].end == start && end > start) {
+		e->x[e->used - 1].end = end;
+		return 0;
+	}
+	return rt_extents_add_any(e, start, end, untracked);
+}
 
 /* Forgets what was written at length and beyond (a truncation; 0: the file is new). */
 void rt_extents_cut(struct rt_extents *e, int64_t length);

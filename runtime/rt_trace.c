@@ -246,6 +246,7 @@ struct tr_state {
 
 /* In the arena (rt_live->trace), so that a spill holds it. */
 static struct tr_state *tr;
+int rt_tracing;
 
 _Thread_local uint64_t rt_trace_parent __attribute__((tls_model("initial-exec")));
 
@@ -312,6 +313,7 @@ int rt_trace_init(uint64_t budget)
 {
 	unsigned i;
 
+	rt_tracing = 0;
 	tr = rt_arena_alloc(&rt.arena, sizeof(*tr));
 	if (!tr)
 		return -ENOMEM;
@@ -338,13 +340,14 @@ int rt_trace_init(uint64_t budget)
 	tr->pow[0] = 1;
 	for (i = 1; i <= TR_W; i++)
 		tr->pow[i] = tr->pow[i - 1] * TR_HASH_BASE;
-	tr->on = 1;
+	tr->on = rt_tracing = 1;
 	return 0;
 }
 
 void rt_trace_adopt(void)
 {
 	tr = rt_live->trace;
+	rt_tracing = tr && tr->on;
 }
 
 uint64_t rt_trace_next_id(void)
@@ -1636,10 +1639,10 @@ static inline __attribute__((always_inline)) void append(const char *op, uint32_
 		tr->io += e->dur;
 }
 
-void rt_trace_io(const char *op, enum ioa_module module, struct rt_record *rec, unsigned flags,
-		 int64_t offset, int64_t length, int64_t aux, int err, double t0, double t1)
+void rt_trace_io_on(const char *op, enum ioa_module module, struct rt_record *rec, unsigned flags,
+		    int64_t offset, int64_t length, int64_t aux, int err, double t0, double t1)
 {
-	if (!tr->on || !rec)
+	if (!tr->on)
 		return;
 	/* The MPI-IO call in progress: its own id, or its sub-calls' parent. */
 	if (rt_trace_parent) {
@@ -2041,7 +2044,7 @@ static void finish(void)
 		memset(&tr->orders, 0, sizeof(tr->orders));
 		tr->norders = 0;
 	}
-	tr->on = 0;
+	tr->on = rt_tracing = 0;
 }
 
 int rt_trace_group(struct ioa_trace *t, double ns_per_tick)

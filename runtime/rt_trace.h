@@ -55,8 +55,19 @@ void rt_trace_adopt(void);
  * rt_now().  Inside an MPI-IO call (rt_trace_parent set) aux becomes the
  * call's id: an MPI-IO event's own, a POSIX event's parent.
  */
-void rt_trace_io(const char *op, enum ioa_module module, struct rt_record *rec, unsigned flags,
-		 int64_t offset, int64_t length, int64_t aux, int err, double t0, double t1);
+void rt_trace_io_on(const char *op, enum ioa_module module, struct rt_record *rec, unsigned flags,
+		    int64_t offset, int64_t length, int64_t aux, int err, double t0, double t1);
+
+/* The trace takes calls (it is on, and not finished): the calls' test, inline. */
+extern int rt_tracing;
+
+static inline void rt_trace_io(const char *op, enum ioa_module module, struct rt_record *rec,
+			       unsigned flags, int64_t offset, int64_t length, int64_t aux, int err,
+			       double t0, double t1)
+{
+	if (rt_tracing && rec)
+		rt_trace_io_on(op, module, rec, flags, offset, length, aux, err, t0, t1);
+}
 
 /* The hints given at an MPI_File_open, as an aux value (0 when none fit). */
 int64_t rt_trace_hints(const char *hints);
