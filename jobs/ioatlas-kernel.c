@@ -91,7 +91,7 @@ static const char *runtime_lib(char *buf, size_t len)
 
 static int validate(int argc, char **argv)
 {
-	struct kvalidate_options o = {.timeout = 600};
+	struct kvalidate_options o = {.timeout = 600, .progress = 1};
 	struct kvalidate_result res;
 	struct ioa_buf err = IOA_BUF_INIT(IOA_LOG_LINE_MAX);
 	const char *dir = NULL, *log = NULL;

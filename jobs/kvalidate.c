@@ -267,9 +267,12 @@ static int read_side(const char *path, struct side *s, struct ioa_buf *err)
 static int run(char *const argv[], char *const env[], int timeout, double expect, FILE *report)
 {
 	pid_t pid, w;
-	int status = 0, waited = 0;
+	int status = 0;
+	struct timespec t0, t;
+	double elapsed = 0;
 
 	fflush(report);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	pid = fork();
 	if (pid < 0)
 		return -errno;
@@ -288,12 +291,14 @@ static int run(char *const argv[], char *const env[], int timeout, double expect
 				   (unsigned long long)ceil(expect));
 		ioa_progress_step(0);
 	}
-	while ((w = waitpid(pid, &status, WNOHANG)) == 0 && waited < timeout * 10) {
+	while ((w = waitpid(pid, &status, WNOHANG)) == 0 && elapsed < timeout) {
 		struct timespec ts = {0, 100000000};
 
 		nanosleep(&ts, NULL);
-		if (++waited % 10 == 0 && expect > 0)
-			ioa_progress_step((unsigned long long)waited / 10);
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		elapsed = (double)(t.tv_sec - t0.tv_sec) + (double)(t.tv_nsec - t0.tv_nsec) * 1e-9;
+		if (expect > 0)
+			ioa_progress_step((unsigned long long)elapsed);
 	}
 	if (expect > 0)
 		ioa_progress_end();
@@ -479,7 +484,7 @@ int kvalidate(const char *dir, const char *log, const struct kvalidate_options *
 		char *env[] = {logdir, NULL};
 
 		fprintf(report, "running it on %s ranks under %s\n", ranks, o->runtime);
-		rc = run(k, env, o->timeout, job.seconds, report);
+		rc = run(k, env, o->timeout, o->progress ? job.seconds : 0, report);
 		if (rc)
 			ioa_buf_addf(err, "the kernel failed under the runtime");
 	}

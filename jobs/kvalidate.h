@@ -19,6 +19,7 @@ struct kvalidate_options {
 	const char *mpiexec; /* NULL: mpiexec.mpich, else mpiexec */
 	int timeout;	     /* seconds for each step */
 	const char *mode;    /* the kernel's --mode (NULL: causal) */
+	int progress;	     /* the kernel's run on the progress line (no other one drawn) */
 };
 
 struct kvalidate_result {

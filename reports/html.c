@@ -33,11 +33,9 @@ static const char style[] =
 	"system-ui,sans-serif;fill:#333}svg "
 	"text.axis{font-style:italic;fill:#556}table.evidence{margin:4px 0;font-size:13px}"
 	"table.evidence "
-	"th{text-align:left;font-weight:normal;color:#556}tr:target{background:#fde9c8}"
-	"@media "
-	"print{nav{display:none}pre{max-height:none}}details.drill:target,tr:target{background:#"
-	"fde9c8}"
-
+	"th{text-align:left;font-weight:normal;color:#556}"
+	"tr:target,details.drill:target{background:#fde9c8}"
+	"@media print{nav{display:none}pre{max-height:none}}"
 	".name{word-break:break-all}.name "
 	"table{word-break:normal;white-space:nowrap}.settings{white-space:pre-line;font-size:12px}"
 	"nav a{margin-right:12px}";

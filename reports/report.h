@@ -47,19 +47,21 @@ json_object *report_model(const struct an_job *job, json_object *analyses, json_
  * {source ("trace" or "counters"), ranks: the 32 ranks moving the most
  * bytes, each {rank, reads, writes, bytes_read, bytes_written, sequential
  * (the share of its calls that began where its previous one ended; null
- * when the counters cannot tell)}, ranks_with_calls, combined (true: the
- * log keeps only the sum over its ranks)}.
+ * when the counters cannot tell)}, ranks_with_calls; or, from the
+ * counters for a file whose record is combined over its ranks, combined
+ * (true: the log keeps only their sum) and no ranks}.
  */
 json_object *report_file_ranks(const struct an_job *job);
 
 /*
- * A rank that findings' evidence names (report_names_rank()) to its files:
- * per rank (at most 32), keyed by its number, {source, files: the 64 moving
- * the most bytes, each {file, reads, writes, bytes_read, bytes_written,
- * sequential}, files_with_calls, shared_files (counters: files whose
- * records are combined over ranks, this rank's share unknown), extremes
- * (counters: those of them it was the fastest or slowest rank of, {file,
- * as, bytes, io_time})}.
+ * A rank that findings' evidence names (report_names_rank(): single ranks
+ * first, then those rank lists write out) to its files: per rank (at most
+ * 32), keyed by its number, {source, files: the 64 moving the most bytes,
+ * each {file, reads, writes, bytes_read, bytes_written, sequential},
+ * files_with_calls, bytes (over all its files), shared_files (counters:
+ * files whose records are combined over ranks, this rank's share unknown),
+ * extremes (counters: those of them it was the fastest or slowest rank
+ * of, {file, as, bytes, io_time})}.
  */
 json_object *report_rank_files(const struct an_job *job, json_object *findings);
 

@@ -9,6 +9,9 @@
  * is combined over ranks keeps only the sum: the drill-downs say so rather
  * than split it.
  */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,23 +28,26 @@
 #define DRILL_RANK_FILES  64
 
 /* One rank's calls on one file. */
-struct drill {
+struct rep_drill {
 	double reads, writes, bytes_read, bytes_written;
 	double calls;	   /* reads and writes */
 	double sequential; /* calls that began where the previous one ended; < 0: unknown */
+	double after;	   /* calls that had a previous one to follow (the share's base) */
 	int64_t next;	   /* trace: where the rank's last call on the file ended */
-	int layer;	   /* counters: the layer its counts are of (layer()), 0: none */
+};
+
+/* The files' layers (file_layers()), and the trace or the counters as the source. */
+struct rep_drill_src {
+	const struct an_job *job;
+	int trace;
+	int *top;		 /* per file: the layer of its highest record, 0: none */
+	unsigned char *combined; /* per file: a record at that layer is combined over ranks */
 };
 
 /* A module's place in the stack: the program calls the highest it has a record of. */
 static int layer(enum ioa_module m)
 {
 	return m == IOA_MOD_MPIIO ? 3 : m == IOA_MOD_STDIO ? 2 : m == IOA_MOD_POSIX ? 1 : 0;
-}
-
-static int from_trace(const struct an_job *job)
-{
-	return job->traced_ranks > 0 && job->traced_ranks == job->nprocs && !job->trace_partial;
 }
 
 /* The event is a read or write the program called that moved bytes, of a file and rank. */
@@ -54,11 +60,19 @@ static int counted(const struct an_job *job, const struct an_event *e)
 	       !(flags & (IOA_TR_SUB | IOA_TR_FAILED));
 }
 
-static void add_event(struct drill *x, const struct an_job *job, const struct an_event *e)
+/* The record is of its file's highest layer: the one the drill-downs count. */
+static int at_top(const struct rep_drill_src *s, const struct an_record *r)
+{
+	return r->file >= 0 && (size_t)r->file < s->job->nfiles && layer(r->module) &&
+	       layer(r->module) == s->top[r->file];
+}
+
+static void add_event(struct rep_drill *x, const struct an_job *job, const struct an_event *e)
 {
 	x->sequential += x->calls > 0 && e->offset == x->next;
+	x->after += x->calls > 0;
 	x->calls++;
-	x->next = e->offset + e->length;
+	x->next = (int64_t)((uint64_t)e->offset + (uint64_t)e->length);
 	if (job->sigs[e->sig].flags & IOA_TR_WRITE) {
 		x->writes++;
 		x->bytes_written += (double)e->length;
@@ -68,72 +82,83 @@ static void add_event(struct drill *x, const struct an_job *job, const struct an
 	}
 }
 
-/* A record's counts into its cell, when of the highest layer the cell has seen. */
-static void add_record(struct drill *x, const struct an_record *r)
+/*
+ * A record's counts into its cell.  POSIX counts a read right after the
+ * previous read and a write right after the previous write (Darshan's
+ * CONSEC counters): the share is of the reads and writes that had one of
+ * their kind before them.  MPI-IO's calls of every kind: independent,
+ * collective, split and non-blocking.
+ */
+static void add_record(struct rep_drill *x, const struct an_record *r)
 {
 	const int64_t *c = r->c;
-	int l = layer(r->module);
+	double reads, writes;
 
-	if (l < x->layer)
-		return;
-	if (l > x->layer)
-		*x = (struct drill){.layer = l};
 	switch (r->module) {
 	case IOA_MOD_POSIX:
-		x->reads += (double)c[POSIX_READS];
-		x->writes += (double)c[POSIX_WRITES];
+		reads = (double)c[POSIX_READS];
+		writes = (double)c[POSIX_WRITES];
 		x->bytes_read += (double)c[POSIX_BYTES_READ];
 		x->bytes_written += (double)c[POSIX_BYTES_WRITTEN];
 		x->sequential += (double)c[POSIX_CONSEC_READS] + (double)c[POSIX_CONSEC_WRITES];
+		x->after += (reads > 0 ? reads - 1 : 0) + (writes > 0 ? writes - 1 : 0);
 		break;
 	case IOA_MOD_STDIO:
-		x->reads += (double)c[STDIO_READS];
-		x->writes += (double)c[STDIO_WRITES];
+		reads = (double)c[STDIO_READS];
+		writes = (double)c[STDIO_WRITES];
 		x->bytes_read += (double)c[STDIO_BYTES_READ];
 		x->bytes_written += (double)c[STDIO_BYTES_WRITTEN];
 		x->sequential = -1;
 		break;
-	default:
-		x->reads += (double)c[MPIIO_INDEP_READS] + (double)c[MPIIO_COLL_READS];
-		x->writes += (double)c[MPIIO_INDEP_WRITES] + (double)c[MPIIO_COLL_WRITES];
+	case IOA_MOD_MPIIO:
+		reads = (double)c[MPIIO_INDEP_READS] + (double)c[MPIIO_COLL_READS] +
+			(double)c[MPIIO_SPLIT_READS] + (double)c[MPIIO_NB_READS];
+		writes = (double)c[MPIIO_INDEP_WRITES] + (double)c[MPIIO_COLL_WRITES] +
+			 (double)c[MPIIO_SPLIT_WRITES] + (double)c[MPIIO_NB_WRITES];
 		x->bytes_read += (double)c[MPIIO_BYTES_READ];
 		x->bytes_written += (double)c[MPIIO_BYTES_WRITTEN];
 		x->sequential = -1;
+		break;
+	default:
+		return;
 	}
+	x->reads += reads;
+	x->writes += writes;
 	x->calls = x->reads + x->writes;
 }
 
-/*
- * Per file, the layer of its highest record (0: none) and whether a record
- * there is combined over ranks.  NULL when out of memory.
- */
-static int *file_layers(const struct an_job *job, unsigned char **combined)
+/* The source of the job's drill-downs; -ENOMEM when out of memory. */
+static int src_init(struct rep_drill_src *s, const struct an_job *job)
 {
-	int *top = calloc(job->nfiles + 1, sizeof(*top));
 	size_t i;
 
-	*combined = calloc(job->nfiles + 1, 1);
-	if (!top || !*combined) {
-		free(top);
-		free(*combined);
-		*combined = NULL;
-		return NULL;
-	}
+	s->job = job;
+	s->trace = job->traced_ranks > 0 && job->traced_ranks == job->nprocs && !job->trace_partial;
+	s->top = calloc(job->nfiles + 1, sizeof(*s->top));
+	s->combined = calloc(job->nfiles + 1, 1);
+	if (!s->top || !s->combined)
+		return -ENOMEM;
 	for (i = 0; i < job->nrecs; i++) {
 		const struct an_record *r = &job->recs[i];
 		int l = layer(r->module);
 
-		if (r->file < 0 || (size_t)r->file >= job->nfiles || l < top[r->file])
+		if (!l || r->file < 0 || (size_t)r->file >= job->nfiles || l < s->top[r->file])
 			continue;
-		if (l > top[r->file])
-			(*combined)[r->file] = 0;
-		top[r->file] = l;
-		(*combined)[r->file] |= r->rank < 0;
+		if (l > s->top[r->file])
+			s->combined[r->file] = 0;
+		s->top[r->file] = l;
+		s->combined[r->file] |= r->rank < 0;
 	}
-	return top;
+	return 0;
 }
 
-static json_object *cell_json(const struct drill *x)
+static void src_release(struct rep_drill_src *s)
+{
+	free(s->top);
+	free(s->combined);
+}
+
+static json_object *cell_json(const struct rep_drill *x)
 {
 	json_object *o = json_object_new_object();
 
@@ -143,7 +168,7 @@ static json_object *cell_json(const struct drill *x)
 	json_object_object_add(o, "bytes_written", an_num(x->bytes_written));
 	json_object_object_add(o, "sequential",
 			       x->sequential < 0 ? NULL
-			       : x->calls > 1	 ? an_num(x->sequential / (x->calls - 1))
+			       : x->after > 0	 ? an_num(fmin(1, x->sequential / x->after))
 						 : an_num(1));
 	return o;
 }
@@ -158,21 +183,24 @@ static int by_bytes_desc(const void *a, const void *b)
 /*
  * The n cells of row (a file's ranks, or a rank's files) that moved the
  * most bytes, at most keep of them, as an array; each with its index
- * under key.  *with: how many had calls.
+ * under key ("rank", or "file": its name).  *with: how many had calls,
+ * *bytes: what they all moved.
  */
-static json_object *top_cells(const struct drill *row, size_t n, size_t keep, const char *key,
-			      const struct an_job *job, size_t *with)
+static json_object *top_cells(const struct rep_drill *row, size_t n, size_t keep, const char *key,
+			      const struct an_job *job, size_t *with, double *bytes)
 {
 	json_object *out = json_object_new_array();
 	double(*by)[2] = calloc(n + 1, sizeof(*by));
 	size_t i, m = 0;
 
 	*with = 0;
+	*bytes = 0;
 	if (!by)
 		return out;
 	for (i = 0; i < n; i++)
 		if (row[i].calls > 0) {
 			by[m][0] = row[i].bytes_read + row[i].bytes_written;
+			*bytes += by[m][0];
 			by[m++][1] = (double)i;
 		}
 	qsort(by, m, sizeof(*by), by_bytes_desc);
@@ -191,24 +219,23 @@ static json_object *top_cells(const struct drill *row, size_t n, size_t keep, co
 	return out;
 }
 
-/* Bytes per file at the layer the program called, from the trace or the counters. */
-static double *file_bytes(const struct an_job *job, const int *top, int trace)
+/* Bytes per file at the layer the program called. */
+static double *file_bytes(const struct rep_drill_src *s)
 {
+	const struct an_job *job = s->job;
 	double *total = calloc(job->nfiles + 1, sizeof(*total));
 	size_t i;
 
-	for (i = 0; total && trace && i < job->nev; i++)
+	for (i = 0; total && s->trace && i < job->nev; i++)
 		if (counted(job, &job->ev[i]))
 			total[job->ev[i].file] += (double)job->ev[i].length;
-	for (i = 0; total && !trace && i < job->nrecs; i++) {
-		const struct an_record *r = &job->recs[i];
-		struct drill x = {0};
+	for (i = 0; total && !s->trace && i < job->nrecs; i++) {
+		struct rep_drill x = {0};
 
-		if (r->file < 0 || (size_t)r->file >= job->nfiles ||
-		    layer(r->module) < top[r->file])
+		if (!at_top(s, &job->recs[i]))
 			continue;
-		add_record(&x, r);
-		total[r->file] += x.bytes_read + x.bytes_written;
+		add_record(&x, &job->recs[i]);
+		total[job->recs[i].file] += x.bytes_read + x.bytes_written;
 	}
 	return total;
 }
@@ -216,15 +243,15 @@ static double *file_bytes(const struct an_job *job, const int *top, int trace)
 json_object *report_file_ranks(const struct an_job *job)
 {
 	json_object *out = json_object_new_object();
-	double(*order)[2] = NULL, *total = NULL;
-	int *slot = NULL, *top = NULL, trace = from_trace(job);
-	unsigned char *combined = NULL;
-	struct drill *d = NULL;
-	size_t i, nslots = 0, np = job->nprocs > 0 ? (size_t)job->nprocs : 0;
+	double(*order)[2] = NULL, *total = NULL, bytes;
+	struct rep_drill_src s = {0};
+	struct rep_drill *d = NULL;
+	int *slot = NULL;
+	size_t i, nslots = 0, with, np = job->nprocs > 0 ? (size_t)job->nprocs : 0;
 
-	if (!np || !job->nfiles || np > DRILL_MAX_NPROCS || !(top = file_layers(job, &combined)))
+	if (!np || !job->nfiles || np > DRILL_MAX_NPROCS || src_init(&s, job))
 		goto out;
-	total = file_bytes(job, top, trace);
+	total = file_bytes(&s);
 	order = calloc(job->nfiles, sizeof(*order));
 	slot = malloc(job->nfiles * sizeof(*slot));
 	if (!total || !order || !slot)
@@ -240,44 +267,39 @@ json_object *report_file_ranks(const struct an_job *job)
 	d = nslots ? calloc(nslots * np, sizeof(*d)) : NULL;
 	if (!d)
 		goto out;
-	for (i = 0; trace && i < job->nev; i++) {
+	for (i = 0; s.trace && i < job->nev; i++) {
 		const struct an_event *e = &job->ev[i];
 
 		if (counted(job, e) && slot[e->file] >= 0)
 			add_event(&d[(size_t)slot[e->file] * np + (size_t)e->rank], job, e);
 	}
-	for (i = 0; !trace && i < job->nrecs; i++) {
+	for (i = 0; !s.trace && i < job->nrecs; i++) {
 		const struct an_record *r = &job->recs[i];
 
-		if (r->file >= 0 && (size_t)r->file < job->nfiles && slot[r->file] >= 0 &&
-		    r->rank >= 0 && (size_t)r->rank < np)
+		if (at_top(&s, r) && slot[r->file] >= 0 && r->rank >= 0 && (size_t)r->rank < np)
 			add_record(&d[(size_t)slot[r->file] * np + (size_t)r->rank], r);
 	}
 	for (i = 0; i < job->nfiles; i++) {
 		json_object *f;
-		size_t with;
 
 		if (slot[i] < 0 || !(f = json_object_new_object()))
 			continue;
 		json_object_object_add(f, "source",
-				       json_object_new_string(trace ? "trace" : "counters"));
-		if (!trace && combined[i]) {
+				       json_object_new_string(s.trace ? "trace" : "counters"));
+		if (!s.trace && s.combined[i]) {
 			json_object_object_add(f, "combined", json_object_new_boolean(1));
 			json_object_object_add(f, "ranks", json_object_new_array());
-			json_object_object_add(f, "ranks_with_calls",
-					       json_object_new_int64((int64_t)np));
 		} else {
 			json_object_object_add(f, "ranks",
 					       top_cells(&d[(size_t)slot[i] * np], np, DRILL_RANKS,
-							 "rank", job, &with));
+							 "rank", job, &with, &bytes));
 			json_object_object_add(f, "ranks_with_calls",
 					       json_object_new_int64((int64_t)with));
 		}
 		json_object_object_add(out, job->files[i].name, f);
 	}
 out:
-	free(top);
-	free(combined);
+	src_release(&s);
 	free(total);
 	free(order);
 	free(slot);
@@ -286,7 +308,7 @@ out:
 }
 
 /* Add a rank to the set (ranks[] of *n, at most DRILL_NAMED_RANKS), once. */
-static void name_rank(int64_t rank, const struct an_job *job, int *ranks, size_t *n)
+static void name_rank(long long rank, const struct an_job *job, int *ranks, size_t *n)
 {
 	size_t i;
 
@@ -298,45 +320,49 @@ static void name_rank(int64_t rank, const struct an_job *job, int *ranks, size_t
 	ranks[(*n)++] = (int)rank;
 }
 
-/* A rank list as an_rank_list() writes it: "0,3-5". */
+/*
+ * The ranks a rank list names as the page shows them (an_rank_list()'s
+ * "0,3-5": 0, 3 and 5, the numbers written).
+ */
 static void name_rank_list(const char *s, const struct an_job *job, int *ranks, size_t *n)
 {
 	while (*s && *n < DRILL_NAMED_RANKS) {
 		char *end;
-		long a = strtol(s, &end, 10), b = a;
+		long long r = strtoll(s, &end, 10);
 
 		if (end == s)
 			return;
-		if (*end == '-')
-			b = strtol(end + 1, &end, 10);
-		for (a = a < 0 ? 0 : a; a <= b && a < job->nprocs && *n < DRILL_NAMED_RANKS; a++)
-			name_rank(a, job, ranks, n);
-		if (*end != ',')
+		name_rank(r, job, ranks, n);
+		if (*end != ',' && *end != '-')
 			return;
 		s = end + 1;
 	}
 }
 
-/* The ranks an evidence object names, by report_names_rank()'s keys, depth first. */
-static void evidence_ranks(json_object *o, const struct an_job *job, int *ranks, size_t *n)
+/*
+ * The ranks an evidence object names (report_names_rank()'s keys), depth
+ * first: single ranks when lists is 0, rank lists when it is 1.
+ */
+static void evidence_ranks(json_object *o, int lists, const struct an_job *job, int *ranks,
+			   size_t *n)
 {
 	size_t i;
 
 	if (json_object_is_type(o, json_type_array)) {
 		for (i = 0; i < json_object_array_length(o); i++)
-			evidence_ranks(json_object_array_get_idx(o, i), job, ranks, n);
+			evidence_ranks(json_object_array_get_idx(o, i), lists, job, ranks, n);
 		return;
 	}
 	if (!json_object_is_type(o, json_type_object))
 		return;
 	json_object_object_foreach(o, key, v)
 	{
-		if (report_names_rank(key) && json_object_is_type(v, json_type_int))
+		if (!report_names_rank(key))
+			evidence_ranks(v, lists, job, ranks, n);
+		else if (!lists && json_object_is_type(v, json_type_int))
 			name_rank(json_object_get_int64(v), job, ranks, n);
-		else if (report_names_rank(key) && json_object_is_type(v, json_type_string))
+		else if (lists && json_object_is_type(v, json_type_string))
 			name_rank_list(json_object_get_string(v), job, ranks, n);
-		else
-			evidence_ranks(v, job, ranks, n);
 	}
 }
 
@@ -349,12 +375,13 @@ int report_names_rank(const char *key)
 }
 
 /*
- * The shared files (POSIX records combined over ranks) whose fastest or
- * slowest rank is rank: what the counters keep of its share, {file, as
- * ("fastest" or "slowest"), bytes (read and written), io_time}.
+ * The shared files (records combined over ranks) whose POSIX record names
+ * rank its fastest or slowest: what the counters keep of its share, {file,
+ * as ("fastest" or "slowest"), bytes (read and written), io_time}.
  */
-static json_object *extremes(const struct an_job *job, int rank)
+static json_object *extremes(const struct rep_drill_src *s, int rank)
 {
+	const struct an_job *job = s->job;
 	json_object *out = json_object_new_array();
 	size_t i;
 
@@ -364,7 +391,7 @@ static json_object *extremes(const struct an_job *job, int rank)
 		json_object *e;
 
 		if (r->module != IOA_MOD_POSIX || r->rank >= 0 || r->file < 0 ||
-		    (size_t)r->file >= job->nfiles ||
+		    (size_t)r->file >= job->nfiles || !s->combined[r->file] ||
 		    (r->c[POSIX_SLOWEST_RANK] != rank && r->c[POSIX_FASTEST_RANK] != rank))
 			continue;
 		slowest = r->c[POSIX_SLOWEST_RANK] == rank;
@@ -386,51 +413,54 @@ static json_object *extremes(const struct an_job *job, int rank)
 json_object *report_rank_files(const struct an_job *job, json_object *findings)
 {
 	json_object *out = json_object_new_object();
-	int ranks[DRILL_NAMED_RANKS], *top = NULL, trace = from_trace(job);
-	unsigned char *combined = NULL;
-	struct drill *row = NULL;
-	size_t n = 0, i, k;
+	struct rep_drill_src s = {0};
+	struct rep_drill *row = NULL;
+	int ranks[DRILL_NAMED_RANKS], lists;
+	size_t n = 0, i, k, shared = 0;
 
-	for (i = 0; i < json_object_array_length(findings); i++)
-		evidence_ranks(
-			json_object_object_get(json_object_array_get_idx(findings, i), "evidence"),
-			job, ranks, &n);
-	if (!n || !job->nfiles || !(top = file_layers(job, &combined)) ||
-	    !(row = malloc(job->nfiles * sizeof(*row))))
+	/* Single ranks first: a long list of idle ranks takes the room last. */
+	for (lists = 0; lists < 2; lists++)
+		for (i = 0; json_object_is_type(findings, json_type_array) &&
+			    i < json_object_array_length(findings);
+		     i++)
+			evidence_ranks(json_object_object_get(
+					       json_object_array_get_idx(findings, i), "evidence"),
+				       lists, job, ranks, &n);
+	if (!n || !job->nfiles || src_init(&s, job) || !(row = malloc(job->nfiles * sizeof(*row))))
 		goto out;
+	for (i = 0; !s.trace && i < job->nfiles; i++)
+		shared += s.combined[i] != 0;
 	for (k = 0; k < n; k++) {
 		json_object *o = json_object_new_object();
-		size_t with, shared = 0;
+		size_t with;
+		double bytes;
 		char name[16];
 
 		memset(row, 0, job->nfiles * sizeof(*row));
-		for (i = 0; trace && i < job->nev; i++)
+		for (i = 0; s.trace && i < job->nev; i++)
 			if (job->ev[i].rank == ranks[k] && counted(job, &job->ev[i]))
 				add_event(&row[job->ev[i].file], job, &job->ev[i]);
-		for (i = 0; !trace && i < job->nrecs; i++) {
+		for (i = 0; !s.trace && i < job->nrecs; i++) {
 			const struct an_record *r = &job->recs[i];
 
-			if (r->rank == ranks[k] && r->file >= 0 && (size_t)r->file < job->nfiles &&
-			    !combined[r->file])
+			if (r->rank == ranks[k] && at_top(&s, r) && !s.combined[r->file])
 				add_record(&row[r->file], r);
 		}
-		for (i = 0; !trace && i < job->nfiles; i++)
-			shared += combined[i] != 0;
-		if (!trace)
-			json_object_object_add(o, "extremes", extremes(job, ranks[k]));
 		json_object_object_add(o, "source",
-				       json_object_new_string(trace ? "trace" : "counters"));
+				       json_object_new_string(s.trace ? "trace" : "counters"));
 		json_object_object_add(
 			o, "files",
-			top_cells(row, job->nfiles, DRILL_RANK_FILES, "file", job, &with));
+			top_cells(row, job->nfiles, DRILL_RANK_FILES, "file", job, &with, &bytes));
 		json_object_object_add(o, "files_with_calls", json_object_new_int64((int64_t)with));
+		json_object_object_add(o, "bytes", an_num(bytes));
 		json_object_object_add(o, "shared_files", json_object_new_int64((int64_t)shared));
+		if (!s.trace)
+			json_object_object_add(o, "extremes", extremes(&s, ranks[k]));
 		snprintf(name, sizeof(name), "%d", ranks[k]);
 		json_object_object_add(out, name, o);
 	}
 out:
-	free(top);
-	free(combined);
+	src_release(&s);
 	free(row);
 	return out;
 }

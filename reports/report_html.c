@@ -813,19 +813,20 @@ static void file_drill(struct html *p, const char *name, json_object *m, json_ob
 		html_esc(p, name);
 		return;
 	}
-	json_object_object_add(*shown, name, NULL);
+	json_object_object_add(*shown, name, json_object_new_boolean(1));
 	html_put(p, "<details class=\"drill\"><summary>");
 	html_esc(p, name);
 	html_put(p, "</summary>");
 	if (json_object_get_boolean(get(f, "combined"))) {
 		html_put(p,
-			 "<span class=\"muted\">Shared by all %lld ranks: the log keeps their sum, "
+			 "<span class=\"muted\">Shared by all %d ranks: the log keeps their sum, "
 			 "and the fastest and slowest rank; the calls of each rank need the "
 			 "trace.</span>",
-			 with);
+			 json_object_get_int(get(get(m, "job"), "ranks")));
 	} else {
 		drill_table(p, ranks, "rank", m);
-		html_put(p, "<span class=\"muted\">From the %s", gets(f, "source"));
+		html_put(p, "<span class=\"muted\">From the ");
+		html_esc(p, gets(f, "source"));
 		if (with > (long long)n)
 			html_put(p, "; the %zu ranks moving the most bytes of %lld", n, with);
 		html_put(p, ".</span>");
@@ -862,33 +863,32 @@ static void rank_drills(struct html *p, json_object *m)
 	json_object *ranks = get(m, "rank_files");
 	char a[64];
 
-	if (!json_object_object_length(ranks))
+	if (!json_object_is_type(ranks, json_type_object) || !json_object_object_length(ranks))
 		return;
 	html_put(p, "<p class=\"muted\">The ranks named in the findings, and their files:</p>\n");
 	json_object_object_foreach(ranks, rank, r)
 	{
 		json_object *files = get(r, "files");
-		size_t i, n = json_object_array_length(files);
+		size_t n = json_object_is_type(files, json_type_array)
+				   ? json_object_array_length(files)
+				   : 0;
 		long long with = (long long)json_object_get_int64(get(r, "files_with_calls"));
 		long long shared = (long long)json_object_get_int64(get(r, "shared_files"));
-		double bytes = 0;
 
-		for (i = 0; i < n; i++)
-			bytes += getd(json_object_array_get_idx(files, i), "bytes_read") +
-				 getd(json_object_array_get_idx(files, i), "bytes_written");
 		html_put(p, "<details class=\"drill\" id=\"rank-");
 		html_esc(p, rank);
 		html_put(p, "\"><summary>rank ");
 		html_esc(p, rank);
 		html_put(p, ": %lld file%s%s, %s moved", with, with == 1 ? "" : "s",
-			 shared ? " of its own" : "", html_bytes(bytes, a, sizeof(a)));
+			 shared ? " of its own" : "", html_bytes(getd(r, "bytes"), a, sizeof(a)));
 		if (shared)
 			html_put(p, "; %lld shared by all ranks", shared);
 		html_put(p, "</summary>");
 		if (n)
 			drill_table(p, files, "file", m);
 		extremes_table(p, get(r, "extremes"), m);
-		html_put(p, "<span class=\"muted\">From the %s", gets(r, "source"));
+		html_put(p, "<span class=\"muted\">From the ");
+		html_esc(p, gets(r, "source"));
 		if (with > (long long)n)
 			html_put(p, "; the %zu files moving the most bytes", n);
 		if (shared)
@@ -906,8 +906,9 @@ static void per_rank(struct html *p, json_object *m)
 {
 	json_object *r = get(m, "ranks");
 
-	html_put(p, "<h2>Ranks</h2>\n<p class=\"muted\">From the %s. Bytes written:</p>\n",
-		 gets(r, "source"));
+	html_put(p, "<h2>Ranks</h2>\n<p class=\"muted\">From the ");
+	html_esc(p, gets(r, "source"));
+	html_put(p, ". Bytes written:</p>\n");
 	vbars(p, get(r, "bytes_written"), "#4a78b5", 1);
 	html_put(p, "<p class=\"muted\">Bytes read:</p>\n");
 	vbars(p, get(r, "bytes_read"), "#c0504d", 1);

@@ -176,11 +176,14 @@ in_order() {
 	done | sort -g | tail -n 1
 }
 
-# Fewer writes than an order has runs: each write keeps its own gap.
+# Fewer writes than an order has runs: each write keeps its own gap.  What
+# the program measured and what the runtime did differ by what preempts the
+# program between its clock and the call: 2-3% on a quiet machine, 10% seen
+# when CI's other tests loaded both cores (ignoring the order gives 80%).
 run growing 4 40
 err=$(in_order 4)
-ok "growing: 4 ranks x 40 writes, each rank's gaps come back in order (90% within 10%: $err)" \
-	awk -v e="$err" 'BEGIN { exit !(e <= 0.10) }'
+ok "growing: 4 ranks x 40 writes, each rank's gaps come back in order (90% within 20%: $err)" \
+	awk -v e="$err" 'BEGIN { exit !(e <= 0.20) }'
 rise=$("$IOA_CMD" trace "$log" | sed -n 's/.* pwrite .* gaps=\([0-9.e-]*\)s->\([0-9.e-]*\)s.*/\1 \2/p')
 ok "growing: the compressed view says the gaps rose, from the first to the last ($rise)" \
 	awk -v r="$rise" 'BEGIN { split(r, g, " "); exit !(g[1] > 0 && g[2] >= 2 * g[1]) }'
