@@ -30,7 +30,7 @@ debs="$TEST_TMP/debs"
 at_exit 'debroot_release || exit 1'
 root_timeout=300
 
-plan 48
+plan 50
 
 ok "packaging/build-deb builds the packages" \
 	run_timeout 900 "$IOA_SOURCE_DIR/packaging/build-deb" --out "$debs" -j 2
@@ -172,10 +172,16 @@ like "$(cat "$root/srv/ioatlas/kernels/index.json")" '"name":"mpi-io"' "the nigh
 like "$(in_root -u postgres "psql -tA -d ioatlas -c 'SELECT count(*) FROM ioatlas.analysis_results'")" \
 	"^[1-9]" "and the analyses' results are stored"
 
+# docs/admin.md, Removal: a collector still running (started by hand, as
+# without systemd) is stopped by the package, not left running without its program.
+in_root -u ioatlas 'exec /usr/sbin/ioatlasd' >>"$TEST_TMP/ioatlasd.out" 2>&1 &
+for _ in $(seq 30); do pgrep -f "^/usr/sbin/ioatlasd" >/dev/null && break; sleep 1; done
+ok "a collector runs before the purge" pgrep -f "^/usr/sbin/ioatlasd"
 root_timeout=300
 ok "apt purges the packages" \
 	in_root "DEBIAN_FRONTEND=noninteractive apt-get purge -y -q \
 		ioatlas-runtime ioatlas-dev ioatlas-tools ioatlas-collector ioatlas-doc"
+ok "and stops the collector" sh -c '! pgrep -f "^/usr/sbin/ioatlasd"'
 left=$(find "$root/usr" "$root/etc" "$root/lib/systemd" -name '*ioatlas*' 2>/dev/null | sed "s|^$root||")
 is "${left:-nothing}" "nothing" "and nothing of theirs is left"
 # The site-wide recipe appended to initrc stays (the admin's edit), and a

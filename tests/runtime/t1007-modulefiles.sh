@@ -20,7 +20,7 @@ work="$TEST_TMP/work"
 mkdir -p "$work"
 unset LD_PRELOAD IOATLAS_LOGDIR MODULEPATH LOADEDMODULES _LMFILES_
 
-plan 18
+plan 20
 
 ok "the tree installs" run_timeout 120 cmake --install "$IOA_BUILD_DIR" --prefix "$prefix"
 . "$lmod_init"
@@ -120,5 +120,12 @@ gone_env=$(env -i HOME="$HOME" PATH="$PATH" USER="$(id -un)" \
 	echo \"\$LOADEDMODULES|\${LD_PRELOAD:-}\"" 2>"$TEST_TMP/gone.err")
 is "$gone_env|$(cat "$TEST_TMP/gone.err")" "StdEnv||" \
 	"without ioatlas, the recipe's login loads StdEnv alone, silently"
+# Lmod removed too (apt's autoremove after the purge): the profile script,
+# still there, does nothing, silently, in sh and bash.
+for shell in sh bash; do
+	is "$(env -i HOME="$HOME" PATH="$PATH" $shell -c \
+		". '$prefix/share/ioatlas/site-default/lmod-z00-StdEnv.sh'; echo \"rc \$?\"" 2>&1)" "rc 0" \
+		"without Lmod, the profile script is silent in $shell"
+done
 
 done_testing
