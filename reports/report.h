@@ -27,6 +27,16 @@
 	"AND r.start_time = j.start_time AND r.analysis = 'insights' "                 \
 	"ORDER BY r.version DESC LIMIT 1) a ON true "
 
+/*
+ * An array's length, 0 for anything else: the model holds analyses'
+ * results as the warehouse stored them, and json-c asserts on the length
+ * of what is not an array.
+ */
+static inline size_t report_len(json_object *a)
+{
+	return json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;
+}
+
 /* Columns of the time plots; rows of the heatmap at most (ranks grouped beyond). */
 #define REPORT_TIME_COLUMNS 96
 #define REPORT_HEAT_ROWS    128

@@ -116,12 +116,12 @@ static void header(struct html *p, json_object *m)
 	html_put(p, "<tr><td>ranks, nodes</td><td>%d ranks on %d node%s",
 		 json_object_get_int(get(job, "ranks")), json_object_get_int(get(job, "nodes")),
 		 json_object_get_int(get(job, "nodes")) == 1 ? "" : "s");
-	for (i = 0; i < json_object_array_length(hosts) && i < 16; i++) {
+	for (i = 0; i < report_len(hosts) && i < 16; i++) {
 		html_put(p, "%s", i ? ", " : ": ");
 		html_esc(p, json_object_get_string(json_object_array_get_idx(hosts, i)));
 	}
-	if (json_object_array_length(hosts) > 16)
-		html_put(p, " and %zu more", json_object_array_length(hosts) - 16);
+	if (report_len(hosts) > 16)
+		html_put(p, " and %zu more", report_len(hosts) - 16);
 	snprintf(buf, sizeof(buf), "%.3f s", getd(job, "seconds"));
 	html_put(p, "</td></tr>\n<tr><td>run time</td><td>%s</td></tr>\n", buf);
 	html_put(p, "<tr><td>clock</td><td>");
@@ -134,7 +134,7 @@ static void header(struct html *p, json_object *m)
 		json_object *notes = get(c, "notes");
 
 		html_put(p, "<div class=\"banner\"><b>Incomplete view.</b><ul>");
-		for (i = 0; i < json_object_array_length(notes); i++) {
+		for (i = 0; i < report_len(notes); i++) {
 			html_put(p, "<li>");
 			html_esc(p, json_object_get_string(json_object_array_get_idx(notes, i)));
 			html_put(p, "</li>");
@@ -165,7 +165,7 @@ static int file_row(json_object *files, const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < json_object_array_length(files); i++)
+	for (i = 0; i < report_len(files); i++)
 		if (!strcmp(gets(json_object_array_get_idx(files, i), "file"), name))
 			return (int)i;
 	return -1;
@@ -271,7 +271,7 @@ static void evidence_value(struct html *p, const char *key, json_object *v, json
 		file_link(p, json_object_get_string(v), m);
 		break;
 	case json_type_array:
-		n = json_object_array_length(v);
+		n = report_len(v);
 		for (i = 0; i < n && i < EVIDENCE_ITEMS; i++) {
 			if (i)
 				html_put(p, json_object_is_type(json_object_array_get_idx(v, i),
@@ -301,9 +301,9 @@ static void findings(struct html *p, json_object *m)
 	size_t i;
 
 	html_put(p, "<h2>Findings</h2>\n");
-	if (!json_object_array_length(list))
+	if (!report_len(list))
 		html_put(p, "<p class=\"muted\">No findings.</p>\n");
-	for (i = 0; i < json_object_array_length(list); i++) {
+	for (i = 0; i < report_len(list); i++) {
 		json_object *f = json_object_array_get_idx(list, i);
 		const char *sev = gets(f, "severity");
 
@@ -346,11 +346,11 @@ static void kernels(struct html *p, json_object *m)
 	json_object *list = get(m, "kernels");
 	size_t i;
 
-	if (!json_object_array_length(list))
+	if (!report_len(list))
 		return;
 	html_put(p, "<h2>I/O kernel</h2>\n<p class=\"muted\">A small program that does this "
 		    "job's I/O, with its compute and synchronization gaps.</p>\n<ul>\n");
-	for (i = 0; i < json_object_array_length(list); i++) {
+	for (i = 0; i < report_len(list); i++) {
 		json_object *k = json_object_array_get_idx(list, i);
 
 		html_put(p, "<li>");
@@ -395,7 +395,7 @@ static void cost(struct html *p, json_object *m)
 		    "the POSIX calls it made. Below them, each layer's own time.</p>\n");
 	html_hbars(p, labels, v, 9, 0, "#4a78b5");
 	html_put(p, "<table><tr><th>operation</th><th class=\"n\">count</th></tr>\n");
-	for (i = 0; i < json_object_array_length(ops); i++) {
+	for (i = 0; i < report_len(ops); i++) {
 		json_object *o = json_object_array_get_idx(ops, i);
 
 		html_put(p, "<tr><td>");
@@ -405,7 +405,7 @@ static void cost(struct html *p, json_object *m)
 	html_put(p,
 		 "</table>\n<table><tr><th>file system</th><th>type</th><th class=\"n\">read</th>"
 		 "<th class=\"n\">written</th></tr>\n");
-	for (i = 0; i < json_object_array_length(fs); i++) {
+	for (i = 0; i < report_len(fs); i++) {
 		json_object *o = json_object_array_get_idx(fs, i);
 
 		html_put(p, "<tr><td class=\"name\">");
@@ -468,7 +468,7 @@ static void sizes(struct html *p, json_object *m)
 	html_put(p, "<text x=\"470\" y=\"209\" text-anchor=\"middle\" class=\"axis\">request "
 		    "size (reads/writes)</text></svg>\n<table>");
 	html_put(p, "<tr><th>common size</th><th class=\"n\">count</th></tr>\n");
-	for (i = 0; i < json_object_array_length(common); i++) {
+	for (i = 0; i < report_len(common); i++) {
 		json_object *c = json_object_array_get_idx(common, i);
 
 		html_put(p, "<tr><td>%s (%.0f B)</td><td class=\"n\">%.0f</td></tr>\n",
@@ -559,7 +559,7 @@ static void timeplots(struct html *p, json_object *m)
 		    *marks = get(t, "checkpoints");
 	json_object *rowsum = get(t, "row_bytes"), *rd = get(t, "read_bytes"),
 		    *wr = get(t, "write_bytes");
-	size_t nrows = json_object_array_length(cells), ncols = REPORT_TIME_COLUMNS, r, c;
+	size_t nrows = report_len(cells), ncols = REPORT_TIME_COLUMNS, r, c;
 	double max = 0, rmax = 0, cmax = 0, seconds = getd(t, "seconds");
 	double cw = 6,
 	       rh = nrows > 64	 ? 3
@@ -639,7 +639,7 @@ static void timeplots(struct html *p, json_object *m)
 	html_put(p, "<p class=\"muted\">Bytes over time (red reads, blue writes); shaded: "
 		    "checkpoints, labelled with their bytes.</p>\n");
 	html_svg(p, 60 + ncols * cw + 20, 220, NULL);
-	for (r = 0; r < json_object_array_length(marks); r++) {
+	for (r = 0; r < report_len(marks); r++) {
 		json_object *k = json_object_array_get_idx(marks, r);
 		double x0 = seconds > 0 ? getd(k, "start") / seconds * ncols * cw : 0;
 		double x1 = seconds > 0 ? getd(k, "end") / seconds * ncols * cw : 0;
@@ -689,7 +689,7 @@ static void timeplots(struct html *p, json_object *m)
 static void checkpoints(struct html *p, json_object *m)
 {
 	json_object *amr = get(m, "amr"), *sz = get(amr, "sizes"), *cv = get(amr, "rank_cv");
-	size_t n = json_object_array_length(sz), i;
+	size_t n = report_len(sz), i;
 	double max = 0;
 	char buf[64];
 
@@ -735,7 +735,7 @@ static const char *amount(double v, int as_bytes, char *buf, size_t len)
 /* Bars per rank: the largest value on the axis, each bar's rank and value as its tooltip. */
 static void vbars(struct html *p, json_object *values, const char *color, int as_bytes)
 {
-	size_t n = json_object_array_length(values), i;
+	size_t n = report_len(values), i;
 	double max = 0, w = n ? 900.0 / (double)n : 1;
 	char buf[64];
 
@@ -769,7 +769,7 @@ static void vbars(struct html *p, json_object *values, const char *color, int as
  */
 static void drill_table(struct html *p, json_object *cells, const char *key, json_object *m)
 {
-	size_t i, n = json_object_array_length(cells);
+	size_t i, n = report_len(cells);
 	char a[64], b[64];
 
 	html_put(p,
@@ -805,8 +805,7 @@ static void drill_table(struct html *p, json_object *cells, const char *key, jso
 static void file_drill(struct html *p, const char *name, json_object *m, json_object **shown)
 {
 	json_object *f = get(get(m, "file_ranks"), name), *ranks = get(f, "ranks");
-	size_t n =
-		json_object_is_type(ranks, json_type_array) ? json_object_array_length(ranks) : 0;
+	size_t n = report_len(ranks);
 	long long with = (long long)json_object_get_int64(get(f, "ranks_with_calls"));
 
 	if (!f || (!n && !json_object_get_boolean(get(f, "combined"))) || get(*shown, name)) {
@@ -837,8 +836,7 @@ static void file_drill(struct html *p, const char *name, json_object *m, json_ob
 /* The shared files a rank was the fastest or slowest of: what the counters keep of it. */
 static void extremes_table(struct html *p, json_object *list, json_object *m)
 {
-	size_t i,
-		n = json_object_is_type(list, json_type_array) ? json_object_array_length(list) : 0;
+	size_t i, n = report_len(list);
 	char a[64];
 
 	if (!n)
@@ -869,9 +867,7 @@ static void rank_drills(struct html *p, json_object *m)
 	json_object_object_foreach(ranks, rank, r)
 	{
 		json_object *files = get(r, "files");
-		size_t n = json_object_is_type(files, json_type_array)
-				   ? json_object_array_length(files)
-				   : 0;
+		size_t n = report_len(files);
 		long long with = (long long)json_object_get_int64(get(r, "files_with_calls"));
 		long long shared = (long long)json_object_get_int64(get(r, "shared_files"));
 
@@ -932,8 +928,8 @@ static void files(struct html *p, json_object *m)
 		 "class=\"n\">rank</th><th class=\"n\">reads</th><th class=\"n\">writes</th><th "
 		 "class=\"n\">read</th><th class=\"n\">written</th><th class=\"n\">I/O s</th><th "
 		 "class=\"n\">fastest</th><th class=\"n\">slowest</th></tr></thead><tbody>\n",
-		 json_object_array_length(list));
-	for (i = 0; i < json_object_array_length(list); i++) {
+		 report_len(list));
+	for (i = 0; i < report_len(list); i++) {
 		json_object *f = json_object_array_get_idx(list, i);
 
 		html_put(p, "<tr id=\"file-%zu\"><td class=\"name\">", i);

@@ -190,32 +190,37 @@ static json_object *completeness(const struct an_job *job)
 		json_object_array_add(notes, str(text));
 	}
 	json_object_object_add(o, "notes", notes);
-	json_object_object_add(o, "complete",
-			       json_object_new_boolean(!json_object_array_length(notes)));
+	json_object_object_add(o, "complete", json_object_new_boolean(!report_len(notes)));
 	return o;
 }
 
-/* Findings first: insights by score, then the other analyses' findings in their order. */
+/*
+ * Findings first: insights by score, then the other analyses' findings in
+ * their order.  A result without a list of findings (a stored row of
+ * another shape) adds none.
+ */
 static json_object *findings(json_object *analyses)
 {
 	json_object *out = json_object_new_array();
 	size_t pass, i, k;
 
-	for (pass = 0; pass < 2; pass++)
-		for (i = 0; i < json_object_array_length(analyses); i++) {
+	for (pass = 0; pass < 2 && json_object_is_type(analyses, json_type_array); pass++)
+		for (i = 0; i < report_len(analyses); i++) {
 			json_object *a = json_object_array_get_idx(analyses, i);
 			const char *name =
 				json_object_get_string(json_object_object_get(a, "analysis"));
 			json_object *list = json_object_object_get(
 				json_object_object_get(a, "result"), "findings");
 
-			if (!name || (pass == 0) != !strcmp(name, "insights"))
+			if (!name || (pass == 0) != !strcmp(name, "insights") ||
+			    !json_object_is_type(list, json_type_array))
 				continue;
-			for (k = 0; k < json_object_array_length(list); k++) {
+			for (k = 0; k < report_len(list); k++) {
 				json_object *f = json_object_array_get_idx(list, k);
 				json_object *copy = NULL;
 
-				if (json_object_deep_copy(f, &copy, NULL) || !copy)
+				if (!json_object_is_type(f, json_type_object) ||
+				    json_object_deep_copy(f, &copy, NULL) || !copy)
 					continue;
 				json_object_object_add(copy, "analysis", str(name));
 				json_object_object_add(
@@ -231,7 +236,7 @@ static json_object *result_of(json_object *analyses, const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < json_object_array_length(analyses); i++) {
+	for (i = 0; i < report_len(analyses); i++) {
 		json_object *a = json_object_array_get_idx(analyses, i);
 		const char *n = json_object_get_string(json_object_object_get(a, "analysis"));
 
@@ -434,8 +439,7 @@ static json_object *timeline(const struct an_job *job, json_object *checkpoints)
 		json_object_array_add(reads, num(rd[c]));
 		json_object_array_add(writes, num(wr[c]));
 	}
-	for (i = 0; i < json_object_array_length(json_object_object_get(checkpoints, "phases"));
-	     i++) {
+	for (i = 0; i < report_len(json_object_object_get(checkpoints, "phases")); i++) {
 		json_object *p =
 			json_object_array_get_idx(json_object_object_get(checkpoints, "phases"), i);
 		json_object *m;

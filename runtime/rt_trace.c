@@ -554,7 +554,11 @@ static void hist_open_window(struct tr_hist *h)
 
 static int hist_add_slow(struct tr_hist *h, unsigned bin, uint64_t count, int may_window);
 
-/* Adds count times to bin: in the window, one index. */
+/*
+ * Adds count times to bin: in the window, one index; in the bin the
+ * previous time went to (a loop's steady times, before any window), one
+ * comparison.
+ */
 static inline int hist_add(struct tr_hist *h, unsigned bin, uint64_t count, int may_window)
 {
 	uint32_t i = bin - h->lo;
@@ -562,6 +566,10 @@ static inline int hist_add(struct tr_hist *h, unsigned bin, uint64_t count, int 
 	if (h->window && i < TR_WINDOW_BINS) {
 		h->n += !h->window[i];
 		h->window[i] += count;
+		return 0;
+	}
+	if (h->last < h->nsort && hist_sorted(h)[h->last].bin == bin) {
+		hist_sorted(h)[h->last].count += count;
 		return 0;
 	}
 	return hist_add_slow(h, bin, count, may_window);

@@ -211,6 +211,17 @@ shared = m["file_ranks"][[f for f in m["file_ranks"] if f.endswith("/amr.2")][0]
 print("rows" if rows else "none", bad, shared.get("combined"))')" \
 	"rows 0 True" "each named rank's bytes on the shared files it was fastest or slowest on"
 
+# A stored result of another shape (a hand-edited or foreign row) costs its
+# findings, never the page: json-c would abort on lists that are not lists.
+q "UPDATE analysis_results SET result = '{\"findings\": 5, \"common_sizes\": {\"a\": 1}}'
+	WHERE job = $amr_job AND analysis IN ('insights', 'access');
+	UPDATE analysis_results SET result = '{\"findings\": [7, \"x\", null], \"sizes\": 3, \"rank_cv\": \"y\"}'
+	WHERE job = $amr_job AND analysis = 'amr';
+	UPDATE analysis_results SET result = '{\"findings\": {}, \"phases\": [1, {\"start\": \"x\"}]}'
+	WHERE job = $amr_job AND analysis = 'checkpoints'" >/dev/null
+ok "a report whose stored results have another shape" "$report" "$amr_job" -o odd.html
+like "$(cat odd.html)" "<h2>Files</h2>" "is still whole"
+
 fails "a job the warehouse lacks" "$report" 999999
 like "$(cat "$TEST_TMP/last.out")" "no such job in the warehouse" "is a clear error"
 printf 'not a log' >bad.ioa
