@@ -162,28 +162,29 @@ ok "paced: every compute gap comes back within 10%, as a distribution (worst $er
 # --- gaps where they happened: the time before each write grows from 2 to
 # 8 ms.  Expanded, every rank's gaps come back in the order the program
 # measured them (DIR/gaps.RANK), not only as a distribution.
-# in_order RANKS: the worst rank's 90th percentile of |got - measured| /
-# measured over its writes, in order (1 when a rank's count is wrong).
+# in_order RANKS [Q]: the worst rank's Q-quantile (0.9) of |got - measured|
+# / measured over its writes, in order (1 when a rank's count is wrong).
 in_order() {
-	local r n
+	local r n q=${2:-0.9}
 	n=$(wc -l <"$work/gaps.0")
 	for r in $(seq 0 $(($1 - 1))); do
 		"$IOA_CMD" trace --expand --file d-growing --rank "$r" "$log" |
 			awk '/^#/ { next } $4 == "pwrite" { print $8 - end } { end = $8 + $9 }' |
 			paste - "$work/gaps.$r" |
 			awk '$1 != "" && $2 > 0 { e = ($1 - $2) / $2; print e < 0 ? -e : e }' |
-			sort -g | awk -v n="$n" '{ a[NR] = $1 } END { print NR == n ? a[int(NR * 0.9)] : 1 }'
+			sort -g | awk -v n="$n" -v q="$q" '{ a[NR] = $1 } END { print NR == n ? a[int(NR * q)] : 1 }'
 	done | sort -g | tail -n 1
 }
 
 # Fewer writes than an order has runs: each write keeps its own gap.  What
 # the program measured and what the runtime did differ by what preempts the
-# program between its clock and the call: 2-3% on a quiet machine, 10% seen
-# when CI's other tests loaded both cores (ignoring the order gives 80%).
+# program between its clock and the call: at the 90th percentile 2-3% on a
+# quiet machine, 10% and 20% seen under CI's load on both cores; the
+# median, which a few preempted writes do not move, is held to 10%.
 run growing 4 40
-err=$(in_order 4)
-ok "growing: 4 ranks x 40 writes, each rank's gaps come back in order (90% within 20%: $err)" \
-	awk -v e="$err" 'BEGIN { exit !(e <= 0.20) }'
+err=$(in_order 4 0.5)
+ok "growing: 4 ranks x 40 writes, each rank's gaps come back in order (half within 10%: $err)" \
+	awk -v e="$err" 'BEGIN { exit !(e <= 0.10) }'
 rise=$("$IOA_CMD" trace "$log" | sed -n 's/.* pwrite .* gaps=\([0-9.e-]*\)s->\([0-9.e-]*\)s.*/\1 \2/p')
 ok "growing: the compressed view says the gaps rose, from the first to the last ($rise)" \
 	awk -v r="$rise" 'BEGIN { split(r, g, " "); exit !(g[1] > 0 && g[2] >= 2 * g[1]) }'
