@@ -119,14 +119,17 @@ err=$(sed -n 's/^static const double og[0-9_]*\[40\] = {\(.*\)};$/\1/p' "$k/kern
 ok "growing: the kernel's gaps are the program's, in order (90% within 10%: $err)" \
 	awk -v e="$err" 'BEGIN { exit !(e <= 0.10) }'
 # Replayed (spinning: a loaded machine stretches single gaps, the short
-# ones most), the last ten gaps are still well over the first ten (2.7
-# times in the program; the mean gap everywhere would make them equal).
+# ones most: with a package build beside it, the sums of the first and last
+# ten came within 10% of each other), the least stretched of the last ten
+# gaps is still well over the least stretched of the first ten (the
+# program's: 6.6 against 2 ms; the mean gap everywhere would make them equal).
 rise=$(for r in 0 1; do
 	"$IOA_CMD" trace --expand --rank "$r" "$klog" |
 		awk '/^#/ { next } $4 == "pwrite" && $6 == 4096 { print $8 - end } { end = $8 + $9 }' |
-		awk 'NR <= 10 { a += $1 } NR > 30 { b += $1 } END { print (NR == 40 && a > 0 ? b / a : 0) }'
+		awk 'NR == 1 || (NR <= 10 && $1 < a) { a = $1 } NR == 31 || (NR > 31 && $1 < b) { b = $1 }
+			END { print (NR == 40 && a > 0 ? b / a : 0) }'
 done | sort -g | head -n 1)
-ok "growing: replayed, each rank's last ten gaps are 1.5 times its first ten or more ($rise)" \
+ok "growing: replayed, each rank's shortest of its last ten gaps is 1.5 times its first ten's or more ($rise)" \
 	awk -v r="$rise" 'BEGIN { exit !(r >= 1.5) }'
 
 # The knobs: more iterations, other modes, the names kept when asked.
