@@ -204,7 +204,7 @@ static json_object *findings(json_object *analyses)
 	json_object *out = json_object_new_array();
 	size_t pass, i, k;
 
-	for (pass = 0; pass < 2 && json_object_is_type(analyses, json_type_array); pass++)
+	for (pass = 0; pass < 2; pass++)
 		for (i = 0; i < report_len(analyses); i++) {
 			json_object *a = json_object_array_get_idx(analyses, i);
 			const char *name =
@@ -212,8 +212,7 @@ static json_object *findings(json_object *analyses)
 			json_object *list = json_object_object_get(
 				json_object_object_get(a, "result"), "findings");
 
-			if (!name || (pass == 0) != !strcmp(name, "insights") ||
-			    !json_object_is_type(list, json_type_array))
+			if (!name || (pass == 0) != !strcmp(name, "insights"))
 				continue;
 			for (k = 0; k < report_len(list); k++) {
 				json_object *f = json_object_array_get_idx(list, k);

@@ -1647,11 +1647,10 @@ static inline __attribute__((always_inline)) void append(const char *op, uint32_
 		tr->io += e->dur;
 }
 
+/* Only through rt_trace_io(), whose test of rt_tracing is the trace's on. */
 void rt_trace_io_on(const char *op, enum ioa_module module, struct rt_record *rec, unsigned flags,
 		    int64_t offset, int64_t length, int64_t aux, int err, double t0, double t1)
 {
-	if (!tr->on)
-		return;
 	/* The MPI-IO call in progress: its own id, or its sub-calls' parent. */
 	if (rt_trace_parent) {
 		flags |= module == IOA_MOD_MPIIO ? IOA_TR_ID : IOA_TR_SUB;
