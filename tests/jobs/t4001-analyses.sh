@@ -24,14 +24,16 @@ export IOATLAS_LOGDIR=$logs
 # Runs a ground-truth job (more mpiexec arguments after the mode) and
 # ingests its log; prints the job's id.
 job() {
-	local ranks=$1 mode=$2 before log
+	local ranks=$1 mode=$2 before log j
 	shift 2
 	before=$(ioa_logs "$logs")
 	mkdir -p "$TEST_TMP/data/$mode-$ranks-$#"
 	ioa_mpi_preload "$logs" "$ranks" 120 "$@" "$gt" "$mode" "$TEST_TMP/data/$mode-$ranks-$#" \
 		>/dev/null 2>>"$TEST_TMP/jobs.err" || return 1
 	log=$(comm -13 <(printf '%s\n' "$before") <(ioa_logs "$logs"))
-	"$ingest" "$log" | sed -n 's/^ingested .*: job \([0-9]*\),.*/\1/p'
+	j=$("$ingest" "$log" | sed -n 's/^ingested .*: job \([0-9]*\),.*/\1/p')
+	cp "$log" "$TEST_TMP/job-$j.log" # kept to show when a check fails
+	echo "$j"
 }
 declare -A id
 for mode in fixed amr amr-moving collective fpp temp header shared-header small random; do
@@ -153,7 +155,9 @@ print([p["bytes"] for p in json.load(sys.stdin) if p["checkpoint"]])')
 	[ "$mode" = mixed-untraced ] && [ "$(codes "$j" checkpoints | grep -o coarse_time_bins)" ] &&
 		got="$got (the time bins too coarse to tell, and said so)"
 	like "$got" '^\[1048576, 1048576, 1048576\]( \(the time bins too coarse.*)?$' \
-		"$mode: three checkpoints of 4 x 256 KiB"
+		"$mode: three checkpoints of 4 x 256 KiB" ||
+		diag "what was found:" "$(r "$j" checkpoints '{}')" "the trace:" \
+			"$("$IOA_BUILD_DIR/bin/ioatlas" trace "$TEST_TMP/job-$j.log")"
 done
 
 # Growing then saturating checkpoints with uneven ranks.
