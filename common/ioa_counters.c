@@ -64,7 +64,8 @@ enum ioa_agg ioa_counter_agg(const char *name)
 	    strstr(name, "ALIGNMENT") || strstr(name, "RENAMED_FROM") ||
 	    strstr(name, "FIRST_OFFSET") || strstr(name, "_REC_ID") || strstr(name, "NDIMS") ||
 	    strstr(name, "NPOINTS") || strstr(name, "_SIZE_D") || strstr(name, "DATATYPE_SIZE") ||
-	    strstr(name, "_USE_") || strstr(name, "IS_RECORD_VAR") || !strncmp(name, "LUSTRE_", 7))
+	    strstr(name, "_USE_") || strstr(name, "_CACHE_") || strstr(name, "IS_RECORD_VAR") ||
+	    !strncmp(name, "LUSTRE_", 7))
 		return IOA_AGG_NONE;
 	return IOA_AGG_SUM;
 }

@@ -22,6 +22,14 @@ static void rank_io(enum ioa_module m, const int64_t *c, const double *f, double
 		*time = f[STDIO_F_READ_TIME] + f[STDIO_F_WRITE_TIME] + f[STDIO_F_META_TIME];
 		*bytes = c[STDIO_BYTES_READ] + c[STDIO_BYTES_WRITTEN];
 		break;
+	case IOA_MOD_H5D:
+		*time = f[H5D_F_READ_TIME] + f[H5D_F_WRITE_TIME] + f[H5D_F_META_TIME];
+		*bytes = c[H5D_BYTES_READ] + c[H5D_BYTES_WRITTEN];
+		break;
+	case IOA_MOD_H5F:
+		*time = f[H5F_F_META_TIME];
+		*bytes = 0;
+		break;
 	default:
 		*time = f[MPIIO_F_READ_TIME] + f[MPIIO_F_WRITE_TIME] + f[MPIIO_F_META_TIME];
 		*bytes = c[MPIIO_BYTES_READ] + c[MPIIO_BYTES_WRITTEN];
@@ -34,6 +42,7 @@ struct rt_rank_counters {
 	int fastest, fastest_bytes, slowest, slowest_bytes;
 	int ffastest_time, fslowest_time, fvar_time, fvar_bytes;
 	int access1, access1_count, stride1, stride1_count; /* -1: none */
+	int tuples; /* H5D: its accesses are RT_ACCESS_KEY values each (rt_records.h) */
 };
 
 static const struct rt_rank_counters rank_counters[IOA_MOD_COUNT] = {
@@ -51,6 +60,11 @@ static const struct rt_rank_counters rank_counters[IOA_MOD_COUNT] = {
 			   MPIIO_F_SLOWEST_RANK_TIME, MPIIO_F_VARIANCE_RANK_TIME,
 			   MPIIO_F_VARIANCE_RANK_BYTES, MPIIO_ACCESS1_ACCESS, MPIIO_ACCESS1_COUNT,
 			   -1, -1},
+	[IOA_MOD_H5D] = {H5D_FASTEST_RANK, H5D_FASTEST_RANK_BYTES, H5D_SLOWEST_RANK,
+			 H5D_SLOWEST_RANK_BYTES, H5D_F_FASTEST_RANK_TIME, H5D_F_SLOWEST_RANK_TIME,
+			 H5D_F_VARIANCE_RANK_TIME, H5D_F_VARIANCE_RANK_BYTES, -1, -1, -1, -1, 1},
+	/* Darshan keeps no rank statistics of an HDF5 file. */
+	[IOA_MOD_H5F] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0},
 };
 
 /*
@@ -75,6 +89,29 @@ static void common_values_merge(int64_t *values, int64_t *counts, const int64_t 
 	rt_values_top4(&all, values, counts);
 }
 
+/*
+ * The same for a dataset's four most common accesses (H5D): one rank's
+ * (in its counters src) into the combination's (c; kept: its accesses and
+ * counts, read before the counters combined).
+ */
+static void common_accesses_merge(int64_t *c, const int64_t *kept, const int64_t *kept_counts,
+				  const int64_t *src)
+{
+	struct rt_accesses all = {0};
+	int k;
+
+	for (k = 0; k < 4; k++) {
+		if (kept_counts[k] > 0)
+			rt_accesses_add(&all, &kept[k * RT_ACCESS_KEY], kept_counts[k]);
+		if (src[H5D_ACCESS1_COUNT + k] > 0)
+			rt_accesses_add(&all, &src[H5D_ACCESS1_ACCESS + k * RT_ACCESS_KEY],
+					src[H5D_ACCESS1_COUNT + k]);
+	}
+	memset(&c[H5D_ACCESS1_ACCESS], 0, 4 * RT_ACCESS_KEY * sizeof(*c));
+	memset(&c[H5D_ACCESS1_COUNT], 0, 4 * sizeof(*c));
+	rt_accesses_top4(&all, c);
+}
+
 /* Adds one rank's record of a shared file to its combination. */
 void rt_combine_add(struct rt_combined *cmb, enum ioa_module m, int rank, const int64_t *c,
 		    const double *f)
@@ -93,6 +130,14 @@ void rt_combine_add(struct rt_combined *cmb, enum ioa_module m, int rank, const 
 		cmb->fastest_bytes = cmb->slowest_bytes = bytes;
 	} else {
 		int64_t kept[2][2][4]; /* access sizes, strides: values, counts */
+		int64_t kept_tuples[4 * RT_ACCESS_KEY], kept_tuple_counts[4];
+
+		if (rc->tuples) {
+			memcpy(kept_tuples, &cmb->counters[H5D_ACCESS1_ACCESS],
+			       sizeof(kept_tuples));
+			memcpy(kept_tuple_counts, &cmb->counters[H5D_ACCESS1_COUNT],
+			       sizeof(kept_tuple_counts));
+		}
 
 		for (k = 0; k < 2; k++) {
 			int at = k ? rc->stride1 : rc->access1,
@@ -112,6 +157,8 @@ void rt_combine_add(struct rt_combined *cmb, enum ioa_module m, int rank, const 
 				common_values_merge(&cmb->counters[at], &cmb->counters[at_count],
 						    kept[k][0], kept[k][1], &c[at], &c[at_count]);
 		}
+		if (rc->tuples)
+			common_accesses_merge(cmb->counters, kept_tuples, kept_tuple_counts, c);
 		if (time < cmb->fastest_time) {
 			cmb->fastest_time = time;
 			cmb->fastest_rank = rank;
@@ -149,21 +196,24 @@ void rt_combine_finish(struct rt_combined *cmb)
 	const struct rt_rank_counters *rc = &rank_counters[m];
 	double n = cmb->ranks, mean_t = cmb->time_sum / n, mean_b = cmb->bytes_sum / n;
 
-	cmb->counters[rc->fastest] = cmb->fastest_rank;
-	cmb->counters[rc->fastest_bytes] = cmb->fastest_bytes;
-	cmb->counters[rc->slowest] = cmb->slowest_rank;
-	cmb->counters[rc->slowest_bytes] = cmb->slowest_bytes;
-	cmb->fcounters[rc->ffastest_time] = cmb->fastest_time;
-	cmb->fcounters[rc->fslowest_time] = cmb->slowest_time;
-	cmb->fcounters[rc->fvar_time] = cmb->time_sq / n - mean_t * mean_t;
-	cmb->fcounters[rc->fvar_bytes] = cmb->bytes_sq / n - mean_b * mean_b;
-	/* Packing takes the four most common values from the record's sets: these four. */
-	if (rc->access1 >= 0)
-		common_values_keep(&cmb->rec.access_sizes, &cmb->counters[rc->access1],
-				   &cmb->counters[rc->access1_count]);
-	if (rc->stride1 >= 0)
-		common_values_keep(&cmb->rec.strides, &cmb->counters[rc->stride1],
-				   &cmb->counters[rc->stride1_count]);
+	/* Rank statistics and common values, for the modules that keep them. */
+	if (rc->fastest >= 0) {
+		cmb->counters[rc->fastest] = cmb->fastest_rank;
+		cmb->counters[rc->fastest_bytes] = cmb->fastest_bytes;
+		cmb->counters[rc->slowest] = cmb->slowest_rank;
+		cmb->counters[rc->slowest_bytes] = cmb->slowest_bytes;
+		cmb->fcounters[rc->ffastest_time] = cmb->fastest_time;
+		cmb->fcounters[rc->fslowest_time] = cmb->slowest_time;
+		cmb->fcounters[rc->fvar_time] = cmb->time_sq / n - mean_t * mean_t;
+		cmb->fcounters[rc->fvar_bytes] = cmb->bytes_sq / n - mean_b * mean_b;
+		/* Packing takes the four most common values from the record's sets: these four. */
+		if (rc->access1 >= 0)
+			common_values_keep(&cmb->rec.access_sizes, &cmb->counters[rc->access1],
+					   &cmb->counters[rc->access1_count]);
+		if (rc->stride1 >= 0)
+			common_values_keep(&cmb->rec.strides, &cmb->counters[rc->stride1],
+					   &cmb->counters[rc->stride1_count]);
+	}
 	cmb->rec.counters = cmb->counters;
 	cmb->rec.fcounters = cmb->fcounters;
 	cmb->rec.name = cmb->name;

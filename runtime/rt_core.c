@@ -26,6 +26,7 @@
 
 struct rt_state rt = {.nprocs = 1};
 _Thread_local unsigned rt_inside __attribute__((tls_model("initial-exec")));
+_Thread_local struct rt_above rt_above __attribute__((tls_model("initial-exec")));
 
 int rt_lock_word;
 

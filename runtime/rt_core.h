@@ -68,8 +68,20 @@ extern struct rt_state rt;
 #define RT_IN_RUNTIME 0x10u /* the runtime's own work: start-up, shutdown */
 #define RT_IN_LOCK    0x20u /* holding the record lock: a signal handler's I/O passes */
 #define RT_IN_VFORK   0x40u /* called vfork(): in its child until getpid() says otherwise */
+#define RT_IN_HDF5    0x80u
 
 extern _Thread_local unsigned rt_inside __attribute__((tls_model("initial-exec")));
+
+/*
+ * The layer above MPI-IO this thread is inside (an HDF5 call, rt_hdf5.c),
+ * as the calls it issues underneath see it: the counters of its record that
+ * count them (MPI-IO and POSIX sub-calls) and the file's "went through
+ * MPI-IO" flag; NULLs outside.  Updated by those calls under the lock.
+ */
+struct rt_above {
+	int64_t *mpiio_subcalls, *posix_subcalls, *use_mpiio;
+};
+extern _Thread_local struct rt_above rt_above __attribute__((tls_model("initial-exec")));
 
 /*
  * The MPI library's own I/O.  A POSIX or STDIO call that a thread makes

@@ -94,6 +94,8 @@ void rt_log_finish_record(struct rt_record *rec)
 	} else if (rec->module == IOA_MOD_MPIIO) {
 		rt_values_top4(&rec->access_sizes, &c[MPIIO_ACCESS1_ACCESS],
 			       &c[MPIIO_ACCESS1_COUNT]);
+	} else if (rec->module == IOA_MOD_H5D) {
+		rt_accesses_top4(rec->accesses, c);
 	}
 }
 

@@ -216,6 +216,15 @@ static void rt_mpi_view(struct rt_view *v, MPI_Offset disp, MPI_Datatype etype, 
 	}
 }
 
+/* An MPI-IO call inside an HDF5 call counts there too, and says the file goes through MPI-IO. */
+static inline void rt_note_above(void)
+{
+	if (rt_above.mpiio_subcalls)
+		++*rt_above.mpiio_subcalls;
+	if (rt_above.use_mpiio)
+		*rt_above.use_mpiio = 1;
+}
+
 #define RT_MPI_WRAP(name, args, pre, handler)              \
 	int r;                                             \
 	double t0, t1;                                     \
@@ -231,6 +240,7 @@ static void rt_mpi_view(struct rt_view *v, MPI_Offset disp, MPI_Datatype etype, 
 	rt_mpiio_current = NULL;                           \
 	rt_lock();                                         \
 	handler;                                           \
+	rt_note_above();                                   \
 	rt_unlock();                                       \
 	rt_trace_parent = 0;                               \
 	rt_end(RT_IN_MPIIO);                               \

@@ -365,9 +365,9 @@ void rt_record_failure(struct rt_record *rec, enum ioa_module module, const char
 		rt_live->mpi_library.failed_mpiio++;
 	if (rec && !library) {
 		static const int failed_counter[IOA_MOD_COUNT] = {
-			[IOA_MOD_POSIX] = POSIX_FAILED_CALLS,
-			[IOA_MOD_STDIO] = STDIO_FAILED_CALLS,
-			[IOA_MOD_MPIIO] = MPIIO_FAILED_CALLS,
+			[IOA_MOD_POSIX] = POSIX_FAILED_CALLS, [IOA_MOD_STDIO] = STDIO_FAILED_CALLS,
+			[IOA_MOD_MPIIO] = MPIIO_FAILED_CALLS, [IOA_MOD_H5F] = H5F_FAILED_CALLS,
+			[IOA_MOD_H5D] = H5D_FAILED_CALLS,
 		};
 		rec->counters[failed_counter[module]]++;
 	}
@@ -452,5 +452,37 @@ void rt_records_shift(uint64_t ticks)
 				shift_time(&rec->fcounters[i], ticks, spt);
 			shift_time(&rt_live->modules[m].overflow->fcounters[i], ticks, spt);
 		}
+	}
+}
+
+void rt_accesses_add(struct rt_accesses *t, const int64_t *key, int64_t n)
+{
+	unsigned i;
+
+	for (i = 0; i < t->used; i++)
+		if (!memcmp(t->key[i], key, sizeof(t->key[i]))) {
+			t->count[i] = ioa_counter_sat_add(t->count[i], n);
+			return;
+		}
+	if (t->used < RT_ACCESS_SLOTS) {
+		memcpy(t->key[t->used], key, sizeof(t->key[0]));
+		t->count[t->used++] = n;
+	}
+}
+
+void rt_accesses_top4(const struct rt_accesses *t, int64_t *c)
+{
+	unsigned taken = 0, i, k, best;
+
+	for (k = 0; t && k < 4 && k < t->used; k++) {
+		/* The k-th largest count; among equal counts the first seen. */
+		for (i = 0, best = RT_ACCESS_SLOTS; i < t->used; i++)
+			if (!(taken & (1u << i)) &&
+			    (best == RT_ACCESS_SLOTS || t->count[i] > t->count[best]))
+				best = i;
+		taken |= 1u << best;
+		memcpy(&c[H5D_ACCESS1_ACCESS + k * RT_ACCESS_KEY], t->key[best],
+		       sizeof(t->key[best]));
+		c[H5D_ACCESS1_COUNT + k] = t->count[best];
 	}
 }

@@ -63,6 +63,20 @@ struct rt_bin {
 	uint32_t write_ops;
 };
 
+/*
+ * A dataset's most common accesses (H5D's ACCESS1..4): the bytes and, per
+ * dimension from the fastest-varying one (D1..D5), length and stride of a
+ * regular selection; the first RT_ACCESS_SLOTS distinct ones are counted
+ * exactly, later new ones not at all.
+ */
+#define RT_ACCESS_KEY	11
+#define RT_ACCESS_SLOTS 8
+struct rt_accesses {
+	int64_t key[RT_ACCESS_SLOTS][RT_ACCESS_KEY];
+	int64_t count[RT_ACCESS_SLOTS];
+	unsigned used;
+};
+
 struct rt_record {
 	struct rt_record *next_in_bucket;
 	struct rt_record *next_in_module; /* for shutdown's walk */
@@ -77,9 +91,10 @@ struct rt_record {
 	struct rt_values access_sizes;
 	struct rt_values strides;
 	struct rt_extents written;
-	struct rt_bin *bins; /* RT_BINS, from the first read or write on */
-	const char *hints;   /* MPI-IO: hints given at the last open, "key=value" lines */
-	uint32_t trace_slot; /* 1 + the file's slot in the operation trace, 0 before */
+	struct rt_bin *bins;	      /* RT_BINS, from the first read or write on */
+	const char *hints;	      /* MPI-IO: hints given at the last open, "key=value" lines */
+	struct rt_accesses *accesses; /* H5D: its most common accesses, from the first */
+	uint32_t trace_slot;	      /* 1 + the file's slot in the operation trace, 0 before */
 	int64_t *counters;
 	double *fcounters;
 };
@@ -132,6 +147,15 @@ void rt_values_add(struct rt_values *v, int64_t value);
 
 /* Counts n occurrences of value at once (saturating). */
 void rt_values_add_n(struct rt_values *v, int64_t value, int64_t n);
+
+/* Counts n occurrences of an access (key: RT_ACCESS_KEY values). */
+void rt_accesses_add(struct rt_accesses *t, const int64_t *key, int64_t n);
+
+/*
+ * Writes the four most common accesses of t (NULL: none) into an H5D
+ * record's counters c, ACCESS1..4 and their counts.
+ */
+void rt_accesses_top4(const struct rt_accesses *t, int64_t *c);
 
 /* Writes the four most common values and their counts (Darshan's ACCESS1..4 layout). */
 void rt_values_top4(const struct rt_values *v, int64_t *values, int64_t *counts);

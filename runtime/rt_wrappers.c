@@ -62,12 +62,17 @@ static int rt_resolve(const char *name, void *slot)
 #endif
 
 /*
- * A POSIX call made inside an MPI-IO call counts on the MPI-IO record too
- * (multi-layer attribution); the rest of the runtime sees it as any call.
+ * A POSIX call made inside an MPI-IO call counts on the MPI-IO record too,
+ * and inside an HDF5 call on the HDF5 record (multi-layer attribution); the
+ * rest of the runtime sees it as any call.
  */
-#define RT_NOTE_SUBCALL()                                \
-	if (RT_LAYER == RT_IN_POSIX && rt_mpiio_current) \
-	rt_mpiio_current->counters[MPIIO_POSIX_SUBCALLS]++
+#define RT_NOTE_SUBCALL()                                                   \
+	do {                                                                \
+		if (RT_LAYER == RT_IN_POSIX && rt_mpiio_current)            \
+			rt_mpiio_current->counters[MPIIO_POSIX_SUBCALLS]++; \
+		if (RT_LAYER == RT_IN_POSIX && rt_above.posix_subcalls)     \
+			++*rt_above.posix_subcalls;                         \
+	} while (0)
 
 /* The library hides everything but the wrappers. */
 #define RT_EXPORT __attribute__((visibility("default")))

@@ -1,0 +1,645 @@
+/*
+ * rt_hdf5 — the HDF5 layer's wrappers and handlers (see rt_hdf5.h).
+ *
+ * Each wrapper asks HDF5 what the call will do before making it (the
+ * dataset's name from the location it is opened at, the selection and the
+ * memory type of a read or write, the transfer mode) and, after a call
+ * that succeeded, what it made (a dataset's extent, element size and
+ * chunks; a file's access properties).  Asking after a failed call would
+ * clear the error stack the program is about to print, and asking before
+ * costs nothing the real call does not redo: every HDF5 API call starts by
+ * clearing the stack.  HDF5's automatic error printing is off while the
+ * runtime asks, so a question about a bad identifier prints nothing.
+ */
+#define _GNU_SOURCE
+#include "rt_hdf5.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <link.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/types.h>
+
+#include "rt_core.h"
+#include "rt_hdf5_calls.h"
+#include "rt_posix.h"
+#include "rt_records.h"
+
+#define RT_EXPORT __attribute__((visibility("default")))
+
+/* HDF5's values this module reads (stable since 1.8). */
+#define H5_SEL_POINTS	   1
+#define H5_SEL_HYPERSLABS  2
+#define H5_SEL_ALL	   3
+#define H5_CHUNKED	   2
+#define H5_MPIO_COLLECTIVE 1
+#define H5_MAX_RANK	   32
+/* H5S_ALL is 0; 1.14's H5S_BLOCK and H5S_PLIST are 1 and 2: none is a dataspace of its own. */
+#define H5_SPACE_ID(id) ((id) > 2)
+
+/* The functions the wrappers ask HDF5 with, from the library the real calls live in. */
+#define RT_H5_QUERIES(Q)                                                            \
+	Q(int, H5Sget_select_type, (rt_hid_t))                                      \
+	Q(long long, H5Sget_select_npoints, (rt_hid_t))                             \
+	Q(int, H5Sget_simple_extent_dims, (rt_hid_t, rt_hsize_t *, rt_hsize_t *))   \
+	Q(int, H5Sis_regular_hyperslab, (rt_hid_t))                                 \
+	Q(rt_herr_t, H5Sget_regular_hyperslab,                                      \
+	  (rt_hid_t, rt_hsize_t *, rt_hsize_t *, rt_hsize_t *, rt_hsize_t *))       \
+	Q(rt_herr_t, H5Sclose, (rt_hid_t))                                          \
+	Q(rt_hid_t, H5Dget_space, (rt_hid_t))                                       \
+	Q(rt_hid_t, H5Dget_type, (rt_hid_t))                                        \
+	Q(rt_hid_t, H5Dget_create_plist, (rt_hid_t))                                \
+	Q(size_t, H5Tget_size, (rt_hid_t))                                          \
+	Q(rt_herr_t, H5Tclose, (rt_hid_t))                                          \
+	Q(int, H5Pget_layout, (rt_hid_t))                                           \
+	Q(int, H5Pget_chunk, (rt_hid_t, int, rt_hsize_t *))                         \
+	Q(rt_herr_t, H5Pget_dxpl_mpio, (rt_hid_t, int *))                           \
+	Q(rt_hid_t, H5Fget_access_plist, (rt_hid_t))                                \
+	Q(rt_herr_t, H5Pget_all_coll_metadata_ops, (rt_hid_t, bool *))              \
+	Q(rt_herr_t, H5Pget_coll_metadata_write, (rt_hid_t, bool *))                \
+	Q(rt_herr_t, H5Pget_alignment, (rt_hid_t, rt_hsize_t *, rt_hsize_t *))      \
+	Q(rt_herr_t, H5Pget_cache, (rt_hid_t, int *, size_t *, size_t *, double *)) \
+	Q(rt_herr_t, H5Pclose, (rt_hid_t))                                          \
+	Q(ssize_t, H5Iget_name, (rt_hid_t, char *, size_t))                         \
+	Q(ssize_t, H5Fget_name, (rt_hid_t, char *, size_t))                         \
+	Q(rt_herr_t, H5Eget_auto2, (rt_hid_t, void **, void **))                    \
+	Q(rt_herr_t, H5Eset_auto2, (rt_hid_t, void *, void *))
+
+#define RT_H5_REAL_DECL(ret, name, params, ...) static ret(*rt_h5_real_##name) params;
+#define RT_H5_RESOLVED(name)			(rt_h5_real_##name || h5_resolve(#name, (void *)&rt_h5_real_##name))
+#define RT_H5_REAL(name)			rt_h5_real_##name
+
+static struct {
+#define RT_H5_QUERY_SLOT(ret, name, params) ret(*name) params;
+	RT_H5_QUERIES(RT_H5_QUERY_SLOT)
+#undef RT_H5_QUERY_SLOT
+	int state; /* 0 unresolved, 1 resolved, -1 not to be had */
+} h5q;
+#define RT_H5_ASK(name) h5q.name
+
+/* The file name of the first loaded HDF5 library (dl_iterate_phdr's callback). */
+static int find_hdf5(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	char *found = arg;
+	const char *base = info->dlpi_name ? strrchr(info->dlpi_name, '/') : NULL;
+
+	(void)size;
+	base = base ? base + 1 : info->dlpi_name;
+	if (!base || strncmp(base, "libhdf5", 7) || (base[7] != '.' && base[7] != '_') ||
+	    strlen(info->dlpi_name) >= PATH_MAX)
+		return 0;
+	strcpy(found, info->dlpi_name);
+	return 1;
+}
+
+/*
+ * The next definition of name: dlsym(RTLD_NEXT) finds it when HDF5 came
+ * with the program; a module loaded later with its own scope (h5py's, by
+ * Python's dlopen) keeps its libhdf5 out of that search, so the first
+ * loaded object named libhdf5* is asked (dlopen'ed without loading, once
+ * the loader's iteration is over).  Never this library's own wrapper.
+ */
+static void *h5_next(const char *name)
+{
+	char found[PATH_MAX] = "";
+	void *sym = dlsym(RTLD_NEXT, name), *lib;
+	Dl_info self, where;
+
+	if (sym || !dl_iterate_phdr(find_hdf5, found))
+		return sym;
+	lib = dlopen(found, RTLD_LAZY | RTLD_NOLOAD);
+	sym = lib ? dlsym(lib, name) : NULL;
+	if (sym && dladdr(sym, &where) && dladdr(&h5q, &self) && where.dli_fbase == self.dli_fbase)
+		sym = NULL;
+	return sym;
+}
+
+static int h5_resolve(const char *name, void *slot)
+{
+	int saved_errno = errno;
+	void *sym = h5_next(name);
+
+	memcpy(slot, &sym, sizeof(sym));
+	errno = saved_errno;
+	return sym != NULL;
+}
+
+/* The query functions, from the library a real call was found in (slot: where it is kept). */
+static int h5_queries_ready(const void *slot)
+{
+	Dl_info where;
+	void *lib, *real;
+
+	if (h5q.state)
+		return h5q.state > 0;
+	memcpy(&real, slot, sizeof(real));
+	lib = real && dladdr(real, &where) && where.dli_fname
+		      ? dlopen(where.dli_fname, RTLD_LAZY | RTLD_NOLOAD)
+		      : NULL;
+#define RT_H5_QUERY_FIND(ret, name, params)                 \
+	{                                                   \
+		void *sym = lib ? dlsym(lib, #name) : NULL; \
+		memcpy(&h5q.name, &sym, sizeof(sym));       \
+	}
+	RT_H5_QUERIES(RT_H5_QUERY_FIND)
+#undef RT_H5_QUERY_FIND
+	h5q.state = h5q.H5Eget_auto2 && h5q.H5Eset_auto2 ? 1 : -1;
+	return h5q.state > 0;
+}
+
+RT_HDF5_CALLS(RT_H5_REAL_DECL)
+
+/*
+ * The open files and datasets by identifier: open addressing over a table
+ * from the arena, made at the first HDF5 call (programs without HDF5 pay
+ * nothing).  A dataset keeps its file's record too.  Identifiers past the
+ * table's room go unrecorded.
+ */
+#define RT_H5_SLOTS	1024
+#define RT_H5_TOMBSTONE ((rt_hid_t)-1)
+struct h5_handle {
+	rt_hid_t id;
+	struct rt_record *rec, *file;
+};
+static struct h5_handle *handles;
+
+static struct h5_handle *handle_slot(rt_hid_t id, int for_insert)
+{
+	size_t i, slot = ((uint64_t)id * 0x9E3779B97F4A7C15ull) >> 54; /* 10 bits: RT_H5_SLOTS */
+	struct h5_handle *free_slot = NULL;
+
+	if (!handles && for_insert)
+		handles = rt_arena_alloc(&rt.arena, RT_H5_SLOTS * sizeof(*handles));
+	for (i = 0; handles && i < RT_H5_SLOTS; i++) {
+		struct h5_handle *h = &handles[(slot + i) % RT_H5_SLOTS];
+
+		if (h->id == id && h->rec)
+			return h;
+		if (h->id == RT_H5_TOMBSTONE && !free_slot)
+			free_slot = h;
+		if (!h->id)
+			return for_insert ? (free_slot ? free_slot : h) : NULL;
+	}
+	return for_insert ? free_slot : NULL;
+}
+
+static void handle_set(rt_hid_t id, struct rt_record *rec, struct rt_record *file)
+{
+	struct h5_handle *h = handle_slot(id, 1);
+
+	if (h)
+		*h = (struct h5_handle){id, rec, file};
+}
+
+static void handle_drop(rt_hid_t id)
+{
+	struct h5_handle *h = handle_slot(id, 0);
+
+	if (h)
+		*h = (struct h5_handle){RT_H5_TOMBSTONE, NULL, NULL};
+}
+
+/* Asking HDF5: its error printing off, our own calls unrecorded, errno kept. */
+struct h5_asking {
+	void *func, *data;
+	int err, on;
+};
+
+static void ask_begin(struct h5_asking *a, const void *real_slot)
+{
+	a->err = errno;
+	a->on = h5_queries_ready(real_slot) &&
+		RT_H5_ASK(H5Eget_auto2)(0, &a->func, &a->data) >= 0 &&
+		RT_H5_ASK(H5Eset_auto2)(0, NULL, NULL) >= 0;
+	rt_inside |= RT_IN_RUNTIME;
+}
+
+static void ask_end(struct h5_asking *a)
+{
+	rt_inside &= ~RT_IN_RUNTIME;
+	if (a->on)
+		RT_H5_ASK(H5Eset_auto2)(0, a->func, a->data);
+	errno = a->err;
+}
+
+#define ASKABLE(a, name) ((a)->on && RT_H5_ASK(name))
+
+/* The dimensions of a dataspace, D1 the last (fastest-varying); the rank, or -1. */
+static int space_dims(struct h5_asking *a, rt_hid_t space, rt_hsize_t dims[H5_MAX_RANK])
+{
+	int n;
+
+	if (!ASKABLE(a, H5Sget_simple_extent_dims))
+		return -1;
+	n = RT_H5_ASK(H5Sget_simple_extent_dims)(space, dims, NULL);
+	return n >= 0 && n <= H5_MAX_RANK ? n : -1;
+}
+
+/*
+ * A dataset's record name, "<file>:<path in the file>", from where it is
+ * opened (the file's absolute path from its name as given at open); its
+ * length, and in *flen that of the file's part.  0 when it cannot be told.
+ */
+static size_t dataset_name(struct h5_asking *a, rt_hid_t loc, const char *name, char *out,
+			   size_t out_len, size_t *flen)
+{
+	char file[PATH_MAX];
+	ssize_t n;
+	size_t len;
+	int w;
+
+	if (!name || !ASKABLE(a, H5Fget_name) || !ASKABLE(a, H5Iget_name))
+		return 0;
+	n = RT_H5_ASK(H5Fget_name)(loc, file, sizeof(file));
+	if (n <= 0 || (size_t)n >= sizeof(file))
+		return 0;
+	len = rt_abs_path(AT_FDCWD, file, out, out_len);
+	if (!len || len + 2 >= out_len)
+		return 0;
+	*flen = len;
+	out[len++] = ':';
+	out[len] = '\0';
+	if (name[0] != '/') {
+		n = RT_H5_ASK(H5Iget_name)(loc, out + len, out_len - len);
+		if (n < 0 || (size_t)n >= out_len - len)
+			return 0;
+		len += (size_t)n;
+	}
+	w = snprintf(out + len, out_len - len, "%s%s",
+		     name[0] == '/' || out[len - 1] == '/' ? "" : "/", name);
+	return w >= 0 && (size_t)w < out_len - len ? len + (size_t)w : 0;
+}
+
+/* The record of a file or dataset whose name is path (the file's: its first flen bytes). */
+static struct rt_record *named_record(enum ioa_module m, const char *path, size_t len, size_t flen)
+{
+	char file[PATH_MAX];
+
+	if (!len || flen >= sizeof(file))
+		return NULL;
+	memcpy(file, path, flen);
+	file[flen] = '\0';
+	return rt_config_path_recorded(&rt.config, file) ? rt_record_get(m, path, len) : NULL;
+}
+
+/* What a read or write moves, asked before the call. */
+struct h5_access {
+	int64_t bytes;
+	int sel;		    /* H5_SEL_*, or 0 when unknown */
+	int regular;		    /* a regular hyperslab (or everything) */
+	int collective;		    /* the transfer list asks for collective MPI-IO */
+	int64_t key[RT_ACCESS_KEY]; /* the access as Darshan keeps it (rt_records.h) */
+};
+
+static void access_of(struct h5_asking *a, rt_hid_t dset, rt_hid_t mtype, rt_hid_t mspace,
+		      rt_hid_t fspace, rt_hid_t dxpl, struct h5_access *x)
+{
+	rt_hsize_t start[H5_MAX_RANK], stride[H5_MAX_RANK], count[H5_MAX_RANK], block[H5_MAX_RANK];
+	rt_hid_t space = H5_SPACE_ID(fspace) ? fspace : H5_SPACE_ID(mspace) ? mspace : -1;
+	size_t elem = ASKABLE(a, H5Tget_size) ? RT_H5_ASK(H5Tget_size)(mtype) : 0;
+	long long points;
+	int k, n, mode = 0;
+
+	memset(x, 0, sizeof(*x));
+	if (space < 0 && ASKABLE(a, H5Dget_space))
+		space = RT_H5_ASK(H5Dget_space)(dset);
+	if (space >= 0 && ASKABLE(a, H5Sget_select_type) && ASKABLE(a, H5Sget_select_npoints)) {
+		x->sel = RT_H5_ASK(H5Sget_select_type)(space);
+		points = RT_H5_ASK(H5Sget_select_npoints)(space);
+		if (points > 0 && elem > 0 && (unsigned long long)points <= INT64_MAX / elem)
+			x->bytes = points * (int64_t)elem;
+		x->key[0] = x->bytes;
+		n = space_dims(a, space, count);
+		if (x->sel == H5_SEL_ALL) {
+			x->regular = 1;
+			for (k = 0; k < n && k < 5; k++)
+				x->key[1 + k] = (int64_t)count[n - 1 - k];
+		} else if (x->sel == H5_SEL_HYPERSLABS && ASKABLE(a, H5Sis_regular_hyperslab) &&
+			   RT_H5_ASK(H5Sis_regular_hyperslab)(space) > 0) {
+			x->regular = 1;
+			if (n > 0 && ASKABLE(a, H5Sget_regular_hyperslab) &&
+			    RT_H5_ASK(H5Sget_regular_hyperslab)(space, start, stride, count,
+								block) >= 0)
+				for (k = 0; k < n && k < 5; k++) {
+					x->key[1 + k] =
+						(int64_t)(count[n - 1 - k] * block[n - 1 - k]);
+					x->key[6 + k] = (int64_t)stride[n - 1 - k];
+				}
+		}
+		if (!H5_SPACE_ID(fspace) && !H5_SPACE_ID(mspace) && ASKABLE(a, H5Sclose))
+			RT_H5_ASK(H5Sclose)(space);
+	}
+	if (dxpl > 0 && ASKABLE(a, H5Pget_dxpl_mpio) &&
+	    RT_H5_ASK(H5Pget_dxpl_mpio)(dxpl, &mode) >= 0)
+		x->collective = mode == H5_MPIO_COLLECTIVE;
+}
+
+/* A dataset's shape, element size and chunks, asked after it opened. */
+static void dataset_facts(struct h5_asking *a, rt_hid_t dset, int64_t *c)
+{
+	rt_hsize_t dims[H5_MAX_RANK];
+	rt_hid_t space, type, dcpl;
+	int k, n;
+
+	if (ASKABLE(a, H5Dget_space) && (space = RT_H5_ASK(H5Dget_space)(dset)) >= 0) {
+		n = space_dims(a, space, dims);
+		if (n >= 0) {
+			int64_t points = 1;
+
+			for (k = 0; k < n; k++)
+				points = dims[k] && (uint64_t)points <= INT64_MAX / dims[k]
+						 ? points * (int64_t)dims[k]
+						 : (dims[k] ? INT64_MAX : 0);
+			c[H5D_DATASPACE_NDIMS] = n;
+			c[H5D_DATASPACE_NPOINTS] = points;
+		}
+		if (ASKABLE(a, H5Sclose))
+			RT_H5_ASK(H5Sclose)(space);
+	}
+	if (ASKABLE(a, H5Dget_type) && (type = RT_H5_ASK(H5Dget_type)(dset)) >= 0) {
+		if (ASKABLE(a, H5Tget_size))
+			c[H5D_DATATYPE_SIZE] = (int64_t)RT_H5_ASK(H5Tget_size)(type);
+		if (ASKABLE(a, H5Tclose))
+			RT_H5_ASK(H5Tclose)(type);
+	}
+	if (ASKABLE(a, H5Dget_create_plist) && (dcpl = RT_H5_ASK(H5Dget_create_plist)(dset)) >= 0) {
+		if (ASKABLE(a, H5Pget_layout) && ASKABLE(a, H5Pget_chunk) &&
+		    RT_H5_ASK(H5Pget_layout)(dcpl) == H5_CHUNKED &&
+		    (n = RT_H5_ASK(H5Pget_chunk)(dcpl, H5_MAX_RANK, dims)) > 0 && n <= H5_MAX_RANK)
+			for (k = 0; k < n && k < 5; k++)
+				c[H5D_CHUNK_SIZE_D1 + k] = (int64_t)dims[n - 1 - k];
+		if (ASKABLE(a, H5Pclose))
+			RT_H5_ASK(H5Pclose)(dcpl);
+	}
+}
+
+/* The file-access properties in force, asked after the file opened. */
+static void file_facts(struct h5_asking *a, rt_hid_t file, int64_t *c)
+{
+	rt_hsize_t threshold, alignment;
+	size_t slots, bytes;
+	double w0;
+	int mdc;
+	bool on;
+	rt_hid_t fapl;
+
+	if (!ASKABLE(a, H5Fget_access_plist) || (fapl = RT_H5_ASK(H5Fget_access_plist)(file)) < 0)
+		return;
+	if (ASKABLE(a, H5Pget_all_coll_metadata_ops) &&
+	    RT_H5_ASK(H5Pget_all_coll_metadata_ops)(fapl, &on) >= 0)
+		c[H5F_USE_COLL_METADATA_OPS] = on;
+	if (ASKABLE(a, H5Pget_coll_metadata_write) &&
+	    RT_H5_ASK(H5Pget_coll_metadata_write)(fapl, &on) >= 0)
+		c[H5F_USE_COLL_METADATA_WRITE] = on;
+	if (ASKABLE(a, H5Pget_alignment) &&
+	    RT_H5_ASK(H5Pget_alignment)(fapl, &threshold, &alignment) >= 0) {
+		c[H5F_ALIGNMENT] = (int64_t)alignment;
+		c[H5F_ALIGNMENT_THRESHOLD] = (int64_t)threshold;
+	}
+	if (ASKABLE(a, H5Pget_cache) &&
+	    RT_H5_ASK(H5Pget_cache)(fapl, &mdc, &slots, &bytes, &w0) >= 0) {
+		c[H5F_CHUNK_CACHE_SLOTS] = (int64_t)slots;
+		c[H5F_CHUNK_CACHE_BYTES] = (int64_t)bytes;
+	}
+	if (ASKABLE(a, H5Pclose))
+		RT_H5_ASK(H5Pclose)(fapl);
+}
+
+/* The HDF5 call this thread is in, for the calls it makes underneath. */
+static void above_set(struct rt_record *rec, struct rt_record *file)
+{
+	if (rec && rec->module == IOA_MOD_H5D)
+		rt_above = (struct rt_above){&rec->counters[H5D_MPIIO_SUBCALLS],
+					     &rec->counters[H5D_POSIX_SUBCALLS],
+					     file ? &file->counters[H5F_USE_MPIIO] : NULL};
+	else if (rec)
+		rt_above = (struct rt_above){&rec->counters[H5F_MPIIO_SUBCALLS],
+					     &rec->counters[H5F_POSIX_SUBCALLS],
+					     &rec->counters[H5F_USE_MPIIO]};
+}
+
+static void meta_time(struct rt_record *rec, double t0, double t1)
+{
+	rt_add_time(&rec->fcounters[rec->module == IOA_MOD_H5F ? H5F_F_META_TIME : H5D_F_META_TIME],
+		    &rec->meta_end, t0, t1);
+}
+
+/*
+ * The shape of every wrapper: call through when the runtime is off or this
+ * thread is already inside HDF5 (or the runtime); otherwise pre (outside
+ * the lock, asking HDF5, errno kept), find the records under the lock, make
+ * the real call with the layer above marked for what it issues underneath,
+ * then post (asking again, after a success) and the handler under the lock.
+ * HDF5 reports failure by a negative result; a wrapper that cannot find the
+ * real function returns -1.
+ */
+#define RT_H5_WRAP(ret, name, args, pre, find, post, handler)          \
+	ret r;                                                         \
+	double t0, t1;                                                 \
+	int err;                                                       \
+	struct h5_asking asking;                                       \
+	struct rt_record *rt_rec = NULL, *rt_file = NULL;              \
+	if (!RT_H5_RESOLVED(name))                                     \
+		return (ret)-1;                                        \
+	if (!rt_begin(RT_IN_HDF5))                                     \
+		return RT_H5_REAL(name) args;                          \
+	ask_begin(&asking, (const void *)&RT_H5_REAL(name));           \
+	pre;                                                           \
+	ask_end(&asking);                                              \
+	rt_lock();                                                     \
+	find;                                                          \
+	rt_unlock();                                                   \
+	above_set(rt_rec, rt_file);                                    \
+	t0 = rt_now();                                                 \
+	r = RT_H5_REAL(name) args;                                     \
+	t1 = rt_now();                                                 \
+	err = errno;                                                   \
+	rt_above = (struct rt_above){NULL, NULL, NULL};                \
+	if (r >= 0) {                                                  \
+		ask_begin(&asking, (const void *)&RT_H5_REAL(name));   \
+		post;                                                  \
+		ask_end(&asking);                                      \
+	}                                                              \
+	rt_lock();                                                     \
+	if (rt_rec && r < 0)                                           \
+		rt_record_failure(rt_rec, rt_rec->module, #name, err); \
+	else if (rt_rec)                                               \
+		handler;                                               \
+	rt_unlock();                                                   \
+	rt_end(RT_IN_HDF5);                                            \
+	errno = err;                                                   \
+	return r;
+
+/* H5Fcreate, H5Fopen: the file's record from the name given, its properties after. */
+#define RT_H5_BODY_FOPEN(ret, name, args, path_e)                                               \
+	char fname[PATH_MAX];                                                                   \
+	size_t flen = 0;                                                                        \
+	int64_t facts[H5F_NUM_INDICES] = {0};                                                   \
+	RT_H5_WRAP(ret, name, args, flen = rt_abs_path(AT_FDCWD, path_e, fname, sizeof(fname)), \
+		   rt_rec = named_record(IOA_MOD_H5F, fname, flen, flen),                       \
+		   file_facts(&asking, r, facts), h5_file_open(rt_rec, r, facts, t0, t1))
+
+#define RT_H5_BODY_FFLUSH(ret, name, args, object_e)                                 \
+	RT_H5_WRAP(ret, name, args, (void)0, rt_rec = h5_file_of(object_e), (void)0, \
+		   (rt_rec->counters[H5F_FLUSHES]++, meta_time(rt_rec, t0, t1)))
+
+#define RT_H5_BODY_FCLOSE(ret, name, args, file_e)                                               \
+	RT_H5_WRAP(ret, name, args, (void)0, rt_rec = h5_close_begin(file_e, &rt_file), (void)0, \
+		   h5_close(rt_rec, t0, t1))
+
+/* H5Dcreate*, H5Dopen*: the dataset's name asked before, its facts after. */
+#define RT_H5_BODY_DOPEN(ret, name, args, loc_e, name_e, deprecated)                         \
+	char dname[PATH_MAX + 256];                                                          \
+	size_t dlen = 0, flen = 0;                                                           \
+	int64_t facts[H5D_NUM_INDICES] = {0};                                                \
+	RT_H5_WRAP(ret, name, args,                                                          \
+		   dlen = dataset_name(&asking, loc_e, name_e, dname, sizeof(dname), &flen), \
+		   (rt_file = named_record(IOA_MOD_H5F, dname, dlen ? flen : 0, flen),       \
+		    rt_rec = rt_file ? rt_record_get(IOA_MOD_H5D, dname, dlen) : NULL),      \
+		   dataset_facts(&asking, r, facts),                                         \
+		   h5_dataset_open(rt_rec, rt_file, r, facts, deprecated, t0, t1))
+
+#define RT_H5_BODY_DIO(ret, name, args, is_write, dset_e, mtype_e, mspace_e, fspace_e, dxpl_e) \
+	struct h5_access access;                                                               \
+	RT_H5_WRAP(ret, name, args,                                                            \
+		   access_of(&asking, dset_e, mtype_e, mspace_e, fspace_e, dxpl_e, &access),   \
+		   rt_rec = h5_dataset_of(dset_e, &rt_file), (void)0,                          \
+		   h5_dataset_io(rt_rec, is_write, &access, t0, t1))
+
+#define RT_H5_BODY_DFLUSH(ret, name, args, dset_e)                                              \
+	RT_H5_WRAP(ret, name, args, (void)0, rt_rec = h5_dataset_of(dset_e, &rt_file), (void)0, \
+		   (rt_rec->counters[H5D_FLUSHES]++, meta_time(rt_rec, t0, t1)))
+
+#define RT_H5_BODY_DCLOSE(ret, name, args, dset_e)                                               \
+	RT_H5_WRAP(ret, name, args, (void)0, rt_rec = h5_close_begin(dset_e, &rt_file), (void)0, \
+		   h5_close(rt_rec, t0, t1))
+
+/* The handlers, under the lock. */
+
+static void h5_file_open(struct rt_record *rec, rt_hid_t id, const int64_t *facts, double t0,
+			 double t1)
+{
+	int64_t *c = rec->counters;
+	int i;
+
+	c[H5F_OPENS]++;
+	for (i = H5F_USE_COLL_METADATA_OPS; i <= H5F_CHUNK_CACHE_BYTES; i++)
+		c[i] = facts[i];
+	rt_set_first(&rec->fcounters[H5F_F_OPEN_START_TIMESTAMP], t0);
+	rt_set_last(&rec->fcounters[H5F_F_OPEN_END_TIMESTAMP], t1);
+	meta_time(rec, t0, t1);
+	handle_set(id, rec, rec);
+}
+
+/* The file record of any object of the file: the file itself, or one of its datasets. */
+static struct rt_record *h5_file_of(rt_hid_t id)
+{
+	struct h5_handle *h = handle_slot(id, 0);
+
+	return h ? h->file : NULL;
+}
+
+static struct rt_record *h5_dataset_of(rt_hid_t id, struct rt_record **file)
+{
+	struct h5_handle *h = handle_slot(id, 0);
+
+	*file = h ? h->file : NULL;
+	return h && h->rec->module == IOA_MOD_H5D ? h->rec : NULL;
+}
+
+/* Forgets the identifier before the real close (it may be reused at once by another thread). */
+static struct rt_record *h5_close_begin(rt_hid_t id, struct rt_record **file)
+{
+	struct h5_handle *h = handle_slot(id, 0);
+	struct rt_record *rec = h ? h->rec : NULL;
+
+	*file = h ? h->file : NULL;
+	handle_drop(id);
+	return rec;
+}
+
+static void h5_close(struct rt_record *rec, double t0, double t1)
+{
+	int h5f = rec->module == IOA_MOD_H5F;
+
+	rt_set_first(
+		&rec->fcounters[h5f ? H5F_F_CLOSE_START_TIMESTAMP : H5D_F_CLOSE_START_TIMESTAMP],
+		t0);
+	rt_set_last(&rec->fcounters[h5f ? H5F_F_CLOSE_END_TIMESTAMP : H5D_F_CLOSE_END_TIMESTAMP],
+		    t1);
+	meta_time(rec, t0, t1);
+}
+
+static void h5_dataset_open(struct rt_record *rec, struct rt_record *file, rt_hid_t id,
+			    const int64_t *facts, int deprecated, double t0, double t1)
+{
+	int64_t *c = rec->counters;
+	int i;
+
+	c[H5D_OPENS]++;
+	c[H5D_USE_DEPRECATED] |= deprecated;
+	c[H5D_FILE_REC_ID] = (int64_t)file->id;
+	c[H5D_DATASPACE_NDIMS] = facts[H5D_DATASPACE_NDIMS];
+	c[H5D_DATASPACE_NPOINTS] = facts[H5D_DATASPACE_NPOINTS];
+	c[H5D_DATATYPE_SIZE] = facts[H5D_DATATYPE_SIZE];
+	for (i = H5D_CHUNK_SIZE_D1; i <= H5D_CHUNK_SIZE_D5; i++)
+		c[i] = facts[i];
+	rt_set_first(&rec->fcounters[H5D_F_OPEN_START_TIMESTAMP], t0);
+	rt_set_last(&rec->fcounters[H5D_F_OPEN_END_TIMESTAMP], t1);
+	meta_time(rec, t0, t1);
+	handle_set(id, rec, file);
+}
+
+static void h5_dataset_io(struct rt_record *rec, int is_write, const struct h5_access *x, double t0,
+			  double t1)
+{
+	int64_t *c = rec->counters;
+	double *f = rec->fcounters, elapsed = t1 - t0;
+
+	c[is_write ? H5D_WRITES : H5D_READS]++;
+	c[is_write ? H5D_BYTES_WRITTEN : H5D_BYTES_READ] += x->bytes;
+	if (x->sel == H5_SEL_POINTS)
+		c[H5D_POINT_SELECTS]++;
+	else if (x->regular)
+		c[H5D_REGULAR_HYPERSLAB_SELECTS]++;
+	else if (x->sel == H5_SEL_HYPERSLABS)
+		c[H5D_IRREGULAR_HYPERSLAB_SELECTS]++;
+	c[H5D_USE_MPIIO_COLLECTIVE] |= x->collective;
+	rt_size_bin(c, is_write ? H5D_SIZE_WRITE_AGG_0_100 : H5D_SIZE_READ_AGG_0_100, x->bytes);
+	if (!rec->accesses)
+		rec->accesses = rt_arena_alloc(&rt.arena, sizeof(*rec->accesses));
+	if (rec->accesses)
+		rt_accesses_add(rec->accesses, x->key, 1);
+	if (rec->last_io == (is_write ? 1 : 2))
+		c[H5D_RW_SWITCHES]++;
+	rec->last_io = is_write ? 2 : 1;
+	if (is_write) {
+		rt_set_first(&f[H5D_F_WRITE_START_TIMESTAMP], t0);
+		rt_set_last(&f[H5D_F_WRITE_END_TIMESTAMP], t1);
+		rt_add_time(&f[H5D_F_WRITE_TIME], &rec->write_end, t0, t1);
+		if (f[H5D_F_MAX_WRITE_TIME] < elapsed) {
+			f[H5D_F_MAX_WRITE_TIME] = elapsed;
+			c[H5D_MAX_WRITE_TIME_SIZE] = x->bytes;
+		}
+	} else {
+		rt_set_first(&f[H5D_F_READ_START_TIMESTAMP], t0);
+		rt_set_last(&f[H5D_F_READ_END_TIMESTAMP], t1);
+		rt_add_time(&f[H5D_F_READ_TIME], &rec->read_end, t0, t1);
+		if (f[H5D_F_MAX_READ_TIME] < elapsed) {
+			f[H5D_F_MAX_READ_TIME] = elapsed;
+			c[H5D_MAX_READ_TIME_SIZE] = x->bytes;
+		}
+	}
+}
+
+#define RT_H5_DEFINE(ret, name, params, args, kind, ...)          \
+	RT_EXPORT ret rt_h5_wrapper_##name params __asm__(#name); \
+	RT_EXPORT ret rt_h5_wrapper_##name params                 \
+	{                                                         \
+		RT_H5_BODY_##kind(ret, name, args, __VA_ARGS__)   \
+	}
+RT_HDF5_CALLS(RT_H5_DEFINE)

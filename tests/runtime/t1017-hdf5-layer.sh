@@ -1,0 +1,260 @@
+# t1017-hdf5-layer — the HDF5 layer (H5F and H5D records) on real programs
+# nobody here wrote, against ground truth that is not ours:
+#   - HDF5's parallel example (ph5example.c of libhdf5-doc, built with
+#     h5pcc.mpich -shlib) on 4 MPICH ranks.  ltrace, run on the same
+#     program without the runtime, says which HDF5 calls each rank made,
+#     with what: file names, dataset names, the identifiers they returned,
+#     the transfer lists set collective.  h5py, reading the files back,
+#     says each dataset's shape, element size and chunks.
+#   - h5py's MPI-IO driver on 2 Open MPI ranks (tests/workloads/h5py-mpio.py):
+#     Python loads libhdf5 with a scope of its own, out of the preload's
+#     dlsym(RTLD_NEXT); the ranks say what they wrote.
+# Asserted: the program's output and files are what they are without the
+# runtime; one H5F record per file and one H5D record per dataset
+# ("<file>:/<dataset>"); opens, reads, writes, collective transfers as
+# ltrace saw them; bytes as the points each rank selects (a 1/ranks share of
+# the dataset per write, which the program's own read-back check confirms)
+# times the element size; shapes, element sizes and chunks as the file
+# holds them; and the MPI-IO calls each dataset's calls issued underneath.
+. "$IOA_SOURCE_DIR/tests/lib/test-lib.sh"
+. "$IOA_SOURCE_DIR/tests/lib/runtime-lib.sh"
+require_mpi
+require_cmd h5pcc.mpich
+require_cmd ltrace
+require_cmd mpiexec.openmpi
+h5ex=/usr/share/doc/libhdf5-doc/examples/ph5example.c.gz
+[ -r "$h5ex" ] || skip_all "no $h5ex (libhdf5-doc)"
+python=/usr/bin/python3
+"$python" -c 'import h5py' 2>/dev/null || skip_all "no h5py for $python (python3-h5py)"
+H5PY_ALWAYS_USE_MPI=1 "$python" -c 'import sys, h5py; sys.exit(not h5py.get_config().mpi)' \
+	2>/dev/null || skip_all "no h5py with MPI for $python (python3-h5py-mpi)"
+
+plan 29
+
+work="$TEST_TMP/work"
+mkdir -p "$work/plain" "$work/traced" "$work/ioatlas"
+cd "$work" || exit 1
+export IOATLAS_CONF=/dev/null
+san=
+if [ -n "${IOA_SANITIZE:-}" ]; then
+	san="-fsanitize=$IOA_SANITIZE"
+	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0:verify_asan_link_order=0"
+fi
+gzip -dc "$h5ex" >ph5example.c
+ok "ph5example builds with h5pcc.mpich -shlib" h5pcc.mpich $san -shlib -o ph5shared ph5example.c
+ok "ground truth: it loads libhdf5 (shared)" sh -c 'ldd ph5shared | grep -q "libhdf5[._]"'
+
+# --- ground truth: ltrace, without the runtime.  The prototypes make it
+# print names as strings and identifiers as numbers (hid_t is 64 bits).
+cat >h5.conf <<'EOF'
+long H5Fcreate(string, uint, long, long);
+long H5Fopen(string, uint, long);
+int H5Fclose(long);
+long H5Dcreate2(long, string, long, long, long, long, long);
+long H5Dopen2(long, string, long);
+int H5Dread(long, long, long, long, long, addr);
+int H5Dwrite(long, long, long, long, long, addr);
+int H5Dclose(long);
+int H5Pset_dxpl_mpio(long, int);
+int H5Sselect_hyperslab(long, int, array(ulong,2)*, array(ulong,2)*, array(ulong,2)*, array(ulong,2)*);
+EOF
+calls='H5Fcreate+H5Fopen+H5Fclose+H5Dcreate2+H5Dopen2+H5Dread+H5Dwrite+H5Dclose+H5Pset_dxpl_mpio+H5Sselect_hyperslab'
+ok "ph5example runs under ltrace on 4 ranks" sh -c "cd '$work/traced' && timeout 300 \
+	mpiexec.mpich -n 4 sh -c 'exec ltrace -s 4096 -F \"$work/h5.conf\" -e \"$calls\" \
+		-o \"$work/lt.\$PMI_RANK\" \"$work/ph5shared\" -c -f \"$work/traced/\"' >'$work/traced.out' 2>&1"
+ok "and without anything" sh -c "cd '$work/plain' && timeout 120 mpiexec.mpich -n 4 \
+	-outfile-pattern '$work/plain.out.%r' '$work/ph5shared' -c -f '$work/plain/'"
+logs=$(ioa_logdir)
+ok "and under ioatlas" sh -c "cd '$work/ioatlas' && IOATLAS_LOGDIR='$logs' timeout 120 \
+	mpiexec.mpich -n 4 -genv LD_PRELOAD '$(ioa_preload_list "$IOA_RUNTIME_SO")' \
+	-genv IOATLAS_LOGDIR '$logs' -outfile-pattern '$work/ioatlas.out.%r' \
+	'$work/ph5shared' -c -f '$work/ioatlas/'"
+ok "it checks what it wrote and read back" grep -q "PHDF5 tests finished with no errors" ioatlas.out.0
+said() { for r in 0 1 2 3; do sed "s#$work/$1/#DIR/#" "$1.out.$r"; done; }
+is "$(said ioatlas)" "$(said plain)" "what each rank prints is what it prints without the runtime"
+for f in ParaEg0.h5 ParaEg1.h5; do
+	ok "$f holds what it holds without the runtime" \
+		"$python" -c 'import sys, h5py, numpy
+a, b = (h5py.File(p, "r") for p in sys.argv[1:])
+sys.exit(sorted(a) != sorted(b) or any(not numpy.array_equal(a[k][()], b[k][()]) for k in a))' \
+		"plain/$f" "ioatlas/$f"
+done
+log=$(ioa_only_log "$logs")
+ok "the job leaves one log" test -n "$log"
+
+# truth: per (file, dataset) what ltrace saw over all ranks: "file:/dataset
+# opens reads writes collective" (opens: creates and opens; collective: reads
+# and writes with a transfer list set collective), "file opens", and per
+# dataset its accesses, "access file:/dataset D1 D2 count" (the file space's
+# hyperslab, count x block per dimension, D1 the last).
+"$python" - lt.* >truth.txt <<'EOF'
+import collections, os, re, sys
+call = re.compile(r'^(?:\S+->)?(H5\w+)\((.*)\)\s+= (-?\w+)')
+dsets = collections.defaultdict(lambda: [0, 0, 0, 0])
+access = collections.defaultdict(collections.Counter)
+files = collections.Counter()
+
+def split(args):
+    out, depth, cur = [], 0, ''
+    for ch in args:
+        depth += ch == '['
+        depth -= ch == ']'
+        if ch == ',' and not depth:
+            out.append(cur.strip())
+            cur = ''
+        else:
+            cur += ch
+    return out + [cur.strip()]
+
+def dims(arg):
+    return [int(v) for v in arg.strip('[] ').split(',')] if arg != 'nil' else None
+
+for path in sys.argv[1:]:
+    fname, dname, coll, sel = {}, {}, set(), {}
+    for line in open(path):
+        m = call.match(line)
+        if not m:
+            continue
+        fn, args, ret = m.group(1), split(m.group(2)), m.group(3)
+        if ret.startswith('-'):
+            continue
+        if fn in ('H5Fcreate', 'H5Fopen'):
+            fname[ret] = os.path.basename(args[0].strip('"'))
+            files[fname[ret]] += 1
+        elif fn in ('H5Dcreate2', 'H5Dopen2'):
+            dname[ret] = fname[args[0]] + ':/' + args[1].strip('"').lstrip('/')
+            dsets[dname[ret]][0] += 1
+        elif fn == 'H5Pset_dxpl_mpio' and args[1] == '1':
+            coll.add(args[0])
+        elif fn == 'H5Sselect_hyperslab':
+            count, block = dims(args[4]), dims(args[5])
+            sel[args[0]] = [c * (block[i] if block else 1) for i, c in enumerate(count)]
+        elif fn in ('H5Dread', 'H5Dwrite'):
+            d = dsets[dname[args[0]]]
+            d[1 if fn == 'H5Dread' else 2] += 1
+            d[3] += args[4] in coll
+            access[dname[args[0]]][tuple(reversed(sel[args[3]]))] += 1
+for k in sorted(dsets):
+    print(k, *dsets[k])
+for k in sorted(files):
+    print(k, files[k])
+for k in sorted(access):
+    for a, n in sorted(access[k].items()):
+        print('access', k, *a, n)
+EOF
+diag "what ltrace saw:" "$(cat truth.txt)"
+like "$(cat truth.txt)" '^ParaEg1.h5:/Data1 [0-9]+ [0-9]+ [1-9][0-9]* [1-9]' \
+	"ground truth: ltrace saw collective writes of ParaEg1.h5's datasets"
+
+# ours: the same lines from the log's shared records (rank -1) or the sum of its ranks'.
+"$IOA_CMD" parse "$log" | awk -F '\t' -v dir="$work/ioatlas/" '
+	($1 == "H5D" || $1 == "H5F") { name = $6; sub(dir, "", name); v[$1, name, $4] += $5; n[$1, name] = 1 }
+	END {
+		for (k in n) {
+			split(k, p, SUBSEP)
+			if (p[1] == "H5D")
+				print p[2], v[k, "H5D_OPENS"], v[k, "H5D_READS"], v[k, "H5D_WRITES"], \
+					(v[k, "H5D_USE_MPIIO_COLLECTIVE"] ? "c" : "-")
+			else
+				print p[2], v[k, "H5F_OPENS"]
+		}
+	}' | LC_ALL=C sort >ours.txt
+is "$(awk '{ print $1, $2, $3, $4 }' ours.txt)" \
+	"$(awk '$1 != "access" { print $1, $2, $3, $4 }' truth.txt | LC_ALL=C sort)" \
+	"one record per file and dataset, with the opens, reads and writes ltrace saw"
+is "$(awk 'NF == 5 { print $1, $5 }' ours.txt)" \
+	"$(awk '$1 != "access" && NF == 5 { print $1, ($5 ? "c" : "-") }' truth.txt | LC_ALL=C sort)" \
+	"collective transfers where ltrace saw a collective transfer list used"
+
+# The files as HDF5 reads them back: "file:/dataset ndims points element_size chunk_D1".
+"$python" - ioatlas/ParaEg0.h5 ioatlas/ParaEg1.h5 >facts.txt <<'EOF'
+import sys, h5py
+for path in sys.argv[1:]:
+    f = h5py.File(path, 'r')
+    for k in sorted(f):
+        d = f[k]
+        print('%s:/%s %d %d %d %d' % (path.split('/')[-1], k, d.ndim, d.size, d.dtype.itemsize,
+                                      d.chunks[-1] if d.chunks else 0))
+EOF
+facts() {
+	"$IOA_CMD" parse "$log" | awk -F '\t' -v dir="$work/ioatlas/" '
+		$1 == "H5D" && $2 == -1 { name = $6; sub(dir, "", name); v[name, $4] = $5; n[name] = 1 }
+		END { for (k in n) print k, v[k, "H5D_DATASPACE_NDIMS"], v[k, "H5D_DATASPACE_NPOINTS"],
+			v[k, "H5D_DATATYPE_SIZE"], v[k, "H5D_CHUNK_SIZE_D1"] }' | LC_ALL=C sort
+}
+is "$(facts)" "$(cat facts.txt)" "each dataset's dimensions, points, element size and chunks as the file holds them"
+
+# Bytes: each rank selects a 1/4 share of the dataset per read or write.
+bytes=$("$IOA_CMD" parse "$log" | awk -F '\t' '$1 == "H5D" && $2 == -1 { v[$6, $4] = $5; n[$6] = 1 }
+	END { for (k in n) {
+		share = v[k, "H5D_DATASPACE_NPOINTS"] * v[k, "H5D_DATATYPE_SIZE"] / 4
+		if (v[k, "H5D_BYTES_WRITTEN"] != v[k, "H5D_WRITES"] * share ||
+		    v[k, "H5D_BYTES_READ"] != v[k, "H5D_READS"] * share)
+			print k, v[k, "H5D_BYTES_WRITTEN"], v[k, "H5D_WRITES"], v[k, "H5D_BYTES_READ"], \
+				v[k, "H5D_READS"], share
+	} }')
+is "$bytes" "" "bytes read and written: each call a quarter of the dataset's points times 4 bytes"
+is "$("$IOA_CMD" parse "$log" | awk -F '\t' '$1 == "H5D" && $4 == "H5D_REGULAR_HYPERSLAB_SELECTS" { s += $5 }
+	$1 == "H5D" && ($4 == "H5D_READS" || $4 == "H5D_WRITES") { n += $5 }
+	END { print (s == n && n > 0) ? "all" : s " of " n }')" all \
+	"every read and write a regular hyperslab (the program's H5Sselect_hyperslab blocks)"
+accesses() {
+	"$IOA_CMD" parse "$log" | awk -F '\t' -v dir="$work/ioatlas/" '
+		$1 == "H5D" && $2 == -1 { name = $6; sub(dir, "", name); v[name, $4] = $5; n[name] = 1 }
+		END { for (k in n) for (a = 1; a <= 4; a++) if (v[k, "H5D_ACCESS" a "_COUNT"] > 0)
+			print "access", k, v[k, "H5D_ACCESS" a "_LENGTH_D1"], v[k, "H5D_ACCESS" a "_LENGTH_D2"],
+				v[k, "H5D_ACCESS" a "_COUNT"] }' | LC_ALL=C sort
+}
+is "$(accesses)" "$(grep '^access' truth.txt | LC_ALL=C sort)" \
+	"each dataset's accesses: the hyperslabs' lengths per dimension and how often, as ltrace saw them selected"
+
+# Multi-layer: what each dataset's reads and writes issued underneath.
+sub=$("$IOA_CMD" parse "$log" | awk -F '\t' '$1 == "H5D" && $2 == -1 { v[$6, $4] = $5; n[$6] = 1 }
+	END { for (k in n) if (v[k, "H5D_MPIIO_SUBCALLS"] < v[k, "H5D_READS"] + v[k, "H5D_WRITES"]) print k }')
+is "$sub" "" "every dataset read and write issued MPI-IO calls, counted on the dataset"
+mpiio=$("$IOA_CMD" parse "$log" | awk -F '\t' '$1 == "MPI-IO" && $2 == -1 &&
+	($4 ~ /_(READS|WRITES|OPENS)$/) { n += $5 } END { print n + 0 }')
+above=$("$IOA_CMD" parse "$log" | awk -F '\t' '($1 == "H5D" || $1 == "H5F") && $2 == -1 &&
+	$4 ~ /_MPIIO_SUBCALLS$/ { n += $5 } END { print n + 0 }')
+ok "the MPI-IO opens, reads and writes ($mpiio) all ran inside HDF5 calls ($above counted there)" \
+	test "$mpiio" -gt 0 -a "$above" -ge "$mpiio"
+is "$("$IOA_CMD" parse "$log" | awk -F '\t' '$1 == "H5F" && $4 == "H5F_USE_MPIIO" && $5 != 1 { print $6 }')" "" \
+	"both files went through MPI-IO"
+
+# --- h5py on Open MPI: libhdf5 loaded by Python, found all the same.
+logs=$(ioa_logdir)
+prog="$IOA_SOURCE_DIR/tests/workloads/h5py-mpio.py"
+n=65536
+ompi_run 2 120 -x IOATLAS_LOGDIR="$logs" -x LD_PRELOAD="$(ioa_preload_list "$IOA_RUNTIME_SO")" \
+	"$python" "$prog" "$work/py.h5" "$n" >py.out 2>py.err
+is "$?" 0 "h5py on 2 Open MPI ranks runs under ioatlas" || diag "$(cat py.err)"
+log=$(ioa_only_log "$logs")
+asked=$(awk '{ for (i = 3; i < NF; i += 2) if ($i == "dataset_bytes") b += $(i + 1) } END { print b + 0 }' py.out)
+pyc() { ioa_counter "$log" H5D -1 "$work/py.h5:/x" "$1"; }
+is "$(pyc H5D_WRITES)" 2 "h5py: its dataset written once by each rank"
+is "$(pyc H5D_BYTES_WRITTEN)" "$asked" "h5py: the bytes the ranks say they wrote ($asked)"
+is "$(pyc H5D_USE_MPIIO_COLLECTIVE)" 1 "h5py: collectively (dset.collective)"
+is "$(pyc H5D_DATASPACE_NPOINTS) $(pyc H5D_DATATYPE_SIZE)" \
+	"$("$python" -c 'import sys, h5py; d = h5py.File(sys.argv[1], "r")["x"]; print(d.size, d.dtype.itemsize)' "$work/py.h5")" \
+	"h5py: the dataset's points and element size as the file holds them"
+
+# --- a failed call: HDF5's error stack, which h5py turns into its message, is
+# the program's own, as is errno; the failure is recorded on the file.
+missing() {
+	"$python" -c 'import errno, sys, h5py
+try:
+    h5py.File(sys.argv[1], "r")
+except OSError as e:
+    print(e.errno, e)' "$work/missing.h5" 2>&1
+}
+plain=$(missing)
+logs=$(ioa_logdir)
+preloaded=$(ioa_preload "$logs" missing)
+like "$plain" "^2 .*No such file" "ground truth: h5py says ENOENT and HDF5's reason opening a missing file"
+is "$preloaded" "$plain" "and says the same under the runtime"
+log=$(ioa_only_log "$logs")
+is "$(ioa_counter "$log" H5F 0 "$work/missing.h5" H5F_FAILED_CALLS)" 1 \
+	"the failed open is counted on the file"
+like "$("$IOA_CMD" parse "$log" | grep FAILED)" "H5Fopen.*ENOENT" "by call and errno"
+
+done_testing
