@@ -244,30 +244,47 @@ static int space_dims(struct h5_asking *a, rt_hid_t space, rt_hsize_t dims[H5_MA
  * opened (the file's absolute path from its name as given at open); its
  * length, and in *flen that of the file's part.  0 when it cannot be told.
  */
-static size_t dataset_name(struct h5_asking *a, rt_hid_t loc, const char *name, char *out,
-			   size_t out_len, size_t *flen)
+static size_t dataset_name(struct h5_asking *a, const void *slot, rt_hid_t loc, const char *name,
+			   char *out, size_t out_len, size_t *flen)
 {
 	char file[PATH_MAX];
-	ssize_t n;
-	size_t len;
+	const char *known = NULL;
+	struct h5_handle *h;
+	ssize_t n = 0;
+	size_t len = 0;
 	int w;
 
-	if (!name || !ASKABLE(a, H5Fget_name) || !ASKABLE(a, H5Iget_name))
+	if (!name)
 		return 0;
-	n = RT_H5_ASK(H5Fget_name)(loc, file, sizeof(file));
-	if (n <= 0 || (size_t)n >= sizeof(file))
-		return 0;
-	len = rt_abs_path(AT_FDCWD, file, out, out_len);
-	if (!len || len + 2 >= out_len)
-		return 0;
-	*flen = len;
-	out[len++] = ':';
-	out[len] = '\0';
-	if (name[0] != '/') {
-		n = RT_H5_ASK(H5Iget_name)(loc, out + len, out_len - len);
-		if (n < 0 || (size_t)n >= out_len - len)
+	/* Opened at a file the runtime saw open: its record has the name, no need to ask. */
+	rt_lock();
+	h = handle_slot(loc, 0);
+	if (h && h->rec->module == IOA_MOD_H5F)
+		known = h->rec->name;
+	rt_unlock();
+	if (known && (len = strlen(known)) + 2 < out_len) {
+		memcpy(out, known, len);
+		*flen = len;
+		out[len++] = ':';
+		out[len] = '\0';
+	} else {
+		ask_begin(a, slot);
+		if (ASKABLE(a, H5Fget_name) && ASKABLE(a, H5Iget_name))
+			n = RT_H5_ASK(H5Fget_name)(loc, file, sizeof(file));
+		if (n > 0 && (size_t)n < sizeof(file) &&
+		    (len = rt_abs_path(AT_FDCWD, file, out, out_len)) && len + 2 < out_len) {
+			*flen = len;
+			out[len++] = ':';
+			out[len] = '\0';
+			n = name[0] == '/' ? 0
+					   : RT_H5_ASK(H5Iget_name)(loc, out + len, out_len - len);
+			len = n >= 0 && (size_t)n < out_len - len ? len + (size_t)n : 0;
+		} else {
+			len = 0;
+		}
+		ask_end(a);
+		if (!len)
 			return 0;
-		len += (size_t)n;
 	}
 	w = snprintf(out + len, out_len - len, "%s%s",
 		     name[0] == '/' || out[len - 1] == '/' ? "" : "/", name);
@@ -338,8 +355,11 @@ static void access_of(struct h5_asking *a, rt_hid_t dset, rt_hid_t mtype, rt_hid
 		x->collective = mode == H5_MPIO_COLLECTIVE;
 }
 
-/* A dataset's shape, element size and chunks, asked after it opened. */
-static void dataset_facts(struct h5_asking *a, rt_hid_t dset, int64_t *c)
+/*
+ * A dataset's shape, asked after it opened, and with all its element size
+ * and chunks (which never change: asked at the record's first open).
+ */
+static void dataset_facts(struct h5_asking *a, rt_hid_t dset, int all, int64_t *c)
 {
 	rt_hsize_t dims[H5_MAX_RANK];
 	rt_hid_t space, type, dcpl;
@@ -360,6 +380,8 @@ static void dataset_facts(struct h5_asking *a, rt_hid_t dset, int64_t *c)
 		if (ASKABLE(a, H5Sclose))
 			RT_H5_ASK(H5Sclose)(space);
 	}
+	if (!all)
+		return;
 	if (ASKABLE(a, H5Dget_type) && (type = RT_H5_ASK(H5Dget_type)(dset)) >= 0) {
 		if (ASKABLE(a, H5Tget_size))
 			c[H5D_DATATYPE_SIZE] = (int64_t)RT_H5_ASK(H5Tget_size)(type);
@@ -431,25 +453,22 @@ static void meta_time(struct rt_record *rec, double t0, double t1)
 /*
  * The shape of every wrapper: call through when the runtime is off or this
  * thread is already inside HDF5 (or the runtime); otherwise pre (outside
- * the lock, asking HDF5, errno kept), find the records under the lock, make
- * the real call with the layer above marked for what it issues underneath,
- * then post (asking again, after a success) and the handler under the lock.
- * HDF5 reports failure by a negative result; a wrapper that cannot find the
- * real function returns -1.
+ * the lock), find the records under the lock, make the real call with the
+ * layer above marked for what it issues underneath, then post (after a
+ * success only) and the handler under the lock.  pre and post ask HDF5
+ * inside RT_H5_ASKING.  HDF5 reports failure by a negative result; a
+ * wrapper that cannot find the real function returns -1.
  */
 #define RT_H5_WRAP(ret, name, args, pre, find, post, handler)          \
 	ret r;                                                         \
 	double t0, t1;                                                 \
 	int err;                                                       \
-	struct h5_asking asking;                                       \
 	struct rt_record *rt_rec = NULL, *rt_file = NULL;              \
 	if (!RT_H5_RESOLVED(name))                                     \
 		return (ret)-1;                                        \
 	if (!rt_begin(RT_IN_HDF5))                                     \
 		return RT_H5_REAL(name) args;                          \
-	ask_begin(&asking, (const void *)&RT_H5_REAL(name));           \
 	pre;                                                           \
-	ask_end(&asking);                                              \
 	rt_lock();                                                     \
 	find;                                                          \
 	rt_unlock();                                                   \
@@ -459,11 +478,8 @@ static void meta_time(struct rt_record *rec, double t0, double t1)
 	t1 = rt_now();                                                 \
 	err = errno;                                                   \
 	rt_above = (struct rt_above){NULL, NULL, NULL};                \
-	if (r >= 0) {                                                  \
-		ask_begin(&asking, (const void *)&RT_H5_REAL(name));   \
+	if (r >= 0 && rt_rec)                                          \
 		post;                                                  \
-		ask_end(&asking);                                      \
-	}                                                              \
 	rt_lock();                                                     \
 	if (rt_rec && r < 0)                                           \
 		rt_record_failure(rt_rec, rt_rec->module, #name, err); \
@@ -474,14 +490,24 @@ static void meta_time(struct rt_record *rec, double t0, double t1)
 	errno = err;                                                   \
 	return r;
 
+/* Asks HDF5 (stmt uses &asking) with its error printing off. */
+#define RT_H5_ASKING(name, stmt)                                     \
+	do {                                                         \
+		ask_begin(&asking, (const void *)&RT_H5_REAL(name)); \
+		stmt;                                                \
+		ask_end(&asking);                                    \
+	} while (0)
+
 /* H5Fcreate, H5Fopen: the file's record from the name given, its properties after. */
 #define RT_H5_BODY_FOPEN(ret, name, args, path_e)                                               \
 	char fname[PATH_MAX];                                                                   \
+	struct h5_asking asking;                                                                \
 	size_t flen = 0;                                                                        \
 	int64_t facts[H5F_NUM_INDICES] = {0};                                                   \
 	RT_H5_WRAP(ret, name, args, flen = rt_abs_path(AT_FDCWD, path_e, fname, sizeof(fname)), \
 		   rt_rec = named_record(IOA_MOD_H5F, fname, flen, flen),                       \
-		   file_facts(&asking, r, facts), h5_file_open(rt_rec, r, facts, t0, t1))
+		   RT_H5_ASKING(name, file_facts(&asking, r, facts)),                           \
+		   h5_file_open(rt_rec, r, facts, t0, t1))
 
 #define RT_H5_BODY_FFLUSH(ret, name, args, object_e)                                 \
 	RT_H5_WRAP(ret, name, args, (void)0, rt_rec = h5_file_of(object_e), (void)0, \
@@ -491,23 +517,32 @@ static void meta_time(struct rt_record *rec, double t0, double t1)
 	RT_H5_WRAP(ret, name, args, (void)0, rt_rec = h5_close_begin(file_e, &rt_file), (void)0, \
 		   h5_close(rt_rec, t0, t1))
 
-/* H5Dcreate*, H5Dopen*: the dataset's name asked before, its facts after. */
-#define RT_H5_BODY_DOPEN(ret, name, args, loc_e, name_e, deprecated)                         \
-	char dname[PATH_MAX + 256];                                                          \
-	size_t dlen = 0, flen = 0;                                                           \
-	int64_t facts[H5D_NUM_INDICES] = {0};                                                \
-	RT_H5_WRAP(ret, name, args,                                                          \
-		   dlen = dataset_name(&asking, loc_e, name_e, dname, sizeof(dname), &flen), \
-		   (rt_file = named_record(IOA_MOD_H5F, dname, dlen ? flen : 0, flen),       \
-		    rt_rec = rt_file ? rt_record_get(IOA_MOD_H5D, dname, dlen) : NULL),      \
-		   dataset_facts(&asking, r, facts),                                         \
-		   h5_dataset_open(rt_rec, rt_file, r, facts, deprecated, t0, t1))
+/*
+ * H5Dcreate*, H5Dopen*: the dataset's name before (from the file's record
+ * when it is opened at a file, else asked), its facts after.
+ */
+#define RT_H5_BODY_DOPEN(ret, name, args, loc_e, name_e, deprecated)                            \
+	struct h5_asking asking;                                                                \
+	char dname[PATH_MAX + 256];                                                             \
+	size_t dlen = 0, flen = 0;                                                              \
+	int64_t facts[H5D_NUM_INDICES] = {0};                                                   \
+	int known = 0;                                                                          \
+	RT_H5_WRAP(ret, name, args,                                                             \
+		   dlen = dataset_name(&asking, (const void *)&RT_H5_REAL(name), loc_e, name_e, \
+				       dname, sizeof(dname), &flen),                            \
+		   (rt_file = named_record(IOA_MOD_H5F, dname, dlen ? flen : 0, flen),          \
+		    rt_rec = rt_file ? rt_record_get(IOA_MOD_H5D, dname, dlen) : NULL,          \
+		    known = rt_rec && rt_rec->counters[H5D_OPENS] > 0),                         \
+		   RT_H5_ASKING(name, dataset_facts(&asking, r, !known, facts)),                \
+		   h5_dataset_open(rt_rec, rt_file, r, facts, !known, deprecated, t0, t1))
 
+/* H5Dread, H5Dwrite: what moved, asked after a success (every identifier then valid). */
 #define RT_H5_BODY_DIO(ret, name, args, is_write, dset_e, mtype_e, mspace_e, fspace_e, dxpl_e) \
 	struct h5_access access;                                                               \
-	RT_H5_WRAP(ret, name, args,                                                            \
-		   access_of(&asking, dset_e, mtype_e, mspace_e, fspace_e, dxpl_e, &access),   \
-		   rt_rec = h5_dataset_of(dset_e, &rt_file), (void)0,                          \
+	struct h5_asking asking;                                                               \
+	RT_H5_WRAP(ret, name, args, (void)0, rt_rec = h5_dataset_of(dset_e, &rt_file),         \
+		   RT_H5_ASKING(name, access_of(&asking, dset_e, mtype_e, mspace_e, fspace_e,  \
+						dxpl_e, &access)),                             \
 		   h5_dataset_io(rt_rec, is_write, &access, t0, t1))
 
 #define RT_H5_BODY_DFLUSH(ret, name, args, dset_e)                                              \
@@ -574,8 +609,9 @@ static void h5_close(struct rt_record *rec, double t0, double t1)
 	meta_time(rec, t0, t1);
 }
 
+/* all: the facts include the element size and chunks (the record's first open). */
 static void h5_dataset_open(struct rt_record *rec, struct rt_record *file, rt_hid_t id,
-			    const int64_t *facts, int deprecated, double t0, double t1)
+			    const int64_t *facts, int all, int deprecated, double t0, double t1)
 {
 	int64_t *c = rec->counters;
 	int i;
@@ -585,9 +621,11 @@ static void h5_dataset_open(struct rt_record *rec, struct rt_record *file, rt_hi
 	c[H5D_FILE_REC_ID] = (int64_t)file->id;
 	c[H5D_DATASPACE_NDIMS] = facts[H5D_DATASPACE_NDIMS];
 	c[H5D_DATASPACE_NPOINTS] = facts[H5D_DATASPACE_NPOINTS];
-	c[H5D_DATATYPE_SIZE] = facts[H5D_DATATYPE_SIZE];
-	for (i = H5D_CHUNK_SIZE_D1; i <= H5D_CHUNK_SIZE_D5; i++)
-		c[i] = facts[i];
+	if (all) {
+		c[H5D_DATATYPE_SIZE] = facts[H5D_DATATYPE_SIZE];
+		for (i = H5D_CHUNK_SIZE_D1; i <= H5D_CHUNK_SIZE_D5; i++)
+			c[i] = facts[i];
+	}
 	rt_set_first(&rec->fcounters[H5D_F_OPEN_START_TIMESTAMP], t0);
 	rt_set_last(&rec->fcounters[H5D_F_OPEN_END_TIMESTAMP], t1);
 	meta_time(rec, t0, t1);
