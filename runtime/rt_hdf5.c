@@ -1,15 +1,17 @@
 /*
  * rt_hdf5 — the HDF5 layer's wrappers and handlers (see rt_hdf5.h).
  *
- * Each wrapper asks HDF5 what the call will do before making it (the
- * dataset's name from the location it is opened at, the selection and the
- * memory type of a read or write, the transfer mode) and, after a call
- * that succeeded, what it made (a dataset's extent, element size and
- * chunks; a file's access properties).  Asking after a failed call would
- * clear the error stack the program is about to print, and asking before
- * costs nothing the real call does not redo: every HDF5 API call starts by
- * clearing the stack.  HDF5's automatic error printing is off while the
- * runtime asks, so a question about a bad identifier prints nothing.
+ * Before a call the runtime needs only the name a dataset is opened by:
+ * from the record of the file it is opened at, or else asked of HDF5 (the
+ * location's file and path).  After a call that succeeded it asks what the
+ * call did or made: a read's or write's selection, memory type and
+ * transfer mode (every identifier is then known to be valid), a dataset's
+ * extent, element size and chunks, a file's access properties.  Never
+ * after a failed call: asking would clear the error stack the program is
+ * about to print (every HDF5 API call starts by clearing it), while asking
+ * before costs nothing the real call does not redo.  HDF5's automatic
+ * error printing is off while the runtime asks, so a question that fails
+ * prints nothing.
  */
 #define _GNU_SOURCE
 #include "rt_hdf5.h"
