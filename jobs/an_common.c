@@ -718,11 +718,62 @@ static void layer_times(const struct an_record *r, int *layer, double v[AN_KINDS
 	}
 }
 
+void an_record_rw(const struct an_record *r, int64_t rw[4])
+{
+	const int64_t *c = r->c;
+
+	memset(rw, 0, 4 * sizeof(*rw));
+	switch (r->module) {
+	case IOA_MOD_POSIX:
+		rw[0] = c[POSIX_READS];
+		rw[1] = c[POSIX_WRITES];
+		rw[2] = c[POSIX_BYTES_READ];
+		rw[3] = c[POSIX_BYTES_WRITTEN];
+		break;
+	case IOA_MOD_STDIO:
+		rw[0] = c[STDIO_READS];
+		rw[1] = c[STDIO_WRITES];
+		rw[2] = c[STDIO_BYTES_READ];
+		rw[3] = c[STDIO_BYTES_WRITTEN];
+		break;
+	case IOA_MOD_MPIIO:
+		rw[0] = ioa_counter_sat_add(c[MPIIO_INDEP_READS], c[MPIIO_COLL_READS]);
+		rw[1] = ioa_counter_sat_add(c[MPIIO_INDEP_WRITES], c[MPIIO_COLL_WRITES]);
+		rw[2] = c[MPIIO_BYTES_READ];
+		rw[3] = c[MPIIO_BYTES_WRITTEN];
+		break;
+	case IOA_MOD_H5D:
+		rw[0] = c[H5D_READS];
+		rw[1] = c[H5D_WRITES];
+		rw[2] = c[H5D_BYTES_READ];
+		rw[3] = c[H5D_BYTES_WRITTEN];
+		break;
+	case IOA_MOD_PNETCDF_VAR:
+		rw[0] = ioa_counter_sat_add(
+			ioa_counter_sat_add(c[PNETCDF_VAR_INDEP_READS], c[PNETCDF_VAR_COLL_READS]),
+			c[PNETCDF_VAR_NB_READS]);
+		rw[1] = ioa_counter_sat_add(ioa_counter_sat_add(c[PNETCDF_VAR_INDEP_WRITES],
+								c[PNETCDF_VAR_COLL_WRITES]),
+					    c[PNETCDF_VAR_NB_WRITES]);
+		rw[2] = c[PNETCDF_VAR_BYTES_READ];
+		rw[3] = c[PNETCDF_VAR_BYTES_WRITTEN];
+		break;
+	default:
+		break;
+	}
+}
+
 double an_record_io_time(const struct an_record *r)
 {
 	double v[AN_KINDS];
 	int layer;
 
+	if (r->module == IOA_MOD_H5F)
+		return r->f[H5F_F_META_TIME] > 0 ? r->f[H5F_F_META_TIME] : 0;
+	if (r->module == IOA_MOD_H5D) /* the time of the MPI-IO and POSIX calls beneath included */
+		return (r->f[H5D_F_READ_TIME] > 0 ? r->f[H5D_F_READ_TIME] : 0) +
+		       (r->f[H5D_F_WRITE_TIME] > 0 ? r->f[H5D_F_WRITE_TIME] : 0) +
+		       (r->f[H5D_F_META_TIME] > 0 ? r->f[H5D_F_META_TIME] : 0);
 	layer_times(r, &layer, v);
 	return layer < 0 ? 0 : v[AN_READ] + v[AN_WRITE] + v[AN_META];
 }

@@ -161,14 +161,13 @@ static json_object *own_inputs(const struct an_job *job, int32_t rank, size_t *c
 		const struct an_record *r = &job->recs[i];
 		int alone = 1;
 
-		if (r->rank != rank || r->module == IOA_MOD_MPIIO ||
+		if (r->rank != rank || !an_fs_record(r) ||
 		    !(r->module == IOA_MOD_POSIX ? r->c[POSIX_READS] : r->c[STDIO_READS]))
 			continue;
 		for (k = 0; k < job->nrecs && alone; k++) {
 			const struct an_record *o = &job->recs[k];
 
-			alone = !(o->file == r->file && o->rank != rank &&
-				  o->module != IOA_MOD_MPIIO &&
+			alone = !(o->file == r->file && o->rank != rank && an_fs_record(o) &&
 				  (o->module == IOA_MOD_POSIX ? o->c[POSIX_READS]
 							      : o->c[STDIO_READS]));
 		}

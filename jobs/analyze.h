@@ -292,8 +292,25 @@ double an_mpi_startup(const struct an_job *job);
 /* The job's run time after MPI start-up (at least a millisecond). */
 double an_run_seconds(const struct an_job *job);
 
-/* One record's seconds in its layer (0 for a module without times). */
+/* One record's seconds in its layer (an HDF5 dataset's too; 0 for a module without times). */
 double an_record_io_time(const struct an_record *r);
+
+/*
+ * Whether a record's calls reached the file system themselves (POSIX and
+ * STDIO): the layers above (MPI-IO, HDF5, PnetCDF) are counted again
+ * beneath, and Lustre records hold no calls.
+ */
+static inline int an_fs_record(const struct an_record *r)
+{
+	return r->module == IOA_MOD_POSIX || r->module == IOA_MOD_STDIO;
+}
+
+/*
+ * A record's reads, writes, bytes read and bytes written as its module
+ * counts them (an HDF5 dataset's, a PnetCDF variable's too); zeros for a
+ * module without them (H5F, PnetCDF files, Lustre).
+ */
+void an_record_rw(const struct an_record *r, int64_t rw[4]);
 
 /*
  * Each event's epoch: the synchronizing collectives (Barrier, Allreduce,

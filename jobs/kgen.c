@@ -742,9 +742,10 @@ static int emit_call(struct gfun *f, size_t k, const char *indent)
 		f->carry += gap;
 		f->g->sum->skipped++;
 		return ioa_buf_addf(b, "%s/* a call not replayed (%s) */\n", indent,
-				    n->sig->module == IOA_TRACE_MPI
-					    ? "MPI"
-					    : ioa_modules[n->sig->module % 3].name);
+				    n->sig->module == IOA_TRACE_MPI ? "MPI"
+				    : n->sig->module < IOA_MOD_COUNT
+					    ? ioa_modules[n->sig->module].name
+					    : "?");
 	}
 	f->g->sum->calls++;
 	carry = f->carry;

@@ -334,7 +334,7 @@ static json_object *filesystems(const struct an_job *job)
 					? job->files[r->file].mount
 					: "(unknown)";
 
-		if (r->module == IOA_MOD_MPIIO)
+		if (!an_fs_record(r))
 			continue;
 		for (k = 0; k < n && strcmp(mounts[k], m); k++)
 			;
@@ -499,7 +499,7 @@ static json_object *ranks(const struct an_job *job)
 		double br, bw, ops;
 		size_t j;
 
-		if (rec->module == IOA_MOD_MPIIO)
+		if (!an_fs_record(rec))
 			continue;
 		br = (double)(rec->module == IOA_MOD_POSIX ? rec->c[POSIX_BYTES_READ]
 							   : rec->c[STDIO_BYTES_READ]);
@@ -540,9 +540,7 @@ static json_object *ranks(const struct an_job *job)
 	return o;
 }
 
-static const char *const module_names[] = {"POSIX", "STDIO", "MPI-IO"};
-
-/* One row per record: the files table. */
+/* One row per record: the files table (an HDF5 dataset's or PnetCDF variable's record too). */
 static json_object *files(const struct an_job *job)
 {
 	json_object *out = json_object_new_array();
@@ -551,34 +549,18 @@ static json_object *files(const struct an_job *job)
 	for (i = 0; i < job->nrecs; i++) {
 		const struct an_record *r = &job->recs[i];
 		json_object *e = json_object_new_object();
-		int posix = r->module == IOA_MOD_POSIX, stdio = r->module == IOA_MOD_STDIO;
+		int posix = r->module == IOA_MOD_POSIX;
+		int64_t rw[4];
 
+		an_record_rw(r, rw);
 		json_object_object_add(e, "file",
 				       str(r->file >= 0 ? job->files[r->file].name : ""));
-		json_object_object_add(e, "module", str(module_names[r->module % 3]));
+		json_object_object_add(e, "module", str(ioa_modules[r->module].name));
 		json_object_object_add(e, "rank", json_object_new_int(r->rank));
-		json_object_object_add(
-			e, "reads",
-			json_object_new_int64(
-				posix	? r->c[POSIX_READS]
-				: stdio ? r->c[STDIO_READS]
-					: ioa_counter_sat_add(r->c[MPIIO_INDEP_READS],
-							      r->c[MPIIO_COLL_READS])));
-		json_object_object_add(
-			e, "writes",
-			json_object_new_int64(
-				posix	? r->c[POSIX_WRITES]
-				: stdio ? r->c[STDIO_WRITES]
-					: ioa_counter_sat_add(r->c[MPIIO_INDEP_WRITES],
-							      r->c[MPIIO_COLL_WRITES])));
-		json_object_object_add(e, "bytes_read",
-				       json_object_new_int64(posix   ? r->c[POSIX_BYTES_READ]
-							     : stdio ? r->c[STDIO_BYTES_READ]
-								     : r->c[MPIIO_BYTES_READ]));
-		json_object_object_add(e, "bytes_written",
-				       json_object_new_int64(posix   ? r->c[POSIX_BYTES_WRITTEN]
-							     : stdio ? r->c[STDIO_BYTES_WRITTEN]
-								     : r->c[MPIIO_BYTES_WRITTEN]));
+		json_object_object_add(e, "reads", json_object_new_int64(rw[0]));
+		json_object_object_add(e, "writes", json_object_new_int64(rw[1]));
+		json_object_object_add(e, "bytes_read", json_object_new_int64(rw[2]));
+		json_object_object_add(e, "bytes_written", json_object_new_int64(rw[3]));
 		json_object_object_add(e, "io_time", num(an_record_io_time(r)));
 		if (r->rank < 0 && posix) {
 			json_object_object_add(e, "fastest_rank",

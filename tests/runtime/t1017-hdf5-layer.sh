@@ -29,7 +29,7 @@ python=/usr/bin/python3
 H5PY_ALWAYS_USE_MPI=1 "$python" -c 'import sys, h5py; sys.exit(not h5py.get_config().mpi)' \
 	2>/dev/null || skip_all "no h5py with MPI for $python (python3-h5py-mpi)"
 
-plan 29
+plan 31
 
 work="$TEST_TMP/work"
 mkdir -p "$work/plain" "$work/traced" "$work/ioatlas"
@@ -220,6 +220,27 @@ ok "the MPI-IO opens, reads and writes ($mpiio) all ran inside HDF5 calls ($abov
 	test "$mpiio" -gt 0 -a "$above" -ge "$mpiio"
 is "$("$IOA_CMD" parse "$log" | awk -F '\t' '$1 == "H5F" && $4 == "H5F_USE_MPIIO" && $5 != 1 { print $6 }')" "" \
 	"both files went through MPI-IO"
+
+# The report's files table names the layers and counts each record by its own counters;
+# its file systems carry the bytes that reached them (POSIX and STDIO), once.
+"$IOA_CMD" report "$log" --json -o report.json
+is "$("$python" -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+for f in sorted(d["files"], key=lambda f: f["file"]):
+    if f["module"] == "H5D":
+        print(f["file"].replace(sys.argv[2], ""), f["reads"], f["writes"],
+              f["bytes_read"] + f["bytes_written"])' report.json "$work/ioatlas/")" \
+	"$("$IOA_CMD" parse "$log" | awk -F '\t' -v dir="$work/ioatlas/" '$1 == "H5D" { n = $6; sub(dir, "", n)
+		v[n, $4] = $5; k[n] = 1 }
+		END { for (x in k) print x, v[x, "H5D_READS"], v[x, "H5D_WRITES"], v[x, "H5D_BYTES_READ"] + v[x, "H5D_BYTES_WRITTEN"] }' |
+		LC_ALL=C sort)" \
+	"the report's files table: each dataset's reads, writes and bytes, as an H5D record"
+is "$("$python" -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+print(int(sum(f["bytes_read"] + f["bytes_written"] for f in d["filesystems"])))' report.json)" \
+	"$("$IOA_CMD" parse "$log" | awk -F '\t' '($1 == "POSIX" && $4 ~ /^POSIX_BYTES_(READ|WRITTEN)$/) ||
+		($1 == "STDIO" && $4 ~ /^STDIO_BYTES_(READ|WRITTEN)$/) { n += $5 } END { print n + 0 }')" \
+	"and its file systems the bytes of the POSIX and STDIO records alone"
 
 # --- h5py on Open MPI: libhdf5 loaded by Python, found all the same.
 logs=$(ioa_logdir)
