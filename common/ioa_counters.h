@@ -289,10 +289,10 @@
 	X(H5D_USE_MPIIO_COLLECTIVE, "1 when MPI-IO collective transfers were used")             \
 	X(H5D_USE_DEPRECATED, "1 when deprecated H5D calls were used")                          \
 	IOA_RANK_VARIANCE(X, H5D)                                                               \
+	X(H5D_FILE_REC_ID, "record id of the HDF5 file holding the dataset")                    \
 	X(H5D_MPIIO_SUBCALLS, "(ioatlas) MPI-IO calls issued inside this dataset's HDF5 calls") \
 	X(H5D_POSIX_SUBCALLS, "(ioatlas) POSIX calls issued inside this dataset's HDF5 calls")  \
-	X(H5D_FAILED_CALLS, "(ioatlas) HDF5 calls on this dataset that failed")                 \
-	X(H5D_FILE_REC_ID, "record id of the HDF5 file holding the dataset")
+	X(H5D_FAILED_CALLS, "(ioatlas) HDF5 calls on this dataset that failed")
 
 #define IOA_H5D_FCOUNTERS(X) IOA_LAYER_FTIMES(X, H5D)
 
@@ -402,64 +402,65 @@
 #define IOA_LUSTRE_OST(X, N) \
 	X(LUSTRE_OST_ID_##N, "index of the OST of stripe " #N ", in layout order")
 
-#define IOA_LUSTRE_COUNTERS(X)                                                                                              \
-	X(LUSTRE_NUM_COMPONENTS, "layout components of the file")                                                           \
-	X(LUSTRE_NUM_STRIPES, "stripes of all its components")                                                              \
-	IOA_LUSTRE_COMP(X, 1)                                                                                               \
-	IOA_LUSTRE_COMP(X, 2)                                                                                               \
-	IOA_LUSTRE_COMP(X, 3)                                                                                               \
-	IOA_LUSTRE_COMP(X, 4)                                                                                               \
-	IOA_LUSTRE_OST(X, 0)                                                                                                \
-	IOA_LUSTRE_OST(X, 1)                                                                                                \
-	IOA_LUSTRE_OST(X, 2)                                                                                                \
-	IOA_LUSTRE_OST(X, 3)                                                                                                \
-	IOA_LUSTRE_OST(X, 4) IOA_LUSTRE_OST(X, 5) IOA_LUSTRE_OST(X, 6) IOA_LUSTRE_OST(X, 7) IOA_LUSTRE_OST(                 \
-		X, 8) IOA_LUSTRE_OST(X,                                                                                     \
-				     9) IOA_LUSTRE_OST(X,                                                                   \
-						       10) IOA_LUSTRE_OST(X,                                                \
-									  11) IOA_LUSTRE_OST(X,                             \
-											     12)                            \
-		IOA_LUSTRE_OST(X, 13) IOA_LUSTRE_OST(X, 14) IOA_LUSTRE_OST(X, 15) IOA_LUSTRE_OST(X, 16) IOA_LUSTRE_OST(     \
-			X,                                                                                                  \
-			17) IOA_LUSTRE_OST(X,                                                                               \
-					   18) IOA_LUSTRE_OST(X,                                                            \
-							      19) IOA_LUSTRE_OST(X,                                         \
-										 20) IOA_LUSTRE_OST(X,                      \
-												    21)                     \
-			IOA_LUSTRE_OST(X, 22) IOA_LUSTRE_OST(X, 23) IOA_LUSTRE_OST(X, 24) IOA_LUSTRE_OST(                   \
-				X, 25) IOA_LUSTRE_OST(X, 26) IOA_LUSTRE_OST(X,                                              \
-									    27) IOA_LUSTRE_OST(X,                           \
-											       28)                          \
-				IOA_LUSTRE_OST(X, 29) IOA_LUSTRE_OST(X, 30) IOA_LUSTRE_OST(X, 31) IOA_LUSTRE_OST(           \
-					X,                                                                                  \
-					32) IOA_LUSTRE_OST(X,                                                               \
-							   33) IOA_LUSTRE_OST(X,                                            \
-									      34) IOA_LUSTRE_OST(X,                         \
-												 35)                        \
-					IOA_LUSTRE_OST(X, 36) IOA_LUSTRE_OST(X, 37) IOA_LUSTRE_OST(X, 38) IOA_LUSTRE_OST(   \
-						X, 39) IOA_LUSTRE_OST(X, 40) IOA_LUSTRE_OST(X, 41)                          \
-						IOA_LUSTRE_OST(X, 42) IOA_LUSTRE_OST(X, 43) IOA_LUSTRE_OST(                 \
-							X, 44) IOA_LUSTRE_OST(X,                                            \
-									      45) IOA_LUSTRE_OST(X,                         \
-												 46)                        \
-							IOA_LUSTRE_OST(X, 47) IOA_LUSTRE_OST(X, 48) IOA_LUSTRE_OST(         \
-								X, 49) IOA_LUSTRE_OST(X,                                    \
-										      50) IOA_LUSTRE_OST(X,                 \
-													 51)                \
-								IOA_LUSTRE_OST(X, 52) IOA_LUSTRE_OST(X, 53) IOA_LUSTRE_OST( \
-									X, 54) IOA_LUSTRE_OST(X,                            \
-											      55)                           \
-									IOA_LUSTRE_OST(X, 56) IOA_LUSTRE_OST(               \
-										X,                                          \
-										57) IOA_LUSTRE_OST(X, 58)                   \
-										IOA_LUSTRE_OST(X, 59) IOA_LUSTRE_OST(       \
-											X,                                  \
-											60) IOA_LUSTRE_OST(X, 61)           \
-											IOA_LUSTRE_OST(                     \
-												X,                          \
-												62)                         \
-												IOA_LUSTRE_OST(             \
-													X,                  \
+#define IOA_LUSTRE_COUNTERS(X)                                                                                            \
+	X(LUSTRE_NUM_COMPONENTS, "layout components of the file")                                                         \
+	X(LUSTRE_NUM_STRIPES, "stripes of all its components")                                                            \
+	IOA_LUSTRE_COMP(X, 1)                                                                                             \
+	IOA_LUSTRE_COMP(X, 2)                                                                                             \
+	IOA_LUSTRE_COMP(X, 3)                                                                                             \
+	IOA_LUSTRE_COMP(X, 4)                                                                                             \
+	IOA_LUSTRE_OST(X, 0)                                                                                              \
+	IOA_LUSTRE_OST(X, 1)                                                                                              \
+	IOA_LUSTRE_OST(X, 2)                                                                                              \
+	IOA_LUSTRE_OST(X, 3)                                                                                              \
+	IOA_LUSTRE_OST(X, 4)                                                                                              \
+	IOA_LUSTRE_OST(X, 5) IOA_LUSTRE_OST(X, 6) IOA_LUSTRE_OST(X, 7) IOA_LUSTRE_OST(X, 8) IOA_LUSTRE_OST(               \
+		X, 9) IOA_LUSTRE_OST(X,                                                                                   \
+				     10) IOA_LUSTRE_OST(X,                                                                \
+							11) IOA_LUSTRE_OST(X,                                             \
+									   12) IOA_LUSTRE_OST(X,                          \
+											      13)                         \
+		IOA_LUSTRE_OST(X, 14) IOA_LUSTRE_OST(X, 15) IOA_LUSTRE_OST(X, 16) IOA_LUSTRE_OST(X, 17) IOA_LUSTRE_OST(   \
+			X,                                                                                                \
+			18) IOA_LUSTRE_OST(X,                                                                             \
+					   19) IOA_LUSTRE_OST(X,                                                          \
+							      20) IOA_LUSTRE_OST(X,                                       \
+										 21) IOA_LUSTRE_OST(X,                    \
+												    22)                   \
+			IOA_LUSTRE_OST(X, 23) IOA_LUSTRE_OST(X, 24) IOA_LUSTRE_OST(X, 25) IOA_LUSTRE_OST(                 \
+				X, 26) IOA_LUSTRE_OST(X, 27) IOA_LUSTRE_OST(X,                                            \
+									    28) IOA_LUSTRE_OST(X,                         \
+											       29)                        \
+				IOA_LUSTRE_OST(X, 30) IOA_LUSTRE_OST(X, 31) IOA_LUSTRE_OST(X, 32) IOA_LUSTRE_OST(         \
+					X,                                                                                \
+					33) IOA_LUSTRE_OST(X,                                                             \
+							   34) IOA_LUSTRE_OST(X,                                          \
+									      35) IOA_LUSTRE_OST(X,                       \
+												 36)                      \
+					IOA_LUSTRE_OST(X, 37) IOA_LUSTRE_OST(X, 38) IOA_LUSTRE_OST(X, 39) IOA_LUSTRE_OST( \
+						X, 40) IOA_LUSTRE_OST(X, 41) IOA_LUSTRE_OST(X, 42)                        \
+						IOA_LUSTRE_OST(X, 43) IOA_LUSTRE_OST(X, 44) IOA_LUSTRE_OST(               \
+							X, 45) IOA_LUSTRE_OST(X,                                          \
+									      46) IOA_LUSTRE_OST(X,                       \
+												 47)                      \
+							IOA_LUSTRE_OST(X, 48) IOA_LUSTRE_OST(X, 49) IOA_LUSTRE_OST(       \
+								X, 50) IOA_LUSTRE_OST(X,                                  \
+										      51) IOA_LUSTRE_OST(X,               \
+													 52)              \
+								IOA_LUSTRE_OST(X, 53) IOA_LUSTRE_OST(                     \
+									X, 54) IOA_LUSTRE_OST(X,                          \
+											      55)                         \
+									IOA_LUSTRE_OST(X, 56) IOA_LUSTRE_OST(             \
+										X,                                        \
+										57) IOA_LUSTRE_OST(X, 58)                 \
+										IOA_LUSTRE_OST(X, 59) IOA_LUSTRE_OST(     \
+											X,                                \
+											60) IOA_LUSTRE_OST(X, 61)         \
+											IOA_LUSTRE_OST(                   \
+												X,                        \
+												62)                       \
+												IOA_LUSTRE_OST(           \
+													X,                \
 													63)
 
 #define IOA_LUSTRE_FCOUNTERS(X)

@@ -1826,9 +1826,11 @@ static int on_record(const struct ioa_log_record *rec, void *arg)
 	} else if (rec->module == IOA_MOD_STDIO) {
 		read = rec->counters[STDIO_BYTES_READ];
 		last = rec->counters[STDIO_MAX_BYTE_READ];
-	} else {
+	} else if (rec->module == IOA_MOD_MPIIO) {
 		read = rec->counters[MPIIO_BYTES_READ];
 		last = 0;
+	} else {
+		return 0; /* HDF5, PnetCDF: their files' POSIX or MPI-IO records say it */
 	}
 	if (read <= 0 || (rec->flags & IOA_REC_CREATED))
 		return 0;

@@ -27,6 +27,7 @@
 struct rt_state rt = {.nprocs = 1};
 _Thread_local unsigned rt_inside __attribute__((tls_model("initial-exec")));
 _Thread_local struct rt_above rt_above __attribute__((tls_model("initial-exec")));
+void *rt_hdf5_handles;
 
 int rt_lock_word;
 
@@ -131,7 +132,7 @@ static const char *start_tables(void)
  * process of its own: every record, table and the trace are forgotten and
  * made again in a new arena, and the clock restarts.  The parent's arena
  * stays mapped (copy-on-write, shared until written): the MPI-IO handle
- * table (rt_mpiio.c) may still point into it.  Only system calls and
+ * table (rt_mpiio.c) may still point into it; the HDF5 one is forgotten.  Only system calls and
  * memory writes: fork handlers run where only async-signal-safe calls
  * may be made.  0, or -1 when the child cannot record.
  */
@@ -157,6 +158,8 @@ static int restart_in_child(void)
 	rt_stdio_forget();
 	rt_mpiio_current = NULL;
 	rt_trace_parent = 0;
+	rt_above = (struct rt_above){NULL, NULL, NULL};
+	rt_hdf5_handles = NULL;
 	why = start_tables();
 	if (why) {
 		rt.disabled_reason = why;

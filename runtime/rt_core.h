@@ -84,6 +84,13 @@ struct rt_above {
 extern _Thread_local struct rt_above rt_above __attribute__((tls_model("initial-exec")));
 
 /*
+ * rt_hdf5.c's table of open HDF5 identifiers, from the arena at the first
+ * HDF5 call (NULL before): here so that a forked child, which starts a new
+ * arena, forgets the parent's.
+ */
+extern void *rt_hdf5_handles;
+
+/*
  * The MPI library's own I/O.  A POSIX or STDIO call that a thread makes
  * while it is inside MPI_Init, MPI_Init_thread, MPI_Finalize or a
  * communication call (RT_IN_MPI) is the MPI library's (its shared-memory

@@ -36,11 +36,12 @@
 /* HDF5's values this module reads (stable since 1.8). */
 #define H5_SEL_POINTS	   1
 #define H5_SEL_HYPERSLABS  2
-#define H5_SEL_ALL	   3
 #define H5_CHUNKED	   2
 #define H5_MPIO_COLLECTIVE 1
 #define H5_MAX_RANK	   32
 /* H5S_ALL is 0; 1.14's H5S_BLOCK and H5S_PLIST are 1 and 2: none is a dataspace of its own. */
+#define H5_ALL		0
+#define H5_PLIST	2
 #define H5_SPACE_ID(id) ((id) > 2)
 
 /* The functions the wrappers ask HDF5 with, from the library the real calls live in. */
@@ -69,7 +70,11 @@
 	Q(ssize_t, H5Iget_name, (rt_hid_t, char *, size_t))                         \
 	Q(ssize_t, H5Fget_name, (rt_hid_t, char *, size_t))                         \
 	Q(rt_herr_t, H5Eget_auto2, (rt_hid_t, void **, void **))                    \
-	Q(rt_herr_t, H5Eset_auto2, (rt_hid_t, void *, void *))
+	Q(rt_herr_t, H5Eset_auto2, (rt_hid_t, void *, void *))                      \
+	Q(rt_herr_t, H5Eauto_is_v2, (rt_hid_t, unsigned *))                         \
+	Q(rt_herr_t, H5Eget_auto1, (void **, void **))                              \
+	Q(rt_herr_t, H5Eset_auto1, (void *, void *))                                \
+	Q(rt_herr_t, H5get_libversion, (unsigned *, unsigned *, unsigned *))
 
 #define RT_H5_REAL_DECL(ret, name, params, ...) static ret(*rt_h5_real_##name) params;
 #define RT_H5_RESOLVED(name)			(rt_h5_real_##name || h5_resolve(#name, (void *)&rt_h5_real_##name))
@@ -79,7 +84,7 @@ static struct {
 #define RT_H5_QUERY_SLOT(ret, name, params) ret(*name) params;
 	RT_H5_QUERIES(RT_H5_QUERY_SLOT)
 #undef RT_H5_QUERY_SLOT
-	int state; /* 0 unresolved, 1 resolved, -1 not to be had */
+	int state; /* 0 unresolved, 1 resolved, -1 not to be had (published with release) */
 } h5q;
 #define RT_H5_ASK(name) h5q.name
 
@@ -91,7 +96,9 @@ static int find_hdf5(struct dl_phdr_info *info, size_t size, void *arg)
 
 	(void)size;
 	base = base ? base + 1 : info->dlpi_name;
-	if (!base || strncmp(base, "libhdf5", 7) || (base[7] != '.' && base[7] != '_') ||
+	/* Debian's libhdf5_mpich.so, a wheel's libhdf5-1a2b3c4d.so (auditwheel's names). */
+	if (!base || strncmp(base, "libhdf5", 7) ||
+	    (base[7] != '.' && base[7] != '_' && base[7] != '-') ||
 	    strlen(info->dlpi_name) >= PATH_MAX)
 		return 0;
 	strcpy(found, info->dlpi_name);
@@ -130,14 +137,22 @@ static int h5_resolve(const char *name, void *slot)
 	return sym != NULL;
 }
 
-/* The query functions, from the library a real call was found in (slot: where it is kept). */
-static int h5_queries_ready(const void *slot)
+/*
+ * The query functions, from the library a real call was found in (slot:
+ * where it is kept), once.  The layer stays off (every call passes
+ * through untouched) for an HDF5 older than 1.10, whose 32-bit hid_t the
+ * wrappers' types do not describe, and when the error printing cannot be
+ * switched off around the runtime's questions.
+ */
+static int h5_layer_on(const void *slot)
 {
+	unsigned major = 0, minor = 0, release = 0;
+	int state = __atomic_load_n(&h5q.state, __ATOMIC_ACQUIRE);
 	Dl_info where;
 	void *lib, *real;
 
-	if (h5q.state)
-		return h5q.state > 0;
+	if (state)
+		return state > 0;
 	memcpy(&real, slot, sizeof(real));
 	lib = real && dladdr(real, &where) && where.dli_fname
 		      ? dlopen(where.dli_fname, RTLD_LAZY | RTLD_NOLOAD)
@@ -149,82 +164,119 @@ static int h5_queries_ready(const void *slot)
 	}
 	RT_H5_QUERIES(RT_H5_QUERY_FIND)
 #undef RT_H5_QUERY_FIND
-	h5q.state = h5q.H5Eget_auto2 && h5q.H5Eset_auto2 ? 1 : -1;
-	return h5q.state > 0;
+	if (h5q.H5get_libversion)
+		h5q.H5get_libversion(&major, &minor, &release);
+	state = (major > 1 || (major == 1 && minor >= 10)) && h5q.H5Eauto_is_v2 &&
+				h5q.H5Eget_auto2 && h5q.H5Eset_auto2
+			? 1
+			: -1;
+	__atomic_store_n(&h5q.state, state, __ATOMIC_RELEASE);
+	return state > 0;
 }
 
 RT_HDF5_CALLS(RT_H5_REAL_DECL)
 
 /*
- * The open files and datasets by identifier: open addressing over a table
- * from the arena, made at the first HDF5 call (programs without HDF5 pay
- * nothing).  A dataset keeps its file's record too.  Identifiers past the
- * table's room go unrecorded.
+ * The open files and datasets by identifier: linear probing over a table
+ * from the arena (rt_hdf5_handles), made at the first HDF5 call (programs
+ * without HDF5 pay nothing).  A dataset keeps its file's record too.
+ * Removal shifts the entries that follow back, so the table never fills
+ * with the marks of removed ones; identifiers past its room go unrecorded.
+ * Under the lock.
  */
-#define RT_H5_SLOTS	1024
-#define RT_H5_TOMBSTONE ((rt_hid_t)-1)
+#define RT_H5_SLOTS 1024
 struct h5_handle {
-	rt_hid_t id;
+	rt_hid_t id; /* 0: empty (HDF5 never hands out 0) */
 	struct rt_record *rec, *file;
 };
-static struct h5_handle *handles;
 
-static struct h5_handle *handle_slot(rt_hid_t id, int for_insert)
+static size_t home_slot(rt_hid_t id)
 {
-	size_t i, slot = ((uint64_t)id * 0x9E3779B97F4A7C15ull) >> 54; /* 10 bits: RT_H5_SLOTS */
-	struct h5_handle *free_slot = NULL;
+	return (size_t)(((uint64_t)id * 0x9E3779B97F4A7C15ull) >> 54); /* 10 bits: RT_H5_SLOTS */
+}
 
-	if (!handles && for_insert)
-		handles = rt_arena_alloc(&rt.arena, RT_H5_SLOTS * sizeof(*handles));
-	for (i = 0; handles && i < RT_H5_SLOTS; i++) {
-		struct h5_handle *h = &handles[(slot + i) % RT_H5_SLOTS];
+static struct h5_handle *handle_find(rt_hid_t id)
+{
+	struct h5_handle *t = rt_hdf5_handles;
+	size_t i, at = home_slot(id);
 
-		if (h->id == id && h->rec)
-			return h;
-		if (h->id == RT_H5_TOMBSTONE && !free_slot)
-			free_slot = h;
-		if (!h->id)
-			return for_insert ? (free_slot ? free_slot : h) : NULL;
-	}
-	return for_insert ? free_slot : NULL;
+	for (i = 0; t && id && i < RT_H5_SLOTS && t[at].id; i++, at = (at + 1) % RT_H5_SLOTS)
+		if (t[at].id == id)
+			return &t[at];
+	return NULL;
 }
 
 static void handle_set(rt_hid_t id, struct rt_record *rec, struct rt_record *file)
 {
-	struct h5_handle *h = handle_slot(id, 1);
+	struct h5_handle *t = rt_hdf5_handles;
+	size_t i, at = home_slot(id);
 
-	if (h)
-		*h = (struct h5_handle){id, rec, file};
+	if (!t && !(t = rt_hdf5_handles = rt_arena_alloc(&rt.arena, RT_H5_SLOTS * sizeof(*t))))
+		return;
+	for (i = 0; id && i < RT_H5_SLOTS; i++, at = (at + 1) % RT_H5_SLOTS)
+		if (!t[at].id || t[at].id == id) {
+			t[at] = (struct h5_handle){id, rec, file};
+			return;
+		}
 }
 
-static void handle_drop(rt_hid_t id)
+static void handle_drop(struct h5_handle *h)
 {
-	struct h5_handle *h = handle_slot(id, 0);
+	struct h5_handle *t = rt_hdf5_handles;
+	size_t hole = (size_t)(h - t), at = hole, i;
 
-	if (h)
-		*h = (struct h5_handle){RT_H5_TOMBSTONE, NULL, NULL};
+	for (i = 1; i < RT_H5_SLOTS; i++) {
+		size_t home;
+
+		at = (at + 1) % RT_H5_SLOTS;
+		if (!t[at].id)
+			break;
+		home = home_slot(t[at].id);
+		/* The entry may move into the hole when its home is not after the hole on its way.
+		 */
+		if ((at > hole && (home <= hole || home > at)) ||
+		    (at < hole && home <= hole && home > at)) {
+			t[hole] = t[at];
+			hole = at;
+		}
+	}
+	t[hole] = (struct h5_handle){0, NULL, NULL};
 }
 
-/* Asking HDF5: its error printing off, our own calls unrecorded, errno kept. */
+/*
+ * Asking HDF5: its error printing off (through the v1 API when the program
+ * set its handler with it: asking the v2 way would then fail, leaving an
+ * error on the program's stack), our own calls unrecorded, errno kept.
+ */
 struct h5_asking {
 	void *func, *data;
-	int err, on;
+	int err, on, v1;
 };
 
 static void ask_begin(struct h5_asking *a, const void *real_slot)
 {
+	unsigned v2 = 1;
+
 	a->err = errno;
-	a->on = h5_queries_ready(real_slot) &&
-		RT_H5_ASK(H5Eget_auto2)(0, &a->func, &a->data) >= 0 &&
-		RT_H5_ASK(H5Eset_auto2)(0, NULL, NULL) >= 0;
+	a->on = a->v1 = 0;
 	rt_inside |= RT_IN_RUNTIME;
+	if (!h5_layer_on(real_slot) || RT_H5_ASK(H5Eauto_is_v2)(0, &v2) < 0)
+		return;
+	if (v2)
+		a->on = RT_H5_ASK(H5Eget_auto2)(0, &a->func, &a->data) >= 0 &&
+			RT_H5_ASK(H5Eset_auto2)(0, NULL, NULL) >= 0;
+	else if (RT_H5_ASK(H5Eget_auto1) && RT_H5_ASK(H5Eset_auto1))
+		a->on = a->v1 = RT_H5_ASK(H5Eget_auto1)(&a->func, &a->data) >= 0 &&
+				RT_H5_ASK(H5Eset_auto1)(NULL, NULL) >= 0;
 }
 
 static void ask_end(struct h5_asking *a)
 {
-	rt_inside &= ~RT_IN_RUNTIME;
-	if (a->on)
+	if (a->on && a->v1)
+		RT_H5_ASK(H5Eset_auto1)(a->func, a->data);
+	else if (a->on)
 		RT_H5_ASK(H5Eset_auto2)(0, a->func, a->data);
+	rt_inside &= ~RT_IN_RUNTIME;
 	errno = a->err;
 }
 
@@ -243,102 +295,113 @@ static int space_dims(struct h5_asking *a, rt_hid_t space, rt_hsize_t dims[H5_MA
 
 /*
  * A dataset's record name, "<file>:<path in the file>", from where it is
- * opened (the file's absolute path from its name as given at open); its
- * length, and in *flen that of the file's part.  0 when it cannot be told.
+ * opened: the file's record's name when it is opened at a file the runtime
+ * saw open, else the file's absolute path from its name as HDF5 holds it
+ * (as given at open, taken from the current folder) and the location's
+ * path.  Its length, and in *flen that of the file's part; 0 when it
+ * cannot be told.
  */
 static size_t dataset_name(struct h5_asking *a, const void *slot, rt_hid_t loc, const char *name,
 			   char *out, size_t out_len, size_t *flen)
 {
-	char file[PATH_MAX];
-	const char *known = NULL;
 	struct h5_handle *h;
 	ssize_t n = 0;
 	size_t len = 0;
-	int w;
+	int w, at_file;
 
 	if (!name)
 		return 0;
-	/* Opened at a file the runtime saw open: its record has the name, no need to ask. */
 	rt_lock();
-	h = handle_slot(loc, 0);
-	if (h && h->rec->module == IOA_MOD_H5F)
-		known = h->rec->name;
+	h = handle_find(loc);
+	at_file = h && h->rec->module == IOA_MOD_H5F && !(h->rec->flags & IOA_REC_FOLDED) &&
+		  (len = strlen(h->rec->name)) + 2 < out_len;
+	if (at_file)
+		memcpy(out, h->rec->name, len);
+	else
+		len = 0;
 	rt_unlock();
-	if (known && (len = strlen(known)) + 2 < out_len) {
-		memcpy(out, known, len);
-		*flen = len;
-		out[len++] = ':';
-		out[len] = '\0';
-	} else {
+	if (!len) {
 		ask_begin(a, slot);
 		if (ASKABLE(a, H5Fget_name) && ASKABLE(a, H5Iget_name))
-			n = RT_H5_ASK(H5Fget_name)(loc, file, sizeof(file));
-		if (n > 0 && (size_t)n < sizeof(file) &&
-		    (len = rt_abs_path(AT_FDCWD, file, out, out_len)) && len + 2 < out_len) {
-			*flen = len;
-			out[len++] = ':';
-			out[len] = '\0';
-			n = name[0] == '/' ? 0
-					   : RT_H5_ASK(H5Iget_name)(loc, out + len, out_len - len);
-			len = n >= 0 && (size_t)n < out_len - len ? len + (size_t)n : 0;
-		} else {
-			len = 0;
+			n = RT_H5_ASK(H5Fget_name)(loc, out, out_len);
+		/* The name as HDF5 holds it, made absolute in place (rt_abs_path copies it first).
+		 */
+		if (n > 0 && (size_t)n < out_len) {
+			char given[PATH_MAX];
+
+			memcpy(given, out, (size_t)n + 1);
+			len = rt_abs_path(AT_FDCWD, given, out, out_len);
 		}
 		ask_end(a);
-		if (!len)
+		if (!len || len + 2 >= out_len)
 			return 0;
+	}
+	*flen = len;
+	out[len++] = ':';
+	out[len] = '\0';
+	if (name[0] != '/' && !at_file) {
+		ask_begin(a, slot);
+		n = ASKABLE(a, H5Iget_name) ? RT_H5_ASK(H5Iget_name)(loc, out + len, out_len - len)
+					    : -1;
+		ask_end(a);
+		if (n < 0 || (size_t)n >= out_len - len)
+			return 0;
+		len += (size_t)n;
 	}
 	w = snprintf(out + len, out_len - len, "%s%s",
 		     name[0] == '/' || out[len - 1] == '/' ? "" : "/", name);
 	return w >= 0 && (size_t)w < out_len - len ? len + (size_t)w : 0;
 }
 
-/* The record of a file or dataset whose name is path (the file's: its first flen bytes). */
-static struct rt_record *named_record(enum ioa_module m, const char *path, size_t len, size_t flen)
+/* Whether the file named by path's first flen bytes is recorded (the path is left as it was). */
+static int file_recorded(char *path, size_t flen)
 {
-	char file[PATH_MAX];
+	char at = path[flen];
+	int yes;
 
-	if (!len || flen >= sizeof(file))
-		return NULL;
-	memcpy(file, path, flen);
-	file[flen] = '\0';
-	return rt_config_path_recorded(&rt.config, file) ? rt_record_get(m, path, len) : NULL;
+	path[flen] = '\0';
+	yes = rt_config_path_recorded(&rt.config, path);
+	path[flen] = at;
+	return yes;
 }
 
-/* What a read or write moves, asked before the call. */
+/* What a read or write moved, asked after it succeeded. */
 struct h5_access {
 	int64_t bytes;
-	int sel;		    /* H5_SEL_*, or 0 when unknown */
-	int regular;		    /* a regular hyperslab (or everything) */
+	int sel;		    /* the file selection's H5_SEL_*, or 0 when unknown */
+	int regular;		    /* a regular hyperslab */
 	int collective;		    /* the transfer list asks for collective MPI-IO */
 	int64_t key[RT_ACCESS_KEY]; /* the access as Darshan keeps it (rt_records.h) */
 };
 
+/*
+ * As Darshan counts it: the selection in the file (the dataset's whole
+ * extent for H5S_ALL), its points times the dataset's element size
+ * (elem, from its record; the memory type's when unknown), the lengths
+ * and strides of a regular hyperslab.  1.14's H5S_PLIST leaves the file
+ * selection in the transfer list: then only the points, from the memory
+ * space.
+ */
 static void access_of(struct h5_asking *a, rt_hid_t dset, rt_hid_t mtype, rt_hid_t mspace,
-		      rt_hid_t fspace, rt_hid_t dxpl, struct h5_access *x)
+		      rt_hid_t fspace, rt_hid_t dxpl, int64_t elem, struct h5_access *x)
 {
 	rt_hsize_t start[H5_MAX_RANK], stride[H5_MAX_RANK], count[H5_MAX_RANK], block[H5_MAX_RANK];
-	rt_hid_t space = H5_SPACE_ID(fspace) ? fspace : H5_SPACE_ID(mspace) ? mspace : -1;
-	size_t elem = ASKABLE(a, H5Tget_size) ? RT_H5_ASK(H5Tget_size)(mtype) : 0;
-	long long points;
+	rt_hid_t space = fspace == H5_ALL ? -1 : fspace;
+	long long points = -1;
 	int k, n, mode = 0;
 
 	memset(x, 0, sizeof(*x));
-	if (space < 0 && ASKABLE(a, H5Dget_space))
+	if (elem <= 0 && ASKABLE(a, H5Tget_size))
+		elem = (int64_t)RT_H5_ASK(H5Tget_size)(mtype);
+	if (fspace == H5_ALL && ASKABLE(a, H5Dget_space))
 		space = RT_H5_ASK(H5Dget_space)(dset);
-	if (space >= 0 && ASKABLE(a, H5Sget_select_type) && ASKABLE(a, H5Sget_select_npoints)) {
+	if (H5_SPACE_ID(space) && ASKABLE(a, H5Sget_select_type) &&
+	    ASKABLE(a, H5Sget_select_npoints)) {
 		x->sel = RT_H5_ASK(H5Sget_select_type)(space);
 		points = RT_H5_ASK(H5Sget_select_npoints)(space);
-		if (points > 0 && elem > 0 && (unsigned long long)points <= INT64_MAX / elem)
-			x->bytes = points * (int64_t)elem;
-		x->key[0] = x->bytes;
 		n = space_dims(a, space, count);
-		if (x->sel == H5_SEL_ALL) {
-			x->regular = 1;
-			for (k = 0; k < n && k < 5; k++)
-				x->key[1 + k] = (int64_t)count[n - 1 - k];
-		} else if (x->sel == H5_SEL_HYPERSLABS && ASKABLE(a, H5Sis_regular_hyperslab) &&
-			   RT_H5_ASK(H5Sis_regular_hyperslab)(space) > 0) {
+		if (x->sel == H5_SEL_HYPERSLABS && ASKABLE(a, H5Sis_regular_hyperslab) &&
+		    RT_H5_ASK(H5Sis_regular_hyperslab)(space) > 0) {
 			x->regular = 1;
 			if (n > 0 && ASKABLE(a, H5Sget_regular_hyperslab) &&
 			    RT_H5_ASK(H5Sget_regular_hyperslab)(space, start, stride, count,
@@ -349,9 +412,14 @@ static void access_of(struct h5_asking *a, rt_hid_t dset, rt_hid_t mtype, rt_hid
 					x->key[6 + k] = (int64_t)stride[n - 1 - k];
 				}
 		}
-		if (!H5_SPACE_ID(fspace) && !H5_SPACE_ID(mspace) && ASKABLE(a, H5Sclose))
+		if (fspace == H5_ALL && ASKABLE(a, H5Sclose))
 			RT_H5_ASK(H5Sclose)(space);
+	} else if (fspace == H5_PLIST && H5_SPACE_ID(mspace) && ASKABLE(a, H5Sget_select_npoints)) {
+		points = RT_H5_ASK(H5Sget_select_npoints)(mspace);
 	}
+	if (points > 0 && elem > 0 && (unsigned long long)points <= (uint64_t)(INT64_MAX / elem))
+		x->bytes = points * elem;
+	x->key[0] = x->bytes;
 	if (dxpl > 0 && ASKABLE(a, H5Pget_dxpl_mpio) &&
 	    RT_H5_ASK(H5Pget_dxpl_mpio)(dxpl, &mode) >= 0)
 		x->collective = mode == H5_MPIO_COLLECTIVE;
@@ -359,7 +427,7 @@ static void access_of(struct h5_asking *a, rt_hid_t dset, rt_hid_t mtype, rt_hid
 
 /*
  * A dataset's shape, asked after it opened, and with all its element size
- * and chunks (which never change: asked at the record's first open).
+ * and chunks (asked when it is created and at its record's first open).
  */
 static void dataset_facts(struct h5_asking *a, rt_hid_t dset, int all, int64_t *c)
 {
@@ -401,8 +469,8 @@ static void dataset_facts(struct h5_asking *a, rt_hid_t dset, int all, int64_t *
 	}
 }
 
-/* The file-access properties in force, asked after the file opened. */
-static void file_facts(struct h5_asking *a, rt_hid_t file, int64_t *c)
+/* The file-access properties in force, asked after the file opened; 1 when they were. */
+static int file_facts(struct h5_asking *a, rt_hid_t file, int64_t *c)
 {
 	rt_hsize_t threshold, alignment;
 	size_t slots, bytes;
@@ -412,7 +480,7 @@ static void file_facts(struct h5_asking *a, rt_hid_t file, int64_t *c)
 	rt_hid_t fapl;
 
 	if (!ASKABLE(a, H5Fget_access_plist) || (fapl = RT_H5_ASK(H5Fget_access_plist)(file)) < 0)
-		return;
+		return 0;
 	if (ASKABLE(a, H5Pget_all_coll_metadata_ops) &&
 	    RT_H5_ASK(H5Pget_all_coll_metadata_ops)(fapl, &on) >= 0)
 		c[H5F_USE_COLL_METADATA_OPS] = on;
@@ -431,6 +499,7 @@ static void file_facts(struct h5_asking *a, rt_hid_t file, int64_t *c)
 	}
 	if (ASKABLE(a, H5Pclose))
 		RT_H5_ASK(H5Pclose)(fapl);
+	return 1;
 }
 
 /* The HDF5 call this thread is in, for the calls it makes underneath. */
@@ -453,43 +522,48 @@ static void meta_time(struct rt_record *rec, double t0, double t1)
 }
 
 /*
- * The shape of every wrapper: call through when the runtime is off or this
- * thread is already inside HDF5 (or the runtime); otherwise pre (outside
- * the lock), find the records under the lock, make the real call with the
- * layer above marked for what it issues underneath, then post (after a
- * success only) and the handler under the lock.  pre and post ask HDF5
- * inside RT_H5_ASKING.  HDF5 reports failure by a negative result; a
- * wrapper that cannot find the real function returns -1.
+ * The shape of every wrapper: call through when the layer is off (no HDF5
+ * it can read, rt_h5_layer_on()), the runtime is off or this thread is
+ * already inside HDF5 (or the runtime); otherwise pre (outside the lock,
+ * errno kept), find the records under the lock, make the real call with
+ * the layer above marked for what it issues underneath, then post (after
+ * a success only) and the handler, or the failure, under the lock.  pre
+ * and post ask HDF5 inside RT_H5_ASKING.  HDF5 sets errno only when a
+ * system call failed under it: a failure is recorded with that errno, or
+ * 0, and the program sees the errno the call left.  A wrapper that cannot
+ * find the real function returns -1.
  */
-#define RT_H5_WRAP(ret, name, args, pre, find, post, handler)          \
-	ret r;                                                         \
-	double t0, t1;                                                 \
-	int err;                                                       \
-	struct rt_record *rt_rec = NULL, *rt_file = NULL;              \
-	if (!RT_H5_RESOLVED(name))                                     \
-		return (ret)-1;                                        \
-	if (!rt_begin(RT_IN_HDF5))                                     \
-		return RT_H5_REAL(name) args;                          \
-	pre;                                                           \
-	rt_lock();                                                     \
-	find;                                                          \
-	rt_unlock();                                                   \
-	above_set(rt_rec, rt_file);                                    \
-	t0 = rt_now();                                                 \
-	r = RT_H5_REAL(name) args;                                     \
-	t1 = rt_now();                                                 \
-	err = errno;                                                   \
-	rt_above = (struct rt_above){NULL, NULL, NULL};                \
-	if (r >= 0 && rt_rec)                                          \
-		post;                                                  \
-	rt_lock();                                                     \
-	if (rt_rec && r < 0)                                           \
-		rt_record_failure(rt_rec, rt_rec->module, #name, err); \
-	else if (rt_rec)                                               \
-		handler;                                               \
-	rt_unlock();                                                   \
-	rt_end(RT_IN_HDF5);                                            \
-	errno = err;                                                   \
+#define RT_H5_WRAP(ret, name, args, pre, find, post, handler)                       \
+	ret r;                                                                      \
+	double t0, t1;                                                              \
+	int err, before;                                                            \
+	struct rt_record *rt_rec = NULL, *rt_file = NULL;                           \
+	if (!RT_H5_RESOLVED(name))                                                  \
+		return (ret)-1;                                                     \
+	if (!h5_layer_on((const void *)&RT_H5_REAL(name)) || !rt_begin(RT_IN_HDF5)) \
+		return RT_H5_REAL(name) args;                                       \
+	before = errno;                                                             \
+	pre;                                                                        \
+	rt_lock();                                                                  \
+	find;                                                                       \
+	rt_unlock();                                                                \
+	above_set(rt_rec, rt_file);                                                 \
+	errno = 0;                                                                  \
+	t0 = rt_now();                                                              \
+	r = RT_H5_REAL(name) args;                                                  \
+	t1 = rt_now();                                                              \
+	err = errno;                                                                \
+	rt_above = (struct rt_above){NULL, NULL, NULL};                             \
+	if (r >= 0 && rt_rec)                                                       \
+		post;                                                               \
+	rt_lock();                                                                  \
+	if (rt_rec && r < 0)                                                        \
+		rt_record_failure(rt_rec, rt_rec->module, #name, err);              \
+	else if (rt_rec)                                                            \
+		handler;                                                            \
+	rt_unlock();                                                                \
+	rt_end(RT_IN_HDF5);                                                         \
+	errno = err ? err : before;                                                 \
 	return r;
 
 /* Asks HDF5 (stmt uses &asking) with its error printing off. */
@@ -500,63 +574,98 @@ static void meta_time(struct rt_record *rec, double t0, double t1)
 		ask_end(&asking);                                    \
 	} while (0)
 
-/* H5Fcreate, H5Fopen: the file's record from the name given, its properties after. */
-#define RT_H5_BODY_FOPEN(ret, name, args, path_e)                                               \
-	char fname[PATH_MAX];                                                                   \
-	struct h5_asking asking;                                                                \
-	size_t flen = 0;                                                                        \
-	int64_t facts[H5F_NUM_INDICES] = {0};                                                   \
-	RT_H5_WRAP(ret, name, args, flen = rt_abs_path(AT_FDCWD, path_e, fname, sizeof(fname)), \
-		   rt_rec = named_record(IOA_MOD_H5F, fname, flen, flen),                       \
-		   RT_H5_ASKING(name, file_facts(&asking, r, facts)),                           \
-		   h5_file_open(rt_rec, r, facts, t0, t1))
+/*
+ * H5Fcreate, H5Fopen: the file's record from the name given (without a
+ * ROMIO "driver:" prefix, as MPI-IO's), its properties after.
+ */
+#define RT_H5_BODY_FOPEN(ret, name, args, path_e)                                   \
+	char fname[PATH_MAX];                                                       \
+	struct h5_asking asking;                                                    \
+	size_t flen = 0;                                                            \
+	int64_t facts[H5F_NUM_INDICES] = {0};                                       \
+	int asked = 0;                                                              \
+	RT_H5_WRAP(ret, name, args, flen = file_path(path_e, fname, sizeof(fname)), \
+		   rt_rec = flen && rt_config_path_recorded(&rt.config, fname)      \
+				    ? rt_record_get(IOA_MOD_H5F, fname, flen)       \
+				    : NULL,                                         \
+		   RT_H5_ASKING(name, asked = file_facts(&asking, r, facts)),       \
+		   h5_file_open(rt_rec, r, asked ? facts : NULL, t0, t1))
 
 #define RT_H5_BODY_FFLUSH(ret, name, args, object_e)                                 \
 	RT_H5_WRAP(ret, name, args, (void)0, rt_rec = h5_file_of(object_e), (void)0, \
 		   (rt_rec->counters[H5F_FLUSHES]++, meta_time(rt_rec, t0, t1)))
 
 #define RT_H5_BODY_FCLOSE(ret, name, args, file_e)                                               \
-	RT_H5_WRAP(ret, name, args, (void)0, rt_rec = h5_close_begin(file_e, &rt_file), (void)0, \
-		   h5_close(rt_rec, t0, t1))
+	RT_H5_WRAP(ret, name, args, (void)0, rt_rec = h5_open_of(file_e, IOA_MOD_H5F, &rt_file), \
+		   (void)0, h5_close(file_e, rt_rec, t0, t1))
 
 /*
- * H5Dcreate*, H5Dopen*: the dataset's name before (from the file's record
- * when it is opened at a file, else asked), its facts after.
+ * H5Dcreate*, H5Dopen*: the dataset's name before; its record made only
+ * when the open succeeded (a failed open, or the probe of a name that is
+ * not there, counts on the file, as does the open's own I/O), its facts
+ * after: the shape every time, element size and chunks when it was
+ * created or is new to the runtime.
  */
-#define RT_H5_BODY_DOPEN(ret, name, args, loc_e, name_e, deprecated)                            \
+#define RT_H5_BODY_DOPEN(ret, name, args, loc_e, name_e, created, deprecated)                   \
 	struct h5_asking asking;                                                                \
 	char dname[PATH_MAX + 256];                                                             \
 	size_t dlen = 0, flen = 0;                                                              \
 	int64_t facts[H5D_NUM_INDICES] = {0};                                                   \
-	int known = 0;                                                                          \
+	int all = 1;                                                                            \
 	RT_H5_WRAP(ret, name, args,                                                             \
 		   dlen = dataset_name(&asking, (const void *)&RT_H5_REAL(name), loc_e, name_e, \
 				       dname, sizeof(dname), &flen),                            \
-		   (rt_file = named_record(IOA_MOD_H5F, dname, dlen ? flen : 0, flen),          \
-		    rt_rec = rt_file ? rt_record_get(IOA_MOD_H5D, dname, dlen) : NULL,          \
-		    known = rt_rec && rt_rec->counters[H5D_OPENS] > 0),                         \
-		   RT_H5_ASKING(name, dataset_facts(&asking, r, !known, facts)),                \
-		   h5_dataset_open(rt_rec, rt_file, r, facts, !known, deprecated, t0, t1))
+		   (rt_file = rt_rec =                                                          \
+			    dlen && file_recorded(dname, flen)                                  \
+				    ? rt_record_find(IOA_MOD_H5F, rt_record_id(dname, flen))    \
+				    : NULL,                                                     \
+		    all = (created) || h5_dataset_new(dname, dlen)),                            \
+		   RT_H5_ASKING(name, dataset_facts(&asking, r, all, facts)),                   \
+		   h5_dataset_open(rt_record_get(IOA_MOD_H5D, dname, dlen), rt_file, r, facts,  \
+				   all, deprecated, t0, t1))
 
 /* H5Dread, H5Dwrite: what moved, asked after a success (every identifier then valid). */
 #define RT_H5_BODY_DIO(ret, name, args, is_write, dset_e, mtype_e, mspace_e, fspace_e, dxpl_e) \
 	struct h5_access access;                                                               \
 	struct h5_asking asking;                                                               \
-	RT_H5_WRAP(ret, name, args, (void)0, rt_rec = h5_dataset_of(dset_e, &rt_file),         \
+	int64_t elem = 0;                                                                      \
+	RT_H5_WRAP(ret, name, args, (void)0,                                                   \
+		   (rt_rec = h5_open_of(dset_e, IOA_MOD_H5D, &rt_file),                        \
+		    elem = rt_rec ? rt_rec->counters[H5D_DATATYPE_SIZE] : 0),                  \
 		   RT_H5_ASKING(name, access_of(&asking, dset_e, mtype_e, mspace_e, fspace_e,  \
-						dxpl_e, &access)),                             \
+						dxpl_e, elem, &access)),                       \
 		   h5_dataset_io(rt_rec, is_write, &access, t0, t1))
 
-#define RT_H5_BODY_DFLUSH(ret, name, args, dset_e)                                              \
-	RT_H5_WRAP(ret, name, args, (void)0, rt_rec = h5_dataset_of(dset_e, &rt_file), (void)0, \
-		   (rt_rec->counters[H5D_FLUSHES]++, meta_time(rt_rec, t0, t1)))
+#define RT_H5_BODY_DFLUSH(ret, name, args, dset_e)                                               \
+	RT_H5_WRAP(ret, name, args, (void)0, rt_rec = h5_open_of(dset_e, IOA_MOD_H5D, &rt_file), \
+		   (void)0, (rt_rec->counters[H5D_FLUSHES]++, meta_time(rt_rec, t0, t1)))
 
 #define RT_H5_BODY_DCLOSE(ret, name, args, dset_e)                                               \
-	RT_H5_WRAP(ret, name, args, (void)0, rt_rec = h5_close_begin(dset_e, &rt_file), (void)0, \
-		   h5_close(rt_rec, t0, t1))
+	RT_H5_WRAP(ret, name, args, (void)0, rt_rec = h5_open_of(dset_e, IOA_MOD_H5D, &rt_file), \
+		   (void)0, h5_close(dset_e, rt_rec, t0, t1))
+
+/* H5Oclose, H5Idec_ref: a file's or dataset's identifier that goes away is closed. */
+#define RT_H5_BODY_OCLOSE(ret, name, args, object_e, last_e)                                      \
+	RT_H5_WRAP(ret, name, args, (void)0, rt_rec = h5_open_of(object_e, 0, &rt_file), (void)0, \
+		   (void)((last_e) == 0 && (h5_close(object_e, rt_rec, t0, t1), 1)))
 
 /* The handlers, under the lock. */
 
+/* The name of a file given to H5Fcreate or H5Fopen, absolute; its length, or 0. */
+static size_t file_path(const char *given, char *out, size_t out_len)
+{
+	int saved_errno = errno; /* getcwd may set it */
+	size_t len;
+
+	/* ROMIO accepts "ufs:/path" style prefixes naming the driver, and HDF5 hands them on. */
+	if (given && strchr(given, ':') && strchr(given, ':') < strchr(given, '/'))
+		given = strchr(given, ':') + 1;
+	len = rt_abs_path(AT_FDCWD, given, out, out_len);
+	errno = saved_errno;
+	return len;
+}
+
+/* facts: the file-access properties asked after it opened, or NULL when they could not be. */
 static void h5_file_open(struct rt_record *rec, rt_hid_t id, const int64_t *facts, double t0,
 			 double t1)
 {
@@ -564,7 +673,7 @@ static void h5_file_open(struct rt_record *rec, rt_hid_t id, const int64_t *fact
 	int i;
 
 	c[H5F_OPENS]++;
-	for (i = H5F_USE_COLL_METADATA_OPS; i <= H5F_CHUNK_CACHE_BYTES; i++)
+	for (i = H5F_USE_COLL_METADATA_OPS; facts && i <= H5F_CHUNK_CACHE_BYTES; i++)
 		c[i] = facts[i];
 	rt_set_first(&rec->fcounters[H5F_F_OPEN_START_TIMESTAMP], t0);
 	rt_set_last(&rec->fcounters[H5F_F_OPEN_END_TIMESTAMP], t1);
@@ -575,34 +684,38 @@ static void h5_file_open(struct rt_record *rec, rt_hid_t id, const int64_t *fact
 /* The file record of any object of the file: the file itself, or one of its datasets. */
 static struct rt_record *h5_file_of(rt_hid_t id)
 {
-	struct h5_handle *h = handle_slot(id, 0);
+	struct h5_handle *h = handle_find(id);
 
 	return h ? h->file : NULL;
 }
 
-static struct rt_record *h5_dataset_of(rt_hid_t id, struct rt_record **file)
+/* The record of an open file or dataset (module: which; 0 either), and its file's. */
+static struct rt_record *h5_open_of(rt_hid_t id, enum ioa_module module, struct rt_record **file)
 {
-	struct h5_handle *h = handle_slot(id, 0);
+	struct h5_handle *h = handle_find(id);
 
-	*file = h ? h->file : NULL;
-	return h && h->rec->module == IOA_MOD_H5D ? h->rec : NULL;
+	if (!h || (module && h->rec->module != module))
+		return NULL;
+	*file = h->file;
+	return h->rec;
 }
 
-/* Forgets the identifier before the real close (it may be reused at once by another thread). */
-static struct rt_record *h5_close_begin(rt_hid_t id, struct rt_record **file)
+/* Whether the runtime has not seen the dataset named so opened yet. */
+static int h5_dataset_new(const char *name, size_t len)
 {
-	struct h5_handle *h = handle_slot(id, 0);
-	struct rt_record *rec = h ? h->rec : NULL;
+	struct rt_record *rec = len ? rt_record_find(IOA_MOD_H5D, rt_record_id(name, len)) : NULL;
 
-	*file = h ? h->file : NULL;
-	handle_drop(id);
-	return rec;
+	return !rec || !rec->counters[H5D_OPENS];
 }
 
-static void h5_close(struct rt_record *rec, double t0, double t1)
+/* A close that succeeded: the identifier is gone (HDF5 hands out none twice since 1.10). */
+static void h5_close(rt_hid_t id, struct rt_record *rec, double t0, double t1)
 {
 	int h5f = rec->module == IOA_MOD_H5F;
+	struct h5_handle *h = handle_find(id);
 
+	if (h)
+		handle_drop(h);
 	rt_set_first(
 		&rec->fcounters[h5f ? H5F_F_CLOSE_START_TIMESTAMP : H5D_F_CLOSE_START_TIMESTAMP],
 		t0);
@@ -611,13 +724,16 @@ static void h5_close(struct rt_record *rec, double t0, double t1)
 	meta_time(rec, t0, t1);
 }
 
-/* all: the facts include the element size and chunks (the record's first open). */
+/* all: the facts include the element size and chunks (asked: created, or new to the runtime). */
 static void h5_dataset_open(struct rt_record *rec, struct rt_record *file, rt_hid_t id,
 			    const int64_t *facts, int all, int deprecated, double t0, double t1)
 {
-	int64_t *c = rec->counters;
+	int64_t *c;
 	int i;
 
+	if (!rec)
+		return;
+	c = rec->counters;
 	c[H5D_OPENS]++;
 	c[H5D_USE_DEPRECATED] |= deprecated;
 	c[H5D_FILE_REC_ID] = (int64_t)file->id;
@@ -642,12 +758,11 @@ static void h5_dataset_io(struct rt_record *rec, int is_write, const struct h5_a
 
 	c[is_write ? H5D_WRITES : H5D_READS]++;
 	c[is_write ? H5D_BYTES_WRITTEN : H5D_BYTES_READ] += x->bytes;
+	/* Darshan's: a whole-dataset selection (H5S_ALL) counts as neither kind. */
 	if (x->sel == H5_SEL_POINTS)
 		c[H5D_POINT_SELECTS]++;
-	else if (x->regular)
-		c[H5D_REGULAR_HYPERSLAB_SELECTS]++;
 	else if (x->sel == H5_SEL_HYPERSLABS)
-		c[H5D_IRREGULAR_HYPERSLAB_SELECTS]++;
+		c[x->regular ? H5D_REGULAR_HYPERSLAB_SELECTS : H5D_IRREGULAR_HYPERSLAB_SELECTS]++;
 	c[H5D_USE_MPIIO_COLLECTIVE] |= x->collective;
 	rt_size_bin(c, is_write ? H5D_SIZE_WRITE_AGG_0_100 : H5D_SIZE_READ_AGG_0_100, x->bytes);
 	if (!rec->accesses)

@@ -12,10 +12,12 @@
  *	FOPEN path                      H5Fcreate, H5Fopen (both count as opens)
  *	FFLUSH object                   any object of the file
  *	FCLOSE file
- *	DOPEN loc, name, deprecated     H5Dcreate*, H5Dopen*; the 1 forms are deprecated
+ *	DOPEN loc, name, created, deprecated   the 1 forms are deprecated
  *	DIO is_write, dataset, memory type, memory space, file space, transfer list
  *	DFLUSH dataset
  *	DCLOSE dataset
+ *	OCLOSE object, last             an object's identifier that goes away:
+ *	                                H5Oclose, H5Idec_ref when last is 0
  */
 #ifndef RT_HDF5_CALLS_H
 #define RT_HDF5_CALLS_H
@@ -29,14 +31,15 @@
 	X(rt_herr_t, H5Fclose, (rt_hid_t file), (file), FCLOSE, file)                             \
 	X(rt_hid_t, H5Dcreate1,                                                                   \
 	  (rt_hid_t loc, const char *name, rt_hid_t type, rt_hid_t space, rt_hid_t dcpl),         \
-	  (loc, name, type, space, dcpl), DOPEN, loc, name, 1)                                    \
+	  (loc, name, type, space, dcpl), DOPEN, loc, name, 1, 1)                                 \
 	X(rt_hid_t, H5Dcreate2,                                                                   \
 	  (rt_hid_t loc, const char *name, rt_hid_t type, rt_hid_t space, rt_hid_t lcpl,          \
 	   rt_hid_t dcpl, rt_hid_t dapl),                                                         \
-	  (loc, name, type, space, lcpl, dcpl, dapl), DOPEN, loc, name, 0)                        \
-	X(rt_hid_t, H5Dopen1, (rt_hid_t loc, const char *name), (loc, name), DOPEN, loc, name, 1) \
+	  (loc, name, type, space, lcpl, dcpl, dapl), DOPEN, loc, name, 1, 0)                     \
+	X(rt_hid_t, H5Dopen1, (rt_hid_t loc, const char *name), (loc, name), DOPEN, loc, name, 0, \
+	  1)                                                                                      \
 	X(rt_hid_t, H5Dopen2, (rt_hid_t loc, const char *name, rt_hid_t dapl), (loc, name, dapl), \
-	  DOPEN, loc, name, 0)                                                                    \
+	  DOPEN, loc, name, 0, 0)                                                                 \
 	X(rt_herr_t, H5Dread,                                                                     \
 	  (rt_hid_t dset, rt_hid_t mtype, rt_hid_t mspace, rt_hid_t fspace, rt_hid_t dxpl,        \
 	   void *buf),                                                                            \
@@ -46,6 +49,8 @@
 	   const void *buf),                                                                      \
 	  (dset, mtype, mspace, fspace, dxpl, buf), DIO, 1, dset, mtype, mspace, fspace, dxpl)    \
 	X(rt_herr_t, H5Dflush, (rt_hid_t dset), (dset), DFLUSH, dset)                             \
-	X(rt_herr_t, H5Dclose, (rt_hid_t dset), (dset), DCLOSE, dset)
+	X(rt_herr_t, H5Dclose, (rt_hid_t dset), (dset), DCLOSE, dset)                             \
+	X(rt_herr_t, H5Oclose, (rt_hid_t object), (object), OCLOSE, object, 0)                    \
+	X(int, H5Idec_ref, (rt_hid_t object), (object), OCLOSE, object, r)
 
 #endif

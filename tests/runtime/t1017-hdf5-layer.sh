@@ -29,7 +29,7 @@ python=/usr/bin/python3
 H5PY_ALWAYS_USE_MPI=1 "$python" -c 'import sys, h5py; sys.exit(not h5py.get_config().mpi)' \
 	2>/dev/null || skip_all "no h5py with MPI for $python (python3-h5py-mpi)"
 
-plan 31
+plan 42
 
 work="$TEST_TMP/work"
 mkdir -p "$work/plain" "$work/traced" "$work/ioatlas"
@@ -277,5 +277,33 @@ log=$(ioa_only_log "$logs")
 is "$(ioa_counter "$log" H5F 0 "$work/missing.h5" H5F_FAILED_CALLS)" 1 \
 	"the failed open is counted on the file"
 like "$("$IOA_CMD" parse "$log" | grep FAILED)" "H5Fopen.*ENOENT" "by call and errno"
+
+# --- what the layer must not disturb (tests/workloads/hdf5-harm.c): the program's own
+# v1 error handler and error stack, errno, a dataset at a group read with H5S_ALL, a fork.
+ok "hdf5-harm builds with h5pcc.mpich -shlib" \
+	h5pcc.mpich $san -shlib -o hdf5-harm "$IOA_SOURCE_DIR/tests/workloads/hdf5-harm.c"
+mkdir -p "$work/harm-plain" "$work/harm"
+./hdf5-harm "$work/harm-plain" >harm-plain.out 2>&1
+is "$?" 0 "it runs without the runtime"
+logs=$(ioa_logdir)
+ioa_preload "$logs" ./hdf5-harm "$work/harm" >harm.out 2>&1
+is "$?" 0 "and under it"
+like "$(cat harm-plain.out)" "handler calls: 1" "ground truth: its handler ran once, for its own failed open"
+is "$(sed "s#$work/harm/#DIR/#g" harm.out)" "$(sed "s#$work/harm-plain/#DIR/#g" harm-plain.out)" \
+	"what it prints is the same: errno, its handler's calls, its error stack"
+log=$(ioa_only_log "$logs")
+hc() { ioa_counter "$log" H5D 0 "$work/harm/harm.h5:/g/d" "$1"; }
+is "$(hc H5D_WRITES) $(hc H5D_READS) $(hc H5D_BYTES_WRITTEN) $(hc H5D_BYTES_READ)" "1 1 96 96" \
+	"the dataset opened at a group: a write and a read of its 24 ints"
+is "$(hc H5D_REGULAR_HYPERSLAB_SELECTS) $(hc H5D_IRREGULAR_HYPERSLAB_SELECTS) $(hc H5D_POINT_SELECTS)" \
+	"0 0 0" "whole-dataset selections (H5S_ALL) count as no selection kind, as Darshan's"
+is "$(hc H5D_DATASPACE_NDIMS) $(hc H5D_DATASPACE_NPOINTS) $(hc H5D_DATATYPE_SIZE)" "2 24 4" \
+	"its shape and element size"
+is "$("$IOA_CMD" parse "$log" | awk -F '\t' '$6 ~ /nope/' | head -n 1)" "" \
+	"no record for the dataset that is not there"
+is "$(ioa_counter "$log" H5F 0 "$work/harm/harm.h5" H5F_FAILED_CALLS)" 1 \
+	"its failed open counts on the file"
+is "$("$IOA_CMD" parse "$log" | awk -F '\t' -v f="$work/harm/child.h5:/c" '$1 == "H5D" && $6 == f && $4 == "H5D_WRITES" { print $5 }')" 1 \
+	"the forked child's dataset, written in its own arena"
 
 done_testing
