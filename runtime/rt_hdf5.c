@@ -88,42 +88,89 @@ static struct {
 } h5q;
 #define RT_H5_ASK(name) h5q.name
 
-/* The file name of the first loaded HDF5 library (dl_iterate_phdr's callback). */
-static int find_hdf5(struct dl_phdr_info *info, size_t size, void *arg)
+/* Whether a loaded object's file name is an HDF5 library's. */
+static int is_hdf5(const char *path)
 {
-	char *found = arg;
-	const char *base = info->dlpi_name ? strrchr(info->dlpi_name, '/') : NULL;
+	const char *base = path ? strrchr(path, '/') : NULL;
 
-	(void)size;
-	base = base ? base + 1 : info->dlpi_name;
+	base = base ? base + 1 : path;
 	/* Debian's libhdf5_mpich.so, a wheel's libhdf5-1a2b3c4d.so (auditwheel's names). */
-	if (!base || strncmp(base, "libhdf5", 7) ||
-	    (base[7] != '.' && base[7] != '_' && base[7] != '-') ||
-	    strlen(info->dlpi_name) >= PATH_MAX)
-		return 0;
-	strcpy(found, info->dlpi_name);
-	return 1;
+	return base && !strncmp(base, "libhdf5", 7) &&
+	       (base[7] == '.' || base[7] == '_' || base[7] == '-');
 }
+
+/*
+ * Set when two copies of HDF5 are loaded (two Python wheels each bundling
+ * one): each caller must reach its own, so the layer stays off and every
+ * call is sent to the definition its caller links (h5_for_caller()).
+ */
+static int h5_copies;
+
+/* Set when HDF5 was found by walking the loaded objects (h5_next()). */
+static int h5_walked;
 
 /*
  * The next definition of name: dlsym(RTLD_NEXT) finds it when HDF5 came
  * with the program; a module loaded later with its own scope (h5py's, by
- * Python's dlopen) keeps its libhdf5 out of that search, so the first
- * loaded object named libhdf5* is asked (dlopen'ed without loading, once
- * the loader's iteration is over).  Never this library's own wrapper.
+ * Python's dlopen) keeps its libhdf5 out of that search, so the loaded
+ * objects named libhdf5* are asked (their link map walked, each dlopen'ed
+ * without loading).  Never this library's own wrapper.
  */
 static void *h5_next(const char *name)
 {
-	char found[PATH_MAX] = "";
-	void *sym = dlsym(RTLD_NEXT, name), *lib;
-	Dl_info self, where;
+	void *sym = dlsym(RTLD_NEXT, name), *found = NULL, *lib;
+	struct link_map *m = NULL;
+	Dl_info self, where, first;
 
-	if (sym || !dl_iterate_phdr(find_hdf5, found))
+	if (sym)
 		return sym;
-	lib = dlopen(found, RTLD_LAZY | RTLD_NOLOAD);
-	sym = lib ? dlsym(lib, name) : NULL;
-	if (sym && dladdr(sym, &where) && dladdr(&h5q, &self) && where.dli_fbase == self.dli_fbase)
-		sym = NULL;
+	lib = dlopen(NULL, RTLD_LAZY);
+	if (!lib || dlinfo(lib, RTLD_DI_LINKMAP, &m) || !dladdr(&h5q, &self))
+		return NULL;
+	for (; m; m = m->l_next) {
+		if (!is_hdf5(m->l_name) || !(lib = dlopen(m->l_name, RTLD_LAZY | RTLD_NOLOAD)))
+			continue;
+		sym = dlsym(lib, name);
+		if (!sym || !dladdr(sym, &where) || where.dli_fbase == self.dli_fbase)
+			continue;
+		if (!found && dladdr(sym, &first)) {
+			found = sym;
+			__atomic_store_n(&h5_walked, 1, __ATOMIC_RELAXED);
+		} else if (found && where.dli_fbase != first.dli_fbase)
+			__atomic_store_n(&h5_copies, 1, __ATOMIC_RELEASE);
+	}
+	return found;
+}
+
+/*
+ * Before a file opens: when HDF5 was found by walking the loaded objects,
+ * a second copy may have come since (a second module loaded): walk again.
+ * Every use of HDF5 starts with a file, and opens are few.
+ */
+static void h5_copies_check(void)
+{
+	int saved_errno = errno;
+
+	if (__atomic_load_n(&h5_walked, __ATOMIC_RELAXED) &&
+	    !__atomic_load_n(&h5_copies, __ATOMIC_RELAXED))
+		(void)h5_next("H5Fopen");
+	errno = saved_errno;
+}
+
+/* With two copies of HDF5 loaded, the definition of name the caller links, or dflt. */
+static void *h5_for_caller(const char *name, const void *caller, void *dflt)
+{
+	Dl_info from, where, self;
+	void *lib, *sym;
+
+	if (!dladdr(caller, &from) || !from.dli_fname || !from.dli_fname[0] ||
+	    !(lib = dlopen(from.dli_fname, RTLD_LAZY | RTLD_NOLOAD)))
+		return dflt;
+	/* A handle's dlsym searches the object and its dependencies only. */
+	sym = dlsym(lib, name);
+	if (!sym || !dladdr(sym, &where) || !dladdr(&h5q, &self) ||
+	    where.dli_fbase == self.dli_fbase)
+		return dflt;
 	return sym;
 }
 
@@ -151,6 +198,8 @@ static int h5_layer_on(const void *slot)
 	Dl_info where;
 	void *lib, *real;
 
+	if (__atomic_load_n(&h5_copies, __ATOMIC_ACQUIRE))
+		return 0;
 	if (state)
 		return state > 0;
 	memcpy(&real, slot, sizeof(real));
@@ -533,38 +582,50 @@ static void meta_time(struct rt_record *rec, double t0, double t1)
  * 0, and the program sees the errno the call left.  A wrapper that cannot
  * find the real function returns -1.
  */
-#define RT_H5_WRAP(ret, name, args, pre, find, post, handler)                       \
-	ret r;                                                                      \
-	double t0, t1;                                                              \
-	int err, before;                                                            \
-	struct rt_record *rt_rec = NULL, *rt_file = NULL;                           \
-	if (!RT_H5_RESOLVED(name))                                                  \
-		return (ret)-1;                                                     \
-	if (!h5_layer_on((const void *)&RT_H5_REAL(name)) || !rt_begin(RT_IN_HDF5)) \
-		return RT_H5_REAL(name) args;                                       \
-	before = errno;                                                             \
-	pre;                                                                        \
-	rt_lock();                                                                  \
-	find;                                                                       \
-	rt_unlock();                                                                \
-	above_set(rt_rec, rt_file);                                                 \
-	errno = 0;                                                                  \
-	t0 = rt_now();                                                              \
-	r = RT_H5_REAL(name) args;                                                  \
-	t1 = rt_now();                                                              \
-	err = errno;                                                                \
-	rt_above = (struct rt_above){NULL, NULL, NULL};                             \
-	if (r >= 0 && rt_rec)                                                       \
-		post;                                                               \
-	rt_lock();                                                                  \
-	if (rt_rec && r < 0)                                                        \
-		rt_record_failure(rt_rec, rt_rec->module, #name, err);              \
-	else if (rt_rec)                                                            \
-		handler;                                                            \
-	rt_unlock();                                                                \
-	rt_end(RT_IN_HDF5);                                                         \
-	errno = err ? err : before;                                                 \
+#define RT_H5_WRAP(ret, name, args, pre, find, post, handler)                                   \
+	ret r;                                                                                  \
+	double t0, t1;                                                                          \
+	int err, before;                                                                        \
+	struct rt_record *rt_rec = NULL, *rt_file = NULL;                                       \
+	if (!RT_H5_RESOLVED(name))                                                              \
+		return (ret)-1;                                                                 \
+	if (!h5_layer_on((const void *)&RT_H5_REAL(name)) || !rt_begin(RT_IN_HDF5))             \
+		return __atomic_load_n(&h5_copies, __ATOMIC_RELAXED) ? RT_H5_CALLERS(name) args \
+								     : RT_H5_REAL(name) args;   \
+	before = errno;                                                                         \
+	pre;                                                                                    \
+	rt_lock();                                                                              \
+	find;                                                                                   \
+	rt_unlock();                                                                            \
+	above_set(rt_rec, rt_file);                                                             \
+	errno = 0;                                                                              \
+	t0 = rt_now();                                                                          \
+	r = RT_H5_REAL(name) args;                                                              \
+	t1 = rt_now();                                                                          \
+	err = errno;                                                                            \
+	rt_above = (struct rt_above){NULL, NULL, NULL};                                         \
+	if (r >= 0 && rt_rec)                                                                   \
+		post;                                                                           \
+	rt_lock();                                                                              \
+	if (rt_rec && r < 0)                                                                    \
+		rt_record_failure(rt_rec, rt_rec->module, #name, err);                          \
+	else if (rt_rec)                                                                        \
+		handler;                                                                        \
+	rt_unlock();                                                                            \
+	rt_end(RT_IN_HDF5);                                                                     \
+	errno = err ? err : before;                                                             \
 	return r;
+
+/* The definition of name the calling function links, when two copies of HDF5 are loaded. */
+#define RT_H5_CALLERS(name)                                                          \
+	__extension__({                                                              \
+		__typeof__(RT_H5_REAL(name)) rt_fn = RT_H5_REAL(name);               \
+		void *rt_dflt, *rt_sym;                                              \
+		memcpy(&rt_dflt, &rt_fn, sizeof(rt_dflt));                           \
+		rt_sym = h5_for_caller(#name, __builtin_return_address(0), rt_dflt); \
+		memcpy(&rt_fn, &rt_sym, sizeof(rt_fn));                              \
+		rt_fn;                                                               \
+	})
 
 /* Asks HDF5 (stmt uses &asking) with its error printing off. */
 #define RT_H5_ASKING(name, stmt)                                     \
@@ -584,6 +645,7 @@ static void meta_time(struct rt_record *rec, double t0, double t1)
 	size_t flen = 0;                                                            \
 	int64_t facts[H5F_NUM_INDICES] = {0};                                       \
 	int asked = 0;                                                              \
+	h5_copies_check();                                                          \
 	RT_H5_WRAP(ret, name, args, flen = file_path(path_e, fname, sizeof(fname)), \
 		   rt_rec = flen && rt_config_path_recorded(&rt.config, fname)      \
 				    ? rt_record_get(IOA_MOD_H5F, fname, flen)       \

@@ -22,6 +22,7 @@ require_mpi
 require_cmd h5pcc.mpich
 require_cmd ltrace
 require_cmd mpiexec.openmpi
+require_cmd patchelf
 h5ex=/usr/share/doc/libhdf5-doc/examples/ph5example.c.gz
 [ -r "$h5ex" ] || skip_all "no $h5ex (libhdf5-doc)"
 python=/usr/bin/python3
@@ -29,7 +30,7 @@ python=/usr/bin/python3
 H5PY_ALWAYS_USE_MPI=1 "$python" -c 'import sys, h5py; sys.exit(not h5py.get_config().mpi)' \
 	2>/dev/null || skip_all "no h5py with MPI for $python (python3-h5py-mpi)"
 
-plan 42
+plan 45
 
 work="$TEST_TMP/work"
 mkdir -p "$work/plain" "$work/traced" "$work/ioatlas"
@@ -305,5 +306,28 @@ is "$(ioa_counter "$log" H5F 0 "$work/harm/harm.h5" H5F_FAILED_CALLS)" 1 \
 	"its failed open counts on the file"
 is "$("$IOA_CMD" parse "$log" | awk -F '\t' -v f="$work/harm/child.h5:/c" '$1 == "H5D" && $6 == f && $4 == "H5D_WRITES" { print $5 }')" 1 \
 	"the forked child's dataset, written in its own arena"
+
+# --- two copies of HDF5 in one process (two Python wheels, each bundling libhdf5 under
+# its own name, loaded with their own scopes): each module's calls reach its own copy.
+lib=$(ldd ./hdf5-harm | awk '$1 ~ /^libhdf5/ { print $3; exit }')
+mkdir -p copies/a copies/b copies/out-plain copies/out
+for c in a b; do
+	cp "$lib" "copies/$c/libhdf5-$c$c$c$c.so.103"
+	patchelf --set-soname "libhdf5-$c$c$c$c.so.103" "copies/$c/libhdf5-$c$c$c$c.so.103"
+	mpicc.mpich $san -DMODULE -shared -fPIC -I/usr/include/hdf5/mpich -o "copies/$c/mod.so" \
+		"$IOA_SOURCE_DIR/tests/workloads/hdf5-copies.c" "copies/$c/libhdf5-$c$c$c$c.so.103" \
+		-Wl,-rpath,"$work/copies/$c"
+done
+cc $san -o copies/main "$IOA_SOURCE_DIR/tests/workloads/hdf5-copies.c" -ldl
+ok "ground truth: the two modules load two copies of libhdf5" \
+	sh -c "ldd copies/a/mod.so | grep -q libhdf5-aaaa && ldd copies/b/mod.so | grep -q libhdf5-bbbb"
+copies/main "$work/copies/a/mod.so" "$work/copies/b/mod.so" "$work/copies/out-plain" >copies.plain 2>&1
+is "$(cat copies.plain)" "module a, a0.h5: 0
+module b, b1.h5: 0
+module a, a2.h5: 0" "without the runtime, each module writes its file"
+logs=$(ioa_logdir)
+ioa_preload "$logs" copies/main "$work/copies/a/mod.so" "$work/copies/b/mod.so" "$work/copies/out" \
+	>copies.out 2>&1
+is "$(cat copies.out)" "$(cat copies.plain)" "under the runtime too: each call reached its module's copy"
 
 done_testing
