@@ -296,16 +296,19 @@
 
 #define IOA_H5D_FCOUNTERS(X) IOA_LAYER_FTIMES(X, H5D)
 
-#define IOA_PNETCDF_FILE_COUNTERS(X)                                                          \
-	X(PNETCDF_FILE_CREATES, "file creates")                                               \
-	X(PNETCDF_FILE_OPENS, "file opens")                                                   \
-	X(PNETCDF_FILE_REDEFS, "redef calls")                                                 \
-	X(PNETCDF_FILE_INDEP_WAITS, "independent waits")                                      \
-	X(PNETCDF_FILE_COLL_WAITS, "collective waits")                                        \
-	X(PNETCDF_FILE_SYNCS, "file syncs")                                                   \
-	X(PNETCDF_FILE_BYTES_READ, "bytes read, the library's own header I/O included")       \
-	X(PNETCDF_FILE_BYTES_WRITTEN, "bytes written, the library's own header I/O included") \
-	X(PNETCDF_FILE_WAIT_FAILURES, "waits that failed")
+#define IOA_PNETCDF_FILE_COUNTERS(X)                                                              \
+	X(PNETCDF_FILE_CREATES, "file creates")                                                   \
+	X(PNETCDF_FILE_OPENS, "file opens")                                                       \
+	X(PNETCDF_FILE_REDEFS, "redef calls")                                                     \
+	X(PNETCDF_FILE_INDEP_WAITS, "independent waits")                                          \
+	X(PNETCDF_FILE_COLL_WAITS, "collective waits")                                            \
+	X(PNETCDF_FILE_SYNCS, "file syncs")                                                       \
+	X(PNETCDF_FILE_BYTES_READ, "bytes read, the library's own header I/O included")           \
+	X(PNETCDF_FILE_BYTES_WRITTEN, "bytes written, the library's own header I/O included")     \
+	X(PNETCDF_FILE_WAIT_FAILURES, "waits that failed")                                        \
+	X(PNETCDF_FILE_MPIIO_SUBCALLS, "(ioatlas) MPI-IO calls issued inside PnetCDF file calls") \
+	X(PNETCDF_FILE_POSIX_SUBCALLS, "(ioatlas) POSIX calls issued inside PnetCDF file calls")  \
+	X(PNETCDF_FILE_FAILED_CALLS, "(ioatlas) PnetCDF file calls on this file that failed")
 
 #define IOA_PNETCDF_FILE_FCOUNTERS(X)                                               \
 	X(PNETCDF_FILE_F_OPEN_START_TIMESTAMP, "start of the first open or create") \
@@ -353,7 +356,12 @@
 	X(PNETCDF_VAR_DATATYPE_SIZE, "size of one element in bytes")                         \
 	X(PNETCDF_VAR_IS_RECORD_VAR, "1 for a record variable")                              \
 	IOA_RANK_VARIANCE(X, PNETCDF_VAR)                                                    \
-	X(PNETCDF_VAR_FILE_REC_ID, "record id of the file holding the variable")
+	X(PNETCDF_VAR_FILE_REC_ID, "record id of the file holding the variable")             \
+	X(PNETCDF_VAR_MPIIO_SUBCALLS,                                                        \
+	  "(ioatlas) MPI-IO calls issued inside this variable's PnetCDF calls")              \
+	X(PNETCDF_VAR_POSIX_SUBCALLS,                                                        \
+	  "(ioatlas) POSIX calls issued inside this variable's PnetCDF calls")               \
+	X(PNETCDF_VAR_FAILED_CALLS, "(ioatlas) PnetCDF calls on this variable that failed")
 
 #define IOA_PNETCDF_VAR_FCOUNTERS(X) IOA_LAYER_FTIMES(X, PNETCDF_VAR)
 
@@ -414,48 +422,48 @@
 	IOA_LUSTRE_OST(X, 2)                                                                                              \
 	IOA_LUSTRE_OST(X, 3)                                                                                              \
 	IOA_LUSTRE_OST(X, 4)                                                                                              \
-	IOA_LUSTRE_OST(X, 5) IOA_LUSTRE_OST(X, 6) IOA_LUSTRE_OST(X, 7) IOA_LUSTRE_OST(X, 8) IOA_LUSTRE_OST(               \
-		X, 9) IOA_LUSTRE_OST(X,                                                                                   \
-				     10) IOA_LUSTRE_OST(X,                                                                \
-							11) IOA_LUSTRE_OST(X,                                             \
-									   12) IOA_LUSTRE_OST(X,                          \
-											      13)                         \
-		IOA_LUSTRE_OST(X, 14) IOA_LUSTRE_OST(X, 15) IOA_LUSTRE_OST(X, 16) IOA_LUSTRE_OST(X, 17) IOA_LUSTRE_OST(   \
+	IOA_LUSTRE_OST(X, 5)                                                                                              \
+	IOA_LUSTRE_OST(X, 6) IOA_LUSTRE_OST(X, 7) IOA_LUSTRE_OST(X, 8) IOA_LUSTRE_OST(X, 9) IOA_LUSTRE_OST(               \
+		X, 10) IOA_LUSTRE_OST(X,                                                                                  \
+				      11) IOA_LUSTRE_OST(X,                                                               \
+							 12) IOA_LUSTRE_OST(X,                                            \
+									    13) IOA_LUSTRE_OST(X,                         \
+											       14)                        \
+		IOA_LUSTRE_OST(X, 15) IOA_LUSTRE_OST(X, 16) IOA_LUSTRE_OST(X, 17) IOA_LUSTRE_OST(X, 18) IOA_LUSTRE_OST(   \
 			X,                                                                                                \
-			18) IOA_LUSTRE_OST(X,                                                                             \
-					   19) IOA_LUSTRE_OST(X,                                                          \
-							      20) IOA_LUSTRE_OST(X,                                       \
-										 21) IOA_LUSTRE_OST(X,                    \
-												    22)                   \
-			IOA_LUSTRE_OST(X, 23) IOA_LUSTRE_OST(X, 24) IOA_LUSTRE_OST(X, 25) IOA_LUSTRE_OST(                 \
-				X, 26) IOA_LUSTRE_OST(X, 27) IOA_LUSTRE_OST(X,                                            \
-									    28) IOA_LUSTRE_OST(X,                         \
-											       29)                        \
-				IOA_LUSTRE_OST(X, 30) IOA_LUSTRE_OST(X, 31) IOA_LUSTRE_OST(X, 32) IOA_LUSTRE_OST(         \
+			19) IOA_LUSTRE_OST(X,                                                                             \
+					   20) IOA_LUSTRE_OST(X,                                                          \
+							      21) IOA_LUSTRE_OST(X,                                       \
+										 22) IOA_LUSTRE_OST(X,                    \
+												    23)                   \
+			IOA_LUSTRE_OST(X, 24) IOA_LUSTRE_OST(X, 25) IOA_LUSTRE_OST(X, 26) IOA_LUSTRE_OST(                 \
+				X, 27) IOA_LUSTRE_OST(X, 28) IOA_LUSTRE_OST(X,                                            \
+									    29) IOA_LUSTRE_OST(X,                         \
+											       30)                        \
+				IOA_LUSTRE_OST(X, 31) IOA_LUSTRE_OST(X, 32) IOA_LUSTRE_OST(X, 33) IOA_LUSTRE_OST(         \
 					X,                                                                                \
-					33) IOA_LUSTRE_OST(X,                                                             \
-							   34) IOA_LUSTRE_OST(X,                                          \
-									      35) IOA_LUSTRE_OST(X,                       \
-												 36)                      \
-					IOA_LUSTRE_OST(X, 37) IOA_LUSTRE_OST(X, 38) IOA_LUSTRE_OST(X, 39) IOA_LUSTRE_OST( \
-						X, 40) IOA_LUSTRE_OST(X, 41) IOA_LUSTRE_OST(X, 42)                        \
-						IOA_LUSTRE_OST(X, 43) IOA_LUSTRE_OST(X, 44) IOA_LUSTRE_OST(               \
-							X, 45) IOA_LUSTRE_OST(X,                                          \
-									      46) IOA_LUSTRE_OST(X,                       \
-												 47)                      \
-							IOA_LUSTRE_OST(X, 48) IOA_LUSTRE_OST(X, 49) IOA_LUSTRE_OST(       \
-								X, 50) IOA_LUSTRE_OST(X,                                  \
-										      51) IOA_LUSTRE_OST(X,               \
-													 52)              \
-								IOA_LUSTRE_OST(X, 53) IOA_LUSTRE_OST(                     \
-									X, 54) IOA_LUSTRE_OST(X,                          \
-											      55)                         \
-									IOA_LUSTRE_OST(X, 56) IOA_LUSTRE_OST(             \
+					34) IOA_LUSTRE_OST(X,                                                             \
+							   35) IOA_LUSTRE_OST(X,                                          \
+									      36) IOA_LUSTRE_OST(X,                       \
+												 37)                      \
+					IOA_LUSTRE_OST(X, 38) IOA_LUSTRE_OST(X, 39) IOA_LUSTRE_OST(X, 40) IOA_LUSTRE_OST( \
+						X, 41) IOA_LUSTRE_OST(X, 42) IOA_LUSTRE_OST(X, 43)                        \
+						IOA_LUSTRE_OST(X, 44) IOA_LUSTRE_OST(X, 45) IOA_LUSTRE_OST(               \
+							X, 46) IOA_LUSTRE_OST(X,                                          \
+									      47) IOA_LUSTRE_OST(X,                       \
+												 48)                      \
+							IOA_LUSTRE_OST(X, 49) IOA_LUSTRE_OST(X, 50) IOA_LUSTRE_OST(       \
+								X, 51) IOA_LUSTRE_OST(X,                                  \
+										      52) IOA_LUSTRE_OST(X,               \
+													 53)              \
+								IOA_LUSTRE_OST(X, 54) IOA_LUSTRE_OST(                     \
+									X, 55) IOA_LUSTRE_OST(X,                          \
+											      56)                         \
+									IOA_LUSTRE_OST(X, 57) IOA_LUSTRE_OST(             \
 										X,                                        \
-										57) IOA_LUSTRE_OST(X, 58)                 \
-										IOA_LUSTRE_OST(X, 59) IOA_LUSTRE_OST(     \
-											X,                                \
-											60) IOA_LUSTRE_OST(X, 61)         \
+										58) IOA_LUSTRE_OST(X, 59)                 \
+										IOA_LUSTRE_OST(X, 60) IOA_LUSTRE_OST(     \
+											X, 61)                            \
 											IOA_LUSTRE_OST(                   \
 												X,                        \
 												62)                       \

@@ -30,6 +30,15 @@ static void rank_io(enum ioa_module m, const int64_t *c, const double *f, double
 		*time = f[H5F_F_META_TIME];
 		*bytes = 0;
 		break;
+	case IOA_MOD_PNETCDF_VAR:
+		*time = f[PNETCDF_VAR_F_READ_TIME] + f[PNETCDF_VAR_F_WRITE_TIME] +
+			f[PNETCDF_VAR_F_META_TIME];
+		*bytes = c[PNETCDF_VAR_BYTES_READ] + c[PNETCDF_VAR_BYTES_WRITTEN];
+		break;
+	case IOA_MOD_PNETCDF_FILE:
+		*time = f[PNETCDF_FILE_F_META_TIME] + f[PNETCDF_FILE_F_WAIT_TIME];
+		*bytes = c[PNETCDF_FILE_BYTES_READ] + c[PNETCDF_FILE_BYTES_WRITTEN];
+		break;
 	default:
 		*time = f[MPIIO_F_READ_TIME] + f[MPIIO_F_WRITE_TIME] + f[MPIIO_F_META_TIME];
 		*bytes = c[MPIIO_BYTES_READ] + c[MPIIO_BYTES_WRITTEN];
@@ -42,7 +51,8 @@ struct rt_rank_counters {
 	int fastest, fastest_bytes, slowest, slowest_bytes;
 	int ffastest_time, fslowest_time, fvar_time, fvar_bytes;
 	int access1, access1_count, stride1, stride1_count; /* -1: none */
-	int tuples; /* H5D: its accesses are RT_ACCESS_KEY values each (rt_records.h) */
+	/* H5D, PNETCDF_VAR: accesses of RT_ACCESS_KEY values each (rt_records.h); 0: none */
+	int tuple1, tuple1_count;
 };
 
 static const struct rt_rank_counters rank_counters[IOA_MOD_COUNT] = {
@@ -62,9 +72,17 @@ static const struct rt_rank_counters rank_counters[IOA_MOD_COUNT] = {
 			   -1, -1},
 	[IOA_MOD_H5D] = {H5D_FASTEST_RANK, H5D_FASTEST_RANK_BYTES, H5D_SLOWEST_RANK,
 			 H5D_SLOWEST_RANK_BYTES, H5D_F_FASTEST_RANK_TIME, H5D_F_SLOWEST_RANK_TIME,
-			 H5D_F_VARIANCE_RANK_TIME, H5D_F_VARIANCE_RANK_BYTES, -1, -1, -1, -1, 1},
-	/* Darshan keeps no rank statistics of an HDF5 file. */
-	[IOA_MOD_H5F] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0},
+			 H5D_F_VARIANCE_RANK_TIME, H5D_F_VARIANCE_RANK_BYTES, -1, -1, -1, -1,
+			 H5D_ACCESS1_ACCESS, H5D_ACCESS1_COUNT},
+	[IOA_MOD_PNETCDF_VAR] = {PNETCDF_VAR_FASTEST_RANK, PNETCDF_VAR_FASTEST_RANK_BYTES,
+				 PNETCDF_VAR_SLOWEST_RANK, PNETCDF_VAR_SLOWEST_RANK_BYTES,
+				 PNETCDF_VAR_F_FASTEST_RANK_TIME, PNETCDF_VAR_F_SLOWEST_RANK_TIME,
+				 PNETCDF_VAR_F_VARIANCE_RANK_TIME,
+				 PNETCDF_VAR_F_VARIANCE_RANK_BYTES, -1, -1, -1, -1,
+				 PNETCDF_VAR_ACCESS1_ACCESS, PNETCDF_VAR_ACCESS1_COUNT},
+	/* Darshan keeps no rank statistics of an HDF5 or PnetCDF file. */
+	[IOA_MOD_H5F] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 0},
+	[IOA_MOD_PNETCDF_FILE] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 0},
 };
 
 /*
@@ -90,12 +108,13 @@ static void common_values_merge(int64_t *values, int64_t *counts, const int64_t 
 }
 
 /*
- * The same for a dataset's four most common accesses (H5D): one rank's
- * (in its counters src) into the combination's (c; kept: its accesses and
- * counts, read before the counters combined).
+ * The same for a dataset's or variable's four most common accesses: one
+ * rank's (src, src_counts) into the combination's (into, into_counts;
+ * kept: its accesses and counts, read before the counters combined).
  */
-static void common_accesses_merge(int64_t *c, const int64_t *kept, const int64_t *kept_counts,
-				  const int64_t *src)
+static void common_accesses_merge(int64_t *into, int64_t *into_counts, const int64_t *kept,
+				  const int64_t *kept_counts, const int64_t *src,
+				  const int64_t *src_counts)
 {
 	struct rt_accesses all = {0};
 	int k;
@@ -103,13 +122,12 @@ static void common_accesses_merge(int64_t *c, const int64_t *kept, const int64_t
 	for (k = 0; k < 4; k++) {
 		if (kept_counts[k] > 0)
 			rt_accesses_add(&all, &kept[k * RT_ACCESS_KEY], kept_counts[k]);
-		if (src[H5D_ACCESS1_COUNT + k] > 0)
-			rt_accesses_add(&all, &src[H5D_ACCESS1_ACCESS + k * RT_ACCESS_KEY],
-					src[H5D_ACCESS1_COUNT + k]);
+		if (src_counts[k] > 0)
+			rt_accesses_add(&all, &src[k * RT_ACCESS_KEY], src_counts[k]);
 	}
-	memset(&c[H5D_ACCESS1_ACCESS], 0, 4 * RT_ACCESS_KEY * sizeof(*c));
-	memset(&c[H5D_ACCESS1_COUNT], 0, 4 * sizeof(*c));
-	rt_accesses_top4(&all, c);
+	memset(into, 0, 4 * RT_ACCESS_KEY * sizeof(*into));
+	memset(into_counts, 0, 4 * sizeof(*into_counts));
+	rt_accesses_top4(&all, into, into_counts);
 }
 
 /* Adds one rank's record of a shared file to its combination. */
@@ -132,10 +150,9 @@ void rt_combine_add(struct rt_combined *cmb, enum ioa_module m, int rank, const 
 		int64_t kept[2][2][4]; /* access sizes, strides: values, counts */
 		int64_t kept_tuples[4 * RT_ACCESS_KEY], kept_tuple_counts[4];
 
-		if (rc->tuples) {
-			memcpy(kept_tuples, &cmb->counters[H5D_ACCESS1_ACCESS],
-			       sizeof(kept_tuples));
-			memcpy(kept_tuple_counts, &cmb->counters[H5D_ACCESS1_COUNT],
+		if (rc->tuple1) {
+			memcpy(kept_tuples, &cmb->counters[rc->tuple1], sizeof(kept_tuples));
+			memcpy(kept_tuple_counts, &cmb->counters[rc->tuple1_count],
 			       sizeof(kept_tuple_counts));
 		}
 
@@ -157,8 +174,11 @@ void rt_combine_add(struct rt_combined *cmb, enum ioa_module m, int rank, const 
 				common_values_merge(&cmb->counters[at], &cmb->counters[at_count],
 						    kept[k][0], kept[k][1], &c[at], &c[at_count]);
 		}
-		if (rc->tuples)
-			common_accesses_merge(cmb->counters, kept_tuples, kept_tuple_counts, c);
+		if (rc->tuple1)
+			common_accesses_merge(&cmb->counters[rc->tuple1],
+					      &cmb->counters[rc->tuple1_count], kept_tuples,
+					      kept_tuple_counts, &c[rc->tuple1],
+					      &c[rc->tuple1_count]);
 		if (time < cmb->fastest_time) {
 			cmb->fastest_time = time;
 			cmb->fastest_rank = rank;

@@ -27,7 +27,7 @@
 struct rt_state rt = {.nprocs = 1};
 _Thread_local unsigned rt_inside __attribute__((tls_model("initial-exec")));
 _Thread_local struct rt_above rt_above __attribute__((tls_model("initial-exec")));
-void *rt_hdf5_handles;
+struct rt_handle *rt_hdf5_handles, *rt_pnetcdf_handles;
 
 int rt_lock_word;
 
@@ -159,7 +159,7 @@ static int restart_in_child(void)
 	rt_mpiio_current = NULL;
 	rt_trace_parent = 0;
 	rt_above = (struct rt_above){NULL, NULL, NULL};
-	rt_hdf5_handles = NULL;
+	rt_hdf5_handles = rt_pnetcdf_handles = NULL;
 	why = start_tables();
 	if (why) {
 		rt.disabled_reason = why;

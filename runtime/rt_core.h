@@ -69,14 +69,16 @@ extern struct rt_state rt;
 #define RT_IN_LOCK    0x20u /* holding the record lock: a signal handler's I/O passes */
 #define RT_IN_VFORK   0x40u /* called vfork(): in its child until getpid() says otherwise */
 #define RT_IN_HDF5    0x80u
+#define RT_IN_PNETCDF 0x100u
 
 extern _Thread_local unsigned rt_inside __attribute__((tls_model("initial-exec")));
 
 /*
- * The layer above MPI-IO this thread is inside (an HDF5 call, rt_hdf5.c),
- * as the calls it issues underneath see it: the counters of its record that
- * count them (MPI-IO and POSIX sub-calls) and the file's "went through
- * MPI-IO" flag; NULLs outside.  Updated by those calls under the lock.
+ * The layer above MPI-IO this thread is inside (an HDF5 call, rt_hdf5.c, or
+ * a PnetCDF call, rt_pnetcdf.c), as the calls it issues underneath see it:
+ * the counters of its record that count them (MPI-IO and POSIX sub-calls)
+ * and the file's "went through MPI-IO" flag (NULL for PnetCDF, which always
+ * does); NULLs outside.  Updated by those calls under the lock.
  */
 struct rt_above {
 	int64_t *mpiio_subcalls, *posix_subcalls, *use_mpiio;
@@ -84,11 +86,13 @@ struct rt_above {
 extern _Thread_local struct rt_above rt_above __attribute__((tls_model("initial-exec")));
 
 /*
- * rt_hdf5.c's table of open HDF5 identifiers, from the arena at the first
- * HDF5 call (NULL before): here so that a forked child, which starts a new
- * arena, forgets the parent's.
+ * The tables of open handles of the layers above MPI-IO (rt_handles.h),
+ * rt_hdf5.c's and rt_pnetcdf.c's, from the arena at their first use (NULL
+ * before): here so that a forked child, which starts a new arena, forgets
+ * the parent's.
  */
-extern void *rt_hdf5_handles;
+struct rt_handle;
+extern struct rt_handle *rt_hdf5_handles, *rt_pnetcdf_handles;
 
 /*
  * The MPI library's own I/O.  A POSIX or STDIO call that a thread makes

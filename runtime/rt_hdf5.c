@@ -27,6 +27,7 @@
 #include <sys/types.h>
 
 #include "rt_core.h"
+#include "rt_handles.h"
 #include "rt_hdf5_calls.h"
 #include "rt_posix.h"
 #include "rt_records.h"
@@ -226,71 +227,9 @@ static int h5_layer_on(const void *slot)
 RT_HDF5_CALLS(RT_H5_REAL_DECL)
 
 /*
- * The open files and datasets by identifier: linear probing over a table
- * from the arena (rt_hdf5_handles), made at the first HDF5 call (programs
- * without HDF5 pay nothing).  A dataset keeps its file's record too.
- * Removal shifts the entries that follow back, so the table never fills
- * with the marks of removed ones; identifiers past its room go unrecorded.
- * Under the lock.
+ * The open files and datasets by identifier (rt_handles.h): a dataset
+ * keeps its file's record too.  HDF5 hands out no identifier 0.
  */
-#define RT_H5_SLOTS 1024
-struct h5_handle {
-	rt_hid_t id; /* 0: empty (HDF5 never hands out 0) */
-	struct rt_record *rec, *file;
-};
-
-static size_t home_slot(rt_hid_t id)
-{
-	return (size_t)(((uint64_t)id * 0x9E3779B97F4A7C15ull) >> 54); /* 10 bits: RT_H5_SLOTS */
-}
-
-static struct h5_handle *handle_find(rt_hid_t id)
-{
-	struct h5_handle *t = rt_hdf5_handles;
-	size_t i, at = home_slot(id);
-
-	for (i = 0; t && id && i < RT_H5_SLOTS && t[at].id; i++, at = (at + 1) % RT_H5_SLOTS)
-		if (t[at].id == id)
-			return &t[at];
-	return NULL;
-}
-
-static void handle_set(rt_hid_t id, struct rt_record *rec, struct rt_record *file)
-{
-	struct h5_handle *t = rt_hdf5_handles;
-	size_t i, at = home_slot(id);
-
-	if (!t && !(t = rt_hdf5_handles = rt_arena_alloc(&rt.arena, RT_H5_SLOTS * sizeof(*t))))
-		return;
-	for (i = 0; id && i < RT_H5_SLOTS; i++, at = (at + 1) % RT_H5_SLOTS)
-		if (!t[at].id || t[at].id == id) {
-			t[at] = (struct h5_handle){id, rec, file};
-			return;
-		}
-}
-
-static void handle_drop(struct h5_handle *h)
-{
-	struct h5_handle *t = rt_hdf5_handles;
-	size_t hole = (size_t)(h - t), at = hole, i;
-
-	for (i = 1; i < RT_H5_SLOTS; i++) {
-		size_t home;
-
-		at = (at + 1) % RT_H5_SLOTS;
-		if (!t[at].id)
-			break;
-		home = home_slot(t[at].id);
-		/* The entry may move into the hole when its home is not after the hole on its way.
-		 */
-		if ((at > hole && (home <= hole || home > at)) ||
-		    (at < hole && home <= hole && home > at)) {
-			t[hole] = t[at];
-			hole = at;
-		}
-	}
-	t[hole] = (struct h5_handle){0, NULL, NULL};
-}
 
 /*
  * Asking HDF5: its error printing off (through the v1 API when the program
@@ -353,7 +292,7 @@ static int space_dims(struct h5_asking *a, rt_hid_t space, rt_hsize_t dims[H5_MA
 static size_t dataset_name(struct h5_asking *a, const void *slot, rt_hid_t loc, const char *name,
 			   char *out, size_t out_len, size_t *flen)
 {
-	struct h5_handle *h;
+	struct rt_handle *h;
 	ssize_t n = 0;
 	size_t len = 0;
 	int w, at_file;
@@ -361,7 +300,7 @@ static size_t dataset_name(struct h5_asking *a, const void *slot, rt_hid_t loc, 
 	if (!name)
 		return 0;
 	rt_lock();
-	h = handle_find(loc);
+	h = rt_handle_find(rt_hdf5_handles, loc);
 	at_file = h && h->rec->module == IOA_MOD_H5F && !(h->rec->flags & IOA_REC_FOLDED) &&
 		  (len = strlen(h->rec->name)) + 2 < out_len;
 	if (at_file)
@@ -646,7 +585,7 @@ static void meta_time(struct rt_record *rec, double t0, double t1)
 	int64_t facts[H5F_NUM_INDICES] = {0};                                       \
 	int asked = 0;                                                              \
 	h5_copies_check();                                                          \
-	RT_H5_WRAP(ret, name, args, flen = file_path(path_e, fname, sizeof(fname)), \
+	RT_H5_WRAP(ret, name, args, flen = rt_mpi_file_path(path_e, fname, sizeof(fname)), \
 		   rt_rec = flen && rt_config_path_recorded(&rt.config, fname)      \
 				    ? rt_record_get(IOA_MOD_H5F, fname, flen)       \
 				    : NULL,                                         \
@@ -713,20 +652,6 @@ static void meta_time(struct rt_record *rec, double t0, double t1)
 
 /* The handlers, under the lock. */
 
-/* The name of a file given to H5Fcreate or H5Fopen, absolute; its length, or 0. */
-static size_t file_path(const char *given, char *out, size_t out_len)
-{
-	int saved_errno = errno; /* getcwd may set it */
-	size_t len;
-
-	/* ROMIO accepts "ufs:/path" style prefixes naming the driver, and HDF5 hands them on. */
-	if (given && strchr(given, ':') && strchr(given, ':') < strchr(given, '/'))
-		given = strchr(given, ':') + 1;
-	len = rt_abs_path(AT_FDCWD, given, out, out_len);
-	errno = saved_errno;
-	return len;
-}
-
 /* facts: the file-access properties asked after it opened, or NULL when they could not be. */
 static void h5_file_open(struct rt_record *rec, rt_hid_t id, const int64_t *facts, double t0,
 			 double t1)
@@ -740,13 +665,13 @@ static void h5_file_open(struct rt_record *rec, rt_hid_t id, const int64_t *fact
 	rt_set_first(&rec->fcounters[H5F_F_OPEN_START_TIMESTAMP], t0);
 	rt_set_last(&rec->fcounters[H5F_F_OPEN_END_TIMESTAMP], t1);
 	meta_time(rec, t0, t1);
-	handle_set(id, rec, rec);
+	rt_handle_set(&rt_hdf5_handles, id, rec, rec);
 }
 
 /* The file record of any object of the file: the file itself, or one of its datasets. */
 static struct rt_record *h5_file_of(rt_hid_t id)
 {
-	struct h5_handle *h = handle_find(id);
+	struct rt_handle *h = rt_handle_find(rt_hdf5_handles, id);
 
 	return h ? h->file : NULL;
 }
@@ -754,7 +679,7 @@ static struct rt_record *h5_file_of(rt_hid_t id)
 /* The record of an open file or dataset (module: which; 0 either), and its file's. */
 static struct rt_record *h5_open_of(rt_hid_t id, enum ioa_module module, struct rt_record **file)
 {
-	struct h5_handle *h = handle_find(id);
+	struct rt_handle *h = rt_handle_find(rt_hdf5_handles, id);
 
 	if (!h || (module && h->rec->module != module))
 		return NULL;
@@ -774,10 +699,10 @@ static int h5_dataset_new(const char *name, size_t len)
 static void h5_close(rt_hid_t id, struct rt_record *rec, double t0, double t1)
 {
 	int h5f = rec->module == IOA_MOD_H5F;
-	struct h5_handle *h = handle_find(id);
+	struct rt_handle *h = rt_handle_find(rt_hdf5_handles, id);
 
 	if (h)
-		handle_drop(h);
+		rt_handle_drop(rt_hdf5_handles, h);
 	rt_set_first(
 		&rec->fcounters[h5f ? H5F_F_CLOSE_START_TIMESTAMP : H5D_F_CLOSE_START_TIMESTAMP],
 		t0);
@@ -809,48 +734,22 @@ static void h5_dataset_open(struct rt_record *rec, struct rt_record *file, rt_hi
 	rt_set_first(&rec->fcounters[H5D_F_OPEN_START_TIMESTAMP], t0);
 	rt_set_last(&rec->fcounters[H5D_F_OPEN_END_TIMESTAMP], t1);
 	meta_time(rec, t0, t1);
-	handle_set(id, rec, file);
+	rt_handle_set(&rt_hdf5_handles, id, rec, file);
 }
 
 static void h5_dataset_io(struct rt_record *rec, int is_write, const struct h5_access *x, double t0,
 			  double t1)
 {
 	int64_t *c = rec->counters;
-	double *f = rec->fcounters, elapsed = t1 - t0;
 
 	c[is_write ? H5D_WRITES : H5D_READS]++;
-	c[is_write ? H5D_BYTES_WRITTEN : H5D_BYTES_READ] += x->bytes;
 	/* Darshan's: a whole-dataset selection (H5S_ALL) counts as neither kind. */
 	if (x->sel == H5_SEL_POINTS)
 		c[H5D_POINT_SELECTS]++;
 	else if (x->sel == H5_SEL_HYPERSLABS)
 		c[x->regular ? H5D_REGULAR_HYPERSLAB_SELECTS : H5D_IRREGULAR_HYPERSLAB_SELECTS]++;
 	c[H5D_USE_MPIIO_COLLECTIVE] |= x->collective;
-	rt_size_bin(c, is_write ? H5D_SIZE_WRITE_AGG_0_100 : H5D_SIZE_READ_AGG_0_100, x->bytes);
-	if (!rec->accesses)
-		rec->accesses = rt_arena_alloc(&rt.arena, sizeof(*rec->accesses));
-	if (rec->accesses)
-		rt_accesses_add(rec->accesses, x->key, 1);
-	if (rec->last_io == (is_write ? 1 : 2))
-		c[H5D_RW_SWITCHES]++;
-	rec->last_io = is_write ? 2 : 1;
-	if (is_write) {
-		rt_set_first(&f[H5D_F_WRITE_START_TIMESTAMP], t0);
-		rt_set_last(&f[H5D_F_WRITE_END_TIMESTAMP], t1);
-		rt_add_time(&f[H5D_F_WRITE_TIME], &rec->write_end, t0, t1);
-		if (f[H5D_F_MAX_WRITE_TIME] < elapsed) {
-			f[H5D_F_MAX_WRITE_TIME] = elapsed;
-			c[H5D_MAX_WRITE_TIME_SIZE] = x->bytes;
-		}
-	} else {
-		rt_set_first(&f[H5D_F_READ_START_TIMESTAMP], t0);
-		rt_set_last(&f[H5D_F_READ_END_TIMESTAMP], t1);
-		rt_add_time(&f[H5D_F_READ_TIME], &rec->read_end, t0, t1);
-		if (f[H5D_F_MAX_READ_TIME] < elapsed) {
-			f[H5D_F_MAX_READ_TIME] = elapsed;
-			c[H5D_MAX_READ_TIME_SIZE] = x->bytes;
-		}
-	}
+	rt_layer_io(rec, is_write, x->bytes, x->key, t0, t1);
 }
 
 #define RT_H5_DEFINE(ret, name, params, args, kind, ...)          \

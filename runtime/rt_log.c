@@ -95,7 +95,10 @@ void rt_log_finish_record(struct rt_record *rec)
 		rt_values_top4(&rec->access_sizes, &c[MPIIO_ACCESS1_ACCESS],
 			       &c[MPIIO_ACCESS1_COUNT]);
 	} else if (rec->module == IOA_MOD_H5D) {
-		rt_accesses_top4(rec->accesses, c);
+		rt_accesses_top4(rec->accesses, &c[H5D_ACCESS1_ACCESS], &c[H5D_ACCESS1_COUNT]);
+	} else if (rec->module == IOA_MOD_PNETCDF_VAR) {
+		rt_accesses_top4(rec->accesses, &c[PNETCDF_VAR_ACCESS1_ACCESS],
+				 &c[PNETCDF_VAR_ACCESS1_COUNT]);
 	}
 }
 

@@ -76,10 +76,7 @@ void rt_mpiio_open(const char *op, int collective, const char *path, int amode, 
 	struct rt_record *rec;
 	int64_t hint_index;
 
-	/* ROMIO accepts "ufs:/path" style prefixes naming the driver. */
-	if (path && strchr(path, ':') && strchr(path, ':') < strchr(path, '/'))
-		path = strchr(path, ':') + 1;
-	len = rt_abs_path(AT_FDCWD, path, abs, sizeof(abs));
+	len = rt_mpi_file_path(path, abs, sizeof(abs));
 	if (!len || !rt_config_path_recorded(&rt.config, abs))
 		return;
 	rec = rt_record_get(IOA_MOD_MPIIO, abs, len);

@@ -97,6 +97,18 @@ static size_t clean_path(char *path, size_t len)
 	return out;
 }
 
+size_t rt_mpi_file_path(const char *given, char *out, size_t out_len)
+{
+	int saved_errno = errno; /* getcwd may set it */
+	size_t len;
+
+	if (given && strchr(given, ':') && strchr(given, ':') < strchr(given, '/'))
+		given = strchr(given, ':') + 1;
+	len = rt_abs_path(AT_FDCWD, given, out, out_len);
+	errno = saved_errno;
+	return len;
+}
+
 size_t rt_abs_path(int dirfd, const char *path, char *out, size_t out_len)
 {
 	size_t base_len = 0, path_len;

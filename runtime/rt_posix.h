@@ -76,6 +76,13 @@ int rt_iov_aligned(const struct iovec *iov, int iovcnt);
 size_t rt_abs_path(int dirfd, const char *path, char *out, size_t out_len);
 
 /*
+ * The same for a file name given to MPI-IO or to a library above it (HDF5,
+ * PnetCDF), without the "driver:" prefix ROMIO accepts ("ufs:/path");
+ * errno kept.
+ */
+size_t rt_mpi_file_path(const char *given, char *out, size_t out_len);
+
+/*
  * The name of the file fd is open on, from /proc/self/fd, in out (size
  * out_len), without the " (deleted)" the kernel adds once it has no name:
  * "/tmp/#1234" for an O_TMPFILE file of /tmp.  Returns its length, or 0.

@@ -365,9 +365,13 @@ void rt_record_failure(struct rt_record *rec, enum ioa_module module, const char
 		rt_live->mpi_library.failed_mpiio++;
 	if (rec && !library) {
 		static const int failed_counter[IOA_MOD_COUNT] = {
-			[IOA_MOD_POSIX] = POSIX_FAILED_CALLS, [IOA_MOD_STDIO] = STDIO_FAILED_CALLS,
-			[IOA_MOD_MPIIO] = MPIIO_FAILED_CALLS, [IOA_MOD_H5F] = H5F_FAILED_CALLS,
+			[IOA_MOD_POSIX] = POSIX_FAILED_CALLS,
+			[IOA_MOD_STDIO] = STDIO_FAILED_CALLS,
+			[IOA_MOD_MPIIO] = MPIIO_FAILED_CALLS,
+			[IOA_MOD_H5F] = H5F_FAILED_CALLS,
 			[IOA_MOD_H5D] = H5D_FAILED_CALLS,
+			[IOA_MOD_PNETCDF_FILE] = PNETCDF_FILE_FAILED_CALLS,
+			[IOA_MOD_PNETCDF_VAR] = PNETCDF_VAR_FAILED_CALLS,
 		};
 		rec->counters[failed_counter[module]]++;
 	}
@@ -470,7 +474,51 @@ void rt_accesses_add(struct rt_accesses *t, const int64_t *key, int64_t n)
 	}
 }
 
-void rt_accesses_top4(const struct rt_accesses *t, int64_t *c)
+/* The counters rt_layer_io() updates, per module. */
+struct rt_layer_io_counters {
+	int bytes[2], switches, max_time_size[2], bin0[2];
+	int f_start[2], f_end[2], f_time[2], f_max_time[2];
+};
+
+#define RT_LAYER_IO_COUNTERS(P)                                                                   \
+	{{P##_BYTES_READ, P##_BYTES_WRITTEN},                                                     \
+	 P##_RW_SWITCHES,                                                                         \
+	 {P##_MAX_READ_TIME_SIZE, P##_MAX_WRITE_TIME_SIZE},                                       \
+	 {P##_SIZE_READ_AGG_0_100, P##_SIZE_WRITE_AGG_0_100},                                     \
+	 {P##_F_READ_START_TIMESTAMP, P##_F_WRITE_START_TIMESTAMP},                               \
+	 {P##_F_READ_END_TIMESTAMP, P##_F_WRITE_END_TIMESTAMP},                                   \
+	 {P##_F_READ_TIME, P##_F_WRITE_TIME},                                                     \
+	 {P##_F_MAX_READ_TIME, P##_F_MAX_WRITE_TIME}}
+
+void rt_layer_io(struct rt_record *rec, int is_write, int64_t bytes, const int64_t *key, double t0,
+		 double t1)
+{
+	static const struct rt_layer_io_counters h5d = RT_LAYER_IO_COUNTERS(H5D),
+						 nc = RT_LAYER_IO_COUNTERS(PNETCDF_VAR);
+	const struct rt_layer_io_counters *x = rec->module == IOA_MOD_H5D ? &h5d : &nc;
+	int64_t *c = rec->counters;
+	double *f = rec->fcounters;
+	int w = !!is_write;
+
+	c[x->bytes[w]] += bytes;
+	rt_size_bin(c, x->bin0[w], bytes);
+	if (!rec->accesses)
+		rec->accesses = rt_arena_alloc(&rt.arena, sizeof(*rec->accesses));
+	if (rec->accesses)
+		rt_accesses_add(rec->accesses, key, 1);
+	if (rec->last_io == (w ? 1 : 2))
+		c[x->switches]++;
+	rec->last_io = w ? 2 : 1;
+	rt_set_first(&f[x->f_start[w]], t0);
+	rt_set_last(&f[x->f_end[w]], t1);
+	rt_add_time(&f[x->f_time[w]], w ? &rec->write_end : &rec->read_end, t0, t1);
+	if (f[x->f_max_time[w]] < t1 - t0) {
+		f[x->f_max_time[w]] = t1 - t0;
+		c[x->max_time_size[w]] = bytes;
+	}
+}
+
+void rt_accesses_top4(const struct rt_accesses *t, int64_t *access1, int64_t *count1)
 {
 	unsigned taken = 0, i, k, best;
 
@@ -481,8 +529,7 @@ void rt_accesses_top4(const struct rt_accesses *t, int64_t *c)
 			    (best == RT_ACCESS_SLOTS || t->count[i] > t->count[best]))
 				best = i;
 		taken |= 1u << best;
-		memcpy(&c[H5D_ACCESS1_ACCESS + k * RT_ACCESS_KEY], t->key[best],
-		       sizeof(t->key[best]));
-		c[H5D_ACCESS1_COUNT + k] = t->count[best];
+		memcpy(&access1[k * RT_ACCESS_KEY], t->key[best], sizeof(t->key[best]));
+		count1[k] = t->count[best];
 	}
 }

@@ -64,7 +64,8 @@ struct rt_bin {
 };
 
 /*
- * A dataset's most common accesses (H5D's ACCESS1..4): the bytes and, per
+ * A dataset's or variable's most common accesses (H5D's and PNETCDF_VAR's
+ * ACCESS1..4): the bytes and, per
  * dimension from the fastest-varying one (D1..D5), length and stride of a
  * regular selection; the first RT_ACCESS_SLOTS distinct ones are counted
  * exactly, later new ones not at all.
@@ -93,7 +94,7 @@ struct rt_record {
 	struct rt_extents written;
 	struct rt_bin *bins;	      /* RT_BINS, from the first read or write on */
 	const char *hints;	      /* MPI-IO: hints given at the last open, "key=value" lines */
-	struct rt_accesses *accesses; /* H5D: its most common accesses, from the first */
+	struct rt_accesses *accesses; /* H5D, PNETCDF_VAR: most common accesses, from the first */
 	uint32_t trace_slot;	      /* 1 + the file's slot in the operation trace, 0 before */
 	int64_t *counters;
 	double *fcounters;
@@ -152,10 +153,10 @@ void rt_values_add_n(struct rt_values *v, int64_t value, int64_t n);
 void rt_accesses_add(struct rt_accesses *t, const int64_t *key, int64_t n);
 
 /*
- * Writes the four most common accesses of t (NULL: none) into an H5D
- * record's counters c, ACCESS1..4 and their counts.
+ * Writes the four most common accesses of t (NULL: none) into a dataset's
+ * or variable's counters: ACCESS1..4 from access1, their counts from count1.
  */
-void rt_accesses_top4(const struct rt_accesses *t, int64_t *c);
+void rt_accesses_top4(const struct rt_accesses *t, int64_t *access1, int64_t *count1);
 
 /* Writes the four most common values and their counts (Darshan's ACCESS1..4 layout). */
 void rt_values_top4(const struct rt_values *v, int64_t *values, int64_t *counts);
@@ -245,5 +246,15 @@ static inline void rt_set_last(double *stamp, double t)
 
 /* Sorts the size histogram bin for len into counters[first_bin..first_bin+9]. */
 void rt_size_bin(int64_t *counters, int first_bin, int64_t len);
+
+/*
+ * A read or write of a dataset or variable (H5D, PNETCDF_VAR) that moved
+ * bytes in [t0, t1], its access key (RT_ACCESS_KEY values, rt_accesses):
+ * bytes, size bins, most common accesses, read/write switches, times and
+ * the slowest access.  The module's own operation counters are the
+ * caller's.  Under the lock.
+ */
+void rt_layer_io(struct rt_record *rec, int is_write, int64_t bytes, const int64_t *key, double t0,
+		 double t1);
 
 #endif
