@@ -15,6 +15,18 @@ static const char *const mpi_class_names[IOA_MPI_CLASS_COUNT] = {
 #undef IOA_MPI_CLASS_NAME
 };
 
+static const char *nc_error_name(int32_t err)
+{
+	switch (-err) {
+#define IOA_NC_ERROR_CASE(name, code) \
+	case code:                    \
+		return #name;
+		IOA_NC_ERRORS(IOA_NC_ERROR_CASE)
+#undef IOA_NC_ERROR_CASE
+	}
+	return NULL;
+}
+
 const char *ioa_errname(int32_t err, int mpi, char *buf, size_t len)
 {
 	const char *name;
@@ -35,9 +47,9 @@ const char *ioa_errname(int32_t err, int mpi, char *buf, size_t len)
 		snprintf(buf, len, "MPI error class %d", err);
 		return buf;
 	}
-	name = err > 0 ? strerrorname_np(err) : NULL;
+	name = err > 0 ? strerrorname_np(err) : nc_error_name(err);
 	if (name)
 		return name;
-	snprintf(buf, len, "errno %d", err);
+	snprintf(buf, len, err < 0 ? "netCDF error %d" : "errno %d", err);
 	return buf;
 }

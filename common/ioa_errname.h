@@ -1,7 +1,7 @@
 /*
  * ioa_errname — the names of the errors a log records (failure entries,
  * trace signatures): errno values for POSIX and STDIO calls, MPI error
- * classes for MPI calls.
+ * classes for MPI calls, netCDF's error codes (negative) for PnetCDF calls.
  *
  * MPI error classes have different numbers in each MPI library (MPICH's
  * MPI_ERR_NO_SUCH_FILE is 37, Open MPI's 42), so the runtime stores an MPI
@@ -95,9 +95,93 @@ enum ioa_mpi_class { IOA_MPI_CLASSES(IOA_MPI_CLASS_ENUM) IOA_MPI_CLASS_COUNT };
 #undef IOA_MPI_CLASS_ENUM
 
 /*
+ * netCDF's and PnetCDF's error codes a PnetCDF call returns (its own,
+ * recorded as they are: negative, so apart from every errno), as the
+ * libraries' headers name them, by the code negated.
+ */
+#define IOA_NC_ERRORS(X)              \
+	X(NC_EBADID, 33)              \
+	X(NC_ENFILE, 34)              \
+	X(NC_EEXIST, 35)              \
+	X(NC_EINVAL, 36)              \
+	X(NC_EPERM, 37)               \
+	X(NC_ENOTINDEFINE, 38)        \
+	X(NC_EINDEFINE, 39)           \
+	X(NC_EINVALCOORDS, 40)        \
+	X(NC_EMAXDIMS, 41)            \
+	X(NC_ENAMEINUSE, 42)          \
+	X(NC_ENOTATT, 43)             \
+	X(NC_EMAXATTS, 44)            \
+	X(NC_EBADTYPE, 45)            \
+	X(NC_EBADDIM, 46)             \
+	X(NC_EUNLIMPOS, 47)           \
+	X(NC_EMAXVARS, 48)            \
+	X(NC_ENOTVAR, 49)             \
+	X(NC_EGLOBAL, 50)             \
+	X(NC_ENOTNC, 51)              \
+	X(NC_ESTS, 52)                \
+	X(NC_EMAXNAME, 53)            \
+	X(NC_EUNLIMIT, 54)            \
+	X(NC_ENORECVARS, 55)          \
+	X(NC_ECHAR, 56)               \
+	X(NC_EEDGE, 57)               \
+	X(NC_ESTRIDE, 58)             \
+	X(NC_EBADNAME, 59)            \
+	X(NC_ERANGE, 60)              \
+	X(NC_ENOMEM, 61)              \
+	X(NC_EVARSIZE, 62)            \
+	X(NC_EDIMSIZE, 63)            \
+	X(NC_ETRUNC, 64)              \
+	X(NC_EIO, 68)                 \
+	X(NC_EINTERNAL, 92)           \
+	X(NC_EPNETCDF, 93)            \
+	X(NC_ESMALL, 201)             \
+	X(NC_ENOTINDEP, 202)          \
+	X(NC_EINDEP, 203)             \
+	X(NC_EFILE, 204)              \
+	X(NC_EREAD, 205)              \
+	X(NC_EWRITE, 206)             \
+	X(NC_EOFILE, 207)             \
+	X(NC_EMULTITYPES, 208)        \
+	X(NC_EIOMISMATCH, 209)        \
+	X(NC_ENEGATIVECNT, 210)       \
+	X(NC_EUNSPTETYPE, 211)        \
+	X(NC_EINVAL_REQUEST, 212)     \
+	X(NC_EAINT_TOO_SMALL, 213)    \
+	X(NC_ENOTSUPPORT, 214)        \
+	X(NC_ENULLBUF, 215)           \
+	X(NC_EPREVATTACHBUF, 216)     \
+	X(NC_ENULLABUF, 217)          \
+	X(NC_EPENDINGBPUT, 218)       \
+	X(NC_EINSUFFBUF, 219)         \
+	X(NC_ENOENT, 220)             \
+	X(NC_EINTOVERFLOW, 221)       \
+	X(NC_ENOTENABLED, 222)        \
+	X(NC_EBAD_FILE, 223)          \
+	X(NC_ENO_SPACE, 224)          \
+	X(NC_EQUOTA, 225)             \
+	X(NC_ENULLSTART, 226)         \
+	X(NC_ENULLCOUNT, 227)         \
+	X(NC_EINVAL_CMODE, 228)       \
+	X(NC_ETYPESIZE, 229)          \
+	X(NC_ETYPE_MISMATCH, 230)     \
+	X(NC_ETYPESIZE_MISMATCH, 231) \
+	X(NC_ESTRICTCDF2, 232)        \
+	X(NC_ENOTRECVAR, 233)         \
+	X(NC_ENOTFILL, 234)           \
+	X(NC_EINVAL_OMODE, 235)       \
+	X(NC_EPENDING, 236)           \
+	X(NC_EMAX_REQ, 237)           \
+	X(NC_EBADLOG, 238)            \
+	X(NC_EFLUSHED, 239)           \
+	X(NC_EADIOS, 240)
+
+/*
  * The name of a recorded error into buf (len bytes), returned: an MPI class
  * by its standard name ("MPI_ERR_NO_SUCH_FILE"), one the table does not
- * list as "unknown MPI error class N", an errno by its name ("ENOENT").
+ * list as "unknown MPI error class N", an errno by its name ("ENOENT"), a
+ * netCDF error code by its ("NC_ENOENT"; one the table does not list as
+ * "netCDF error -N").
  * mpi: the error comes from an MPI call (module MPI-IO or MPI), which tells
  * a class in a log written before the codes (named "MPI error class N":
  * the job's MPI library's number) from an errno.  Thread-safe.

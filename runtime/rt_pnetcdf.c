@@ -9,8 +9,8 @@
  * succeeded, from its start, count and stride arrays (every one of them
  * then known to be valid): the elements it covered in the file times the
  * size of the variable's type in the file (NC_INT: 4), as a netCDF file
- * holds them, whatever the type in memory; a vard call's from the
- * library's count of bytes it moved.  Non-blocking calls count when they
+ * holds them, whatever the type in memory; a vard call's as the size of
+ * its MPI file type, asked of the MPI library.  Non-blocking calls count when they
  * are posted, their waits on the file.  PnetCDF reports failures by its
  * return value (NC_NOERR, else a negative NC_E* code): a failure is
  * recorded with that code, and errno stays as the call left it.
@@ -26,6 +26,7 @@
 
 #include "rt_core.h"
 #include "rt_handles.h"
+#include "rt_mpi_bind.h"
 #include "rt_pnetcdf_calls.h"
 #include "rt_posix.h"
 #include "rt_records.h"
@@ -404,10 +405,29 @@ static inline struct nc_shape shape_of(enum nc_kind kind, const long long *start
 /* A read or write under way. */
 struct nc_io {
 	struct rt_record *rec, *file;
-	struct nc_var v;  /* the variable, as its record says */
-	long long moved0; /* vard: the bytes the library had moved for the file before */
+	struct nc_var v; /* the variable, as its record says */
 	double t0;
 };
+
+/*
+ * The bytes of an MPI datatype (a vard call's file type), asked of the
+ * MPI library with the handle as the call passed it (either ABI: see
+ * rt_nc_handle); -1 when it cannot be told.
+ */
+static int64_t mpi_type_bytes(rt_nc_handle type)
+{
+	static int (*size_of)(rt_nc_handle, long long *);
+	long long bytes = -1;
+	int saved = errno;
+	void *sym;
+
+	if (!size_of && (sym = rt_mpi_real("PMPI_Type_size_x")))
+		memcpy(&size_of, &sym, sizeof(sym));
+	if (!size_of || size_of(type, &bytes) != 0)
+		bytes = -1;
+	errno = saved;
+	return bytes;
+}
 
 /*
  * The elements a call covered and its access (rt_accesses: the bytes,
@@ -450,17 +470,11 @@ static int64_t shape_elements(const struct nc_shape *s, const struct nc_var *v,
 	return n;
 }
 
-static int nc_io_begin(struct nc_io *io, int ncid, int varid, int vard)
+static int nc_io_begin(struct nc_io *io, int ncid, int varid)
 {
-	long long moved[2] = {0, 0};
-
 	if (!nc_layer_on() || !rt_begin(RT_IN_PNETCDF))
 		return 0;
 	io->rec = nc_var_of(ncid, varid, &io->file, &io->v);
-	if (vard == 1 || vard == 2) {
-		nc_moved(ncid, moved);
-		io->moved0 = moved[vard == 2];
-	}
 	above_set(io->rec ? io->rec : io->file);
 	io->t0 = rt_now();
 	return 1;
@@ -478,12 +492,11 @@ static int call_counter(enum nc_op op, enum nc_kind kind)
 }
 
 static void nc_io_end(struct nc_io *io, int r, const char *name, int ncid, int varid, enum nc_op op,
-		      int collective, const struct nc_shape *s)
+		      int collective, const struct nc_shape *s, rt_nc_handle filetype)
 {
 	double t1 = rt_now();
 	int err = errno, is_write = op == NC_PUT || op == NC_IPUT || op == NC_BPUT;
 	int64_t key[RT_ACCESS_KEY] = {0}, elements = -1, bytes = 0, points = -1;
-	long long moved[2] = {0, 0};
 	struct nc_var *v = &io->v;
 
 	rt_above = (struct rt_above){NULL, NULL, NULL};
@@ -492,9 +505,8 @@ static void nc_io_end(struct nc_io *io, int r, const char *name, int ncid, int v
 		var_ask(ncid, varid, 1, v);
 	if (r == NC_OK && io->rec) {
 		if (s->kind == NC_VARD) {
-			nc_moved(ncid, moved);
-			bytes = moved[is_write] - io->moved0;
-			key[0] = bytes;
+			bytes = key[0] =
+				mpi_type_bytes(filetype) > 0 ? mpi_type_bytes(filetype) : 0;
 		} else if ((elements = shape_elements(s, v, key)) >= 0 && v->size > 0) {
 			bytes = elements <= INT64_MAX / v->size ? elements * v->size : INT64_MAX;
 			key[0] = bytes;
@@ -588,23 +600,24 @@ static void nc_io_end(struct nc_io *io, int r, const char *name, int ncid, int v
 
 /*
  * One read or write: call through unless the layer records it, else the
- * record before, the call, and what it moved after.
+ * record before, the call, and what it moved after (filetype: a vard
+ * call's file type, else 0).
  */
-#define RT_NC_IO_BODY(name, params, args, shape, op, collective, vard)                   \
-	{                                                                                \
-		static int(*real) params;                                                \
-		struct nc_io io;                                                         \
-		int r;                                                                   \
-		if (!real && !nc_resolve(name, (void *)&real))                           \
-			return NC_INTERNAL;                                              \
-		if (!nc_io_begin(&io, ncid, varid, vard))                                \
-			return real args;                                                \
-		r = real args;                                                           \
-		{                                                                        \
-			const struct nc_shape rt_shape = shape;                          \
-			nc_io_end(&io, r, name, ncid, varid, op, collective, &rt_shape); \
-		}                                                                        \
-		return r;                                                                \
+#define RT_NC_IO_BODY(name, params, args, shape, op, collective, filetype)                         \
+	{                                                                                          \
+		static int(*real) params;                                                          \
+		struct nc_io io;                                                                   \
+		int r;                                                                             \
+		if (!real && !nc_resolve(name, (void *)&real))                                     \
+			return NC_INTERNAL;                                                        \
+		if (!nc_io_begin(&io, ncid, varid))                                                \
+			return real args;                                                          \
+		r = real args;                                                                     \
+		{                                                                                  \
+			const struct nc_shape rt_shape = shape;                                    \
+			nc_io_end(&io, r, name, ncid, varid, op, collective, &rt_shape, filetype); \
+		}                                                                                  \
+		return r;                                                                          \
 	}
 
 #define RT_NC_IO_DEFINE(op, kind, ctype, all, flex)                                               \
@@ -623,7 +636,7 @@ static void nc_io_end(struct nc_io *io, int r, const char *name, int ncid, int v
 	RT_EXPORT int rt_nc_##op##_vard##all RT_NC_VARD_PARAMS(op)                           \
 		RT_NC_IO_BODY("ncmpi_" #op "_vard" #all, RT_NC_VARD_PARAMS(op),              \
 			      (ncid, varid, filetype, buf, bufcount, buftype), RT_NC_S_vard, \
-			      RT_NC_OP_##op, RT_NC_COLL##all, RT_NC_OP_##op == NC_PUT ? 2 : 1)
+			      RT_NC_OP_##op, RT_NC_COLL##all, filetype)
 
 RT_NC_IO_CALLS(RT_NC_IO_DEFINE)
 RT_NC_VARD_CALLS(RT_NC_VARD_DEFINE)

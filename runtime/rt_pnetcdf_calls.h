@@ -13,7 +13,7 @@
  *
  *	FOPEN path, ncid pointer, created       ncmpi_create, ncmpi_open
  *	FCLOSE ncid
- *	FMETA ncid, counter (-1: none)          redef, enddef, sync
+ *	FMETA ncid, counter (-1: none)          redef, enddef, sync, flush
  *	VOPEN ncid, name, varid pointer         a variable defined or looked up
  *	WAIT ncid, collective                   the waits of non-blocking calls
  *
@@ -57,25 +57,28 @@
 	  (ncid, count, requests, statuses), WAIT, ncid, 1)
 
 /* Every C type form of one call, and its flexible form. */
-#define RT_NC_FORMS(Y, op, kind, all)                                                            \
-	Y(op, kind, , all, FLEX)                                                                 \
-	Y(op, kind, _text, all, TYPED) Y(op, kind, _schar, all, TYPED)                           \
-		Y(op, kind, _uchar, all, TYPED) Y(op, kind, _short, all, TYPED)                  \
-			Y(op, kind, _ushort, all, TYPED) Y(op, kind, _int, all, TYPED) Y(        \
-				op, kind, _uint, all, TYPED) Y(op, kind, _long, all, TYPED)      \
-				Y(op, kind, _float, all, TYPED) Y(op, kind, _double, all, TYPED) \
-					Y(op, kind, _longlong, all, TYPED)                       \
-						Y(op, kind, _ulonglong, all, TYPED)
+#define RT_NC_FORMS(Y, op, kind, all)                                                          \
+	Y(op, kind, , all, FLEX)                                                               \
+	Y(op, kind, _text, all, TYPED)                                                         \
+	Y(op, kind, _schar, all, TYPED) Y(op, kind, _uchar, all, TYPED)                        \
+		Y(op, kind, _short, all, TYPED) Y(op, kind, _ushort, all, TYPED)               \
+			Y(op, kind, _int, all, TYPED) Y(op, kind, _uint, all, TYPED)           \
+				Y(op, kind, _long, all, TYPED) Y(op, kind, _float, all, TYPED) \
+					Y(op, kind, _double, all, TYPED)                       \
+						Y(op, kind, _longlong, all, TYPED)             \
+							Y(op, kind, _ulonglong, all, TYPED)
 
 #define RT_NC_KINDS(Y, op, all)                                                                   \
 	RT_NC_FORMS(Y, op, var, all)                                                              \
-	RT_NC_FORMS(Y, op, var1, all) RT_NC_FORMS(Y, op, vara, all) RT_NC_FORMS(Y, op, vars, all) \
-		RT_NC_FORMS(Y, op, varm, all) RT_NC_FORMS(Y, op, varn, all)
+	RT_NC_FORMS(Y, op, var1, all)                                                             \
+	RT_NC_FORMS(Y, op, vara, all) RT_NC_FORMS(Y, op, vars, all) RT_NC_FORMS(Y, op, varm, all) \
+		RT_NC_FORMS(Y, op, varn, all)
 
-#define RT_NC_IO_CALLS(Y)                                                         \
-	RT_NC_KINDS(Y, put, )                                                     \
-	RT_NC_KINDS(Y, put, _all) RT_NC_KINDS(Y, get, ) RT_NC_KINDS(Y, get, _all) \
-		RT_NC_KINDS(Y, iput, ) RT_NC_KINDS(Y, iget, ) RT_NC_KINDS(Y, bput, )
+#define RT_NC_IO_CALLS(Y)                                                      \
+	RT_NC_KINDS(Y, put, )                                                  \
+	RT_NC_KINDS(Y, put, _all)                                              \
+	RT_NC_KINDS(Y, get, ) RT_NC_KINDS(Y, get, _all) RT_NC_KINDS(Y, iput, ) \
+		RT_NC_KINDS(Y, iget, ) RT_NC_KINDS(Y, bput, )
 
 #define RT_NC_VARD_CALLS(Y) Y(put, ) Y(put, _all) Y(get, ) Y(get, _all)
 
