@@ -40,6 +40,7 @@
 #define H5_CHUNKED	   2
 #define H5_MPIO_COLLECTIVE 1
 #define H5_MAX_RANK	   32
+#define H5_I_DATASET	   5 /* H5I_DATASET, an identifier's type */
 /* H5S_ALL is 0; 1.14's H5S_BLOCK and H5S_PLIST are 1 and 2: none is a dataspace of its own. */
 #define H5_ALL		0
 #define H5_PLIST	2
@@ -75,7 +76,8 @@
 	Q(rt_herr_t, H5Eauto_is_v2, (rt_hid_t, unsigned *))                         \
 	Q(rt_herr_t, H5Eget_auto1, (void **, void **))                              \
 	Q(rt_herr_t, H5Eset_auto1, (void *, void *))                                \
-	Q(rt_herr_t, H5get_libversion, (unsigned *, unsigned *, unsigned *))
+	Q(rt_herr_t, H5get_libversion, (unsigned *, unsigned *, unsigned *))        \
+	Q(int, H5Iget_type, (rt_hid_t))
 
 #define RT_H5_REAL_DECL(ret, name, params, ...) static ret(*rt_h5_real_##name) params;
 #define RT_H5_RESOLVED(name)			(rt_h5_real_##name || h5_resolve(#name, (void *)&rt_h5_real_##name))
@@ -413,6 +415,12 @@ static void access_of(struct h5_asking *a, rt_hid_t dset, rt_hid_t mtype, rt_hid
 		x->collective = mode == H5_MPIO_COLLECTIVE;
 }
 
+/* Whether an object opened by H5Oopen is a dataset. */
+static int is_dataset(struct h5_asking *a, rt_hid_t id)
+{
+	return ASKABLE(a, H5Iget_type) && RT_H5_ASK(H5Iget_type)(id) == H5_I_DATASET;
+}
+
 /*
  * A dataset's shape, asked after it opened, and with all its element size
  * and chunks (asked when it is created and at its record's first open).
@@ -578,18 +586,18 @@ static void meta_time(struct rt_record *rec, double t0, double t1)
  * H5Fcreate, H5Fopen: the file's record from the name given (without a
  * ROMIO "driver:" prefix, as MPI-IO's), its properties after.
  */
-#define RT_H5_BODY_FOPEN(ret, name, args, path_e)                                   \
-	char fname[PATH_MAX];                                                       \
-	struct h5_asking asking;                                                    \
-	size_t flen = 0;                                                            \
-	int64_t facts[H5F_NUM_INDICES] = {0};                                       \
-	int asked = 0;                                                              \
-	h5_copies_check();                                                          \
+#define RT_H5_BODY_FOPEN(ret, name, args, path_e)                                          \
+	char fname[PATH_MAX];                                                              \
+	struct h5_asking asking;                                                           \
+	size_t flen = 0;                                                                   \
+	int64_t facts[H5F_NUM_INDICES] = {0};                                              \
+	int asked = 0;                                                                     \
+	h5_copies_check();                                                                 \
 	RT_H5_WRAP(ret, name, args, flen = rt_mpi_file_path(path_e, fname, sizeof(fname)), \
-		   rt_rec = flen && rt_config_path_recorded(&rt.config, fname)      \
-				    ? rt_record_get(IOA_MOD_H5F, fname, flen)       \
-				    : NULL,                                         \
-		   RT_H5_ASKING(name, asked = file_facts(&asking, r, facts)),       \
+		   rt_rec = flen && rt_config_path_recorded(&rt.config, fname)             \
+				    ? rt_record_get(IOA_MOD_H5F, fname, flen)              \
+				    : NULL,                                                \
+		   RT_H5_ASKING(name, asked = file_facts(&asking, r, facts)),              \
 		   h5_file_open(rt_rec, r, asked ? facts : NULL, t0, t1))
 
 #define RT_H5_BODY_FFLUSH(ret, name, args, object_e)                                 \
@@ -601,18 +609,19 @@ static void meta_time(struct rt_record *rec, double t0, double t1)
 		   (void)0, h5_close(file_e, rt_rec, t0, t1))
 
 /*
- * H5Dcreate*, H5Dopen*: the dataset's name before; its record made only
- * when the open succeeded (a failed open, or the probe of a name that is
- * not there, counts on the file, as does the open's own I/O), its facts
+ * H5Dcreate*, H5Dopen*, H5Oopen: the dataset's name before; its record
+ * made only when the open succeeded (a failed open, or the probe of a name
+ * that is not there, counts on the file, as does the open's own I/O) and,
+ * for H5Oopen (any: any kind of object), opened a dataset; its facts
  * after: the shape every time, element size and chunks when it was
  * created or is new to the runtime.
  */
-#define RT_H5_BODY_DOPEN(ret, name, args, loc_e, name_e, created, deprecated)                   \
+#define RT_H5_BODY_DOPEN(ret, name, args, loc_e, name_e, created, deprecated, any)              \
 	struct h5_asking asking;                                                                \
 	char dname[PATH_MAX + 256];                                                             \
 	size_t dlen = 0, flen = 0;                                                              \
 	int64_t facts[H5D_NUM_INDICES] = {0};                                                   \
-	int all = 1;                                                                            \
+	int all = 1, dset = !(any);                                                             \
 	RT_H5_WRAP(ret, name, args,                                                             \
 		   dlen = dataset_name(&asking, (const void *)&RT_H5_REAL(name), loc_e, name_e, \
 				       dname, sizeof(dname), &flen),                            \
@@ -621,9 +630,12 @@ static void meta_time(struct rt_record *rec, double t0, double t1)
 				    ? rt_record_find(IOA_MOD_H5F, rt_record_id(dname, flen))    \
 				    : NULL,                                                     \
 		    all = (created) || h5_dataset_new(dname, dlen)),                            \
-		   RT_H5_ASKING(name, dataset_facts(&asking, r, all, facts)),                   \
-		   h5_dataset_open(rt_record_get(IOA_MOD_H5D, dname, dlen), rt_file, r, facts,  \
-				   all, deprecated, t0, t1))
+		   RT_H5_ASKING(name, (dset = dset || is_dataset(&asking, r))                   \
+					      ? dataset_facts(&asking, r, all, facts)           \
+					      : (void)0),                                       \
+		   (void)(dset && (h5_dataset_open(rt_record_get(IOA_MOD_H5D, dname, dlen),     \
+						   rt_file, r, facts, all, deprecated, t0, t1), \
+				   1)))
 
 /* H5Dread, H5Dwrite: what moved, asked after a success (every identifier then valid). */
 #define RT_H5_BODY_DIO(ret, name, args, is_write, dset_e, mtype_e, mspace_e, fspace_e, dxpl_e) \

@@ -12,7 +12,9 @@
  *	FOPEN path                      H5Fcreate, H5Fopen (both count as opens)
  *	FFLUSH object                   any object of the file
  *	FCLOSE file
- *	DOPEN loc, name, created, deprecated   the 1 forms are deprecated
+ *	DOPEN loc, name, created, deprecated, any
+ *	                                the 1 forms are deprecated; H5Oopen opens
+ *	                                any object (any): recorded when a dataset
  *	DIO is_write, dataset, memory type, memory space, file space, transfer list
  *	DFLUSH dataset
  *	DCLOSE dataset
@@ -31,15 +33,17 @@
 	X(rt_herr_t, H5Fclose, (rt_hid_t file), (file), FCLOSE, file)                             \
 	X(rt_hid_t, H5Dcreate1,                                                                   \
 	  (rt_hid_t loc, const char *name, rt_hid_t type, rt_hid_t space, rt_hid_t dcpl),         \
-	  (loc, name, type, space, dcpl), DOPEN, loc, name, 1, 1)                                 \
+	  (loc, name, type, space, dcpl), DOPEN, loc, name, 1, 1, 0)                              \
 	X(rt_hid_t, H5Dcreate2,                                                                   \
 	  (rt_hid_t loc, const char *name, rt_hid_t type, rt_hid_t space, rt_hid_t lcpl,          \
 	   rt_hid_t dcpl, rt_hid_t dapl),                                                         \
-	  (loc, name, type, space, lcpl, dcpl, dapl), DOPEN, loc, name, 1, 0)                     \
+	  (loc, name, type, space, lcpl, dcpl, dapl), DOPEN, loc, name, 1, 0, 0)                  \
 	X(rt_hid_t, H5Dopen1, (rt_hid_t loc, const char *name), (loc, name), DOPEN, loc, name, 0, \
-	  1)                                                                                      \
+	  1, 0)                                                                                   \
 	X(rt_hid_t, H5Dopen2, (rt_hid_t loc, const char *name, rt_hid_t dapl), (loc, name, dapl), \
-	  DOPEN, loc, name, 0, 0)                                                                 \
+	  DOPEN, loc, name, 0, 0, 0)                                                              \
+	X(rt_hid_t, H5Oopen, (rt_hid_t loc, const char *name, rt_hid_t lapl), (loc, name, lapl),  \
+	  DOPEN, loc, name, 0, 0, 1)                                                              \
 	X(rt_herr_t, H5Dread,                                                                     \
 	  (rt_hid_t dset, rt_hid_t mtype, rt_hid_t mspace, rt_hid_t fspace, rt_hid_t dxpl,        \
 	   void *buf),                                                                            \

@@ -30,7 +30,7 @@ python=/usr/bin/python3
 H5PY_ALWAYS_USE_MPI=1 "$python" -c 'import sys, h5py; sys.exit(not h5py.get_config().mpi)' \
 	2>/dev/null || skip_all "no h5py with MPI for $python (python3-h5py-mpi)"
 
-plan 45
+plan 46
 
 work="$TEST_TMP/work"
 mkdir -p "$work/plain" "$work/traced" "$work/ioatlas"
@@ -248,13 +248,17 @@ logs=$(ioa_logdir)
 prog="$IOA_SOURCE_DIR/tests/workloads/h5py-mpio.py"
 n=65536
 ompi_run 2 120 -x IOATLAS_LOGDIR="$logs" -x LD_PRELOAD="$(ioa_preload_list "$IOA_RUNTIME_SO")" \
-	"$python" "$prog" "$work/py.h5" "$n" >py.out 2>py.err
-is "$?" 0 "h5py on 2 Open MPI ranks runs under ioatlas" || diag "$(cat py.err)"
+	"$python" "$prog" "$work/py.h5" "$n" read >py.out 2>py.err
+is "$?" 0 "h5py on 2 Open MPI ranks runs under ioatlas, each reading back and checking what it wrote" ||
+	diag "$(cat py.err)"
 log=$(ioa_only_log "$logs")
 asked=$(awk '{ for (i = 3; i < NF; i += 2) if ($i == "dataset_bytes") b += $(i + 1) } END { print b + 0 }' py.out)
 pyc() { ioa_counter "$log" H5D -1 "$work/py.h5:/x" "$1"; }
 is "$(pyc H5D_WRITES)" 2 "h5py: its dataset written once by each rank"
 is "$(pyc H5D_BYTES_WRITTEN)" "$asked" "h5py: the bytes the ranks say they wrote ($asked)"
+read=$(awk '{ for (i = 3; i < NF; i += 2) if ($i == "read_bytes") b += $(i + 1) } END { print b + 0 }' py.out)
+is "$(pyc H5D_OPENS) $(pyc H5D_READS) $(pyc H5D_BYTES_READ)" "4 2 $read" \
+	"h5py: created by each rank, opened again (H5Oopen) and read back once by each, the bytes they say ($read)"
 is "$(pyc H5D_USE_MPIIO_COLLECTIVE)" 1 "h5py: collectively (dset.collective)"
 is "$(pyc H5D_DATASPACE_NPOINTS) $(pyc H5D_DATATYPE_SIZE)" \
 	"$("$python" -c 'import sys, h5py; d = h5py.File(sys.argv[1], "r")["x"]; print(d.size, d.dtype.itemsize)' "$work/py.h5")" \

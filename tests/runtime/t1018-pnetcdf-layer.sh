@@ -26,17 +26,17 @@ src=/var/cache/ioatlas/sources/pnetcdf_1.12.3.orig.tar.xz
 [ -r /usr/include/pnetcdf.h ] || skip_all "no pnetcdf.h (libpnetcdf-dev)"
 python=/usr/bin/python3
 
-plan 26
+plan 27
 
 work="$TEST_TMP/work"
 mkdir -p "$work/plain" "$work/traced" "$work/ioatlas" "$work/lt"
 cd "$work" || exit 1
 export IOATLAS_CONF=/dev/null
-san=
-if [ -n "${IOA_SANITIZE:-}" ]; then
-	san="-fsanitize=$IOA_SANITIZE"
+# The examples are built as they are, sanitizers or not: their own faults
+# are not this test's (pthread.c reads a loop's variable after its scope);
+# a sanitized runtime comes with its sanitizers preloaded before it.
+[ -z "${IOA_SANITIZE:-}" ] ||
 	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0:verify_asan_link_order=0"
-fi
 tar -xJf "$src" pnetcdf-1.12.3/examples
 ex=pnetcdf-1.12.3/examples
 # The programs, in order, each with the file it writes or the writer's it reads.
@@ -47,7 +47,7 @@ tutorial/pnetcdf-write-standard:standard tutorial/pnetcdf-read-standard:standard
 built=0
 for p in $programs; do
 	prog=${p%%:*}
-	mpicc.openmpi $san -O2 -o "${prog##*/}" "$ex/$prog.c" -lpnetcdf >>build.log 2>&1 || built=1
+	mpicc.openmpi -O2 -o "${prog##*/}" "$ex/$prog.c" -lpnetcdf >>build.log 2>&1 || built=1
 done
 is "$built" 0 "PnetCDF's 12 example programs build with mpicc.openmpi against libpnetcdf" ||
 	diag "$(cat build.log)"
@@ -304,7 +304,7 @@ is "$(awk -v f=put_vara.nc '$1 == f && $2 == "PNETCDF_FILE_BYTES_WRITTEN" { prin
 
 
 # --- one file per thread (pthread.c): 6 threads per rank, each its own file.
-mpicc.openmpi $san -O2 -o pthread "$ex/C/pthread.c" -lpnetcdf -lpthread
+mpicc.openmpi -O2 -o pthread "$ex/C/pthread.c" -lpnetcdf -lpthread
 mkdir -p "$work/threads" "$work/threads-plain" "$work/logs/threads"
 ompi_run 4 120 ./pthread "$work/threads-plain/t.nc" >threads-plain.out 2>&1
 ioa_ompi_preload "$work/logs/threads" 4 120 ./pthread "$work/threads/t.nc" >threads.out 2>&1
@@ -313,6 +313,8 @@ is "$?" 0 "pthread (a file per thread, each written and read back) runs under io
 	$1 ~ /^PNETCDF_/ { name = $6; sub(dir, "", name); v[name " " $4] += $5 }
 	END { for (k in v) if (v[k]) print k, v[k] }' >threads.txt
 files=$(cd threads && ls t.nc.* | LC_ALL=C sort)
+is "$(echo "$files" | wc -w)" "$(ls threads-plain | wc -w)" \
+	"it writes as many files as without the runtime ($(ls threads-plain | wc -w): 6 threads on each of 4 ranks)"
 is "$(awk '$2 == "PNETCDF_FILE_CREATES" || $2 == "PNETCDF_FILE_OPENS" { print $1, $2, $3 }' threads.txt | LC_ALL=C sort)" \
 	"$(for f in $files; do echo "$f PNETCDF_FILE_CREATES 1"; echo "$f PNETCDF_FILE_OPENS 1"; done)" \
 	"each of the $(echo "$files" | wc -l) files a thread wrote is created once and opened once"

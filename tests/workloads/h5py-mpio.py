@@ -1,13 +1,14 @@
 # h5py-mpio.py — a parallel HDF5 job through h5py's MPI-IO driver (Debian's
 # python3-h5py-mpi, on Open MPI with mpi4py), for the runtime's tests: the
 # ranks create PATH together, make one float64 dataset of N elements per
-# rank, each writes its own slice collectively, and close.  HDF5 and the MPI
-# library decide how that reaches the file; each rank prints only what it
-# asked for:
+# rank, each writes its own slice collectively, and close.  With "read",
+# they open the file again and each reads its slice back independently (h5py
+# opens the dataset with H5Oopen) and checks it.  HDF5 and the MPI library
+# decide how that reaches the file; each rank prints only what it asked for:
 #
-#	rank R: elements N dataset_bytes B
+#	rank R: elements N dataset_bytes B [read_bytes B]
 #
-#	mpiexec.openmpi -n 2 python3 h5py-mpio.py PATH [N]
+#	mpiexec.openmpi -n 2 python3 h5py-mpio.py PATH [N [read]]
 import sys
 
 import h5py
@@ -26,6 +27,13 @@ with h5py.File(sys.argv[1], "w", driver="mpio", comm=comm) as f:
     dset = f.create_dataset("x", (size * n,), dtype="f8")
     with dset.collective:
         dset[rank * n:(rank + 1) * n] = mine
+line = "rank %d: elements %d dataset_bytes %d" % (rank, n, mine.nbytes)
+if len(sys.argv) > 3 and sys.argv[3] == "read":
+    with h5py.File(sys.argv[1], "r", driver="mpio", comm=comm) as f:
+        back = f["x"][rank * n:(rank + 1) * n]
+    if not numpy.array_equal(back, mine):
+        sys.exit("h5py-mpio: rank %d read back other data than it wrote" % rank)
+    line += " read_bytes %d" % back.nbytes
 # One write of the whole line: Open MPI forwards each write of a rank as it comes.
-sys.stdout.write("rank %d: elements %d dataset_bytes %d\n" % (rank, n, mine.nbytes))
+sys.stdout.write(line + "\n")
 sys.stdout.flush()
