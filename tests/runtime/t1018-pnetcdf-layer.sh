@@ -26,7 +26,7 @@ src=/var/cache/ioatlas/sources/pnetcdf_1.12.3.orig.tar.xz
 [ -r /usr/include/pnetcdf.h ] || skip_all "no pnetcdf.h (libpnetcdf-dev)"
 python=/usr/bin/python3
 
-plan 27
+plan 28
 
 work="$TEST_TMP/work"
 mkdir -p "$work/plain" "$work/traced" "$work/ioatlas" "$work/lt"
@@ -302,6 +302,23 @@ is "$(awk -v f=put_vara.nc '$1 == f && $2 == "PNETCDF_FILE_BYTES_WRITTEN" { prin
 	"$((header + extent))" \
 	"the bytes the library wrote for put_vara's file: its header ($header, ncoffsets) and its variable's extent ($extent), once"
 
+
+# The report's files table names the variables and counts them by their own counters.
+log=$(ioa_only_log "$work/logs/nonblocking_write")
+"$IOA_CMD" report "$log" --json -o report.json
+is "$("$python" -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+for f in sorted(d["files"], key=lambda f: f["file"]):
+    if f["module"] == "PNETCDF_VAR":
+        print(f["file"].replace(sys.argv[2], ""), f["reads"], f["writes"],
+              f["bytes_read"] + f["bytes_written"])' report.json "$work/ioatlas/")" \
+	"$("$IOA_CMD" parse "$log" | awk -F '\t' -v dir="$work/ioatlas/" '$1 == "PNETCDF_VAR" { n = $6
+		sub(dir, "", n); v[n, $4] = $5; k[n] = 1 }
+		END { for (x in k) print x, v[x, "PNETCDF_VAR_INDEP_READS"] + v[x, "PNETCDF_VAR_COLL_READS"] + \
+			v[x, "PNETCDF_VAR_NB_READS"], v[x, "PNETCDF_VAR_INDEP_WRITES"] + \
+			v[x, "PNETCDF_VAR_COLL_WRITES"] + v[x, "PNETCDF_VAR_NB_WRITES"], \
+			v[x, "PNETCDF_VAR_BYTES_READ"] + v[x, "PNETCDF_VAR_BYTES_WRITTEN"] }' | LC_ALL=C sort)" \
+	"the report's files table: each variable's reads, writes and bytes, as its PNETCDF_VAR record"
 
 # --- one file per thread (pthread.c): 6 threads per rank, each its own file.
 mpicc.openmpi -O2 -o pthread "$ex/C/pthread.c" -lpnetcdf -lpthread
