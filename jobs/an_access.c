@@ -481,6 +481,68 @@ static void imbalance_insights(struct insight *list, size_t *n, const struct an_
 }
 
 /*
+ * The datasets and variables of file i (an HDF5 or PnetCDF file) that
+ * were read or written independently: an H5D record without a collective
+ * transfer, a PNETCDF_VAR record with independent calls (the layer the
+ * user writes to names them).  Into a JSON array, and the first few into
+ * text (len bytes, "" when there are none), said as datasets, variables
+ * or both.
+ */
+static json_object *independent_datasets(const struct an_job *job, size_t i, char *text, size_t len)
+{
+	static const char *const said[] = {"", ", by its datasets ", ", by its variables ",
+					   ", by its datasets and variables "};
+	json_object *list = json_object_new_array();
+	size_t k, shown = 0, used = 0;
+	unsigned kinds = 0;
+	char names[256];
+
+	names[0] = '\0';
+	for (k = 0; k < job->nrecs; k++) {
+		const struct an_record *r = &job->recs[k];
+		const int64_t *c = r->c;
+		double calls = 0;
+		const char *name;
+		json_object *o;
+
+		if (r->module == IOA_MOD_H5D && !c[H5D_USE_MPIIO_COLLECTIVE] &&
+		    (uint64_t)c[H5D_FILE_REC_ID] == job->files[i].id)
+			calls = (double)(c[H5D_READS] + c[H5D_WRITES]);
+		else if (r->module == IOA_MOD_PNETCDF_VAR &&
+			 (uint64_t)c[PNETCDF_VAR_FILE_REC_ID] == job->files[i].id)
+			calls = (double)(c[PNETCDF_VAR_INDEP_READS] + c[PNETCDF_VAR_INDEP_WRITES]);
+		if (calls <= 0)
+			continue;
+		kinds |= r->module == IOA_MOD_H5D ? 1 : 2;
+		/* "<file>:<dataset>": the part after the file's name. */
+		name = file_name(job, r->file);
+		if (!strncmp(name, job->files[i].name, strlen(job->files[i].name)) &&
+		    name[strlen(job->files[i].name)] == ':')
+			name += strlen(job->files[i].name) + 1;
+		o = json_object_new_object();
+		json_object_object_add(o, "name", json_object_new_string(name));
+		json_object_object_add(o, "layer",
+				       json_object_new_string(ioa_modules[r->module].name));
+		json_object_object_add(o, "independent", an_num(calls));
+		json_object_array_add(list, o);
+		if (shown < 4 && used < sizeof(names)) {
+			int w = snprintf(names + used, sizeof(names) - used, "%s'%s'",
+					 shown ? ", " : "", name);
+
+			used += w > 0 ? (size_t)w : 0;
+			shown++;
+		} else if (shown == 4 && used < sizeof(names)) {
+			int w = snprintf(names + used, sizeof(names) - used, " ...");
+
+			used += w > 0 ? (size_t)w : 0;
+			shown++;
+		}
+	}
+	snprintf(text, len, "%s%s", said[kinds], names);
+	return list;
+}
+
+/*
  * Shared files that MPI-IO reached only through its independent calls
  * (16 or more), where the collective ones would let aggregators combine
  * the ranks' requests.  Per file, as one collective file does not excuse
@@ -494,7 +556,7 @@ static int independent_insight(struct insight *list, size_t *n, const struct an_
 	json_object *files;
 	double indep = 0, all = 0;
 	size_t i, nf = 0;
-	char text[768];
+	char text[1024], datasets[320];
 
 	if (!f || !last) {
 		free(f);
@@ -529,12 +591,14 @@ static int independent_insight(struct insight *list, size_t *n, const struct an_
 		o = json_object_new_object();
 		json_object_object_add(o, "file", json_object_new_string(job->files[i].name));
 		json_object_object_add(o, "independent", an_num(f[i][0]));
+		json_object_object_add(o, "datasets",
+				       independent_datasets(job, i, datasets, sizeof(datasets)));
 		json_object_array_add(files, o);
 		if (!nf)
 			snprintf(text, sizeof(text),
 				 "'%s' is read and written only through independent MPI-IO calls "
-				 "(%.0f of them, no collective one)",
-				 job->files[i].name, f[i][0]);
+				 "(%.0f of them, no collective one)%s",
+				 job->files[i].name, f[i][0], datasets);
 		indep += f[i][0];
 		nf++;
 	}

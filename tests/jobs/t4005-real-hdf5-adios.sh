@@ -32,7 +32,7 @@ pkg-config --exists adios-mpich || skip_all "no adios-mpich.pc (libadios-mpich-d
 tools=${IOATLAS_DARSHAN_TOOLS:-$IOA_SOURCE_DIR/../shared/tools}/darshan-3.5.0-debian12-mpich.tar.gz
 [ -r "$tools" ] || skip_all "no Darshan build to check against ($tools)"
 
-plan 31
+plan 32
 
 work="$TEST_TMP/work"
 mkdir -p "$work/darshan" "$work/h5" "$work/h5shared" "$work/adios" "$work/dh5" "$work/dadios"
@@ -98,7 +98,7 @@ like "$(libs h5)" '(^| )hdf5( |$)' "ph5example: HDF5 recorded among the I/O libr
 like "$(libs h5shared)" '(^| )hdf5( |$)' "ph5shared: HDF5 recorded among the I/O libraries"
 like "$(libs adios)" '(^| )adios( |$)' "adios_globaltime: ADIOS recorded among the I/O libraries"
 
-for run in h5 adios; do
+for run in h5 h5shared adios; do
 	"$IOA_CMD" report "$(cat "$run.log")" --json -o "$run.json"
 done
 # result RUN ANALYSIS EXPR: a Python expression over the analysis's result r (ioa_result).
@@ -129,6 +129,12 @@ is "$(result h5 insights "sorted(set(x.get('advice_for') for x in r['findings'])
 	"ph5example: every insight's advice is for HDF5"
 like "$(result h5 insights "f('no_collective_io')['recommendation']")" "H5Pset_dxpl_mpio" \
 	"ph5example: set a collective transfer property, says the advice"
+# With shared HDF5 the runtime records the datasets: those of the file reached
+# only independently, every one of them (each is written and read back).
+is "$(result h5shared insights "sorted(x['name'] for x in f('no_collective_io')['evidence']['files'][0]['datasets'])")" \
+	"$(/usr/bin/python3 -c 'import sys, h5py; print(sorted("/" + k for k in h5py.File(sys.argv[1], "r")))' \
+		"$work/h5shared/$indep_only")" \
+	"ph5example (shared HDF5): no_collective_io names the datasets of $indep_only, as h5py lists them"
 
 # --- adios_globaltime
 steps=$(grep -c "^Timestep [0-9]* written" adios.out)

@@ -26,7 +26,7 @@ src=/var/cache/ioatlas/sources/pnetcdf_1.12.3.orig.tar.xz
 [ -r /usr/include/pnetcdf.h ] || skip_all "no pnetcdf.h (libpnetcdf-dev)"
 python=/usr/bin/python3
 
-plan 28
+plan 32
 
 work="$TEST_TMP/work"
 mkdir -p "$work/plain" "$work/traced" "$work/ioatlas" "$work/lt"
@@ -346,6 +346,27 @@ is "$(for f in $files; do [ "$(stat -c %s "threads/$f")" = "$(stat -c %s threads
 is "$(awk '$2 == "PNETCDF_VAR_BYTES_WRITTEN" { w[$1] = $3 } $2 == "PNETCDF_VAR_BYTES_READ" { r[$1] = $3 }
 	END { for (k in w) if (w[k] != r[k] || !w[k]) print k, w[k], r[k] }' threads.txt)" "" \
 	"and every variable read back as many bytes as were written"
+
+# --- independent data mode (tests/workloads/pnetcdf-indep.c, ours: none of
+# PnetCDF's examples reaches a shared file without a collective call): the
+# insight names the variables written that way, and a put to a variable id
+# the file does not have fails as it does without the runtime.
+mpicc.openmpi -O2 -o pnetcdf-indep "$IOA_SOURCE_DIR/tests/workloads/pnetcdf-indep.c" -lpnetcdf
+mkdir -p "$work/logs/indep"
+ompi_run 2 60 ./pnetcdf-indep "$work/indep-plain.nc" >indep-plain.out 2>&1
+ioa_ompi_preload "$work/logs/indep" 2 60 ./pnetcdf-indep "$work/indep.nc" >indep.out 2>&1
+like "$(cat indep-plain.out)" "bad varid returns -49 errno before 0 after 0" \
+	"ground truth: the bad put returns NC_ENOTVAR (-49), errno untouched"
+is "$(LC_ALL=C sort indep.out)" "$(LC_ALL=C sort indep-plain.out)" \
+	"pnetcdf-indep prints what it prints without the runtime, the failed call's result and errno too"
+log=$(ioa_only_log "$work/logs/indep")
+"$IOA_CMD" report "$log" --json -o indep.json
+is "$(ioa_result "$work/indep.json" insights \
+	"sorted((x['name'], x['layer']) for x in f('no_collective_io')['evidence']['files'][0]['datasets'])")" \
+	"[('pressure', 'PNETCDF_VAR'), ('temp', 'PNETCDF_VAR')]" \
+	"no_collective_io names the two variables the ranks wrote in independent mode"
+like "$("$IOA_CMD" parse "$log" | grep '^FAILED.PNETCDF')" "ncmpi_put_vara_int.NC_ENOTVAR.1" \
+	"the failed put counted on the file, by netCDF's name of its error"
 
 # --- a failed call: the program's message is its own; the failure is recorded on the file.
 mkdir -p "$work/logs/missing"
