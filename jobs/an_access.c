@@ -624,6 +624,75 @@ static int independent_insight(struct insight *list, size_t *n, const struct an_
 	return 0;
 }
 
+/*
+ * HDF5 files opened by many ranks without collective metadata (the H5F
+ * records say what the file-access list asked at open; an imported log's
+ * do not, so imported jobs get none): every rank reads each metadata
+ * block itself.  What is at stake is the file's and its datasets'
+ * metadata time.
+ */
+static void metadata_insight(struct insight *list, size_t *n, const struct an_job *job,
+			     const struct an_settings *set, double io_time, double weight)
+{
+	json_object *files = NULL;
+	double meta_all = 0;
+	size_t i, k, nf = 0;
+	char text[768] = "";
+
+	for (i = 0; !job->imported && i < job->nfiles; i++) {
+		double meta = 0, ranks = 0;
+		int coll = 0, any = 0;
+		json_object *o;
+
+		for (k = 0; k < job->nrecs; k++) {
+			const struct an_record *r = &job->recs[k];
+
+			if (r->module == IOA_MOD_H5F && r->file == (int32_t)i) {
+				any = 1;
+				coll |= r->c[H5F_USE_COLL_METADATA_OPS] ||
+					r->c[H5F_USE_COLL_METADATA_WRITE];
+				ranks += r->rank < 0 ? job->nprocs : 1;
+				meta += r->f[H5F_F_META_TIME];
+			} else if (r->module == IOA_MOD_H5D &&
+				   (uint64_t)r->c[H5D_FILE_REC_ID] == job->files[i].id) {
+				meta += r->f[H5D_F_META_TIME];
+			}
+		}
+		if (!any || coll || ranks < (double)set->coll_metadata_ranks)
+			continue;
+		if (!files)
+			files = json_object_new_array();
+		o = ev2("ranks", ranks, "metadata_time", meta);
+		json_object_object_add(o, "file", json_object_new_string(job->files[i].name));
+		json_object_array_add(files, o);
+		if (!nf)
+			snprintf(text, sizeof(text),
+				 "'%s' is opened by %.0f ranks without collective metadata (%.3g s "
+				 "in "
+				 "HDF5 file and dataset metadata calls)",
+				 job->files[i].name, ranks, meta);
+		meta_all += meta;
+		nf++;
+	}
+	if (!nf)
+		return;
+	if (nf > 1) {
+		size_t len = strlen(text);
+
+		snprintf(text + len, sizeof(text) - len, ", and %zu more HDF5 file%s", nf - 1,
+			 nf == 2 ? "" : "s");
+	}
+	{
+		json_object *ev = ev2("metadata_time", meta_all, "io_time", io_time);
+		double share = io_time > 0 ? meta_all / io_time : 0;
+
+		json_object_object_add(ev, "files", files);
+		/* At least a tenth: the cost grows with the ranks, which this run may not show. */
+		add_insight(list, n, job, AN_F_INDEPENDENT_METADATA, share > 0.1 ? share : 0.1,
+			    weight, text, ev);
+	}
+}
+
 /* A file read (written) several times over: its bytes moved against its size. */
 static void redundant_insight(struct insight *list, size_t *n, const struct an_job *job,
 			      const struct totals *t, const struct an_settings *set, double weight,
@@ -717,6 +786,8 @@ int an_insights(const struct an_job *job, const struct an_settings *set, json_ob
 		imbalance_insights(list, &n, job, set, io_time, weight);
 	if (mpi && independent_insight(list, &n, job, weight))
 		return -ENOMEM;
+	if (mpi)
+		metadata_insight(list, &n, job, set, io_time, weight);
 	/* Blocking MPI-IO only, while MPI-IO is a good part of the run: room to overlap. */
 	if (t.mpiio_indep + t.mpiio_coll >= 16 && t.mpiio_nb == 0 && run > 0 &&
 	    t.time.layer_total[AN_MPIIO] >= 0.1 * run &&

@@ -105,6 +105,17 @@ enum an_user_layer {
 	  "of independent mode (ncmpi_begin_indep_data).",                                         \
 	  "Use the MPI_AGGREGATE (or POSIX with aggregation) method rather than MPI, which "       \
 	  "writes independently.")                                                                 \
+	X(INDEPENDENT_METADATA, "independent_metadata", AN_INSIGHT, "analyze.coll_metadata_ranks", \
+	  "an HDF5 file opened by many ranks without collective metadata: each rank reads the "    \
+	  "file's metadata itself",                                                                \
+	  "Open the file with collective metadata on its file-access list "                        \
+	  "(H5Pset_all_coll_metadata_ops(fapl, 1), H5Pset_coll_metadata_write(fapl, 1)): one "     \
+	  "rank reads each metadata block and the others receive it.",                             \
+	  "Set collective metadata on the file-access list (H5Pset_all_coll_metadata_ops(fapl, "   \
+	  "1), H5Pset_coll_metadata_write(fapl, 1)) before H5Fopen/H5Fcreate: one rank reads "     \
+	  "each metadata block and the others receive it, instead of every rank asking the "       \
+	  "file system.",                                                                          \
+	  NULL, NULL)                                                                              \
 	X(BLOCKING_IO, "blocking_io", AN_INSIGHT, "analyze.min_io_seconds",                        \
 	  "all MPI-IO is blocking while I/O takes much of the run",                                \
 	  "Overlap I/O with computation: the non-blocking calls (MPI_File_iwrite_all, "            \

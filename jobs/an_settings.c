@@ -71,6 +71,10 @@ const size_t an_nanalyses = sizeof(an_analyses) / sizeof(an_analyses[0]);
 			{"analyze.fpp_min_files", IOA_SET_COUNT, &(s)->fpp_min_files, "64",        \
 			 "files written by one rank each, at least one per rank, for a "           \
 			 "file-per-process insight"},                                              \
+			{"analyze.coll_metadata_ranks", IOA_SET_COUNT, &(s)->coll_metadata_ranks,  \
+			 "16",                                                                     \
+			 "ranks opening one HDF5 file, without collective metadata, for an "       \
+			 "insight"},                                                               \
 			{"analyze.redundant_read_factor", IOA_SET_NUMBER,                          \
 			 &(s)->redundant_read_factor, "2",                                         \
 			 "a file read this many times over is read redundantly"},                  \

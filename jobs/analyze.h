@@ -45,8 +45,9 @@ struct an_settings {
 	double stdio_share;	 /* of the bytes */
 	double amplification;	 /* POSIX bytes written / MPI-IO bytes written worth an insight */
 	long long fpp_min_files; /* files written each by one rank, for a storm */
-	double redundant_read_factor; /* bytes read over the file's size */
-	double min_io_seconds;	      /* jobs with less I/O time get no performance advice */
+	long long coll_metadata_ranks; /* ranks on an HDF5 file that want collective metadata */
+	double redundant_read_factor;  /* bytes read over the file's size */
+	double min_io_seconds;	       /* jobs with less I/O time get no performance advice */
 };
 
 int an_settings_load(struct an_settings *s, struct ioa_buf *err);

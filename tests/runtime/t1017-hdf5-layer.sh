@@ -30,7 +30,7 @@ python=/usr/bin/python3
 H5PY_ALWAYS_USE_MPI=1 "$python" -c 'import sys, h5py; sys.exit(not h5py.get_config().mpi)' \
 	2>/dev/null || skip_all "no h5py with MPI for $python (python3-h5py-mpi)"
 
-plan 46
+plan 49
 
 work="$TEST_TMP/work"
 mkdir -p "$work/plain" "$work/traced" "$work/ioatlas"
@@ -58,8 +58,11 @@ int H5Dwrite(long, long, long, long, long, addr);
 int H5Dclose(long);
 int H5Pset_dxpl_mpio(long, int);
 int H5Sselect_hyperslab(long, int, array(ulong,2)*, array(ulong,2)*, array(ulong,2)*, array(ulong,2)*);
+int H5Pset_all_coll_metadata_ops(long, int);
+int H5Pset_coll_metadata_write(long, int);
 EOF
 calls='H5Fcreate+H5Fopen+H5Fclose+H5Dcreate2+H5Dopen2+H5Dread+H5Dwrite+H5Dclose+H5Pset_dxpl_mpio+H5Sselect_hyperslab'
+calls="$calls+H5Pset_all_coll_metadata_ops+H5Pset_coll_metadata_write"
 ok "ph5example runs under ltrace on 4 ranks" sh -c "cd '$work/traced' && timeout 300 \
 	mpiexec.mpich -n 4 sh -c 'exec ltrace -s 4096 -F \"$work/h5.conf\" -e \"$calls\" \
 		-o \"$work/lt.\$PMI_RANK\" \"$work/ph5shared\" -c -f \"$work/traced/\"' >'$work/traced.out' 2>&1"
@@ -221,6 +224,19 @@ ok "the MPI-IO opens, reads and writes ($mpiio) all ran inside HDF5 calls ($abov
 	test "$mpiio" -gt 0 -a "$above" -ge "$mpiio"
 is "$("$IOA_CMD" parse "$log" | awk -F '\t' '$1 == "H5F" && $4 == "H5F_USE_MPIIO" && $5 != 1 { print $6 }')" "" \
 	"both files went through MPI-IO"
+
+# Collective metadata: ltrace saw the program ask for none; every rank opens each file.
+is "$(cat lt.* | grep -c 'H5Pset_\(all_coll_metadata_ops\|coll_metadata_write\)(')" 0 \
+	"ground truth: ph5example never sets collective metadata (ltrace)"
+opened=$(for f in ParaEg0.h5 ParaEg1.h5; do echo "$f $(grep -l "H5F\(create\|open\)(\"[^\"]*/$f\"" lt.* | wc -l)"; done)
+printf 'analyze.coll_metadata_ranks = 4\n' >ranks4.conf
+IOATLAS_CONF=ranks4.conf "$IOA_CMD" report "$log" --json -o meta4.json
+"$IOA_CMD" report "$log" --json -o meta16.json
+is "$(ioa_result "$work/meta4.json" insights \
+	"'\\n'.join(sorted('%s %d' % (x['file'].rsplit('/', 1)[1], x['ranks']) for x in f('independent_metadata')['evidence']['files']))")" \
+	"$opened" "independent_metadata (4 ranks or more): both files, each opened by the ranks ltrace saw open it"
+is "$(ioa_result "$work/meta16.json" insights "'independent_metadata' in codes")" False \
+	"and not at the default of 16 ranks"
 
 # The report's files table names the layers and counts each record by its own counters;
 # its file systems carry the bytes that reached them (POSIX and STDIO), once.
