@@ -93,22 +93,12 @@ ok "the job leaves one log" test -n "$log"
 # hyperslab, count x block per dimension, D1 the last).
 "$python" - lt.* >truth.txt <<'EOF'
 import collections, os, re, sys
+sys.path.insert(0, os.path.join(os.environ['IOA_SOURCE_DIR'], 'tests/lib'))
+from ltrace_args import split
 call = re.compile(r'^(?:\S+->)?(H5\w+)\((.*)\)\s+= (-?\w+)')
 dsets = collections.defaultdict(lambda: [0, 0, 0, 0])
 access = collections.defaultdict(collections.Counter)
 files = collections.Counter()
-
-def split(args):
-    out, depth, cur = [], 0, ''
-    for ch in args:
-        depth += ch == '['
-        depth -= ch == ']'
-        if ch == ',' and not depth:
-            out.append(cur.strip())
-            cur = ''
-        else:
-            cur += ch
-    return out + [cur.strip()]
 
 def dims(arg):
     return [int(v) for v in arg.strip('[] ').split(',')] if arg != 'nil' else None

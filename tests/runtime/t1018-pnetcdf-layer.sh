@@ -130,6 +130,8 @@ diag "the variables the files declare:" "$(cat vars.txt)"
 # creates, opens, waits and syncs.
 "$python" - vars.txt lt/* >truth.txt <<'EOF'
 import collections, os, re, sys
+sys.path.insert(0, os.path.join(os.environ['IOA_SOURCE_DIR'], 'tests/lib'))
+from ltrace_args import split
 decl = {}
 for line in open(sys.argv[1]):
     f, v, vid, size, nd, points, rec = line.split()
@@ -142,18 +144,6 @@ kinds = dict(var='VAR', var1='VAR1', vara='VARA', vars='VARS', varm='VARM', varn
 counters = collections.Counter()
 access = collections.defaultdict(collections.Counter)
 exact = collections.defaultdict(lambda: True)
-
-def split(args):
-    out, depth, cur = [], 0, ''
-    for ch in args:
-        depth += ch in '[{'
-        depth -= ch in ']}'
-        if ch == ',' and not depth:
-            out.append(cur.strip())
-            cur = ''
-        else:
-            cur += ch
-    return out + [cur.strip()]
 
 def longs(arg):
     return [int(x) for x in arg.strip('[] .').split(',')] if arg.startswith('[') else None
