@@ -481,65 +481,102 @@ static void imbalance_insights(struct insight *list, size_t *n, const struct an_
 }
 
 /*
- * The datasets and variables of file i (an HDF5 or PnetCDF file) that
- * were read or written independently: an H5D record without a collective
- * transfer, a PNETCDF_VAR record with independent calls (the layer the
- * user writes to names them).  Into a JSON array, and the first few into
- * text (len bytes, "" when there are none), said as datasets, variables
- * or both.
+ * The independent calls of a dataset or variable: an H5D record's reads
+ * and writes when it used no collective transfer, a PNETCDF_VAR record's
+ * independent ones; and in *parent the file holding it, or -1.
  */
-static json_object *independent_datasets(const struct an_job *job, size_t i, char *text, size_t len)
+static double independent_calls(const struct an_job *job, const struct an_record *r,
+				int32_t *parent)
+{
+	const int64_t *c = r->c;
+
+	*parent = -1;
+	if (r->module == IOA_MOD_H5D && !c[H5D_USE_MPIIO_COLLECTIVE]) {
+		*parent = an_file_of(job, (uint64_t)c[H5D_FILE_REC_ID]);
+		return (double)(c[H5D_READS] + c[H5D_WRITES]);
+	}
+	if (r->module == IOA_MOD_PNETCDF_VAR) {
+		*parent = an_file_of(job, (uint64_t)c[PNETCDF_VAR_FILE_REC_ID]);
+		return (double)(c[PNETCDF_VAR_INDEP_READS] + c[PNETCDF_VAR_INDEP_WRITES]);
+	}
+	return 0;
+}
+
+/*
+ * The datasets and variables behind each flagged file (objs[file], its
+ * evidence) that were read or written independently, in one pass over the
+ * records: a dataset's ranks' records summed into one entry named as in
+ * the file ("<file>:<dataset>" less the file's part).  The first flagged
+ * file's first few into text (len bytes), said as datasets, variables or
+ * both.  0, or -ENOMEM.
+ */
+static int independent_datasets(const struct an_job *job, json_object **objs, size_t first,
+				char *text, size_t len)
 {
 	static const char *const said[] = {"", ", by its datasets ", ", by its variables ",
 					   ", by its datasets and variables "};
-	json_object *list = json_object_new_array();
+	double *calls = calloc(job->nfiles + 1, sizeof(*calls));
+	int32_t *parent = calloc(job->nfiles + 1, sizeof(*parent));
+	unsigned char *layer = calloc(job->nfiles + 1, 1);
 	size_t k, shown = 0, used = 0;
 	unsigned kinds = 0;
-	char names[256];
+	char names[256] = "";
 
-	names[0] = '\0';
+	if (!calls || !parent || !layer) {
+		free(calls);
+		free(parent);
+		free(layer);
+		return -ENOMEM;
+	}
 	for (k = 0; k < job->nrecs; k++) {
 		const struct an_record *r = &job->recs[k];
-		const int64_t *c = r->c;
-		double calls = 0;
-		const char *name;
-		json_object *o;
+		int32_t p;
+		double n = independent_calls(job, r, &p);
 
-		if (r->module == IOA_MOD_H5D && !c[H5D_USE_MPIIO_COLLECTIVE] &&
-		    (uint64_t)c[H5D_FILE_REC_ID] == job->files[i].id)
-			calls = (double)(c[H5D_READS] + c[H5D_WRITES]);
-		else if (r->module == IOA_MOD_PNETCDF_VAR &&
-			 (uint64_t)c[PNETCDF_VAR_FILE_REC_ID] == job->files[i].id)
-			calls = (double)(c[PNETCDF_VAR_INDEP_READS] + c[PNETCDF_VAR_INDEP_WRITES]);
-		if (calls <= 0)
+		if (n <= 0 || p < 0 || !objs[p] || r->file < 0 || (size_t)r->file >= job->nfiles)
 			continue;
-		kinds |= r->module == IOA_MOD_H5D ? 1 : 2;
-		/* "<file>:<dataset>": the part after the file's name. */
-		name = file_name(job, r->file);
-		if (!strncmp(name, job->files[i].name, strlen(job->files[i].name)) &&
-		    name[strlen(job->files[i].name)] == ':')
-			name += strlen(job->files[i].name) + 1;
+		calls[r->file] += n;
+		parent[r->file] = p;
+		layer[r->file] = (unsigned char)r->module;
+	}
+	for (k = 0; k < job->nfiles; k++) {
+		const char *name = job->files[k].name, *in = job->files[parent[k]].name;
+		json_object *o, *list;
+
+		if (calls[k] <= 0)
+			continue;
+		if (!strncmp(name, in, strlen(in)) && name[strlen(in)] == ':')
+			name += strlen(in) + 1;
 		o = json_object_new_object();
 		json_object_object_add(o, "name", json_object_new_string(name));
 		json_object_object_add(o, "layer",
-				       json_object_new_string(ioa_modules[r->module].name));
-		json_object_object_add(o, "independent", an_num(calls));
+				       json_object_new_string(ioa_modules[layer[k]].name));
+		json_object_object_add(o, "independent", an_num(calls[k]));
+		if (!json_object_object_get_ex(objs[parent[k]], "datasets", &list)) {
+			list = json_object_new_array();
+			json_object_object_add(objs[parent[k]], "datasets", list);
+		}
 		json_object_array_add(list, o);
+		if ((size_t)parent[k] != first)
+			continue;
+		kinds |= layer[k] == IOA_MOD_H5D ? 1 : 2;
 		if (shown < 4 && used < sizeof(names)) {
 			int w = snprintf(names + used, sizeof(names) - used, "%s'%s'",
 					 shown ? ", " : "", name);
 
 			used += w > 0 ? (size_t)w : 0;
-			shown++;
 		} else if (shown == 4 && used < sizeof(names)) {
 			int w = snprintf(names + used, sizeof(names) - used, " ...");
 
 			used += w > 0 ? (size_t)w : 0;
-			shown++;
 		}
+		shown++;
 	}
 	snprintf(text, len, "%s%s", said[kinds], names);
-	return list;
+	free(calls);
+	free(parent);
+	free(layer);
+	return 0;
 }
 
 /*
@@ -553,10 +590,11 @@ static int independent_insight(struct insight *list, size_t *n, const struct an_
 {
 	double(*f)[3] = calloc(job->nfiles + 1, sizeof(*f)); /* independent, collective, ranks */
 	int32_t *last = calloc(job->nfiles + 1, sizeof(*last));
-	json_object *files;
+	json_object *files, **objs;
 	double indep = 0, all = 0;
-	size_t i, nf = 0;
-	char text[1024], datasets[320];
+	size_t i, nf = 0, first = 0;
+	char text[1024] = "", datasets[320] = "";
+	int rc;
 
 	if (!f || !last) {
 		free(f);
@@ -581,32 +619,37 @@ static int independent_insight(struct insight *list, size_t *n, const struct an_
 		all += (double)(c[MPIIO_INDEP_READS] + c[MPIIO_INDEP_WRITES] + c[MPIIO_COLL_READS] +
 				c[MPIIO_COLL_WRITES]);
 	}
+	objs = calloc(job->nfiles + 1, sizeof(*objs));
+	if (!objs) {
+		free(f);
+		free(last);
+		return -ENOMEM;
+	}
 	files = json_object_new_array();
-	text[0] = '\0';
 	for (i = 0; i < job->nfiles; i++) {
-		json_object *o;
-
 		if (f[i][0] < 16 || f[i][1] > 0 || f[i][2] < 2)
 			continue;
-		o = json_object_new_object();
-		json_object_object_add(o, "file", json_object_new_string(job->files[i].name));
-		json_object_object_add(o, "independent", an_num(f[i][0]));
-		json_object_object_add(o, "datasets",
-				       independent_datasets(job, i, datasets, sizeof(datasets)));
-		json_object_array_add(files, o);
+		objs[i] = json_object_new_object();
+		json_object_object_add(objs[i], "file", json_object_new_string(job->files[i].name));
+		json_object_object_add(objs[i], "independent", an_num(f[i][0]));
+		json_object_array_add(files, objs[i]);
 		if (!nf)
-			snprintf(text, sizeof(text),
-				 "'%s' is read and written only through independent MPI-IO calls "
-				 "(%.0f of them, no collective one)%s",
-				 job->files[i].name, f[i][0], datasets);
+			first = i;
 		indep += f[i][0];
 		nf++;
 	}
+	rc = nf ? independent_datasets(job, objs, first, datasets, sizeof(datasets)) : 0;
+	if (nf)
+		snprintf(text, sizeof(text),
+			 "'%s' is read and written only through independent MPI-IO calls "
+			 "(%.0f of them, no collective one)%s",
+			 job->files[first].name, f[first][0], datasets);
 	free(f);
 	free(last);
-	if (!nf) {
+	free(objs);
+	if (!nf || rc) {
 		json_object_put(files);
-		return 0;
+		return rc;
 	}
 	if (nf > 1) {
 		size_t len = strlen(text);
@@ -625,44 +668,51 @@ static int independent_insight(struct insight *list, size_t *n, const struct an_
 }
 
 /*
- * HDF5 files opened by many ranks without collective metadata (the H5F
- * records say what the file-access list asked at open; an imported log's
- * do not, so imported jobs get none): every rank reads each metadata
- * block itself.  What is at stake is the file's and its datasets'
- * metadata time.
+ * HDF5 files opened through MPI-IO by many ranks without collective
+ * metadata (the H5F records say what the file-access list asked at open;
+ * an imported log's do not, so imported jobs get none): every rank reads
+ * each metadata block itself.  What is at stake is the file's and its
+ * datasets' metadata time.  One pass over the records.  0, or -ENOMEM.
  */
-static void metadata_insight(struct insight *list, size_t *n, const struct an_job *job,
-			     const struct an_settings *set, double io_time, double weight)
+static int metadata_insight(struct insight *list, size_t *n, const struct an_job *job,
+			    const struct an_settings *set, double io_time, double weight)
 {
+	struct {
+		double meta, ranks;
+		int any, coll, mpiio;
+	} * m;
 	json_object *files = NULL;
 	double meta_all = 0;
 	size_t i, k, nf = 0;
 	char text[768] = "";
 
-	for (i = 0; !job->imported && i < job->nfiles; i++) {
-		double meta = 0, ranks = 0;
-		int coll = 0, any = 0;
+	if (job->imported || !(m = calloc(job->nfiles + 1, sizeof(*m))))
+		return job->imported ? 0 : -ENOMEM;
+	for (k = 0; k < job->nrecs; k++) {
+		const struct an_record *r = &job->recs[k];
+		int32_t p;
+
+		if (r->module == IOA_MOD_H5F && r->file >= 0 && (size_t)r->file < job->nfiles) {
+			m[r->file].any = 1;
+			m[r->file].coll |= r->c[H5F_USE_COLL_METADATA_OPS] ||
+					   r->c[H5F_USE_COLL_METADATA_WRITE];
+			m[r->file].mpiio |= r->c[H5F_USE_MPIIO] != 0;
+			m[r->file].ranks += r->rank < 0 ? job->nprocs : 1;
+			m[r->file].meta += r->f[H5F_F_META_TIME];
+		} else if (r->module == IOA_MOD_H5D &&
+			   (p = an_file_of(job, (uint64_t)r->c[H5D_FILE_REC_ID])) >= 0) {
+			m[p].meta += r->f[H5D_F_META_TIME];
+		}
+	}
+	for (i = 0; i < job->nfiles; i++) {
 		json_object *o;
 
-		for (k = 0; k < job->nrecs; k++) {
-			const struct an_record *r = &job->recs[k];
-
-			if (r->module == IOA_MOD_H5F && r->file == (int32_t)i) {
-				any = 1;
-				coll |= r->c[H5F_USE_COLL_METADATA_OPS] ||
-					r->c[H5F_USE_COLL_METADATA_WRITE];
-				ranks += r->rank < 0 ? job->nprocs : 1;
-				meta += r->f[H5F_F_META_TIME];
-			} else if (r->module == IOA_MOD_H5D &&
-				   (uint64_t)r->c[H5D_FILE_REC_ID] == job->files[i].id) {
-				meta += r->f[H5D_F_META_TIME];
-			}
-		}
-		if (!any || coll || ranks < (double)set->coll_metadata_ranks)
+		if (!m[i].any || m[i].coll || !m[i].mpiio ||
+		    m[i].ranks < (double)set->coll_metadata_ranks)
 			continue;
 		if (!files)
 			files = json_object_new_array();
-		o = ev2("ranks", ranks, "metadata_time", meta);
+		o = ev2("ranks", m[i].ranks, "metadata_time", m[i].meta);
 		json_object_object_add(o, "file", json_object_new_string(job->files[i].name));
 		json_object_array_add(files, o);
 		if (!nf)
@@ -670,12 +720,13 @@ static void metadata_insight(struct insight *list, size_t *n, const struct an_jo
 				 "'%s' is opened by %.0f ranks without collective metadata (%.3g s "
 				 "in "
 				 "HDF5 file and dataset metadata calls)",
-				 job->files[i].name, ranks, meta);
-		meta_all += meta;
+				 job->files[i].name, m[i].ranks, m[i].meta);
+		meta_all += m[i].meta;
 		nf++;
 	}
+	free(m);
 	if (!nf)
-		return;
+		return 0;
 	if (nf > 1) {
 		size_t len = strlen(text);
 
@@ -691,6 +742,7 @@ static void metadata_insight(struct insight *list, size_t *n, const struct an_jo
 		add_insight(list, n, job, AN_F_INDEPENDENT_METADATA, share > 0.1 ? share : 0.1,
 			    weight, text, ev);
 	}
+	return 0;
 }
 
 /* A file read (written) several times over: its bytes moved against its size. */
@@ -786,8 +838,8 @@ int an_insights(const struct an_job *job, const struct an_settings *set, json_ob
 		imbalance_insights(list, &n, job, set, io_time, weight);
 	if (mpi && independent_insight(list, &n, job, weight))
 		return -ENOMEM;
-	if (mpi)
-		metadata_insight(list, &n, job, set, io_time, weight);
+	if (mpi && metadata_insight(list, &n, job, set, io_time, weight))
+		return -ENOMEM;
 	/* Blocking MPI-IO only, while MPI-IO is a good part of the run: room to overlap. */
 	if (t.mpiio_indep + t.mpiio_coll >= 16 && t.mpiio_nb == 0 && run > 0 &&
 	    t.time.layer_total[AN_MPIIO] >= 0.1 * run &&

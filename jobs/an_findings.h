@@ -106,8 +106,8 @@ enum an_user_layer {
 	  "Use the MPI_AGGREGATE (or POSIX with aggregation) method rather than MPI, which "       \
 	  "writes independently.")                                                                 \
 	X(INDEPENDENT_METADATA, "independent_metadata", AN_INSIGHT, "analyze.coll_metadata_ranks", \
-	  "an HDF5 file opened by many ranks without collective metadata: each rank reads the "    \
-	  "file's metadata itself",                                                                \
+	  "an HDF5 file opened through MPI-IO by many ranks without collective metadata: each "    \
+	  "rank reads the file's metadata itself",                                                 \
 	  "Open the file with collective metadata on its file-access list "                        \
 	  "(H5Pset_all_coll_metadata_ops(fapl, 1), H5Pset_coll_metadata_write(fapl, 1)): one "     \
 	  "rank reads each metadata block and the others receive it.",                             \

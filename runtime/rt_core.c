@@ -27,7 +27,7 @@
 struct rt_state rt = {.nprocs = 1};
 _Thread_local unsigned rt_inside __attribute__((tls_model("initial-exec")));
 _Thread_local struct rt_above rt_above __attribute__((tls_model("initial-exec")));
-struct rt_handle *rt_hdf5_handles, *rt_pnetcdf_handles;
+struct rt_handles *rt_hdf5_handles, *rt_pnetcdf_handles;
 
 int rt_lock_word;
 

@@ -91,8 +91,8 @@ extern _Thread_local struct rt_above rt_above __attribute__((tls_model("initial-
  * before): here so that a forked child, which starts a new arena, forgets
  * the parent's.
  */
-struct rt_handle;
-extern struct rt_handle *rt_hdf5_handles, *rt_pnetcdf_handles;
+struct rt_handles;
+extern struct rt_handles *rt_hdf5_handles, *rt_pnetcdf_handles;
 
 /*
  * The MPI library's own I/O.  A POSIX or STDIO call that a thread makes

@@ -87,7 +87,10 @@ static int nc_layer_on(void)
 	return state > 0;
 }
 
-/* Handles' keys: a file's by its id, a variable's by both (none is 0). */
+/*
+ * Handles' keys: a file's by its id, a variable's (varid 0 and up: never
+ * NC_GLOBAL, -1, which would take the file's key) by both; none is 0.
+ */
 #define NC_FILE_KEY(ncid)	((int64_t)((uint64_t)(uint32_t)(ncid) + 1) << 32)
 #define NC_VAR_KEY(ncid, varid) (NC_FILE_KEY(ncid) | (int64_t)((uint32_t)(varid) + 1))
 
@@ -161,7 +164,9 @@ static int64_t var_points(const struct nc_var *v)
  * record: from the table, or made at the variable's first use; in *v what
  * the record says of it (without the dimensions' lengths).  NULL when the
  * file is not one the runtime records or the variable cannot be named (an
- * id PnetCDF does not know: the call fails).
+ * id PnetCDF does not know, NC_GLOBAL: the call fails).  A variable past
+ * the records' room shares the module's folded record, which keeps no
+ * shape: its own is asked every time.
  */
 static struct rt_record *nc_var_of(int ncid, int varid, struct rt_record **file, struct nc_var *v)
 {
@@ -171,11 +176,17 @@ static struct rt_record *nc_var_of(int ncid, int varid, struct rt_record **file,
 	size_t len = 0;
 	int saved, named;
 
+	int folded = 0;
+
 	*file = NULL;
 	rt_lock();
-	if ((h = rt_handle_find(rt_pnetcdf_handles, NC_VAR_KEY(ncid, varid)))) {
+	if (varid < 0) {
+		if ((h = rt_handle_find(rt_pnetcdf_handles, NC_FILE_KEY(ncid))))
+			*file = h->rec;
+	} else if ((h = rt_handle_find(rt_pnetcdf_handles, NC_VAR_KEY(ncid, varid)))) {
 		rec = h->rec;
 		*file = h->file;
+		folded = (rec->flags & IOA_REC_FOLDED) != 0;
 		v->ndims = (int)rec->counters[PNETCDF_VAR_NDIMS];
 		v->size = (int)rec->counters[PNETCDF_VAR_DATATYPE_SIZE];
 		v->record = (int)rec->counters[PNETCDF_VAR_IS_RECORD_VAR];
@@ -187,7 +198,9 @@ static struct rt_record *nc_var_of(int ncid, int varid, struct rt_record **file,
 		name[len++] = ':';
 	}
 	rt_unlock();
-	if (rec || !*file)
+	if (folded)
+		var_ask(ncid, varid, 0, v);
+	if (rec || !*file || varid < 0)
 		return rec;
 	saved = ask_begin();
 	named = ncq.ncmpi_inq_varname(ncid, varid, name + len) == NC_OK;
@@ -201,12 +214,14 @@ static struct rt_record *nc_var_of(int ncid, int varid, struct rt_record **file,
 	len += strlen(name + len);
 	rt_lock();
 	rec = rt_record_get(IOA_MOD_PNETCDF_VAR, name, len);
-	rec->counters[PNETCDF_VAR_NDIMS] = v->ndims;
-	if (var_points(v) >= 0)
-		rec->counters[PNETCDF_VAR_NPOINTS] = var_points(v);
-	rec->counters[PNETCDF_VAR_DATATYPE_SIZE] = v->size;
-	rec->counters[PNETCDF_VAR_IS_RECORD_VAR] = v->record;
-	rec->counters[PNETCDF_VAR_FILE_REC_ID] = (int64_t)(*file)->id;
+	if (!(rec->flags & IOA_REC_FOLDED)) {
+		rec->counters[PNETCDF_VAR_NDIMS] = v->ndims;
+		if (var_points(v) >= 0)
+			rec->counters[PNETCDF_VAR_NPOINTS] = var_points(v);
+		rec->counters[PNETCDF_VAR_DATATYPE_SIZE] = v->size;
+		rec->counters[PNETCDF_VAR_IS_RECORD_VAR] = v->record;
+		rec->counters[PNETCDF_VAR_FILE_REC_ID] = (int64_t)(*file)->id;
+	}
 	rt_handle_set(&rt_pnetcdf_handles, NC_VAR_KEY(ncid, varid), rec, *file);
 	rt_unlock();
 	return rec;
@@ -244,41 +259,46 @@ static struct rt_record *nc_file_of(int ncid)
  * thread is already inside PnetCDF (or the runtime); otherwise pre
  * (outside the lock), find the record under the lock, make the real call
  * with the layer above marked for what it issues underneath, then post
- * (after a success only, outside the lock) and the handler, or the
- * failure, under the lock.
+ * (after a success only, outside the lock), and under the lock always
+ * (whatever the call did) then the handler, or the failure.
  */
-#define RT_NC_WRAP(name, params, args, pre, find, post, handler)     \
-	static int(*real) params;                                    \
-	struct rt_record *rt_rec = NULL;                             \
-	double t0, t1;                                               \
-	int r, err;                                                  \
-	if (!real && !nc_resolve(#name, (void *)&real))              \
-		return NC_INTERNAL;                                  \
-	if (!nc_layer_on() || !rt_begin(RT_IN_PNETCDF))              \
-		return real args;                                    \
-	pre;                                                         \
-	rt_lock();                                                   \
-	find;                                                        \
-	rt_unlock();                                                 \
-	above_set(rt_rec);                                           \
-	t0 = rt_now();                                               \
-	r = real args;                                               \
-	t1 = rt_now();                                               \
-	err = errno;                                                 \
-	rt_above = (struct rt_above){NULL, NULL, NULL};              \
-	if (r == NC_OK && rt_rec)                                    \
-		post;                                                \
-	rt_lock();                                                   \
-	if (rt_rec && r != NC_OK)                                    \
-		rt_record_failure(rt_rec, rt_rec->module, #name, r); \
-	else if (rt_rec)                                             \
-		handler;                                             \
-	rt_unlock();                                                 \
-	rt_end(RT_IN_PNETCDF);                                       \
-	errno = err;                                                 \
+#define RT_NC_WRAP(name, params, args, pre, find, post, always, handler) \
+	static int(*real) params;                                        \
+	struct rt_record *rt_rec = NULL;                                 \
+	double t0, t1;                                                   \
+	int r, err;                                                      \
+	if (!real && !nc_resolve(#name, (void *)&real))                  \
+		return NC_INTERNAL;                                      \
+	if (!nc_layer_on() || !rt_begin(RT_IN_PNETCDF))                  \
+		return real args;                                        \
+	pre;                                                             \
+	rt_lock();                                                       \
+	find;                                                            \
+	rt_unlock();                                                     \
+	above_set(rt_rec);                                               \
+	t0 = rt_now();                                                   \
+	r = real args;                                                   \
+	t1 = rt_now();                                                   \
+	err = errno;                                                     \
+	rt_above = (struct rt_above){NULL, NULL, NULL};                  \
+	if (r == NC_OK && rt_rec)                                        \
+		post;                                                    \
+	rt_lock();                                                       \
+	always;                                                          \
+	if (rt_rec && r != NC_OK)                                        \
+		rt_record_failure(rt_rec, rt_rec->module, #name, r);     \
+	else if (rt_rec)                                                 \
+		handler;                                                 \
+	rt_unlock();                                                     \
+	rt_end(RT_IN_PNETCDF);                                           \
+	errno = err;                                                     \
 	return r;
 
-/* ncmpi_create, ncmpi_open: the file's record from the name given (without a ROMIO prefix). */
+/*
+ * ncmpi_create, ncmpi_open: the file's record from the name given (without
+ * a ROMIO prefix).  An id PnetCDF hands out again after a close keeps
+ * nothing of the old file's, recorded or not.
+ */
 #define RT_NC_BODY_FOPEN(name, params, args, path_e, ncidp_e, created)                       \
 	char fname[PATH_MAX];                                                                \
 	size_t len = 0;                                                                      \
@@ -286,16 +306,20 @@ static struct rt_record *nc_file_of(int ncid)
 		   rt_rec = len && rt_config_path_recorded(&rt.config, fname)                \
 				    ? rt_record_get(IOA_MOD_PNETCDF_FILE, fname, len)        \
 				    : NULL,                                                  \
-		   (void)0, nc_file_open(rt_rec, *(ncidp_e), created, t0, t1))
+		   (void)0, (void)(r == NC_OK && (nc_forget(*(ncidp_e)), 1)),                \
+		   nc_file_open(rt_rec, *(ncidp_e), created, t0, t1))
 
-/* ncmpi_close: the bytes the library moved for the file (its header's too), asked before. */
+/*
+ * ncmpi_close, ncmpi_abort: the bytes the library moved for the file (its
+ * header's too), asked before; the id is gone even when the call failed.
+ */
 #define RT_NC_BODY_FCLOSE(name, params, args, ncid_e)                                        \
 	long long moved[2] = {0, 0};                                                         \
 	RT_NC_WRAP(name, params, args, nc_moved(ncid_e, moved), rt_rec = nc_file_of(ncid_e), \
-		   (void)0, nc_file_close(rt_rec, ncid_e, moved, t0, t1))
+		   (void)0, nc_forget(ncid_e), nc_file_close(rt_rec, moved, t0, t1))
 
-#define RT_NC_BODY_FMETA(name, params, args, ncid_e, counter)                         \
-	RT_NC_WRAP(name, params, args, (void)0, rt_rec = nc_file_of(ncid_e), (void)0, \
+#define RT_NC_BODY_FMETA(name, params, args, ncid_e, counter)                                  \
+	RT_NC_WRAP(name, params, args, (void)0, rt_rec = nc_file_of(ncid_e), (void)0, (void)0, \
 		   nc_file_meta(rt_rec, counter, t0, t1))
 
 /* ncmpi_def_var, ncmpi_inq_varid: the variable's record once it has an id. */
@@ -304,10 +328,12 @@ static struct rt_record *nc_file_of(int ncid)
 	struct nc_var v;                                                     \
 	(void)(name_e);                                                      \
 	RT_NC_WRAP(name, params, args, (void)0, rt_rec = nc_file_of(ncid_e), \
-		   var = nc_var_of(ncid_e, *(varidp_e), &file, &v), nc_var_open(var, t0, t1))
+		   var = nc_var_of(ncid_e, *(varidp_e), &file, &v), (void)0, \
+		   nc_var_open(var, t0, t1))
 
-#define RT_NC_BODY_WAIT(name, params, args, ncid_e, collective)                       \
-	RT_NC_WRAP(name, params, args, (void)0, rt_rec = nc_file_of(ncid_e), (void)0, \
+#define RT_NC_BODY_WAIT(name, params, args, ncid_e, collective)                                    \
+	RT_NC_WRAP(name, params, args, (void)0, rt_rec = nc_file_of(ncid_e), (void)0,              \
+		   (void)(r != NC_OK && rt_rec && rt_rec->counters[PNETCDF_FILE_WAIT_FAILURES]++), \
 		   nc_wait(rt_rec, collective, t0, t1))
 
 /* The handlers, under the lock. */
@@ -318,9 +344,13 @@ static void nc_file_open(struct rt_record *rec, int ncid, int created, double t0
 	rt_set_first(&rec->fcounters[PNETCDF_FILE_F_OPEN_START_TIMESTAMP], t0);
 	rt_set_last(&rec->fcounters[PNETCDF_FILE_F_OPEN_END_TIMESTAMP], t1);
 	meta_time(rec, t0, t1);
-	/* An id PnetCDF hands out again after a close: nothing of the old file's stays. */
-	rt_handle_drop_range(rt_pnetcdf_handles, NC_FILE_KEY(ncid), NC_FILE_KEY(ncid) | 0xffffffff);
 	rt_handle_set(&rt_pnetcdf_handles, NC_FILE_KEY(ncid), rec, rec);
+}
+
+/* Forgets file id ncid and its variables' ids. */
+static void nc_forget(int ncid)
+{
+	rt_handle_drop_range(rt_pnetcdf_handles, NC_FILE_KEY(ncid), NC_FILE_KEY(ncid) | 0xffffffff);
 }
 
 /* The bytes the library read and wrote for an open file so far (outside the lock). */
@@ -338,15 +368,13 @@ static void nc_moved(int ncid, long long moved[2])
 	ask_end(saved);
 }
 
-static void nc_file_close(struct rt_record *rec, int ncid, const long long moved[2], double t0,
-			  double t1)
+static void nc_file_close(struct rt_record *rec, const long long moved[2], double t0, double t1)
 {
 	rec->counters[PNETCDF_FILE_BYTES_READ] += moved[0];
 	rec->counters[PNETCDF_FILE_BYTES_WRITTEN] += moved[1];
 	rt_set_first(&rec->fcounters[PNETCDF_FILE_F_CLOSE_START_TIMESTAMP], t0);
 	rt_set_last(&rec->fcounters[PNETCDF_FILE_F_CLOSE_END_TIMESTAMP], t1);
 	meta_time(rec, t0, t1);
-	rt_handle_drop_range(rt_pnetcdf_handles, NC_FILE_KEY(ncid), NC_FILE_KEY(ncid) | 0xffffffff);
 }
 
 static void nc_file_meta(struct rt_record *rec, int counter, double t0, double t1)
@@ -417,13 +445,34 @@ struct nc_io {
 static int64_t mpi_type_bytes(rt_nc_handle type)
 {
 	static int (*size_of)(rt_nc_handle, long long *);
+	static void *ompi_null;
+	static int looked;
 	long long bytes = -1;
 	int saved = errno;
 	void *sym;
 
-	if (!size_of && (sym = rt_mpi_real("PMPI_Type_size_x")))
-		memcpy(&size_of, &sym, sizeof(sym));
-	if (!size_of || size_of(type, &bytes) != 0)
+	if (!__atomic_load_n(&looked, __ATOMIC_ACQUIRE)) {
+		/*
+		 * Open MPI's MPI_DATATYPE_NULL is this object's address: the
+		 * program's copy of it when it was copy-relocated into the
+		 * executable, which the global scope finds first (the address
+		 * every object then uses); MPICH's ABI's is a constant.
+		 */
+		ompi_null = dlsym(RTLD_DEFAULT, "ompi_mpi_datatype_null");
+		if (!ompi_null)
+			ompi_null = rt_mpi_real("ompi_mpi_datatype_null");
+		if ((sym = rt_mpi_real("PMPI_Type_size_x")))
+			memcpy(&size_of, &sym, sizeof(sym));
+		__atomic_store_n(&looked, 1, __ATOMIC_RELEASE);
+	}
+	/*
+	 * A null file type is a request for nothing (a rank with no part in a
+	 * collective vard), which PnetCDF accepts; MPI would take it for an
+	 * error, fatal under the default handler.
+	 */
+	if (ompi_null ? type == (rt_nc_handle)ompi_null : (uint32_t)type == 0x0c000000u)
+		bytes = 0;
+	else if (!size_of || size_of(type, &bytes) != 0)
 		bytes = -1;
 	errno = saved;
 	return bytes;
@@ -505,8 +554,9 @@ static void nc_io_end(struct nc_io *io, int r, const char *name, int ncid, int v
 		var_ask(ncid, varid, 1, v);
 	if (r == NC_OK && io->rec) {
 		if (s->kind == NC_VARD) {
-			bytes = key[0] =
-				mpi_type_bytes(filetype) > 0 ? mpi_type_bytes(filetype) : 0;
+			int64_t b = mpi_type_bytes(filetype);
+
+			bytes = key[0] = b > 0 ? b : 0;
 		} else if ((elements = shape_elements(s, v, key)) >= 0 && v->size > 0) {
 			bytes = elements <= INT64_MAX / v->size ? elements * v->size : INT64_MAX;
 			key[0] = bytes;

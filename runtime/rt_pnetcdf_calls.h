@@ -12,7 +12,7 @@
  * KIND names the body macro RT_NC_BODY_<KIND>:
  *
  *	FOPEN path, ncid pointer, created       ncmpi_create, ncmpi_open
- *	FCLOSE ncid
+ *	FCLOSE ncid                             ncmpi_close, ncmpi_abort
  *	FMETA ncid, counter (-1: none)          redef, enddef, sync, flush
  *	VOPEN ncid, name, varid pointer         a variable defined or looked up
  *	WAIT ncid, collective                   the waits of non-blocking calls
@@ -39,6 +39,7 @@
 	  (rt_nc_handle comm, const char *path, int omode, rt_nc_handle info, int *ncidp),         \
 	  (comm, path, omode, info, ncidp), FOPEN, path, ncidp, 0)                                 \
 	X(ncmpi_close, (int ncid), (ncid), FCLOSE, ncid)                                           \
+	X(ncmpi_abort, (int ncid), (ncid), FCLOSE, ncid)                                           \
 	X(ncmpi_redef, (int ncid), (ncid), FMETA, ncid, PNETCDF_FILE_REDEFS)                       \
 	X(ncmpi_enddef, (int ncid), (ncid), FMETA, ncid, -1)                                       \
 	X(ncmpi__enddef,                                                                           \
@@ -46,6 +47,7 @@
 	   long long r_align),                                                                     \
 	  (ncid, h_minfree, v_align, v_minfree, r_align), FMETA, ncid, -1)                         \
 	X(ncmpi_sync, (int ncid), (ncid), FMETA, ncid, PNETCDF_FILE_SYNCS)                         \
+	X(ncmpi_flush, (int ncid), (ncid), FMETA, ncid, PNETCDF_FILE_SYNCS)                        \
 	X(ncmpi_def_var,                                                                           \
 	  (int ncid, const char *name, int xtype, int ndims, const int *dimids, int *varidp),      \
 	  (ncid, name, xtype, ndims, dimids, varidp), VOPEN, ncid, name, varidp)                   \
@@ -57,28 +59,29 @@
 	  (ncid, count, requests, statuses), WAIT, ncid, 1)
 
 /* Every C type form of one call, and its flexible form. */
-#define RT_NC_FORMS(Y, op, kind, all)                                                          \
-	Y(op, kind, , all, FLEX)                                                               \
-	Y(op, kind, _text, all, TYPED)                                                         \
-	Y(op, kind, _schar, all, TYPED) Y(op, kind, _uchar, all, TYPED)                        \
-		Y(op, kind, _short, all, TYPED) Y(op, kind, _ushort, all, TYPED)               \
-			Y(op, kind, _int, all, TYPED) Y(op, kind, _uint, all, TYPED)           \
-				Y(op, kind, _long, all, TYPED) Y(op, kind, _float, all, TYPED) \
-					Y(op, kind, _double, all, TYPED)                       \
-						Y(op, kind, _longlong, all, TYPED)             \
-							Y(op, kind, _ulonglong, all, TYPED)
+#define RT_NC_FORMS(Y, op, kind, all)                                                            \
+	Y(op, kind, , all, FLEX)                                                                 \
+	Y(op, kind, _text, all, TYPED)                                                           \
+	Y(op, kind, _schar, all, TYPED)                                                          \
+	Y(op, kind, _uchar, all, TYPED) Y(op, kind, _short, all, TYPED)                          \
+		Y(op, kind, _ushort, all, TYPED) Y(op, kind, _int, all, TYPED)                   \
+			Y(op, kind, _uint, all, TYPED) Y(op, kind, _long, all, TYPED)            \
+				Y(op, kind, _float, all, TYPED) Y(op, kind, _double, all, TYPED) \
+					Y(op, kind, _longlong, all, TYPED)                       \
+						Y(op, kind, _ulonglong, all, TYPED)
 
-#define RT_NC_KINDS(Y, op, all)                                                                   \
-	RT_NC_FORMS(Y, op, var, all)                                                              \
-	RT_NC_FORMS(Y, op, var1, all)                                                             \
-	RT_NC_FORMS(Y, op, vara, all) RT_NC_FORMS(Y, op, vars, all) RT_NC_FORMS(Y, op, varm, all) \
-		RT_NC_FORMS(Y, op, varn, all)
+#define RT_NC_KINDS(Y, op, all)       \
+	RT_NC_FORMS(Y, op, var, all)  \
+	RT_NC_FORMS(Y, op, var1, all) \
+	RT_NC_FORMS(Y, op, vara, all) \
+	RT_NC_FORMS(Y, op, vars, all) RT_NC_FORMS(Y, op, varm, all) RT_NC_FORMS(Y, op, varn, all)
 
-#define RT_NC_IO_CALLS(Y)                                                      \
-	RT_NC_KINDS(Y, put, )                                                  \
-	RT_NC_KINDS(Y, put, _all)                                              \
-	RT_NC_KINDS(Y, get, ) RT_NC_KINDS(Y, get, _all) RT_NC_KINDS(Y, iput, ) \
-		RT_NC_KINDS(Y, iget, ) RT_NC_KINDS(Y, bput, )
+#define RT_NC_IO_CALLS(Y)                                                       \
+	RT_NC_KINDS(Y, put, )                                                   \
+	RT_NC_KINDS(Y, put, _all)                                               \
+	RT_NC_KINDS(Y, get, )                                                   \
+	RT_NC_KINDS(Y, get, _all) RT_NC_KINDS(Y, iput, ) RT_NC_KINDS(Y, iget, ) \
+		RT_NC_KINDS(Y, bput, )
 
 #define RT_NC_VARD_CALLS(Y) Y(put, ) Y(put, _all) Y(get, ) Y(get, _all)
 

@@ -26,7 +26,7 @@ src=/var/cache/ioatlas/sources/pnetcdf_1.12.3.orig.tar.xz
 [ -r /usr/include/pnetcdf.h ] || skip_all "no pnetcdf.h (libpnetcdf-dev)"
 python=/usr/bin/python3
 
-plan 32
+plan 35
 
 work="$TEST_TMP/work"
 mkdir -p "$work/plain" "$work/traced" "$work/ioatlas" "$work/lt"
@@ -357,6 +357,16 @@ is "$(ioa_result "$work/indep.json" insights \
 	"no_collective_io names the two variables the ranks wrote in independent mode"
 like "$("$IOA_CMD" parse "$log" | grep '^FAILED.PNETCDF')" "ncmpi_put_vara_int.NC_ENOTVAR.1" \
 	"the failed put counted on the file, by netCDF's name of its error"
+failed=$("$IOA_CMD" parse "$log" | awk -F '\t' '$1 == "FAILED" && $2 == "PNETCDF_FILE" { n[$5] += $7 }
+	END { for (k in n) print k, n[k] }' | LC_ALL=C sort)
+is "$failed" "$(printf 'ncmpi_get_var_int 2\nncmpi_put_vara_int 2\nncmpi_wait 2')" \
+	"each rank's three failed calls on the file: the put, a get of NC_GLOBAL (no variable record), the bogus wait"
+is "$(awk -F '\t' '$1 == "PNETCDF_FILE" && $4 == "PNETCDF_FILE_WAIT_FAILURES" { s += $5 } END { print s + 0 }' \
+	<("$IOA_CMD" parse "$log"))" 2 "the failed waits are Darshan's wait failures too"
+asked=$(awk '$3 == "vard" && $4 == "bytes" { b += $5 } END { print b + 0 }' indep.out)
+is "$(ioa_counter "$log" PNETCDF_VAR -1 "$work/indep.nc-vard:row" PNETCDF_VAR_PUT_VARD) $(ioa_counter "$log" PNETCDF_VAR -1 "$work/indep.nc-vard:row" PNETCDF_VAR_BYTES_WRITTEN)" \
+	"2 $asked" \
+	"a collective vard write with one rank's MPI_DATATYPE_NULL: both calls counted, the bytes the ranks say ($asked)"
 
 # --- a failed call: the program's message is its own; the failure is recorded on the file.
 mkdir -p "$work/logs/missing"
