@@ -119,6 +119,17 @@ ioa_records() {
 # ioa_result JSON ANALYSIS EXPR: a Python expression over an analysis's
 # result r in a report's JSON (`ioatlas report --json`): codes is the list of
 # its finding codes, f(CODE) its finding of that code.
+# ioa_report_files JSON MODULE DIR: a report's files table, the rows of one
+# module: "file reads writes bytes" (DIR/ taken off the names), sorted.
+ioa_report_files() {
+	python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+for f in sorted(d["files"], key=lambda f: f["file"]):
+    if f["module"] == sys.argv[2]:
+        print(f["file"].replace(sys.argv[3], ""), f["reads"], f["writes"],
+              f["bytes_read"] + f["bytes_written"])' "$1" "$2" "$3/"
+}
+
 ioa_result() {
 	python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))

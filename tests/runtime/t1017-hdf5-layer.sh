@@ -231,12 +231,7 @@ is "$(ioa_result "$work/meta16.json" insights "'independent_metadata' in codes")
 # The report's files table names the layers and counts each record by its own counters;
 # its file systems carry the bytes that reached them (POSIX and STDIO), once.
 "$IOA_CMD" report "$log" --json -o report.json
-is "$("$python" -c 'import json, sys
-d = json.load(open(sys.argv[1]))
-for f in sorted(d["files"], key=lambda f: f["file"]):
-    if f["module"] == "H5D":
-        print(f["file"].replace(sys.argv[2], ""), f["reads"], f["writes"],
-              f["bytes_read"] + f["bytes_written"])' report.json "$work/ioatlas/")" \
+is "$(ioa_report_files report.json H5D "$work/ioatlas")" \
 	"$("$IOA_CMD" parse "$log" | awk -F '\t' -v dir="$work/ioatlas/" '$1 == "H5D" { n = $6; sub(dir, "", n)
 		v[n, $4] = $5; k[n] = 1 }
 		END { for (x in k) print x, v[x, "H5D_READS"], v[x, "H5D_WRITES"], v[x, "H5D_BYTES_READ"] + v[x, "H5D_BYTES_WRITTEN"] }' |

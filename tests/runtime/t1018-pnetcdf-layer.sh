@@ -296,12 +296,7 @@ is "$(awk -v f=put_vara.nc '$1 == f && $2 == "PNETCDF_FILE_BYTES_WRITTEN" { prin
 # The report's files table names the variables and counts them by their own counters.
 log=$(ioa_only_log "$work/logs/nonblocking_write")
 "$IOA_CMD" report "$log" --json -o report.json
-is "$("$python" -c 'import json, sys
-d = json.load(open(sys.argv[1]))
-for f in sorted(d["files"], key=lambda f: f["file"]):
-    if f["module"] == "PNETCDF_VAR":
-        print(f["file"].replace(sys.argv[2], ""), f["reads"], f["writes"],
-              f["bytes_read"] + f["bytes_written"])' report.json "$work/ioatlas/")" \
+is "$(ioa_report_files report.json PNETCDF_VAR "$work/ioatlas")" \
 	"$("$IOA_CMD" parse "$log" | awk -F '\t' -v dir="$work/ioatlas/" '$1 == "PNETCDF_VAR" { n = $6
 		sub(dir, "", n); v[n, $4] = $5; k[n] = 1 }
 		END { for (x in k) print x, v[x, "PNETCDF_VAR_INDEP_READS"] + v[x, "PNETCDF_VAR_COLL_READS"] + \
