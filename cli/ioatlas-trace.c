@@ -189,7 +189,8 @@ static const char *flag_text(unsigned flags, char *out, size_t len)
 		unsigned bit;
 		const char *name;
 	} names[] = {{IOA_TR_FAILED, "failed"}, {IOA_TR_SUB, "sub"},	 {IOA_TR_CREATE, "create"},
-		     {IOA_TR_REMOVE, "remove"}, {IOA_TR_HINTS, "hints"}, {IOA_TR_ID, "id"}};
+		     {IOA_TR_REMOVE, "remove"}, {IOA_TR_HINTS, "hints"}, {IOA_TR_ID, "id"},
+		     {IOA_TR_UNDER, "under"}};
 	size_t used = 0, i;
 
 	out[0] = '\0';

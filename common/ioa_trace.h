@@ -41,8 +41,8 @@
 
 #include "ioa_buf.h"
 
-/* Written: 4 (calls keep the order of their gaps).  Read: 2 to 4. */
-#define IOA_TRACE_VERSION 4u
+/* Written: 5 (HDF5 calls, IOA_TR_UNDER).  Read: 2 to 5. */
+#define IOA_TRACE_VERSION 5u
 
 /*
  * Numbers kept per call: file offset (MPI: peer or root), length in bytes,
@@ -66,6 +66,12 @@
 #define IOA_TR_WRITE  0x20u
 #define IOA_TR_HINTS  0x40u /* MPI_File_open: aux is 1 + the string index of its hints */
 #define IOA_TR_ID     0x80u /* MPI-IO call: aux is its id, which sub-calls refer to */
+/*
+ * Made inside an HDF5 call, which is traced after it (version 5): a kernel
+ * at HDF5's level leaves these to the library, one at MPI-IO's replays
+ * them and leaves out the HDF5 calls.
+ */
+#define IOA_TR_UNDER 0x100u
 
 /* The module of MPI communication and synchronization calls (their slot: a communicator). */
 #define IOA_TRACE_MPI 255u

@@ -30,14 +30,21 @@ static const char makefile[] =
 	"# The I/O kernel: make (MPICC: your MPI C compiler wrapper), then\n"
 	"#   mpiexec -n RANKS ./kernel [--iterations N] [--compute-scale X] [--data-dir DIR]\n"
 	"#                             [--mode causal|think|fast] [--ranks N] [--prepare]\n"
-	"MPICC ?= mpicc\nCFLAGS ?= -O2\n\n"
-	"kernel: kernel.c\n\t$(MPICC) $(CFLAGS) -o kernel kernel.c\n\n"
+	"MPICC ?= mpicc\nCFLAGS ?= -O2\n%s\n"
+	"kernel: kernel.c\n\t$(MPICC) $(CFLAGS) -o kernel kernel.c $(LIBS)\n\n"
 	"clean:\n\trm -f kernel\n\n.PHONY: clean\n";
+
+/* A kernel that calls HDF5 links the HDF5 built for the MPI it is built with. */
+static const char makefile_hdf5[] =
+	"# The kernel calls HDF5: HDF5 is its pkg-config package for your MPI\n"
+	"# (Debian: hdf5-mpich, hdf5-openmpi).\n"
+	"HDF5 ?= hdf5-mpich\n"
+	"LIBS = $(shell pkg-config --cflags --libs $(HDF5))\n";
 
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: ioatlas kernel gen LOG [-o DIR] [--keep-names]\n"
+		"usage: ioatlas kernel gen LOG [-o DIR] [--keep-names] [--level auto|hdf5|mpiio]\n"
 		"       ioatlas kernel validate DIR LOG [--runtime LIB] [--timeout S]\n"
 		"                                       [--mode causal|think|fast]\n"
 		"       ioatlas kernel publish DIR LOG --repo PATH --name NAME [--version V]\n"
@@ -50,7 +57,10 @@ static void usage(FILE *out)
 		"gen: writes the job's I/O kernel into DIR (default: kernel): kernel.c, a small\n"
 		"MPI program that makes the job's I/O calls with its compute gaps and its\n"
 		"synchronization, and a Makefile.  File names are anonymous (f0, f1, ...) unless\n"
-		"--keep-names.\n"
+		"--keep-names.  A job that called HDF5 gets a kernel that calls HDF5 (its files,\n"
+		"datasets, selections and transfer modes; the Makefile links pkg-config's\n"
+		"$(HDF5), hdf5-mpich by default) unless --level mpiio: then the MPI-IO and POSIX\n"
+		"calls HDF5 made.\n"
 		"validate: builds the kernel in DIR, runs it under the runtime with the job's\n"
 		"rank count (MPICC, mpiexec.mpich), and compares its log with the job's, file by\n"
 		"file and counter by counter; prints the replay time error.  Exits 1 when a\n"
@@ -176,8 +186,22 @@ static int write_kernel(FILE *out, void *arg)
 
 static int write_makefile(FILE *out, void *arg)
 {
-	(void)arg;
-	return fputs(makefile, out) < 0 ? -EIO : 0;
+	const struct gen_arg *a = arg;
+
+	return fprintf(out, makefile, a->sum.hdf5 ? makefile_hdf5 : "LIBS =\n") < 0 ? -EIO : 0;
+}
+
+/* --level: auto, hdf5 or mpiio; -1 for anything else (said). */
+static int kernel_level(const char *s)
+{
+	if (!strcmp(s, "auto"))
+		return KGEN_AUTO;
+	if (!strcmp(s, "hdf5"))
+		return KGEN_HDF5;
+	if (!strcmp(s, "mpiio"))
+		return KGEN_MPIIO;
+	ioa_error("--level: '%s' is none of auto, hdf5, mpiio", s);
+	return -1;
 }
 
 static int gen(int argc, char **argv)
@@ -189,6 +213,7 @@ static int gen(int argc, char **argv)
 	int c, rc;
 	static const struct option longs[] = {
 		{"keep-names", no_argument, NULL, 'K'},
+		{"level", required_argument, NULL, 'L'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -201,6 +226,8 @@ static int gen(int argc, char **argv)
 			dir = optarg;
 		} else if (c == 'K') {
 			a.o.keep_names = 1;
+		} else if (c == 'L' && (a.o.level = kernel_level(optarg)) >= 0) {
+			continue;
 		} else {
 			usage(stderr);
 			return IOA_EXIT_USAGE;
@@ -223,7 +250,7 @@ static int gen(int argc, char **argv)
 	rc = write_file(path, write_kernel, &a);
 	if (!rc) {
 		snprintf(path, sizeof(path), "%s/Makefile", dir);
-		rc = write_file(path, write_makefile, NULL);
+		rc = write_file(path, write_makefile, &a);
 	}
 	if (rc) {
 		ioa_error("%s", a.err.len ? ioa_buf_str(&a.err) : ioa_strerror(rc));
@@ -586,7 +613,7 @@ static int nightly(int argc, char **argv)
 			snprintf(path, sizeof(path), "%s/kernel.c", dir);
 			rc = write_file(path, write_kernel, &a);
 			snprintf(path, sizeof(path), "%s/Makefile", dir);
-			rc = rc ? rc : write_file(path, write_makefile, NULL);
+			rc = rc ? rc : write_file(path, write_makefile, &a);
 			if (rc && a.err.len)
 				ioa_buf_addstr(&err, ioa_buf_str(&a.err));
 		}

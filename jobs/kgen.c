@@ -35,6 +35,7 @@ struct walked {
 	struct node *n;
 	size_t len, cap;
 	double spt; /* seconds per tick */
+	int hdf5;   /* the kernel calls HDF5 (kgen_options.level) */
 };
 
 /* The kernel's file numbers: record id -> f<number>, in the order ranks first use them. */
@@ -57,6 +58,14 @@ struct gen {
 	uint64_t *input_id;
 	int64_t *input_size;
 	size_t ninputs;
+	/* the kernel calls HDF5; its files' access properties and datasets' files */
+	int hdf5;
+	struct h5rec {
+		uint64_t id;
+		int module;
+		int64_t v[4]; /* H5F: MPI-IO driver, collective metadata, alignment; H5D: file id */
+	} * h5;
+	size_t nh5;
 	/* names of the log (record id -> name), for --keep-names */
 	uint64_t *name_id;
 	char **name;
@@ -140,6 +149,12 @@ static int on_loop_end(void *arg, unsigned depth)
 	return 0;
 }
 
+/* A call of HDF5 (the trace's HDF5 events, IOA_TR_UNDER). */
+static int layer_call(const struct ioa_trace_sig *sig)
+{
+	return sig->module == IOA_MOD_H5F || sig->module == IOA_MOD_H5D;
+}
+
 static int on_leaf(void *arg, unsigned depth, const struct ioa_trace_leaf *leaf)
 {
 	struct walked *w = arg;
@@ -147,6 +162,9 @@ static int on_leaf(void *arg, unsigned depth, const struct ioa_trace_leaf *leaf)
 
 	/* ROMIO's own POSIX calls inside an MPI-IO call: the MPI-IO call makes them again. */
 	if (leaf->sig->flags & IOA_TR_SUB)
+		return 0;
+	/* HDF5's calls, or those it made underneath: one level is replayed, not both. */
+	if (w->hdf5 ? (leaf->sig->flags & IOA_TR_UNDER) != 0 : layer_call(leaf->sig))
 		return 0;
 	if (!(n = push(w)))
 		return -ENOMEM;
@@ -480,6 +498,16 @@ enum callkind {
 	K_VIEW_TYPE,
 	K_VIEW_DIM,
 	K_MSETVIEW,
+	K_H5FCREATE,
+	K_H5FOPEN,
+	K_H5DIM,
+	K_H5DCREATE,
+	K_H5DOPEN,
+	K_H5SEL,
+	K_H5BLOCK,
+	K_H5RW,
+	K_H5FLUSH,
+	K_H5CLOSE,
 };
 
 /*
@@ -616,6 +644,26 @@ static const struct call calls[] = {
 	MRW("i", "_all", "K_NB_COLL"),
 	MRW("i", "_at_all", "K_NB_COLL"),
 	MRW("i", "_shared", "K_NB_SHARED"),
+	{IOA_MOD_H5F, "H5Fcreate", K_H5FCREATE, NULL},
+	{IOA_MOD_H5F, "H5Fopen", K_H5FOPEN, NULL},
+	{IOA_MOD_H5F, "H5Fflush", K_H5FLUSH, NULL},
+	{IOA_MOD_H5F, "H5Fclose", K_H5CLOSE, NULL},
+	{IOA_MOD_H5F, "H5Oclose", K_H5CLOSE, NULL},
+	{IOA_MOD_H5F, "H5Idec_ref", K_H5CLOSE, NULL},
+	{IOA_MOD_H5D, "H5S_extent", K_H5DIM, NULL},
+	{IOA_MOD_H5D, "H5Dcreate1", K_H5DCREATE, NULL},
+	{IOA_MOD_H5D, "H5Dcreate2", K_H5DCREATE, NULL},
+	{IOA_MOD_H5D, "H5Dopen1", K_H5DOPEN, NULL},
+	{IOA_MOD_H5D, "H5Dopen2", K_H5DOPEN, NULL},
+	{IOA_MOD_H5D, "H5Oopen", K_H5DOPEN, NULL},
+	{IOA_MOD_H5D, "H5S_hyperslab", K_H5SEL, NULL},
+	{IOA_MOD_H5D, "H5S_block", K_H5BLOCK, NULL},
+	{IOA_MOD_H5D, "H5Dread", K_H5RW, NULL},
+	{IOA_MOD_H5D, "H5Dwrite", K_H5RW, NULL},
+	{IOA_MOD_H5D, "H5Dflush", K_H5FLUSH, NULL},
+	{IOA_MOD_H5D, "H5Dclose", K_H5CLOSE, NULL},
+	{IOA_MOD_H5D, "H5Oclose", K_H5CLOSE, NULL},
+	{IOA_MOD_H5D, "H5Idec_ref", K_H5CLOSE, NULL},
 };
 #undef MRW
 
@@ -624,6 +672,9 @@ static const struct call *call_of(const struct ioa_trace_sig *sig)
 {
 	size_t i;
 
+	/* An HDF5 call that failed is not replayed (its cause is not in the trace). */
+	if (layer_call(sig) && (sig->flags & IOA_TR_FAILED))
+		return NULL;
 	for (i = 0; i < sizeof(calls) / sizeof(calls[0]); i++)
 		if (calls[i].module == sig->module && !strcmp(calls[i].name, sig->name))
 			return &calls[i];
@@ -755,7 +806,7 @@ static int emit_call(struct gfun *f, size_t k, const char *indent)
 	rc = rc ? rc : number(f, k, 1, &len);
 	/* The file's slot, or an MPI call's communicator slot (and aux: request, new slot). */
 	rc = rc ? rc : number(f, k, IOA_TRACE_SLOT, &file);
-	if (!rc && n->sig->module == IOA_TRACE_MPI)
+	if (!rc && (n->sig->module == IOA_TRACE_MPI || layer_call(n->sig)))
 		rc = number(f, k, 2, &aux);
 	/* The explicit lists' execution counter, when a number needs it. */
 	if (!rc &&
@@ -936,6 +987,36 @@ static int emit_call(struct gfun *f, size_t k, const char *indent)
 		break;
 	case K_MSETVIEW:
 		rc = ioa_buf_addf(b, "k_mpi_set_view(FILE_OF(%s), %s, %s);", F, O, L);
+		break;
+	case K_H5FCREATE:
+	case K_H5FOPEN:
+		rc = ioa_buf_addf(b, "k_h5_fopen(FILE_OF(%s), %d, %s, %s);", F, kind == K_H5FCREATE,
+				  O, ioa_buf_str(&aux));
+		break;
+	case K_H5DIM:
+		rc = ioa_buf_addf(b, "k_h5_dim(%s, %s, %s);", O, L, ioa_buf_str(&aux));
+		break;
+	case K_H5DCREATE:
+		rc = ioa_buf_addf(b, "k_h5_dcreate(FILE_OF(%s), %s, %s);", F, O, L);
+		break;
+	case K_H5DOPEN:
+		rc = ioa_buf_addf(b, "k_h5_dopen(FILE_OF(%s));", F);
+		break;
+	case K_H5SEL:
+		rc = ioa_buf_addf(b, "k_h5_sel(%s, %s, %s);", O, L, ioa_buf_str(&aux));
+		break;
+	case K_H5BLOCK:
+		rc = ioa_buf_addf(b, "k_h5_block(%s);", O);
+		break;
+	case K_H5RW:
+		rc = ioa_buf_addf(b, "k_h5_rw(FILE_OF(%s), %s, %s, %d);", F, L, ioa_buf_str(&aux),
+				  !strcmp(call->name, "H5Dwrite"));
+		break;
+	case K_H5FLUSH:
+		rc = ioa_buf_addf(b, "k_h5_flush(FILE_OF(%s));", F);
+		break;
+	case K_H5CLOSE:
+		rc = ioa_buf_addf(b, "k_h5_close(FILE_OF(%s));", F);
 		break;
 	default:
 		break;
@@ -1214,6 +1295,7 @@ static int walk_shape(struct gen *g, const struct ioa_trace_group *grp, struct s
 		if (rc == -EINVAL) /* a malformed tree, not ranks that differ */
 			rc = -EBADMSG;
 		sh->w[i].spt = grp->ns_per_tick * 1e-9;
+		sh->w[i].hdf5 = g->hdf5;
 		rc = rc ? rc : ioa_trace_walk(&sh->tr[i], &visitor, &sh->w[i]);
 		if (!rc)
 			prune_loops(&sh->w[i]);
@@ -1354,7 +1436,8 @@ static int emit_part(struct gen *g, unsigned id, struct shape *const *sh, const 
 
 		for (i = 0; i < sh[s]->nranks; i++) {
 			mem[m].rank = sh[s]->ranks[i];
-			mem[m].view = (struct walked){sh[s]->w[i].n + a, b - a, 0, sh[s]->w[i].spt};
+			mem[m].view = (struct walked){sh[s]->w[i].n + a, b - a, 0, sh[s]->w[i].spt,
+						      sh[s]->w[i].hdf5};
 			mem[m++].tr = &sh[s]->tr[i];
 		}
 	}
@@ -1768,6 +1851,212 @@ static const char *const prologue[] = {
 	"\tif (made > 0 && made < KCOMMS)\n\t\tcomms[made] = out;\n}\n",
 	NULL};
 
+static const char *const prologue_h5[] = {
+	"/*\n"
+	" * HDF5, as the job called it: files with the access properties the job's\n"
+	" * records hold, datasets of the extent, maximum, chunks and element size\n"
+	" * the trace keeps (k_h5_dim before each create), files opened on the\n"
+	" * communicator the job's file-access list named (comm: its trace slot + 1;\n"
+	" * 0: not known, then all ranks or one, COMM_OF), reads and writes of the\n"
+	" * regular hyperslab the trace keeps (k_h5_sel, k_h5_block before each),\n"
+	" * collective where the job's were.  A dataset is \"/\" and its name.  A\n"
+	" * file or dataset opened again while open gets another identifier, as in\n"
+	" * the job: the last opened is the one used, and closed first.\n"
+	" */\n"
+	"#define K_H5_MAX 32\n"
+	"#define K_H5_COLLECTIVE 1\n"
+	"#define K_H5_ALL 2\n"
+	"#define K_H5_IRREGULAR 4\n"
+	"#define K_H5_OPENS 8\n"
+	"static hid_t h5ids[NFILES][K_H5_OPENS];\n"
+	"static int h5n[NFILES];\n"
+	"#define H5ID(f) ((f) >= 0 && (f) < NFILES && h5n[f] ? h5ids[f][h5n[f] - 1] : -1)\n"
+	"static void h5_opened(int f, hid_t id)\n"
+	"{\n"
+	"\tif (id < 0)\n"
+	"\t\treturn;\n"
+	"\tif (h5n[f] == K_H5_OPENS) {\n"
+	"\t\tif (H5Iget_type(id) == H5I_FILE)\n"
+	"\t\t\tH5Fclose(id);\n"
+	"\t\telse\n"
+	"\t\t\tH5Dclose(id);\n"
+	"\t\treturn;\n"
+	"\t}\n"
+	"\th5ids[f][h5n[f]++] = id;\n"
+	"}\n"
+	"static struct {\n"
+	"\tint ndims, nsel, nblock;\n"
+	"\thsize_t dim[K_H5_MAX], max[K_H5_MAX], chunk[K_H5_MAX];\n"
+	"\thsize_t start[K_H5_MAX], count[K_H5_MAX], stride[K_H5_MAX], block[K_H5_MAX];\n"
+	"} h5;\n"
+	"\n"
+	"static inline void k_h5_dim(int64_t dim, int64_t max, int64_t chunk)\n"
+	"{\n"
+	"\tif (h5.ndims < K_H5_MAX) {\n"
+	"\t\th5.dim[h5.ndims] = (hsize_t)dim;\n"
+	"\t\th5.max[h5.ndims] = max < 0 ? H5S_UNLIMITED : (hsize_t)max;\n"
+	"\t\th5.chunk[h5.ndims++] = (hsize_t)chunk;\n"
+	"\t}\n"
+	"}\n"
+	"static inline void k_h5_sel(int64_t start, int64_t count, int64_t stride)\n"
+	"{\n"
+	"\tif (h5.nsel < K_H5_MAX) {\n"
+	"\t\th5.start[h5.nsel] = (hsize_t)start;\n"
+	"\t\th5.count[h5.nsel] = (hsize_t)count;\n"
+	"\t\th5.stride[h5.nsel++] = (hsize_t)(stride > 0 ? stride : 1);\n"
+	"\t}\n"
+	"}\n"
+	"static inline void k_h5_block(int64_t block)\n"
+	"{\n"
+	"\tif (h5.nblock < K_H5_MAX)\n"
+	"\t\th5.block[h5.nblock++] = (hsize_t)(block > 0 ? block : 1);\n"
+	"}\n"
+	"static inline void k_h5_fopen(int f, int create, int64_t flags, int64_t comm)\n"
+	"{\n"
+	"\thid_t fapl = H5Pcreate(H5P_FILE_ACCESS);\n"
+	"\n"
+	"\tif (f < 0 || f >= NFILES)\n"
+	"\t\treturn;\n"
+	"\tif (h5fapl[f][0])\n"
+	"\t\tH5Pset_fapl_mpio(fapl,\n"
+	"\t\t\t\t comm == 1\t\t\t\t\t      ? MPI_COMM_WORLD\n"
+	"\t\t\t\t : comm > 1 && comm <= KCOMMS && comms[comm - 1] ? comms[comm - 1]\n"
+	"\t\t\t\t\t\t\t\t\t\t      : COMM_OF(f),\n"
+	"\t\t\t\t MPI_INFO_NULL);\n"
+	"\tif (h5fapl[f][1] & 1)\n"
+	"\t\tH5Pset_all_coll_metadata_ops(fapl, 1);\n"
+	"\tif (h5fapl[f][1] & 2)\n"
+	"\t\tH5Pset_coll_metadata_write(fapl, 1);\n"
+	"\tif (h5fapl[f][3] > 1)\n"
+	"\t\tH5Pset_alignment(fapl, (hsize_t)h5fapl[f][2], (hsize_t)h5fapl[f][3]);\n"
+	"\th5_opened(f, create ? H5Fcreate(path(f), (unsigned)flags, H5P_DEFAULT, fapl)\n"
+	"\t\t\t    : H5Fopen(path(f), (unsigned)flags, fapl));\n"
+	"\tH5Pclose(fapl);\n"
+	"}\n"
+	"static const char *h5name(int d)\n"
+	"{\n"
+	"\tstatic char p[4200];\n"
+	"\n"
+	"\tsnprintf(p, sizeof(p), \"/%s\", names[d]);\n"
+	"\treturn p;\n"
+	"}\n"
+	"static hid_t k_h5_type(int64_t size)\n"
+	"{\n"
+	"\tstatic hid_t other;\n"
+	"\n"
+	"\tswitch (size) {\n"
+	"\tcase 1:\n"
+	"\t\treturn H5T_NATIVE_UCHAR;\n"
+	"\tcase 2:\n"
+	"\t\treturn H5T_NATIVE_USHORT;\n"
+	"\tcase 4:\n"
+	"\t\treturn H5T_NATIVE_UINT;\n"
+	"\tcase 8:\n"
+	"\t\treturn H5T_NATIVE_ULLONG;\n"
+	"\t}\n"
+	"\tif (other > 0)\n"
+	"\t\tH5Tclose(other);\n"
+	"\tother = H5Tcreate(H5T_OPAQUE, (size_t)(size > 0 ? size : 1));\n"
+	"\treturn other;\n"
+	"}\n"
+	"#define H5F_OF(d) ((d) >= 0 && (d) < NFILES && h5file[d] >= 0 ? H5ID(h5file[d]) : -1)\n",
+	"static inline void k_h5_dcreate(int d, int64_t ndims, int64_t size)\n"
+	"{\n"
+	"\thid_t space, dcpl = H5Pcreate(H5P_DATASET_CREATE);\n"
+	"\tint i, chunked = 0;\n"
+	"\n"
+	"\t(void)ndims;\n"
+	"\tfor (i = 0; i < h5.ndims; i++)\n"
+	"\t\tchunked |= h5.chunk[i] > 0 || h5.max[i] == H5S_UNLIMITED;\n"
+	"\tfor (i = 0; chunked && i < h5.ndims; i++)\n"
+	"\t\tif (!h5.chunk[i])\n"
+	"\t\t\th5.chunk[i] = h5.dim[i] ? h5.dim[i] : 1;\n"
+	"\tif (chunked)\n"
+	"\t\tH5Pset_chunk(dcpl, h5.ndims, h5.chunk);\n"
+	"\tspace = h5.ndims ? H5Screate_simple(h5.ndims, h5.dim, h5.max) : H5Screate(H5S_SCALAR);\n"
+	"\tif (d >= 0 && d < NFILES)\n"
+	"\t\th5_opened(d, H5Dcreate2(H5F_OF(d), h5name(d), k_h5_type(size), space,\n"
+	"\t\t\t\t\tH5P_DEFAULT, dcpl, H5P_DEFAULT));\n"
+	"\tH5Sclose(space);\n"
+	"\tH5Pclose(dcpl);\n"
+	"\th5.ndims = 0;\n"
+	"}\n"
+	"static inline void k_h5_dopen(int d)\n"
+	"{\n"
+	"\tif (d >= 0 && d < NFILES)\n"
+	"\t\th5_opened(d, H5Dopen2(H5F_OF(d), h5name(d), H5P_DEFAULT));\n"
+	"\th5.ndims = 0;\n"
+	"}\n"
+	"static inline void k_h5_rw(int d, int64_t n, int64_t how, int write)\n"
+	"{\n"
+	"\thid_t ds = H5ID(d), type, fs = H5S_ALL, ms = H5S_ALL;\n"
+	"\thid_t dxpl = H5Pcreate(H5P_DATASET_XFER);\n"
+	"\thsize_t points;\n"
+	"\tsize_t elem;\n"
+	"\n"
+	"\tif (ds < 0 || (type = H5Dget_type(ds)) < 0) {\n"
+	"\t\tH5Pclose(dxpl);\n"
+	"\t\th5.nsel = h5.nblock = 0;\n"
+	"\t\treturn;\n"
+	"\t}\n"
+	"\telem = H5Tget_size(type);\n"
+	"\tpoints = elem ? (hsize_t)n / elem : 0;\n"
+	"\tif (how & K_H5_COLLECTIVE)\n"
+	"\t\tH5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE);\n"
+	"\t/* A selection the trace does not hold (points, irregular) moves nothing: validate "
+	"says. */\n"
+	"\tif (!(how & K_H5_ALL)) {\n"
+	"\t\thsize_t one = 1;\n"
+	"\t\tint sel;\n"
+	"\n"
+	"\t\tfs = H5Dget_space(ds);\n"
+	"\t\tsel = points && h5.nsel && h5.nsel == H5Sget_simple_extent_ndims(fs);\n"
+	"\t\tif (sel)\n"
+	"\t\t\tH5Sselect_hyperslab(fs, H5S_SELECT_SET, h5.start, h5.stride, h5.count,\n"
+	"\t\t\t\t\t    h5.nblock == h5.nsel ? h5.block : NULL);\n"
+	"\t\telse\n"
+	"\t\t\tH5Sselect_none(fs);\n"
+	"\t\tms = H5Screate_simple(1, sel ? &points : &one, NULL);\n"
+	"\t\tif (!sel)\n"
+	"\t\t\tH5Sselect_none(ms);\n"
+	"\t}\n"
+	"\tif (write)\n"
+	"\t\tH5Dwrite(ds, type, ms, fs, dxpl, kbuf(n));\n"
+	"\telse\n"
+	"\t\tH5Dread(ds, type, ms, fs, dxpl, kbuf(n));\n"
+	"\tif (fs != H5S_ALL)\n"
+	"\t\tH5Sclose(fs);\n"
+	"\tif (ms != H5S_ALL)\n"
+	"\t\tH5Sclose(ms);\n"
+	"\tH5Tclose(type);\n"
+	"\tH5Pclose(dxpl);\n"
+	"\th5.nsel = h5.nblock = 0;\n"
+	"}\n"
+	"static inline void k_h5_close(int f)\n"
+	"{\n"
+	"\thid_t id = H5ID(f);\n"
+	"\n"
+	"\tif (id < 0)\n"
+	"\t\treturn;\n"
+	"\tif (H5Iget_type(id) == H5I_DATASET)\n"
+	"\t\tH5Dclose(id);\n"
+	"\telse\n"
+	"\t\tH5Fclose(id);\n"
+	"\th5n[f]--;\n"
+	"}\n"
+	"static inline void k_h5_flush(int f)\n"
+	"{\n"
+	"\thid_t id = H5ID(f);\n"
+	"\n"
+	"\tif (id < 0)\n"
+	"\t\treturn;\n"
+	"\tif (H5Iget_type(id) == H5I_DATASET)\n"
+	"\t\tH5Dflush(id);\n"
+	"\telse\n"
+	"\t\tH5Fflush(id, H5F_SCOPE_LOCAL);\n"
+	"}\n",
+	NULL};
+
 static const char epilogue[] =
 	"\nstatic void usage(void)\n{\n"
 	"\tif (!rank)\n\t\tfprintf(stderr, \"usage: %s [--iterations N] [--compute-scale X] "
@@ -1812,6 +2101,36 @@ static const char epilogue[] =
 	"\tfor (it = 0; it < iterations; it++)\n\t\trun();\n"
 	"\tfree(buf);\n\tMPI_Finalize();\n\treturn 0;\n}\n";
 
+/* An HDF5 file's access properties (any rank's say them), a dataset's file. */
+static int h5_record(struct gen *g, const struct ioa_log_record *rec)
+{
+	const int64_t *c = rec->counters;
+	struct h5rec *x = NULL, *more;
+	size_t i;
+
+	for (i = 0; i < g->nh5 && !x; i++)
+		if (g->h5[i].id == rec->id && g->h5[i].module == (int)rec->module)
+			x = &g->h5[i];
+	if (!x) {
+		if (!(more = realloc(g->h5, (g->nh5 + 1) * sizeof(*more))))
+			return -ENOMEM;
+		g->h5 = more;
+		x = &g->h5[g->nh5++];
+		*x = (struct h5rec){.id = rec->id, .module = (int)rec->module};
+	}
+	if (rec->module == IOA_MOD_H5D) {
+		x->v[0] = c[H5D_FILE_REC_ID];
+		return 0;
+	}
+	x->v[0] |= c[H5F_USE_MPIIO] > 0;
+	x->v[1] |= (c[H5F_USE_COLL_METADATA_OPS] > 0) | (c[H5F_USE_COLL_METADATA_WRITE] > 0) << 1;
+	if (c[H5F_ALIGNMENT] > x->v[3]) {
+		x->v[2] = c[H5F_ALIGNMENT_THRESHOLD];
+		x->v[3] = c[H5F_ALIGNMENT];
+	}
+	return 0;
+}
+
 /* Files read but not created by the job: the kernel's --prepare makes them, of this size. */
 static int on_record(const struct ioa_log_record *rec, void *arg)
 {
@@ -1820,6 +2139,8 @@ static int on_record(const struct ioa_log_record *rec, void *arg)
 	uint64_t *ids;
 	int64_t *sizes;
 
+	if (rec->module == IOA_MOD_H5F || rec->module == IOA_MOD_H5D)
+		return h5_record(g, rec);
 	if (rec->module == IOA_MOD_POSIX) {
 		read = rec->counters[POSIX_BYTES_READ];
 		last = rec->counters[POSIX_MAX_BYTE_READ];
@@ -1949,6 +2270,49 @@ static void emit_names(struct gen *g)
 	put(g, "\t\"unused\"};\n");
 }
 
+/* The kernel file of a log's record id (of any module), or -1. */
+static int kernel_file(const struct gen *g, uint64_t id)
+{
+	size_t i;
+
+	for (i = 0; i < g->files.n; i++)
+		if (g->files.id[i] == id)
+			return (int)i;
+	return -1;
+}
+
+/* Per HDF5 file its access properties, per dataset its file. */
+static void emit_h5_files(struct gen *g)
+{
+	size_t i, j;
+
+	put(g, "/* Per HDF5 file: MPI-IO driver, collective metadata (1 reads, 2 writes), "
+	       "alignment threshold and alignment. */\n"
+	       "static const int64_t h5fapl[NFILES + 1][4] = {");
+	for (i = 0; i < g->files.n; i++) {
+		const int64_t *v = NULL;
+
+		for (j = 0; j < g->nh5 && !v; j++)
+			if (g->h5[j].id == g->files.id[i] && g->h5[j].module == IOA_MOD_H5F)
+				v = g->h5[j].v;
+		put(g, "%s{%" PRId64 ", %" PRId64 ", %" PRId64 ", %" PRId64 "}", i ? ", " : "",
+		    v ? v[0] : 0, v ? v[1] : 0, v ? v[2] : 0, v ? v[3] : 0);
+	}
+	put(g,
+	    "%s{0}};\n/* Per dataset: its file (-1: not a dataset). */\n"
+	    "static const int h5file[NFILES + 1] = {",
+	    g->files.n ? ", " : "");
+	for (i = 0; i < g->files.n; i++) {
+		int file = -1;
+
+		for (j = 0; j < g->nh5 && file < 0; j++)
+			if (g->h5[j].id == g->files.id[i] && g->h5[j].module == IOA_MOD_H5D)
+				file = kernel_file(g, (uint64_t)g->h5[j].v[0]);
+		put(g, "%s%d", i ? ", " : "", file);
+	}
+	put(g, "%s-1};\n", g->files.n ? ", " : "");
+}
+
 /* Per file: opened by all ranks together (MPI-IO), and its size when it is an input. */
 static void emit_files(struct gen *g)
 {
@@ -1972,6 +2336,27 @@ static void emit_files(struct gen *g)
 		put(g, "%s%" PRId64, i ? ", " : "", size);
 	}
 	put(g, "%s-1};\n", g->files.n ? ", " : "");
+	if (g->hdf5)
+		emit_h5_files(g);
+}
+
+/* Whether the trace holds HDF5 calls (a runtime from before they were traced kept none). */
+static int traced_hdf5(struct gen *g)
+{
+	size_t i;
+	uint32_t k;
+	int yes = 0;
+
+	for (i = 0; i < g->t.ngroups && !yes; i++) {
+		struct ioa_trace_rank tr;
+
+		if (ioa_trace_rank_open(&g->t, g->t.groups[i].ranks[0], &tr))
+			continue;
+		for (k = 0; k < tr.nsigs && !yes; k++)
+			yes = layer_call(&tr.sigs[k]);
+		ioa_trace_rank_close(&tr);
+	}
+	return yes;
 }
 
 int kgen_log(const char *path, const struct kgen_options *o, FILE *out, struct kgen_summary *sum,
@@ -1991,6 +2376,12 @@ int kgen_log(const char *path, const struct kgen_options *o, FILE *out, struct k
 	rc = rc ? rc : read_names(&g, path);
 	for (i = 0; !rc && i < g.t.ngroups; i++)
 		g.nprocs += g.t.groups[i].nranks;
+	g.hdf5 = !rc && o->level != KGEN_MPIIO && traced_hdf5(&g);
+	if (!rc && o->level == KGEN_HDF5 && !g.hdf5) {
+		ioa_buf_addf(err, "%s: its trace holds no HDF5 calls", path);
+		rc = -ENOENT;
+	}
+	sum->hdf5 = g.hdf5;
 	/* The parts first (they number the files), then the program around them. */
 	body = rc ? NULL : open_memstream(&text, &text_len);
 	if (!rc && !body)
@@ -2017,7 +2408,8 @@ int kgen_log(const char *path, const struct kgen_options *o, FILE *out, struct k
 			    " calls exactly (the first of each\n * rank; the rest it "
 			    "summarised or dropped): the kernel replays those only.\n */\n",
 			    sum->calls_exact, sum->calls_total);
-		put(&g, "%s#define NPROCS %u\n", includes, g.nprocs);
+		put(&g, "%s%s#define NPROCS %u\n", includes, g.hdf5 ? "#include <hdf5.h>\n\n" : "",
+		    g.nprocs);
 		put(&g, "/* Why the kernel runs with NPROCS ranks only (NULL: --ranks may change "
 			"it). */\n"
 			"static const char *const tied = ");
@@ -2029,6 +2421,8 @@ int kgen_log(const char *path, const struct kgen_options *o, FILE *out, struct k
 		emit_files(&g);
 		for (i = 0; prologue[i]; i++)
 			put(&g, "%s", prologue[i]);
+		for (i = 0; g.hdf5 && prologue_h5[i]; i++)
+			put(&g, "%s", prologue_h5[i]);
 		put(&g, "%s", text ? text : "");
 		put(&g, "\n/* The job: each rank runs the parts it is in, in order. */\n"
 			"static void run(void)\n{\n");
@@ -2087,6 +2481,7 @@ int kgen_log(const char *path, const struct kgen_options *o, FILE *out, struct k
 	free(g.file_mark);
 	free(g.input_id);
 	free(g.input_size);
+	free(g.h5);
 	for (i = 0; i < g.nftab; i++)
 		free(g.ftab[i]);
 	free(g.ftab);

@@ -25,8 +25,16 @@
 
 #include "ioa_buf.h"
 
+/* The level a kernel replays a job that called HDF5 at. */
+enum kgen_level {
+	KGEN_AUTO,  /* HDF5's when the trace holds HDF5 calls, else MPI-IO's */
+	KGEN_MPIIO, /* the MPI-IO and POSIX calls HDF5 made */
+	KGEN_HDF5,  /* HDF5's calls: files, datasets, selections, transfer modes */
+};
+
 struct kgen_options {
 	int keep_names; /* the job's file names instead of f0, f1, ... */
+	int level;	/* enum kgen_level */
 };
 
 /* What kgen_log() made, for the caller to say. */
@@ -39,6 +47,7 @@ struct kgen_summary {
 	 * has no order to replay).
 	 */
 	uint64_t calls_exact, calls_total;
+	int hdf5;	    /* the kernel calls HDF5 (its Makefile must link it) */
 	uint64_t *file_ids; /* the log's record id of each kernel file f<i> (free it) */
 };
 

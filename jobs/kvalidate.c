@@ -67,6 +67,27 @@ static const int stdio_counters[] = {STDIO_OPENS,
 				     STDIO_MAX_BYTE_READ,
 				     STDIO_MAX_BYTE_WRITTEN,
 				     -1};
+static const int h5f_counters[] = {H5F_OPENS, H5F_FLUSHES, H5F_USE_MPIIO, -1};
+static const int h5d_counters[] = {H5D_OPENS,
+				   H5D_READS,
+				   H5D_WRITES,
+				   H5D_FLUSHES,
+				   H5D_BYTES_READ,
+				   H5D_BYTES_WRITTEN,
+				   H5D_REGULAR_HYPERSLAB_SELECTS,
+				   H5D_IRREGULAR_HYPERSLAB_SELECTS,
+				   H5D_POINT_SELECTS,
+				   H5D_MAX_READ_TIME_SIZE,
+				   H5D_MAX_WRITE_TIME_SIZE,
+				   H5D_ACCESS1_ACCESS,
+				   H5D_ACCESS1_COUNT,
+				   H5D_DATASPACE_NDIMS,
+				   H5D_DATASPACE_NPOINTS,
+				   H5D_DATATYPE_SIZE,
+				   H5D_CHUNK_SIZE_D1,
+				   H5D_CHUNK_SIZE_D2,
+				   H5D_USE_MPIIO_COLLECTIVE,
+				   -1};
 static const int mpiio_counters[] = {MPIIO_INDEP_OPENS,	  MPIIO_COLL_OPENS,
 				     MPIIO_INDEP_READS,	  MPIIO_INDEP_WRITES,
 				     MPIIO_COLL_READS,	  MPIIO_COLL_WRITES,
@@ -344,7 +365,9 @@ static const char *in_path(const char *name, char *buf, size_t len)
 	return NULL;
 }
 
-static int compare(const struct side *a, const struct side *b, FILE *report, unsigned *checked)
+/* hdf5: the kernel calls HDF5, whose records are compared too. */
+static int compare(const struct side *a, const struct side *b, int hdf5, FILE *report,
+		   unsigned *checked)
 {
 	size_t i, j;
 	int differ = 0;
@@ -353,11 +376,17 @@ static int compare(const struct side *a, const struct side *b, FILE *report, uns
 	for (i = 0; i < a->n; i++) {
 		const struct rec *x = &a->r[i];
 		const struct rec *y = NULL;
-		const int *list = x->module == IOA_MOD_POSIX   ? posix_counters
-				  : x->module == IOA_MOD_STDIO ? stdio_counters
-							       : mpiio_counters;
+		const int *list = x->module == IOA_MOD_POSIX	     ? posix_counters
+				  : x->module == IOA_MOD_STDIO	     ? stdio_counters
+				  : x->module == IOA_MOD_MPIIO	     ? mpiio_counters
+				  : hdf5 && x->module == IOA_MOD_H5F ? h5f_counters
+				  : hdf5 && x->module == IOA_MOD_H5D ? h5d_counters
+								     : NULL;
 		const struct ioa_module_desc *mod = &ioa_modules[x->module];
 
+		/* A layer the kernel does not call (PnetCDF; HDF5 below its level). */
+		if (!list)
+			continue;
 		for (j = 0; j < b->n && !y; j++)
 			if (b->r[j].module == x->module && b->r[j].rank == x->rank &&
 			    b->r[j].file == x->file)
@@ -401,6 +430,22 @@ static int compare(const struct side *a, const struct side *b, FILE *report, uns
 	return differ;
 }
 
+/* Whether the kernel.c in dir calls HDF5 (kgen includes its header then). */
+static int kernel_calls_hdf5(const char *dir)
+{
+	char path[PATH_MAX + 16], line[256];
+	FILE *f;
+	int yes = 0;
+
+	snprintf(path, sizeof(path), "%s/kernel.c", dir);
+	if (!(f = fopen(path, "r")))
+		return 0;
+	while (!yes && fgets(line, sizeof(line), f) && strncmp(line, "#define NPROCS", 14))
+		yes = !strcmp(line, "#include <hdf5.h>\n");
+	fclose(f);
+	return yes;
+}
+
 int kvalidate(const char *dir, const char *log, const struct kvalidate_options *o, FILE *report,
 	      struct kvalidate_result *res, struct ioa_buf *err)
 {
@@ -420,7 +465,8 @@ int kvalidate(const char *dir, const char *log, const struct kvalidate_options *
 		return -errno;
 	}
 	dir = abs_dir;
-	/* The kernel's file numbering, as gen made it. */
+	/* The kernel's file numbering, as gen made it, at the level it was made at. */
+	go.level = kernel_calls_hdf5(dir) ? KGEN_HDF5 : KGEN_MPIIO;
 	rc = null ? kgen_log(log, &go, null, &sum, err) : -errno;
 	if (null)
 		fclose(null);
@@ -495,7 +541,7 @@ int kvalidate(const char *dir, const char *log, const struct kvalidate_options *
 	}
 	rc = rc ? rc : read_side(found_log, &kern, err);
 	if (!rc) {
-		res->differ = compare(&job, &kern, report, &res->counters);
+		res->differ = compare(&job, &kern, sum.hdf5, report, &res->counters);
 		size_t i;
 
 		res->records = (unsigned)job.n;

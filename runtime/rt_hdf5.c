@@ -31,12 +31,14 @@
 #include "rt_hdf5_calls.h"
 #include "rt_posix.h"
 #include "rt_records.h"
+#include "rt_trace.h"
 
 #define RT_EXPORT __attribute__((visibility("default")))
 
 /* HDF5's values this module reads (stable since 1.8). */
 #define H5_SEL_POINTS	   1
 #define H5_SEL_HYPERSLABS  2
+#define H5_SEL_ALL	   3
 #define H5_CHUNKED	   2
 #define H5_MPIO_COLLECTIVE 1
 #define H5_MAX_RANK	   32
@@ -272,14 +274,18 @@ static void ask_end(struct h5_asking *a)
 
 #define ASKABLE(a, name) ((a)->on && RT_H5_ASK(name))
 
-/* The dimensions of a dataspace, D1 the last (fastest-varying); the rank, or -1. */
-static int space_dims(struct h5_asking *a, rt_hid_t space, rt_hsize_t dims[H5_MAX_RANK])
+/*
+ * The dimensions of a dataspace as HDF5 gives them, the first the slowest
+ * (and their maxima when max is not NULL); the rank, or -1.
+ */
+static int space_dims(struct h5_asking *a, rt_hid_t space, rt_hsize_t dims[H5_MAX_RANK],
+		      rt_hsize_t *max)
 {
 	int n;
 
 	if (!ASKABLE(a, H5Sget_simple_extent_dims))
 		return -1;
-	n = RT_H5_ASK(H5Sget_simple_extent_dims)(space, dims, NULL);
+	n = RT_H5_ASK(H5Sget_simple_extent_dims)(space, dims, max);
 	return n >= 0 && n <= H5_MAX_RANK ? n : -1;
 }
 
@@ -355,6 +361,24 @@ static int file_recorded(char *path, size_t flen)
 	return yes;
 }
 
+/*
+ * A call's trace event (rt_trace_layer()): the record it is on (the
+ * call's own by default), its three numbers, and per dimension one event
+ * of each name in dim_op before it, of three numbers each.
+ */
+struct h5_event {
+	struct rt_record *rec;
+	int64_t v[3];
+	int ndims;
+	const char *dim_op[2];
+	int64_t dim[2][H5_MAX_RANK][3];
+};
+
+/* A trace event's aux for a read or write: how it was made. */
+#define H5_EV_COLLECTIVE 1 /* collective MPI-IO transfer */
+#define H5_EV_ALL	 2 /* the whole dataset (H5S_ALL, or all selected) */
+#define H5_EV_IRREGULAR	 4 /* points or an irregular hyperslab: the dimensions do not say it */
+
 /* What a read or write moved, asked after it succeeded. */
 struct h5_access {
 	int64_t bytes;
@@ -362,6 +386,7 @@ struct h5_access {
 	int regular;		    /* a regular hyperslab */
 	int collective;		    /* the transfer list asks for collective MPI-IO */
 	int64_t key[RT_ACCESS_KEY]; /* the access as Darshan keeps it (rt_records.h) */
+	struct h5_event ev;	    /* per dimension: start, count, stride; block */
 };
 
 /*
@@ -381,6 +406,7 @@ static void access_of(struct h5_asking *a, rt_hid_t dset, rt_hid_t mtype, rt_hid
 	int k, n, mode = 0;
 
 	memset(x, 0, sizeof(*x));
+	x->ev.v[2] = H5_EV_IRREGULAR;
 	if (elem <= 0 && ASKABLE(a, H5Tget_size))
 		elem = (int64_t)RT_H5_ASK(H5Tget_size)(mtype);
 	if (fspace == H5_ALL && ASKABLE(a, H5Dget_space))
@@ -389,18 +415,29 @@ static void access_of(struct h5_asking *a, rt_hid_t dset, rt_hid_t mtype, rt_hid
 	    ASKABLE(a, H5Sget_select_npoints)) {
 		x->sel = RT_H5_ASK(H5Sget_select_type)(space);
 		points = RT_H5_ASK(H5Sget_select_npoints)(space);
-		n = space_dims(a, space, count);
+		n = space_dims(a, space, count, NULL);
+		if (x->sel == H5_SEL_ALL || fspace == H5_ALL)
+			x->ev.v[2] = H5_EV_ALL;
 		if (x->sel == H5_SEL_HYPERSLABS && ASKABLE(a, H5Sis_regular_hyperslab) &&
 		    RT_H5_ASK(H5Sis_regular_hyperslab)(space) > 0) {
 			x->regular = 1;
 			if (n > 0 && ASKABLE(a, H5Sget_regular_hyperslab) &&
 			    RT_H5_ASK(H5Sget_regular_hyperslab)(space, start, stride, count,
-								block) >= 0)
+								block) >= 0) {
 				for (k = 0; k < n && k < 5; k++) {
 					x->key[1 + k] =
 						(int64_t)(count[n - 1 - k] * block[n - 1 - k]);
 					x->key[6 + k] = (int64_t)stride[n - 1 - k];
 				}
+				x->ev = (struct h5_event){.ndims = n,
+							  .dim_op = {"H5S_hyperslab", "H5S_block"}};
+				for (k = 0; k < n; k++) {
+					x->ev.dim[0][k][0] = (int64_t)start[k];
+					x->ev.dim[0][k][1] = (int64_t)count[k];
+					x->ev.dim[0][k][2] = (int64_t)stride[k];
+					x->ev.dim[1][k][0] = (int64_t)block[k];
+				}
+			}
 		}
 		if (fspace == H5_ALL && ASKABLE(a, H5Sclose))
 			RT_H5_ASK(H5Sclose)(space);
@@ -413,6 +450,8 @@ static void access_of(struct h5_asking *a, rt_hid_t dset, rt_hid_t mtype, rt_hid
 	if (dxpl > 0 && ASKABLE(a, H5Pget_dxpl_mpio) &&
 	    RT_H5_ASK(H5Pget_dxpl_mpio)(dxpl, &mode) >= 0)
 		x->collective = mode == H5_MPIO_COLLECTIVE;
+	x->ev.v[1] = x->bytes;
+	x->ev.v[2] |= x->collective ? H5_EV_COLLECTIVE : 0;
 }
 
 /* Whether an object opened by H5Oopen is a dataset. */
@@ -424,15 +463,17 @@ static int is_dataset(struct h5_asking *a, rt_hid_t id)
 /*
  * A dataset's shape, asked after it opened, and with all its element size
  * and chunks (asked when it is created and at its record's first open).
+ * ev: per dimension its extent, maximum and chunk (0: not chunked).
  */
-static void dataset_facts(struct h5_asking *a, rt_hid_t dset, int all, int64_t *c)
+static void dataset_facts(struct h5_asking *a, rt_hid_t dset, int all, int64_t *c,
+			  struct h5_event *ev)
 {
-	rt_hsize_t dims[H5_MAX_RANK];
+	rt_hsize_t dims[H5_MAX_RANK], max[H5_MAX_RANK];
 	rt_hid_t space, type, dcpl;
 	int k, n;
 
 	if (ASKABLE(a, H5Dget_space) && (space = RT_H5_ASK(H5Dget_space)(dset)) >= 0) {
-		n = space_dims(a, space, dims);
+		n = space_dims(a, space, dims, max);
 		if (n >= 0) {
 			int64_t points = 1;
 
@@ -442,9 +483,30 @@ static void dataset_facts(struct h5_asking *a, rt_hid_t dset, int all, int64_t *
 						 : (dims[k] ? INT64_MAX : 0);
 			c[H5D_DATASPACE_NDIMS] = n;
 			c[H5D_DATASPACE_NPOINTS] = points;
+			ev->ndims = n;
+			ev->dim_op[0] = "H5S_extent";
+			ev->v[0] = n;
+			for (k = 0; k < n; k++) {
+				ev->dim[0][k][0] = (int64_t)dims[k];
+				/* H5S_UNLIMITED (all ones) as -1 */
+				ev->dim[0][k][1] = (int64_t)max[k];
+			}
 		}
 		if (ASKABLE(a, H5Sclose))
 			RT_H5_ASK(H5Sclose)(space);
+	}
+	if (ASKABLE(a, H5Dget_create_plist) && (dcpl = RT_H5_ASK(H5Dget_create_plist)(dset)) >= 0) {
+		if (ASKABLE(a, H5Pget_layout) && ASKABLE(a, H5Pget_chunk) &&
+		    RT_H5_ASK(H5Pget_layout)(dcpl) == H5_CHUNKED &&
+		    (n = RT_H5_ASK(H5Pget_chunk)(dcpl, H5_MAX_RANK, dims)) > 0 && n <= H5_MAX_RANK)
+			for (k = 0; k < n; k++) {
+				if (all && k < 5)
+					c[H5D_CHUNK_SIZE_D1 + k] = (int64_t)dims[n - 1 - k];
+				if (n == ev->ndims)
+					ev->dim[0][k][2] = (int64_t)dims[k];
+			}
+		if (ASKABLE(a, H5Pclose))
+			RT_H5_ASK(H5Pclose)(dcpl);
 	}
 	if (!all)
 		return;
@@ -453,15 +515,6 @@ static void dataset_facts(struct h5_asking *a, rt_hid_t dset, int all, int64_t *
 			c[H5D_DATATYPE_SIZE] = (int64_t)RT_H5_ASK(H5Tget_size)(type);
 		if (ASKABLE(a, H5Tclose))
 			RT_H5_ASK(H5Tclose)(type);
-	}
-	if (ASKABLE(a, H5Dget_create_plist) && (dcpl = RT_H5_ASK(H5Dget_create_plist)(dset)) >= 0) {
-		if (ASKABLE(a, H5Pget_layout) && ASKABLE(a, H5Pget_chunk) &&
-		    RT_H5_ASK(H5Pget_layout)(dcpl) == H5_CHUNKED &&
-		    (n = RT_H5_ASK(H5Pget_chunk)(dcpl, H5_MAX_RANK, dims)) > 0 && n <= H5_MAX_RANK)
-			for (k = 0; k < n && k < 5; k++)
-				c[H5D_CHUNK_SIZE_D1 + k] = (int64_t)dims[n - 1 - k];
-		if (ASKABLE(a, H5Pclose))
-			RT_H5_ASK(H5Pclose)(dcpl);
 	}
 }
 
@@ -518,6 +571,51 @@ static void meta_time(struct rt_record *rec, double t0, double t1)
 }
 
 /*
+ * The communicators file-access lists were given (H5Pset_fapl_mpio), as
+ * their trace slots: the last few lists set, which is what programs do
+ * (set a list, open a file with it).  Under the lock.
+ */
+#define H5_FAPLS 16
+static struct {
+	rt_hid_t fapl;
+	uint32_t slot;
+} h5_fapls[H5_FAPLS];
+static unsigned h5_nfapls;
+
+static void h5_fapl_set(rt_hid_t fapl, rt_h5_mpi_handle comm)
+{
+	uint32_t slot;
+	unsigned i;
+
+	if (!rt_tracing)
+		return;
+	/* The handle's bits beyond an MPICH int's are the caller's register's. */
+	slot = rt_trace_comm_find((int64_t)comm);
+	if (slot == RT_TRACE_NO_COMM)
+		slot = rt_trace_comm_find((int64_t)(uint32_t)comm);
+	for (i = 0; i < H5_FAPLS && h5_fapls[i].fapl != fapl; i++)
+		;
+	if (i == H5_FAPLS)
+		i = h5_nfapls++ % H5_FAPLS;
+	h5_fapls[i].fapl = fapl;
+	h5_fapls[i].slot = slot;
+}
+
+/* The trace slot + 1 of the communicator fapl opens files on; 0 when not known. */
+static int64_t h5_fapl_comm(rt_hid_t fapl)
+{
+	int64_t slot = 0;
+	unsigned i;
+
+	rt_lock();
+	for (i = 0; i < H5_FAPLS && fapl > 0; i++)
+		if (h5_fapls[i].fapl == fapl && h5_fapls[i].slot != RT_TRACE_NO_COMM)
+			slot = (int64_t)h5_fapls[i].slot + 1;
+	rt_unlock();
+	return slot;
+}
+
+/*
  * The shape of every wrapper: call through when the layer is off (no HDF5
  * it can read, rt_h5_layer_on()), the runtime is off or this thread is
  * already inside HDF5 (or the runtime); otherwise pre (outside the lock,
@@ -533,7 +631,9 @@ static void meta_time(struct rt_record *rec, double t0, double t1)
 	ret r;                                                                                  \
 	double t0, t1;                                                                          \
 	int err, before;                                                                        \
+	uint64_t mark;                                                                          \
 	struct rt_record *rt_rec = NULL, *rt_file = NULL;                                       \
+	struct h5_event rt_ev = {0};                                                            \
 	if (!RT_H5_RESOLVED(name))                                                              \
 		return (ret)-1;                                                                 \
 	if (!h5_layer_on((const void *)&RT_H5_REAL(name)) || !rt_begin(RT_IN_HDF5))             \
@@ -543,14 +643,18 @@ static void meta_time(struct rt_record *rec, double t0, double t1)
 	pre;                                                                                    \
 	rt_lock();                                                                              \
 	find;                                                                                   \
+	mark = rt_trace_mark();                                                                 \
 	rt_unlock();                                                                            \
 	above_set(rt_rec, rt_file);                                                             \
+	rt_trace_under = rt_rec ? IOA_TR_UNDER : 0;                                             \
 	errno = 0;                                                                              \
 	t0 = rt_now();                                                                          \
 	r = RT_H5_REAL(name) args;                                                              \
 	t1 = rt_now();                                                                          \
 	err = errno;                                                                            \
+	rt_trace_under = 0;                                                                     \
 	rt_above = (struct rt_above){NULL, NULL, NULL};                                         \
+	rt_ev.rec = rt_rec;                                                                     \
 	if (r >= 0 && rt_rec)                                                                   \
 		post;                                                                           \
 	rt_lock();                                                                              \
@@ -558,6 +662,7 @@ static void meta_time(struct rt_record *rec, double t0, double t1)
 		rt_record_failure(rt_rec, rt_rec->module, #name, err);                          \
 	else if (rt_rec)                                                                        \
 		handler;                                                                        \
+	h5_trace(#name, &rt_ev, r < 0, err, t0, t1, mark);                                      \
 	rt_unlock();                                                                            \
 	rt_end(RT_IN_HDF5);                                                                     \
 	errno = err ? err : before;                                                             \
@@ -586,19 +691,45 @@ static void meta_time(struct rt_record *rec, double t0, double t1)
  * H5Fcreate, H5Fopen: the file's record from the name given (without a
  * ROMIO "driver:" prefix, as MPI-IO's), its properties after.
  */
-#define RT_H5_BODY_FOPEN(ret, name, args, path_e)                                          \
-	char fname[PATH_MAX];                                                              \
-	struct h5_asking asking;                                                           \
-	size_t flen = 0;                                                                   \
-	int64_t facts[H5F_NUM_INDICES] = {0};                                              \
-	int asked = 0;                                                                     \
-	h5_copies_check();                                                                 \
-	RT_H5_WRAP(ret, name, args, flen = rt_mpi_file_path(path_e, fname, sizeof(fname)), \
-		   rt_rec = flen && rt_config_path_recorded(&rt.config, fname)             \
-				    ? rt_record_get(IOA_MOD_H5F, fname, flen)              \
-				    : NULL,                                                \
-		   RT_H5_ASKING(name, asked = file_facts(&asking, r, facts)),              \
-		   h5_file_open(rt_rec, r, asked ? facts : NULL, t0, t1))
+#define RT_H5_BODY_FOPEN(ret, name, args, path_e, flags_e, fapl_e)                      \
+	char fname[PATH_MAX];                                                           \
+	struct h5_asking asking;                                                        \
+	size_t flen = 0;                                                                \
+	int64_t facts[H5F_NUM_INDICES] = {0};                                           \
+	int asked = 0;                                                                  \
+	h5_copies_check();                                                              \
+	RT_H5_WRAP(                                                                     \
+		ret, name, args, flen = rt_mpi_file_path(path_e, fname, sizeof(fname)), \
+		rt_rec = flen && rt_config_path_recorded(&rt.config, fname)             \
+				 ? rt_record_get(IOA_MOD_H5F, fname, flen)              \
+				 : NULL,                                                \
+		{                                                                       \
+			RT_H5_ASKING(name, asked = file_facts(&asking, r, facts));      \
+			rt_ev.v[0] = (int64_t)(flags_e);                                \
+			rt_ev.v[2] = h5_fapl_comm(fapl_e);                              \
+		},                                                                      \
+		h5_file_open(rt_rec, r, asked ? facts : NULL, t0, t1))
+
+/*
+ * H5Pset_fapl_mpio: made whatever the runtime's state; after a success the
+ * list's communicator is remembered for the files it opens.
+ */
+#define RT_H5_BODY_FAPL(ret, name, args, fapl_e, comm_e)                                      \
+	ret r;                                                                                \
+	int err;                                                                              \
+	if (!RT_H5_RESOLVED(name))                                                            \
+		return (ret)-1;                                                               \
+	r = __atomic_load_n(&h5_copies, __ATOMIC_RELAXED) ? RT_H5_CALLERS(name) args          \
+							  : RT_H5_REAL(name) args;            \
+	if (r >= 0 && h5_layer_on((const void *)&RT_H5_REAL(name)) && rt_begin(RT_IN_HDF5)) { \
+		err = errno;                                                                  \
+		rt_lock();                                                                    \
+		h5_fapl_set(fapl_e, comm_e);                                                  \
+		rt_unlock();                                                                  \
+		rt_end(RT_IN_HDF5);                                                           \
+		errno = err;                                                                  \
+	}                                                                                     \
+	return r;
 
 #define RT_H5_BODY_FFLUSH(ret, name, args, object_e)                                 \
 	RT_H5_WRAP(ret, name, args, (void)0, rt_rec = h5_file_of(object_e), (void)0, \
@@ -616,38 +747,45 @@ static void meta_time(struct rt_record *rec, double t0, double t1)
  * after: the shape every time, element size and chunks when it was
  * created or is new to the runtime.
  */
-#define RT_H5_BODY_DOPEN(ret, name, args, loc_e, name_e, created, deprecated, any)              \
-	struct h5_asking asking;                                                                \
-	char dname[PATH_MAX + 256];                                                             \
-	size_t dlen = 0, flen = 0;                                                              \
-	int64_t facts[H5D_NUM_INDICES] = {0};                                                   \
-	int all = 1, dset = !(any);                                                             \
-	RT_H5_WRAP(ret, name, args,                                                             \
-		   dlen = dataset_name(&asking, (const void *)&RT_H5_REAL(name), loc_e, name_e, \
-				       dname, sizeof(dname), &flen),                            \
-		   (rt_file = rt_rec =                                                          \
-			    dlen && file_recorded(dname, flen)                                  \
-				    ? rt_record_find(IOA_MOD_H5F, rt_record_id(dname, flen))    \
-				    : NULL,                                                     \
-		    all = (created) || h5_dataset_new(dname, dlen)),                            \
-		   RT_H5_ASKING(name, (dset = dset || is_dataset(&asking, r))                   \
-					      ? dataset_facts(&asking, r, all, facts)           \
-					      : (void)0),                                       \
-		   (void)(dset && (h5_dataset_open(rt_record_get(IOA_MOD_H5D, dname, dlen),     \
-						   rt_file, r, facts, all, deprecated, t0, t1), \
-				   1)))
+#define RT_H5_BODY_DOPEN(ret, name, args, loc_e, name_e, created, deprecated, any)               \
+	struct h5_asking asking;                                                                 \
+	char dname[PATH_MAX + 256];                                                              \
+	size_t dlen = 0, flen = 0;                                                               \
+	int64_t facts[H5D_NUM_INDICES] = {0};                                                    \
+	int all = 1, dset = !(any);                                                              \
+	RT_H5_WRAP(                                                                              \
+		ret, name, args,                                                                 \
+		dlen = dataset_name(&asking, (const void *)&RT_H5_REAL(name), loc_e, name_e,     \
+				    dname, sizeof(dname), &flen),                                \
+		(rt_file = rt_rec =                                                              \
+			 dlen && file_recorded(dname, flen)                                      \
+				 ? rt_record_find(IOA_MOD_H5F, rt_record_id(dname, flen))        \
+				 : NULL,                                                         \
+		 all = (created) || h5_dataset_new(dname, dlen)),                                \
+		RT_H5_ASKING(name, (dset = dset || is_dataset(&asking, r))                       \
+					   ? dataset_facts(&asking, r, all, facts, &rt_ev)       \
+					   : (void)0),                                           \
+		(void)(dset ? (h5_dataset_open(rt_record_get(IOA_MOD_H5D, dname, dlen), rt_file, \
+					       r, facts, all, deprecated, t0, t1, &rt_ev),       \
+			       1)                                                                \
+			    : (rt_ev.rec = NULL, 0)))
 
 /* H5Dread, H5Dwrite: what moved, asked after a success (every identifier then valid). */
-#define RT_H5_BODY_DIO(ret, name, args, is_write, dset_e, mtype_e, mspace_e, fspace_e, dxpl_e) \
-	struct h5_access access;                                                               \
-	struct h5_asking asking;                                                               \
-	int64_t elem = 0;                                                                      \
-	RT_H5_WRAP(ret, name, args, (void)0,                                                   \
-		   (rt_rec = h5_open_of(dset_e, IOA_MOD_H5D, &rt_file),                        \
-		    elem = rt_rec ? rt_rec->counters[H5D_DATATYPE_SIZE] : 0),                  \
-		   RT_H5_ASKING(name, access_of(&asking, dset_e, mtype_e, mspace_e, fspace_e,  \
-						dxpl_e, elem, &access)),                       \
-		   h5_dataset_io(rt_rec, is_write, &access, t0, t1))
+#define RT_H5_BODY_DIO(ret, name, args, is_write, dset_e, mtype_e, mspace_e, fspace_e, dxpl_e)     \
+	struct h5_access access;                                                                   \
+	struct h5_asking asking;                                                                   \
+	int64_t elem = 0;                                                                          \
+	RT_H5_WRAP(                                                                                \
+		ret, name, args, (void)0,                                                          \
+		(rt_rec = h5_open_of(dset_e, IOA_MOD_H5D, &rt_file),                               \
+		 elem = rt_rec ? rt_rec->counters[H5D_DATATYPE_SIZE] : 0),                         \
+		{                                                                                  \
+			RT_H5_ASKING(name, access_of(&asking, dset_e, mtype_e, mspace_e, fspace_e, \
+						     dxpl_e, elem, &access));                      \
+			rt_ev = access.ev;                                                         \
+			rt_ev.rec = rt_rec;                                                        \
+		},                                                                                 \
+		h5_dataset_io(rt_rec, is_write, &access, t0, t1))
 
 #define RT_H5_BODY_DFLUSH(ret, name, args, dset_e)                                               \
 	RT_H5_WRAP(ret, name, args, (void)0, rt_rec = h5_open_of(dset_e, IOA_MOD_H5D, &rt_file), \
@@ -660,9 +798,31 @@ static void meta_time(struct rt_record *rec, double t0, double t1)
 /* H5Oclose, H5Idec_ref: a file's or dataset's identifier that goes away is closed. */
 #define RT_H5_BODY_OCLOSE(ret, name, args, object_e, last_e)                                      \
 	RT_H5_WRAP(ret, name, args, (void)0, rt_rec = h5_open_of(object_e, 0, &rt_file), (void)0, \
-		   (void)((last_e) == 0 && (h5_close(object_e, rt_rec, t0, t1), 1)))
+		   (void)((last_e) == 0 ? (h5_close(object_e, rt_rec, t0, t1), 1)                 \
+					: (rt_ev.rec = NULL, 0)))
 
 /* The handlers, under the lock. */
+
+/*
+ * A call's trace event, after the calls it made underneath (rt_trace.h),
+ * the dimensions' events first; a failure carries only its error.
+ */
+static void h5_trace(const char *op, const struct h5_event *ev, int failed, int err, double t0,
+		     double t1, uint64_t mark)
+{
+	uint64_t at = t0 > 0 ? (uint64_t)t0 : 0;
+	int i, k;
+
+	if (!rt_tracing || !ev->rec)
+		return;
+	for (i = 0; i < 2 && !failed; i++)
+		for (k = 0; ev->dim_op[i] && k < ev->ndims; k++)
+			rt_trace_layer(ev->dim_op[i], ev->rec->module, ev->rec, 0, ev->dim[i][k][0],
+				       ev->dim[i][k][1], ev->dim[i][k][2], 0, t0, t0, at);
+	rt_trace_layer(op, ev->rec->module, ev->rec, failed ? IOA_TR_FAILED : 0,
+		       failed ? 0 : ev->v[0], failed ? 0 : ev->v[1], failed ? 0 : ev->v[2],
+		       failed ? err : 0, t0, t1, mark);
+}
 
 /* facts: the file-access properties asked after it opened, or NULL when they could not be. */
 static void h5_file_open(struct rt_record *rec, rt_hid_t id, const int64_t *facts, double t0,
@@ -725,11 +885,13 @@ static void h5_close(rt_hid_t id, struct rt_record *rec, double t0, double t1)
 
 /* all: the facts include the element size and chunks (asked: created, or new to the runtime). */
 static void h5_dataset_open(struct rt_record *rec, struct rt_record *file, rt_hid_t id,
-			    const int64_t *facts, int all, int deprecated, double t0, double t1)
+			    const int64_t *facts, int all, int deprecated, double t0, double t1,
+			    struct h5_event *ev)
 {
 	int64_t *c;
 	int i;
 
+	ev->rec = rec;
 	if (!rec)
 		return;
 	c = rec->counters;
@@ -747,6 +909,7 @@ static void h5_dataset_open(struct rt_record *rec, struct rt_record *file, rt_hi
 	rt_set_last(&rec->fcounters[H5D_F_OPEN_END_TIMESTAMP], t1);
 	meta_time(rec, t0, t1);
 	rt_handle_set(&rt_hdf5_handles, id, rec, file);
+	ev->v[1] = c[H5D_DATATYPE_SIZE];
 }
 
 static void h5_dataset_io(struct rt_record *rec, int is_write, const struct h5_access *x, double t0,

@@ -21,5 +21,7 @@
 typedef int64_t rt_hid_t; /* hid_t since HDF5 1.10 */
 typedef int rt_herr_t;	  /* herr_t */
 typedef unsigned long long rt_hsize_t;
+/* An MPI handle as a call passes it: an int in MPICH's ABI, a pointer in Open MPI's. */
+typedef uintptr_t rt_h5_mpi_handle;
 
 #endif

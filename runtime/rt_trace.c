@@ -75,7 +75,8 @@ struct tr_fsum {
 
 struct tr_raw {
 	const char *op;
-	uint8_t module, flags;
+	uint8_t module;
+	uint16_t flags;
 	int32_t err;
 	int64_t v[IOA_TRACE_NVALUES];
 	uint64_t dur, gap; /* ticks */
@@ -84,7 +85,8 @@ struct tr_raw {
 struct tr_sig {
 	const char *op;	  /* the caller's literal: a key, compared as a pointer */
 	const char *name; /* its copy in the pool, which the trace writes */
-	uint8_t module, flags;
+	uint8_t module;
+	uint16_t flags;
 	int32_t err;
 };
 
@@ -249,6 +251,7 @@ static struct tr_state *tr;
 int rt_tracing;
 
 _Thread_local uint64_t rt_trace_parent __attribute__((tls_model("initial-exec")));
+_Thread_local unsigned rt_trace_under __attribute__((tls_model("initial-exec")));
 
 /* ------------------------------------------------------------ pool */
 
@@ -1516,7 +1519,7 @@ static int grammar_pays(void)
 static inline __attribute__((always_inline)) uint32_t sig_find(const char *op, unsigned module,
 							       unsigned flags, int err)
 {
-	uint64_t key = (uint64_t)module | (uint64_t)flags << 8 | (uint64_t)(uint32_t)err << 16;
+	uint64_t key = (uint64_t)module | (uint64_t)flags << 8 | (uint64_t)(uint32_t)err << 32;
 	struct tr_sig_cache *c = &tr->sig_cache[((uintptr_t)op >> 3) & (TR_SIG_CACHE - 1)];
 	struct tr_raw e;
 
@@ -1524,7 +1527,7 @@ static inline __attribute__((always_inline)) uint32_t sig_find(const char *op, u
 		return c->sig;
 	e.op = op;
 	e.module = (uint8_t)module;
-	e.flags = (uint8_t)flags;
+	e.flags = (uint16_t)flags;
 	e.err = err;
 	c->sig = sig_of(&e);
 	c->op = c->sig == UINT32_MAX ? NULL : op;
@@ -1588,12 +1591,18 @@ static void push_event(const struct tr_raw *e, uint32_t sig)
 
 /* ------------------------------------------------------------ recording */
 
-/* Inlined into both callers: this is most of what a traced call costs. */
-static inline __attribute__((always_inline)) void append(const char *op, uint32_t slot,
-							 unsigned module, unsigned flags, int err,
-							 int64_t offset, int64_t length,
-							 int64_t aux, double t0, double t1)
+/*
+ * Inlined into its callers: this is most of what a traced call costs.
+ * mark: for a layer's call (rt_trace_layer()), the end of the program's
+ * last own call before it; else TR_NO_MARK.
+ */
+#define TR_NO_MARK UINT64_MAX
+static inline __attribute__((always_inline)) void
+append(const char *op, uint32_t slot, unsigned module, unsigned flags, int err, int64_t offset,
+       int64_t length, int64_t aux, double t0, double t1, uint64_t mark)
 {
+	int own = mark == TR_NO_MARK && !(flags & IOA_TR_SUB);
+
 	struct tr_raw ev, *e = &ev;
 	/* Ticks since start-up: far below 2^63, so a signed conversion (one instruction) is exact.
 	 */
@@ -1612,13 +1621,17 @@ static inline __attribute__((always_inline)) void append(const char *op, uint32_
 	} else if (flags & IOA_TR_SUB) {
 		/* Inside an MPI-IO call: the time since the call's last step. */
 		gap = s > tr->last_end ? s - tr->last_end : 0;
+	} else if (mark != TR_NO_MARK) {
+		/* A layer's call, traced after its calls underneath: the compute before it. */
+		gap = s > mark ? s - mark : 0;
 	} else {
 		/* Since the last call the program made itself: its compute. */
 		gap = s > tr->top_end ? s - tr->top_end : 0;
 	}
 	if (f > tr->last_end)
 		tr->last_end = f;
-	if (!(flags & IOA_TR_SUB) && f > tr->top_end)
+	/* A layer's call ends after its calls underneath: the next call's compute starts there. */
+	if ((own || mark != TR_NO_MARK) && f > tr->top_end)
 		tr->top_end = f;
 	/* Summarising: no grammar, no window, a few increments. */
 	if (tr->window_closed) {
@@ -1629,7 +1642,7 @@ static inline __attribute__((always_inline)) void append(const char *op, uint32_
 	e->op = op;
 	e->v[IOA_TRACE_SLOT] = slot == UINT32_MAX ? -1 : (int64_t)slot;
 	e->module = (uint8_t)module;
-	e->flags = (uint8_t)flags;
+	e->flags = (uint16_t)flags;
 	e->err = err;
 	e->v[0] = offset;
 	e->v[1] = length;
@@ -1639,23 +1652,19 @@ static inline __attribute__((always_inline)) void append(const char *op, uint32_
 	/* The totals cover the exact calls: expanded, their times are scaled to them. */
 	if (!feed(e, arrival))
 		return;
-	if (!(flags & IOA_TR_SUB))
+	if (own)
 		tr->compute += gap;
 	if (module == IOA_TRACE_MPI)
 		tr->sync += e->dur;
-	else if (!(flags & IOA_TR_SUB))
+	else if (own)
 		tr->io += e->dur;
 }
 
-/* Only through rt_trace_io(), whose test of rt_tracing is the trace's on. */
-void rt_trace_io_on(const char *op, enum ioa_module module, struct rt_record *rec, unsigned flags,
-		    int64_t offset, int64_t length, int64_t aux, int err, double t0, double t1)
+/* A call on rec's file, in its slot (given one at its first call). */
+static inline __attribute__((always_inline)) void
+io_event(const char *op, enum ioa_module module, struct rt_record *rec, unsigned flags,
+	 int64_t offset, int64_t length, int64_t aux, int err, double t0, double t1, uint64_t mark)
 {
-	/* The MPI-IO call in progress: its own id, or its sub-calls' parent. */
-	if (rt_trace_parent) {
-		flags |= module == IOA_MOD_MPIIO ? IOA_TR_ID : IOA_TR_SUB;
-		aux = (int64_t)rt_trace_parent - 1;
-	}
 	if (!rec->trace_slot && !tr->stopped) {
 		if (tr->nfiles == tr->file_cap) {
 			uint32_t cap = tr->file_cap ? tr->file_cap * 2 : 64;
@@ -1669,7 +1678,7 @@ void rt_trace_io_on(const char *op, enum ioa_module module, struct rt_record *re
 				if (!tr->degraded)
 					degrade();
 				append(op, UINT32_MAX, module, flags, err, offset, length, aux, t0,
-				       t1);
+				       t1, mark);
 				return;
 			}
 			if (tr->nfiles) {
@@ -1685,14 +1694,41 @@ void rt_trace_io_on(const char *op, enum ioa_module module, struct rt_record *re
 		tr->files[tr->nfiles] = rec->id;
 		rec->trace_slot = ++tr->nfiles;
 	}
-	append(op, rec->trace_slot - 1, module, flags, err, offset, length, aux, t0, t1);
+	append(op, rec->trace_slot - 1, module, flags, err, offset, length, aux, t0, t1, mark);
+}
+
+/* Only through rt_trace_io(), whose test of rt_tracing is the trace's on. */
+void rt_trace_io_on(const char *op, enum ioa_module module, struct rt_record *rec, unsigned flags,
+		    int64_t offset, int64_t length, int64_t aux, int err, double t0, double t1)
+{
+	/* The MPI-IO call in progress: its own id, or its sub-calls' parent. */
+	if (rt_trace_parent) {
+		flags |= module == IOA_MOD_MPIIO ? IOA_TR_ID : IOA_TR_SUB;
+		aux = (int64_t)rt_trace_parent - 1;
+	}
+	io_event(op, module, rec, flags | rt_trace_under, offset, length, aux, err, t0, t1,
+		 TR_NO_MARK);
+}
+
+uint64_t rt_trace_mark(void)
+{
+	return rt_tracing ? tr->top_end : 0;
+}
+
+void rt_trace_layer(const char *op, enum ioa_module module, struct rt_record *rec, unsigned flags,
+		    int64_t offset, int64_t length, int64_t aux, int err, double t0, double t1,
+		    uint64_t mark)
+{
+	if (rt_tracing && rec)
+		io_event(op, module, rec, flags, offset, length, aux, err, t0, t1, mark);
 }
 
 void rt_trace_mpi(const char *op, uint32_t comm, unsigned flags, int err, int64_t offset,
 		  int64_t length, int64_t aux, double t0, double t1)
 {
 	if (tr->on)
-		append(op, comm, IOA_TRACE_MPI, flags, err, offset, length, aux, t0, t1);
+		append(op, comm, IOA_TRACE_MPI, flags | rt_trace_under, err, offset, length, aux,
+		       t0, t1, TR_NO_MARK);
 }
 
 int64_t rt_trace_hints(const char *hints)

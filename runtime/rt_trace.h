@@ -47,6 +47,13 @@ extern _Thread_local uint64_t rt_trace_parent __attribute__((tls_model("initial-
 
 uint64_t rt_trace_next_id(void);
 
+/*
+ * IOA_TR_UNDER while this thread is inside a layer's call that is traced
+ * (HDF5): the calls it makes underneath are marked so, for kernels at
+ * either level to tell them from the program's own.  Needs no lock.
+ */
+extern _Thread_local unsigned rt_trace_under __attribute__((tls_model("initial-exec")));
+
 /* Takes the trace's state from rt_live (a spill mapped to be recovered). */
 void rt_trace_adopt(void);
 
@@ -68,6 +75,18 @@ static inline void rt_trace_io(const char *op, enum ioa_module module, struct rt
 	if (rt_tracing && rec)
 		rt_trace_io_on(op, module, rec, flags, offset, length, aux, err, t0, t1);
 }
+
+/*
+ * A layer's call (HDF5: module IOA_MOD_H5F or IOA_MOD_H5D), traced after
+ * it returned, so after the calls it made underneath; mark is
+ * rt_trace_mark() taken before it began: its gap is the compute from the
+ * program's last own call.  It counts in none of the rank's totals (the
+ * calls underneath do).  The trace's on is tested here.
+ */
+uint64_t rt_trace_mark(void);
+void rt_trace_layer(const char *op, enum ioa_module module, struct rt_record *rec, unsigned flags,
+		    int64_t offset, int64_t length, int64_t aux, int err, double t0, double t1,
+		    uint64_t mark);
 
 /* The hints given at an MPI_File_open, as an aux value (0 when none fit). */
 int64_t rt_trace_hints(const char *hints);
