@@ -37,8 +37,8 @@ static const char makefile[] =
 /* A kernel that calls HDF5 links the HDF5 built for the MPI it is built with. */
 static const char makefile_hdf5[] =
 	"# The kernel calls HDF5: HDF5 is its pkg-config package for your MPI\n"
-	"# (Debian: hdf5-mpich, hdf5-openmpi).\n"
-	"HDF5 ?= hdf5-mpich\n"
+	"# (Debian: hdf5-mpich, hdf5-openmpi, picked by MPICC).\n"
+	"HDF5 ?= $(if $(findstring openmpi,$(MPICC)),hdf5-openmpi,hdf5-mpich)\n"
 	"LIBS = $(shell pkg-config --cflags --libs $(HDF5))\n";
 
 static void usage(FILE *out)
