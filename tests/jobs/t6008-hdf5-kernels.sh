@@ -54,24 +54,12 @@ like "$(cat k/kernel.c)" '^#include <hdf5.h>$' "the kernel calls HDF5: the job d
 ok "it builds with its Makefile (pkg-config's hdf5-mpich)" make -s -C k MPICC=mpicc.mpich
 
 # --- ground truth: the program's HDF5 calls and the kernel's, per rank, by ltrace.
-cat >h5.conf <<'EOF'
-long H5Fcreate(string, uint, long, long);
-long H5Fopen(string, uint, long);
-int H5Fclose(long);
-long H5Dcreate2(long, string, long, long, long, long, long);
-long H5Dopen2(long, string, long);
-int H5Dread(long, long, long, long, long, addr);
-int H5Dwrite(long, long, long, long, long, addr);
-int H5Dclose(long);
-int H5Pset_dxpl_mpio(long, int);
-int H5Sselect_hyperslab(long, int, array(ulong,2)*, array(ulong,2)*, array(ulong,2)*, array(ulong,2)*);
-EOF
 calls='H5Fcreate+H5Fopen+H5Fclose+H5Dcreate2+H5Dopen2+H5Dread+H5Dwrite+H5Dclose+H5Pset_dxpl_mpio'
 calls="$calls+H5Sselect_hyperslab"
 ltrace_run() { # DIR PROGRAM ARGS...: 4 MPICH ranks under ltrace, one output per rank in DIR
 	local dir=$1
 	shift
-	(cd "$dir" && timeout 300 mpiexec.mpich -n 4 sh -c "exec ltrace -s 4096 -F '$work/h5.conf' \
+	(cd "$dir" && timeout 300 mpiexec.mpich -n 4 sh -c "exec ltrace -s 4096 -F '$IOA_SOURCE_DIR/tests/lib/hdf5.ltrace.conf' \
 		-e '$calls' -o \"$dir/lt.\$PMI_RANK\" \"\$@\"" sh "$@" >"$dir/out" 2>&1)
 }
 ok "ph5example runs under ltrace (no runtime)" ltrace_run "$work/lt-job" "$work/ph5" -c -f "$work/lt-job/"

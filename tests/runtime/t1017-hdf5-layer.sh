@@ -47,24 +47,10 @@ ok "ground truth: it loads libhdf5 (shared)" sh -c 'ldd ph5shared | grep -q "lib
 
 # --- ground truth: ltrace, without the runtime.  The prototypes make it
 # print names as strings and identifiers as numbers (hid_t is 64 bits).
-cat >h5.conf <<'EOF'
-long H5Fcreate(string, uint, long, long);
-long H5Fopen(string, uint, long);
-int H5Fclose(long);
-long H5Dcreate2(long, string, long, long, long, long, long);
-long H5Dopen2(long, string, long);
-int H5Dread(long, long, long, long, long, addr);
-int H5Dwrite(long, long, long, long, long, addr);
-int H5Dclose(long);
-int H5Pset_dxpl_mpio(long, int);
-int H5Sselect_hyperslab(long, int, array(ulong,2)*, array(ulong,2)*, array(ulong,2)*, array(ulong,2)*);
-int H5Pset_all_coll_metadata_ops(long, int);
-int H5Pset_coll_metadata_write(long, int);
-EOF
 calls='H5Fcreate+H5Fopen+H5Fclose+H5Dcreate2+H5Dopen2+H5Dread+H5Dwrite+H5Dclose+H5Pset_dxpl_mpio+H5Sselect_hyperslab'
 calls="$calls+H5Pset_all_coll_metadata_ops+H5Pset_coll_metadata_write"
 ok "ph5example runs under ltrace on 4 ranks" sh -c "cd '$work/traced' && timeout 300 \
-	mpiexec.mpich -n 4 sh -c 'exec ltrace -s 4096 -F \"$work/h5.conf\" -e \"$calls\" \
+	mpiexec.mpich -n 4 sh -c 'exec ltrace -s 4096 -F \"$IOA_SOURCE_DIR/tests/lib/hdf5.ltrace.conf\" -e \"$calls\" \
 		-o \"$work/lt.\$PMI_RANK\" \"$work/ph5shared\" -c -f \"$work/traced/\"' >'$work/traced.out' 2>&1"
 ok "and without anything" sh -c "cd '$work/plain' && timeout 120 mpiexec.mpich -n 4 \
 	-outfile-pattern '$work/plain.out.%r' '$work/ph5shared' -c -f '$work/plain/'"
