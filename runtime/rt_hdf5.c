@@ -81,9 +81,29 @@
 	Q(rt_herr_t, H5get_libversion, (unsigned *, unsigned *, unsigned *))        \
 	Q(int, H5Iget_type, (rt_hid_t))
 
+#ifdef RT_STATIC
+/*
+ * A static link (libioatlas.a, -Wl,--wrap): each wrapper is __wrap_<name>,
+ * the linker gives the real call as __real_<name>, and the queries are
+ * weak references to the program's HDF5 (NULL when it lacks one).  One
+ * HDF5, the program's.
+ */
+#define RT_H5_SYM(name)				"__wrap_" #name
+#define RT_H5_REAL_DECL(ret, name, params, ...) extern ret __real_##name params;
+#define RT_H5_RESOLVED(name)			1
+#define RT_H5_REAL(name)			__real_##name
+#define RT_H5_SLOT(name)			NULL
+#define RT_H5_QUERY_WEAK(ret, name, params)	extern ret name params __attribute__((weak));
+RT_H5_QUERIES(RT_H5_QUERY_WEAK)
+#undef RT_H5_QUERY_WEAK
+#else
+#define RT_H5_SYM(name)				#name
 #define RT_H5_REAL_DECL(ret, name, params, ...) static ret(*rt_h5_real_##name) params;
 #define RT_H5_RESOLVED(name)			(rt_h5_real_##name || h5_resolve(#name, (void *)&rt_h5_real_##name))
 #define RT_H5_REAL(name)			rt_h5_real_##name
+/* Where a call's real definition is kept (which library: h5_layer_on()). */
+#define RT_H5_SLOT(name)			((const void *)&rt_h5_real_##name)
+#endif
 
 static struct {
 #define RT_H5_QUERY_SLOT(ret, name, params) ret(*name) params;
@@ -93,6 +113,7 @@ static struct {
 } h5q;
 #define RT_H5_ASK(name) h5q.name
 
+#ifndef RT_STATIC
 /* Whether a loaded object's file name is an HDF5 library's. */
 static int is_hdf5(const char *path)
 {
@@ -189,6 +210,11 @@ static int h5_resolve(const char *name, void *slot)
 	return sym != NULL;
 }
 
+#else
+static const int h5_copies; /* one HDF5, linked */
+#define h5_copies_check() ((void)0)
+#endif
+
 /*
  * The query functions, from the library a real call was found in (slot:
  * where it is kept), once.  The layer stays off (every call passes
@@ -200,13 +226,19 @@ static int h5_layer_on(const void *slot)
 {
 	unsigned major = 0, minor = 0, release = 0;
 	int state = __atomic_load_n(&h5q.state, __ATOMIC_ACQUIRE);
+#ifndef RT_STATIC
 	Dl_info where;
 	void *lib, *real;
 
 	if (__atomic_load_n(&h5_copies, __ATOMIC_ACQUIRE))
 		return 0;
+#endif
 	if (state)
 		return state > 0;
+#ifdef RT_STATIC
+	(void)slot;
+#define RT_H5_QUERY_FIND(ret, name, params) h5q.name = name;
+#else
 	memcpy(&real, slot, sizeof(real));
 	lib = real && dladdr(real, &where) && where.dli_fname
 		      ? dlopen(where.dli_fname, RTLD_LAZY | RTLD_NOLOAD)
@@ -216,6 +248,7 @@ static int h5_layer_on(const void *slot)
 		void *sym = lib ? dlsym(lib, #name) : NULL; \
 		memcpy(&h5q.name, &sym, sizeof(sym));       \
 	}
+#endif
 	RT_H5_QUERIES(RT_H5_QUERY_FIND)
 #undef RT_H5_QUERY_FIND
 	if (h5q.H5get_libversion)
@@ -636,7 +669,7 @@ static int64_t h5_fapl_comm(rt_hid_t fapl)
 	struct h5_event rt_ev = {0};                                                            \
 	if (!RT_H5_RESOLVED(name))                                                              \
 		return (ret)-1;                                                                 \
-	if (!h5_layer_on((const void *)&RT_H5_REAL(name)) || !rt_begin(RT_IN_HDF5))             \
+	if (!h5_layer_on(RT_H5_SLOT(name)) || !rt_begin(RT_IN_HDF5))                            \
 		return __atomic_load_n(&h5_copies, __ATOMIC_RELAXED) ? RT_H5_CALLERS(name) args \
 								     : RT_H5_REAL(name) args;   \
 	before = errno;                                                                         \
@@ -668,6 +701,9 @@ static int64_t h5_fapl_comm(rt_hid_t fapl)
 	errno = err ? err : before;                                                             \
 	return r;
 
+#ifdef RT_STATIC
+#define RT_H5_CALLERS(name) RT_H5_REAL(name)
+#else
 /* The definition of name the calling function links, when two copies of HDF5 are loaded. */
 #define RT_H5_CALLERS(name)                                                          \
 	__extension__({                                                              \
@@ -678,13 +714,14 @@ static int64_t h5_fapl_comm(rt_hid_t fapl)
 		memcpy(&rt_fn, &rt_sym, sizeof(rt_fn));                              \
 		rt_fn;                                                               \
 	})
+#endif
 
 /* Asks HDF5 (stmt uses &asking) with its error printing off. */
-#define RT_H5_ASKING(name, stmt)                                     \
-	do {                                                         \
-		ask_begin(&asking, (const void *)&RT_H5_REAL(name)); \
-		stmt;                                                \
-		ask_end(&asking);                                    \
+#define RT_H5_ASKING(name, stmt)                      \
+	do {                                          \
+		ask_begin(&asking, RT_H5_SLOT(name)); \
+		stmt;                                 \
+		ask_end(&asking);                     \
 	} while (0)
 
 /*
@@ -714,21 +751,21 @@ static int64_t h5_fapl_comm(rt_hid_t fapl)
  * H5Pset_fapl_mpio: made whatever the runtime's state; after a success the
  * list's communicator is remembered for the files it opens.
  */
-#define RT_H5_BODY_FAPL(ret, name, args, fapl_e, comm_e)                                      \
-	ret r;                                                                                \
-	int err;                                                                              \
-	if (!RT_H5_RESOLVED(name))                                                            \
-		return (ret)-1;                                                               \
-	r = __atomic_load_n(&h5_copies, __ATOMIC_RELAXED) ? RT_H5_CALLERS(name) args          \
-							  : RT_H5_REAL(name) args;            \
-	if (r >= 0 && h5_layer_on((const void *)&RT_H5_REAL(name)) && rt_begin(RT_IN_HDF5)) { \
-		err = errno;                                                                  \
-		rt_lock();                                                                    \
-		h5_fapl_set(fapl_e, comm_e);                                                  \
-		rt_unlock();                                                                  \
-		rt_end(RT_IN_HDF5);                                                           \
-		errno = err;                                                                  \
-	}                                                                                     \
+#define RT_H5_BODY_FAPL(ret, name, args, fapl_e, comm_e)                             \
+	ret r;                                                                       \
+	int err;                                                                     \
+	if (!RT_H5_RESOLVED(name))                                                   \
+		return (ret)-1;                                                      \
+	r = __atomic_load_n(&h5_copies, __ATOMIC_RELAXED) ? RT_H5_CALLERS(name) args \
+							  : RT_H5_REAL(name) args;   \
+	if (r >= 0 && h5_layer_on(RT_H5_SLOT(name)) && rt_begin(RT_IN_HDF5)) {       \
+		err = errno;                                                         \
+		rt_lock();                                                           \
+		h5_fapl_set(fapl_e, comm_e);                                         \
+		rt_unlock();                                                         \
+		rt_end(RT_IN_HDF5);                                                  \
+		errno = err;                                                         \
+	}                                                                            \
 	return r;
 
 #define RT_H5_BODY_FFLUSH(ret, name, args, object_e)                                 \
@@ -755,8 +792,8 @@ static int64_t h5_fapl_comm(rt_hid_t fapl)
 	int all = 1, dset = !(any);                                                              \
 	RT_H5_WRAP(                                                                              \
 		ret, name, args,                                                                 \
-		dlen = dataset_name(&asking, (const void *)&RT_H5_REAL(name), loc_e, name_e,     \
-				    dname, sizeof(dname), &flen),                                \
+		dlen = dataset_name(&asking, RT_H5_SLOT(name), loc_e, name_e, dname,             \
+				    sizeof(dname), &flen),                                       \
 		(rt_file = rt_rec =                                                              \
 			 dlen && file_recorded(dname, flen)                                      \
 				 ? rt_record_find(IOA_MOD_H5F, rt_record_id(dname, flen))        \
@@ -927,10 +964,10 @@ static void h5_dataset_io(struct rt_record *rec, int is_write, const struct h5_a
 	rt_layer_io(rec, is_write, x->bytes, x->key, t0, t1);
 }
 
-#define RT_H5_DEFINE(ret, name, params, args, kind, ...)          \
-	RT_EXPORT ret rt_h5_wrapper_##name params __asm__(#name); \
-	RT_EXPORT ret rt_h5_wrapper_##name params                 \
-	{                                                         \
-		RT_H5_BODY_##kind(ret, name, args, __VA_ARGS__)   \
+#define RT_H5_DEFINE(ret, name, params, args, kind, ...)                    \
+	RT_EXPORT ret rt_h5_wrapper_##name params __asm__(RT_H5_SYM(name)); \
+	RT_EXPORT ret rt_h5_wrapper_##name params                           \
+	{                                                                   \
+		RT_H5_BODY_##kind(ret, name, args, __VA_ARGS__)             \
 	}
 RT_HDF5_CALLS(RT_H5_DEFINE)

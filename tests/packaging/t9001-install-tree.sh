@@ -78,9 +78,9 @@ like "$(cat "$TEST_TMP/last.out")" "^ioatlas: 'frobnicate' is not an ioatlas ver
 is "$("$prefix/bin/ioatlas-config" --preload)" "$prefix/$libdir/libioatlas.so" \
 	"ioatlas-config points into the prefix"
 pc_libs=$(PKG_CONFIG_PATH="$prefix/$libdir/pkgconfig" pkg-config --libs ioatlas)
-pc_libdir=$(printf '%s\n' $pc_libs | sed -n 's/^-L//p')
+pc_libdir=$(printf '%s\n' $pc_libs | sed -n 's#/libioatlas\.a$##p')
 is "$(cd "$pc_libdir" 2>/dev/null && pwd -P)" "$(cd "$prefix/$libdir" && pwd -P)" \
-	"pkg-config's library directory is the prefix's"
+	"pkg-config's libioatlas.a is the prefix's"
 like "$pc_libs" "--wrap=fwrite" "including the STDIO calls"
 
 done_testing

@@ -6,6 +6,9 @@
 #     with what: file names, dataset names, the identifiers they returned,
 #     the transfer lists set collective.  h5py, reading the files back,
 #     says each dataset's shape, element size and chunks.
+#     Built again as h5pcc builds by default, HDF5 linked statically, with
+#     libioatlas.a (ioatlas-config --ld-flags, no preload), the same
+#     program makes the same calls: the records ltrace's calls call for.
 #   - h5py's MPI-IO driver on 2 Open MPI ranks (tests/workloads/h5py-mpio.py):
 #     Python loads libhdf5 with a scope of its own, out of the preload's
 #     dlsym(RTLD_NEXT); the ranks say what they wrote.
@@ -30,7 +33,7 @@ python=/usr/bin/python3
 H5PY_ALWAYS_USE_MPI=1 "$python" -c 'import sys, h5py; sys.exit(not h5py.get_config().mpi)' \
 	2>/dev/null || skip_all "no h5py with MPI for $python (python3-h5py-mpi)"
 
-plan 49
+plan 53
 
 work="$TEST_TMP/work"
 mkdir -p "$work/plain" "$work/traced" "$work/ioatlas"
@@ -126,8 +129,9 @@ diag "what ltrace saw:" "$(cat truth.txt)"
 like "$(cat truth.txt)" '^ParaEg1.h5:/Data1 [0-9]+ [0-9]+ [1-9][0-9]* [1-9]' \
 	"ground truth: ltrace saw collective writes of ParaEg1.h5's datasets"
 
-# ours: the same lines from the log's shared records (rank -1) or the sum of its ranks'.
-"$IOA_CMD" parse "$log" | awk -F '\t' -v dir="$work/ioatlas/" '
+# ours LOG DIR: the same lines from the log's shared records (rank -1) or the sum of its ranks'.
+ours() {
+	"$IOA_CMD" parse "$1" | awk -F '\t' -v dir="$2/" '
 	($1 == "H5D" || $1 == "H5F") { name = $6; sub(dir, "", name); v[$1, name, $4] += $5; n[$1, name] = 1 }
 	END {
 		for (k in n) {
@@ -138,7 +142,9 @@ like "$(cat truth.txt)" '^ParaEg1.h5:/Data1 [0-9]+ [0-9]+ [1-9][0-9]* [1-9]' \
 			else
 				print p[2], v[k, "H5F_OPENS"]
 		}
-	}' | LC_ALL=C sort >ours.txt
+	}' | LC_ALL=C sort
+}
+ours "$log" "$work/ioatlas" >ours.txt
 is "$(awk '{ print $1, $2, $3, $4 }' ours.txt)" \
 	"$(awk '$1 != "access" { print $1, $2, $3, $4 }' truth.txt | LC_ALL=C sort)" \
 	"one record per file and dataset, with the opens, reads and writes ltrace saw"
@@ -229,6 +235,22 @@ print(int(sum(f["bytes_read"] + f["bytes_written"] for f in d["filesystems"])))'
 	"$("$IOA_CMD" parse "$log" | awk -F '\t' '($1 == "POSIX" && $4 ~ /^POSIX_BYTES_(READ|WRITTEN)$/) ||
 		($1 == "STDIO" && $4 ~ /^STDIO_BYTES_(READ|WRITTEN)$/) { n += $5 } END { print n + 0 }')" \
 	"and its file systems the bytes of the POSIX and STDIO records alone"
+
+# --- HDF5 linked statically (h5pcc's default) with libioatlas.a: HDF5's calls
+# reach the runtime through --wrap.  The program and its arguments are the
+# ones ltrace watched, so its calls are the ones ltrace saw.
+mkdir -p "$work/static"
+ok "ph5example links HDF5 and libioatlas.a statically (h5pcc.mpich, ioatlas-config --ld-flags)" \
+	h5pcc.mpich $san -o ph5static ph5example.c $("$IOA_BUILD_DIR/bin/ioatlas-config" --ld-flags)
+ok "ground truth: no shared libhdf5 nor libioatlas in it" \
+	sh -c '! ldd ph5static | grep -q "libhdf5\|libioatlas"'
+logs=$(ioa_logdir)
+ok "it runs on 4 MPICH ranks, no preload" sh -c "cd '$work/static' && IOATLAS_LOGDIR='$logs' \
+	timeout 120 mpiexec.mpich -n 4 -genv IOATLAS_LOGDIR '$logs' '$work/ph5static' -c \
+	-f '$work/static/' >'$work/static.out' 2>&1"
+is "$(ours "$(ioa_only_log "$logs")" "$work/static" | awk '{ print $1, $2, $3, $4 }')" \
+	"$(awk '$1 != "access" { print $1, $2, $3, $4 }' truth.txt | LC_ALL=C sort)" \
+	"linked statically: one record per file and dataset, with the opens, reads and writes ltrace saw"
 
 # --- h5py on Open MPI: libhdf5 loaded by Python, found all the same.
 logs=$(ioa_logdir)
