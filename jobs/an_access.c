@@ -745,6 +745,112 @@ static int metadata_insight(struct insight *list, size_t *n, const struct an_job
 	return 0;
 }
 
+/* A shape, slowest dimension first, from counters D1 (the fastest) on: "64x48". */
+static void shape_text(const int64_t *d1, int ndims, char *out, size_t len)
+{
+	size_t used = 0;
+	int d;
+
+	out[0] = '\0';
+	for (d = ndims - 1; d >= 0 && used < len; d--) {
+		int w = snprintf(out + used, len - used, "%s%lld", d == ndims - 1 ? "" : "x",
+				 (long long)d1[d]);
+
+		used += w > 0 ? (size_t)w : 0;
+	}
+}
+
+/*
+ * Chunked HDF5 datasets read or written in pieces that are not whole
+ * chunks: the most common access (ACCESS1, its length per dimension) is,
+ * in some dimension, not a multiple of the chunk's, so each such access
+ * moves part of chunks, which HDF5 reads, fills and writes whole.  Per
+ * dataset, its records summed (a shared one stands for its ranks); it
+ * counts when those accesses are half its reads and writes or more.  At
+ * stake: the datasets' read and write time.  0, or -ENOMEM.
+ */
+static int chunk_insight(struct insight *list, size_t *n, const struct an_job *job, double io_time,
+			 double weight)
+{
+	struct {
+		double cut, calls, time;
+		const int64_t *c; /* the first record's counters: its chunks and access */
+	} *m = calloc(job->nfiles + 1, sizeof(*m));
+	json_object *sets = NULL;
+	double cut_all = 0, time_all = 0;
+	size_t i, k, nd = 0;
+	char text[768] = "", chunk[96], access[96];
+
+	if (!m)
+		return -ENOMEM;
+	for (k = 0; k < job->nrecs; k++) {
+		const struct an_record *r = &job->recs[k];
+		const int64_t *c = r->c;
+		int d, ndims = (int)c[H5D_DATASPACE_NDIMS], cut = 0;
+
+		if (r->module != IOA_MOD_H5D || r->file < 0 || (size_t)r->file >= job->nfiles ||
+		    c[H5D_CHUNK_SIZE_D1] <= 0 || c[H5D_ACCESS1_COUNT] <= 0 || ndims < 1)
+			continue;
+		ndims = ndims > 5 ? 5 : ndims;
+		for (d = 0; d < ndims; d++)
+			cut |= c[H5D_CHUNK_SIZE_D1 + d] > 0 && c[H5D_ACCESS1_LENGTH_D1 + d] > 0 &&
+			       c[H5D_ACCESS1_LENGTH_D1 + d] % c[H5D_CHUNK_SIZE_D1 + d] != 0;
+		m[r->file].calls += (double)(c[H5D_READS] + c[H5D_WRITES]);
+		m[r->file].time += r->f[H5D_F_READ_TIME] + r->f[H5D_F_WRITE_TIME];
+		if (!cut)
+			continue;
+		m[r->file].cut += (double)c[H5D_ACCESS1_COUNT];
+		if (!m[r->file].c)
+			m[r->file].c = c;
+	}
+	for (i = 0; i < job->nfiles; i++) {
+		const int64_t *c = m[i].c;
+		int ndims;
+		json_object *o;
+
+		if (!c || m[i].cut < 0.5 * m[i].calls)
+			continue;
+		ndims = c[H5D_DATASPACE_NDIMS] > 5 ? 5 : (int)c[H5D_DATASPACE_NDIMS];
+		shape_text(&c[H5D_CHUNK_SIZE_D1], ndims, chunk, sizeof(chunk));
+		shape_text(&c[H5D_ACCESS1_LENGTH_D1], ndims, access, sizeof(access));
+		if (!sets)
+			sets = json_object_new_array();
+		o = ev2("accesses", m[i].cut, "reads_writes", m[i].calls);
+		json_object_object_add(o, "dataset", json_object_new_string(job->files[i].name));
+		json_object_object_add(o, "chunk", json_object_new_string(chunk));
+		json_object_object_add(o, "access", json_object_new_string(access));
+		json_object_array_add(sets, o);
+		if (!nd)
+			snprintf(text, sizeof(text),
+				 "'%s' is chunked %s and read or written in pieces of %s (%.0f of "
+				 "its "
+				 "%.0f reads and writes): each moves part of chunks",
+				 job->files[i].name, chunk, access, m[i].cut, m[i].calls);
+		cut_all += m[i].cut;
+		time_all += m[i].time;
+		nd++;
+	}
+	free(m);
+	if (!nd)
+		return 0;
+	if (nd > 1) {
+		size_t len = strlen(text);
+
+		snprintf(text + len, sizeof(text) - len, ", and %zu more dataset%s", nd - 1,
+			 nd == 2 ? "" : "s");
+	}
+	{
+		json_object *ev = ev2("dataset_time", time_all, "io_time", io_time);
+		double share = io_time > 0 ? time_all / io_time : 0;
+
+		json_object_object_add(ev, "accesses", an_num(cut_all));
+		json_object_object_add(ev, "datasets", sets);
+		add_insight(list, n, job, AN_F_CHUNK_MISMATCH, share > 0.1 ? share : 0.1, weight,
+			    text, ev);
+	}
+	return 0;
+}
+
 /* A file read (written) several times over: its bytes moved against its size. */
 static void redundant_insight(struct insight *list, size_t *n, const struct an_job *job,
 			      const struct totals *t, const struct an_settings *set, double weight,
@@ -839,6 +945,8 @@ int an_insights(const struct an_job *job, const struct an_settings *set, json_ob
 	if (mpi && independent_insight(list, &n, job, weight))
 		return -ENOMEM;
 	if (mpi && metadata_insight(list, &n, job, set, io_time, weight))
+		return -ENOMEM;
+	if (chunk_insight(list, &n, job, io_time, weight))
 		return -ENOMEM;
 	/* Blocking MPI-IO only, while MPI-IO is a good part of the run: room to overlap. */
 	if (t.mpiio_indep + t.mpiio_coll >= 16 && t.mpiio_nb == 0 && run > 0 &&

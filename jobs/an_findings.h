@@ -116,6 +116,16 @@ enum an_user_layer {
 	  "each metadata block and the others receive it, instead of every rank asking the "       \
 	  "file system.",                                                                          \
 	  NULL, NULL)                                                                              \
+	X(CHUNK_MISMATCH, "chunk_mismatch", AN_INSIGHT, NULL,                                      \
+	  "a chunked HDF5 dataset read or written in pieces that are not whole chunks: each "      \
+	  "moves part of chunks, which HDF5 reads, fills and writes whole",                         \
+	  "Chunk the dataset in the shape it is read and written (H5Pset_chunk with the "          \
+	  "access's dimensions, or a divisor of them), or make it contiguous.",                    \
+	  "Chunk the dataset in the shape each rank reads or writes (H5Pset_chunk with the "       \
+	  "hyperslab's dimensions, or a divisor of them, so an access covers whole chunks), or "   \
+	  "make it contiguous when it is written once; with filters, ranks that share a chunk "    \
+	  "also serialize on it.",                                                                  \
+	  NULL, NULL)                                                                              \
 	X(BLOCKING_IO, "blocking_io", AN_INSIGHT, "analyze.min_io_seconds",                        \
 	  "all MPI-IO is blocking while I/O takes much of the run",                                \
 	  "Overlap I/O with computation: the non-blocking calls (MPI_File_iwrite_all, "            \

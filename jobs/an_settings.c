@@ -22,7 +22,7 @@ const struct an_analysis an_analyses[] = {
 	 "small rewrites of bytes already written: common and per-rank offsets", an_header_updates},
 	{"access", 1,
 	 "sequential, consecutive or random; transfer sizes; alignment; small requests", an_access},
-	{"insights", 4, "severity-ranked findings, each with a recommendation", an_insights},
+	{"insights", 5, "severity-ranked findings, each with a recommendation", an_insights},
 };
 const size_t an_nanalyses = sizeof(an_analyses) / sizeof(an_analyses[0]);
 

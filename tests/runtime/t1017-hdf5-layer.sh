@@ -11,7 +11,8 @@
 #     program makes the same calls: the records ltrace's calls call for.
 #   - h5py's MPI-IO driver on 2 Open MPI ranks (tests/workloads/h5py-mpio.py):
 #     Python loads libhdf5 with a scope of its own, out of the preload's
-#     dlsym(RTLD_NEXT); the ranks say what they wrote.
+#     dlsym(RTLD_NEXT); the ranks say what they wrote.  Chunked in pieces
+#     its slices are or are not made of, chunk_mismatch says so or not.
 # Asserted: the program's output and files are what they are without the
 # runtime; one H5F record per file and one H5D record per dataset
 # ("<file>:/<dataset>"); opens, reads, writes, collective transfers as
@@ -33,7 +34,7 @@ python=/usr/bin/python3
 H5PY_ALWAYS_USE_MPI=1 "$python" -c 'import sys, h5py; sys.exit(not h5py.get_config().mpi)' \
 	2>/dev/null || skip_all "no h5py with MPI for $python (python3-h5py-mpi)"
 
-plan 53
+plan 55
 
 work="$TEST_TMP/work"
 mkdir -p "$work/plain" "$work/traced" "$work/ioatlas"
@@ -272,6 +273,25 @@ is "$(pyc H5D_USE_MPIIO_COLLECTIVE)" 1 "h5py: collectively (dset.collective)"
 is "$(pyc H5D_DATASPACE_NPOINTS) $(pyc H5D_DATATYPE_SIZE)" \
 	"$("$python" -c 'import sys, h5py; d = h5py.File(sys.argv[1], "r")["x"]; print(d.size, d.dtype.itemsize)' "$work/py.h5")" \
 	"h5py: the dataset's points and element size as the file holds them"
+
+# --- chunks against accesses: each rank writes its slice of n elements of a
+# dataset chunked in pieces of 3/4 of a slice (each write cuts through
+# chunks), then of half a slice (whole chunks).  Truth: the slice the ranks
+# say they wrote, and the chunks h5py reads back from the file.
+for chunk in $((n * 3 / 4)) $((n / 2)); do
+	logs=$(ioa_logdir)
+	ompi_run 2 120 -x IOATLAS_LOGDIR="$logs" -x LD_PRELOAD="$(ioa_preload_list "$IOA_RUNTIME_SO")" \
+		"$python" "$prog" "$work/chunk$chunk.h5" "$n" write "$chunk" >chunk.out 2>chunk.err ||
+		diag "$(cat chunk.err)"
+	"$IOA_CMD" report "$(ioa_only_log "$logs")" --json -o "chunk$chunk.json"
+	truth=$("$python" -c 'import sys, h5py
+c = h5py.File(sys.argv[1], "r")["x"].chunks[0]
+n = [int(l.split()[3]) for l in open(sys.argv[2])]
+print("cut" if any(e % c for e in n) else "whole", c)' "$work/chunk$chunk.h5" chunk.out)
+	said=$(ioa_result "chunk$chunk.json" insights \
+		"('cut ' + f('chunk_mismatch')['evidence']['datasets'][0]['chunk']) if 'chunk_mismatch' in codes else 'whole $chunk'")
+	is "$said" "$truth" "slices of $n elements in chunks of $chunk: chunk_mismatch when a slice is not whole chunks"
+done
 
 # --- a failed call: HDF5's error stack, which h5py turns into its message, is
 # the program's own, as is errno; the failure is recorded on the file.

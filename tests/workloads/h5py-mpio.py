@@ -3,12 +3,13 @@
 # ranks create PATH together, make one float64 dataset of N elements per
 # rank, each writes its own slice collectively, and close.  With "read",
 # they open the file again and each reads its slice back independently (h5py
-# opens the dataset with H5Oopen) and checks it.  HDF5 and the MPI library
+# opens the dataset with H5Oopen) and checks it.  With CHUNK, the dataset is
+# chunked in pieces of CHUNK elements.  HDF5 and the MPI library
 # decide how that reaches the file; each rank prints only what it asked for:
 #
 #	rank R: elements N dataset_bytes B [read_bytes B]
 #
-#	mpiexec.openmpi -n 2 python3 h5py-mpio.py PATH [N [read]]
+#	mpiexec.openmpi -n 2 python3 h5py-mpio.py PATH [N [read|write [CHUNK]]]
 import sys
 
 import h5py
@@ -24,7 +25,8 @@ if not h5py.get_config().mpi:
 
 mine = numpy.arange(rank * n, (rank + 1) * n, dtype="f8")
 with h5py.File(sys.argv[1], "w", driver="mpio", comm=comm) as f:
-    dset = f.create_dataset("x", (size * n,), dtype="f8")
+    chunks = (int(sys.argv[4]),) if len(sys.argv) > 4 else None
+    dset = f.create_dataset("x", (size * n,), dtype="f8", chunks=chunks)
     with dset.collective:
         dset[rank * n:(rank + 1) * n] = mine
 line = "rank %d: elements %d dataset_bytes %d" % (rank, n, mine.nbytes)
