@@ -496,7 +496,8 @@ static int is_dataset(struct h5_asking *a, rt_hid_t id)
 /*
  * A dataset's shape, asked after it opened, and with all its element size
  * and chunks (asked when it is created and at its record's first open).
- * ev: per dimension its extent, maximum and chunk (0: not chunked).
+ * ev: per dimension its extent, maximum and chunk (0: not chunked, or not
+ * asked: a kernel creates a dataset from its create's).
  */
 static void dataset_facts(struct h5_asking *a, rt_hid_t dset, int all, int64_t *c,
 			  struct h5_event *ev)
@@ -528,12 +529,15 @@ static void dataset_facts(struct h5_asking *a, rt_hid_t dset, int all, int64_t *
 		if (ASKABLE(a, H5Sclose))
 			RT_H5_ASK(H5Sclose)(space);
 	}
+	/* A copy of the creation list is dear (microseconds): once per dataset. */
+	if (!all)
+		return;
 	if (ASKABLE(a, H5Dget_create_plist) && (dcpl = RT_H5_ASK(H5Dget_create_plist)(dset)) >= 0) {
 		if (ASKABLE(a, H5Pget_layout) && ASKABLE(a, H5Pget_chunk) &&
 		    RT_H5_ASK(H5Pget_layout)(dcpl) == H5_CHUNKED &&
 		    (n = RT_H5_ASK(H5Pget_chunk)(dcpl, H5_MAX_RANK, dims)) > 0 && n <= H5_MAX_RANK)
 			for (k = 0; k < n; k++) {
-				if (all && k < 5)
+				if (k < 5)
 					c[H5D_CHUNK_SIZE_D1 + k] = (int64_t)dims[n - 1 - k];
 				if (n == ev->ndims)
 					ev->dim[0][k][2] = (int64_t)dims[k];
@@ -541,8 +545,6 @@ static void dataset_facts(struct h5_asking *a, rt_hid_t dset, int all, int64_t *
 		if (ASKABLE(a, H5Pclose))
 			RT_H5_ASK(H5Pclose)(dcpl);
 	}
-	if (!all)
-		return;
 	if (ASKABLE(a, H5Dget_type) && (type = RT_H5_ASK(H5Dget_type)(dset)) >= 0) {
 		if (ASKABLE(a, H5Tget_size))
 			c[H5D_DATATYPE_SIZE] = (int64_t)RT_H5_ASK(H5Tget_size)(type);
