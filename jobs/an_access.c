@@ -502,6 +502,16 @@ static double independent_calls(const struct an_job *job, const struct an_record
 	return 0;
 }
 
+/* Text naming the first of n things, then: ", and N more THINGs". */
+static void and_more(char *text, size_t size, size_t n, const char *thing)
+{
+	size_t len = strlen(text);
+
+	if (n > 1 && len < size)
+		snprintf(text + len, size - len, ", and %zu more %s%s", n - 1, thing,
+			 n == 2 ? "" : "s");
+}
+
 /*
  * The datasets and variables behind each flagged file (objs[file], its
  * evidence) that were read or written independently, in one pass over the
@@ -651,12 +661,7 @@ static int independent_insight(struct insight *list, size_t *n, const struct an_
 		json_object_put(files);
 		return rc;
 	}
-	if (nf > 1) {
-		size_t len = strlen(text);
-
-		snprintf(text + len, sizeof(text) - len, ", and %zu more shared file%s", nf - 1,
-			 nf == 2 ? "" : "s");
-	}
+	and_more(text, sizeof(text), nf, "shared file");
 	{
 		json_object *ev = ev2("independent", indep, "mpiio_calls", all);
 
@@ -727,12 +732,7 @@ static int metadata_insight(struct insight *list, size_t *n, const struct an_job
 	free(m);
 	if (!nf)
 		return 0;
-	if (nf > 1) {
-		size_t len = strlen(text);
-
-		snprintf(text + len, sizeof(text) - len, ", and %zu more HDF5 file%s", nf - 1,
-			 nf == 2 ? "" : "s");
-	}
+	and_more(text, sizeof(text), nf, "HDF5 file");
 	{
 		json_object *ev = ev2("metadata_time", meta_all, "io_time", io_time);
 		double share = io_time > 0 ? meta_all / io_time : 0;
@@ -833,12 +833,7 @@ static int chunk_insight(struct insight *list, size_t *n, const struct an_job *j
 	free(m);
 	if (!nd)
 		return 0;
-	if (nd > 1) {
-		size_t len = strlen(text);
-
-		snprintf(text + len, sizeof(text) - len, ", and %zu more dataset%s", nd - 1,
-			 nd == 2 ? "" : "s");
-	}
+	and_more(text, sizeof(text), nd, "dataset");
 	{
 		json_object *ev = ev2("dataset_time", time_all, "io_time", io_time);
 		double share = io_time > 0 ? time_all / io_time : 0;

@@ -46,11 +46,7 @@ dparser() { LD_LIBRARY_PATH="$D/lib" "$D/bin/darshan-parser" "$@"; }
 # needs the sanitizers' runtimes loaded first: preloaded into these programs
 # uninstrumented, MPI_Init deadlocks in glibc's locale lock (ASan alone does it, without
 # ioatlas), so in sanitizer builds they are built with the same sanitizers.
-san=
-if [ -n "${IOA_SANITIZE:-}" ]; then
-	san="-fsanitize=$IOA_SANITIZE"
-	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0:verify_asan_link_order=0"
-fi
+ioa_sanitized_programs
 gzip -dc "$h5ex" >ph5example.c
 cp "$adex/adios_globaltime.c" "$adex/gwrite_restart.ch" "$adex/adios_globaltime.xml" adios/
 ok "ph5example builds with h5pcc.mpich (static HDF5) and -shlib (shared)" \

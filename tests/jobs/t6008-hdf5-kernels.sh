@@ -39,15 +39,9 @@ work="$TEST_TMP/work"
 mkdir -p "$work/job" "$work/lt-job" "$work/lt-kernel" "$work/noread"
 cd "$work" || exit 1
 export IOATLAS_CONF=/dev/null
-# Under a preloaded sanitizer, a program built without it hangs in MPICH's
-# MPI_Init once it links HDF5 (libasan's doing: it does without the
-# runtime): the program and the kernels (make takes CFLAGS) are built with it.
-san=
-if [ -n "${IOA_SANITIZE:-}" ]; then
-	san="-fsanitize=$IOA_SANITIZE"
-	export CFLAGS="-O2 $san"
-	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0:verify_asan_link_order=0"
-fi
+# The program and the kernels (make takes CFLAGS) with this build's sanitizers.
+ioa_sanitized_programs
+[ -z "$san" ] || export CFLAGS="-O2 $san"
 
 gzip -dc "$h5ex" >ph5example.c
 ok "ph5example builds with h5pcc.mpich -shlib" h5pcc.mpich $san -shlib -o ph5 ph5example.c

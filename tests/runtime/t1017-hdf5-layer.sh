@@ -40,11 +40,7 @@ work="$TEST_TMP/work"
 mkdir -p "$work/plain" "$work/traced" "$work/ioatlas"
 cd "$work" || exit 1
 export IOATLAS_CONF=/dev/null
-san=
-if [ -n "${IOA_SANITIZE:-}" ]; then
-	san="-fsanitize=$IOA_SANITIZE"
-	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0:verify_asan_link_order=0"
-fi
+ioa_sanitized_programs
 gzip -dc "$h5ex" >ph5example.c
 ok "ph5example builds with h5pcc.mpich -shlib" h5pcc.mpich $san -shlib -o ph5shared ph5example.c
 ok "ground truth: it loads libhdf5 (shared)" sh -c 'ldd ph5shared | grep -q "libhdf5[._]"'
