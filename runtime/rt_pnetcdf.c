@@ -540,15 +540,15 @@ static int call_counter(enum nc_op op, enum nc_kind kind)
 	return first[op] + (int)kind;
 }
 
-static void nc_io_end(struct nc_io *io, int r, const char *name, int ncid, int varid, enum nc_op op,
-		      int collective, const struct nc_shape *s, rt_nc_handle filetype)
+/* What a read or write (from io->t0 to t1) did, on its variable's record. */
+static void nc_io_record(struct nc_io *io, int r, const char *name, int ncid, int varid,
+			 enum nc_op op, int collective, const struct nc_shape *s,
+			 rt_nc_handle filetype, double t1)
 {
-	double t1 = rt_now();
-	int err = errno, is_write = op == NC_PUT || op == NC_IPUT || op == NC_BPUT;
+	int is_write = op == NC_PUT || op == NC_IPUT || op == NC_BPUT;
 	int64_t key[RT_ACCESS_KEY] = {0}, elements = -1, bytes = 0, points = -1;
 	struct nc_var *v = &io->v;
 
-	rt_above = (struct rt_above){NULL, NULL, NULL};
 	/* The whole variable's shape, and a record variable's that a write may have grown. */
 	if (r == NC_OK && io->rec && (s->kind == NC_VAR || (v->record && is_write)))
 		var_ask(ncid, varid, 1, v);
@@ -583,6 +583,77 @@ static void nc_io_end(struct nc_io *io, int r, const char *name, int ncid, int v
 		rt_layer_io(io->rec, is_write, bytes, key, io->t0, t1);
 	}
 	rt_unlock();
+}
+
+static void nc_io_end(struct nc_io *io, int r, const char *name, int ncid, int varid, enum nc_op op,
+		      int collective, const struct nc_shape *s, rt_nc_handle filetype)
+{
+	double t1 = rt_now();
+	int err = errno;
+
+	rt_above = (struct rt_above){NULL, NULL, NULL};
+	nc_io_record(io, r, name, ncid, varid, op, collective, s, filetype, t1);
+	rt_end(RT_IN_PNETCDF);
+	errno = err;
+}
+
+/*
+ * The multi-variable reads and writes (mput, mget): one call, a request
+ * per variable, each counted on its variable as the call of its kind
+ * (ncmpi_mput_vara_all's requests as collective put_vara calls), with its
+ * bytes and access and an even share of the call's time; what the call
+ * issued underneath is its variable's when all its requests are on one,
+ * else the file's.  A failed call counts once, on the file.
+ */
+static int nc_m_begin(int ncid, int num, const int *varids, double *t0)
+{
+	struct rt_record *file, *var = NULL;
+	struct nc_var v;
+	int i = 1;
+
+	if (!nc_layer_on() || !rt_begin(RT_IN_PNETCDF))
+		return 0;
+	while (varids && i < num && varids[i] == varids[0])
+		i++;
+	if (varids && num > 0 && i == num)
+		var = nc_var_of(ncid, varids[0], &file, &v);
+	else {
+		rt_lock();
+		file = nc_file_of(ncid);
+		rt_unlock();
+	}
+	above_set(var ? var : file);
+	*t0 = rt_now();
+	return 1;
+}
+
+static void nc_m_end(int r, const char *name, int ncid, int num, const int *varids, enum nc_op op,
+		     int collective, enum nc_kind kind, long long *const *starts,
+		     long long *const *counts, long long *const *strides, double t0)
+{
+	double t1 = rt_now(), share = num > 0 ? (t1 - t0) / num : 0;
+	int err = errno, i;
+
+	rt_above = (struct rt_above){NULL, NULL, NULL};
+	if (r != NC_OK) {
+		struct rt_record *file;
+
+		rt_lock();
+		if ((file = nc_file_of(ncid)))
+			rt_record_failure(file, IOA_MOD_PNETCDF_FILE, name, r);
+		rt_unlock();
+	}
+	for (i = 0; r == NC_OK && varids && i < num; i++) {
+		struct nc_io io;
+		const struct nc_shape shape =
+			shape_of(kind, starts ? starts[i] : NULL, counts ? counts[i] : NULL,
+				 strides ? strides[i] : NULL, 0, NULL, NULL);
+
+		io.rec = nc_var_of(ncid, varids[i], &io.file, &io.v);
+		io.t0 = t0 + share * i;
+		nc_io_record(&io, r, name, ncid, varids[i], op, collective, &shape, 0,
+			     t0 + share * (i + 1));
+	}
 	rt_end(RT_IN_PNETCDF);
 	errno = err;
 }
@@ -690,3 +761,63 @@ static void nc_io_end(struct nc_io *io, int r, const char *name, int ncid, int v
 
 RT_NC_IO_CALLS(RT_NC_IO_DEFINE)
 RT_NC_VARD_CALLS(RT_NC_VARD_DEFINE)
+
+/* The multi-variable forms' parameters, arguments and arrays of starts, counts and strides. */
+#define RT_NC_MP_var(B, F) (int ncid, int num, int *varids, B *const *bufs F)
+#define RT_NC_MA_var(F)	   (ncid, num, varids, bufs F)
+#define RT_NC_MS_var	   NULL, NULL, NULL
+#define RT_NC_MP_var1(B, F) \
+	(int ncid, int num, int *varids, long long *const *starts, B *const *bufs F)
+#define RT_NC_MA_var1(F) (ncid, num, varids, starts, bufs F)
+#define RT_NC_MS_var1	 starts, NULL, NULL
+#define RT_NC_MP_vara(B, F)                                                                  \
+	(int ncid, int num, int *varids, long long *const *starts, long long *const *counts, \
+	 B *const *bufs F)
+#define RT_NC_MA_vara(F) (ncid, num, varids, starts, counts, bufs F)
+#define RT_NC_MS_vara	 starts, counts, NULL
+#define RT_NC_MP_vars(B, F)                                                                  \
+	(int ncid, int num, int *varids, long long *const *starts, long long *const *counts, \
+	 long long *const *strides, B *const *bufs F)
+#define RT_NC_MA_vars(F) (ncid, num, varids, starts, counts, strides, bufs F)
+#define RT_NC_MS_vars	 starts, counts, strides
+#define RT_NC_MP_varm(B, F)                                                                  \
+	(int ncid, int num, int *varids, long long *const *starts, long long *const *counts, \
+	 long long *const *strides, long long *const *imaps, B *const *bufs F)
+#define RT_NC_MA_varm(F) (ncid, num, varids, starts, counts, strides, imaps, bufs F)
+#define RT_NC_MS_varm	 starts, counts, strides
+/* The flexible forms: a buffer count and an MPI datatype per request (an array, passed on). */
+#define RT_NC_MFLEXP_FLEX , const long long *bufcounts, const void *datatypes
+#define RT_NC_MFLEXA_FLEX , bufcounts, datatypes
+#define RT_NC_MFLEXP_TYPED
+#define RT_NC_MFLEXA_TYPED
+#define RT_NC_MBUF_mput		      void
+#define RT_NC_MBUF_mget		      void
+#define RT_NC_OP_mput		      NC_PUT
+#define RT_NC_OP_mget		      NC_GET
+#define RT_NC_KIND_var		      NC_VAR
+#define RT_NC_KIND_var1		      NC_VAR1
+#define RT_NC_KIND_vara		      NC_VARA
+#define RT_NC_KIND_vars		      NC_VARS
+#define RT_NC_KIND_varm		      NC_VARM
+#define RT_NC_MPARAMS(op, kind, flex) RT_NC_MP_##kind(RT_NC_MBUF_##op, RT_NC_MFLEXP_##flex)
+
+#define RT_NC_M_DEFINE(op, kind, ctype, all, flex)                                           \
+	RT_EXPORT int rt_nc_##op##_##kind##ctype##all RT_NC_MPARAMS(op, kind, flex) __asm__( \
+		"ncmpi_" #op "_" #kind #ctype #all);                                         \
+	RT_EXPORT int rt_nc_##op##_##kind##ctype##all RT_NC_MPARAMS(op, kind, flex)          \
+	{                                                                                    \
+		static int(*real) RT_NC_MPARAMS(op, kind, flex);                             \
+		const char *name = "ncmpi_" #op "_" #kind #ctype #all;                       \
+		double t0;                                                                   \
+		int r;                                                                       \
+		if (!real && !nc_resolve(name, (void *)&real))                               \
+			return NC_INTERNAL;                                                  \
+		if (!nc_m_begin(ncid, num, varids, &t0))                                     \
+			return real RT_NC_MA_##kind(RT_NC_MFLEXA_##flex);                    \
+		r = real RT_NC_MA_##kind(RT_NC_MFLEXA_##flex);                               \
+		nc_m_end(r, name, ncid, num, varids, RT_NC_OP_##op, RT_NC_COLL##all,         \
+			 RT_NC_KIND_##kind, RT_NC_MS_##kind, t0);                            \
+		return r;                                                                    \
+	}
+
+RT_NC_M_CALLS(RT_NC_M_DEFINE)

@@ -26,7 +26,9 @@
  *
  *	Y(operation, access kind, C type suffix, _all or nothing, FLEX or TYPED)
  *
- * The vard calls (an MPI file type) are in RT_NC_VARD_CALLS.
+ * The vard calls (an MPI file type) are in RT_NC_VARD_CALLS, and the
+ * multi-variable ones (mput, mget: a request per variable, of var, var1,
+ * vara, vars or varm) in RT_NC_M_CALLS, with Y as above.
  */
 #ifndef RT_PNETCDF_CALLS_H
 #define RT_PNETCDF_CALLS_H
@@ -59,15 +61,16 @@
 	  (ncid, count, requests, statuses), WAIT, ncid, 1)
 
 /* Every C type form of one call, and its flexible form. */
-#define RT_NC_FORMS(Y, op, kind, all)                                                            \
-	Y(op, kind, , all, FLEX)                                                                 \
-	Y(op, kind, _text, all, TYPED)                                                           \
-	Y(op, kind, _schar, all, TYPED)                                                          \
-	Y(op, kind, _uchar, all, TYPED) Y(op, kind, _short, all, TYPED)                          \
-		Y(op, kind, _ushort, all, TYPED) Y(op, kind, _int, all, TYPED)                   \
-			Y(op, kind, _uint, all, TYPED) Y(op, kind, _long, all, TYPED)            \
-				Y(op, kind, _float, all, TYPED) Y(op, kind, _double, all, TYPED) \
-					Y(op, kind, _longlong, all, TYPED)                       \
+#define RT_NC_FORMS(Y, op, kind, all)                                                  \
+	Y(op, kind, , all, FLEX)                                                       \
+	Y(op, kind, _text, all, TYPED)                                                 \
+	Y(op, kind, _schar, all, TYPED)                                                \
+	Y(op, kind, _uchar, all, TYPED)                                                \
+	Y(op, kind, _short, all, TYPED) Y(op, kind, _ushort, all, TYPED)               \
+		Y(op, kind, _int, all, TYPED) Y(op, kind, _uint, all, TYPED)           \
+			Y(op, kind, _long, all, TYPED) Y(op, kind, _float, all, TYPED) \
+				Y(op, kind, _double, all, TYPED)                       \
+					Y(op, kind, _longlong, all, TYPED)             \
 						Y(op, kind, _ulonglong, all, TYPED)
 
 #define RT_NC_KINDS(Y, op, all)       \
@@ -76,13 +79,22 @@
 	RT_NC_FORMS(Y, op, vara, all) \
 	RT_NC_FORMS(Y, op, vars, all) RT_NC_FORMS(Y, op, varm, all) RT_NC_FORMS(Y, op, varn, all)
 
-#define RT_NC_IO_CALLS(Y)                                                       \
-	RT_NC_KINDS(Y, put, )                                                   \
-	RT_NC_KINDS(Y, put, _all)                                               \
-	RT_NC_KINDS(Y, get, )                                                   \
-	RT_NC_KINDS(Y, get, _all) RT_NC_KINDS(Y, iput, ) RT_NC_KINDS(Y, iget, ) \
-		RT_NC_KINDS(Y, bput, )
+#define RT_NC_IO_CALLS(Y)         \
+	RT_NC_KINDS(Y, put, )     \
+	RT_NC_KINDS(Y, put, _all) \
+	RT_NC_KINDS(Y, get, )     \
+	RT_NC_KINDS(Y, get, _all) \
+	RT_NC_KINDS(Y, iput, ) RT_NC_KINDS(Y, iget, ) RT_NC_KINDS(Y, bput, )
 
 #define RT_NC_VARD_CALLS(Y) Y(put, ) Y(put, _all) Y(get, ) Y(get, _all)
+
+#define RT_NC_M_KINDS(Y, op, all)     \
+	RT_NC_FORMS(Y, op, var, all)  \
+	RT_NC_FORMS(Y, op, var1, all) \
+	RT_NC_FORMS(Y, op, vara, all) RT_NC_FORMS(Y, op, vars, all) RT_NC_FORMS(Y, op, varm, all)
+
+#define RT_NC_M_CALLS(Y)         \
+	RT_NC_M_KINDS(Y, mput, ) \
+	RT_NC_M_KINDS(Y, mput, _all) RT_NC_M_KINDS(Y, mget, ) RT_NC_M_KINDS(Y, mget, _all)
 
 #endif

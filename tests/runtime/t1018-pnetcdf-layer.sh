@@ -4,9 +4,9 @@
 # (packaging/install-deps fetches it), built with mpicc.openmpi against
 # Debian's libpnetcdf (which is built on Open MPI) and run on 2 ranks:
 # blocking collective writes and reads, non-blocking and buffered writes
-# with their waits, the flexible API, varn, vard (MPI derived types),
-# record variables, mapped (varm) writes, independent mode, whole-variable
-# reads, and one file per thread.  Ground truth that is not ours:
+# with their waits, the flexible API, varn, vard (MPI derived types), a
+# multi-variable write (mput), record variables, mapped (varm) writes,
+# independent mode, whole-variable reads, and one file per thread.  Ground truth that is not ours:
 #   - ltrace of each program without the runtime: each rank's PnetCDF calls,
 #     with the variable ids, starts and counts they passed (Open MPI held to
 #     the components it needs there: ltrace stops at every library loaded);
@@ -26,7 +26,7 @@ src=/var/cache/ioatlas/sources/pnetcdf_1.12.3.orig.tar.xz
 [ -r /usr/include/pnetcdf.h ] || skip_all "no pnetcdf.h (libpnetcdf-dev)"
 python=/usr/bin/python3
 
-plan 35
+plan 36
 
 work="$TEST_TMP/work"
 mkdir -p "$work/plain" "$work/traced" "$work/ioatlas" "$work/lt"
@@ -42,14 +42,14 @@ ex=pnetcdf-1.12.3/examples
 # The programs, in order, each with the file it writes or the writer's it reads.
 programs="C/put_vara:put_vara C/get_vara:put_vara C/nonblocking_write:nonblocking_write
 C/flexible_api:flexible_api C/put_varn_int:put_varn_int C/vard_int:vard_int C/time_var:time_var
-C/transpose:transpose C/bput_varn_uint:bput_varn_uint C/i_varn_int64:i_varn_int64
+C/transpose:transpose C/bput_varn_uint:bput_varn_uint C/i_varn_int64:i_varn_int64 C/mput:mput
 tutorial/pnetcdf-write-standard:standard tutorial/pnetcdf-read-standard:standard"
 built=0
 for p in $programs; do
 	prog=${p%%:*}
 	mpicc.openmpi -O2 -o "${prog##*/}" "$ex/$prog.c" -lpnetcdf >>build.log 2>&1 || built=1
 done
-is "$built" 0 "PnetCDF's 12 example programs build with mpicc.openmpi against libpnetcdf" ||
+is "$built" 0 "PnetCDF's 13 example programs build with mpicc.openmpi against libpnetcdf" ||
 	diag "$(cat build.log)"
 ok "ground truth: they load libpnetcdf (shared)" sh -c 'ldd put_vara | grep -q libpnetcdf'
 
@@ -63,7 +63,9 @@ ok "ground truth: they load libpnetcdf (shared)" sh -c 'ldd put_vara | grep -q l
 	echo 'int ncmpi_inq_varid(int, string, addr);'
 	nm -D "$(ldd put_vara | awk '/libpnetcdf/ { print $3 }')" |
 		awk '$2 == "T" && $3 ~ /^ncmpi_(i|b)?(put|get)_var/ {
-			print "int " $3 "(int, int, array(long,5)*, array(long,5)*, array(long,5)*);" }'
+			print "int " $3 "(int, int, array(long,5)*, array(long,5)*, array(long,5)*);" }
+		$2 == "T" && $3 ~ /^ncmpi_m(put|get)_var/ {
+			print "int " $3 "(int, int, array(int,arg2)*, addr, addr, addr);" }'
 } >nc.conf
 run_all() { # mode: plain, traced or ioatlas
 	local mode=$1 p prog base file st=0
@@ -73,7 +75,7 @@ run_all() { # mode: plain, traced or ioatlas
 		plain) ompi_run 2 120 "./$base" "$file" >"$mode.$base.out" 2>&1 ;;
 		traced) OMPI_MCA_btl=self,vader OMPI_MCA_pml=ob1 OMPI_MCA_osc=pt2pt \
 			OMPI_MCA_coll=basic,libnbc,tuned,self OMPI_MCA_io=romio321 \
-			ompi_run 2 120 sh -c "exec ltrace -A 5 -s 4096 -F '$work/nc.conf' -e 'ncmpi_*@MAIN' \
+			ompi_run 2 120 sh -c "exec ltrace -A 4096 -s 4096 -F '$work/nc.conf' -e 'ncmpi_*@MAIN' \
 			-o '$work/lt/$base.'\$OMPI_COMM_WORLD_RANK './$base' '$file'" >"$mode.$base.out" 2>&1 ;;
 		ioatlas)
 			mkdir -p "$work/logs/$base"
@@ -180,6 +182,16 @@ for path in sys.argv[2:]:
             counters[current, 'PNETCDF_FILE_REDEFS'] += 1
         elif fn in ('ncmpi_def_var', 'ncmpi_inq_varid'):
             counters[current + ':' + args[1].strip('"'), 'PNETCDF_VAR_OPENS'] += 1
+        elif re.match(r'ncmpi_m(put|get)_(var1|vara|vars|varm|var)(_[a-z]+)?(_all)?$', fn):
+            # One request per variable id listed: each counted as the call of its kind.
+            op, kind, ctype, coll = re.match(
+                r'ncmpi_m(put|get)_(var1|vara|vars|varm|var)(_(?!all$)[a-z]+)?(_all)?$', fn).groups()
+            for vid in longs(args[2]) or []:
+                var = current + ':' + decl[current, vid][0]
+                how = ('COLL_' if coll else 'INDEP_') + ('WRITES' if op == 'put' else 'READS')
+                counters[var, 'PNETCDF_VAR_' + how] += 1
+                counters[var, 'PNETCDF_VAR_' + op.upper() + '_' + kinds[kind]] += 1
+                exact[var] = False
         elif io.match(fn):
             nb, op, kind, ctype, coll = io.match(fn).groups()
             v, size, nd = decl[current, int(args[1])]
@@ -236,10 +248,11 @@ is "$(pick 'VAR_(I|B)?(PUT|GET)_VAR[1ASMND]? ' ours.txt)" \
 exact=$(pick 'VAR_BYTES_' truth.txt | cut -d' ' -f1 | sort -u)
 is "$(for v in $exact; do grep -E "^$v PNETCDF_VAR_BYTES_" ours.txt; done)" "$(pick 'VAR_BYTES_' truth.txt)" \
 	"bytes of every variable read or written by subarrays: the elements of each call's counts times the type's size"
-# varn and vard calls name their elements through arrays of arrays and MPI
-# types; these programs write no element twice: the bytes written are the
-# elements the file holds that are not the fill value ("_" in ncmpidump).
-written=$(for v in $(awk '$1 ~ /^(put_varn_int|vard_int)\.nc$/ { print $1 ":" $2 ":" $4 }' vars.txt); do
+# varn, vard and mput calls name their elements through arrays of arrays
+# and MPI types; these programs write no element twice: the bytes written
+# are the elements the file holds that are not the fill value ("_" in
+# ncmpidump).
+written=$(for v in $(awk '$1 ~ /^(put_varn_int|vard_int|mput)\.nc$/ { print $1 ":" $2 ":" $4 }' vars.txt); do
 	IFS=: read -r f name size <<<"$v"
 	ncmpidump -v "$name" "ioatlas/$f" | sed -n '/^data:/,$p' | sed '1d' |
 		tr ',;=' '\n\n\n' | awk -v k="$f:$name" -v size="$size" -v var="$name" '
@@ -248,7 +261,7 @@ written=$(for v in $(awk '$1 ~ /^(put_varn_int|vard_int)\.nc$/ { print $1 ":" $2
 done | LC_ALL=C sort)
 is "$(for v in $(echo "$written" | cut -d' ' -f1); do
 	echo "$v $(awk -v k="$v" '$1 == k && $2 == "PNETCDF_VAR_BYTES_WRITTEN" { print $3 }' ours.txt)"; done)" \
-	"$written" "varn and vard writes: each variable's bytes, as the elements the file holds written"
+	"$written" "varn, vard and mput writes: each variable's bytes, as the elements the file holds written"
 # Per program: a file written by one and read by another has a record in each log.
 acc() {
 	local l
@@ -281,9 +294,13 @@ mpiio=$(awk -F '\t' '$1 == "MPI-IO" && $4 ~ /_(READS|WRITES|OPENS)$/ { n += $5 }
 above=$(awk -F '\t' '$1 ~ /^PNETCDF_/ && $4 ~ /_MPIIO_SUBCALLS$/ { n += $5 } END { print n + 0 }' parsed.txt)
 ok "the MPI-IO opens, reads and writes ($mpiio) all ran inside PnetCDF calls ($above counted there)" \
 	test "$mpiio" -gt 0 -a "$above" -ge "$mpiio"
-is "$(awk -F '\t' '$1 == "PNETCDF_VAR" { v[$6, $4] += $5; n[$6] = 1 }
+# (mput.nc aside: an mput's requests, several a call, share the call's MPI-IO calls.)
+is "$(awk -F '\t' '$1 == "PNETCDF_VAR" && $6 !~ /\/mput\.nc:/ { v[$6, $4] += $5; n[$6] = 1 }
 	END { for (k in n) if (v[k, "PNETCDF_VAR_COLL_WRITES"] + v[k, "PNETCDF_VAR_COLL_READS"] > v[k, "PNETCDF_VAR_MPIIO_SUBCALLS"]) print k }' parsed.txt)" \
 	"" "every blocking collective read and write issued MPI-IO calls, counted on its variable"
+is "$(awk -F '\t' '$1 == "PNETCDF_VAR" && $6 ~ /\/mput\.nc:var$/ && $4 == "PNETCDF_VAR_MPIIO_SUBCALLS" { n += $5 }
+	END { print (n > 0) ? "counted" : "none" }' parsed.txt)" counted \
+	"mput's calls, all on one variable: what they issued underneath counted on it"
 # put_vara's file: its header (from one rank) and its variable (from all), each byte once.
 header=$(ncoffsets ioatlas/put_vara.nc | awk '$1 == "size" && $2 == "=" { print $3; exit }')
 extent=$(ncoffsets ioatlas/put_vara.nc | awk '/start file offset/ { s = $NF } /end +file offset/ { e = $NF }
