@@ -1823,17 +1823,11 @@ struct tr_expand {
 	double scale[TR_CLASSES];  /* second pass: the rank's totals over those */
 };
 
-/* An HDF5 call: traced after the calls it made underneath, whose times are the rank's. */
-static int layer_call(const struct ioa_trace_sig *sig)
-{
-	return sig->module == IOA_MOD_H5F || sig->module == IOA_MOD_H5D;
-}
-
 static int duration_class(const struct ioa_trace_sig *sig)
 {
 	if (sig->module == IOA_TRACE_MPI)
 		return TR_SYNC;
-	return sig->flags & IOA_TR_SUB || layer_call(sig) ? -1 : TR_IO;
+	return sig->flags & IOA_TR_SUB || ioa_trace_layer_call(sig) ? -1 : TR_IO;
 }
 
 /*
@@ -1943,7 +1937,7 @@ static int expand_range(struct tr_expand *x, size_t from, size_t to, unsigned de
 				      : 0;
 			e.duration = hist_at(&n->leaf.dur, golden_pos(exec, n->execs, n->step),
 					     n->execs, size, index);
-			if (x->fn && layer_call(n->leaf.sig)) {
+			if (x->fn && ioa_trace_layer_call(n->leaf.sig)) {
 				/* It ended with the last of its calls underneath. */
 				e.gap *= x->sec_per_tick;
 				e.duration *= x->sec_per_tick;

@@ -40,6 +40,7 @@
 #include <stdint.h>
 
 #include "ioa_buf.h"
+#include "ioa_counters.h" /* enum ioa_module */
 
 /* Written: 5 (HDF5 calls, IOA_TR_UNDER).  Read: 2 to 5. */
 #define IOA_TRACE_VERSION 5u
@@ -179,6 +180,12 @@ struct ioa_trace_sig {
 	unsigned flags;	  /* IOA_TR_* */
 	int err;
 };
+
+/* An HDF5 call (version 5): traced after the calls it made underneath (IOA_TR_UNDER). */
+static inline int ioa_trace_layer_call(const struct ioa_trace_sig *sig)
+{
+	return sig->module == IOA_MOD_H5F || sig->module == IOA_MOD_H5D;
+}
 
 /* How one of a leaf's numbers is modelled. */
 struct ioa_trace_model {

@@ -149,12 +149,6 @@ static int on_loop_end(void *arg, unsigned depth)
 	return 0;
 }
 
-/* A call of HDF5 (the trace's HDF5 events, IOA_TR_UNDER). */
-static int layer_call(const struct ioa_trace_sig *sig)
-{
-	return sig->module == IOA_MOD_H5F || sig->module == IOA_MOD_H5D;
-}
-
 static int on_leaf(void *arg, unsigned depth, const struct ioa_trace_leaf *leaf)
 {
 	struct walked *w = arg;
@@ -164,7 +158,7 @@ static int on_leaf(void *arg, unsigned depth, const struct ioa_trace_leaf *leaf)
 	if (leaf->sig->flags & IOA_TR_SUB)
 		return 0;
 	/* HDF5's calls, or those it made underneath: one level is replayed, not both. */
-	if (w->hdf5 ? (leaf->sig->flags & IOA_TR_UNDER) != 0 : layer_call(leaf->sig))
+	if (w->hdf5 ? (leaf->sig->flags & IOA_TR_UNDER) != 0 : ioa_trace_layer_call(leaf->sig))
 		return 0;
 	if (!(n = push(w)))
 		return -ENOMEM;
@@ -673,7 +667,7 @@ static const struct call *call_of(const struct ioa_trace_sig *sig)
 	size_t i;
 
 	/* An HDF5 call that failed is not replayed (its cause is not in the trace). */
-	if (layer_call(sig) && (sig->flags & IOA_TR_FAILED))
+	if (ioa_trace_layer_call(sig) && (sig->flags & IOA_TR_FAILED))
 		return NULL;
 	for (i = 0; i < sizeof(calls) / sizeof(calls[0]); i++)
 		if (calls[i].module == sig->module && !strcmp(calls[i].name, sig->name))
@@ -806,7 +800,7 @@ static int emit_call(struct gfun *f, size_t k, const char *indent)
 	rc = rc ? rc : number(f, k, 1, &len);
 	/* The file's slot, or an MPI call's communicator slot (and aux: request, new slot). */
 	rc = rc ? rc : number(f, k, IOA_TRACE_SLOT, &file);
-	if (!rc && (n->sig->module == IOA_TRACE_MPI || layer_call(n->sig)))
+	if (!rc && (n->sig->module == IOA_TRACE_MPI || ioa_trace_layer_call(n->sig)))
 		rc = number(f, k, 2, &aux);
 	/* The explicit lists' execution counter, when a number needs it. */
 	if (!rc &&
@@ -2353,7 +2347,7 @@ static int traced_hdf5(struct gen *g)
 		if (ioa_trace_rank_open(&g->t, g->t.groups[i].ranks[0], &tr))
 			continue;
 		for (k = 0; k < tr.nsigs && !yes; k++)
-			yes = layer_call(&tr.sigs[k]);
+			yes = ioa_trace_layer_call(&tr.sigs[k]);
 		ioa_trace_rank_close(&tr);
 	}
 	return yes;

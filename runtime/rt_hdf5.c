@@ -397,7 +397,9 @@ static int file_recorded(char *path, size_t flen)
 /*
  * A call's trace event (rt_trace_layer()): the record it is on (the
  * call's own by default), its three numbers, and per dimension one event
- * of each name in dim_op before it, of three numbers each.
+ * of each name in dim_op before it, of three numbers each.  Only the head
+ * is cleared for each call (the dimensions are 1.5 KiB): dim holds what
+ * ndims and dim_op say was written.
  */
 struct h5_event {
 	struct rt_record *rec;
@@ -406,6 +408,14 @@ struct h5_event {
 	const char *dim_op[2];
 	int64_t dim[2][H5_MAX_RANK][3];
 };
+
+static void h5_event_start(struct h5_event *ev, struct rt_record *rec)
+{
+	ev->rec = rec;
+	ev->v[0] = ev->v[1] = ev->v[2] = 0;
+	ev->ndims = 0;
+	ev->dim_op[0] = ev->dim_op[1] = NULL;
+}
 
 /* A trace event's aux for a read or write: how it was made. */
 #define H5_EV_COLLECTIVE 1 /* collective MPI-IO transfer */
@@ -419,7 +429,6 @@ struct h5_access {
 	int regular;		    /* a regular hyperslab */
 	int collective;		    /* the transfer list asks for collective MPI-IO */
 	int64_t key[RT_ACCESS_KEY]; /* the access as Darshan keeps it (rt_records.h) */
-	struct h5_event ev;	    /* per dimension: start, count, stride; block */
 };
 
 /*
@@ -431,7 +440,8 @@ struct h5_access {
  * space.
  */
 static void access_of(struct h5_asking *a, rt_hid_t dset, rt_hid_t mtype, rt_hid_t mspace,
-		      rt_hid_t fspace, rt_hid_t dxpl, int64_t elem, struct h5_access *x)
+		      rt_hid_t fspace, rt_hid_t dxpl, int64_t elem, struct h5_access *x,
+		      struct h5_event *ev)
 {
 	rt_hsize_t start[H5_MAX_RANK], stride[H5_MAX_RANK], count[H5_MAX_RANK], block[H5_MAX_RANK];
 	rt_hid_t space = fspace == H5_ALL ? -1 : fspace;
@@ -439,7 +449,7 @@ static void access_of(struct h5_asking *a, rt_hid_t dset, rt_hid_t mtype, rt_hid
 	int k, n, mode = 0;
 
 	memset(x, 0, sizeof(*x));
-	x->ev.v[2] = H5_EV_IRREGULAR;
+	ev->v[2] = H5_EV_IRREGULAR;
 	if (elem <= 0 && ASKABLE(a, H5Tget_size))
 		elem = (int64_t)RT_H5_ASK(H5Tget_size)(mtype);
 	if (fspace == H5_ALL && ASKABLE(a, H5Dget_space))
@@ -450,7 +460,7 @@ static void access_of(struct h5_asking *a, rt_hid_t dset, rt_hid_t mtype, rt_hid
 		points = RT_H5_ASK(H5Sget_select_npoints)(space);
 		n = space_dims(a, space, count, NULL);
 		if (x->sel == H5_SEL_ALL || fspace == H5_ALL)
-			x->ev.v[2] = H5_EV_ALL;
+			ev->v[2] = H5_EV_ALL;
 		if (x->sel == H5_SEL_HYPERSLABS && ASKABLE(a, H5Sis_regular_hyperslab) &&
 		    RT_H5_ASK(H5Sis_regular_hyperslab)(space) > 0) {
 			x->regular = 1;
@@ -462,13 +472,16 @@ static void access_of(struct h5_asking *a, rt_hid_t dset, rt_hid_t mtype, rt_hid
 						(int64_t)(count[n - 1 - k] * block[n - 1 - k]);
 					x->key[6 + k] = (int64_t)stride[n - 1 - k];
 				}
-				x->ev = (struct h5_event){.ndims = n,
-							  .dim_op = {"H5S_hyperslab", "H5S_block"}};
+				ev->v[2] = 0;
+				ev->ndims = n;
+				ev->dim_op[0] = "H5S_hyperslab";
+				ev->dim_op[1] = "H5S_block";
 				for (k = 0; k < n; k++) {
-					x->ev.dim[0][k][0] = (int64_t)start[k];
-					x->ev.dim[0][k][1] = (int64_t)count[k];
-					x->ev.dim[0][k][2] = (int64_t)stride[k];
-					x->ev.dim[1][k][0] = (int64_t)block[k];
+					ev->dim[0][k][0] = (int64_t)start[k];
+					ev->dim[0][k][1] = (int64_t)count[k];
+					ev->dim[0][k][2] = (int64_t)stride[k];
+					ev->dim[1][k][0] = (int64_t)block[k];
+					ev->dim[1][k][1] = ev->dim[1][k][2] = 0;
 				}
 			}
 		}
@@ -483,8 +496,8 @@ static void access_of(struct h5_asking *a, rt_hid_t dset, rt_hid_t mtype, rt_hid
 	if (dxpl > 0 && ASKABLE(a, H5Pget_dxpl_mpio) &&
 	    RT_H5_ASK(H5Pget_dxpl_mpio)(dxpl, &mode) >= 0)
 		x->collective = mode == H5_MPIO_COLLECTIVE;
-	x->ev.v[1] = x->bytes;
-	x->ev.v[2] |= x->collective ? H5_EV_COLLECTIVE : 0;
+	ev->v[1] = x->bytes;
+	ev->v[2] |= x->collective ? H5_EV_COLLECTIVE : 0;
 }
 
 /* Whether an object opened by H5Oopen is a dataset. */
@@ -524,6 +537,7 @@ static void dataset_facts(struct h5_asking *a, rt_hid_t dset, int all, int64_t *
 				ev->dim[0][k][0] = (int64_t)dims[k];
 				/* H5S_UNLIMITED (all ones) as -1 */
 				ev->dim[0][k][1] = (int64_t)max[k];
+				ev->dim[0][k][2] = 0; /* the chunk, below */
 			}
 		}
 		if (ASKABLE(a, H5Sclose))
@@ -668,7 +682,7 @@ static int64_t h5_fapl_comm(rt_hid_t fapl)
 	int err, before;                                                                        \
 	uint64_t mark;                                                                          \
 	struct rt_record *rt_rec = NULL, *rt_file = NULL;                                       \
-	struct h5_event rt_ev = {0};                                                            \
+	struct h5_event rt_ev;                                                                  \
 	if (!RT_H5_RESOLVED(name))                                                              \
 		return (ret)-1;                                                                 \
 	if (!h5_layer_on(RT_H5_SLOT(name)) || !rt_begin(RT_IN_HDF5))                            \
@@ -689,7 +703,7 @@ static int64_t h5_fapl_comm(rt_hid_t fapl)
 	err = errno;                                                                            \
 	rt_trace_under = 0;                                                                     \
 	rt_above = (struct rt_above){NULL, NULL, NULL};                                         \
-	rt_ev.rec = rt_rec;                                                                     \
+	h5_event_start(&rt_ev, rt_rec);                                                         \
 	if (r >= 0 && rt_rec)                                                                   \
 		post;                                                                           \
 	rt_lock();                                                                              \
@@ -810,21 +824,16 @@ static int64_t h5_fapl_comm(rt_hid_t fapl)
 			    : (rt_ev.rec = NULL, 0)))
 
 /* H5Dread, H5Dwrite: what moved, asked after a success (every identifier then valid). */
-#define RT_H5_BODY_DIO(ret, name, args, is_write, dset_e, mtype_e, mspace_e, fspace_e, dxpl_e)     \
-	struct h5_access access;                                                                   \
-	struct h5_asking asking;                                                                   \
-	int64_t elem = 0;                                                                          \
-	RT_H5_WRAP(                                                                                \
-		ret, name, args, (void)0,                                                          \
-		(rt_rec = h5_open_of(dset_e, IOA_MOD_H5D, &rt_file),                               \
-		 elem = rt_rec ? rt_rec->counters[H5D_DATATYPE_SIZE] : 0),                         \
-		{                                                                                  \
-			RT_H5_ASKING(name, access_of(&asking, dset_e, mtype_e, mspace_e, fspace_e, \
-						     dxpl_e, elem, &access));                      \
-			rt_ev = access.ev;                                                         \
-			rt_ev.rec = rt_rec;                                                        \
-		},                                                                                 \
-		h5_dataset_io(rt_rec, is_write, &access, t0, t1))
+#define RT_H5_BODY_DIO(ret, name, args, is_write, dset_e, mtype_e, mspace_e, fspace_e, dxpl_e) \
+	struct h5_access access;                                                               \
+	struct h5_asking asking;                                                               \
+	int64_t elem = 0;                                                                      \
+	RT_H5_WRAP(ret, name, args, (void)0,                                                   \
+		   (rt_rec = h5_open_of(dset_e, IOA_MOD_H5D, &rt_file),                        \
+		    elem = rt_rec ? rt_rec->counters[H5D_DATATYPE_SIZE] : 0),                  \
+		   RT_H5_ASKING(name, access_of(&asking, dset_e, mtype_e, mspace_e, fspace_e,  \
+						dxpl_e, elem, &access, &rt_ev)),               \
+		   h5_dataset_io(rt_rec, is_write, &access, t0, t1))
 
 #define RT_H5_BODY_DFLUSH(ret, name, args, dset_e)                                               \
 	RT_H5_WRAP(ret, name, args, (void)0, rt_rec = h5_open_of(dset_e, IOA_MOD_H5D, &rt_file), \
