@@ -84,16 +84,18 @@
 #ifdef RT_STATIC
 /*
  * A static link (libioatlas.a, -Wl,--wrap): each wrapper is __wrap_<name>,
- * the linker gives the real call as __real_<name>, and the queries are
- * weak references to the program's HDF5 (NULL when it lacks one).  One
- * HDF5, the program's.
+ * the linker gives the real call as __real_<name>, a weak reference (an
+ * HDF5 before 1.14 has no multi-dataset nor asynchronous calls), and the
+ * queries are weak references to the program's HDF5 (NULL when it lacks
+ * one).  One HDF5, the program's.
  */
-#define RT_H5_SYM(name)				"__wrap_" #name
-#define RT_H5_REAL_DECL(ret, name, params, ...) extern ret __real_##name params;
-#define RT_H5_RESOLVED(name)			1
-#define RT_H5_REAL(name)			__real_##name
-#define RT_H5_SLOT(name)			NULL
-#define RT_H5_QUERY_WEAK(ret, name, params)	extern ret name params __attribute__((weak));
+#define RT_H5_SYM(name) "__wrap_" #name
+#define RT_H5_REAL_DECL(ret, name, params, ...) \
+	extern ret __real_##name params __attribute__((weak));
+#define RT_H5_RESOLVED(name)		    (__real_##name != NULL)
+#define RT_H5_REAL(name)		    __real_##name
+#define RT_H5_SLOT(name)		    NULL
+#define RT_H5_QUERY_WEAK(ret, name, params) extern ret name params __attribute__((weak));
 RT_H5_QUERIES(RT_H5_QUERY_WEAK)
 #undef RT_H5_QUERY_WEAK
 #else
@@ -676,7 +678,7 @@ static int64_t h5_fapl_comm(rt_hid_t fapl)
  * 0, and the program sees the errno the call left.  A wrapper that cannot
  * find the real function returns -1.
  */
-#define RT_H5_WRAP(ret, name, args, pre, find, post, handler)                                   \
+#define RT_H5_WRAP(ret, name, op, args, pre, find, post, handler)                               \
 	ret r;                                                                                  \
 	double t0, t1;                                                                          \
 	int err, before;                                                                        \
@@ -711,7 +713,7 @@ static int64_t h5_fapl_comm(rt_hid_t fapl)
 		rt_record_failure(rt_rec, rt_rec->module, #name, err);                          \
 	else if (rt_rec)                                                                        \
 		handler;                                                                        \
-	h5_trace(#name, &rt_ev, r < 0, err, t0, t1, mark);                                      \
+	h5_trace(#op, &rt_ev, r < 0, err, t0, t1, mark);                                        \
 	rt_unlock();                                                                            \
 	rt_end(RT_IN_HDF5);                                                                     \
 	errno = err ? err : before;                                                             \
@@ -744,30 +746,30 @@ static int64_t h5_fapl_comm(rt_hid_t fapl)
  * H5Fcreate, H5Fopen: the file's record from the name given (without a
  * ROMIO "driver:" prefix, as MPI-IO's), its properties after.
  */
-#define RT_H5_BODY_FOPEN(ret, name, args, path_e, flags_e, fapl_e)                      \
-	char fname[PATH_MAX];                                                           \
-	struct h5_asking asking;                                                        \
-	size_t flen = 0;                                                                \
-	int64_t facts[H5F_NUM_INDICES] = {0};                                           \
-	int asked = 0;                                                                  \
-	h5_copies_check();                                                              \
-	RT_H5_WRAP(                                                                     \
-		ret, name, args, flen = rt_mpi_file_path(path_e, fname, sizeof(fname)), \
-		rt_rec = flen && rt_config_path_recorded(&rt.config, fname)             \
-				 ? rt_record_get(IOA_MOD_H5F, fname, flen)              \
-				 : NULL,                                                \
-		{                                                                       \
-			RT_H5_ASKING(name, asked = file_facts(&asking, r, facts));      \
-			rt_ev.v[0] = (int64_t)(flags_e);                                \
-			rt_ev.v[2] = h5_fapl_comm(fapl_e);                              \
-		},                                                                      \
+#define RT_H5_BODY_FOPEN(ret, name, args, op, path_e, flags_e, fapl_e)                      \
+	char fname[PATH_MAX];                                                               \
+	struct h5_asking asking;                                                            \
+	size_t flen = 0;                                                                    \
+	int64_t facts[H5F_NUM_INDICES] = {0};                                               \
+	int asked = 0;                                                                      \
+	h5_copies_check();                                                                  \
+	RT_H5_WRAP(                                                                         \
+		ret, name, op, args, flen = rt_mpi_file_path(path_e, fname, sizeof(fname)), \
+		rt_rec = flen && rt_config_path_recorded(&rt.config, fname)                 \
+				 ? rt_record_get(IOA_MOD_H5F, fname, flen)                  \
+				 : NULL,                                                    \
+		{                                                                           \
+			RT_H5_ASKING(name, asked = file_facts(&asking, r, facts));          \
+			rt_ev.v[0] = (int64_t)(flags_e);                                    \
+			rt_ev.v[2] = h5_fapl_comm(fapl_e);                                  \
+		},                                                                          \
 		h5_file_open(rt_rec, r, asked ? facts : NULL, t0, t1))
 
 /*
  * H5Pset_fapl_mpio: made whatever the runtime's state; after a success the
  * list's communicator is remembered for the files it opens.
  */
-#define RT_H5_BODY_FAPL(ret, name, args, fapl_e, comm_e)                             \
+#define RT_H5_BODY_FAPL(ret, name, args, op, fapl_e, comm_e)                         \
 	ret r;                                                                       \
 	int err;                                                                     \
 	if (!RT_H5_RESOLVED(name))                                                   \
@@ -784,13 +786,14 @@ static int64_t h5_fapl_comm(rt_hid_t fapl)
 	}                                                                            \
 	return r;
 
-#define RT_H5_BODY_FFLUSH(ret, name, args, object_e)                                 \
-	RT_H5_WRAP(ret, name, args, (void)0, rt_rec = h5_file_of(object_e), (void)0, \
+#define RT_H5_BODY_FFLUSH(ret, name, args, op, object_e)                                 \
+	RT_H5_WRAP(ret, name, op, args, (void)0, rt_rec = h5_file_of(object_e), (void)0, \
 		   (rt_rec->counters[H5F_FLUSHES]++, meta_time(rt_rec, t0, t1)))
 
-#define RT_H5_BODY_FCLOSE(ret, name, args, file_e)                                               \
-	RT_H5_WRAP(ret, name, args, (void)0, rt_rec = h5_open_of(file_e, IOA_MOD_H5F, &rt_file), \
-		   (void)0, h5_close(file_e, rt_rec, t0, t1))
+#define RT_H5_BODY_FCLOSE(ret, name, args, op, file_e)                          \
+	RT_H5_WRAP(ret, name, op, args, (void)0,                                \
+		   rt_rec = h5_open_of(file_e, IOA_MOD_H5F, &rt_file), (void)0, \
+		   h5_close(file_e, rt_rec, t0, t1))
 
 /*
  * H5Dcreate*, H5Dopen*, H5Oopen: the dataset's name before; its record
@@ -800,14 +803,14 @@ static int64_t h5_fapl_comm(rt_hid_t fapl)
  * after: the shape every time, element size and chunks when it was
  * created or is new to the runtime.
  */
-#define RT_H5_BODY_DOPEN(ret, name, args, loc_e, name_e, created, deprecated, any)               \
+#define RT_H5_BODY_DOPEN(ret, name, args, op, loc_e, name_e, created, deprecated, any)           \
 	struct h5_asking asking;                                                                 \
 	char dname[PATH_MAX + 256];                                                              \
 	size_t dlen = 0, flen = 0;                                                               \
 	int64_t facts[H5D_NUM_INDICES] = {0};                                                    \
 	int all = 1, dset = !(any);                                                              \
 	RT_H5_WRAP(                                                                              \
-		ret, name, args,                                                                 \
+		ret, name, op, args,                                                             \
 		dlen = dataset_name(&asking, RT_H5_SLOT(name), loc_e, name_e, dname,             \
 				    sizeof(dname), &flen),                                       \
 		(rt_file = rt_rec =                                                              \
@@ -824,29 +827,47 @@ static int64_t h5_fapl_comm(rt_hid_t fapl)
 			    : (rt_ev.rec = NULL, 0)))
 
 /* H5Dread, H5Dwrite: what moved, asked after a success (every identifier then valid). */
-#define RT_H5_BODY_DIO(ret, name, args, is_write, dset_e, mtype_e, mspace_e, fspace_e, dxpl_e) \
-	struct h5_access access;                                                               \
-	struct h5_asking asking;                                                               \
-	int64_t elem = 0;                                                                      \
-	RT_H5_WRAP(ret, name, args, (void)0,                                                   \
-		   (rt_rec = h5_open_of(dset_e, IOA_MOD_H5D, &rt_file),                        \
-		    elem = rt_rec ? rt_rec->counters[H5D_DATATYPE_SIZE] : 0),                  \
-		   RT_H5_ASKING(name, access_of(&asking, dset_e, mtype_e, mspace_e, fspace_e,  \
-						dxpl_e, elem, &access, &rt_ev)),               \
+#define RT_H5_BODY_DIO(ret, name, args, op, is_write, dset_e, mtype_e, mspace_e, fspace_e, dxpl_e) \
+	struct h5_access access;                                                                   \
+	struct h5_asking asking;                                                                   \
+	int64_t elem = 0;                                                                          \
+	RT_H5_WRAP(ret, name, op, args, (void)0,                                                   \
+		   (rt_rec = h5_open_of(dset_e, IOA_MOD_H5D, &rt_file),                            \
+		    elem = rt_rec ? rt_rec->counters[H5D_DATATYPE_SIZE] : 0),                      \
+		   RT_H5_ASKING(name, access_of(&asking, dset_e, mtype_e, mspace_e, fspace_e,      \
+						dxpl_e, elem, &access, &rt_ev)),                   \
 		   h5_dataset_io(rt_rec, is_write, &access, t0, t1))
 
-#define RT_H5_BODY_DFLUSH(ret, name, args, dset_e)                                               \
-	RT_H5_WRAP(ret, name, args, (void)0, rt_rec = h5_open_of(dset_e, IOA_MOD_H5D, &rt_file), \
-		   (void)0, (rt_rec->counters[H5D_FLUSHES]++, meta_time(rt_rec, t0, t1)))
+/*
+ * H5Dread_multi, H5Dwrite_multi (1.14): each dataset's part is a read or
+ * write of its own (h5_multi_io()).  What the call issued underneath counts
+ * on the dataset when every part is of one, else on the first recorded
+ * part's file.
+ */
+#define RT_H5_BODY_MIO(ret, name, args, op, is_write, count_e, dsets_e, mtypes_e, mspaces_e,       \
+		       fspaces_e, dxpl_e)                                                          \
+	struct h5_asking asking;                                                                   \
+	RT_H5_WRAP(ret, name, op, args, (void)0, rt_rec = h5_multi_of(count_e, dsets_e, &rt_file), \
+		   (h5_multi_io(&asking, RT_H5_SLOT(name), #op, is_write, count_e, dsets_e,        \
+				mtypes_e, mspaces_e, fspaces_e, dxpl_e, t0, t1, mark),             \
+		    rt_ev.rec = NULL),                                                             \
+		   (void)0)
 
-#define RT_H5_BODY_DCLOSE(ret, name, args, dset_e)                                               \
-	RT_H5_WRAP(ret, name, args, (void)0, rt_rec = h5_open_of(dset_e, IOA_MOD_H5D, &rt_file), \
-		   (void)0, h5_close(dset_e, rt_rec, t0, t1))
+#define RT_H5_BODY_DFLUSH(ret, name, args, op, dset_e)                          \
+	RT_H5_WRAP(ret, name, op, args, (void)0,                                \
+		   rt_rec = h5_open_of(dset_e, IOA_MOD_H5D, &rt_file), (void)0, \
+		   (rt_rec->counters[H5D_FLUSHES]++, meta_time(rt_rec, t0, t1)))
+
+#define RT_H5_BODY_DCLOSE(ret, name, args, op, dset_e)                          \
+	RT_H5_WRAP(ret, name, op, args, (void)0,                                \
+		   rt_rec = h5_open_of(dset_e, IOA_MOD_H5D, &rt_file), (void)0, \
+		   h5_close(dset_e, rt_rec, t0, t1))
 
 /* H5Oclose, H5Idec_ref: a file's or dataset's identifier that goes away is closed. */
-#define RT_H5_BODY_OCLOSE(ret, name, args, object_e, last_e)                                      \
-	RT_H5_WRAP(ret, name, args, (void)0, rt_rec = h5_open_of(object_e, 0, &rt_file), (void)0, \
-		   (void)((last_e) == 0 ? (h5_close(object_e, rt_rec, t0, t1), 1)                 \
+#define RT_H5_BODY_OCLOSE(ret, name, args, op, object_e, last_e)                             \
+	RT_H5_WRAP(ret, name, op, args, (void)0, rt_rec = h5_open_of(object_e, 0, &rt_file), \
+		   (void)0,                                                                  \
+		   (void)((last_e) == 0 ? (h5_close(object_e, rt_rec, t0, t1), 1)            \
 					: (rt_ev.rec = NULL, 0)))
 
 /* The handlers, under the lock. */
@@ -975,10 +996,75 @@ static void h5_dataset_io(struct rt_record *rec, int is_write, const struct h5_a
 	rt_layer_io(rec, is_write, x->bytes, x->key, t0, t1);
 }
 
-#define RT_H5_DEFINE(ret, name, params, args, kind, ...)                    \
+/*
+ * The record a multi-dataset call's calls underneath count on: the
+ * dataset every part is of, else the first recorded part's file (*file
+ * then NULL).  Under the lock.
+ */
+static struct rt_record *h5_multi_of(size_t count, const rt_hid_t *dsets, struct rt_record **file)
+{
+	struct rt_record *first = NULL, *rec, *f;
+	size_t i;
+	int one = 1;
+
+	for (i = 0; dsets && i < count; i++) {
+		rec = h5_open_of(dsets[i], IOA_MOD_H5D, &f);
+		if (!first && rec) {
+			first = rec;
+			*file = f;
+		}
+		one = one && rec == first;
+	}
+	if (first && !one) {
+		first = *file;
+		*file = NULL;
+	}
+	return first;
+}
+
+/*
+ * After a multi-dataset call succeeded, each part on its dataset as a read
+ * or write of its own (op in the trace), with an even share of the call's
+ * time; asked and recorded part by part, so no part's dimensions wait in
+ * memory for the others.
+ */
+static void h5_multi_io(struct h5_asking *a, const void *slot, const char *op, int is_write,
+			size_t count, const rt_hid_t *dsets, const rt_hid_t *mtypes,
+			const rt_hid_t *mspaces, const rt_hid_t *fspaces, rt_hid_t dxpl, double t0,
+			double t1, uint64_t mark)
+{
+	double share = count ? (t1 - t0) / (double)count : 0;
+	struct rt_record *rec, *file;
+	struct h5_access x;
+	struct h5_event ev;
+	int64_t elem;
+	size_t i;
+
+	for (i = 0; i < count; i++) {
+		double s = t0 + share * (double)i, e = s + share;
+
+		rt_lock();
+		rec = h5_open_of(dsets[i], IOA_MOD_H5D, &file);
+		elem = rec ? rec->counters[H5D_DATATYPE_SIZE] : 0;
+		rt_unlock();
+		if (!rec)
+			continue;
+		h5_event_start(&ev, rec);
+		ask_begin(a, slot);
+		access_of(a, dsets[i], mtypes[i], mspaces[i], fspaces[i], dxpl, elem, &x, &ev);
+		ask_end(a);
+		rt_lock();
+		h5_dataset_io(rec, is_write, &x, s, e);
+		/* The parts after the first follow it with no compute between. */
+		h5_trace(op, &ev, 0, 0, s, e, i ? (uint64_t)s : mark);
+		rt_unlock();
+	}
+}
+
+#define RT_H5_DEFINE(ret, name, params, args, op, kind, ...)                \
 	RT_EXPORT ret rt_h5_wrapper_##name params __asm__(RT_H5_SYM(name)); \
 	RT_EXPORT ret rt_h5_wrapper_##name params                           \
 	{                                                                   \
-		RT_H5_BODY_##kind(ret, name, args, __VA_ARGS__)             \
+		RT_H5_BODY_##kind(ret, name, args, op, __VA_ARGS__)         \
 	}
 RT_HDF5_CALLS(RT_H5_DEFINE)

@@ -131,6 +131,24 @@ ioa_records() {
 # ioa_result JSON ANALYSIS EXPR: a Python expression over an analysis's
 # result r in a report's JSON (`ioatlas report --json`): codes is the list of
 # its finding codes, f(CODE) its finding of that code.
+# ioa_h5_records LOG DIR: the HDF5 records of a log as hdf5_truth.py prints
+# ltrace's truth, names relative to DIR, summed over ranks: "file:/dataset
+# opens reads writes c|-" (c: a collective transfer) and "file opens".
+ioa_h5_records() {
+	"$IOA_CMD" parse "$1" | awk -F '\t' -v dir="$2/" '
+	($1 == "H5D" || $1 == "H5F") { name = $6; sub(dir, "", name); v[$1, name, $4] += $5; n[$1, name] = 1 }
+	END {
+		for (k in n) {
+			split(k, p, SUBSEP)
+			if (p[1] == "H5D")
+				print p[2], v[k, "H5D_OPENS"], v[k, "H5D_READS"], v[k, "H5D_WRITES"], \
+					(v[k, "H5D_USE_MPIIO_COLLECTIVE"] ? "c" : "-")
+			else
+				print p[2], v[k, "H5F_OPENS"]
+		}
+	}' | LC_ALL=C sort
+}
+
 # ioa_report_files JSON MODULE DIR: a report's files table, the rows of one
 # module: "file reads writes bytes" (DIR/ taken off the names), sorted.
 ioa_report_files() {

@@ -72,76 +72,13 @@ done
 log=$(ioa_only_log "$logs")
 ok "the job leaves one log" test -n "$log"
 
-# truth: per (file, dataset) what ltrace saw over all ranks: "file:/dataset
-# opens reads writes collective" (opens: creates and opens; collective: reads
-# and writes with a transfer list set collective), "file opens", and per
-# dataset its accesses, "access file:/dataset D1 D2 count" (the file space's
-# hyperslab, count x block per dimension, D1 the last).
-"$python" - lt.* >truth.txt <<'EOF'
-import collections, os, re, sys
-sys.path.insert(0, os.path.join(os.environ['IOA_SOURCE_DIR'], 'tests/lib'))
-from ltrace_args import split
-call = re.compile(r'^(?:\S+->)?(H5\w+)\((.*)\)\s+= (-?\w+)')
-dsets = collections.defaultdict(lambda: [0, 0, 0, 0])
-access = collections.defaultdict(collections.Counter)
-files = collections.Counter()
-
-def dims(arg):
-    return [int(v) for v in arg.strip('[] ').split(',')] if arg != 'nil' else None
-
-for path in sys.argv[1:]:
-    fname, dname, coll, sel = {}, {}, set(), {}
-    for line in open(path):
-        m = call.match(line)
-        if not m:
-            continue
-        fn, args, ret = m.group(1), split(m.group(2)), m.group(3)
-        if ret.startswith('-'):
-            continue
-        if fn in ('H5Fcreate', 'H5Fopen'):
-            fname[ret] = os.path.basename(args[0].strip('"'))
-            files[fname[ret]] += 1
-        elif fn in ('H5Dcreate2', 'H5Dopen2'):
-            dname[ret] = fname[args[0]] + ':/' + args[1].strip('"').lstrip('/')
-            dsets[dname[ret]][0] += 1
-        elif fn == 'H5Pset_dxpl_mpio' and args[1] == '1':
-            coll.add(args[0])
-        elif fn == 'H5Sselect_hyperslab':
-            count, block = dims(args[4]), dims(args[5])
-            sel[args[0]] = [c * (block[i] if block else 1) for i, c in enumerate(count)]
-        elif fn in ('H5Dread', 'H5Dwrite'):
-            d = dsets[dname[args[0]]]
-            d[1 if fn == 'H5Dread' else 2] += 1
-            d[3] += args[4] in coll
-            access[dname[args[0]]][tuple(reversed(sel[args[3]]))] += 1
-for k in sorted(dsets):
-    print(k, *dsets[k])
-for k in sorted(files):
-    print(k, files[k])
-for k in sorted(access):
-    for a, n in sorted(access[k].items()):
-        print('access', k, *a, n)
-EOF
+# truth: per file and dataset what ltrace saw over all ranks (tests/lib/hdf5_truth.py).
+"$python" "$IOA_SOURCE_DIR/tests/lib/hdf5_truth.py" lt.* >truth.txt
 diag "what ltrace saw:" "$(cat truth.txt)"
 like "$(cat truth.txt)" '^ParaEg1.h5:/Data1 [0-9]+ [0-9]+ [1-9][0-9]* [1-9]' \
 	"ground truth: ltrace saw collective writes of ParaEg1.h5's datasets"
 
-# ours LOG DIR: the same lines from the log's shared records (rank -1) or the sum of its ranks'.
-ours() {
-	"$IOA_CMD" parse "$1" | awk -F '\t' -v dir="$2/" '
-	($1 == "H5D" || $1 == "H5F") { name = $6; sub(dir, "", name); v[$1, name, $4] += $5; n[$1, name] = 1 }
-	END {
-		for (k in n) {
-			split(k, p, SUBSEP)
-			if (p[1] == "H5D")
-				print p[2], v[k, "H5D_OPENS"], v[k, "H5D_READS"], v[k, "H5D_WRITES"], \
-					(v[k, "H5D_USE_MPIIO_COLLECTIVE"] ? "c" : "-")
-			else
-				print p[2], v[k, "H5F_OPENS"]
-		}
-	}' | LC_ALL=C sort
-}
-ours "$log" "$work/ioatlas" >ours.txt
+ioa_h5_records "$log" "$work/ioatlas" >ours.txt
 is "$(awk '{ print $1, $2, $3, $4 }' ours.txt)" \
 	"$(awk '$1 != "access" { print $1, $2, $3, $4 }' truth.txt | LC_ALL=C sort)" \
 	"one record per file and dataset, with the opens, reads and writes ltrace saw"
@@ -245,7 +182,7 @@ logs=$(ioa_logdir)
 ok "it runs on 4 MPICH ranks, no preload" sh -c "cd '$work/static' && IOATLAS_LOGDIR='$logs' \
 	timeout 120 mpiexec.mpich -n 4 -genv IOATLAS_LOGDIR '$logs' '$work/ph5static' -c \
 	-f '$work/static/' >'$work/static.out' 2>&1"
-is "$(ours "$(ioa_only_log "$logs")" "$work/static" | awk '{ print $1, $2, $3, $4 }')" \
+is "$(ioa_h5_records "$(ioa_only_log "$logs")" "$work/static" | awk '{ print $1, $2, $3, $4 }')" \
 	"$(awk '$1 != "access" { print $1, $2, $3, $4 }' truth.txt | LC_ALL=C sort)" \
 	"linked statically: one record per file and dataset, with the opens, reads and writes ltrace saw"
 
