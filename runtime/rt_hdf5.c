@@ -84,15 +84,22 @@
 #ifdef RT_STATIC
 /*
  * A static link (libioatlas.a, -Wl,--wrap): each wrapper is __wrap_<name>,
- * the linker gives the real call as __real_<name>, a weak reference (an
- * HDF5 before 1.14 has no multi-dataset nor asynchronous calls), and the
- * queries are weak references to the program's HDF5 (NULL when it lacks
- * one).  One HDF5, the program's.
+ * the linker gives the real call as __real_<name>: a weak reference for
+ * the calls since 1.13 (an older HDF5 has none, and a weak reference pulls
+ * nothing out of an archive: they live beside calls of 1.10's, which are
+ * strong references), and the queries are weak references to the
+ * program's HDF5 (NULL when it lacks one).  One HDF5, the program's.
  */
-#define RT_H5_SYM(name) "__wrap_" #name
-#define RT_H5_REAL_DECL(ret, name, params, ...) \
+#define RT_H5_SYM(name)				"__wrap_" #name
+#define RT_H5_REAL_DECL(ret, name, params, ...) extern ret __real_##name params;
+#define RT_H5_REAL_DECL_WEAK(ret, name, params, ...) \
 	extern ret __real_##name params __attribute__((weak));
-#define RT_H5_RESOLVED(name)		    (__real_##name != NULL)
+/* Through a variable: the address of a function declared strong is never NULL (-Waddress). */
+#define RT_H5_RESOLVED(name)                                              \
+	__extension__({                                                   \
+		__typeof__(&__real_##name) volatile rt_p = __real_##name; \
+		rt_p != NULL;                                             \
+	})
 #define RT_H5_REAL(name)		    __real_##name
 #define RT_H5_SLOT(name)		    NULL
 #define RT_H5_QUERY_WEAK(ret, name, params) extern ret name params __attribute__((weak));
@@ -263,7 +270,12 @@ static int h5_layer_on(const void *slot)
 	return state > 0;
 }
 
+#ifdef RT_STATIC
+RT_HDF5_CALLS_1_10(RT_H5_REAL_DECL)
+RT_HDF5_CALLS_1_14(RT_H5_REAL_DECL_WEAK)
+#else
 RT_HDF5_CALLS(RT_H5_REAL_DECL)
+#endif
 
 /*
  * The open files and datasets by identifier (rt_handles.h): a dataset
