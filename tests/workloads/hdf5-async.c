@@ -55,8 +55,8 @@ int main(int argc, char **argv)
 	for (q = 0; q < QUARTERS; q++) {
 		start[0] = (hsize_t)q * count[0];
 		if (H5Sselect_hyperslab(space, H5S_SELECT_SET, start, NULL, count, NULL) < 0 ||
-		    H5Dwrite_async(dset, H5T_NATIVE_INT, mspace, space, H5P_DEFAULT,
-				   buf + start[0], es) < 0)
+		    H5Dwrite_async(dset, H5T_NATIVE_INT, mspace, space, H5P_DEFAULT, buf + start[0],
+				   es) < 0)
 			return fail("H5Dwrite_async");
 		writes++;
 		wbytes += (long long)(count[0] * sizeof(int));
