@@ -149,6 +149,30 @@ ioa_h5_records() {
 	}' | LC_ALL=C sort
 }
 
+# ioa_h5_unshared LOG PARTS: the datasets of a log whose reads and writes
+# did not each move a 1/PARTS share of the dataset (its points times its
+# element size): "name written writes read reads share"; nothing when all did.
+ioa_h5_unshared() {
+	"$IOA_CMD" parse "$1" | awk -F '\t' -v parts="$2" '$1 == "H5D" && $2 == -1 { v[$6, $4] = $5; n[$6] = 1 }
+	END { for (k in n) {
+		share = v[k, "H5D_DATASPACE_NPOINTS"] * v[k, "H5D_DATATYPE_SIZE"] / parts
+		if (share <= 0 || v[k, "H5D_BYTES_WRITTEN"] != v[k, "H5D_WRITES"] * share ||
+		    v[k, "H5D_BYTES_READ"] != v[k, "H5D_READS"] * share)
+			print k, v[k, "H5D_BYTES_WRITTEN"], v[k, "H5D_WRITES"], v[k, "H5D_BYTES_READ"], \
+				v[k, "H5D_READS"], share
+	} }'
+}
+
+# ioa_h5_accesses LOG DIR: a log's datasets' most common accesses as
+# hdf5_truth.py prints them: "access file:/dataset D1 D2 count".
+ioa_h5_accesses() {
+	"$IOA_CMD" parse "$1" | awk -F '\t' -v dir="$2/" '
+		$1 == "H5D" && $2 == -1 { name = $6; sub(dir, "", name); v[name, $4] = $5; n[name] = 1 }
+		END { for (k in n) for (a = 1; a <= 4; a++) if (v[k, "H5D_ACCESS" a "_COUNT"] > 0)
+			print "access", k, v[k, "H5D_ACCESS" a "_LENGTH_D1"], v[k, "H5D_ACCESS" a "_LENGTH_D2"],
+				v[k, "H5D_ACCESS" a "_COUNT"] }' | LC_ALL=C sort
+}
+
 # ioa_report_files JSON MODULE DIR: a report's files table, the rows of one
 # module: "file reads writes bytes" (DIR/ taken off the names), sorted.
 ioa_report_files() {

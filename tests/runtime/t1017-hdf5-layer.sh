@@ -105,27 +105,12 @@ facts() {
 is "$(facts)" "$(cat facts.txt)" "each dataset's dimensions, points, element size and chunks as the file holds them"
 
 # Bytes: each rank selects a 1/4 share of the dataset per read or write.
-bytes=$("$IOA_CMD" parse "$log" | awk -F '\t' '$1 == "H5D" && $2 == -1 { v[$6, $4] = $5; n[$6] = 1 }
-	END { for (k in n) {
-		share = v[k, "H5D_DATASPACE_NPOINTS"] * v[k, "H5D_DATATYPE_SIZE"] / 4
-		if (v[k, "H5D_BYTES_WRITTEN"] != v[k, "H5D_WRITES"] * share ||
-		    v[k, "H5D_BYTES_READ"] != v[k, "H5D_READS"] * share)
-			print k, v[k, "H5D_BYTES_WRITTEN"], v[k, "H5D_WRITES"], v[k, "H5D_BYTES_READ"], \
-				v[k, "H5D_READS"], share
-	} }')
-is "$bytes" "" "bytes read and written: each call a quarter of the dataset's points times 4 bytes"
+is "$(ioa_h5_unshared "$log" 4)" "" "bytes read and written: each call a quarter of the dataset's points times 4 bytes"
 is "$("$IOA_CMD" parse "$log" | awk -F '\t' '$1 == "H5D" && $4 == "H5D_REGULAR_HYPERSLAB_SELECTS" { s += $5 }
 	$1 == "H5D" && ($4 == "H5D_READS" || $4 == "H5D_WRITES") { n += $5 }
 	END { print (s == n && n > 0) ? "all" : s " of " n }')" all \
 	"every read and write a regular hyperslab (the program's H5Sselect_hyperslab blocks)"
-accesses() {
-	"$IOA_CMD" parse "$log" | awk -F '\t' -v dir="$work/ioatlas/" '
-		$1 == "H5D" && $2 == -1 { name = $6; sub(dir, "", name); v[name, $4] = $5; n[name] = 1 }
-		END { for (k in n) for (a = 1; a <= 4; a++) if (v[k, "H5D_ACCESS" a "_COUNT"] > 0)
-			print "access", k, v[k, "H5D_ACCESS" a "_LENGTH_D1"], v[k, "H5D_ACCESS" a "_LENGTH_D2"],
-				v[k, "H5D_ACCESS" a "_COUNT"] }' | LC_ALL=C sort
-}
-is "$(accesses)" "$(grep '^access' truth.txt | LC_ALL=C sort)" \
+is "$(ioa_h5_accesses "$log" "$work/ioatlas")" "$(grep '^access' truth.txt | LC_ALL=C sort)" \
 	"each dataset's accesses: the hyperslabs' lengths per dimension and how often, as ltrace saw them selected"
 
 # Multi-layer: what each dataset's reads and writes issued underneath.

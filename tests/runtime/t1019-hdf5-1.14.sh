@@ -100,21 +100,8 @@ is "$(awk 'NF == 5 { print $1, $5 }' ours.txt)" \
 	"$(awk '$1 != "access" && NF == 5 { print $1, ($5 ? "c" : "-") }' truth.txt | LC_ALL=C sort)" \
 	"collective transfers where ltrace saw a collective transfer list used"
 # Each rank reads and writes a quarter of its dataset, as the program's own check confirms.
-bytes=$("$IOA_CMD" parse "$log" | awk -F '\t' '$1 == "H5D" && $2 == -1 { v[$6, $4] = $5; n[$6] = 1 }
-	END { for (k in n) {
-		share = v[k, "H5D_DATASPACE_NPOINTS"] * v[k, "H5D_DATATYPE_SIZE"] / 4
-		if (share <= 0 || v[k, "H5D_BYTES_WRITTEN"] != v[k, "H5D_WRITES"] * share ||
-		    v[k, "H5D_BYTES_READ"] != v[k, "H5D_READS"] * share)
-			print k, v[k, "H5D_BYTES_WRITTEN"], v[k, "H5D_WRITES"], v[k, "H5D_BYTES_READ"], \
-				v[k, "H5D_READS"], share
-	} }')
-is "$bytes" "" "bytes read and written: each call a quarter of the dataset's points times its element size"
-accesses=$("$IOA_CMD" parse "$log" | awk -F '\t' -v dir="$work/ioatlas/" '
-	$1 == "H5D" && $2 == -1 { name = $6; sub(dir, "", name); v[name, $4] = $5; n[name] = 1 }
-	END { for (k in n) for (a = 1; a <= 4; a++) if (v[k, "H5D_ACCESS" a "_COUNT"] > 0)
-		print "access", k, v[k, "H5D_ACCESS" a "_LENGTH_D1"], v[k, "H5D_ACCESS" a "_LENGTH_D2"],
-			v[k, "H5D_ACCESS" a "_COUNT"] }' | LC_ALL=C sort)
-is "$accesses" "$(grep '^access' truth.txt | LC_ALL=C sort)" \
+is "$(ioa_h5_unshared "$log" 4)" "" "bytes read and written: each call a quarter of the dataset's points times its element size"
+is "$(ioa_h5_accesses "$log" "$work/ioatlas")" "$(grep '^access' truth.txt | LC_ALL=C sort)" \
 	"each dataset's accesses: the hyperslabs' lengths per dimension and how often, as ltrace saw them selected"
 
 # underneath LOG: "MPI-IO calls, those counted underneath HDF5's calls".
