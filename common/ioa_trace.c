@@ -141,6 +141,7 @@ static int decode_group(struct ioa_cursor *c, struct ioa_trace_group *g, uint64_
 
 	if (c->overrun || nranks == 0 || nranks > TR_MAX_RANKS || nranks > c->left)
 		return -EINVAL;
+	g->version = (uint32_t)version;
 	g->nranks = (uint32_t)nranks;
 	if (!(g->ranks = calloc(nranks, sizeof(*g->ranks))))
 		return -ENOMEM;
@@ -1407,6 +1408,7 @@ static int parse_tables(struct tr_parse *p)
 {
 	struct ioa_trace_rank *r = p->r;
 	struct ioa_cursor *c = &p->shape;
+	unsigned per_comm = r->group->version >= 6 ? IOA_TRACE_COMM_VALUES : 2;
 	uint64_t n, i;
 	int rc = 0;
 
@@ -1443,8 +1445,8 @@ static int parse_tables(struct tr_parse *p)
 	}
 	r->nfiles = (uint32_t)ioa_cursor_uvar(c);
 	r->ncomms = (uint32_t)ioa_cursor_uvar(c);
-	if (c->overrun ||
-	    IOA_TRH_COUNT + (uint64_t)r->nfiles + 2ull * r->ncomms > r->group->nvalues)
+	if (c->overrun || IOA_TRH_COUNT + (uint64_t)r->nfiles + (uint64_t)per_comm * r->ncomms >
+				  r->group->nvalues)
 		return -EINVAL;
 	for (i = 0; i < IOA_TRH_COUNT; i++)
 		rc = rc ? rc : next_value(p, &r->header[i]);
@@ -1459,8 +1461,11 @@ static int parse_tables(struct tr_parse *p)
 		r->files[i] = (uint64_t)id;
 	}
 	for (i = 0; i < r->ncomms && !rc; i++) {
+		r->comms[i].leader = -1;
 		rc = next_value(p, &r->comms[i].size);
 		rc = rc ? rc : next_value(p, &r->comms[i].rank);
+		if (per_comm > 2)
+			rc = rc ? rc : next_value(p, &r->comms[i].leader);
 	}
 	return rc;
 }

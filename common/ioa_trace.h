@@ -42,8 +42,13 @@
 #include "ioa_buf.h"
 #include "ioa_counters.h" /* enum ioa_module */
 
-/* Written: 5 (HDF5 calls, IOA_TR_UNDER).  Read: 2 to 5. */
-#define IOA_TRACE_VERSION 5u
+/*
+ * Written: 6 (communicators' leaders; MPI_File_open's communicator).  Read:
+ * 2 to 6.
+ */
+#define IOA_TRACE_VERSION 6u
+/* The numbers kept per communicator since version 6 (size, rank, leader); 2 before. */
+#define IOA_TRACE_COMM_VALUES 3
 
 /*
  * Numbers kept per call: file offset (MPI: peer or root), length in bytes,
@@ -65,7 +70,7 @@
 #define IOA_TR_REMOVE 0x08u /* the call removed the file (unlink, rmdir, rename source) */
 #define IOA_TR_READ   0x10u
 #define IOA_TR_WRITE  0x20u
-#define IOA_TR_HINTS  0x40u /* MPI_File_open: aux is 1 + the string index of its hints */
+#define IOA_TR_HINTS  0x40u /* MPI_File_open: err is the string index of its hints */
 #define IOA_TR_ID     0x80u /* MPI-IO call: aux is its id, which sub-calls refer to */
 /*
  * Made inside an HDF5 call, which is traced after it (version 5): a kernel
@@ -147,6 +152,7 @@ struct ioa_trace_group {
 	size_t table_len;
 	unsigned char *times;
 	size_t times_len;
+	uint32_t version; /* the trace's */
 };
 
 struct ioa_trace {
@@ -241,6 +247,7 @@ struct ioa_trace_leaf {
 
 struct ioa_trace_comm {
 	int64_t size, rank; /* the communicator's size and this rank's rank in it */
+	int64_t leader;	    /* the world rank of its rank 0 (version 6), else -1 */
 };
 
 /* One expanded call. */

@@ -914,7 +914,8 @@ static int emit_call(struct gfun *f, size_t k, const char *indent)
 			if ((n->sig->flags & IOA_TR_HINTS) && n->sig->err >= 0 &&
 			    (uint32_t)n->sig->err < tr.nstrings)
 				hints = tr.strings[n->sig->err];
-			rc = ioa_buf_addf(b, "k_mpi_open(FILE_OF(%s), %s, ", F, O);
+			/* The communicator: its slot + 1 in the length. */
+			rc = ioa_buf_addf(b, "k_mpi_open(FILE_OF(%s), %s, %s, ", F, O, L);
 			rc = rc ? rc : literal(b, (const unsigned char *)hints, strlen(hints));
 			rc = rc ? rc : ioa_buf_addstr(b, ");");
 			ioa_trace_rank_close(&tr);
@@ -1687,7 +1688,8 @@ static const char *const prologue[] = {
 	"static inline void k_fseek(int f, int64_t o)\n{\n\tif (FP(f))\n"
 	"\t\tfseeko(fps[f], (off_t)o, SEEK_SET);\n}\n"
 	"static inline void k_fflush(int f)\n{\n\tif (FP(f))\n\t\tfflush(fps[f]);\n}\n"
-	"static inline void k_mpi_open(int f, int64_t amode, const char *hints)\n{\n"
+	"static MPI_Comm k_comm_of(int64_t comm, int f);\n"
+	"static inline void k_mpi_open(int f, int64_t amode, int64_t comm, const char *hints)\n{\n"
 	"\tMPI_Info info;\n\tchar kv[4096], *line, *save = NULL, *eq;\n\n"
 	"\tif (f < 0 || f >= NFILES)\n\t\treturn;\n\tMPI_Info_create(&info);\n"
 	"\tsnprintf(kv, sizeof(kv), \"%s\", hints);\n"
@@ -1695,7 +1697,7 @@ static const char *const prologue[] = {
 	"&save))\n"
 	"\t\tif ((eq = strchr(line, '='))) {\n\t\t\t*eq = '\\0';\n"
 	"\t\t\tMPI_Info_set(info, line, eq + 1);\n\t\t}\n"
-	"\tMPI_File_open(COMM_OF(f), path(f), (int)amode, info, &fhs[f]);\n\tunit[f] = 1;\n"
+	"\tMPI_File_open(k_comm_of(comm, f), path(f), (int)amode, info, &fhs[f]);\n\tunit[f] = 1;\n"
 	"\tMPI_Info_free(&info);\n}\n"
 	"static inline void k_mpi_close(int f)\n{\n\tif (f >= 0 && f < NFILES && fhs[f] != "
 	"MPI_FILE_NULL)\n"
@@ -1842,7 +1844,33 @@ static const char *const prologue[] = {
 	"\tif (made > 0 && made < KCOMMS)\n\t\tcomms[made] = out;\n}\n"
 	"static inline void k_comm_dup(int64_t slot, int64_t made)\n{\n"
 	"\tMPI_Comm out = MPI_COMM_NULL;\n\tKCOMM(slot);\n\tMPI_Comm_dup(c, &out);\n"
-	"\tif (made > 0 && made < KCOMMS)\n\t\tcomms[made] = out;\n}\n",
+	"\tif (made > 0 && made < KCOMMS)\n\t\tcomms[made] = out;\n}\n"
+	"/*\n"
+	" * The communicator a file is opened on (comm: its trace slot + 1; 0: not\n"
+	" * known, then all ranks or one, COMM_OF): the world, one the kernel made\n"
+	" * as the job did (k_comm_split, k_comm_dup), else the one slotmap names\n"
+	" * for this rank: the world, the rank alone, or the members of a group,\n"
+	" * made at its first use (only the members call MPI_Comm_create_group).\n"
+	" */\n"
+	"static MPI_Comm k_comm_of(int64_t comm, int f)\n{\n"
+	"\tint64_t slot = comm - 1;\n\tint i;\n\n"
+	"\tif (comm <= 0)\n\t\treturn COMM_OF(f);\n"
+	"\tif (slot == 0)\n\t\treturn MPI_COMM_WORLD;\n"
+	"\tif (slot < KCOMMS && comms[slot])\n\t\treturn comms[slot];\n"
+	"\tfor (i = 0; i < NSLOTMAP; i++) {\n"
+	"\t\tint64_t g = slotmap[i][2];\n\n"
+	"\t\tif (slotmap[i][0] != rank || slotmap[i][1] != slot)\n\t\t\tcontinue;\n"
+	"\t\tif (g < 0)\n\t\t\treturn g == -1 ? MPI_COMM_WORLD : MPI_COMM_SELF;\n"
+	"\t\tif (!mmade[g]) {\n"
+	"\t\t\tMPI_Group world, group;\n\n"
+	"\t\t\tMPI_Comm_group(MPI_COMM_WORLD, &world);\n"
+	"\t\t\tMPI_Group_incl(world, member_at[g + 1] - member_at[g], members + member_at[g],\n"
+	"\t\t\t\t       &group);\n"
+	"\t\t\tMPI_Comm_create_group(MPI_COMM_WORLD, group, (int)g, &mcomms[g]);\n"
+	"\t\t\tMPI_Group_free(&group);\n\t\t\tMPI_Group_free(&world);\n"
+	"\t\t\tmmade[g] = 1;\n\t\t}\n"
+	"\t\treturn mcomms[g];\n\t}\n"
+	"\treturn COMM_OF(f);\n}\n",
 	NULL};
 
 static const char *const prologue_h5[] = {
@@ -1915,11 +1943,7 @@ static const char *const prologue_h5[] = {
 	"\tif (f < 0 || f >= NFILES)\n"
 	"\t\treturn;\n"
 	"\tif (h5fapl[f][0])\n"
-	"\t\tH5Pset_fapl_mpio(fapl,\n"
-	"\t\t\t\t comm == 1\t\t\t\t\t      ? MPI_COMM_WORLD\n"
-	"\t\t\t\t : comm > 1 && comm <= KCOMMS && comms[comm - 1] ? comms[comm - 1]\n"
-	"\t\t\t\t\t\t\t\t\t\t      : COMM_OF(f),\n"
-	"\t\t\t\t MPI_INFO_NULL);\n"
+	"\t\tH5Pset_fapl_mpio(fapl, k_comm_of(comm, f), MPI_INFO_NULL);\n"
 	"\tif (h5fapl[f][1] & 1)\n"
 	"\t\tH5Pset_all_coll_metadata_ops(fapl, 1);\n"
 	"\tif (h5fapl[f][1] & 2)\n"
@@ -2307,6 +2331,135 @@ static void emit_h5_files(struct gen *g)
 	put(g, "%s-1};\n", g->files.n ? ", " : "");
 }
 
+/* A communicator the trace knows by its members only: its leader and size, the ranks in it. */
+struct mcomm {
+	int64_t leader, size, last; /* last: the last rank counted in it */
+	uint32_t *ranks, n;
+};
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Per rank and communicator slot the job made no traced call for (HDF5's
+ * and ROMIO's copies, MPI_COMM_SELF), what k_comm_of() opens files on: the
+ * world (-1) or the rank alone (-2) by size, else the group of the ranks
+ * whose slot has the same leader and size (version 6 traces), when that
+ * many ranks do (else the rank is left to COMM_OF).
+ */
+/*
+ * What rank r opens files on when its trace names communicator c: -1 the
+ * world, -2 the rank alone, else the index in *m of the group with c's
+ * leader and size, to which r is added; -3 when it cannot be told.
+ */
+static int64_t comm_code(struct gen *g, struct mcomm **m, size_t *nm,
+			 const struct ioa_trace_comm *c, uint32_t r)
+{
+	struct mcomm *x;
+	size_t j;
+
+	if (c->size == 1 || c->size == g->nprocs)
+		return c->size == 1 ? -2 : -1;
+	if (c->leader < 0 || c->size < 1)
+		return -3;
+	for (j = 0; j < *nm; j++)
+		if ((*m)[j].leader == c->leader && (*m)[j].size == c->size)
+			break;
+	if (j == *nm) {
+		struct mcomm *more = realloc(*m, (*nm + 1) * sizeof(**m));
+
+		if (!more)
+			return g->failed = 1, -3;
+		*m = more;
+		more[(*nm)++] = (struct mcomm){c->leader, c->size, -1, NULL, 0};
+	}
+	x = &(*m)[j];
+	/* A rank with two copies of one communicator is in it once; past its size, none is kept. */
+	if (x->last != r && x->n <= (uint32_t)c->size) {
+		uint32_t *more = realloc(x->ranks, (x->n + 1) * sizeof(*more));
+
+		if (!more)
+			return g->failed = 1, -3;
+		x->ranks = more;
+		x->ranks[x->n++] = r;
+	}
+	x->last = r;
+	return (int64_t)j;
+}
+
+static void emit_comms(struct gen *g)
+{
+	struct mcomm *m = NULL;
+	int64_t(*map)[3] = NULL;
+	size_t nm = 0, nmap = 0, capmap = 0, i, k, j;
+	uint32_t at = 0;
+
+	for (i = 0; i < g->t.ngroups && !g->failed; i++)
+		for (k = 0; k < g->t.groups[i].nranks && !g->failed; k++) {
+			uint32_t r = g->t.groups[i].ranks[k], s;
+			struct ioa_trace_rank tr;
+
+			if (ioa_trace_rank_open(&g->t, r, &tr))
+				continue;
+			for (s = 1; s < tr.ncomms && !g->failed; s++) {
+				int64_t code = comm_code(g, &m, &nm, &tr.comms[s], r);
+
+				if (code == -3)
+					continue;
+				if (nmap == capmap) {
+					size_t cap = capmap ? 2 * capmap : 64;
+					int64_t(*more)[3] = realloc(map, cap * sizeof(*map));
+
+					if (!more) {
+						g->failed = 1;
+						break;
+					}
+					map = more;
+					capmap = cap;
+				}
+				map[nmap][0] = r;
+				map[nmap][1] = s;
+				map[nmap++][2] = code;
+			}
+			ioa_trace_rank_close(&tr);
+		}
+	put(g, "/* Communicators by membership (k_comm_of): rank, slot, -1 the world, -2 the rank "
+	       "alone,\n * or the group whose ranks are members[member_at[g]] to "
+	       "members[member_at[g + 1]]. */\n"
+	       "static const int64_t slotmap[][3] = {");
+	for (i = 0, j = 0; i < nmap; i++) {
+		int64_t code = map[i][2];
+
+		/* Two communicators with one leader and size: neither can be told. */
+		if (code >= 0 && m[code].n != (uint32_t)m[code].size)
+			continue;
+		put(g, "%s{%" PRId64 ", %" PRId64 ", %" PRId64 "}", j++ ? ", " : "", map[i][0],
+		    map[i][1], code);
+	}
+	put(g, "%s{-1, -1, -1}};\n#define NSLOTMAP %zu\nstatic const int members[] = {",
+	    j ? ", " : "", j);
+	for (i = 0; i < nm; i++) {
+		if (m[i].n == (uint32_t)m[i].size)
+			qsort(m[i].ranks, m[i].n, sizeof(*m[i].ranks), cmp_u32);
+		for (k = 0; m[i].n == (uint32_t)m[i].size && k < m[i].n; k++)
+			put(g, "%" PRIu32 ", ", m[i].ranks[k]);
+	}
+	put(g, "0};\nstatic const int member_at[] = {0");
+	for (i = 0; i < nm; i++) {
+		at += m[i].n == (uint32_t)m[i].size ? m[i].n : 0;
+		put(g, ", %" PRIu32, at);
+	}
+	put(g, "};\nstatic MPI_Comm mcomms[%zu];\nstatic char mmade[%zu];\n", nm + 1, nm + 1);
+	for (i = 0; i < nm; i++)
+		free(m[i].ranks);
+	free(m);
+	free(map);
+}
+
 /* Per file: opened by all ranks together (MPI-IO), and its size when it is an input. */
 static void emit_files(struct gen *g)
 {
@@ -2330,6 +2483,7 @@ static void emit_files(struct gen *g)
 		put(g, "%s%" PRId64, i ? ", " : "", size);
 	}
 	put(g, "%s-1};\n", g->files.n ? ", " : "");
+	emit_comms(g);
 	if (g->hdf5)
 		emit_h5_files(g);
 }

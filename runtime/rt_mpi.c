@@ -275,7 +275,7 @@ static inline void rt_note_above(void)
 		/* The runtime's own start-up is the program's wait too. */ \
 		t1 = rt_now();                                              \
 		if (rt.enabled) {                                           \
-			uint32_t world = rt_comm_slot(MPI_COMM_WORLD);      \
+			uint32_t world = rt_comm_slot(MPI_COMM_WORLD, 0);      \
 			rt_lock();                                          \
 			rt_trace_mpi(#name, world, 0, 0, -1, 0, 0, t0, t1); \
 			rt_unlock();                                        \
@@ -299,15 +299,21 @@ static inline void rt_note_above(void)
 	RT_MPI_LIBRARY_CALL(r, RT_PMPI(name) args); \
 	return r;
 
-/* Whether an info was given at open (MPIIO_HINTS), and its "key=value" lines for the log. */
-#define RT_MPI_BODY_OPEN(name, args, comm_e, path_e, amode_e, info_e, fh_e)        \
-	char hints[RT_HINTS_MAX];                                                  \
-	int comm_size = 1;                                                         \
-	RT_MPI_WRAP(name, args, rt_mpi_hints(info_e, hints, sizeof(hints));        \
-		    rt_pmpi.Comm_size(comm_e, &comm_size),                         \
-		    rt_mpiio_open(#name, comm_size > 1, path_e, amode_e,           \
-				  (info_e) != MPI_INFO_NULL, hints,                \
-				  r == MPI_SUCCESS ? (const void *)*(fh_e) : NULL, \
+/*
+ * Whether an info was given at open (MPIIO_HINTS), and its "key=value"
+ * lines for the log; traced, the communicator's slot (asked afresh: HDF5
+ * opens on copies it makes and frees).
+ */
+#define RT_MPI_BODY_OPEN(name, args, comm_e, path_e, amode_e, info_e, fh_e)                 \
+	char hints[RT_HINTS_MAX];                                                           \
+	int comm_size = 1;                                                                  \
+	uint32_t comm_slot = RT_TRACE_NO_COMM;                                              \
+	RT_MPI_WRAP(name, args, rt_mpi_hints(info_e, hints, sizeof(hints));                 \
+		    rt_pmpi.Comm_size(comm_e, &comm_size);                                  \
+		    if (rt_tracing) comm_slot = rt_comm_slot(comm_e, 1),                    \
+		    rt_mpiio_open(#name, comm_size > 1, path_e, amode_e,                    \
+				  (info_e) != MPI_INFO_NULL, hints,                         \
+				  r == MPI_SUCCESS ? (const void *)*(fh_e) : NULL, comm_slot, \
 				  r != MPI_SUCCESS, rt_mpi_err(r), t0, t1))
 
 #define RT_MPI_BODY_CLOSE(name, args, fh_e)                              \
@@ -373,8 +379,31 @@ static int64_t rt_handle_value(const void *h, size_t n)
 	return v;
 }
 
-/* The trace slot of a communicator, registered on first sight (outside the lock). */
-static uint32_t rt_comm_slot(MPI_Comm comm)
+/* The world rank of a communicator's rank 0, or -1. */
+static int rt_comm_leader(MPI_Comm comm)
+{
+	MPI_Group group, world;
+	int zero = 0, leader = -1;
+
+	if (rt_pmpi.Comm_group(comm, &group) != MPI_SUCCESS)
+		return -1;
+	if (rt_pmpi.Comm_group(MPI_COMM_WORLD, &world) == MPI_SUCCESS) {
+		if (rt_pmpi.Group_translate_ranks(group, 1, &zero, world, &leader) != MPI_SUCCESS ||
+		    leader < 0)
+			leader = -1;
+		rt_pmpi.Group_free(&world);
+	}
+	rt_pmpi.Group_free(&group);
+	return leader;
+}
+
+/*
+ * The trace slot of a communicator, registered on first sight with its
+ * size, rank and leader (outside the lock).  fresh: asked again, for a
+ * communicator that may have a freed one's handle (one just made, or a
+ * file's: HDF5 and ROMIO make and free their own copies).
+ */
+static uint32_t rt_comm_slot(MPI_Comm comm, int fresh)
 {
 	uint32_t slot;
 	int size = 1, rank = 0;
@@ -382,13 +411,13 @@ static uint32_t rt_comm_slot(MPI_Comm comm)
 	rt_lock();
 	slot = rt_trace_comm_find(RT_HANDLE(comm));
 	rt_unlock();
-	if (slot != RT_TRACE_NO_COMM || comm == MPI_COMM_NULL)
+	if ((slot != RT_TRACE_NO_COMM && !fresh) || comm == MPI_COMM_NULL)
 		return slot;
 	if (rt_pmpi.Comm_size(comm, &size) != MPI_SUCCESS ||
 	    rt_pmpi.Comm_rank(comm, &rank) != MPI_SUCCESS)
 		return RT_TRACE_NO_COMM;
 	rt_lock();
-	slot = rt_trace_comm(RT_HANDLE(comm), size, rank);
+	slot = rt_trace_comm(RT_HANDLE(comm), size, rank, rt_comm_leader(comm), fresh);
 	rt_unlock();
 	return slot;
 }
@@ -444,14 +473,14 @@ static int64_t rt_bytes(int count, MPI_Datatype dt)
 #define RT_MPI_BODY_COLL(name, args, comm_e, root_e, count_e, dt_e) \
 	uint32_t slot;                                              \
 	int64_t bytes;                                              \
-	RT_MPI_SYNC(name, args, slot = rt_comm_slot(comm_e);        \
+	RT_MPI_SYNC(name, args, slot = rt_comm_slot(comm_e, 0);        \
 		    bytes = rt_bytes(count_e, dt_e), (void)0,       \
 		    rt_trace_mpi(#name, slot, RT_TRACE_FAILED(r), root_e, bytes, 0, t0, t1))
 
 #define RT_MPI_BODY_P2P(name, args, comm_e, peer_e, count_e, dt_e, tag_e)                    \
 	uint32_t slot;                                                                       \
 	int64_t bytes;                                                                       \
-	RT_MPI_SYNC(name, args, slot = rt_comm_slot(comm_e);                                 \
+	RT_MPI_SYNC(name, args, slot = rt_comm_slot(comm_e, 0);                                 \
 		    bytes = rt_bytes(count_e, dt_e), (void)0,                                \
 		    rt_trace_mpi(#name, slot, RT_TRACE_FAILED(r), rt_relative(slot, peer_e), \
 				 bytes, tag_e, t0, t1))
@@ -460,7 +489,7 @@ static int64_t rt_bytes(int count, MPI_Datatype dt)
 	uint32_t slot;                                                                          \
 	int64_t bytes;                                                                          \
 	RT_MPI_SYNC(                                                                            \
-		name, args, slot = rt_comm_slot(comm_e);                                        \
+		name, args, slot = rt_comm_slot(comm_e, 0);                                        \
 		bytes = rt_bytes(count_e, dt_e), (void)0,                                       \
 		rt_trace_mpi(#name, slot, RT_TRACE_FAILED(r), rt_relative(slot, peer_e), bytes, \
 			     r == MPI_SUCCESS ? rt_trace_request_new(RT_HANDLE(*(req_e))) : -1, \
@@ -470,7 +499,7 @@ static int64_t rt_bytes(int count, MPI_Datatype dt)
 #define RT_MPI_BODY_SENDRECV(name, args, comm_e, dest_e, count_e, dt_e, source_e)            \
 	uint32_t slot;                                                                       \
 	int64_t bytes;                                                                       \
-	RT_MPI_SYNC(name, args, slot = rt_comm_slot(comm_e);                                 \
+	RT_MPI_SYNC(name, args, slot = rt_comm_slot(comm_e, 0);                                 \
 		    bytes = rt_bytes(count_e, dt_e), (void)0,                                \
 		    rt_trace_mpi(#name, slot, RT_TRACE_FAILED(r), rt_relative(slot, dest_e), \
 				 bytes, rt_relative(slot, source_e), t0, t1))
@@ -519,8 +548,8 @@ static int64_t rt_bytes(int count, MPI_Datatype dt)
 /* The new communicator is registered after the call, outside the lock. */
 #define RT_MPI_BODY_COMM_NEW(name, args, comm_e, color_e, key_e, newcomm_e)                  \
 	uint32_t slot, made = RT_TRACE_NO_COMM;                                              \
-	RT_MPI_SYNC(name, args, slot = rt_comm_slot(comm_e),                                 \
-		    made = r == MPI_SUCCESS ? rt_comm_slot(*(newcomm_e)) : RT_TRACE_NO_COMM, \
+	RT_MPI_SYNC(name, args, slot = rt_comm_slot(comm_e, 0),                                 \
+		    made = r == MPI_SUCCESS ? rt_comm_slot(*(newcomm_e), 1) : RT_TRACE_NO_COMM, \
 		    rt_trace_mpi(#name, slot, RT_TRACE_FAILED(r), color_e, key_e,            \
 				 made == RT_TRACE_NO_COMM ? -1 : (int64_t)made, t0, t1))
 

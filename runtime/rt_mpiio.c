@@ -68,8 +68,8 @@ static void handle_set(const void *handle, struct rt_record *rec)
 }
 
 void rt_mpiio_open(const char *op, int collective, const char *path, int amode, int info_given,
-		   const char *hint_lines, const void *handle, int failed, int err, double t0,
-		   double t1)
+		   const char *hint_lines, const void *handle, uint32_t comm_slot, int failed,
+		   int err, double t0, double t1)
 {
 	char abs[PATH_MAX];
 	size_t len;
@@ -96,7 +96,9 @@ void rt_mpiio_open(const char *op, int collective, const char *path, int amode, 
 	handle_set(handle, rec);
 	/* The hints' string index rides in the signature's err field: the call succeeded. */
 	hint_index = hint_lines[0] ? rt_trace_hints(rec->hints) : 0;
-	rt_trace_io(op, IOA_MOD_MPIIO, rec, hint_index ? IOA_TR_HINTS : 0, amode, 0, 0,
+	/* The communicator in the length (the aux is the call's id, IOA_TR_ID). */
+	rt_trace_io(op, IOA_MOD_MPIIO, rec, hint_index ? IOA_TR_HINTS : 0, amode,
+		    comm_slot == RT_TRACE_NO_COMM ? 0 : (int64_t)comm_slot + 1, 0,
 		    hint_index ? (int)hint_index - 1 : 0, t0, t1);
 }
 

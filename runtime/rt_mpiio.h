@@ -24,12 +24,13 @@ struct rt_record *rt_mpiio_record_of(const void *handle);
 /*
  * info_given: an info other than MPI_INFO_NULL was given (MPIIO_HINTS, as
  * Darshan counts it); hint_lines: its hints as "key=value" lines (kept per
- * file).  err (here and below): the failed call's MPI error class as
+ * file); comm_slot: the communicator's trace slot (RT_TRACE_NO_COMM when
+ * not traced).  err (here and below): the failed call's MPI error class as
  * ioa_errname.h codes it.
  */
 void rt_mpiio_open(const char *op, int collective, const char *path, int amode, int info_given,
-		   const char *hint_lines, const void *handle, int failed, int err, double t0,
-		   double t1);
+		   const char *hint_lines, const void *handle, uint32_t comm_slot, int failed,
+		   int err, double t0, double t1);
 /* As rt_posix_close_begin(): the handle is forgotten before the real close. */
 struct rt_record *rt_mpiio_close_begin(const void *handle);
 void rt_mpiio_close(const char *op, struct rt_record *rec, int failed, int err, double t0,

@@ -50,6 +50,7 @@
 	X(Comm_group, (MPI_Comm, MPI_Group *))                                                  \
 	X(Group_incl, (MPI_Group, int, const int[], MPI_Group *))                               \
 	X(Group_free, (MPI_Group *))                                                            \
+	X(Group_translate_ranks, (MPI_Group, int, const int[], MPI_Group, int[]))               \
 	X(Comm_create_group, (MPI_Comm, MPI_Group, int, MPI_Comm *))                            \
 	X(Comm_free, (MPI_Comm *))
 

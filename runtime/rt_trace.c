@@ -176,7 +176,7 @@ struct tr_mark {
 
 struct tr_comm {
 	int64_t handle;
-	int32_t size, rank;
+	int32_t size, rank, leader;
 };
 
 struct tr_state {
@@ -1756,18 +1756,25 @@ uint32_t rt_trace_comm_find(int64_t handle)
 	return RT_TRACE_NO_COMM;
 }
 
-uint32_t rt_trace_comm(int64_t handle, int size, int rank)
+/* No handle: a slot whose handle went to another communicator. */
+#define TR_COMM_GONE INT64_MIN
+
+uint32_t rt_trace_comm(int64_t handle, int size, int rank, int leader, int fresh)
 {
 	uint32_t i = rt_trace_comm_find(handle);
 
 	if (i != RT_TRACE_NO_COMM) {
-		tr->comms[i].size = size;
-		tr->comms[i].rank = rank;
-		return i;
+		struct tr_comm *c = &tr->comms[i];
+
+		if (!fresh || (c->size == size && c->rank == rank && c->leader == leader))
+			return i;
+		if (tr->ncomms == TR_MAX_COMMS)
+			return RT_TRACE_NO_COMM;
+		c->handle = TR_COMM_GONE;
 	}
 	if (tr->ncomms == TR_MAX_COMMS)
 		return RT_TRACE_NO_COMM;
-	tr->comms[tr->ncomms] = (struct tr_comm){handle, size, rank};
+	tr->comms[tr->ncomms] = (struct tr_comm){handle, size, rank, leader};
 	return tr->ncomms++;
 }
 
@@ -2160,7 +2167,8 @@ int rt_trace_group(struct ioa_trace *t, double ns_per_tick)
 			rc = -ENOMEM;
 	}
 	/* Each value is one varint at least: vlen bounds their number. */
-	nvalues = IOA_TRH_COUNT + tr->nfiles + 2 * (size_t)tr->ncomms + vlen + nextra;
+	nvalues = IOA_TRH_COUNT + tr->nfiles + IOA_TRACE_COMM_VALUES * (size_t)tr->ncomms + vlen +
+		  nextra;
 	if (!rc) {
 		g->kind = calloc(nvalues + 1, 1);
 		g->a = calloc(nvalues + 1, sizeof(*g->a));
@@ -2187,6 +2195,7 @@ int rt_trace_group(struct ioa_trace *t, double ns_per_tick)
 		for (i = 0; i < tr->ncomms; i++) {
 			b[n++] = tr->comms[i].size;
 			b[n++] = tr->comms[i].rank;
+			b[n++] = tr->comms[i].leader;
 		}
 		c = (struct ioa_cursor){vbytes, vlen, 0};
 		while (c.left)

@@ -100,8 +100,14 @@ int64_t rt_trace_hints(const char *hints);
 void rt_trace_mpi(const char *op, uint32_t comm, unsigned flags, int err, int64_t offset,
 		  int64_t length, int64_t aux, double t0, double t1);
 
-/* The slot of a communicator (handle as an integer), registered with its size and rank. */
-uint32_t rt_trace_comm(int64_t handle, int size, int rank);
+/*
+ * The slot of a communicator (handle as an integer), registered with its
+ * size, this rank's rank and its leader (the world rank of its rank 0, -1
+ * when not known).  fresh: a communicator already registered under the
+ * handle with another size, rank or leader is a new one (MPI hands a freed
+ * communicator's handle out again) and gets a slot of its own.
+ */
+uint32_t rt_trace_comm(int64_t handle, int size, int rank, int leader, int fresh);
 /* The slot of a known communicator, or RT_TRACE_NO_COMM. */
 uint32_t rt_trace_comm_find(int64_t handle);
 /* This rank's rank in communicator slot comm (0 when unknown). */

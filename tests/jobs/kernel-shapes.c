@@ -33,6 +33,13 @@
  *	                               the half, a 16 KiB write to DIR/h.R, and an
  *	                               exchange the other way (Irecv, Isend, two Waits);
  *	                               rank 0 prints each step on stdout
+ *	kernel-shapes self DIR         files on communicators of their own: after 10 ms
+ *	                               of compute every rank opens DIR/s.dat alone
+ *	                               (MPI_COMM_SELF) and writes its 16 KiB block;
+ *	                               each half of the ranks (Comm_split) opens
+ *	                               DIR/half.H on the half and writes its blocks
+ *	                               collectively; rank 0 opens DIR/s.dat alone
+ *	                               again and reads every block
  *
  *	kernel-shapes MODE DIR SCALE [sync]
  *	                               the same SCALE times over (checkpoints, rounds,
@@ -272,6 +279,34 @@ static int halo(const char *dir)
 	return fd < 0 || close(fd) || rc;
 }
 
+static int self_opens(const char *dir)
+{
+	const int wr = MPI_MODE_CREATE | MPI_MODE_WRONLY;
+	const MPI_Offset at = (MPI_Offset)rank * 16 * KIB;
+	char path[4096], half_path[4096];
+	MPI_Comm half;
+	MPI_File fh;
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/s.dat", dir);
+	snprintf(half_path, sizeof(half_path), "%s/half.%d", dir, rank % 2);
+	compute(0.01);
+	rc = MPI_File_open(MPI_COMM_SELF, path, wr, MPI_INFO_NULL, &fh) ||
+	     MPI_File_write_at(fh, at, buf, 16 * KIB, MPI_BYTE, MPI_STATUS_IGNORE) ||
+	     MPI_File_close(&fh);
+	if (rc || MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &half))
+		return 1;
+	rc = MPI_File_open(half, half_path, wr, MPI_INFO_NULL, &fh) ||
+	     MPI_File_write_at_all(fh, at, buf, 16 * KIB, MPI_BYTE, MPI_STATUS_IGNORE) ||
+	     MPI_File_close(&fh);
+	MPI_Comm_free(&half);
+	if (!rc && !rank && nprocs * 16 * KIB <= (int)sizeof(buf))
+		rc = MPI_File_open(MPI_COMM_SELF, path, MPI_MODE_RDONLY, MPI_INFO_NULL, &fh) ||
+		     MPI_File_read_at(fh, 0, buf, nprocs * 16 * KIB, MPI_BYTE, MPI_STATUS_IGNORE) ||
+		     MPI_File_close(&fh);
+	return rc;
+}
+
 static int fpp(const char *dir)
 {
 	char path[4096];
@@ -307,6 +342,7 @@ int main(int argc, char **argv)
 		{"mpiio", mpiio},
 		{"halo", halo},
 		{"view3d", view3d},
+		{"self", self_opens},
 	};
 	size_t m;
 	int rc = 2;

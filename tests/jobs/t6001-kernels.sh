@@ -2,7 +2,9 @@
 # shape (tests/jobs/ground-truth.c, tests/jobs/kernel-shapes.c: interleaved
 # checkpoint with a barrier and read-back, a barrier after every write,
 # compute between reads, token passing, a 3-D block decomposition written
-# with MPI-IO, file per process, ...): each job's kernel is generated,
+# with MPI-IO, file per process, a file every rank opens alone
+# (MPI_COMM_SELF) beside files opened on a split communicator, ...): each
+# job's kernel is generated,
 # built, run under the runtime with the job's rank count, and gives the
 # job's I/O counters exactly; compute that grows step by step is replayed
 # step by step (tests/workloads/trace-ops growing); kernels carry no path
@@ -27,9 +29,10 @@ job() {
 	ioa_only_log "$logs"
 }
 
-for mode in fixed amr collective fpp temp header interleaved barriers compute token block3d mpiio halo view3d; do
+for mode in fixed amr collective fpp temp header interleaved barriers compute token block3d mpiio halo view3d \
+	self; do
 	program=$gt
-	case $mode in interleaved | barriers | compute | token | block3d | mpiio | halo | view3d) program=$shapes ;; esac
+	case $mode in interleaved | barriers | compute | token | block3d | mpiio | halo | view3d | self) program=$shapes ;; esac
 	log=$(job "$program" "$mode") || { ok "the $mode job runs" false; continue; }
 	ok "$mode: a kernel is generated" "$kernel" gen "$log" -o "$TEST_TMP/k-$mode"
 	ok "$mode: built, run and validated: the same I/O counters" \
@@ -88,7 +91,7 @@ in_kernel view3d 'k_mpi_set_view\(FILE_OF\([0-9]+\), 0 \+ 32768 \* i0, 8\);' \
 mpicc=$(command -v mpicc.mpich || command -v mpicc)
 is "$("$mpicc" -O2 -Wall -Wextra -c "$TEST_TMP/k-halo/kernel.c" -o "$TEST_TMP/halo.o" 2>&1)" "" \
 	"a kernel compiles without a warning under -Wall -Wextra"
-in_kernel collective 'k_mpi_open\(FILE_OF\([0-9]+\), [0-9]+, "cb_config_list=\*:1' \
+in_kernel collective 'k_mpi_open\(FILE_OF\([0-9]+\), [0-9]+, [0-9]+, "cb_config_list=\*:1' \
 	"MPI-IO opened with the job's hints"
 
 # Gaps where they happened: trace-ops' time before each write grows from 2 to

@@ -270,8 +270,9 @@ static size_t trace3d_values(int64_t *v, long r, const long p[3], long checkpoin
 	VAL(checkpoints * 30000000ll + r % 31 * 10000);
 	VAL(rows * 5700 + r % 7 * 1000);
 	VAL(1);			 /* the record id of file 0 */
-	VAL(p[0] * p[1] * p[2]); /* communicator 0: its size, this rank's rank */
+	VAL(p[0] * p[1] * p[2]); /* communicator 0: its size, this rank's rank, its leader */
 	VAL(r);
+	VAL(0);
 	VAL(-1); /* Init: peer, length, aux, communicator */
 	VAL(0);
 	VAL(0);
