@@ -7,7 +7,8 @@
  *
  * target is the data file's name (files are DIR/d-*) or the communicator
  * as `ioatlas trace` names it; for MPI calls offset is the peer relative
- * to the caller (or the root), as the trace stores it.  Modes:
+ * to the caller (or the root), as the trace stores it, and MPI_File_open's
+ * length 1 + its communicator's slot.  Modes:
  *
  *	strided     a loop of writes with a fixed stride
  *	nested      loops in loops (strides at two levels, an fsync per row)
@@ -218,7 +219,8 @@ static void collective(void)
 	MPI_Info_set(info, "cb_config_list", "*:2");
 	MPI_Info_set(info, "romio_cb_write", "enable");
 	CHECK(MPI_File_open(MPI_COMM_WORLD, path_of("d-coll"), amode, info, &fh) == MPI_SUCCESS);
-	note("MPI-IO", "File_open", "d-coll", amode, 0);
+	/* Its length: 1 + its communicator's slot, MPI_COMM_WORLD's 0 (the first seen, at MPI_Init). */
+	note("MPI-IO", "File_open", "d-coll", amode, 1);
 	for (i = 0; i < 3; i++) {
 		long long offset = ((long long)i * size + rank) * n;
 
