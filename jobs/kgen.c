@@ -1861,6 +1861,8 @@ static const char *const prologue[] = {
 	"\t\tint64_t g = slotmap[i][2];\n\n"
 	"\t\tif (slotmap[i][0] != rank || slotmap[i][1] != slot)\n\t\t\tcontinue;\n"
 	"\t\tif (g < 0)\n\t\t\treturn g == -1 ? MPI_COMM_WORLD : MPI_COMM_SELF;\n"
+	"\t\t/* Run on fewer ranks (--ranks): the group is not all there. */\n"
+	"\t\tif (members[member_at[g + 1] - 1] >= size)\n\t\t\treturn COMM_OF(f);\n"
 	"\t\tif (!mmade[g]) {\n"
 	"\t\t\tMPI_Group world, group;\n\n"
 	"\t\t\tMPI_Comm_group(MPI_COMM_WORLD, &world);\n"

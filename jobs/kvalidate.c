@@ -280,26 +280,56 @@ static int read_side(const char *path, struct side *s, struct ioa_buf *err)
 	return rc;
 }
 
+/* A signal that ends validate while it waits for a run (0: none). */
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop(int sig)
+{
+	stop_signal = sig;
+}
+
+static const int stops[] = {SIGTERM, SIGINT, SIGHUP};
+#define NSTOPS (sizeof(stops) / sizeof(stops[0]))
+
+static void stops_restore(const struct sigaction *old)
+{
+	size_t i;
+
+	for (i = 0; i < NSTOPS; i++)
+		sigaction(stops[i], &old[i], NULL);
+}
+
 /*
  * Runs argv (environment: env added) and waits, killing it after timeout
  * seconds.  expect: the seconds it should take (0: unknown), counted on
- * the progress line (common/ioa_log.h) meanwhile.
+ * the progress line (common/ioa_log.h) meanwhile.  Ended meanwhile by
+ * SIGTERM, SIGINT or SIGHUP (a batch system's time limit, a test's
+ * timeout, ^C), validate kills the run's process group first (the
+ * kernel's ranks), then ends by the signal.
  */
 static int run(char *const argv[], char *const env[], int timeout, double expect, FILE *report)
 {
+	struct sigaction sa = {.sa_handler = on_stop}, old[NSTOPS];
 	pid_t pid, w;
-	int status = 0;
+	int status = 0, err;
 	struct timespec t0, t;
 	double elapsed = 0;
+	size_t i;
 
+	sigemptyset(&sa.sa_mask);
+	stop_signal = 0;
+	for (i = 0; i < NSTOPS; i++)
+		sigaction(stops[i], &sa, &old[i]);
 	fflush(report);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	pid = fork();
-	if (pid < 0)
-		return -errno;
+	if (pid < 0) {
+		err = errno;
+		stops_restore(old);
+		return -err;
+	}
 	if (!pid) {
-		size_t i;
-
+		stops_restore(old);
 		for (i = 0; env && env[i]; i++)
 			putenv(env[i]);
 		setpgid(0, 0);
@@ -312,7 +342,7 @@ static int run(char *const argv[], char *const env[], int timeout, double expect
 				   (unsigned long long)ceil(expect));
 		ioa_progress_step(0);
 	}
-	while ((w = waitpid(pid, &status, WNOHANG)) == 0 && elapsed < timeout) {
+	while ((w = waitpid(pid, &status, WNOHANG)) == 0 && elapsed < timeout && !stop_signal) {
 		struct timespec ts = {0, 100000000};
 
 		nanosleep(&ts, NULL);
@@ -327,6 +357,11 @@ static int run(char *const argv[], char *const env[], int timeout, double expect
 		kill(-pid, SIGKILL);
 		kill(pid, SIGKILL);
 		waitpid(pid, &status, 0);
+	}
+	stops_restore(old);
+	if (stop_signal)
+		raise(stop_signal);
+	if (w == 0) {
 		fprintf(report, "%s: no end after %d s: killed\n", argv[0], timeout);
 		return -ETIMEDOUT;
 	}

@@ -169,4 +169,25 @@ untraced=$(mkdir -p "$TEST_TMP/logs-u" "$TEST_TMP/data-u" &&
 		>/dev/null && ioa_only_log "$TEST_TMP/logs-u")
 fails "a log without a trace" "$kernel" gen "$untraced" -o "$TEST_TMP/k-u"
 like "$(cat "$TEST_TMP/last.out")" "holds no operation trace" "is a clear error"
+
+# validate ended by a signal while the kernel runs (a batch system's limit, a
+# test's timeout): the kernel's ranks end with it.  The job: 2 ranks, 160
+# reads 20 ms of compute apart (3.2 s).
+mkdir -p "$TEST_TMP/logs-long" "$TEST_TMP/data-long"
+IOATLAS_LOGDIR="$TEST_TMP/logs-long" mpi_run 2 120 -genv LD_PRELOAD "$runtime" \
+	-genv IOATLAS_LOGDIR "$TEST_TMP/logs-long" "$shapes" compute "$TEST_TMP/data-long" 20 >/dev/null
+ok "a job of 3 s has its kernel" "$kernel" gen "$(ioa_only_log "$TEST_TMP/logs-long")" \
+	-o "$TEST_TMP/k-long"
+"$kernel" validate "$TEST_TMP/k-long" "$(ioa_only_log "$TEST_TMP/logs-long")" \
+	--runtime "$runtime" >/dev/null 2>&1 &
+validator=$!
+for i in $(seq 600); do
+	pgrep -f "$TEST_TMP/k-long/kernel " >/dev/null && break
+	sleep 0.05
+done
+ok "ground truth: validate runs the kernel's ranks" pgrep -f "$TEST_TMP/k-long/kernel "
+kill -TERM "$validator"
+wait "$validator"
+is "$?" 143 "validate, sent SIGTERM, ends by it"
+is "$(pgrep -f "$TEST_TMP/k-long/kernel " | wc -l)" 0 "and the kernel's ranks have ended with it"
 done_testing
