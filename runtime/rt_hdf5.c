@@ -94,11 +94,14 @@
 #define RT_H5_REAL_DECL(ret, name, params, ...) extern ret __real_##name params;
 #define RT_H5_REAL_DECL_WEAK(ret, name, params, ...) \
 	extern ret __real_##name params __attribute__((weak));
-/* Through a variable: the address of a function declared strong is never NULL (-Waddress). */
-#define RT_H5_RESOLVED(name)                                              \
-	__extension__({                                                   \
-		__typeof__(&__real_##name) volatile rt_p = __real_##name; \
-		rt_p != NULL;                                             \
+/*
+ * Through a variable: the address of a function declared strong is never
+ * NULL (-Waddress); the compiler then folds the test away for those.
+ */
+#define RT_H5_RESOLVED(name)                                     \
+	__extension__({                                          \
+		__typeof__(&__real_##name) rt_p = __real_##name; \
+		rt_p != NULL;                                    \
 	})
 #define RT_H5_REAL(name)		    __real_##name
 #define RT_H5_SLOT(name)		    NULL
