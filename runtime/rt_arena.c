@@ -35,7 +35,12 @@ void rt_arena_release(struct rt_arena *a)
 
 void *rt_arena_alloc(struct rt_arena *a, size_t size)
 {
-	size_t start = (a->used + 15) & ~(size_t)15;
+	return rt_arena_alloc_aligned(a, size, 16);
+}
+
+void *rt_arena_alloc_aligned(struct rt_arena *a, size_t size, size_t align)
+{
+	size_t start = (a->used + align - 1) & ~(align - 1);
 
 	if (!a->base || size > a->size || start > a->size - size) {
 		a->refused += size;

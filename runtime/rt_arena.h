@@ -26,6 +26,9 @@ void rt_arena_release(struct rt_arena *a);
 /* Zeroed, 16-byte aligned memory, or NULL when the budget is spent. */
 void *rt_arena_alloc(struct rt_arena *a, size_t size);
 
+/* The same aligned to align (a power of two, at most a page). */
+void *rt_arena_alloc_aligned(struct rt_arena *a, size_t size, size_t align);
+
 /* A copy of the first len bytes of s, NUL-terminated, or NULL. */
 char *rt_arena_strndup(struct rt_arena *a, const char *s, size_t len);
 

@@ -28,10 +28,10 @@
 #include "rt_config.h"
 
 struct rt_state {
+	/* What every call reads first, on one page: the settings come last. */
 	volatile int enabled; /* recording; cleared for good by rt_disable() */
-	struct rt_config config;
+	uint64_t start_ticks; /* rt_ticks() at start-up */
 	struct rt_arena arena;
-	uint64_t start_ticks;	/* rt_ticks() at start-up */
 	uint64_t start_mono_ns; /* CLOCK_MONOTONIC at start-up */
 	uint64_t start_real_ns; /* CLOCK_REALTIME at start-up */
 	pid_t pid;		/* the process's, to tell a vfork child (rt_begin_own()) */
@@ -57,6 +57,7 @@ struct rt_state {
 	 */
 	char mpi_note[256];
 	bool mpi_unsupported;
+	struct rt_config config;
 };
 
 extern struct rt_state rt;
@@ -121,6 +122,16 @@ struct rt_mpi_library {
  * the errno it left, which a failure sets).  Under the lock.
  */
 void rt_mpi_library_call(unsigned layer, const char *op, int failed, int err);
+
+/*
+ * What runs on every read, write and seek: the wrappers of those calls and
+ * the record and trace updates they make.  GCC gathers such functions in
+ * one part of the text (.text.hot), so a call runs on a few pages of code
+ * rather than on pages spread over the library: each page is one more
+ * TLB miss per call where the kernel flushes the TLB at every system call
+ * (page-table isolation without PCID).
+ */
+#define RT_HOT __attribute__((hot))
 
 /* The slow path of rt_begin(): after a vfork(), the child or the parent? */
 int rt_begin_after_vfork(unsigned layer);

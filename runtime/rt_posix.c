@@ -49,7 +49,7 @@ int rt_posix_init(void)
 	return fds ? 0 : -1;
 }
 
-int rt_mem_aligned(const void *buf)
+RT_HOT int rt_mem_aligned(const void *buf)
 {
 	return ((uintptr_t)buf & 7) == 0;
 }
@@ -366,8 +366,8 @@ void rt_posix_close(const char *op, struct rt_record *rec, int ret, int err, dou
 	rt_add_time(&rec->fcounters[POSIX_F_META_TIME], &rec->meta_end, t0, t1);
 }
 
-void rt_posix_io(const char *op, int is_write, int fd, int64_t offset, int64_t ret, int err,
-		 int mem_aligned, double t0, double t1)
+RT_HOT void rt_posix_io(const char *op, int is_write, int fd, int64_t offset, int64_t ret, int err,
+			int mem_aligned, double t0, double t1)
 {
 	struct rt_desc *d = desc_of(fd);
 	struct rt_record *rec;
@@ -463,7 +463,7 @@ void rt_posix_io(const char *op, int is_write, int fd, int64_t offset, int64_t r
 	}
 }
 
-void rt_posix_seek(const char *op, int fd, int64_t ret, int err, double t0, double t1)
+RT_HOT void rt_posix_seek(const char *op, int fd, int64_t ret, int err, double t0, double t1)
 {
 	struct rt_desc *d = desc_of(fd);
 

@@ -184,10 +184,10 @@ static void bins_widen(void)
 	rt_live->bin_per_tick = 1 / rt_live->bin_width;
 }
 
-void rt_bins_add(struct rt_record *rec, double t, int is_write, int64_t bytes)
+RT_HOT void rt_bins_add(struct rt_record *rec, double t, int is_write, int64_t bytes)
 {
 	struct rt_bin *bin;
-	double index;
+	uint64_t index;
 
 	if (!rec->bins && !(rec->flags & IOA_REC_FOLDED)) {
 		rec->bins = rt_arena_alloc(&rt.arena, RT_BINS * sizeof(*rec->bins));
@@ -196,10 +196,15 @@ void rt_bins_add(struct rt_record *rec, double t, int is_write, int64_t bytes)
 	}
 	if (!rec->bins || t < 0)
 		return;
-	/* A multiplication, not a division, on every access. */
-	while ((index = t * rt_live->bin_per_tick) >= RT_BINS)
+	/*
+	 * A multiplication, not a division, on every access, compared as an
+	 * integer (a floating constant would be one more page read): a bin is
+	 * at least a tick wide, so the product is at most t, ticks since
+	 * start-up, far below 2^63.
+	 */
+	while ((index = (uint64_t)(int64_t)(t * rt_live->bin_per_tick)) >= RT_BINS)
 		bins_widen();
-	bin = &rec->bins[(unsigned)index];
+	bin = &rec->bins[index];
 	if (is_write) {
 		bin->write_bytes += (uint64_t)bytes;
 		bin->write_ops++;
@@ -209,7 +214,7 @@ void rt_bins_add(struct rt_record *rec, double t, int is_write, int64_t bytes)
 	}
 }
 
-void rt_values_add_n(struct rt_values *v, int64_t value, int64_t n)
+RT_HOT void rt_values_add_n(struct rt_values *v, int64_t value, int64_t n)
 {
 	unsigned i;
 
@@ -227,7 +232,7 @@ void rt_values_add_n(struct rt_values *v, int64_t value, int64_t n)
 	v->count[v->used++] = n;
 }
 
-void rt_values_add(struct rt_values *v, int64_t value)
+RT_HOT void rt_values_add(struct rt_values *v, int64_t value)
 {
 	rt_values_add_n(v, value, 1);
 }
@@ -295,7 +300,8 @@ static int extents_grow(struct rt_extents *e)
 	return 0;
 }
 
-int64_t rt_extents_add_any(struct rt_extents *e, int64_t start, int64_t end, int64_t *untracked)
+RT_HOT int64_t rt_extents_add_any(struct rt_extents *e, int64_t start, int64_t end,
+				  int64_t *untracked)
 {
 	uint32_t first, last, lo, hi;
 	int64_t overlap = 0;
@@ -400,14 +406,20 @@ size_t rt_failures(const struct rt_failure **table)
 	return rt_live->failure_count;
 }
 
-void rt_size_bin(int64_t *counters, int first_bin, int64_t len)
+/* The bounds as immediates, not a table: a call reads no page of constants. */
+RT_HOT void rt_size_bin(int64_t *counters, int first_bin, int64_t len)
 {
-	static const int64_t upper[] = {100,	 1024,	   10240,     102400,	 1048576,
-					4194304, 10485760, 104857600, 1073741824};
-	int bin = 0;
+	int bin = len <= 100	      ? 0
+		  : len <= 1024	      ? 1
+		  : len <= 10240      ? 2
+		  : len <= 102400     ? 3
+		  : len <= 1048576    ? 4
+		  : len <= 4194304    ? 5
+		  : len <= 10485760   ? 6
+		  : len <= 104857600  ? 7
+		  : len <= 1073741824 ? 8
+				      : 9;
 
-	while (bin < 9 && len > upper[bin])
-		bin++;
 	counters[first_bin + bin]++;
 }
 
@@ -480,15 +492,18 @@ struct rt_layer_io_counters {
 	int f_start[2], f_end[2], f_time[2], f_max_time[2];
 };
 
-#define RT_LAYER_IO_COUNTERS(P)                                                                   \
-	{{P##_BYTES_READ, P##_BYTES_WRITTEN},                                                     \
-	 P##_RW_SWITCHES,                                                                         \
-	 {P##_MAX_READ_TIME_SIZE, P##_MAX_WRITE_TIME_SIZE},                                       \
-	 {P##_SIZE_READ_AGG_0_100, P##_SIZE_WRITE_AGG_0_100},                                     \
-	 {P##_F_READ_START_TIMESTAMP, P##_F_WRITE_START_TIMESTAMP},                               \
-	 {P##_F_READ_END_TIMESTAMP, P##_F_WRITE_END_TIMESTAMP},                                   \
-	 {P##_F_READ_TIME, P##_F_WRITE_TIME},                                                     \
-	 {P##_F_MAX_READ_TIME, P##_F_MAX_WRITE_TIME}}
+#define RT_LAYER_IO_COUNTERS(P)                                                    \
+	{                                                                          \
+		{P##_BYTES_READ, P##_BYTES_WRITTEN}, P##_RW_SWITCHES,              \
+			{P##_MAX_READ_TIME_SIZE, P##_MAX_WRITE_TIME_SIZE},         \
+			{P##_SIZE_READ_AGG_0_100, P##_SIZE_WRITE_AGG_0_100},       \
+			{P##_F_READ_START_TIMESTAMP, P##_F_WRITE_START_TIMESTAMP}, \
+			{P##_F_READ_END_TIMESTAMP, P##_F_WRITE_END_TIMESTAMP},     \
+			{P##_F_READ_TIME, P##_F_WRITE_TIME},                       \
+		{                                                                  \
+			P##_F_MAX_READ_TIME, P##_F_MAX_WRITE_TIME                  \
+		}                                                                  \
+	}
 
 void rt_layer_io(struct rt_record *rec, int is_write, int64_t bytes, const int64_t *key, double t0,
 		 double t1)

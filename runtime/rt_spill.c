@@ -55,6 +55,7 @@ uint32_t rt_spill_layout(void)
 		sizeof(struct rt_values),
 		IOA_MOD_COUNT,
 		RT_BINS,
+		RT_SPILL_REVISION,
 	};
 	size_t i;
 

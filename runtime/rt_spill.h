@@ -93,6 +93,13 @@ struct rt_live {
 
 extern struct rt_live *rt_live;
 
+/*
+ * The order of the fields of what is spilled (rt_live, the records, the
+ * trace's state), which sizes alone do not tell: one more whenever a
+ * change moves fields without resizing their structure.
+ */
+#define RT_SPILL_REVISION 2
+
 /* Identifies the layout of rt_live and what it points to, per build. */
 uint32_t rt_spill_layout(void);
 

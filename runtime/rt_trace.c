@@ -61,6 +61,7 @@ struct tr_wop {
 };
 
 #define TR_SIG_CACHE 16 /* signatures cached by call name (a power of two) */
+#define TR_PENDING   32 /* the fast path's calls not yet added to their leaves (>= TR_W) */
 
 struct tr_sig_cache {
 	const char *op; /* NULL: empty */
@@ -179,6 +180,10 @@ struct tr_comm {
 	int32_t size, rank, leader;
 };
 
+/*
+ * What a call reads and writes (the scalars, the signature cache, the fast
+ * path's next values) comes first: on one page of the pool.
+ */
 struct tr_state {
 	int on, stopped, lost;
 	/*
@@ -200,20 +205,6 @@ struct tr_state {
 	uint64_t *sum_arrival, *sum_gap; /* the same of start-to-start times and gaps, in ticks */
 	int cut;			 /* a node could not be written out: nothing after it is */
 	int fold_pending;		 /* the top loop grew in place; folds it enables wait */
-	struct tr_sig_cache sig_cache[TR_SIG_CACHE];
-	struct tr_raw stash[RT_TRACE_WINDOW]; /* the top loop's iteration in progress */
-	unsigned nstash;
-	/*
-	 * What the next iteration of the top loop must be, when its body is
-	 * calls whose values each step by one stride (fast_loop set): per body
-	 * call its signature, values and strides.  Kept by continue_top, dropped
-	 * whenever the tree changes some other way.
-	 */
-	struct tr_node *fast_loop;
-	int fast_tried; /* the top loop was looked at and cannot be continued fast */
-	uint32_t fast_sig[RT_TRACE_WINDOW];
-	int64_t fast_next[RT_TRACE_WINDOW][IOA_TRACE_NVALUES];
-	int64_t fast_stride[RT_TRACE_WINDOW][IOA_TRACE_NVALUES];
 	char *base;
 	size_t size, used;
 	void *free[TR_CLASSES];
@@ -222,6 +213,31 @@ struct tr_state {
 	uint64_t top_end;	    /* end of the last call that is not a sub-call */
 	uint64_t compute, sync, io; /* ticks: gaps, MPI durations, I/O durations */
 	int have_start;
+	unsigned nstash; /* calls in stash */
+	struct tr_sig_cache sig_cache[TR_SIG_CACHE];
+	/*
+	 * What the next iteration of the top loop must be, when its body is
+	 * calls whose values each step by one stride (fast_loop set): per body
+	 * call its signature, values and strides.  Kept by continue_top, dropped
+	 * whenever the tree changes some other way.
+	 */
+	struct tr_node *fast_loop;
+	int fast_tried; /* the top loop was looked at and cannot be continued fast */
+	/*
+	 * Its iterations completed since the loop was last updated, and their
+	 * calls' durations and gaps, in order: added to the loop and its
+	 * leaves (fast_apply()) when TR_PENDING fill and before anything else
+	 * looks at them, so that a call touches this page only.
+	 */
+	uint32_t fast_nbody; /* the loop's body, in calls */
+	uint32_t npending, pending_iters;
+	struct tr_pending {
+		uint64_t dur, gap;
+	} pending[TR_PENDING];
+	uint32_t fast_sig[RT_TRACE_WINDOW];
+	int64_t fast_next[RT_TRACE_WINDOW][IOA_TRACE_NVALUES];
+	int64_t fast_stride[RT_TRACE_WINDOW][IOA_TRACE_NVALUES];
+	struct tr_raw stash[RT_TRACE_WINDOW]; /* the top loop's iteration in progress */
 	struct tr_sig *sigs;
 	uint32_t nsigs, sig_cap;
 	uint32_t *sig_table; /* open addressing: index + 1, 0 empty */
@@ -317,7 +333,8 @@ int rt_trace_init(uint64_t budget)
 	unsigned i;
 
 	rt_tracing = 0;
-	tr = rt_arena_alloc(&rt.arena, sizeof(*tr));
+	/* Its first page holds what a call touches (struct tr_state). */
+	tr = rt_arena_alloc_aligned(&rt.arena, sizeof(*tr), 4096);
 	if (!tr)
 		return -ENOMEM;
 	rt_live->trace = tr;
@@ -1321,12 +1338,38 @@ static int fast_setup(void)
 		tr->fast_sig[p] = leaf->sig;
 	}
 	tr->fast_loop = loop;
+	tr->fast_nbody = loop->nbody;
 	return 1;
+}
+
+/* The fast path's pending iterations, added to the loop and its leaves. */
+static void fast_apply(void)
+{
+	struct tr_node *loop = tr->fast_loop;
+	uint32_t j, k = 0;
+
+	for (j = 0; j < tr->npending && !tr->stopped; j++) {
+		const struct tr_pending *x = &tr->pending[j];
+		struct tr_node *l = loop->body[k];
+
+		if (hist_add(&l->dur, ioa_trace_bin(x->dur), 1, 1) ||
+		    hist_add(&l->gap, ioa_trace_bin(x->gap), 1, 1)) {
+			tr_lose();
+			break;
+		}
+		order_add(&l->order, x->gap);
+		if (++k == loop->nbody)
+			k = 0;
+	}
+	loop->count += tr->pending_iters;
+	tr->npending = tr->pending_iters = 0;
 }
 
 /* The tree changed other than through continue_top. */
 static void fast_drop(void)
 {
+	if (tr->fast_loop)
+		fast_apply();
 	tr->fast_loop = NULL;
 	tr->fast_tried = 0;
 }
@@ -1340,37 +1383,34 @@ static void fast_drop(void)
  */
 static int continue_top(const struct tr_raw *e, uint32_t sig)
 {
-	struct tr_node *loop = tr->fast_loop;
 	unsigned p = tr->nstash, k, v;
 
-	if (!loop && (tr->fast_tried || !fast_setup()))
+	if (!tr->fast_loop && (tr->fast_tried || !fast_setup()))
 		return 0;
-	loop = tr->fast_loop;
 	/* One test for the four numbers. */
 	if (sig != tr->fast_sig[p] ||
 	    ((e->v[0] ^ tr->fast_next[p][0]) | (e->v[1] ^ tr->fast_next[p][1]) |
 	     (e->v[2] ^ tr->fast_next[p][2]) | (e->v[3] ^ tr->fast_next[p][3])))
 		return 0;
-	if (p + 1 < loop->nbody) {
+	if (p + 1 < tr->fast_nbody) {
 		tr->stash[tr->nstash++] = *e;
 		return 1;
 	}
+	if (tr->npending + tr->fast_nbody > TR_PENDING) {
+		fast_apply();
+		if (tr->stopped)
+			return 1;
+	}
 	for (k = 0; k <= p; k++) {
 		const struct tr_raw *x = k < p ? &tr->stash[k] : e;
-		struct tr_node *l = loop->body[k];
 
-		if (hist_add(&l->dur, ioa_trace_bin(x->dur), 1, 1) ||
-		    hist_add(&l->gap, ioa_trace_bin(x->gap), 1, 1)) {
-			tr_lose();
-			return 1;
-		}
-		order_add(&l->order, x->gap);
+		tr->pending[tr->npending++] = (struct tr_pending){x->dur, x->gap};
 		for (v = 0; v < IOA_TRACE_NVALUES; v++)
 			tr->fast_next[k][v] = (int64_t)((uint64_t)tr->fast_next[k][v] +
 							(uint64_t)tr->fast_stride[k][v]);
 	}
 	tr->nstash = 0;
-	loop->count++;
+	tr->pending_iters++;
 	/* Its hash and the stack's prefix hash are brought up to date when the folding resumes. */
 	tr->fold_pending = 1;
 	return 1;
@@ -1536,7 +1576,7 @@ static inline __attribute__((always_inline)) uint32_t sig_find(const char *op, u
 }
 
 /* Folds one raw event into the tree (or the window); 1 when the call was kept exactly. */
-static int feed(const struct tr_raw *e, uint64_t arrival)
+RT_HOT static int feed(const struct tr_raw *e, uint64_t arrival)
 {
 	uint32_t sig = sig_find(e->op, e->module, e->flags, e->err);
 
@@ -1698,8 +1738,9 @@ io_event(const char *op, enum ioa_module module, struct rt_record *rec, unsigned
 }
 
 /* Only through rt_trace_io(), whose test of rt_tracing is the trace's on. */
-void rt_trace_io_on(const char *op, enum ioa_module module, struct rt_record *rec, unsigned flags,
-		    int64_t offset, int64_t length, int64_t aux, int err, double t0, double t1)
+RT_HOT void rt_trace_io_on(const char *op, enum ioa_module module, struct rt_record *rec,
+			   unsigned flags, int64_t offset, int64_t length, int64_t aux, int err,
+			   double t0, double t1)
 {
 	/* The MPI-IO call in progress: its own id, or its sub-calls' parent. */
 	if (rt_trace_parent) {

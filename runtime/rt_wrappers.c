@@ -428,10 +428,23 @@ static int rt_resolve(const char *name, void *slot)
 				 before >= 0 && after > before ? after - before : 0, failed, err, \
 				 t0, t1))
 
+/*
+ * The wrappers of the calls a program makes most, reads, writes and seeks
+ * (kinds IO, SEEK and SIO), are RT_HOT: RT_HOT_KIND(kind) is RT_HOT for
+ * them, nothing for the others (RT_HOT_PROBE_<kind> names the hot kinds).
+ */
+#define RT_HOT_PROBE_IO	     ~, RT_HOT
+#define RT_HOT_PROBE_SEEK    ~, RT_HOT
+#define RT_HOT_PROBE_SIO     ~, RT_HOT
+#define RT_SECOND(a, b, ...) b
+#define RT_HOT_PICK(...)     RT_SECOND(__VA_ARGS__)
+#define RT_HOT_KIND(kind)    RT_HOT_PICK(RT_HOT_PROBE_##kind, , )
+
 #define RT_DEFINE(ret, name, params, args, kind, ...)                 \
 	RT_REAL_DECL(ret, name, params)                               \
 	RT_EXPORT ret rt_wrapper_##name params __asm__(RT_SYM(name)); \
-	RT_EXPORT ret rt_wrapper_##name params                        \
+	RT_EXPORT RT_HOT_KIND(kind)                                   \
+	ret rt_wrapper_##name params                                  \
 	{                                                             \
 		RT_BODY_##kind(ret, name, args, __VA_ARGS__)          \
 	}
