@@ -1737,6 +1737,65 @@ io_event(const char *op, enum ioa_module module, struct rt_record *rec, unsigned
 	append(op, rec->trace_slot - 1, module, flags, err, offset, length, aux, t0, t1, mark);
 }
 
+/*
+ * A call that continues the top loop when its body is one call: what
+ * append(), feed() and continue_top() would do with it, without building
+ * its event.  That is most calls of a program in a loop.  0 when it is not
+ * such a call, or when anything (the grammar's periodic look, a signature
+ * not in the cache) needs the general path, which then takes the call as
+ * if this had not looked.
+ */
+static inline __attribute__((always_inline)) int
+continue_fast(const char *op, unsigned module, const struct rt_record *rec, unsigned flags,
+	      int64_t offset, int64_t length, int64_t aux, int err, double t0, double t1)
+{
+	int64_t *next = tr->fast_next[0];
+	const int64_t *stride = tr->fast_stride[0];
+	uint64_t key = (uint64_t)module | (uint64_t)flags << 8 | (uint64_t)(uint32_t)err << 32;
+	const struct tr_sig_cache *c = &tr->sig_cache[((uintptr_t)op >> 3) & (TR_SIG_CACHE - 1)];
+	uint64_t s, f, gap;
+	int own = !(flags & IOA_TR_SUB);
+
+	if (!tr->fast_loop || tr->fast_nbody != 1 || tr->stopped || tr->degraded ||
+	    !tr->have_start || !rec->trace_slot || module == IOA_TRACE_MPI ||
+	    tr->events_total + 1 >= tr->check_at || tr->used > tr->low_water)
+		return 0;
+	if (((int64_t)(rec->trace_slot - 1) ^ next[IOA_TRACE_SLOT]) | (offset ^ next[0]) |
+	    (length ^ next[1]) | (aux ^ next[2]))
+		return 0;
+	if (c->op != op || c->key != key || c->sig != tr->fast_sig[0])
+		return 0;
+	if (tr->npending == TR_PENDING) {
+		fast_apply();
+		if (tr->stopped)
+			return 1;
+	}
+	s = t0 > 0 ? (uint64_t)(int64_t)t0 : 0;
+	f = t1 > 0 ? (uint64_t)(int64_t)t1 : 0;
+	tr->events_total++;
+	tr->prev_start = s;
+	if (own)
+		gap = s > tr->top_end ? s - tr->top_end : 0;
+	else
+		gap = s > tr->last_end ? s - tr->last_end : 0;
+	if (f > tr->last_end)
+		tr->last_end = f;
+	if (own && f > tr->top_end)
+		tr->top_end = f;
+	tr->pending[tr->npending++] = (struct tr_pending){f > s ? f - s : 0, gap};
+	next[0] = (int64_t)((uint64_t)next[0] + (uint64_t)stride[0]);
+	next[1] = (int64_t)((uint64_t)next[1] + (uint64_t)stride[1]);
+	next[2] = (int64_t)((uint64_t)next[2] + (uint64_t)stride[2]);
+	next[3] = (int64_t)((uint64_t)next[3] + (uint64_t)stride[3]);
+	tr->pending_iters++;
+	tr->fold_pending = 1;
+	if (own) {
+		tr->compute += gap;
+		tr->io += f > s ? f - s : 0;
+	}
+	return 1;
+}
+
 /* Only through rt_trace_io(), whose test of rt_tracing is the trace's on. */
 RT_HOT void rt_trace_io_on(const char *op, enum ioa_module module, struct rt_record *rec,
 			   unsigned flags, int64_t offset, int64_t length, int64_t aux, int err,
@@ -1747,8 +1806,10 @@ RT_HOT void rt_trace_io_on(const char *op, enum ioa_module module, struct rt_rec
 		flags |= module == IOA_MOD_MPIIO ? IOA_TR_ID : IOA_TR_SUB;
 		aux = (int64_t)rt_trace_parent - 1;
 	}
-	io_event(op, module, rec, flags | rt_trace_under, offset, length, aux, err, t0, t1,
-		 TR_NO_MARK);
+	flags |= rt_trace_under;
+	if (continue_fast(op, module, rec, flags, offset, length, aux, err, t0, t1))
+		return;
+	io_event(op, module, rec, flags, offset, length, aux, err, t0, t1, TR_NO_MARK);
 }
 
 uint64_t rt_trace_mark(void)
