@@ -483,6 +483,13 @@ enum callkind {
 	K_SENDRECV,
 	K_ALLGATHER,
 	K_ALLTOALL,
+	K_GATHER,
+	K_GATHERV,
+	K_SCATTER,
+	K_SCATTERV,
+	K_ALLGATHERV,
+	K_SCAN,
+	K_EXSCAN,
 	K_ISEND,
 	K_IRECV,
 	K_WAIT,
@@ -608,6 +615,18 @@ static const struct call calls[] = {
 	{IOA_TRACE_MPI, "Sendrecv", K_SENDRECV, NULL},
 	{IOA_TRACE_MPI, "Allgather", K_ALLGATHER, NULL},
 	{IOA_TRACE_MPI, "Alltoall", K_ALLTOALL, NULL},
+	/* Its bytes are not in the trace (length 0): one byte to each rank. */
+	{IOA_TRACE_MPI, "Alltoallv", K_ALLTOALL, NULL},
+	/* A reduction every rank takes part in, rootless: as an Allreduce of its bytes. */
+	{IOA_TRACE_MPI, "Reduce_scatter", K_ALLREDUCE, NULL},
+	{IOA_TRACE_MPI, "Reduce_scatter_block", K_ALLREDUCE, NULL},
+	{IOA_TRACE_MPI, "Gather", K_GATHER, NULL},
+	{IOA_TRACE_MPI, "Gatherv", K_GATHERV, NULL},
+	{IOA_TRACE_MPI, "Scatter", K_SCATTER, NULL},
+	{IOA_TRACE_MPI, "Scatterv", K_SCATTERV, NULL},
+	{IOA_TRACE_MPI, "Allgatherv", K_ALLGATHERV, NULL},
+	{IOA_TRACE_MPI, "Scan", K_SCAN, NULL},
+	{IOA_TRACE_MPI, "Exscan", K_EXSCAN, NULL},
 	{IOA_TRACE_MPI, "Isend", K_ISEND, NULL},
 	{IOA_TRACE_MPI, "Issend", K_ISEND, NULL},
 	{IOA_TRACE_MPI, "Irecv", K_IRECV, NULL},
@@ -957,6 +976,21 @@ static int emit_call(struct gfun *f, size_t k, const char *indent)
 	case K_ALLGATHER:
 	case K_ALLTOALL:
 		rc = ioa_buf_addf(b, "k_all(%s, %d, %s);", L, kind == K_ALLTOALL, F);
+		break;
+	case K_GATHER:
+	case K_GATHERV:
+		rc = ioa_buf_addf(b, "k_gather(%s, %d, %s, %s);", L, kind == K_GATHERV, O, F);
+		break;
+	case K_SCATTER:
+	case K_SCATTERV:
+		rc = ioa_buf_addf(b, "k_scatter(%s, %d, %s, %s);", L, kind == K_SCATTERV, O, F);
+		break;
+	case K_ALLGATHERV:
+		rc = ioa_buf_addf(b, "k_allgatherv(%s, %s);", L, F);
+		break;
+	case K_SCAN:
+	case K_EXSCAN:
+		rc = ioa_buf_addf(b, "k_scan(%s, %d, %s);", L, kind == K_EXSCAN, F);
 		break;
 	case K_ISEND:
 	case K_IRECV:
@@ -1820,7 +1854,53 @@ static const char *const prologue[] = {
 	"\tif (to_all)\n\t\tMPI_Alltoall(kbuf(each * n_), (int)each, MPI_BYTE, out, (int)each, "
 	"MPI_BYTE, c);\n"
 	"\telse\n\t\tMPI_Allgather(kbuf(each), (int)each, MPI_BYTE, out, (int)each, MPI_BYTE, "
-	"c);\n\tfree(out);\n}\n"
+	"c);\n\tfree(out);\n}\n",
+	"/*\n"
+	" * Rooted collectives with this rank's bytes: a gather of what each rank\n"
+	" * sends, a scatter of what each receives.  Their v forms, where the counts\n"
+	" * differ between ranks, first gather the counts at the root (an int a\n"
+	" * rank), as the job's root knew them.\n"
+	" */\n"
+	"static int *k_counts(int64_t n, int v, int root, int me, int n_, MPI_Comm c, int "
+	"**displs)\n{\n"
+	"\tint mine = (int)(n > 0 ? n : 0), *counts = calloc((size_t)n_, sizeof(int)), i;\n\n"
+	"\t*displs = calloc((size_t)n_, sizeof(int));\n"
+	"\tif (v)\n\t\tMPI_Gather(&mine, 1, MPI_INT, counts, 1, MPI_INT, root, c);\n"
+	"\telse\n\t\tfor (i = 0; i < n_; i++)\n\t\t\tcounts[i] = mine;\n"
+	"\tfor (i = 1; i < n_ && me == root; i++)\n"
+	"\t\t(*displs)[i] = (*displs)[i - 1] + counts[i - 1];\n"
+	"\treturn counts;\n}\n"
+	"static inline void k_gather(int64_t n, int v, int64_t root, int64_t slot)\n{\n"
+	"\tint *counts, *displs, r, total;\n\tvoid *out;\n\tKCOMM(slot);\n"
+	"\tr = (int)(root >= 0 && root < n_ ? root : 0);\n"
+	"\tcounts = k_counts(n, v, r, me, n_, c, &displs);\n"
+	"\ttotal = me == r ? displs[n_ - 1] + counts[n_ - 1] : 0;\n"
+	"\tout = malloc((size_t)(total > 0 ? total : 1));\n"
+	"\tMPI_Gatherv(kbuf(n), (int)(n > 0 ? n : 0), MPI_BYTE, out, counts, displs, MPI_BYTE, r, "
+	"c);\n"
+	"\tfree(out);\n\tfree(counts);\n\tfree(displs);\n}\n"
+	"static inline void k_scatter(int64_t n, int v, int64_t root, int64_t slot)\n{\n"
+	"\tint *counts, *displs, r, total;\n\tvoid *out;\n\tKCOMM(slot);\n"
+	"\tr = (int)(root >= 0 && root < n_ ? root : 0);\n"
+	"\tcounts = k_counts(n, v, r, me, n_, c, &displs);\n"
+	"\ttotal = me == r ? displs[n_ - 1] + counts[n_ - 1] : 0;\n"
+	"\tout = malloc((size_t)(n > 0 ? n : 1));\n"
+	"\tMPI_Scatterv(kbuf(total), counts, displs, MPI_BYTE, out, (int)(n > 0 ? n : 0), "
+	"MPI_BYTE, r, c);\n"
+	"\tfree(out);\n\tfree(counts);\n\tfree(displs);\n}\n"
+	"static inline void k_allgatherv(int64_t n, int64_t slot)\n{\n"
+	"\tint mine = (int)(n > 0 ? n : 0), *counts, *displs, i;\n\tvoid *out;\n\tKCOMM(slot);\n"
+	"\tcounts = calloc((size_t)n_, sizeof(int));\n\tdispls = calloc((size_t)n_, sizeof(int));\n"
+	"\tMPI_Allgather(&mine, 1, MPI_INT, counts, 1, MPI_INT, c);\n"
+	"\tfor (i = 1; i < n_; i++)\n\t\tdispls[i] = displs[i - 1] + counts[i - 1];\n"
+	"\tout = malloc((size_t)(displs[n_ - 1] + counts[n_ - 1] + 1));\n"
+	"\tMPI_Allgatherv(kbuf(n), mine, MPI_BYTE, out, counts, displs, MPI_BYTE, c);\n"
+	"\tfree(out);\n\tfree(counts);\n\tfree(displs);\n}\n"
+	"static inline void k_scan(int64_t n, int ex, int64_t slot)\n{\n"
+	"\tvoid *out;\n\tKCOMM(slot);\n\tout = calloc(1, (size_t)(n > 0 ? n : 1));\n"
+	"\tif (ex)\n\t\tMPI_Exscan(kbuf(n), out, (int)n, MPI_BYTE, MPI_BOR, c);\n"
+	"\telse\n\t\tMPI_Scan(kbuf(n), out, (int)n, MPI_BYTE, MPI_BOR, c);\n"
+	"\tfree(out);\n}\n",
 	"/* Non-blocking: each request in its slot, with a buffer of its own to receive in. */\n"
 	"static inline void k_isend(int64_t n, int64_t peer, int64_t req, int64_t slot)\n{\n"
 	"\tKCOMM(slot);\n\tif (peer < 0 || req < 0 || req >= KREQS)\n\t\treturn;\n"

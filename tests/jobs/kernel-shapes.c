@@ -41,6 +41,16 @@
  *	                               collectively; rank 0 opens DIR/s.dat alone
  *	                               again and reads every block
  *
+ *	kernel-shapes gather DIR       ADIOS 1's shape: 3 steps of 10 ms of compute,
+ *	                               then each rank's block of (r + 1) KiB placed by
+ *	                               an Exscan of the sizes, the sizes gathered
+ *	                               (Gather) and each rank's index of 64 + 16 r bytes
+ *	                               (Gatherv) at rank 0, which scatters 8 bytes back
+ *	                               (Scatter) and 32 + 8 r to each (Scatterv); every
+ *	                               rank writes its block at its offset into DIR/g.dat
+ *	                               (opened on all ranks), then a Scan and an
+ *	                               Allgatherv of the index end the step
+ *
  *	kernel-shapes MODE DIR SCALE [sync]
  *	                               the same SCALE times over (checkpoints, rounds,
  *	                               writes); with "sync", each write phase ends with
@@ -307,6 +317,60 @@ static int self_opens(const char *dir)
 	return rc;
 }
 
+static int gather_steps(const char *dir)
+{
+	int me = (rank + 1) * KIB, index = 64 + 16 * rank, step, i, rc = 0;
+	int *sizes = calloc((size_t)nprocs, sizeof(int)),
+	    *counts = calloc((size_t)nprocs, sizeof(int));
+	int *displs = calloc((size_t)nprocs, sizeof(int));
+	static char in[64 * KIB];
+	long long mine = me, offset = 0, sum;
+	char path[4096];
+	MPI_File fh;
+
+	if (!sizes || !counts || !displs || nprocs * (64 + 16 * nprocs) > (int)sizeof(in))
+		return 1;
+	for (i = 0; i < nprocs; i++) {
+		counts[i] = 64 + 16 * i;
+		displs[i] = i ? displs[i - 1] + counts[i - 1] : 0;
+	}
+	snprintf(path, sizeof(path), "%s/g.dat", dir);
+	for (step = 0; step < 3 * scale && !rc; step++) {
+		compute(0.01);
+		rc = MPI_Exscan(&mine, &offset, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD) ||
+		     MPI_Gather(&me, 1, MPI_INT, sizes, 1, MPI_INT, 0, MPI_COMM_WORLD) ||
+		     MPI_Gatherv(buf, index, MPI_BYTE, in, counts, displs, MPI_BYTE, 0,
+				 MPI_COMM_WORLD);
+		if (!rank)
+			offset = 0; /* Exscan leaves rank 0's result undefined */
+		for (i = 0; i < nprocs; i++)
+			counts[i] = 32 + 8 * i;
+		for (i = 1; i < nprocs; i++)
+			displs[i] = displs[i - 1] + counts[i - 1];
+		rc = rc || MPI_Scatter(buf, 8, MPI_BYTE, in, 8, MPI_BYTE, 0, MPI_COMM_WORLD) ||
+		     MPI_Scatterv(buf, counts, displs, MPI_BYTE, in, counts[rank], MPI_BYTE, 0,
+				  MPI_COMM_WORLD);
+		rc = rc ||
+		     MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_WRONLY,
+				   MPI_INFO_NULL, &fh) ||
+		     MPI_File_write_at(
+			     fh, (MPI_Offset)(step * nprocs * (nprocs + 1) / 2 * KIB + offset), buf,
+			     me, MPI_BYTE, MPI_STATUS_IGNORE) ||
+		     MPI_File_close(&fh);
+		for (i = 0; i < nprocs; i++)
+			counts[i] = 64 + 16 * i;
+		for (i = 1; i < nprocs; i++)
+			displs[i] = displs[i - 1] + counts[i - 1];
+		rc = rc || MPI_Scan(&mine, &sum, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD) ||
+		     MPI_Allgatherv(buf, index, MPI_BYTE, in, counts, displs, MPI_BYTE,
+				    MPI_COMM_WORLD);
+	}
+	free(sizes);
+	free(counts);
+	free(displs);
+	return rc;
+}
+
 static int fpp(const char *dir)
 {
 	char path[4096];
@@ -343,6 +407,7 @@ int main(int argc, char **argv)
 		{"halo", halo},
 		{"view3d", view3d},
 		{"self", self_opens},
+		{"gather", gather_steps},
 	};
 	size_t m;
 	int rc = 2;

@@ -3,7 +3,8 @@
 # checkpoint with a barrier and read-back, a barrier after every write,
 # compute between reads, token passing, a 3-D block decomposition written
 # with MPI-IO, file per process, a file every rank opens alone
-# (MPI_COMM_SELF) beside files opened on a split communicator, ...): each
+# (MPI_COMM_SELF) beside files opened on a split communicator, ADIOS 1's
+# rooted collectives and scans between its writes, ...): each
 # job's kernel is generated,
 # built, run under the runtime with the job's rank count, and gives the
 # job's I/O counters exactly; compute that grows step by step is replayed
@@ -30,9 +31,12 @@ job() {
 }
 
 for mode in fixed amr collective fpp temp header interleaved barriers compute token block3d mpiio halo view3d \
-	self; do
+	self gather; do
 	program=$gt
-	case $mode in interleaved | barriers | compute | token | block3d | mpiio | halo | view3d | self) program=$shapes ;; esac
+	case $mode in
+	interleaved | barriers | compute | token | block3d | mpiio | halo | view3d | self | gather)
+		program=$shapes ;;
+	esac
 	log=$(job "$program" "$mode") || { ok "the $mode job runs" false; continue; }
 	ok "$mode: a kernel is generated" "$kernel" gen "$log" -o "$TEST_TMP/k-$mode"
 	ok "$mode: built, run and validated: the same I/O counters" \
@@ -83,6 +87,18 @@ in_kernel halo 'k_isend\(8192, [0-9]+, [0-9]+, 0\);' "... and sends, each in its
 in_kernel halo 'k_waitall\(\);' "completed by their Waitall ..."
 in_kernel halo 'k_wait\([^)]+\);' "... or their Wait"
 in_kernel halo '"<STDOUT>",' "the job's standard output is the kernel's (validated above)"
+in_kernel gather 'k_scan\(8, 1, 0\); /\* Exscan' "Exscan replayed, with its 8 bytes"
+in_kernel gather 'k_gather\(4, 0, 0, 0\); /\* Gather' "Gather: 4 bytes a rank to root 0"
+in_kernel gather 'k_gather\(\(16 \* R \+ 64\), 1, 0, 0\); /\* Gatherv' \
+	"Gatherv: each rank's own count (64 + 16 r), with its counts gathered first"
+in_kernel gather 'k_scatter\(8, 0, 0, 0\); /\* Scatter' "Scatter: 8 bytes to each rank"
+in_kernel gather 'k_scatter\(\(8 \* R \+ 32\), 1, 0, 0\); /\* Scatterv' \
+	"Scatterv: each rank receives its own count (32 + 8 r)"
+in_kernel gather 'k_scan\(8, 0, 0\); /\* Scan' "Scan replayed"
+in_kernel gather 'k_allgatherv\(\(16 \* R \+ 64\), 0\); /\* Allgatherv' \
+	"Allgatherv: each rank's own count"
+is "$(grep -c 'not replayed' "$TEST_TMP/k-gather/kernel.c")" 1 \
+	"gather: no call left out but MPI_Init (which the kernel makes itself)"
 in_kernel view3d 'k_view_type\(2, 8, 3\);' "the file view's filetype, a 3-D subarray of 8-byte elements"
 in_kernel view3d 'k_view_dim\(16, 8, \(0 \+ 8 \* \(R / 2\)\)\);' \
 	"each rank's start in it found from its block"
