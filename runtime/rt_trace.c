@@ -1751,18 +1751,22 @@ continue_fast(const char *op, unsigned module, const struct rt_record *rec, unsi
 {
 	int64_t *next = tr->fast_next[0];
 	const int64_t *stride = tr->fast_stride[0];
-	uint64_t key = (uint64_t)module | (uint64_t)flags << 8 | (uint64_t)(uint32_t)err << 32;
-	const struct tr_sig_cache *c = &tr->sig_cache[((uintptr_t)op >> 3) & (TR_SIG_CACHE - 1)];
-	uint64_t s, f, gap;
+	const struct tr_sig_cache *c;
+	uint64_t key, s, f, gap;
 	int own = !(flags & IOA_TR_SUB);
 
-	if (!tr->fast_loop || tr->fast_nbody != 1 || tr->stopped || tr->degraded ||
-	    !tr->have_start || !rec->trace_slot || module == IOA_TRACE_MPI ||
-	    tr->events_total + 1 >= tr->check_at || tr->used > tr->low_water)
+	/* Most calls that are not for it leave at the first test. */
+	if (!tr->fast_loop)
+		return 0;
+	if (tr->fast_nbody != 1 || tr->stopped || tr->degraded || !tr->have_start ||
+	    !rec->trace_slot || module == IOA_TRACE_MPI || tr->events_total + 1 >= tr->check_at ||
+	    tr->used > tr->low_water)
 		return 0;
 	if (((int64_t)(rec->trace_slot - 1) ^ next[IOA_TRACE_SLOT]) | (offset ^ next[0]) |
 	    (length ^ next[1]) | (aux ^ next[2]))
 		return 0;
+	key = (uint64_t)module | (uint64_t)flags << 8 | (uint64_t)(uint32_t)err << 32;
+	c = &tr->sig_cache[((uintptr_t)op >> 3) & (TR_SIG_CACHE - 1)];
 	if (c->op != op || c->key != key || c->sig != tr->fast_sig[0])
 		return 0;
 	if (tr->npending == TR_PENDING) {
