@@ -54,7 +54,10 @@ struct gen {
 	uint64_t *file_mark;  /* per kernel file: the last rank counted, + 1 */
 	size_t cap_file_ranks;
 	uint32_t nprocs;
-	/* files the job read without creating them (inputs), record id -> size */
+	/*
+	 * files the job read, record id -> size, and those a record says the
+	 * job created (size K_MADE): inputs are the files read and never made
+	 */
 	uint64_t *input_id;
 	int64_t *input_size;
 	size_t ninputs;
@@ -473,6 +476,8 @@ enum callkind {
 	K_MCLOSE,
 	K_MSYNC,
 	K_MSETSIZE,
+	K_MSEEK,
+	K_MGETSIZE,
 	K_MRW,
 	K_BARRIER,
 	K_BCAST,
@@ -605,6 +610,8 @@ static const struct call calls[] = {
 	{IOA_MOD_MPIIO, "File_close", K_MCLOSE, NULL},
 	{IOA_MOD_MPIIO, "File_sync", K_MSYNC, NULL},
 	{IOA_MOD_MPIIO, "File_set_size", K_MSETSIZE, NULL},
+	{IOA_MOD_MPIIO, "File_seek", K_MSEEK, NULL},
+	{IOA_MOD_MPIIO, "File_get_size", K_MGETSIZE, NULL},
 	{IOA_TRACE_MPI, "Barrier", K_BARRIER, NULL},
 	{IOA_TRACE_MPI, "Bcast", K_BCAST, NULL},
 	{IOA_TRACE_MPI, "Allreduce", K_ALLREDUCE, NULL},
@@ -949,6 +956,12 @@ static int emit_call(struct gfun *f, size_t k, const char *indent)
 		break;
 	case K_MSETSIZE:
 		rc = ioa_buf_addf(b, "k_mpi_set_size(FILE_OF(%s), %s);", F, L);
+		break;
+	case K_MSEEK: /* whence in the length */
+		rc = ioa_buf_addf(b, "k_mpi_seek(FILE_OF(%s), %s, %s);", F, O, L);
+		break;
+	case K_MGETSIZE:
+		rc = ioa_buf_addf(b, "k_mpi_get_size(FILE_OF(%s));", F);
 		break;
 	case K_MRW:
 		rc = ioa_buf_addf(b, "k_mpi_rw(FILE_OF(%s), %s, %s, %d, %s);", F, O, L,
@@ -1741,7 +1754,16 @@ static const char *const prologue[] = {
 	"\t\tMPI_File_sync(fhs[f]);\n}\n",
 	"static inline void k_mpi_set_size(int f, int64_t n)\n{\n"
 	"\tif (f >= 0 && f < NFILES && fhs[f] != MPI_FILE_NULL)\n"
-	"\t\tMPI_File_set_size(fhs[f], (MPI_Offset)n);\n}\n",
+	"\t\tMPI_File_set_size(fhs[f], (MPI_Offset)n);\n}\n"
+	"/* The individual file pointer moved (whence 0 set, 1 current, 2 end), in etypes. */\n"
+	"static inline void k_mpi_seek(int f, int64_t o, int64_t whence)\n{\n"
+	"\tif (f < 0 || f >= NFILES || fhs[f] == MPI_FILE_NULL || whence < 0 || whence > 2)\n"
+	"\t\treturn;\n\tif (unit[f] > 1)\n\t\to *= unit[f];\n"
+	"\tMPI_File_seek(fhs[f], (MPI_Offset)o,\n"
+	"\t\t      whence == 0 ? MPI_SEEK_SET : whence == 1 ? MPI_SEEK_CUR : MPI_SEEK_END);\n}\n"
+	"static inline void k_mpi_get_size(int f)\n{\n\tMPI_Offset size;\n\n"
+	"\tif (f >= 0 && f < NFILES && fhs[f] != MPI_FILE_NULL)\n"
+	"\t\tMPI_File_get_size(fhs[f], &size);\n}\n",
 	"/*\n * File views: the filetype's shape (k_view_type, k_view_dim), then the view,\n"
 	" * made of bytes: offsets given in etypes are scaled by the etype's size.\n */\n"
 	"static struct {\n\tint64_t kind, base, ndims, n, dim[3][3];\n} view = {-1, 1, 0, 0, "
@@ -2231,7 +2253,12 @@ static int h5_record(struct gen *g, const struct ioa_log_record *rec)
 	return 0;
 }
 
-/* Files read but not created by the job: the kernel's --prepare makes them, of this size. */
+/*
+ * Files read but not created by the job: the kernel's --prepare makes them,
+ * of this size.  A file is made by the job when any of its records says so
+ * (MPI-IO's records do not: the POSIX open under it does).
+ */
+#define K_MADE (-2)
 static int on_record(const struct ioa_log_record *rec, void *arg)
 {
 	struct gen *g = arg;
@@ -2253,7 +2280,7 @@ static int on_record(const struct ioa_log_record *rec, void *arg)
 	} else {
 		return 0; /* HDF5, PnetCDF: their files' POSIX or MPI-IO records say it */
 	}
-	if (read <= 0 || (rec->flags & IOA_REC_CREATED))
+	if (read <= 0 && !(rec->flags & IOA_REC_CREATED))
 		return 0;
 	if (!(ids = realloc(g->input_id, (g->ninputs + 1) * sizeof(*ids))))
 		return -ENOMEM;
@@ -2262,7 +2289,9 @@ static int on_record(const struct ioa_log_record *rec, void *arg)
 		return -ENOMEM;
 	g->input_size = sizes;
 	g->input_id[g->ninputs] = rec->id;
-	g->input_size[g->ninputs++] = last + 1 > read ? last + 1 : read;
+	g->input_size[g->ninputs++] = rec->flags & IOA_REC_CREATED ? K_MADE
+				      : last + 1 > read		   ? last + 1
+								   : read;
 	return 0;
 }
 
@@ -2558,11 +2587,15 @@ static void emit_files(struct gen *g)
 	       "static const int64_t input_size[NFILES + 1] = {");
 	for (i = 0; i < g->files.n; i++) {
 		int64_t size = -1;
+		int made = 0;
 
 		for (j = 0; j < g->ninputs; j++)
-			if (g->input_id[j] == g->files.id[i] && g->input_size[j] > size)
-				size = g->input_size[j];
-		put(g, "%s%" PRId64, i ? ", " : "", size);
+			if (g->input_id[j] == g->files.id[i]) {
+				made |= g->input_size[j] == K_MADE;
+				if (g->input_size[j] > size)
+					size = g->input_size[j];
+			}
+		put(g, "%s%" PRId64, i ? ", " : "", made ? -1 : size);
 	}
 	put(g, "%s-1};\n", g->files.n ? ", " : "");
 	emit_comms(g);

@@ -275,7 +275,7 @@ static inline void rt_note_above(void)
 		/* The runtime's own start-up is the program's wait too. */ \
 		t1 = rt_now();                                              \
 		if (rt.enabled) {                                           \
-			uint32_t world = rt_comm_slot(MPI_COMM_WORLD, 0);      \
+			uint32_t world = rt_comm_slot(MPI_COMM_WORLD, 0);   \
 			rt_lock();                                          \
 			rt_trace_mpi(#name, world, 0, 0, -1, 0, 0, t0, t1); \
 			rt_unlock();                                        \
@@ -304,15 +304,15 @@ static inline void rt_note_above(void)
  * lines for the log; traced, the communicator's slot (asked afresh: HDF5
  * opens on copies it makes and frees).
  */
-#define RT_MPI_BODY_OPEN(name, args, comm_e, path_e, amode_e, info_e, fh_e)                 \
-	char hints[RT_HINTS_MAX];                                                           \
-	int comm_size = 1;                                                                  \
-	uint32_t comm_slot = RT_TRACE_NO_COMM;                                              \
-	RT_MPI_WRAP(name, args, rt_mpi_hints(info_e, hints, sizeof(hints));                 \
-		    rt_pmpi.Comm_size(comm_e, &comm_size);                                  \
-		    if (rt_tracing) comm_slot = rt_comm_slot(comm_e, 1),                    \
-		    rt_mpiio_open(#name, comm_size > 1, path_e, amode_e,                    \
-				  (info_e) != MPI_INFO_NULL, hints,                         \
+#define RT_MPI_BODY_OPEN(name, args, comm_e, path_e, amode_e, info_e, fh_e)                   \
+	char hints[RT_HINTS_MAX];                                                             \
+	int comm_size = 1;                                                                    \
+	uint32_t comm_slot = RT_TRACE_NO_COMM;                                                \
+	RT_MPI_WRAP(name, args, rt_mpi_hints(info_e, hints, sizeof(hints));                   \
+		    rt_pmpi.Comm_size(comm_e, &comm_size);                                    \
+		    if (rt_tracing) comm_slot = rt_comm_slot(comm_e, 1),                      \
+		    rt_mpiio_open(#name, comm_size > 1, path_e, amode_e,                      \
+				  (info_e) != MPI_INFO_NULL, hints,                           \
 				  r == MPI_SUCCESS ? (const void *)*(fh_e) : NULL, comm_slot, \
 				  r != MPI_SUCCESS, rt_mpi_err(r), t0, t1))
 
@@ -325,6 +325,15 @@ static inline void rt_note_above(void)
 #define RT_MPI_BODY_META(name, args, fh_e, counter)                          \
 	RT_MPI_WRAP(name, args, rt_mpiio_current = rt_mpiio_record_of(fh_e), \
 		    rt_mpiio_meta(#name, fh_e, counter, r != MPI_SUCCESS, rt_mpi_err(r), t0, t1))
+
+/* whence as the trace keeps it, the same in every MPI: 0 set, 1 current, 2 end, -1 other. */
+#define RT_MPI_WHENCE(w) \
+	((w) == MPI_SEEK_SET ? 0 : (w) == MPI_SEEK_CUR ? 1 : (w) == MPI_SEEK_END ? 2 : -1)
+
+#define RT_MPI_BODY_SEEK(name, args, fh_e, offset_e, whence_e)                               \
+	RT_MPI_WRAP(name, args, rt_mpiio_current = rt_mpiio_record_of(fh_e),                 \
+		    rt_mpiio_seek(#name, fh_e, (int64_t)(offset_e), RT_MPI_WHENCE(whence_e), \
+				  r != MPI_SUCCESS, rt_mpi_err(r), t0, t1))
 
 #define RT_MPI_BODY_VIEW(name, args, fh_e, disp_e, etype_e, ftype_e, info_e)                       \
 	struct rt_view view;                                                                       \
@@ -473,14 +482,14 @@ static int64_t rt_bytes(int count, MPI_Datatype dt)
 #define RT_MPI_BODY_COLL(name, args, comm_e, root_e, count_e, dt_e) \
 	uint32_t slot;                                              \
 	int64_t bytes;                                              \
-	RT_MPI_SYNC(name, args, slot = rt_comm_slot(comm_e, 0);        \
+	RT_MPI_SYNC(name, args, slot = rt_comm_slot(comm_e, 0);     \
 		    bytes = rt_bytes(count_e, dt_e), (void)0,       \
 		    rt_trace_mpi(#name, slot, RT_TRACE_FAILED(r), root_e, bytes, 0, t0, t1))
 
 #define RT_MPI_BODY_P2P(name, args, comm_e, peer_e, count_e, dt_e, tag_e)                    \
 	uint32_t slot;                                                                       \
 	int64_t bytes;                                                                       \
-	RT_MPI_SYNC(name, args, slot = rt_comm_slot(comm_e, 0);                                 \
+	RT_MPI_SYNC(name, args, slot = rt_comm_slot(comm_e, 0);                              \
 		    bytes = rt_bytes(count_e, dt_e), (void)0,                                \
 		    rt_trace_mpi(#name, slot, RT_TRACE_FAILED(r), rt_relative(slot, peer_e), \
 				 bytes, tag_e, t0, t1))
@@ -489,7 +498,7 @@ static int64_t rt_bytes(int count, MPI_Datatype dt)
 	uint32_t slot;                                                                          \
 	int64_t bytes;                                                                          \
 	RT_MPI_SYNC(                                                                            \
-		name, args, slot = rt_comm_slot(comm_e, 0);                                        \
+		name, args, slot = rt_comm_slot(comm_e, 0);                                     \
 		bytes = rt_bytes(count_e, dt_e), (void)0,                                       \
 		rt_trace_mpi(#name, slot, RT_TRACE_FAILED(r), rt_relative(slot, peer_e), bytes, \
 			     r == MPI_SUCCESS ? rt_trace_request_new(RT_HANDLE(*(req_e))) : -1, \
@@ -499,7 +508,7 @@ static int64_t rt_bytes(int count, MPI_Datatype dt)
 #define RT_MPI_BODY_SENDRECV(name, args, comm_e, dest_e, count_e, dt_e, source_e)            \
 	uint32_t slot;                                                                       \
 	int64_t bytes;                                                                       \
-	RT_MPI_SYNC(name, args, slot = rt_comm_slot(comm_e, 0);                                 \
+	RT_MPI_SYNC(name, args, slot = rt_comm_slot(comm_e, 0);                              \
 		    bytes = rt_bytes(count_e, dt_e), (void)0,                                \
 		    rt_trace_mpi(#name, slot, RT_TRACE_FAILED(r), rt_relative(slot, dest_e), \
 				 bytes, rt_relative(slot, source_e), t0, t1))
@@ -546,11 +555,11 @@ static int64_t rt_bytes(int count, MPI_Datatype dt)
 				 t0, t1))
 
 /* The new communicator is registered after the call, outside the lock. */
-#define RT_MPI_BODY_COMM_NEW(name, args, comm_e, color_e, key_e, newcomm_e)                  \
-	uint32_t slot, made = RT_TRACE_NO_COMM;                                              \
+#define RT_MPI_BODY_COMM_NEW(name, args, comm_e, color_e, key_e, newcomm_e)                     \
+	uint32_t slot, made = RT_TRACE_NO_COMM;                                                 \
 	RT_MPI_SYNC(name, args, slot = rt_comm_slot(comm_e, 0),                                 \
 		    made = r == MPI_SUCCESS ? rt_comm_slot(*(newcomm_e), 1) : RT_TRACE_NO_COMM, \
-		    rt_trace_mpi(#name, slot, RT_TRACE_FAILED(r), color_e, key_e,            \
+		    rt_trace_mpi(#name, slot, RT_TRACE_FAILED(r), color_e, key_e,               \
 				 made == RT_TRACE_NO_COMM ? -1 : (int64_t)made, t0, t1))
 
 #define RT_MPI_COMM_EXPAND(name, params, args, kind, ...)          \

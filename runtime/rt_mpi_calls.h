@@ -16,7 +16,10 @@
  *	ABORT                     MPI_Abort: the spill says so before the job ends
  *	OPEN comm, path, amode, info, fh
  *	CLOSE fh                  (a pointer to the handle)
- *	META fh, counter          sync, set_size, set_info (counter -1: none, as in Darshan)
+ *	META fh, counter          sync, set_size, set_info, get_size (counter -1: none, as
+ *	                          in Darshan)
+ *	SEEK fh, offset, whence   the individual file pointer moved: no counter (Darshan
+ *	                          has none), traced for the kernels
  *	VIEW fh, disp, etype, ftype, info  set_view: the view kept for the kernels
  *	IO op, is_write, class, fh, offset, count, datatype
  *	                          op: the call's name in the trace (the int form's)
@@ -104,6 +107,9 @@
 	   const char *datarep, MPI_Info info),                                                 \
 	  (fh, disp, etype, ftype, datarep, info), VIEW, fh, disp, etype, ftype, info)          \
 	X(File_set_info, (MPI_File fh, MPI_Info info), (fh, info), META, fh, -1)                \
+	X(File_get_size, (MPI_File fh, MPI_Offset *size), (fh, size), META, fh, -1)             \
+	X(File_seek, (MPI_File fh, MPI_Offset offset, int whence), (fh, offset, whence), SEEK,  \
+	  fh, offset, whence)                                                                   \
 	RT_MPI_IO_VARIANTS(X, read, void *, 0)                                                  \
 	RT_MPI_IO_VARIANTS(X, write, const void *, 1)
 

@@ -47,8 +47,9 @@
  *	                               (Gather) and each rank's index of 64 + 16 r bytes
  *	                               (Gatherv) at rank 0, which scatters 8 bytes back
  *	                               (Scatter) and 32 + 8 r to each (Scatterv); every
- *	                               rank writes its block at its offset into DIR/g.dat
- *	                               (opened on all ranks), then a Scan and an
+ *	                               rank opens DIR/g.dat (on all ranks), asks its size,
+ *	                               seeks to its offset (MPI_File_seek) and writes its
+ *	                               block at the file pointer, then a Scan and an
  *	                               Allgatherv of the index end the step
  *
  *	kernel-shapes MODE DIR SCALE [sync]
@@ -325,6 +326,7 @@ static int gather_steps(const char *dir)
 	int *displs = calloc((size_t)nprocs, sizeof(int));
 	static char in[64 * KIB];
 	long long mine = me, offset = 0, sum;
+	MPI_Offset size;
 	char path[4096];
 	MPI_File fh;
 
@@ -353,9 +355,11 @@ static int gather_steps(const char *dir)
 		rc = rc ||
 		     MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_WRONLY,
 				   MPI_INFO_NULL, &fh) ||
-		     MPI_File_write_at(
-			     fh, (MPI_Offset)(step * nprocs * (nprocs + 1) / 2 * KIB + offset), buf,
-			     me, MPI_BYTE, MPI_STATUS_IGNORE) ||
+		     MPI_File_get_size(fh, &size) ||
+		     MPI_File_seek(fh,
+				   (MPI_Offset)(step * nprocs * (nprocs + 1) / 2 * KIB + offset),
+				   MPI_SEEK_SET) ||
+		     MPI_File_write(fh, buf, me, MPI_BYTE, MPI_STATUS_IGNORE) ||
 		     MPI_File_close(&fh);
 		for (i = 0; i < nprocs; i++)
 			counts[i] = 64 + 16 * i;

@@ -95,6 +95,9 @@ in_kernel gather 'k_scatter\(8, 0, 0, 0\); /\* Scatter' "Scatter: 8 bytes to eac
 in_kernel gather 'k_scatter\(\(8 \* R \+ 32\), 1, 0, 0\); /\* Scatterv' \
 	"Scatterv: each rank receives its own count (32 + 8 r)"
 in_kernel gather 'k_scan\(8, 0, 0\); /\* Scan' "Scan replayed"
+in_kernel gather 'k_mpi_get_size\(FILE_OF\([0-9]+\)\); /\* File_get_size' "File_get_size replayed"
+in_kernel gather 'k_mpi_seek\(FILE_OF\([0-9]+\), [^;]*, 0\); /\* File_seek' \
+	"File_seek replayed (from the start: whence 0), before the write at the file pointer"
 in_kernel gather 'k_allgatherv\(\(16 \* R \+ 64\), 0\); /\* Allgatherv' \
 	"Allgatherv: each rank's own count"
 is "$(grep -c 'not replayed' "$TEST_TMP/k-gather/kernel.c")" 1 \

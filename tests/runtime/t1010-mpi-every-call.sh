@@ -9,7 +9,7 @@ require_mpi
 work="$TEST_TMP/work"
 mkdir -p "$work"
 
-plan 14
+plan 16
 
 logs=$(ioa_logdir)
 ok "a 4-rank job calling every intercepted MPI-IO function runs unchanged" \
@@ -28,6 +28,13 @@ is "$(m MPIIO_MODE)" 9 "the open's amode (MPI_MODE_CREATE | MPI_MODE_RDWR)"
 hints=$("$IOA_CMD" parse "$log" | awk -F '\t' -v f="$work/every.dat" '$1 == "HINT" && $6 == f')
 is "$(grep -c $'\tcb_nodes\t1\t' <<<"$hints")" 4 "every rank's cb_nodes=1 given at open is kept"
 is "$(grep -c $'\tromio_cb_write\tenable\t' <<<"$hints")" 4 "and its romio_cb_write=enable"
+# The file pointer's moves are traced for the kernels (offset; whence 0, from
+# the start, as the length), counted nowhere: as the workload made them.
+seeks=$("$IOA_CMD" trace --expand "$log" | awk '$4 == "File_seek" { print $1, $5, $6 }' | sort -u)
+is "$(echo "$seeks" | tr '\n' ' ')" "0 0 0 1 4096 0 2 8192 0 3 12288 0 " \
+	"MPI_File_seek traced: each rank's offset (rank x 4096), from the start"
+is "$("$IOA_CMD" trace --expand "$log" | awk '$4 == "File_get_size"' | wc -l)" 4 \
+	"MPI_File_get_size traced, once a rank"
 
 # Every line of the MPI table is called by the workload.
 table=$(sed -n 's/^[[:space:]]*X(File_\([a-z_#]*\),.*/\1/p' "$IOA_SOURCE_DIR/runtime/rt_mpi_calls.h" |
@@ -40,6 +47,6 @@ done)
 called=$(grep -o 'MPI_File_[a-z_]*' "$IOA_SOURCE_DIR/tests/workloads/mpi-io.c" | sed 's/MPI_File_//' | sort -u)
 missing=$(comm -23 <(printf '%s\n' $table $variants | sort -u) <(echo "$called") | tr '\n' ' ')
 is "${missing:-none}" "none" "every MPI-IO call of the table is exercised"
-is "$(printf '%s\n' $table $variants | sort -u | wc -l)" 40 "the table covers 40 MPI-IO functions"
+is "$(printf '%s\n' $table $variants | sort -u | wc -l)" 42 "the table covers 42 MPI-IO functions"
 
 done_testing

@@ -46,7 +46,8 @@ static int posix_block(const char *path, int block_index, int count)
 
 /*
  * Opens DIR/every.dat collectively with 2 hints (cb_nodes, romio_cb_write),
- * then per rank: set_size, set_view, set_info (1 hint), sync; 14 writes of
+ * then per rank: set_size, get_size, set_view, set_info (1 hint), sync; and
+ * before each direction a seek of each file pointer; 14 writes of
  * SMALL bytes (3 independent: write, write_at, write_shared; 3 collective:
  * write_all, write_at_all, write_ordered; 5 non-blocking: iwrite, iwrite_all,
  * iwrite_at, iwrite_at_all, iwrite_shared; 3 split: write_all_begin,
@@ -59,6 +60,7 @@ static int every_call(const char *dir, int rank)
 {
 	char path[4096], data[SMALL];
 	MPI_Offset mine = (MPI_Offset)rank * 4096;
+	MPI_Offset size;
 	MPI_Request req;
 	MPI_Info info;
 	MPI_File fh;
@@ -76,6 +78,7 @@ static int every_call(const char *dir, int rank)
 	MPI_Info_create(&info);
 	MPI_Info_set(info, "romio_ds_write", "disable");
 	failed |= MPI_File_set_size(fh, 1 << 20);
+	failed |= MPI_File_get_size(fh, &size) || size != 1 << 20;
 	failed |= MPI_File_set_view(fh, 0, MPI_BYTE, MPI_BYTE, "native", MPI_INFO_NULL);
 	failed |= MPI_File_set_info(fh, info);
 	failed |= MPI_File_sync(fh);
