@@ -462,6 +462,7 @@ enum callkind {
 	K_STAT,
 	K_FSTAT,
 	K_UNLINK,
+	K_REMOVE,
 	K_RMDIR,
 	K_MKDIR,
 	K_ACCESS,
@@ -472,6 +473,7 @@ enum callkind {
 	K_FREAD,
 	K_FSEEK,
 	K_FFLUSH,
+	K_FTELL,
 	K_MOPEN,
 	K_MCLOSE,
 	K_MSYNC,
@@ -568,6 +570,7 @@ static const struct call calls[] = {
 	{IOA_MOD_POSIX, "fstat", K_FSTAT, NULL},
 	{IOA_MOD_POSIX, "fstat64", K_FSTAT, NULL},
 	{IOA_MOD_POSIX, "unlink", K_UNLINK, NULL},
+	{IOA_MOD_POSIX, "remove", K_REMOVE, NULL},
 	{IOA_MOD_POSIX, "rmdir", K_RMDIR, NULL},
 	{IOA_MOD_POSIX, "mkdir", K_MKDIR, NULL},
 	{IOA_MOD_POSIX, "access", K_ACCESS, NULL},
@@ -605,6 +608,7 @@ static const struct call calls[] = {
 	{IOA_MOD_STDIO, "fsetpos", K_FSEEK, NULL},
 	{IOA_MOD_STDIO, "fsetpos64", K_FSEEK, NULL},
 	{IOA_MOD_STDIO, "rewind", K_FSEEK, NULL},
+	{IOA_MOD_STDIO, "ftell", K_FTELL, NULL},
 	{IOA_MOD_STDIO, "fflush", K_FFLUSH, NULL},
 	{IOA_MOD_MPIIO, "File_open", K_MOPEN, NULL},
 	{IOA_MOD_MPIIO, "File_close", K_MCLOSE, NULL},
@@ -793,6 +797,12 @@ static int gap_order(struct gfun *f, size_t k, double gap, struct ioa_buf *out)
 	return rc;
 }
 
+/* Whether a number reads an explicit list (number()): at its execution counter. */
+static int uses_list(const struct ioa_buf *v)
+{
+	return v->data && strstr(v->data, "][X") != NULL;
+}
+
 static int emit_call(struct gfun *f, size_t k, const char *indent)
 {
 	const struct node *n = &f->w[0].n[k];
@@ -804,7 +814,7 @@ static int emit_call(struct gfun *f, size_t k, const char *indent)
 		       order = IOA_BUF_INIT(1 << 16);
 	double gap = 0, carry;
 	uint32_t i;
-	int rc = 0;
+	int rc = 0, listed;
 
 	for (i = 0; i < f->m; i++)
 		gap += f->w[i].n[k].gap / f->m;
@@ -829,9 +839,8 @@ static int emit_call(struct gfun *f, size_t k, const char *indent)
 	if (!rc && (n->sig->module == IOA_TRACE_MPI || ioa_trace_layer_call(n->sig)))
 		rc = number(f, k, 2, &aux);
 	/* The explicit lists' execution counter, when a number needs it. */
-	if (!rc &&
-	    (strstr(off.data ? off.data : "", "][X") || strstr(len.data ? len.data : "", "][X") ||
-	     strstr(file.data ? file.data : "", "][X")))
+	listed = !rc && (uses_list(&off) || uses_list(&len) || uses_list(&file) || uses_list(&aux));
+	if (listed)
 		rc = ioa_buf_addf(&f->pre, "static uint64_t X%u_%zu;\n", f->id, k);
 	if (rc)
 		goto out;
@@ -900,6 +909,9 @@ static int emit_call(struct gfun *f, size_t k, const char *indent)
 	case K_UNLINK:
 		rc = ioa_buf_addf(b, "k_unlink(FILE_OF(%s));", F);
 		break;
+	case K_REMOVE:
+		rc = ioa_buf_addf(b, "k_remove(FILE_OF(%s));", F);
+		break;
 	case K_RMDIR:
 		rc = ioa_buf_addf(b, "k_rmdir(FILE_OF(%s));", F);
 		break;
@@ -929,6 +941,9 @@ static int emit_call(struct gfun *f, size_t k, const char *indent)
 		break;
 	case K_FFLUSH:
 		rc = ioa_buf_addf(b, "k_fflush(FILE_OF(%s));", F);
+		break;
+	case K_FTELL:
+		rc = ioa_buf_addf(b, "k_ftell(FILE_OF(%s));", F);
 		break;
 	case K_MOPEN: {
 		uint32_t r = f->ranks[0];
@@ -1067,9 +1082,7 @@ static int emit_call(struct gfun *f, size_t k, const char *indent)
 #undef O
 #undef L
 	rc = rc ? rc : ioa_buf_addf(b, " /* %s */\n", call->name);
-	if (!rc && strstr(ioa_buf_str(&f->pre), "static uint64_t X") &&
-	    (strstr(ioa_buf_str(&off), "][X") || strstr(ioa_buf_str(&len), "][X") ||
-	     strstr(ioa_buf_str(&file), "][X")))
+	if (!rc && listed)
 		rc = ioa_buf_addf(b, "%sX%u_%zu = (X%u_%zu + 1) %% %" PRIu64 ";\n", indent, f->id,
 				  k, f->id, k, list_len(f, k));
 out:
@@ -1707,6 +1720,7 @@ static const char *const prologue[] = {
 	"static inline void k_stat(int f)\n{\n\tstruct stat st;\n\n\tstat(path(f), &st);\n}\n"
 	"static inline void k_fstat(int f)\n{\n\tstruct stat st;\n\n\tfstat(FD(f), &st);\n}\n"
 	"static inline void k_unlink(int f)\n{\n\tunlink(path(f));\n}\n"
+	"static inline void k_remove(int f)\n{\n\tremove(path(f));\n}\n"
 	"static inline void k_rmdir(int f)\n{\n\trmdir(path(f));\n}\n"
 	"static inline void k_mkdir(int f)\n{\n\tmkdir(path(f), 0755);\n}\n"
 	"static inline void k_access(int f)\n{\n\taccess(path(f), F_OK);\n}\n"
@@ -1735,6 +1749,7 @@ static const char *const prologue[] = {
 	"static inline void k_fseek(int f, int64_t o)\n{\n\tif (FP(f))\n"
 	"\t\tfseeko(fps[f], (off_t)o, SEEK_SET);\n}\n"
 	"static inline void k_fflush(int f)\n{\n\tif (FP(f))\n\t\tfflush(fps[f]);\n}\n"
+	"static inline void k_ftell(int f)\n{\n\tif (FP(f) && ftell(fps[f]) < 0)\n\t\treturn;\n}\n"
 	"static MPI_Comm k_comm_of(int64_t comm, int f);\n"
 	"static inline void k_mpi_open(int f, int64_t amode, int64_t comm, const char *hints)\n{\n"
 	"\tMPI_Info info;\n\tchar kv[4096], *line, *save = NULL, *eq;\n\n"

@@ -534,7 +534,9 @@ int kvalidate(const char *dir, const char *log, const struct kvalidate_options *
 	snprintf(preload, sizeof(preload), "LD_PRELOAD=%s", o->runtime);
 	snprintf(logdir, sizeof(logdir), "IOATLAS_LOGDIR=%s", logs);
 	if (!rc) {
-		char *make[] = {"make", "-s", "-C", (char *)dir, make_arg, NULL};
+		/* Always made afresh: a kernel built before with another MPI would run as
+		 * singletons. */
+		char *make[] = {"make", "-s", "-B", "-C", (char *)dir, make_arg, NULL};
 		char *rm[] = {"rm", "-rf", run_dir, NULL};
 
 		fprintf(report, "building %s/kernel.c with %s\n", dir, mpicc);

@@ -52,6 +52,14 @@
  *	                               block at the file pointer, then a Scan and an
  *	                               Allgatherv of the index end the step
  *
+ *	kernel-shapes stdio DIR        a Fortran-style scratch file per rank, as NWChem
+ *	                               keeps its integrals: DIR/scr.R written in 8 records
+ *	                               of 4 KiB with fwrite, each record's place asked
+ *	                               with ftell first; then 4 passes of 10 ms of
+ *	                               compute and reads of every other record (fseek,
+ *	                               fread), a rewind and a read of the first; a
+ *	                               remove at the end
+ *
  *	kernel-shapes MODE DIR SCALE [sync]
  *	                               the same SCALE times over (checkpoints, rounds,
  *	                               writes); with "sync", each write phase ends with
@@ -375,6 +383,28 @@ static int gather_steps(const char *dir)
 	return rc;
 }
 
+static int stdio_scratch(const char *dir)
+{
+	long where[8];
+	char path[4096];
+	FILE *f;
+	int i, pass, rc = 0;
+
+	snprintf(path, sizeof(path), "%s/scr.%d", dir, rank);
+	if (!(f = fopen(path, "w+")))
+		return 1;
+	for (i = 0; i < 8 && !rc; i++)
+		rc = (where[i] = ftell(f)) < 0 || fwrite(buf, 1, 4 * KIB, f) != 4 * KIB;
+	for (pass = 0; pass < 4 * scale && !rc; pass++) {
+		compute(0.01);
+		for (i = pass % 2; i < 8 && !rc; i += 2)
+			rc = fseek(f, where[i], SEEK_SET) || fread(buf, 1, 4 * KIB, f) != 4 * KIB;
+		rewind(f);
+		rc = rc || fread(buf, 1, 4 * KIB, f) != 4 * KIB;
+	}
+	return fclose(f) || remove(path) || rc;
+}
+
 static int fpp(const char *dir)
 {
 	char path[4096];
@@ -412,6 +442,7 @@ int main(int argc, char **argv)
 		{"view3d", view3d},
 		{"self", self_opens},
 		{"gather", gather_steps},
+		{"stdio", stdio_scratch},
 	};
 	size_t m;
 	int rc = 2;

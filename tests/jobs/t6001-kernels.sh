@@ -4,7 +4,8 @@
 # compute between reads, token passing, a 3-D block decomposition written
 # with MPI-IO, file per process, a file every rank opens alone
 # (MPI_COMM_SELF) beside files opened on a split communicator, ADIOS 1's
-# rooted collectives and scans between its writes, ...): each
+# rooted collectives and scans between its writes, a scratch file kept
+# with ftell, fseek and rewind, ...): each
 # job's kernel is generated,
 # built, run under the runtime with the job's rank count, and gives the
 # job's I/O counters exactly; compute that grows step by step is replayed
@@ -31,10 +32,10 @@ job() {
 }
 
 for mode in fixed amr collective fpp temp header interleaved barriers compute token block3d mpiio halo view3d \
-	self gather; do
+	self gather stdio; do
 	program=$gt
 	case $mode in
-	interleaved | barriers | compute | token | block3d | mpiio | halo | view3d | self | gather)
+	interleaved | barriers | compute | token | block3d | mpiio | halo | view3d | self | gather | stdio)
 		program=$shapes ;;
 	esac
 	log=$(job "$program" "$mode") || { ok "the $mode job runs" false; continue; }
@@ -102,6 +103,9 @@ in_kernel gather 'k_allgatherv\(\(16 \* R \+ 64\), 0\); /\* Allgatherv' \
 	"Allgatherv: each rank's own count"
 is "$(grep -c 'not replayed' "$TEST_TMP/k-gather/kernel.c")" 1 \
 	"gather: no call left out but MPI_Init (which the kernel makes itself)"
+in_kernel stdio 'k_ftell\(FILE_OF\([0-9]+\)\); /\* ftell' "ftell replayed (a seek to STDIO's counters)"
+in_kernel stdio 'k_remove\(FILE_OF\([0-9]+\)\); /\* remove' "remove replayed"
+is "$(grep -c 'not replayed' "$TEST_TMP/k-stdio/kernel.c")" 1 "stdio: no call left out but MPI_Init"
 in_kernel view3d 'k_view_type\(2, 8, 3\);' "the file view's filetype, a 3-D subarray of 8-byte elements"
 in_kernel view3d 'k_view_dim\(16, 8, \(0 \+ 8 \* \(R / 2\)\)\);' \
 	"each rank's start in it found from its block"
