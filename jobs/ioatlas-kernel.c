@@ -63,10 +63,12 @@ static void usage(FILE *out)
 		"calls HDF5 made.\n"
 		"validate: builds the kernel in DIR, runs it under the runtime with the job's\n"
 		"rank count (MPICC, mpiexec.mpich), and compares its log with the job's, file by\n"
-		"file and counter by counter; prints the replay time error.  Exits 1 when a\n"
-		"counter differs.  --mode: how the kernel replays (causal, the default; think:\n"
-		"gaps as fixed, no synchronization; fast: no gaps).  LOG may be another run of\n"
-		"the same job, e.g. on the storage the kernel is to be judged on.\n"
+		"file and counter by counter; prints each layer's reads, writes and bytes, the\n"
+		"calls the kernel leaves out and the replay time error.  Exits 1 when a\n"
+		"counter differs or a call is left out.  --mode: how the kernel replays\n"
+		"(causal, the default; think: gaps as fixed, no synchronization; fast: no\n"
+		"gaps).  LOG may be another run of the same job, e.g. on the storage the\n"
+		"kernel is to be judged on.\n"
 		"publish: validates the kernel, then adds it to the site repository at PATH\n"
 		"(index.json, kernels/NAME/VERSION/ with meta.json and SHA256SUMS).\n"
 		"list, search, pull: read a repository over file://, http:// or https://;\n"
@@ -155,10 +157,15 @@ static int validate(int argc, char **argv)
 	}
 	printf("%s: %u records, %u counters compared: %s\n", dir, res.records, res.counters,
 	       res.differ ? "they differ (above)" : "identical");
+	if (res.skipped)
+		printf("%s: calls not replayed in %u place%s (above): the kernel falls short of "
+		       "the "
+		       "job\n",
+		       dir, res.skipped, res.skipped == 1 ? "" : "s");
 	printf("replay time: job %.3f s, kernel %.3f s, error %+.1f%%\n", res.job_seconds,
 	       res.kernel_seconds, res.time_error * 100);
 	ioa_buf_release(&err);
-	return res.differ ? 1 : 0;
+	return res.differ || res.skipped ? 1 : 0;
 }
 
 /* Kernel files: written whole, with the mode the user's umask gives new files. */
@@ -270,7 +277,7 @@ static int gen(int argc, char **argv)
 		       " calls the trace kept exactly, of the job's %" PRIu64
 		       " (the trace summarised the rest)\n",
 		       path, a.sum.calls_exact, a.sum.calls_total);
-	free(a.sum.file_ids);
+	kgen_summary_release(&a.sum);
 	ioa_buf_release(&a.err);
 	return 0;
 }
@@ -622,7 +629,7 @@ static int nightly(int argc, char **argv)
 				: krepo_publish(dir, log, repo_path, name, id, &o, stdout, &err);
 		if (!published)
 			rm_tree(dir);
-		free(a.sum.file_ids);
+		kgen_summary_release(&a.sum);
 		ioa_buf_release(&a.err);
 		if (!rc) {
 			char link[PATH_MAX + 400];

@@ -449,6 +449,7 @@ static int number(struct gfun *f, size_t k, unsigned pos, struct ioa_buf *out)
 
 enum callkind {
 	K_SKIP,
+	K_SELF, /* made by the kernel itself, in its place (MPI_Init) */
 	K_OPEN,
 	K_CREAT,
 	K_CLOSE,
@@ -546,6 +547,24 @@ static const struct call calls[] = {
 	{IOA_MOD_POSIX, "open64", K_OPEN, NULL},
 	{IOA_MOD_POSIX, "openat", K_OPEN, NULL},
 	{IOA_MOD_POSIX, "openat64", K_OPEN, NULL},
+	/* Programs built with _FORTIFY_SOURCE (Debian's packages) call these: the same calls. */
+	{IOA_MOD_POSIX, "__open_2", K_OPEN, NULL},
+	{IOA_MOD_POSIX, "__open64_2", K_OPEN, NULL},
+	{IOA_MOD_POSIX, "__openat_2", K_OPEN, NULL},
+	{IOA_MOD_POSIX, "__openat64_2", K_OPEN, NULL},
+	{IOA_MOD_POSIX, "__read_chk", K_READ, NULL},
+	{IOA_MOD_POSIX, "__pread_chk", K_PREAD, NULL},
+	{IOA_MOD_POSIX, "__pread64_chk", K_PREAD, NULL},
+	{IOA_MOD_POSIX, "__xstat", K_STAT, NULL},
+	{IOA_MOD_POSIX, "__xstat64", K_STAT, NULL},
+	{IOA_MOD_POSIX, "__lxstat", K_STAT, NULL},
+	{IOA_MOD_POSIX, "__lxstat64", K_STAT, NULL},
+	{IOA_MOD_POSIX, "__fxstat", K_FSTAT, NULL},
+	{IOA_MOD_POSIX, "__fxstat64", K_FSTAT, NULL},
+	{IOA_MOD_POSIX, "fstatat", K_STAT, NULL},
+	{IOA_MOD_POSIX, "statx", K_STAT, NULL},
+	{IOA_MOD_POSIX, "unlinkat", K_UNLINK, NULL},
+	{IOA_MOD_POSIX, "ftruncate64", K_FTRUNCATE, NULL},
 	{IOA_MOD_POSIX, "creat", K_CREAT, NULL},
 	{IOA_MOD_POSIX, "creat64", K_CREAT, NULL},
 	{IOA_MOD_POSIX, "close", K_CLOSE, NULL},
@@ -594,6 +613,7 @@ static const struct call calls[] = {
 	{IOA_MOD_STDIO, "__vprintf_chk", K_FWRITE, NULL},
 	{IOA_MOD_STDIO, "fread", K_FREAD, NULL},
 	{IOA_MOD_STDIO, "__fread_chk", K_FREAD, NULL},
+	{IOA_MOD_STDIO, "__fgets_chk", K_FREAD, NULL},
 	{IOA_MOD_STDIO, "fgets", K_FREAD, NULL},
 	{IOA_MOD_STDIO, "fgetc", K_FREAD, NULL},
 	{IOA_MOD_STDIO, "getc", K_FREAD, NULL},
@@ -616,14 +636,19 @@ static const struct call calls[] = {
 	{IOA_MOD_MPIIO, "File_set_size", K_MSETSIZE, NULL},
 	{IOA_MOD_MPIIO, "File_seek", K_MSEEK, NULL},
 	{IOA_MOD_MPIIO, "File_get_size", K_MGETSIZE, NULL},
+	{IOA_TRACE_MPI, "Init", K_SELF, NULL},
+	{IOA_TRACE_MPI, "Init_thread", K_SELF, NULL},
 	{IOA_TRACE_MPI, "Barrier", K_BARRIER, NULL},
 	{IOA_TRACE_MPI, "Bcast", K_BCAST, NULL},
 	{IOA_TRACE_MPI, "Allreduce", K_ALLREDUCE, NULL},
 	{IOA_TRACE_MPI, "Reduce", K_REDUCE, NULL},
 	{IOA_TRACE_MPI, "Send", K_SEND, NULL},
 	{IOA_TRACE_MPI, "Ssend", K_SEND, NULL},
+	{IOA_TRACE_MPI, "Rsend", K_SEND, NULL},
+	{IOA_TRACE_MPI, "Bsend", K_SEND, NULL},
 	{IOA_TRACE_MPI, "Recv", K_RECV, NULL},
 	{IOA_TRACE_MPI, "Sendrecv", K_SENDRECV, NULL},
+	{IOA_TRACE_MPI, "Sendrecv_replace", K_SENDRECV, NULL},
 	{IOA_TRACE_MPI, "Allgather", K_ALLGATHER, NULL},
 	{IOA_TRACE_MPI, "Alltoall", K_ALLTOALL, NULL},
 	/* Its bytes are not in the trace (length 0): one byte to each rank. */
@@ -803,6 +828,36 @@ static int uses_list(const struct ioa_buf *v)
 	return v->data && strstr(v->data, "][X") != NULL;
 }
 
+/* One more place where the call (layer, name) is not replayed. */
+static int note_skip(struct kgen_summary *sum, const char *layer, const char *name)
+{
+	struct kgen_skip *more;
+	unsigned i;
+
+	for (i = 0; i < sum->nskips; i++)
+		if (sum->skips[i].layer == layer && !strncmp(sum->skips[i].name, name, 63)) {
+			sum->skips[i].places++;
+			return 0;
+		}
+	if (!(more = realloc(sum->skips, (sum->nskips + 1) * sizeof(*more))))
+		return -ENOMEM;
+	sum->skips = more;
+	more = &sum->skips[sum->nskips++];
+	more->layer = layer;
+	snprintf(more->name, sizeof(more->name), "%s", name);
+	more->places = 1;
+	return 0;
+}
+
+void kgen_summary_release(struct kgen_summary *sum)
+{
+	free(sum->file_ids);
+	free(sum->skips);
+	sum->file_ids = NULL;
+	sum->skips = NULL;
+	sum->nskips = 0;
+}
+
 static int emit_call(struct gfun *f, size_t k, const char *indent)
 {
 	const struct node *n = &f->w[0].n[k];
@@ -818,15 +873,22 @@ static int emit_call(struct gfun *f, size_t k, const char *indent)
 
 	for (i = 0; i < f->m; i++)
 		gap += f->w[i].n[k].gap / f->m;
+	if (kind == K_SELF) {
+		f->carry += gap;
+		return 0;
+	}
 	if (kind == K_SKIP) {
+		const char *layer = n->sig->module == IOA_TRACE_MPI ? "MPI"
+				    : n->sig->module < IOA_MOD_COUNT
+					    ? ioa_modules[n->sig->module].name
+					    : "?";
+
 		/* Compute before a call not replayed goes before the next one. */
 		f->carry += gap;
 		f->g->sum->skipped++;
-		return ioa_buf_addf(b, "%s/* a call not replayed (%s) */\n", indent,
-				    n->sig->module == IOA_TRACE_MPI ? "MPI"
-				    : n->sig->module < IOA_MOD_COUNT
-					    ? ioa_modules[n->sig->module].name
-					    : "?");
+		rc = note_skip(f->g->sum, layer, n->sig->name);
+		return rc ? rc
+			  : ioa_buf_addf(b, "%s/* a call not replayed (%s) */\n", indent, layer);
 	}
 	f->g->sum->calls++;
 	carry = f->carry;

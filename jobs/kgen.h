@@ -48,8 +48,21 @@ struct kgen_summary {
 	 */
 	uint64_t calls_exact, calls_total;
 	int hdf5;	    /* the kernel calls HDF5 (its Makefile must link it) */
-	uint64_t *file_ids; /* the log's record id of each kernel file f<i> (free it) */
+	uint64_t *file_ids; /* the log's record id of each kernel file f<i> */
+	/*
+	 * The calls not replayed, by layer and name (as the log gives it, cut
+	 * to 63 bytes): in how many places of the kernel each was left out.
+	 */
+	struct kgen_skip {
+		const char *layer;
+		char name[64];
+		unsigned places;
+	} * skips;
+	unsigned nskips;
 };
+
+/* Frees what a summary holds. */
+void kgen_summary_release(struct kgen_summary *sum);
 
 /*
  * Writes the kernel of the log at path to out (C source).  0, or -errno

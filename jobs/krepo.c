@@ -415,6 +415,9 @@ int krepo_publish(const char *dir, const char *log, const char *repo, const char
 	if (!rc && res.differ) {
 		ioa_buf_addf(err, "the kernel does not match its job: not published");
 		rc = -EPROTO;
+	} else if (!rc && res.skipped) {
+		ioa_buf_addf(err, "the kernel leaves calls of its job out: not published");
+		rc = -EPROTO;
 	}
 	if (rc) {
 		json_object_put(files);

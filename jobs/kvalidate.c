@@ -465,6 +465,78 @@ static int compare(const struct side *a, const struct side *b, int hdf5, FILE *r
 	return differ;
 }
 
+/*
+ * Per layer the kernel replays, the reads and writes and their bytes, the
+ * job's beside the kernel's: what a differing counter amounts to.
+ */
+static void layer_totals(const struct side *a, const struct side *b, int hdf5, FILE *report)
+{
+	static const struct {
+		int module, ops[8], bytes[2];
+	} layers[] = {
+		{IOA_MOD_POSIX,
+		 {POSIX_READS, POSIX_WRITES, -1},
+		 {POSIX_BYTES_READ, POSIX_BYTES_WRITTEN}},
+		{IOA_MOD_STDIO,
+		 {STDIO_READS, STDIO_WRITES, -1},
+		 {STDIO_BYTES_READ, STDIO_BYTES_WRITTEN}},
+		{IOA_MOD_MPIIO,
+		 {MPIIO_INDEP_READS, MPIIO_COLL_READS, MPIIO_SPLIT_READS, MPIIO_NB_READS,
+		  MPIIO_INDEP_WRITES, MPIIO_COLL_WRITES, MPIIO_SPLIT_WRITES, MPIIO_NB_WRITES},
+		 {MPIIO_BYTES_READ, MPIIO_BYTES_WRITTEN}},
+		{IOA_MOD_H5D, {H5D_READS, H5D_WRITES, -1}, {H5D_BYTES_READ, H5D_BYTES_WRITTEN}},
+	};
+	size_t l, i, j;
+	int header = 0;
+
+	for (l = 0; l < sizeof(layers) / sizeof(layers[0]); l++) {
+		int64_t ops[2] = {0, 0}, bytes[2] = {0, 0};
+		const struct side *s[2] = {a, b};
+		int w;
+
+		if (layers[l].module == IOA_MOD_H5D && !hdf5)
+			continue;
+		for (w = 0; w < 2; w++)
+			for (i = 0; i < s[w]->n; i++) {
+				const struct rec *r = &s[w]->r[i];
+
+				if (r->module != layers[l].module)
+					continue;
+				for (j = 0; j < 8 && layers[l].ops[j] >= 0; j++)
+					ops[w] += r->c[layers[l].ops[j]];
+				bytes[w] += r->c[layers[l].bytes[0]] + r->c[layers[l].bytes[1]];
+			}
+		if (!ops[0] && !ops[1] && !bytes[0] && !bytes[1])
+			continue;
+		if (!header++)
+			fprintf(report, "%-8s %12s %12s %14s %14s\n", "layer", "job r+w",
+				"kernel r+w", "job bytes", "kernel bytes");
+		fprintf(report, "%-8s %12" PRId64 " %12" PRId64 " %14" PRId64 " %14" PRId64 "\n",
+			ioa_modules[layers[l].module].name, ops[0], ops[1], bytes[0], bytes[1]);
+	}
+}
+
+/* The calls the kernel leaves out, each said. */
+static void not_replayed(const struct kgen_summary *sum, FILE *report)
+{
+	unsigned i;
+
+	for (i = 0; i < sum->nskips; i++) {
+		char name[64];
+		size_t k;
+
+		/* A name from the log, shown as printable ASCII only. */
+		for (k = 0; sum->skips[i].name[k] && k < sizeof(name) - 1; k++)
+			name[k] = sum->skips[i].name[k] >= 0x20 && sum->skips[i].name[k] < 0x7f
+					  ? sum->skips[i].name[k]
+					  : '?';
+		name[k] = '\0';
+		fprintf(report, "not replayed: %s %s, in %u place%s of the kernel\n",
+			sum->skips[i].layer, name, sum->skips[i].places,
+			sum->skips[i].places == 1 ? "" : "s");
+	}
+}
+
 /* Whether the kernel.c in dir calls HDF5 (kgen includes its header then). */
 static int kernel_calls_hdf5(const char *dir)
 {
@@ -505,8 +577,11 @@ int kvalidate(const char *dir, const char *log, const struct kvalidate_options *
 	rc = null ? kgen_log(log, &go, null, &sum, err) : -errno;
 	if (null)
 		fclose(null);
-	if (rc)
+	if (rc) {
+		if (null)
+			kgen_summary_release(&sum);
 		return rc;
+	}
 	if (sum.calls_exact < sum.calls_total)
 		fprintf(report,
 			"the trace kept %" PRIu64 " of the job's %" PRIu64
@@ -578,8 +653,12 @@ int kvalidate(const char *dir, const char *log, const struct kvalidate_options *
 	}
 	rc = rc ? rc : read_side(found_log, &kern, err);
 	if (!rc) {
-		res->differ = compare(&job, &kern, sum.hdf5, report, &res->counters);
 		size_t i;
+
+		res->differ = compare(&job, &kern, sum.hdf5, report, &res->counters);
+		layer_totals(&job, &kern, sum.hdf5, report);
+		not_replayed(&sum, report);
+		res->skipped = sum.skipped;
 
 		res->records = (unsigned)job.n;
 		res->ranks = sum.ranks;
@@ -596,7 +675,7 @@ int kvalidate(const char *dir, const char *log, const struct kvalidate_options *
 		res->kernel_seconds = kern.seconds;
 		res->time_error = job.seconds > 0 ? (job.seconds - kern.seconds) / job.seconds : 0;
 	}
-	free(sum.file_ids);
+	kgen_summary_release(&sum);
 	free(job.r);
 	free(kern.r);
 	free(kern.name_id);

@@ -24,6 +24,7 @@ struct kvalidate_options {
 
 struct kvalidate_result {
 	int differ;	   /* a counter differs (each said on the report) */
+	unsigned skipped;  /* places of the kernel where a call is not replayed */
 	unsigned records;  /* the job's records compared */
 	unsigned counters; /* counters compared */
 	unsigned ranks, files;
