@@ -322,17 +322,19 @@ static inline void rt_note_above(void)
 		    rt_mpiio_current = closing,                          \
 		    rt_mpiio_close(#name, closing, r != MPI_SUCCESS, rt_mpi_err(r), t0, t1))
 
-#define RT_MPI_BODY_META(name, args, fh_e, counter)                          \
-	RT_MPI_WRAP(name, args, rt_mpiio_current = rt_mpiio_record_of(fh_e), \
-		    rt_mpiio_meta(#name, fh_e, counter, r != MPI_SUCCESS, rt_mpi_err(r), t0, t1))
+#define RT_MPI_BODY_META(name, args, fh_e, counter)                                                \
+	RT_MPI_WRAP(name, args, rt_mpiio_current = rt_mpiio_record_of(fh_e),                       \
+		    rt_mpiio_meta(#name, fh_e, counter, 0, 0, r != MPI_SUCCESS, rt_mpi_err(r), t0, \
+				  t1))
 
 /* whence as the trace keeps it, the same in every MPI: 0 set, 1 current, 2 end, -1 other. */
 #define RT_MPI_WHENCE(w) \
 	((w) == MPI_SEEK_SET ? 0 : (w) == MPI_SEEK_CUR ? 1 : (w) == MPI_SEEK_END ? 2 : -1)
 
-#define RT_MPI_BODY_SEEK(name, args, fh_e, offset_e, whence_e)                               \
-	RT_MPI_WRAP(name, args, rt_mpiio_current = rt_mpiio_record_of(fh_e),                 \
-		    rt_mpiio_seek(#name, fh_e, (int64_t)(offset_e), RT_MPI_WHENCE(whence_e), \
+/* No counter (Darshan has none): traced, whence as its length. */
+#define RT_MPI_BODY_SEEK(name, args, fh_e, offset_e, whence_e)                                   \
+	RT_MPI_WRAP(name, args, rt_mpiio_current = rt_mpiio_record_of(fh_e),                     \
+		    rt_mpiio_meta(#name, fh_e, -1, (int64_t)(offset_e), RT_MPI_WHENCE(whence_e), \
 				  r != MPI_SUCCESS, rt_mpi_err(r), t0, t1))
 
 #define RT_MPI_BODY_VIEW(name, args, fh_e, disp_e, etype_e, ftype_e, info_e)                       \

@@ -127,28 +127,15 @@ void rt_mpiio_close(const char *op, struct rt_record *rec, int failed, int err, 
 	rt_add_time(&rec->fcounters[MPIIO_F_META_TIME], &rec->meta_end, t0, t1);
 }
 
-void rt_mpiio_seek(const char *op, const void *handle, int64_t offset, int whence, int failed,
-		   int err, double t0, double t1)
+void rt_mpiio_meta(const char *op, const void *handle, int counter, int64_t offset, int64_t length,
+		   int failed, int err, double t0, double t1)
 {
 	struct rt_record *rec = rt_mpiio_record_of(handle);
 
 	if (!rec)
 		return;
-	rt_trace_io(op, IOA_MOD_MPIIO, rec, failed ? IOA_TR_FAILED : 0, offset, whence, 0,
+	rt_trace_io(op, IOA_MOD_MPIIO, rec, failed ? IOA_TR_FAILED : 0, offset, length, 0,
 		    failed ? err : 0, t0, t1);
-	if (failed)
-		rt_record_failure(rec, IOA_MOD_MPIIO, op, err);
-}
-
-void rt_mpiio_meta(const char *op, const void *handle, int counter, int failed, int err, double t0,
-		   double t1)
-{
-	struct rt_record *rec = rt_mpiio_record_of(handle);
-
-	if (!rec)
-		return;
-	rt_trace_io(op, IOA_MOD_MPIIO, rec, failed ? IOA_TR_FAILED : 0, 0, 0, 0, failed ? err : 0,
-		    t0, t1);
 	if (failed) {
 		rt_record_failure(rec, IOA_MOD_MPIIO, op, err);
 		return;

@@ -36,15 +36,12 @@ struct rt_record *rt_mpiio_close_begin(const void *handle);
 void rt_mpiio_close(const char *op, struct rt_record *rec, int failed, int err, double t0,
 		    double t1);
 /*
- * MPI_File_seek: traced (offset, and whence in the length: 0 set, 1
- * current, 2 end), counted nowhere, as Darshan does not.
+ * counter: the one the call adds to, or -1 (traced only); offset and
+ * length as the trace keeps them (MPI_File_seek: its offset, and whence
+ * as the length, 0 set, 1 current, 2 end; else 0).
  */
-void rt_mpiio_seek(const char *op, const void *handle, int64_t offset, int whence, int failed,
-		   int err, double t0, double t1);
-
-/* counter: the one the call adds to, or -1 (traced only). */
-void rt_mpiio_meta(const char *op, const void *handle, int counter, int failed, int err, double t0,
-		   double t1);
+void rt_mpiio_meta(const char *op, const void *handle, int counter, int64_t offset, int64_t length,
+		   int failed, int err, double t0, double t1);
 /*
  * A file view as the kernels replay it: its displacement and etype size,
  * and the filetype's shape over a predefined base type (kind 0: the base
