@@ -519,22 +519,19 @@ static void layer_totals(const struct side *a, const struct side *b, int hdf5, F
 /* The calls the kernel leaves out, each said. */
 static void not_replayed(const struct kgen_summary *sum, FILE *report)
 {
+	struct ioa_buf name = IOA_BUF_INIT(256);
 	unsigned i;
 
 	for (i = 0; i < sum->nskips; i++) {
-		char name[64];
-		size_t k;
-
-		/* A name from the log, shown as printable ASCII only. */
-		for (k = 0; sum->skips[i].name[k] && k < sizeof(name) - 1; k++)
-			name[k] = sum->skips[i].name[k] >= 0x20 && sum->skips[i].name[k] < 0x7f
-					  ? sum->skips[i].name[k]
-					  : '?';
-		name[k] = '\0';
+		/* A name from the log, in display form. */
+		ioa_buf_reset(&name);
+		if (ioa_buf_add_escaped(&name, sum->skips[i].name, strlen(sum->skips[i].name)))
+			break;
 		fprintf(report, "not replayed: %s %s, in %u place%s of the kernel\n",
-			sum->skips[i].layer, name, sum->skips[i].places,
+			sum->skips[i].layer, ioa_buf_str(&name), sum->skips[i].places,
 			sum->skips[i].places == 1 ? "" : "s");
 	}
+	ioa_buf_release(&name);
 }
 
 /* Whether the kernel.c in dir calls HDF5 (kgen includes its header then). */
