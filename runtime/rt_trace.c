@@ -1374,6 +1374,34 @@ static void fast_drop(void)
 	tr->fast_tried = 0;
 }
 
+/* Room for an iteration's calls among the pending ones; 0 when applying them lost the trace. */
+static inline int fast_room(void)
+{
+	if (tr->npending + tr->fast_nbody > TR_PENDING)
+		fast_apply();
+	return !tr->stopped;
+}
+
+/* Call k of an iteration of the fast loop: its times wait, its next values step. */
+static inline __attribute__((always_inline)) void fast_push(unsigned k, uint64_t dur, uint64_t gap)
+{
+	unsigned v;
+
+	tr->pending[tr->npending++] = (struct tr_pending){dur, gap};
+	for (v = 0; v < IOA_TRACE_NVALUES; v++)
+		tr->fast_next[k][v] =
+			(int64_t)((uint64_t)tr->fast_next[k][v] + (uint64_t)tr->fast_stride[k][v]);
+}
+
+/* An iteration of the fast loop complete: the loop grew by one. */
+static inline void fast_iterated(void)
+{
+	tr->nstash = 0;
+	tr->pending_iters++;
+	/* Its hash and the stack's prefix hash are brought up to date when the folding resumes. */
+	tr->fold_pending = 1;
+}
+
 /*
  * The common case: a call that continues the loop on top of the stack (its
  * body made of calls, its strides kept).  The calls of the iteration in
@@ -1383,7 +1411,7 @@ static void fast_drop(void)
  */
 static int continue_top(const struct tr_raw *e, uint32_t sig)
 {
-	unsigned p = tr->nstash, k, v;
+	unsigned p = tr->nstash, k;
 
 	if (!tr->fast_loop && (tr->fast_tried || !fast_setup()))
 		return 0;
@@ -1396,23 +1424,14 @@ static int continue_top(const struct tr_raw *e, uint32_t sig)
 		tr->stash[tr->nstash++] = *e;
 		return 1;
 	}
-	if (tr->npending + tr->fast_nbody > TR_PENDING) {
-		fast_apply();
-		if (tr->stopped)
-			return 1;
-	}
+	if (!fast_room())
+		return 1;
 	for (k = 0; k <= p; k++) {
 		const struct tr_raw *x = k < p ? &tr->stash[k] : e;
 
-		tr->pending[tr->npending++] = (struct tr_pending){x->dur, x->gap};
-		for (v = 0; v < IOA_TRACE_NVALUES; v++)
-			tr->fast_next[k][v] = (int64_t)((uint64_t)tr->fast_next[k][v] +
-							(uint64_t)tr->fast_stride[k][v]);
+		fast_push(k, x->dur, x->gap);
 	}
-	tr->nstash = 0;
-	tr->pending_iters++;
-	/* Its hash and the stack's prefix hash are brought up to date when the folding resumes. */
-	tr->fold_pending = 1;
+	fast_iterated();
 	return 1;
 }
 
@@ -1556,11 +1575,19 @@ static int grammar_pays(void)
  * the call's name (a program's few calls, interleaved, each keep a slot),
  * the others in the table.  UINT32_MAX when the table cannot grow.
  */
+/* The cache entry a call's name picks, and the key its other fields make. */
+static inline __attribute__((always_inline)) struct tr_sig_cache *
+sig_slot(const char *op, unsigned module, unsigned flags, int err, uint64_t *key)
+{
+	*key = (uint64_t)module | (uint64_t)flags << 8 | (uint64_t)(uint32_t)err << 32;
+	return &tr->sig_cache[((uintptr_t)op >> 3) & (TR_SIG_CACHE - 1)];
+}
+
 static inline __attribute__((always_inline)) uint32_t sig_find(const char *op, unsigned module,
 							       unsigned flags, int err)
 {
-	uint64_t key = (uint64_t)module | (uint64_t)flags << 8 | (uint64_t)(uint32_t)err << 32;
-	struct tr_sig_cache *c = &tr->sig_cache[((uintptr_t)op >> 3) & (TR_SIG_CACHE - 1)];
+	uint64_t key;
+	struct tr_sig_cache *c = sig_slot(op, module, flags, err, &key);
 	struct tr_raw e;
 
 	if (c->op == op && c->key == key)
@@ -1637,22 +1664,24 @@ static void push_event(const struct tr_raw *e, uint32_t sig)
  * last own call before it; else TR_NO_MARK.
  */
 #define TR_NO_MARK UINT64_MAX
-static inline __attribute__((always_inline)) void
-append(const char *op, uint32_t slot, unsigned module, unsigned flags, int err, int64_t offset,
-       int64_t length, int64_t aux, double t0, double t1, uint64_t mark)
+
+/* Ticks since start-up: far below 2^63, so a signed conversion (one instruction) is exact. */
+static inline uint64_t ticks_of(double t)
+{
+	return t > 0 ? (uint64_t)(int64_t)t : 0;
+}
+
+/*
+ * The trace's clocks moved by a call from s to f (ticks): its gap, and the
+ * time since the previous call's start in arrival.
+ */
+static inline __attribute__((always_inline)) uint64_t
+clock_step(uint64_t s, uint64_t f, unsigned flags, uint64_t mark, uint64_t *arrival)
 {
 	int own = mark == TR_NO_MARK && !(flags & IOA_TR_SUB);
+	uint64_t gap;
 
-	struct tr_raw ev, *e = &ev;
-	/* Ticks since start-up: far below 2^63, so a signed conversion (one instruction) is exact.
-	 */
-	uint64_t s = t0 > 0 ? (uint64_t)(int64_t)t0 : 0, f = t1 > 0 ? (uint64_t)(int64_t)t1 : 0;
-	uint64_t arrival, gap;
-
-	tr->events_total++;
-	if (tr->stopped)
-		return;
-	arrival = s > tr->prev_start ? s - tr->prev_start : 0;
+	*arrival = s > tr->prev_start ? s - tr->prev_start : 0;
 	tr->prev_start = s;
 	if (!tr->have_start) {
 		tr->have_start = 1;
@@ -1673,6 +1702,34 @@ append(const char *op, uint32_t slot, unsigned module, unsigned flags, int err, 
 	/* A layer's call ends after its calls underneath: the next call's compute starts there. */
 	if ((own || mark != TR_NO_MARK) && f > tr->top_end)
 		tr->top_end = f;
+	return gap;
+}
+
+/* A call kept exactly in the totals (expanded, the exact calls' times are scaled to them). */
+static inline void count_times(unsigned module, int own, uint64_t gap, uint64_t dur)
+{
+	if (own)
+		tr->compute += gap;
+	if (module == IOA_TRACE_MPI)
+		tr->sync += dur;
+	else if (own)
+		tr->io += dur;
+}
+
+static inline __attribute__((always_inline)) void
+append(const char *op, uint32_t slot, unsigned module, unsigned flags, int err, int64_t offset,
+       int64_t length, int64_t aux, double t0, double t1, uint64_t mark)
+{
+	int own = mark == TR_NO_MARK && !(flags & IOA_TR_SUB);
+
+	struct tr_raw ev, *e = &ev;
+	uint64_t s = ticks_of(t0), f = ticks_of(t1);
+	uint64_t arrival, gap;
+
+	tr->events_total++;
+	if (tr->stopped)
+		return;
+	gap = clock_step(s, f, flags, mark, &arrival);
 	/* Summarising: no grammar, no window, a few increments. */
 	if (tr->window_closed) {
 		summarise(sig_find(op, module, flags, err), module, flags,
@@ -1689,15 +1746,8 @@ append(const char *op, uint32_t slot, unsigned module, unsigned flags, int err, 
 	e->v[2] = aux;
 	e->dur = f > s ? f - s : 0;
 	e->gap = gap;
-	/* The totals cover the exact calls: expanded, their times are scaled to them. */
-	if (!feed(e, arrival))
-		return;
-	if (own)
-		tr->compute += gap;
-	if (module == IOA_TRACE_MPI)
-		tr->sync += e->dur;
-	else if (own)
-		tr->io += e->dur;
+	if (feed(e, arrival))
+		count_times(module, own, gap, e->dur);
 }
 
 /* A call on rec's file, in its slot (given one at its first call). */
@@ -1749,54 +1799,32 @@ static inline __attribute__((always_inline)) int
 continue_fast(const char *op, unsigned module, const struct rt_record *rec, unsigned flags,
 	      int64_t offset, int64_t length, int64_t aux, int err, double t0, double t1)
 {
-	int64_t *next = tr->fast_next[0];
-	const int64_t *stride = tr->fast_stride[0];
+	const int64_t *next = tr->fast_next[0];
 	const struct tr_sig_cache *c;
-	uint64_t key, s, f, gap;
-	int own = !(flags & IOA_TR_SUB);
+	uint64_t key, s, f, gap, arrival;
 
 	/* Most calls that are not for it leave at the first test. */
 	if (!tr->fast_loop)
 		return 0;
-	if (tr->fast_nbody != 1 || tr->stopped || tr->degraded || !tr->have_start ||
-	    !rec->trace_slot || module == IOA_TRACE_MPI || tr->events_total + 1 >= tr->check_at ||
+	if (tr->fast_nbody != 1 || tr->stopped || tr->degraded || !rec->trace_slot ||
+	    module == IOA_TRACE_MPI || tr->events_total + 1 >= tr->check_at ||
 	    tr->used > tr->low_water)
 		return 0;
 	if (((int64_t)(rec->trace_slot - 1) ^ next[IOA_TRACE_SLOT]) | (offset ^ next[0]) |
 	    (length ^ next[1]) | (aux ^ next[2]))
 		return 0;
-	key = (uint64_t)module | (uint64_t)flags << 8 | (uint64_t)(uint32_t)err << 32;
-	c = &tr->sig_cache[((uintptr_t)op >> 3) & (TR_SIG_CACHE - 1)];
+	c = sig_slot(op, module, flags, err, &key);
 	if (c->op != op || c->key != key || c->sig != tr->fast_sig[0])
 		return 0;
-	if (tr->npending == TR_PENDING) {
-		fast_apply();
-		if (tr->stopped)
-			return 1;
-	}
-	s = t0 > 0 ? (uint64_t)(int64_t)t0 : 0;
-	f = t1 > 0 ? (uint64_t)(int64_t)t1 : 0;
 	tr->events_total++;
-	tr->prev_start = s;
-	if (own)
-		gap = s > tr->top_end ? s - tr->top_end : 0;
-	else
-		gap = s > tr->last_end ? s - tr->last_end : 0;
-	if (f > tr->last_end)
-		tr->last_end = f;
-	if (own && f > tr->top_end)
-		tr->top_end = f;
-	tr->pending[tr->npending++] = (struct tr_pending){f > s ? f - s : 0, gap};
-	next[0] = (int64_t)((uint64_t)next[0] + (uint64_t)stride[0]);
-	next[1] = (int64_t)((uint64_t)next[1] + (uint64_t)stride[1]);
-	next[2] = (int64_t)((uint64_t)next[2] + (uint64_t)stride[2]);
-	next[3] = (int64_t)((uint64_t)next[3] + (uint64_t)stride[3]);
-	tr->pending_iters++;
-	tr->fold_pending = 1;
-	if (own) {
-		tr->compute += gap;
-		tr->io += f > s ? f - s : 0;
-	}
+	if (!fast_room())
+		return 1;
+	s = ticks_of(t0);
+	f = ticks_of(t1);
+	gap = clock_step(s, f, flags, TR_NO_MARK, &arrival);
+	fast_push(0, f > s ? f - s : 0, gap);
+	fast_iterated();
+	count_times(module, !(flags & IOA_TR_SUB), gap, f > s ? f - s : 0);
 	return 1;
 }
 
