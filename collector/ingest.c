@@ -76,6 +76,7 @@ struct job_info {
 	struct ioa_buf hostnames, rank_nodes; /* as the log has them */
 	unsigned io_libs;		      /* IOA_JOB_LIBRARIES: IOA_LIB_* bits */
 	struct ioa_clock clock;		      /* IOA_JOB_CLOCK, when well formed */
+	char build[IOA_BUILD_ID_MAX + 1];     /* IOA_JOB_BUILD, when well formed; else "" */
 	/* Job keys IOA_JOB_STEP to IOA_JOB_NODELIST (the batch system's), display form. */
 	struct ioa_buf sched[SCHED_KEYS];
 	/* IOA_JOB_PARTIAL, a log recovered from a killed job: its well-formed fields. */
@@ -389,6 +390,15 @@ static int on_job(uint16_t key, const unsigned char *value, uint32_t len, void *
 		/* Untrusted text: only the names common/ioa_logfmt.h knows count. */
 		j->have[key] = 1;
 		j->io_libs = ioa_parse_io_libraries((const char *)value, len);
+		return 0;
+	case IOA_JOB_BUILD:
+		/* Untrusted text: lowercase hex digits, an even number of them, or no build. */
+		j->build[0] = '\0';
+		if (len < 2 || len > IOA_BUILD_ID_MAX || len % 2 ||
+		    strspn((const char *)value, "0123456789abcdef") < len)
+			return 0;
+		memcpy(j->build, value, len);
+		j->build[len] = '\0';
 		return 0;
 	case IOA_JOB_SOURCE:
 		/* Untrusted text too: its known fields in display form (common/ioa_source.h). */
@@ -1425,7 +1435,8 @@ static int ledger(struct load *l, const char *status, const char *path, const ch
 		"partial_reason = $29, partial_ranks = $30, partial_missing = $31, "
 		"partial_until_first = $32::timestamptz, partial_until_last = $33::timestamptz, "
 		"source = $34, io_libraries = string_to_array($35, ' '), clock_base = $36, "
-		"clock_uncertainty_ns = $37::bigint, clock_drift_ns = $38::bigint "
+		"clock_uncertainty_ns = $37::bigint, clock_drift_ns = $38::bigint, build_id = $39, "
+		"app_id = job_application(user_id, exe_id, args_display, $39, $34::text IS NOT NULL) "
 		"WHERE id = $11::bigint AND start_time = $15::timestamptz";
 	char size[24], mtime[48], hostpid[300], host[256] = "", rd[24], wr[24];
 	char signal_text[16], abort_code[16], until_first[48], until_last[48], libs[64];
@@ -1447,6 +1458,7 @@ static int ledger(struct load *l, const char *status, const char *path, const ch
 			   rd,
 			   wr,
 			   l->start,
+			   NULL,
 			   NULL,
 			   NULL,
 			   NULL,
@@ -1516,7 +1528,8 @@ static int ledger(struct load *l, const char *status, const char *path, const ch
 		p[36] = l->job.clock.base == IOA_CLOCK_RANK0 ? unc : NULL;
 		p[37] = l->job.clock.base == IOA_CLOCK_RANK0 ? drift : NULL;
 	}
-	rc = rc ? rc : exec(l, insert_and_complete, 38, p);
+	p[38] = l->job.build[0] ? l->job.build : NULL;
+	rc = rc ? rc : exec(l, insert_and_complete, 39, p);
 	ioa_buf_release(&hosts);
 	ioa_buf_release(&nodes);
 	ioa_buf_release(&source);
@@ -1838,6 +1851,9 @@ static enum ingest_result ingest(struct ingest_db *db, const struct ingest_setti
 	rc = rc ? rc : the_rest(&l);
 	rc = rc ? rc : names_wait(&l);
 	rc = rc ? rc : ledger(&l, "ingested", path, hash, NULL, NULL, NULL, started);
+	rc = rc ? rc
+		: exec(&l, "SELECT job_history_add($1::bigint, $2::timestamptz)", 2,
+		       (const char *const[]){l.job_id, l.start});
 	rc = rc ? rc : exec(&l, "COMMIT", 0, NULL);
 	if (!rc) {
 		result = INGEST_DONE;

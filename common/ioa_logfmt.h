@@ -91,7 +91,8 @@
 	X(PARTIAL, 31, "partial")         \
 	X(SOURCE, 32, "source")           \
 	X(CLOCK, 33, "clock")             \
-	X(LIBRARIES, 34, "io_libraries")
+	X(LIBRARIES, 34, "io_libraries")  \
+	X(BUILD, 35, "build_id")
 
 /*
  * IOA_JOB_LIBRARIES: the I/O libraries the program used (runtime/rt_libs.h),
@@ -159,6 +160,13 @@ enum { IOA_IO_LIBRARIES(IOA_LIB_BIT) };
  *	ranks=N		the ranks on the clock
  *	unmeasured=N	ranks whose rounds failed: on their wall clocks
  */
+/*
+ * IOA_JOB_BUILD: the program's GNU build id (the linker's build-id note),
+ * lowercase hex, at most IOA_BUILD_ID_MAX digits; absent when the program
+ * has none, and in recovered and imported logs.  Readers take anything
+ * else for absent.
+ */
+#define IOA_BUILD_ID_MAX		  128
 #define IOA_JOB_KEY_ENUM(id, value, name) IOA_JOB_##id = value,
 enum ioa_job_key { IOA_JOB_KEYS(IOA_JOB_KEY_ENUM) };
 #undef IOA_JOB_KEY_ENUM

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <link.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -179,6 +180,53 @@ static void by_symbol(unsigned *found)
 			break;
 	}
 	munmap((void *)map, size);
+}
+
+/* The notes of the program's PT_NOTE segments, as mapped; the first callback is the program. */
+static int by_build_note(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	char *hex = arg;
+	int i;
+
+	(void)size;
+	for (i = 0; i < info->dlpi_phnum && !hex[0]; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		const unsigned char *p = (const unsigned char *)(info->dlpi_addr + ph->p_vaddr);
+		size_t align = ph->p_align == 8 ? 8 : 4, at = 0;
+
+		if (ph->p_type != PT_NOTE)
+			continue;
+		while (ph->p_memsz - at >= sizeof(ElfW(Nhdr))) {
+			ElfW(Nhdr) nh;
+			size_t name, desc, k;
+
+			memcpy(&nh, p + at, sizeof(nh));
+			name = (nh.n_namesz + align - 1) / align * align;
+			desc = (nh.n_descsz + align - 1) / align * align;
+			if (name > ph->p_memsz - at - sizeof(nh) ||
+			    desc > ph->p_memsz - at - sizeof(nh) - name)
+				break;
+			if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+			    !memcmp(p + at + sizeof(nh), "GNU", 4) && nh.n_descsz > 0 &&
+			    nh.n_descsz <= IOA_BUILD_ID_MAX / 2) {
+				for (k = 0; k < nh.n_descsz; k++)
+					sprintf(hex + 2 * k, "%02x", p[at + sizeof(nh) + name + k]);
+				break;
+			}
+			at += sizeof(nh) + name + desc;
+		}
+	}
+	return 1;
+}
+
+void rt_build_id(char *buf, size_t len)
+{
+	char hex[IOA_BUILD_ID_MAX + 1] = "";
+	int saved = errno;
+
+	dl_iterate_phdr(by_build_note, hex);
+	snprintf(buf, len, "%s", hex);
+	errno = saved;
 }
 
 void rt_io_libraries(char *buf, size_t len)

@@ -9,7 +9,9 @@
  * included) and at the symbols the executable itself defines (its .symtab,
  * else its .dynsym: a library linked statically, as ADIOS 1 always is).
  * Nothing is looked at while the program runs; a program without these
- * libraries pays one walk over its loaded objects at its end.
+ * libraries pays one walk over its loaded objects at its end.  The same
+ * walk gives the program's build id, which tells its builds apart across
+ * jobs (the warehouse's applications).
  */
 #ifndef RT_LIBS_H
 #define RT_LIBS_H
@@ -22,6 +24,14 @@
  * when none).  Keeps errno.
  */
 void rt_io_libraries(char *buf, size_t len);
+
+/*
+ * Writes the program's build id (its GNU build-id note, as the linker put
+ * it in the executable's mapped notes) into buf as lowercase hex, the job
+ * key build_id (len bytes, NUL-terminated, empty when the program has
+ * none).  Reads only what is mapped; keeps errno.
+ */
+void rt_build_id(char *buf, size_t len);
 
 /*
  * Why the runtime must stand down when another I/O profiler that

@@ -646,13 +646,20 @@ int rt_log_pack_job(struct ioa_log_writer *w, const char *hostnames, size_t host
 	if (!rc && rt_log_clock)
 		rc = enc_entry_str(&raw, IOA_JOB_CLOCK, rt_log_clock);
 	if (!rc && !rt_log_partial) {
-		/* A recovered log is written by ioatlas-recover: its libraries are not the job's.
+		/*
+		 * A recovered log is written by ioatlas-recover: its libraries
+		 * and build are not the job's.
 		 */
 		char libs[64];
+
+		char build[IOA_BUILD_ID_MAX + 1];
 
 		rt_io_libraries(libs, sizeof(libs));
 		if (libs[0])
 			rc = enc_entry_str(&raw, IOA_JOB_LIBRARIES, libs);
+		rt_build_id(build, sizeof(build));
+		if (!rc && build[0])
+			rc = enc_entry_str(&raw, IOA_JOB_BUILD, build);
 	}
 	if (!rc)
 		rc = enc_entry_u64(&raw, IOA_JOB_FOLDED, folded);

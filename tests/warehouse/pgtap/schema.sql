@@ -4,23 +4,24 @@
 BEGIN;
 CREATE EXTENSION IF NOT EXISTS pgtap;
 SET search_path = ioatlas, public;
-SELECT plan(54);
+SELECT plan(66);
 
 -- The schema and its tables.
 SELECT has_schema('ioatlas');
 SELECT views_are('ioatlas', ARRAY['job_overview', 'job_file_system_bytes', 'job_file_names',
-	'record_counters', 'ingest_daily'], 'the views of docs/warehouse.md');
+	'record_counters', 'ingest_daily', 'application_history'], 'the views of docs/warehouse.md');
 SELECT tables_are('ioatlas', ARRAY['schema_migrations', 'ingest_ledger', 'users', 'executables',
 	'file_names', 'file_systems', 'counter_names', 'modules', 'jobs', 'records', 'time_bins',
 	'failures', 'hints', 'traces', 'job_mounts', 'analysis_results', 'partitioned_tables',
-	'job_kernels'], 'the warehouse has exactly its tables (partitions come later)');
+	'job_kernels', 'applications', 'application_builds', 'job_history', 'history_changes',
+	'history_checked'], 'the warehouse has exactly its tables (partitions come later)');
 SELECT col_type_is('ioatlas', 'file_names', 'name', 'bytea', 'file names are bytes, not text');
 SELECT col_type_is('ioatlas', 'executables', 'path', 'bytea', 'executable paths are bytes');
 SELECT col_type_is('ioatlas', 'records', 'counters', 'bigint[]', 'counters are 64-bit');
 SELECT col_type_is('ioatlas', 'traces', 'data', 'bytea', 'traces are kept as stored (compressed)');
 SELECT is((SELECT count(*)::int FROM pg_partitioned_table p JOIN pg_class c ON c.oid = p.partrelid
-	   JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'ioatlas'), 8,
-	  'eight tables are partitioned by the job''s start time');
+	   JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'ioatlas'), 9,
+	  'nine tables are partitioned by the job''s start time');
 SELECT is(max(version), (SELECT count(*)::int FROM schema_migrations), 'the schema records its version') FROM schema_migrations;
 SELECT col_type_is('ioatlas', 'jobs', 'rank_nodes', 'integer[]', 'where each rank ran');
 SELECT has_index('ioatlas', 'ingest_ledger', 'ingest_ledger_path', 'a log path is in the ledger once');
@@ -33,6 +34,7 @@ SELECT lives_ok($$SELECT ensure_partitions('2026-03-15 12:00+00')$$, 'partitions
 SELECT lives_ok($$SELECT ensure_partitions('2026-03-01 00:00+00')$$, 'again: no-op');
 SELECT has_table('ioatlas', 'jobs_202603', 'the month''s jobs partition exists');
 SELECT has_table('ioatlas', 'records_202603', 'and its records partition');
+SELECT has_table('ioatlas', 'job_history_202603', 'and its history partition');
 
 -- Roles.
 SELECT has_role('ioatlas_admin');
@@ -74,6 +76,30 @@ INSERT INTO job_kernels (job, start_time, name, version, url)
 INSERT INTO counter_names VALUES (0, 'counter', 1, 'POSIX_OPENS'), (0, 'counter', 2, 'POSIX_FILENOS'),
 	(0, 'fcounter', 1, 'POSIX_F_OPEN_START_TIMESTAMP');
 
+-- Applications: a program by name, an interpreter by its script, a build across renames.
+SELECT is(application_name('/usr/bin/python3.11', '/usr/bin/python3.11 -u /home/a/run.py -n 4'),
+	  'python3.11 run.py', 'an interpreter''s application is named by its script');
+SELECT is(application_name('/a/bin/vpic', '/a/bin/vpic deck.in'), 'vpic',
+	  'a program''s by its base name');
+SELECT is(application_name('', NULL), '(unknown)', 'no name: unknown');
+INSERT INTO executables (path, display) VALUES ('\x2f612f6170702d7632'::bytea, '/a/app-v2');
+UPDATE jobs SET build_id = 'ab12',
+	app_id = job_application(user_id, exe_id, args_display, 'ab12', false);
+SELECT is(job_application((SELECT id FROM users WHERE name = 'alice'),
+			  (SELECT id FROM executables WHERE display = '/a/app-v2'), NULL, 'ab12', false),
+	  (SELECT app_id FROM jobs WHERE id = 1),
+	  'a renamed binary of a build the user ran keeps its application');
+SELECT isnt(job_application((SELECT id FROM users WHERE name = 'alice'),
+			    (SELECT id FROM executables WHERE display = '/a/app-v2'), NULL, 'cd34',
+			    false),
+	    (SELECT app_id FROM jobs WHERE id = 1), 'another build under another name is another');
+SELECT is(job_application((SELECT id FROM users WHERE name = 'alice'),
+			  (SELECT id FROM executables WHERE display = '/a/app'), NULL, 'ef56', false),
+	  (SELECT app_id FROM jobs WHERE id = 1), 'a rebuilt binary under its name keeps it');
+SELECT isnt((SELECT app_id FROM jobs WHERE id = 2), (SELECT app_id FROM jobs WHERE id = 1),
+	    'the same build id run by another user is that user''s own application');
+DO $$ BEGIN PERFORM job_history_add(id, start_time) FROM jobs; END $$;
+
 -- A user's own connection sees that user's jobs only.
 SET ROLE alice;
 SELECT results_eq('SELECT job_id FROM jobs', ARRAY['j1'], 'alice sees her job, not bob''s');
@@ -87,6 +113,10 @@ SELECT results_eq('SELECT job_id FROM job_overview', ARRAY['j1'],
 SELECT results_eq('SELECT file_name FROM job_file_names', ARRAY['/a/data'], 'and her files');
 SELECT results_eq($$SELECT value FROM record_counters WHERE counter = 'POSIX_OPENS'$$,
 		  ARRAY[1::numeric], 'and her counters, by name');
+SELECT results_eq('SELECT name FROM applications ORDER BY name', ARRAY['app', 'app-v2'],
+		  'and only her applications');
+SELECT results_eq('SELECT job_id FROM application_history', ARRAY['j1'],
+		  'and her jobs'' history only');
 SELECT throws_ok('SELECT * FROM ingest_daily', '42501', NULL, 'the ledger''s view is staff only');
 SELECT throws_ok('SELECT * FROM ingest_ledger', '42501', NULL, 'the ledger is not hers to read');
 SELECT throws_ok($$SELECT ensure_partitions('2040-01-01')$$, '42501', NULL,
@@ -118,6 +148,10 @@ SET ROLE collector;
 SELECT lives_ok($$INSERT INTO users (uid, name) VALUES (1003, 'carol')$$, 'the collector adds users');
 SELECT lives_ok($$SELECT ensure_partitions('2031-07-04 00:00+00')$$,
 		'and makes partitions through the owner''s function');
+SELECT lives_ok($$SELECT job_history_add(id, start_time) FROM jobs$$,
+		'and adds the jobs'' history rows');
+SELECT results_eq('SELECT job, files, nprocs FROM job_history ORDER BY job',
+		  $$VALUES (1::bigint, 1, 4), (2::bigint, 1, 4)$$, 'one per job, its files counted');
 SELECT results_eq('SELECT count(*)::int FROM jobs', ARRAY[2], 'it sees every job (to deduplicate)');
 SELECT throws_ok('DELETE FROM records', '42501', NULL, 'it deletes no records');
 SELECT throws_ok($$UPDATE ingest_ledger SET status = 'quarantined', error = 'x'$$, '42501', NULL,
