@@ -254,7 +254,8 @@ SELECT h.job, h.start_time, a.id AS app_id, a.name AS application, u.name AS use
        j.job_account AS account, j.job_id, j.build_id, h.nprocs, h.seconds, h.io_seconds,
        h.io_seconds / nullif(h.seconds, 0) AS io_share, h.meta_seconds, h.bytes_read,
        h.bytes_written, h.files,
-       (h.bytes_read + h.bytes_written) / nullif(h.io_seconds, 0) AS bandwidth,
+       -- bytes over the time spent reading and writing them (metadata apart)
+       (h.bytes_read + h.bytes_written) / nullif(h.io_seconds - h.meta_seconds, 0) AS bandwidth,
        h.layer_seconds, h.layer_bytes_read, h.layer_bytes_written, h.layer_ops,
        ARRAY(SELECT DISTINCT f->>'code'
 	     FROM analysis_results r, jsonb_array_elements(r.result->'findings') AS f

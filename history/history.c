@@ -1,0 +1,58 @@
+/*
+ * history — the metrics of an application's history (history.h).
+ */
+#include "history.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ioa_parse.h"
+
+const struct history_metric history_metrics[HISTORY_METRICS] = {
+	{"io_time_per_byte", "I/O time per byte", 1},
+	{"meta_seconds", "metadata time", 1},
+	{"files", "files", 1},
+	{"bandwidth", "bandwidth", 0},
+};
+
+double history_metric_value(const char *name, double io_seconds, double meta_seconds, double bytes,
+			    double files)
+{
+	if (!strcmp(name, "io_time_per_byte"))
+		return bytes > 0 ? io_seconds / bytes : NAN;
+	if (!strcmp(name, "meta_seconds"))
+		return meta_seconds;
+	if (!strcmp(name, "files"))
+		return files;
+	if (!strcmp(name, "bandwidth"))
+		return io_seconds - meta_seconds > 0 ? bytes / (io_seconds - meta_seconds) : NAN;
+	return NAN;
+}
+
+const char *history_metric_title(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < HISTORY_METRICS; i++)
+		if (!strcmp(history_metrics[i].name, name))
+			return history_metrics[i].title;
+	return name;
+}
+
+const char *history_metric_format(const char *name, double v, char *buf, size_t len)
+{
+	char b[24];
+
+	if (!isfinite(v))
+		snprintf(buf, len, "-");
+	else if (!strcmp(name, "io_time_per_byte"))
+		snprintf(buf, len, "%.3g s/GiB", v * 1073741824.0);
+	else if (!strcmp(name, "meta_seconds"))
+		snprintf(buf, len, "%.3g s", v);
+	else if (!strcmp(name, "bandwidth"))
+		snprintf(buf, len, "%s/s", ioa_format_bytes(v, b, sizeof(b)));
+	else
+		snprintf(buf, len, "%.0f", v);
+	return buf;
+}

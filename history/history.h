@@ -1,0 +1,35 @@
+/*
+ * history — the metrics of an application's history in which the nightly
+ * looks for changes (docs/history.md), shared by `ioatlas history`, the
+ * dashboard and the job report.  Each is computed from a job's
+ * job_history row (warehouse/migrations/0012_history.sql).
+ */
+#ifndef HISTORY_H
+#define HISTORY_H
+
+#include <stddef.h>
+
+struct history_metric {
+	const char *name;  /* history_changes.metric */
+	const char *title; /* for people */
+	int up_is_worse;   /* a rise is a regression (else a fall is) */
+};
+
+#define HISTORY_METRICS 4
+extern const struct history_metric history_metrics[HISTORY_METRICS];
+
+/*
+ * The metric name's value for a job that spent io_seconds in I/O per rank
+ * (meta_seconds of it in metadata), moved bytes and touched files; NAN
+ * when the job has none (no bytes: no time per byte).
+ */
+double history_metric_value(const char *name, double io_seconds, double meta_seconds, double bytes,
+			    double files);
+
+/* The metric's title, or name when unknown. */
+const char *history_metric_title(const char *name);
+
+/* v in the metric's unit ("3.2 s/GiB", "410 MB/s"); returns buf. */
+const char *history_metric_format(const char *name, double v, char *buf, size_t len);
+
+#endif
