@@ -147,28 +147,51 @@ static int moved(const double *y, size_t b0, size_t a0, size_t a1, const struct 
 	return 1;
 }
 
-/*
- * The split of y[seg..end) whose later part ranks furthest above (up) or
- * below its earlier part: the largest standardised Mann-Whitney statistic
- * (Pettitt's change-point estimate).
- */
-static size_t best_split(const double *y, size_t seg, size_t end, int up)
+/* The sum of |v - median| over v[0..n), v reordered. */
+static double deviation(double *v, size_t n)
 {
-	size_t t, i, j, best = seg + 1;
-	double best_z = -INFINITY;
+	double med, sum = 0;
+	size_t i;
 
+	qsort(v, n, sizeof(*v), cmp_double);
+	med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	for (i = 0; i < n; i++)
+		sum += fabs(v[i] - med);
+	return sum;
+}
+
+/*
+ * The split of y[seg..end) that leaves the two parts most level: the least
+ * sum of absolute deviations from each part's median (of the logarithms
+ * when every value is positive).  A median, not a rank statistic: rank
+ * statistics favour balanced splits and place a change near the latest
+ * runs too early.  -1 when out of memory.
+ */
+static long best_split(const double *y, size_t seg, size_t end)
+{
+	size_t n = end - seg, t, i;
+	double *v = malloc(2 * n * sizeof(*v)), *w, best_cost = INFINITY;
+	long best = (long)seg + 1;
+	int logs = 1;
+
+	if (!v)
+		return -1;
+	w = v + n;
+	for (i = seg; i < end; i++)
+		logs &= y[i] > 0;
+	for (i = seg; i < end; i++)
+		w[i - seg] = logs ? log(y[i]) : y[i];
 	for (t = seg + 1; t < end; t++) {
-		double u = 0, m = (double)(t - seg), n = (double)(end - t), z;
+		double cost;
 
-		for (i = seg; i < t; i++)
-			for (j = t; j < end; j++)
-				u += (up ? y[j] > y[i] : y[j] < y[i]) + 0.5 * (y[j] == y[i]);
-		z = (u - m * n / 2) / sqrt(m * n * (m + n + 1) / 12);
-		if (z > best_z) {
-			best_z = z;
-			best = t;
+		memcpy(v, w, n * sizeof(*v));
+		cost = deviation(v, t - seg) + deviation(v + (t - seg), end - t);
+		if (cost < best_cost) {
+			best_cost = cost;
+			best = (long)t;
 		}
 	}
+	free(v);
 	return best;
 }
 
@@ -192,6 +215,7 @@ int hist_detect(const double *x, size_t n, const struct hist_settings *s, struct
 		}
 	for (i = s->after - 1; i < m && !rc; i++) {
 		size_t a0 = i + 1 - s->after, b0, t;
+		long split;
 		int up;
 
 		if (a0 < seg + s->min_before)
@@ -207,7 +231,12 @@ int hist_detect(const double *x, size_t n, const struct hist_settings *s, struct
 		 * since the last change.  A level that held for fewer than
 		 * min_before runs was never known: it is the new start, no change.
 		 */
-		t = best_split(y, seg, i + 1, up);
+		split = best_split(y, seg, i + 1);
+		if (split < 0) {
+			rc = -ENOMEM;
+			break;
+		}
+		t = (size_t)split;
 		if (t > a0 || t < seg + s->min_before) {
 			if (t < seg + s->min_before)
 				seg = t;

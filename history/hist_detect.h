@@ -20,9 +20,9 @@
  *     count as one (after = 3).
  * z is taken on the logarithms when every run's value is positive
  * (times and rates vary by factors).  When the latest runs moved, the
- * change begins at the split since the previous change that separates
- * the runs best (the largest standardised rank statistic, Pettitt's
- * estimate), and is tested again there: against the runs before it, with
+ * change begins at the split since the previous change that leaves both
+ * parts most level (the least absolute deviation from each part's
+ * median), and is tested again there: against the runs before it, with
  * the `after` runs from it.  A level that held for fewer than min_before
  * runs before the split was never known: the split starts the series
  * afresh and no change is reported.  The runs before a later change are

@@ -30,6 +30,9 @@ struct counts {
 			 "and by this many robust standard deviations of the runs before"},     \
 			{"history.runs", IOA_SET_COUNT, &(s)->runs, "200",                      \
 			 "an application's latest runs looked at for changes"},                 \
+			{"history.min_seconds", IOA_SET_SECONDS, &(s)->min_seconds, "0.01",     \
+			 "I/O time per rank below this is noise: no time per byte or "          \
+			 "bandwidth, and metadata time counts as this"},                        \
 			{"history.hook", IOA_SET_TEXT, &(s)->hook, "",                          \
 			 "a shell command run once per change found, told of it in "            \
 			 "IOATLAS_CHANGE_* variables (empty: none)"},                           \

@@ -14,6 +14,7 @@ struct hist_site {
 	char *conninfo;
 	struct hist_settings detect;
 	long long runs;	     /* an application's latest runs looked at for changes */
+	double min_seconds;  /* I/O times below this are noise (history_metric_value()) */
 	char *hook;	     /* a shell command run once per change found ("": none) */
 	double hook_timeout; /* seconds the hook may take */
 };

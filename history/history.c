@@ -17,16 +17,19 @@ const struct history_metric history_metrics[HISTORY_METRICS] = {
 };
 
 double history_metric_value(const char *name, double io_seconds, double meta_seconds, double bytes,
-			    double files)
+			    double files, double min_seconds)
 {
+	int timed = io_seconds >= min_seconds;
+
 	if (!strcmp(name, "io_time_per_byte"))
-		return bytes > 0 ? io_seconds / bytes : NAN;
+		return bytes > 0 && timed ? io_seconds / bytes : NAN;
 	if (!strcmp(name, "meta_seconds"))
-		return meta_seconds;
+		return meta_seconds > min_seconds ? meta_seconds : min_seconds;
 	if (!strcmp(name, "files"))
 		return files;
 	if (!strcmp(name, "bandwidth"))
-		return io_seconds - meta_seconds > 0 ? bytes / (io_seconds - meta_seconds) : NAN;
+		return io_seconds - meta_seconds > 0 && timed ? bytes / (io_seconds - meta_seconds)
+							      : NAN;
 	return NAN;
 }
 

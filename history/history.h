@@ -21,10 +21,12 @@ extern const struct history_metric history_metrics[HISTORY_METRICS];
 /*
  * The metric name's value for a job that spent io_seconds in I/O per rank
  * (meta_seconds of it in metadata), moved bytes and touched files; NAN
- * when the job has none (no bytes: no time per byte).
+ * when the job has none (no bytes: no time per byte).  Times below
+ * min_seconds are noise, not a level: a job with less I/O time has no time
+ * per byte or bandwidth (NAN), metadata time below it counts as it.
  */
 double history_metric_value(const char *name, double io_seconds, double meta_seconds, double bytes,
-			    double files);
+			    double files, double min_seconds);
 
 /* The metric's title, or name when unknown. */
 const char *history_metric_title(const char *name);

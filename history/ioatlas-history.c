@@ -442,11 +442,11 @@ static int update_app(PGconn *conn, const struct hist_site *site, const char *ap
 		for (i = 0; i < n; i++) {
 			int r = n - 1 - i;
 
-			x[i] = history_metric_value(history_metrics[m].name,
-						    strtod(PQgetvalue(res, r, 2), NULL),
-						    strtod(PQgetvalue(res, r, 3), NULL),
-						    strtod(PQgetvalue(res, r, 4), NULL),
-						    strtod(PQgetvalue(res, r, 5), NULL));
+			x[i] = history_metric_value(
+				history_metrics[m].name, strtod(PQgetvalue(res, r, 2), NULL),
+				strtod(PQgetvalue(res, r, 3), NULL),
+				strtod(PQgetvalue(res, r, 4), NULL),
+				strtod(PQgetvalue(res, r, 5), NULL), site->min_seconds);
 		}
 		rc = hist_detect(x, (size_t)n, &site->detect, &c, &nc);
 		for (k = 0; k < nc && !rc; k++) {
