@@ -67,7 +67,7 @@ static const char *minute(const char *ts, char *buf, size_t len)
 
 static void print_change_line(PGresult *res, int i, const char *indent)
 {
-	char a[32], b[32];
+	char a[32], b[32], t[32];
 	const char *metric = PQgetvalue(res, i, 1);
 	double before = strtod(PQgetvalue(res, i, 3), NULL);
 	double after = strtod(PQgetvalue(res, i, 4), NULL);
@@ -79,7 +79,7 @@ static void print_change_line(PGresult *res, int i, const char *indent)
 	       PQgetvalue(res, i, 10), PQgetvalue(res, i, 11), history_metric_title(metric),
 	       history_metric_format(metric, before, a, sizeof(a)),
 	       history_metric_format(metric, after, b, sizeof(b)), before > 0 ? after / before : 0,
-	       PQgetvalue(res, i, 0), minute(PQgetvalue(res, i, 9), a, sizeof(a)),
+	       PQgetvalue(res, i, 0), minute(PQgetvalue(res, i, 9), t, sizeof(t)),
 	       PQgetvalue(res, i, 5), PQgetvalue(res, i, 6), p, 100 * (1 - p),
 	       PQgetvalue(res, i, 8), PQgetvalue(res, i, 0));
 }

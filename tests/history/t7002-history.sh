@@ -1,0 +1,148 @@
+# t7002-history — across jobs, on programs nobody here wrote: twenty runs of
+# coreutils' dd writing 128 MiB, whose transfers shrink from 1 MiB to 512 B
+# from run 12 on (the hidden change), and twenty runs of cat copying files
+# of 48 to 80 MiB (noisy, unchanged), each under the runtime and ingested
+# into a throwaway warehouse.  `ioatlas history --update` finds the dd
+# regression at run 12 to 14 and nothing in cat's runs; `ioatlas diff`
+# explains it by the transfer size, which dd's own arguments give; the
+# site's hook hears of each change once; the build id is the one readelf
+# reads from the binary, and a renamed copy of dd keeps dd's history;
+# `ioatlas history` shows the runs and the change; its queries are served
+# by the history's indexes.
+. "$IOA_SOURCE_DIR/tests/lib/test-lib.sh"
+. "$IOA_SOURCE_DIR/tests/lib/runtime-lib.sh"
+require_pg
+require_cmd dd
+require_cmd cat
+require_cmd readelf
+
+ingest="$IOA_BUILD_DIR/libexec/ioatlas/ioatlas-ingest"
+history="$IOA_BUILD_DIR/libexec/ioatlas/ioatlas-history"
+diff="$IOA_BUILD_DIR/libexec/ioatlas/ioatlas-diff"
+export IOATLAS_CONF=/dev/null
+
+pg_warehouse
+q() { psql -X -t -A -U ioatlas -F '|' -c "$1"; }
+cd "$TEST_TMP" || exit 1
+logs=$(ioa_logdir)
+
+# run OUT COMMAND...: runs it under the runtime, its output to OUT, ingests
+# its log; prints the job id.
+run() {
+	local out=$1 before log
+	shift
+	before=$(ioa_logs "$logs")
+	ioa_preload "$logs" "$@" >"$out" || return 1
+	log=$(comm -13 <(printf '%s\n' "$before") <(ioa_logs "$logs"))
+	"$ingest" "$log" | sed -n 's/^ingested .*: job \([0-9]*\),.*/\1/p'
+}
+
+declare -a dd_job
+RANDOM=7
+for i in $(seq 1 20); do
+	if [ "$i" -lt 12 ]; then
+		dd_job[$i]=$(run /dev/null dd if=/dev/zero of=dd.out bs=1M count=128 status=none)
+	else
+		dd_job[$i]=$(run /dev/null dd if=/dev/zero of=dd.out bs=512 count=262144 status=none)
+	fi
+	head -c $(((48 + RANDOM % 33) * 1048576)) /dev/zero >cat.in
+	run cat.out cat cat.in >/dev/null
+done
+rm -f cat.in cat.out dd.out
+is "$(q "SELECT count(*) FROM jobs")" 40 "forty runs are in the warehouse"
+is "$(q "SELECT a.name || ' ' || count(*) FROM job_history h JOIN applications a
+	ON a.id = h.app_id GROUP BY a.name ORDER BY a.name" | tr '\n' ' ')" "cat 20 dd 20 " \
+	"each with its history row, under its program's application"
+
+# Ground truth: dd's build id as readelf reads it; its writes as its arguments say.
+build=$(readelf -n "$(command -v dd)" | sed -n 's/.*Build ID: *\([0-9a-f]*\).*/\1/p')
+like "$build" '^[0-9a-f]{8,}$' "readelf reads dd's build id"
+is "$(q "SELECT DISTINCT build_id FROM jobs j JOIN applications a ON a.id = j.app_id
+	WHERE a.name = 'dd'")" "$build" "the runtime recorded that build id for every dd run"
+# (Its reads of /dev/zero are not a file's: the runtime leaves /dev out, as Darshan does.)
+is "$(q "SELECT layer_bytes_written[1] || ' ' || layer_ops[1] FROM job_history
+	WHERE job = ${dd_job[3]}")" "134217728 128" "a 1 MiB run: 128 MiB in 128 writes"
+is "$(q "SELECT layer_bytes_written[1] || ' ' || layer_ops[1] FROM job_history
+	WHERE job = ${dd_job[15]}")" "134217728 262144" "a 512 B run: in 262,144 writes"
+
+# Run 21, by a renamed copy of the binary.
+cp "$(command -v dd)" ./renamed-dd
+renamed=$(run /dev/null ./renamed-dd if=/dev/zero of=dd.out bs=512 count=262144 status=none)
+rm -f dd.out
+is "$(q "SELECT a.name FROM jobs j JOIN applications a ON a.id = j.app_id WHERE j.id = $renamed")" \
+	"dd" "a renamed copy of dd keeps dd's application (same build)"
+
+# The nightly's step, as the reporting role the nightly runs as: the
+# regression, once, and the hook told of it.
+psql -X -q -c 'CREATE ROLE batch LOGIN IN ROLE ioatlas_reader'
+export IOATLAS_WAREHOUSE_CONNINFO="user=batch"
+export IOATLAS_HISTORY_HOOK="printf '%s %s %s %s\\n' \"\$IOATLAS_CHANGE_APPLICATION\" \
+\"\$IOATLAS_CHANGE_METRIC\" \"\$IOATLAS_CHANGE_KIND\" \"\$IOATLAS_CHANGE_JOB\" >>'$TEST_TMP/hook.out'"
+ok "ioatlas history --update finds the changes" run_timeout 120 "$history" --update
+cp "$TEST_TMP/last.out" "$TEST_TMP/update.out"
+sed 's/^/# /' "$TEST_TMP/update.out"
+first=$(q "SELECT min(job) FROM history_changes")
+is "$(q "SELECT DISTINCT a.name || ' ' || c.kind FROM history_changes c
+	JOIN applications a ON a.id = c.app_id")" "dd regression" \
+	"every change found is a regression of dd: nothing in cat's noisy runs"
+ok "io time per byte is one of them" \
+	test "$(q "SELECT count(*) FROM history_changes WHERE metric = 'io_time_per_byte'")" = 1 ||
+	diag "dd's runs (job, I/O and metadata seconds, bytes):" "$(q "SELECT h.job, h.io_seconds,
+		h.meta_seconds, h.bytes_written FROM job_history h JOIN applications a
+		ON a.id = h.app_id WHERE a.name = 'dd' ORDER BY h.start_time")"
+ok "found at run 12 to 14 (job $first; run 12 is job ${dd_job[12]})" \
+	test "$first" -ge "${dd_job[12]}" -a "$first" -le "${dd_job[14]}"
+is "$(q "SELECT previous_job FROM history_changes WHERE metric = 'io_time_per_byte'")" \
+	"$(q "SELECT max(id) FROM jobs
+	WHERE id < $first AND app_id = (SELECT app_id FROM jobs WHERE id = $first)")" \
+	"the run before the change is named"
+ok "with its confidence stated" grep -q 'confidence 99\.' "$TEST_TMP/update.out"
+is "$(wc -l <"$TEST_TMP/hook.out")" "$(q "SELECT count(*) FROM history_changes")" \
+	"the hook heard of each change"
+like "$(head -1 "$TEST_TMP/hook.out")" "^dd [a-z_]+ regression $first\$" \
+	"in IOATLAS_CHANGE_* variables"
+ok "a second update" run_timeout 60 "$history" --update
+is "$(q "SELECT count(*) FROM history_changes WHERE notified_at IS NULL")" 0 \
+	"leaves no change untold"
+is "$(wc -l <"$TEST_TMP/hook.out")" "$(q "SELECT count(*) FROM history_changes")" \
+	"and tells none twice"
+
+# What changed: ioatlas diff of the runs on either side of the change.
+prev=$(q "SELECT previous_job FROM history_changes WHERE metric = 'io_time_per_byte'")
+ok "ioatlas diff explains the change" run_timeout 60 "$diff" --json "$prev" "$first"
+top=$(jq -r '.findings[0] | "\(.what) \(.layer) \(.explains)"' "$TEST_TMP/last.out")
+like "$top" '^transfer size of writes POSIX rate$' \
+	"its largest finding: the POSIX transfer size ($top)"
+is "$(jq -r '.findings[] | select(.what == "transfer size of writes") | "\(.a) | \(.b)"' \
+	"$TEST_TMP/last.out")" "1 MiB mean, 128 calls | 512 B mean, 262144 calls" \
+	"1 MiB to 512 B writes, as dd's bs said, in 128 and 262,144 calls"
+ok "its impact is most of the change in I/O time" jq -e \
+	'(.findings[0].impact_seconds / .io_seconds_change) > 0.5' "$TEST_TMP/last.out"
+ok "the table too" run_timeout 60 "$diff" "$prev" "$first"
+like "$(sed -n '6p' "$TEST_TMP/last.out")" 'transfer size of writes' "ranked first"
+
+# The history itself.
+ok "ioatlas history dd" run_timeout 60 "$history" dd
+cp "$TEST_TMP/last.out" "$TEST_TMP/history.out"
+is "$(grep -c '^20[0-9-]* [0-9:]* ' "$TEST_TMP/last.out")" 21 "a row per run, the renamed one's too"
+ok "the change is shown under its first run" grep -q '^  ^ REGRESSION dd' "$TEST_TMP/history.out"
+sed 's/^/# /' "$TEST_TMP/history.out"
+ok "as JSON" run_timeout 60 "$history" --json dd
+is "$(jq '.jobs | length' "$TEST_TMP/last.out")" 21 "every run"
+is "$(jq '[.jobs[] | .layer_seconds | length] | unique | .[0]' "$TEST_TMP/last.out")" 3 \
+	"with its time per layer"
+ok "a user's history" run_timeout 60 "$history" --user "$(id -un)" -n 30
+is "$(grep -c '^20[0-9-]* [0-9:]* ' "$TEST_TMP/last.out")" 30 "the latest 30 jobs, every program"
+fails "an application nobody ran" "$history" nosuchapp
+like "$(cat "$TEST_TMP/last.out")" "no jobs of user 'nosuchapp'" "is said so"
+
+# Every history query is served by an index (planned without sequential scans).
+explain() { psql -X -t -A -U ioatlas -c "SET enable_seqscan = off; EXPLAIN $1"; }
+like "$(explain "SELECT * FROM application_history WHERE app_id = 1
+	ORDER BY start_time DESC LIMIT 50")" 'job_history_[0-9]*_app_id_start_time_idx' \
+	"an application's history"
+like "$(explain "SELECT * FROM job_history WHERE user_id = 1
+	ORDER BY start_time DESC LIMIT 50")" 'job_history_[0-9]*_user_id_start_time_idx' "a user's"
+like "$(explain "SELECT * FROM history_changes WHERE job = 1")" 'history_changes_job' \
+	"a job's changes"
+done_testing
