@@ -2,7 +2,9 @@
  * ioatlas nightly — the site's nightly batch, one step after the other:
  * the log tree's backlog ingested (ioatlasd --once), the new users' own
  * database roles made (ioatlas warehouse users: they then reach their jobs
- * by peer authentication), the new jobs analysed (ioatlas analyze), the top programs' kernels
+ * by peer authentication), the new jobs analysed (ioatlas analyze), the
+ * applications with new runs looked at for changes (ioatlas history
+ * --update: regressions, improvements, the site's hook), the top programs' kernels
  * published (ioatlas kernel nightly), and the dashboard written (ioatlas dashboard).  Each step is
  * the program that does it, run from this installation; a step that fails
  * is said and the next ones still run; the exit status is 1 if any failed.
@@ -34,14 +36,15 @@ static void usage(FILE *out)
 		"  -h, --help           this help\n"
 		"\n"
 		"Runs the nightly batch: ingest (ioatlasd --once), users (ioatlas warehouse\n"
-		"users), analyze (ioatlas analyze), kernels (ioatlas kernel nightly), dashboard\n"
+		"users), analyze (ioatlas analyze), history (ioatlas history --update), kernels\n"
+		"(ioatlas kernel nightly), dashboard\n"
 		"(ioatlas dashboard --out DIR), in that order, those of LIST only (names\n"
 		"separated by commas or blanks).  A step that fails is said and the others\n"
 		"still run; exits 1 if one failed.\n"
 		"\n"
 		"Settings (ioatlas.conf(5)): nightly.steps, nightly.dashboard_out; each step's\n"
 		"program reads its own (collector.*, warehouse.*, analyze.*, kernel.*,\n"
-		"dashboard.*).\n");
+		"history.*, dashboard.*).\n");
 }
 
 /* Runs argv and waits: 0, or the exit status (128 + signal when killed). */
@@ -79,11 +82,14 @@ static int listed(const char *list, const char *step)
 
 int main(int argc, char **argv)
 {
-	static const char *const names[] = {"ingest", "users", "analyze", "kernels", "dashboard"};
+	static const char *const names[] = {"ingest",  "users",	  "analyze",
+					    "history", "kernels", "dashboard"};
 	static char *steps, *dashboard;
 	static const struct ioa_setting settings[] = {
-		{"nightly.steps", IOA_SET_TEXT, &steps, "ingest users analyze kernels dashboard",
-		 "the steps the nightly batch runs: ingest, users, analyze, kernels, dashboard"},
+		{"nightly.steps", IOA_SET_TEXT, &steps,
+		 "ingest users analyze history kernels dashboard",
+		 "the steps the nightly batch runs: ingest, users, analyze, history, kernels, "
+		 "dashboard"},
 		{"nightly.dashboard_out", IOA_SET_TEXT, &dashboard, "",
 		 "the folder (a web root) the dashboard is written into"},
 	};
@@ -138,8 +144,8 @@ int main(int argc, char **argv)
 			if (strlen(names[j]) == k && !strncmp(steps + i, names[j], k))
 				break;
 		if (k && j == sizeof(names) / sizeof(names[0])) {
-			ioa_error("nightly.steps: no step '%.*s' (ingest, users, analyze, kernels, "
-				  "dashboard)",
+			ioa_error("nightly.steps: no step '%.*s' (ingest, users, analyze, history, "
+				  "kernels, dashboard)",
 				  (int)k, steps + i);
 			goto out;
 		}
@@ -174,6 +180,10 @@ int main(int argc, char **argv)
 			snprintf(prog, sizeof(prog), "%s/ioatlas-analyze", dir);
 			break;
 		case 3:
+			snprintf(prog, sizeof(prog), "%s/ioatlas-history", dir);
+			cmd[1] = "--update";
+			break;
+		case 4:
 			snprintf(prog, sizeof(prog), "%s/ioatlas-kernel", dir);
 			cmd[1] = "nightly";
 			break;

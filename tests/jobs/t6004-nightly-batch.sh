@@ -33,7 +33,7 @@ export IOATLAS_CONF="$conf"
 
 out=$(run_timeout 900 "$nightly" 2>&1)
 is "$?" 0 "the nightly batch succeeds"
-for step in ingest users analyze kernels dashboard; do
+for step in ingest users analyze history kernels dashboard; do
 	like "$out" "^ioatlas nightly: $step done in [0-9.]+ s$" "its $step step runs"
 done
 like "$out" "all steps done" "and it says so"
