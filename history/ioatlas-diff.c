@@ -90,7 +90,7 @@ static void print_side(const char *name, json_object *s)
 		double t =
 			num(l, "read_seconds") + num(l, "write_seconds") + num(l, "meta_seconds");
 
-		if (t > 0)
+		if (t >= 0.0005)
 			printf("; %s %.3f s", layers[i], t);
 	}
 	printf("\n");
