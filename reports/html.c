@@ -38,7 +38,8 @@ static const char style[] =
 	"@media print{nav{display:none}pre{max-height:none}}"
 	".name{word-break:break-all}.name "
 	"table{word-break:normal;white-space:nowrap}.settings{white-space:pre-line;font-size:12px}"
-	"nav a{margin-right:12px}";
+	"nav a{margin-right:12px}"
+	".bad{color:#c0392b}.good{color:#1e8449}";
 
 void html_put(struct html *p, const char *fmt, ...)
 {

@@ -158,6 +158,8 @@ static int user_report(struct dash *d, const char *id, const char *start, const 
 	all = report_analyses(d->conn, &job, &d->an);
 	kernels = report_kernels(d->conn, &job);
 	model = report_model(&job, all, kernels, "warehouse");
+	if (model)
+		json_object_object_add(model, "history", report_history(d->conn, &job));
 	rc = model ? ioa_file_write(path, fmode, user_uid(uid_text), d->group, report_page, model)
 		   : -ENOMEM;
 	if (rc)
@@ -306,6 +308,66 @@ static void insight_prevalence(struct dash *d, struct html *p, const struct peri
 	html_put(p, "</table>\n");
 	PQclear(jobs);
 	PQclear(codes);
+}
+
+/*
+ * The changes the nightly found in applications' runs over the period
+ * (docs/history.md), the latest first; each application's runs plotted
+ * around its latest change.
+ */
+static void changes(struct dash *d, struct html *p, const char *days)
+{
+	static const char sql[] =
+		"SELECT c.app_id, a.name, u.name, c.start_time::text, c.job, c.metric, c.kind, "
+		"c.before, c.after, c.p_value, c.previous_job FROM history_changes c "
+		"JOIN applications a ON a.id = c.app_id JOIN users u ON u.id = a.user_id "
+		"WHERE c.found_at >= now() - make_interval(days => $1::integer) "
+		"ORDER BY c.found_at DESC, c.id DESC LIMIT 50";
+	PGresult *res = query(d, sql, 1, (const char *const[]){days});
+	int i, k, plots = 0;
+
+	html_put(p, "<h2>Regressions and improvements</h2>\n<p class=\"muted\">Changes the "
+		    "nightly found in applications' runs: a metric that moved and stayed there "
+		    "(docs/history.md); each application's I/O time per byte, run by run, around "
+		    "its latest change.</p>\n");
+	if (res && !PQntuples(res))
+		html_put(p, "<p>None found.</p>\n");
+	for (i = 0; res && i < PQntuples(res); i++) {
+		json_object *c = json_object_new_object(), *h;
+		double pv = strtod(PQgetvalue(res, i, 9), NULL);
+
+		json_object_object_add(
+			c, "job", json_object_new_int64(strtoll(PQgetvalue(res, i, 4), NULL, 10)));
+		json_object_object_add(c, "metric", json_object_new_string(PQgetvalue(res, i, 5)));
+		json_object_object_add(c, "kind", json_object_new_string(PQgetvalue(res, i, 6)));
+		json_object_object_add(c, "before",
+				       json_object_new_double(strtod(PQgetvalue(res, i, 7), NULL)));
+		json_object_object_add(c, "after",
+				       json_object_new_double(strtod(PQgetvalue(res, i, 8), NULL)));
+		json_object_object_add(c, "confidence", json_object_new_double(1 - pv));
+		json_object_object_add(
+			c, "previous_job",
+			json_object_new_int64(strtoll(PQgetvalue(res, i, 10), NULL, 10)));
+		html_put(p, "<p><b>");
+		html_esc(p, PQgetvalue(res, i, 1));
+		html_put(p, "</b> (");
+		html_esc(p, PQgetvalue(res, i, 2));
+		html_put(p, "): ");
+		report_history_change(p, c);
+		html_put(p, "</p>\n");
+		json_object_put(c);
+		/* One plot per application, at its latest change; 20 at most. */
+		for (k = 0; k < i && strcmp(PQgetvalue(res, k, 0), PQgetvalue(res, i, 0)); k++)
+			;
+		if (k < i || plots >= 20)
+			continue;
+		h = report_history_app(d->conn, PQgetvalue(res, i, 0), PQgetvalue(res, i, 3));
+		if (h)
+			report_history_plot(p, h, strtoll(PQgetvalue(res, i, 4), NULL, 10));
+		json_object_put(h);
+		plots++;
+	}
+	PQclear(res);
 }
 
 static void jobs_list(struct dash *d, struct html *p, const char *days)
@@ -595,6 +657,7 @@ static int write_page(FILE *out, void *arg)
 	html_put(&p, "<h2>Top file systems</h2>\n");
 	tops(a->d, &p, "file systems", sql_fs_bytes, sql_fs_jobs, days);
 	insight_prevalence(a->d, &p, a->per, days);
+	changes(a->d, &p, days);
 	coverage(a->d, &p, days);
 	jobs_list(a->d, &p, days);
 	return html_end(&p, NULL);

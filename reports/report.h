@@ -75,6 +75,32 @@ json_object *report_file_ranks(const struct an_job *job);
  */
 json_object *report_rank_files(const struct an_job *job, json_object *findings);
 
+/*
+ * A warehouse job's place in its application's history (report_history.c,
+ * docs/history.md): {application, user, job, runs: the application's runs
+ * around it (up to 40 before, it included, 10 after), each {job,
+ * start_time, io_seconds, bytes, io_time_per_byte (null without bytes)},
+ * changes: those that began at or before it, the latest first, each {job
+ * (the first run after it), previous_job, metric, kind, before, after
+ * (medians), confidence, start_time}}.  NULL when the job has no history
+ * row (a log's report) or it cannot be read (said).
+ */
+json_object *report_history(PGconn *conn, const struct an_job *job);
+
+/* The same runs and changes of application app (its id) around start. */
+json_object *report_history_app(PGconn *conn, const char *app, const char *start);
+
+struct html;
+
+/* The plot of such a history's runs (I/O time per byte), job's point larger, changes dashed. */
+void report_history_plot(struct html *p, json_object *h, int64_t job);
+
+/* One of its changes, in a sentence. */
+void report_history_change(struct html *p, json_object *c);
+
+/* The report's "Across runs" section, from the model's history (nothing without one). */
+void report_history_html(struct html *p, json_object *m);
+
 /* The evidence key names ranks: "rank", "rank_list" ("0,3-5") or a name ending in "_rank". */
 int report_names_rank(const char *key);
 

@@ -966,6 +966,7 @@ int report_html(json_object *m, FILE *out)
 
 	header(&p, m);
 	findings(&p, m);
+	report_history_html(&p, m);
 	kernels(&p, m);
 	cost(&p, m);
 	sizes(&p, m);

@@ -137,6 +137,20 @@ is "$(grep -c '^20[0-9-]* [0-9:]* ' "$TEST_TMP/last.out")" 30 "the latest 30 job
 fails "an application nobody ran" "$history" nosuchapp
 like "$(cat "$TEST_TMP/last.out")" "no jobs of user 'nosuchapp'" "is said so"
 
+# The first run's report says so, and plots the runs around it; so does the dashboard.
+report="$IOA_BUILD_DIR/libexec/ioatlas/ioatlas-report"
+ok "the report of the first run after the change" run_timeout 60 "$report" --json -o r.json "$first"
+is "$(jq -r '.history.application + " " + (.history.runs | length | tostring)' r.json)" "dd 21" \
+	"places it among dd's 21 runs"
+is "$(jq -r "[.history.changes[] | select(.job == $first) | .kind] | unique | .[]" r.json)" \
+	regression "with the regression that begins at it"
+ok "its page" run_timeout 60 "$report" -o r.html "$first"
+ok "says it is the first run after the change" grep -q 'This run is the first after the change' r.html
+ok "and plots the runs" grep -q '<svg[^>]*class="history"' r.html
+ok "the dashboard" run_timeout 120 "$IOA_BUILD_DIR/libexec/ioatlas/ioatlas-dashboard" --out www
+ok "lists the regression" grep -q '<b>dd</b> (.*Regression</b>: I/O time per byte' www/index.html
+ok "with dd's runs plotted" grep -q '<svg[^>]*class="history"' www/index.html
+
 # Every history query is served by an index (planned without sequential scans).
 explain() { psql -X -t -A -U ioatlas -c "SET enable_seqscan = off; EXPLAIN $1"; }
 like "$(explain "SELECT * FROM application_history WHERE app_id = 1
