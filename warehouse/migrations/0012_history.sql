@@ -136,10 +136,12 @@ END
 $$;
 
 -- A job's history row, from its records (the collector calls it as it
--- ingests the job; again, it replaces the row).
+-- ingests the job; again, it replaces the row).  PL/pgSQL: its statement's
+-- plan is kept for the session, not made again for every job.
 CREATE FUNCTION job_history_add(p_job bigint, p_start timestamptz) RETURNS void
-LANGUAGE sql SET search_path = ioatlas, pg_catalog AS $$
-	WITH p AS (
+LANGUAGE plpgsql SET search_path = ioatlas, pg_catalog AS $$
+BEGIN
+	WITH p AS MATERIALIZED (
 		SELECT m.id AS module,
 		       (SELECT position FROM counter_names c WHERE c.module = m.id
 			AND c.kind = 'fcounter' AND c.name = m.prefix || '_F_READ_TIME') AS rt,
@@ -213,7 +215,8 @@ LANGUAGE sql SET search_path = ioatlas, pg_catalog AS $$
 		files = EXCLUDED.files, layer_seconds = EXCLUDED.layer_seconds,
 		layer_meta_seconds = EXCLUDED.layer_meta_seconds,
 		layer_bytes_read = EXCLUDED.layer_bytes_read,
-		layer_bytes_written = EXCLUDED.layer_bytes_written, layer_ops = EXCLUDED.layer_ops
+		layer_bytes_written = EXCLUDED.layer_bytes_written, layer_ops = EXCLUDED.layer_ops;
+END
 $$;
 
 -- The changes the nightly found in an application's runs (`ioatlas history
