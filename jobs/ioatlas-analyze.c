@@ -86,25 +86,38 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* The results of one job, as the JSON array that the storing statement unpacks. */
+/*
+ * The results of one job, as the JSON array that the storing statements
+ * unpack: those of the same analyses and versions replaced (deleted, then
+ * inserted, in one transaction: the table is keyed per month, not on the
+ * parent a statement's ON CONFLICT would need; warehouse 0012).
+ */
 static int store(struct run *run, const struct an_job *job, json_object *all)
 {
-	static const char sql[] =
+	static const char del[] =
+		"DELETE FROM analysis_results r USING jsonb_array_elements($3::jsonb) AS e "
+		"WHERE r.job = $1 AND r.start_time = $2 AND r.analysis = e->>'analysis' "
+		"AND r.version = (e->>'version')::integer";
+	static const char ins[] =
 		"INSERT INTO analysis_results (job, start_time, analysis, version, confidence, "
 		"result) "
 		"SELECT $1, $2, e->>'analysis', (e->>'version')::integer, "
 		"(e->>'confidence')::double precision, e->'result' "
-		"FROM jsonb_array_elements($3::jsonb) AS e "
-		"ON CONFLICT (job, start_time, analysis, version) DO UPDATE SET "
-		"created_at = now(), confidence = EXCLUDED.confidence, result = EXCLUDED.result";
-	struct ioa_buf err = IOA_BUF_INIT(IOA_LOG_LINE_MAX);
+		"FROM jsonb_array_elements($3::jsonb) AS e";
+	struct ioa_buf err = IOA_BUF_INIT(IOA_LOG_LINE_MAX), ignore = IOA_BUF_INIT(1024);
 	char id[24];
 	const char *p[] = {id, job->start_time,
 			   json_object_to_json_string_ext(all, JSON_C_TO_STRING_PLAIN)};
 	int rc;
 
 	snprintf(id, sizeof(id), "%" PRId64, job->id);
-	rc = ioa_db_exec(run->conn, sql, 3, p, &err);
+	rc = ioa_db_exec(run->conn, "BEGIN", 0, NULL, &err);
+	rc = rc ? rc : ioa_db_exec(run->conn, del, 3, p, &err);
+	rc = rc ? rc : ioa_db_exec(run->conn, ins, 3, p, &err);
+	rc = rc ? rc : ioa_db_exec(run->conn, "COMMIT", 0, NULL, &err);
+	if (rc)
+		ioa_db_exec(run->conn, "ROLLBACK", 0, NULL, &ignore);
+	ioa_buf_release(&ignore);
 	if (rc)
 		ioa_error("job %" PRId64 ": results not stored: %s", job->id, ioa_buf_str(&err));
 	ioa_buf_release(&err);

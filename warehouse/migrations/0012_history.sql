@@ -103,44 +103,75 @@ CREATE TABLE job_history (
 	layer_meta_seconds double precision[] NOT NULL,
 	layer_bytes_read bigint[] NOT NULL,
 	layer_bytes_written bigint[] NOT NULL,
-	layer_ops bigint[] NOT NULL,		-- reads and writes
-	PRIMARY KEY (job, start_time)
+	layer_ops bigint[] NOT NULL		-- reads and writes
 ) PARTITION BY RANGE (start_time);
 CREATE INDEX job_history_app ON job_history (app_id, start_time);
 CREATE INDEX job_history_user ON job_history (user_id, start_time);
 
-INSERT INTO partitioned_tables VALUES ('job_history');
+-- A month's partitions may move to another server (0013, docs/scaling.md),
+-- and PostgreSQL refuses a foreign partition under a unique index on its
+-- parent.  So the tables keyed on the parent (jobs, analysis_results) are
+-- keyed per partition instead, job_history too: every local partition has
+-- the key, which ensure_partitions() gives each new one.  Every key holds
+-- start_time, the partition key: a key per month is the same key.  Writers
+-- that relied on the parent's key (ON CONFLICT) delete and insert instead.
+ALTER TABLE partitioned_tables ADD COLUMN unique_key text; -- each partition's primary key
+INSERT INTO partitioned_tables (name, unique_key) VALUES ('job_history', 'job, start_time');
+UPDATE partitioned_tables SET unique_key = 'id, start_time' WHERE name = 'jobs';
+UPDATE partitioned_tables SET unique_key = 'job, start_time, analysis, version'
+	WHERE name = 'analysis_results';
+ALTER TABLE jobs DROP CONSTRAINT jobs_pkey;
+ALTER TABLE analysis_results DROP CONSTRAINT analysis_results_pkey;
+DO $$
+DECLARE
+	t record;
+BEGIN
+	FOR t IN SELECT c.relname AS part, p.unique_key
+		 FROM partitioned_tables p
+		 JOIN pg_inherits i ON i.inhparent = format('ioatlas.%I', p.name)::regclass
+		 JOIN pg_class c ON c.oid = i.inhrelid
+		 WHERE p.unique_key IS NOT NULL AND c.relkind = 'r' LOOP
+		EXECUTE format('ALTER TABLE ioatlas.%I ADD PRIMARY KEY (%s)', t.part, t.unique_key);
+	END LOOP;
+END
+$$;
 
 -- A month has its partitions when every partitioned table has one (a table
--- added later gets its partitions for the months that exist already).
+-- added later gets its partitions for the months that exist already), each
+-- with its table's key.
 CREATE OR REPLACE FUNCTION ensure_partitions(ts timestamptz) RETURNS void
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = ioatlas, pg_catalog AS $$
 DECLARE
 	month timestamptz := date_trunc('month', ts AT TIME ZONE 'UTC') AT TIME ZONE 'UTC';
 	suffix text := to_char(month AT TIME ZONE 'UTC', 'YYYYMM');
-	t text;
+	t record;
 BEGIN
 	IF NOT EXISTS (SELECT 1 FROM partitioned_tables
 		       WHERE to_regclass(format('ioatlas.%I', name || '_' || suffix)) IS NULL) THEN
 		RETURN;
 	END IF;
 	PERFORM pg_advisory_xact_lock(hashtext('ioatlas.ensure_partitions'));
-	FOR t IN SELECT name FROM partitioned_tables ORDER BY name LOOP
-		IF to_regclass(format('ioatlas.%I', t || '_' || suffix)) IS NULL THEN
+	FOR t IN SELECT name, unique_key FROM partitioned_tables ORDER BY name LOOP
+		IF to_regclass(format('ioatlas.%I', t.name || '_' || suffix)) IS NULL THEN
 			EXECUTE format('CREATE TABLE ioatlas.%I PARTITION OF ioatlas.%I '
 				       'FOR VALUES FROM (%L) TO (%L)',
-				       t || '_' || suffix, t, month, month + interval '1 month');
+				       t.name || '_' || suffix, t.name, month, month + interval '1 month');
+			IF t.unique_key IS NOT NULL THEN
+				EXECUTE format('ALTER TABLE ioatlas.%I ADD PRIMARY KEY (%s)',
+					       t.name || '_' || suffix, t.unique_key);
+			END IF;
 		END IF;
 	END LOOP;
 END
 $$;
 
 -- A job's history row, from its records (the collector calls it as it
--- ingests the job; again, it replaces the row).  PL/pgSQL: its statement's
--- plan is kept for the session, not made again for every job.
+-- ingests the job; again, it replaces the row).  As the owner: the
+-- collector needs no right to write or delete history rows.
 CREATE FUNCTION job_history_add(p_job bigint, p_start timestamptz) RETURNS void
-LANGUAGE plpgsql SET search_path = ioatlas, pg_catalog AS $$
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = ioatlas, pg_catalog AS $$
 BEGIN
+	DELETE FROM job_history WHERE job = p_job AND start_time = p_start;
 	WITH p AS MATERIALIZED (
 		SELECT m.id AS module,
 		       (SELECT position FROM counter_names c WHERE c.module = m.id
@@ -207,15 +238,7 @@ BEGIN
 	FROM jobs j
 	LEFT JOIN r ON true
 	WHERE j.id = p_job AND j.start_time = p_start AND j.app_id IS NOT NULL
-	GROUP BY j.id, j.start_time, j.app_id, j.user_id, j.end_time, j.nprocs
-	ON CONFLICT (job, start_time) DO UPDATE SET
-		app_id = EXCLUDED.app_id, seconds = EXCLUDED.seconds, nprocs = EXCLUDED.nprocs,
-		io_seconds = EXCLUDED.io_seconds, meta_seconds = EXCLUDED.meta_seconds,
-		bytes_read = EXCLUDED.bytes_read, bytes_written = EXCLUDED.bytes_written,
-		files = EXCLUDED.files, layer_seconds = EXCLUDED.layer_seconds,
-		layer_meta_seconds = EXCLUDED.layer_meta_seconds,
-		layer_bytes_read = EXCLUDED.layer_bytes_read,
-		layer_bytes_written = EXCLUDED.layer_bytes_written, layer_ops = EXCLUDED.layer_ops;
+	GROUP BY j.id, j.start_time, j.app_id, j.user_id, j.end_time, j.nprocs;
 END
 $$;
 
@@ -290,7 +313,7 @@ SELECT job_history_add(id, start_time) FROM jobs;
 -- ------------------------------------------------------------ privileges and row-level security
 
 GRANT SELECT, INSERT ON applications, application_builds TO ioatlas_ingest;
-GRANT SELECT, INSERT, UPDATE ON job_history TO ioatlas_ingest;
+GRANT SELECT ON job_history TO ioatlas_ingest;
 REVOKE EXECUTE ON FUNCTION job_application(integer, integer, text, text, boolean) FROM PUBLIC;
 REVOKE EXECUTE ON FUNCTION job_history_add(bigint, timestamptz) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION job_application(integer, integer, text, text, boolean) TO ioatlas_ingest;

@@ -4,7 +4,7 @@
 BEGIN;
 CREATE EXTENSION IF NOT EXISTS pgtap;
 SET search_path = ioatlas, public;
-SELECT plan(66);
+SELECT plan(68);
 
 -- The schema and its tables.
 SELECT has_schema('ioatlas');
@@ -14,7 +14,7 @@ SELECT tables_are('ioatlas', ARRAY['schema_migrations', 'ingest_ledger', 'users'
 	'file_names', 'file_systems', 'counter_names', 'modules', 'jobs', 'records', 'time_bins',
 	'failures', 'hints', 'traces', 'job_mounts', 'analysis_results', 'partitioned_tables',
 	'job_kernels', 'applications', 'application_builds', 'job_history', 'history_changes',
-	'history_checked'], 'the warehouse has exactly its tables (partitions come later)');
+	'history_checked', 'archived_months'], 'the warehouse has exactly its tables (partitions come later)');
 SELECT col_type_is('ioatlas', 'file_names', 'name', 'bytea', 'file names are bytes, not text');
 SELECT col_type_is('ioatlas', 'executables', 'path', 'bytea', 'executable paths are bytes');
 SELECT col_type_is('ioatlas', 'records', 'counters', 'bigint[]', 'counters are 64-bit');
@@ -35,6 +35,8 @@ SELECT lives_ok($$SELECT ensure_partitions('2026-03-01 00:00+00')$$, 'again: no-
 SELECT has_table('ioatlas', 'jobs_202603', 'the month''s jobs partition exists');
 SELECT has_table('ioatlas', 'records_202603', 'and its records partition');
 SELECT has_table('ioatlas', 'job_history_202603', 'and its history partition');
+SELECT has_pk('ioatlas', 'jobs_202603', 'keyed per month (a month may move to another server)');
+SELECT hasnt_pk('ioatlas', 'jobs', 'not on the parent, which a foreign partition would refuse');
 
 -- Roles.
 SELECT has_role('ioatlas_admin');
