@@ -5,9 +5,12 @@
 
 #include <errno.h>
 #include <string.h>
+#include <stdio.h>
+#include <time.h>
 #include <sys/socket.h>
 
 #include "ioa_fault.h"
+#include "ioa_log.h"
 
 /* The server's one-line message: libpq's ends with a newline and may hold more lines. */
 static void set_error(struct ioa_buf *err, const char *what, const char *msg)
@@ -79,6 +82,54 @@ PGconn *ioa_db_connect(const char *conninfo, const char *app, struct ioa_buf *er
 
 static PGresult *checked(PGconn *conn, PGresult *res, struct ioa_buf *err, int *rc,
 			 char sqlstate[6]);
+
+PGconn *ioa_db_connect_read(const char *read_conninfo, const char *conninfo, const char *app,
+			    double wait_s, struct ioa_buf *err)
+{
+	struct ioa_buf ignore = IOA_BUF_INIT(IOA_LOG_LINE_MAX);
+	PGconn *primary, *replica;
+	char lsn[64] = "";
+	double waited = 0;
+
+	if (!read_conninfo || !read_conninfo[0])
+		return ioa_db_connect(conninfo, app, err);
+	primary = ioa_db_connect(conninfo, app, &ignore);
+	if (primary) {
+		PGresult *res = ioa_db_query(primary,
+					     "SELECT CASE WHEN pg_is_in_recovery() THEN NULL "
+					     "ELSE pg_current_wal_lsn()::text END",
+					     0, NULL, &ignore, NULL, NULL);
+
+		if (res && !PQgetisnull(res, 0, 0))
+			snprintf(lsn, sizeof(lsn), "%s", PQgetvalue(res, 0, 0));
+		PQclear(res);
+		PQfinish(primary);
+	}
+	replica = ioa_db_connect(read_conninfo, app, err);
+	while (replica && lsn[0]) {
+		const char *p[] = {lsn};
+		PGresult *res = ioa_db_query(replica,
+					     "SELECT NOT pg_is_in_recovery() OR "
+					     "pg_last_wal_replay_lsn() >= $1::pg_lsn",
+					     1, p, &ignore, NULL, NULL);
+		int caught_up = !res || !strcmp(PQgetvalue(res, 0, 0), "t");
+
+		PQclear(res);
+		if (caught_up)
+			break;
+		if (waited >= wait_s) {
+			ioa_warning(
+				"the read replica has not replayed the primary's writes up to %s "
+				"after %.0f s: reading what it has",
+				lsn, waited);
+			break;
+		}
+		nanosleep(&(struct timespec){0, 100000000}, NULL);
+		waited += 0.1;
+	}
+	ioa_buf_release(&ignore);
+	return replica;
+}
 
 PGresult *ioa_db_query(PGconn *conn, const char *sql, int n, const char *const *params,
 		       struct ioa_buf *err, int *rc, char sqlstate[6])

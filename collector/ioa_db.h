@@ -26,6 +26,18 @@
 PGconn *ioa_db_connect(const char *conninfo, const char *app, struct ioa_buf *err);
 
 /*
+ * The connection a reader uses (dashboard, reports, history): to
+ * read_conninfo, a streaming replica, when it is set, else to conninfo.  On
+ * a replica it first waits, up to wait_s seconds, until the replica has
+ * replayed what the primary (conninfo) had written when asked, so that
+ * what the nightly just stored is there to read; with the primary out of
+ * reach, or the wait over, the replica serves what it has (said once).
+ * NULL with err set when the connection fails.
+ */
+PGconn *ioa_db_connect_read(const char *read_conninfo, const char *conninfo, const char *app,
+			    double wait_s, struct ioa_buf *err);
+
+/*
  * Runs sql with n text parameters (NULL for SQL NULL).  Returns the result
  * (PGRES_COMMAND_OK or PGRES_TUPLES_OK; PQclear it) or NULL with err set.
  * rc, if given, gets 0, -ECONNRESET (connection lost) or -EIO (the

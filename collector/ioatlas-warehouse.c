@@ -5,6 +5,8 @@
  *	ioatlas warehouse status      the schema version, and this program's
  *	ioatlas warehouse users       make the login role of each user with jobs
  *	                              who lacks one (peer authentication)
+ *	ioatlas warehouse archive M   move month M to the archive server, attached
+ *	                              back as foreign partitions (wh_archive.h)
  *
  * The connection comes from the site settings (warehouse.conninfo, or
  * IOATLAS_WAREHOUSE_CONNINFO; empty: libpq's PG* variables, service file and
@@ -23,17 +25,22 @@
 #include "ioa_opts.h"
 #include "ioa_migrations.h"
 #include "ioa_parse.h"
+#include "wh_archive.h"
 
-static char *conninfo;
+static char *conninfo, *archive_server, *archive_conninfo;
 
 static const struct ioa_setting settings[] = {
 	{"warehouse.conninfo", IOA_SET_TEXT, &conninfo, "",
 	 "libpq connection string of the warehouse (secrets belong in .pgpass or a service file)"},
+	{"warehouse.archive_server", IOA_SET_TEXT, &archive_server, "",
+	 "the postgres_fdw server (on the warehouse) of the archive's database"},
+	{"warehouse.archive_conninfo", IOA_SET_TEXT, &archive_conninfo, "",
+	 "libpq connection string of the archive's database, for `archive`"},
 };
 
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: ioatlas warehouse migrate | status | users\n"
+	fprintf(out, "usage: ioatlas warehouse migrate | status | users | archive YYYY-MM\n"
 		     "\n"
 		     "  migrate     apply the schema migrations the warehouse lacks (idempotent)\n"
 		     "  status      print the warehouse's schema version and this program's\n"
@@ -41,9 +48,14 @@ static void usage(FILE *out)
 		     "              (named as the Unix user, in ioatlas_user, no password: users\n"
 		     "              then reach their own jobs by peer authentication); needs\n"
 		     "              CREATEROLE\n"
+		     "  archive YYYY-MM  move that month's partitions to the archive server and\n"
+		     "              attach them back as foreign tables (postgres_fdw), which\n"
+		     "              queries still reach; as the warehouse's owner (ioatlas_admin)\n"
 		     "  -h, --help  this help\n"
 		     "\n"
-		     "The connection is the setting warehouse.conninfo (see ioatlas.conf(5)).\n");
+		     "The connection is the setting warehouse.conninfo; archive also needs\n"
+		     "warehouse.archive_server and warehouse.archive_conninfo (ioatlas.conf(5),\n"
+		     "docs/scaling.md).\n");
 }
 
 static int latest_known(void)
@@ -187,7 +199,7 @@ static int users(PGconn *conn, struct ioa_buf *err)
 int main(int argc, char **argv)
 {
 	struct ioa_buf err = IOA_BUF_INIT(IOA_LOG_LINE_MAX);
-	PGconn *conn = NULL;
+	PGconn *conn = NULL, *archive = NULL;
 	const char *what;
 	int status_code = IOA_EXIT_FAIL, rc, c;
 	static const struct option longs[] = {
@@ -204,8 +216,11 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return IOA_EXIT_USAGE;
 	}
-	what = optind == argc - 1 ? argv[optind] : "";
-	if (strcmp(what, "migrate") && strcmp(what, "status") && strcmp(what, "users")) {
+	what = optind < argc ? argv[optind] : "";
+	if (!strcmp(what, "archive")
+		    ? optind != argc - 2
+		    : optind != argc - 1 || (strcmp(what, "migrate") && strcmp(what, "status") &&
+					     strcmp(what, "users"))) {
 		usage(stderr);
 		return IOA_EXIT_USAGE;
 	}
@@ -218,14 +233,21 @@ int main(int argc, char **argv)
 		ioa_error("%s", ioa_buf_str(&err));
 		goto out;
 	}
-	rc = !strcmp(what, "migrate")  ? migrate(conn, &err)
-	     : !strcmp(what, "status") ? status(conn, &err)
-				       : users(conn, &err);
+	if (!strcmp(what, "archive")) {
+		archive = ioa_db_connect(archive_conninfo, "ioatlas warehouse archive", &err);
+		rc = archive ? wh_archive(conn, archive, archive_server, argv[optind + 1], &err)
+			     : -EIO;
+	} else {
+		rc = !strcmp(what, "migrate")  ? migrate(conn, &err)
+		     : !strcmp(what, "status") ? status(conn, &err)
+					       : users(conn, &err);
+	}
 	if (rc)
 		ioa_error("%s", ioa_buf_str(&err));
 	else
 		status_code = IOA_EXIT_OK;
 out:
+	PQfinish(archive);
 	PQfinish(conn);
 	ioa_conf_free(settings, sizeof(settings) / sizeof(settings[0]));
 	ioa_buf_release(&err);

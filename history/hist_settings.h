@@ -12,6 +12,7 @@
 
 struct hist_site {
 	char *conninfo;
+	char *read_conninfo; /* a read replica for showing, or "" */
 	struct hist_settings detect;
 	long long runs;	     /* an application's latest runs looked at for changes */
 	double min_seconds;  /* I/O times below this are noise (history_metric_value()) */

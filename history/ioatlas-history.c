@@ -692,7 +692,10 @@ int main(int argc, char **argv)
 		ioa_error("%s", ioa_buf_str(&err));
 		goto out;
 	}
-	q.conn = ioa_db_connect(site.conninfo, "ioatlas history", &err);
+	/* Showing reads from the read replica, if any; --update writes to the primary. */
+	q.conn = mode == OPT_UPDATE ? ioa_db_connect(site.conninfo, "ioatlas history", &err)
+				    : ioa_db_connect_read(site.read_conninfo, site.conninfo,
+							  "ioatlas history", 10, &err);
 	if (!q.conn) {
 		ioa_error("%s", ioa_buf_str(&err));
 		goto out;
