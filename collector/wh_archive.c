@@ -5,12 +5,12 @@
  * (docs/scaling.md).
  *
  * In one transaction on the warehouse, as its owner: the month's local
- * partitions locked against writes (a late log of that month waits), the
- * archive's partitions of the month imported as foreign tables (IMPORT
- * FOREIGN SCHEMA, into ioatlas_archive), emptied (a run cut short before)
- * and filled with the local rows column by column, the counts on both
- * sides compared, then each local partition detached and dropped and the
- * foreign table attached in its place.  postgres_fdw commits the remote
+ * partitions locked against writes (a late log of that month waits) and
+ * renamed aside, the archive's partitions of the month imported in their
+ * place as foreign tables (IMPORT FOREIGN SCHEMA), emptied (a run cut
+ * short before) and filled with the local rows column by column, the
+ * counts on both sides compared, then each local partition detached and
+ * dropped and the foreign table attached in its place.  postgres_fdw commits the remote
  * writes with the local transaction and aborts them with it: a failure
  * anywhere leaves the warehouse as it was.  Identifiers reach the DDL only
  * through PostgreSQL's own quoting (format() with %I and %L).
@@ -96,45 +96,141 @@ static int partitions(PGconn *conn, const char *suffix, int *local, int *foreign
 	return rc;
 }
 
+/*
+ * The rows of table (a dictionary the partitioned tables refer to: users,
+ * executables, file systems) that the archive lacks, copied to it with
+ * their ids, so that the archive's own foreign keys hold and it can be read
+ * on its own: COPY out of the warehouse into a temporary table there, then
+ * the rows of ids it does not have.  The table's name and columns come from
+ * the catalog, quoted by PostgreSQL (regclass, quote_ident).
+ */
+static int dictionary(PGconn *p, PGconn *a, const char *table, struct ioa_buf *err)
+{
+	static const char cols_sql[] =
+		"SELECT string_agg(quote_ident(attname), ', ' ORDER BY attnum) FROM pg_attribute "
+		"WHERE attrelid = $1::regclass AND attnum > 0 AND NOT attisdropped";
+	const char *tp[] = {table};
+	char cols[2048];
+	struct ioa_buf data = IOA_BUF_INIT((size_t)1 << 30), sql = IOA_BUF_INIT(1 << 16);
+	PGresult *res;
+	int rc, n;
+
+	rc = value(p, cols_sql, 1, tp, cols, sizeof(cols), err);
+	rc = rc ? rc : ioa_buf_addf(&sql, "CREATE TEMP TABLE archive_dictionary (LIKE %s)", table);
+	rc = rc ? rc : ioa_db_script(a, sql.data, err);
+	ioa_buf_reset(&sql);
+	rc = rc ? rc : ioa_buf_addf(&sql, "COPY (SELECT %s FROM %s) TO STDOUT", cols, table);
+	res = rc ? NULL : PQexec(p, sql.data);
+	if (!rc && PQresultStatus(res) != PGRES_COPY_OUT) {
+		ioa_buf_addf(err, "cannot read %s: %s", table, PQerrorMessage(p));
+		rc = -EIO;
+	}
+	PQclear(res);
+	ioa_buf_reset(&sql);
+	rc = rc ? rc : ioa_buf_addf(&sql, "COPY archive_dictionary (%s) FROM STDIN", cols);
+	rc = rc ? rc : ioa_db_copy_begin(a, sql.data, err);
+	while (!rc) {
+		char *row = NULL;
+
+		if ((n = PQgetCopyData(p, &row, 0)) < 0)
+			break;
+		ioa_buf_reset(&data);
+		rc = ioa_buf_add(&data, row, (size_t)n);
+		PQfreemem(row);
+		rc = rc ? rc : ioa_db_copy_put(a, &data, err);
+	}
+	while ((res = PQgetResult(p))) {
+		if (!rc && PQresultStatus(res) != PGRES_COMMAND_OK) {
+			ioa_buf_addf(err, "cannot read %s: %s", table, PQresultErrorMessage(res));
+			rc = -EIO;
+		}
+		PQclear(res);
+	}
+	rc = rc ? rc : ioa_db_copy_end(a, err, NULL);
+	ioa_buf_reset(&sql);
+	rc = rc ? rc
+		: ioa_buf_addf(&sql,
+			       "INSERT INTO %s (%s) OVERRIDING SYSTEM VALUE SELECT %s FROM "
+			       "archive_dictionary ON CONFLICT DO NOTHING",
+			       table, cols, cols);
+	rc = rc ? rc : ioa_db_script(a, sql.data, err);
+	ioa_buf_reset(&data);
+	ioa_db_script(a, "DROP TABLE IF EXISTS archive_dictionary", &data);
+	ioa_buf_release(&data);
+	ioa_buf_release(&sql);
+	return rc;
+}
+
+/* Every dictionary the partitions refer to, copied to the archive. */
+static int dictionaries(PGconn *p, PGconn *a, struct ioa_buf *err)
+{
+	static const char sql[] =
+		"SELECT DISTINCT c.confrelid::regclass::text FROM pg_constraint c "
+		"JOIN pg_inherits i ON i.inhrelid = c.conrelid "
+		"JOIN ioatlas.partitioned_tables t ON i.inhparent = format('ioatlas.%I', "
+		"t.name)::regclass WHERE c.contype = 'f' ORDER BY 1";
+	int rc, i;
+	PGresult *res = ioa_db_query(p, sql, 0, NULL, err, &rc, NULL);
+
+	for (i = 0; !rc && i < PQntuples(res); i++)
+		rc = dictionary(p, a, PQgetvalue(res, i, 0), err);
+	PQclear(res);
+	return rc;
+}
+
 /* Copies and swaps, in the transaction the caller opened; rows: those moved. */
 static int move(PGconn *p, const char *server, const char *start, const char *suffix,
 		long long *rows, struct ioa_buf *err)
 {
-	static const char lock[] =
+	/* The local partitions locked against writes, and renamed out of the way. */
+	static const char aside[] =
 		"SELECT 'LOCK TABLE ' || string_agg(format('ioatlas.%I', name || '_' || $1), ', ' "
-		"ORDER BY name) || ' IN SHARE MODE' FROM ioatlas.partitioned_tables";
+		"ORDER BY name) || ' IN SHARE MODE; ' || string_agg(format('ALTER TABLE "
+		"ioatlas.%I RENAME TO %I', name || '_' || $1, name || '_' || $1 || '_local'), '; ' "
+		"ORDER BY name) FROM ioatlas.partitioned_tables";
 	static const char import[] =
-		"SELECT 'DROP SCHEMA IF EXISTS ioatlas_archive CASCADE; CREATE SCHEMA "
-		"ioatlas_archive; ' || format('IMPORT FOREIGN SCHEMA ioatlas LIMIT TO (%s) FROM "
-		"SERVER %I INTO ioatlas_archive', string_agg(format('%I', name || '_' || $1), ', "
-		"' ORDER BY name), $2::text) FROM ioatlas.partitioned_tables";
+		"SELECT format('IMPORT FOREIGN SCHEMA ioatlas LIMIT TO (%s) FROM SERVER %I INTO "
+		"ioatlas', string_agg(format('%I', name || '_' || $1), ', ' ORDER BY name), "
+		"$2::text) FROM ioatlas.partitioned_tables";
 	/* Every column by name: the archive's columns may stand in another order. */
 	static const char copy[] =
-		"SELECT string_agg(format('DELETE FROM ioatlas_archive.%1$I; INSERT INTO "
-		"ioatlas_archive.%1$I (%2$s) SELECT %2$s FROM ioatlas.%1$I', t.part, t.cols), "
-		"'; ' ORDER BY t.part) FROM (SELECT p.name || '_' || $1 AS part, "
+		"SELECT string_agg(format('DELETE FROM ioatlas.%1$I; INSERT INTO ioatlas.%1$I "
+		"(%2$s) "
+		"SELECT %2$s FROM ioatlas.%3$I', t.part, t.cols, t.part || '_local'), '; ' ORDER "
+		"BY "
+		"t.part) FROM (SELECT p.name || '_' || $1 AS part, "
 		"(SELECT string_agg(quote_ident(a.attname), ', ' ORDER BY a.attnum) "
 		"FROM pg_attribute a WHERE a.attrelid = format('ioatlas.%I', p.name)::regclass "
 		"AND a.attnum > 0 AND NOT a.attisdropped) AS cols "
 		"FROM ioatlas.partitioned_tables p) t";
 	static const char counts[] =
 		"SELECT 'SELECT ' || string_agg(format('(SELECT count(*) FROM ioatlas.%1$I) - "
-		"(SELECT count(*) FROM ioatlas_archive.%1$I)', name || '_' || $1), ' + ' ORDER BY "
-		"name) || ', ' || string_agg(format('(SELECT count(*) FROM ioatlas.%I)', name || "
-		"'_' || $1), ' + ' ORDER BY name) FROM ioatlas.partitioned_tables";
+		"(SELECT count(*) FROM ioatlas.%2$I)', name || '_' || $1 || '_local', name || '_' "
+		"|| "
+		"$1), ' + ' ORDER BY name) || ', ' || string_agg(format('(SELECT count(*) FROM "
+		"ioatlas.%I)', name || '_' || $1 || '_local'), ' + ' ORDER BY name) "
+		"FROM ioatlas.partitioned_tables";
+	/* A partition must carry its parent's CHECK constraints (declared, on a foreign table). */
+	static const char checks[] =
+		"SELECT coalesce(string_agg(format('ALTER FOREIGN TABLE ioatlas.%I ADD CONSTRAINT "
+		"%I "
+		"%s', t.name || '_' || $1, c.conname, pg_get_constraintdef(c.oid)), '; '), 'SELECT "
+		"1') FROM ioatlas.partitioned_tables t JOIN pg_constraint c ON c.conrelid = "
+		"format('ioatlas.%I', t.name)::regclass AND c.contype = 'c'";
 	static const char swap[] =
 		"SELECT string_agg(format('ALTER TABLE ioatlas.%1$I DETACH PARTITION ioatlas.%2$I; "
-		"DROP TABLE ioatlas.%2$I; ALTER FOREIGN TABLE ioatlas_archive.%2$I SET SCHEMA "
-		"ioatlas; ALTER TABLE ioatlas.%1$I ATTACH PARTITION ioatlas.%2$I FOR VALUES FROM "
-		"(%3$L) TO (%4$L)', name, name || '_' || $1, $2::timestamptz, $2::timestamptz + "
-		"interval '1 month'), '; ' ORDER BY name) || '; DROP SCHEMA ioatlas_archive' "
+		"DROP TABLE ioatlas.%2$I; ALTER TABLE ioatlas.%1$I ATTACH PARTITION ioatlas.%3$I "
+		"FOR VALUES FROM (%4$L) TO (%5$L)', name, name || '_' || $1 || '_local', name || "
+		"'_' "
+		"|| $1, $2::timestamptz, $2::timestamptz + interval '1 month'), '; ' ORDER BY "
+		"name) "
 		"FROM ioatlas.partitioned_tables";
 	const char *params[] = {suffix, server};
-	char text[16384], moved[32], diff[32];
+	char text[16384], moved[32] = "0", diff[32] = "";
 	PGresult *res;
 	int rc;
 
-	rc = built(p, lock, 1, params, err);
+	rc = built(p, aside, 1, params, err);
 	rc = rc ? rc : built(p, import, 2, params, err);
 	rc = rc ? rc : built(p, copy, 1, params, err);
 	rc = rc ? rc : value(p, counts, 1, params, text, sizeof(text), err);
@@ -153,7 +249,8 @@ static int move(PGconn *p, const char *server, const char *start, const char *su
 			     diff);
 		return -EIO;
 	}
-	*rows = rc ? 0 : strtoll(moved, NULL, 10);
+	*rows = strtoll(moved, NULL, 10);
+	rc = rc ? rc : built(p, checks, 1, params, err);
 	params[1] = start;
 	rc = rc ? rc : built(p, swap, 2, params, err);
 	if (!rc) {
@@ -193,6 +290,20 @@ int wh_archive(PGconn *p, PGconn *a, const char *server, const char *month, stru
 			     va, vp);
 		return -EINVAL;
 	}
+	if (!rc) {
+		const char *sp[] = {server};
+		char found[8];
+
+		rc = value(p, "SELECT count(*) FROM pg_foreign_server WHERE srvname = $1", 1, sp,
+			   found, sizeof(found), err);
+		if (!rc && strcmp(found, "1")) {
+			ioa_buf_addf(err,
+				     "no postgres_fdw server '%s' on the warehouse "
+				     "(warehouse.archive_server; docs/scaling.md)",
+				     server);
+			return -EINVAL;
+		}
+	}
 	rc = rc ? rc : partitions(p, suffix, &local, &foreign, err);
 	if (!rc && local && foreign) {
 		ioa_buf_addf(err,
@@ -210,6 +321,7 @@ int wh_archive(PGconn *p, PGconn *a, const char *server, const char *month, stru
 	rc = rc ? rc
 		: ioa_db_exec(a, "SELECT ioatlas.ensure_partitions($1::timestamptz)", 1, params,
 			      err);
+	rc = rc ? rc : dictionaries(p, a, err);
 	rc = rc ? rc : ioa_db_exec(p, "BEGIN", 0, NULL, err);
 	if (rc)
 		return rc;

@@ -104,6 +104,40 @@ pg_warehouse() {
 	export IOATLAS_WAREHOUSE_CONNINFO="user=collector"
 }
 
+# pg_more_start NAME [initdb | replica]: a second cluster beside the first
+# (pg_start first), under $TEST_TMP/pg-NAME with its socket in
+# $TEST_TMP/pg-NAME/sock (for libpq: host=$TEST_TMP/pg-NAME/sock), stopped
+# when the test ends, however it ends.  initdb (the default): an empty one,
+# its superuser ioatlas (an archive server, say); replica: a streaming
+# replica of the first, copied with pg_basebackup and following it (-R).
+# 0 when it accepts queries.
+pg_more_start() {
+	local root=$TEST_TMP/pg-$1 how=${2:-initdb}
+	mkdir -p "$root" || return 1
+	[ "$(id -u)" -ne 0 ] || chown "$PG_OWNER" "$root" || return 1
+	pg_as_owner mkdir -m 755 "$root/sock" || return 1
+	if [ "$how" = replica ]; then
+		pg_as_owner "$PG_BINDIR/pg_basebackup" -h "$PG_ROOT/sock" -U ioatlas -D "$root/data" \
+			-R -X stream -c fast >"$root/basebackup.log" 2>&1
+	else
+		pg_as_owner "$PG_BINDIR/initdb" -D "$root/data" -U ioatlas --auth=trust \
+			--no-locale -E UTF8 --no-sync >"$root/initdb.log" 2>&1
+	fi || {
+		diag "pg_more_start $1: $how failed:"
+		sed 's/^/#   /' "$root"/*.log
+		return 1
+	}
+	at_exit "pg_as_owner '$PG_BINDIR/pg_ctl' -D '$root/data' -m fast -w -t 30 stop >/dev/null 2>&1"
+	pg_as_owner "$PG_BINDIR/pg_ctl" -D "$root/data" -l "$root/server.log" -w -t 60 \
+		-o "-c listen_addresses='' -c unix_socket_directories='$root/sock' -c fsync=off -c max_connections=40" \
+		start >/dev/null 2>&1 || {
+		diag "pg_more_start $1: the server did not start:"
+		sed -n '1,40p' "$root/server.log" | sed 's/^/#   /'
+		return 1
+	}
+	after_test_shell $$ pg_as_owner "$PG_BINDIR/pg_ctl" -D "$root/data" -m immediate stop &
+}
+
 pg_stop() {
 	[ -n "${PG_ROOT:-}" ] || return 0
 	pg_as_owner "$PG_BINDIR/pg_ctl" -D "$PG_ROOT/data" -m fast -w -t 30 stop >/dev/null 2>&1

@@ -109,36 +109,53 @@ CREATE INDEX job_history_app ON job_history (app_id, start_time);
 CREATE INDEX job_history_user ON job_history (user_id, start_time);
 
 -- A month's partitions may move to another server (0013, docs/scaling.md),
--- and PostgreSQL refuses a foreign partition under a unique index on its
--- parent.  So the tables keyed on the parent (jobs, analysis_results) are
--- keyed per partition instead, job_history too: every local partition has
--- the key, which ensure_partitions() gives each new one.  Every key holds
--- start_time, the partition key: a key per month is the same key.  Writers
--- that relied on the parent's key (ON CONFLICT) delete and insert instead.
-ALTER TABLE partitioned_tables ADD COLUMN unique_key text; -- each partition's primary key
-INSERT INTO partitioned_tables (name, unique_key) VALUES ('job_history', 'job, start_time');
-UPDATE partitioned_tables SET unique_key = 'id, start_time' WHERE name = 'jobs';
-UPDATE partitioned_tables SET unique_key = 'job, start_time, analysis, version'
+-- and PostgreSQL refuses a foreign partition under a unique index or a
+-- foreign key on its parent.  So the partitioned tables' keys (jobs,
+-- analysis_results, job_history) and foreign keys (jobs to users and
+-- executables, job_mounts to file_systems) are each partition's instead:
+-- every local partition has them, and ensure_partitions() gives them to
+-- each new one.  Every key holds start_time, the partition key: a key per
+-- month is the same key.  Writers that relied on the parent's key (ON
+-- CONFLICT) delete and insert instead.
+ALTER TABLE partitioned_tables ADD COLUMN constraints text; -- each partition's, ';' between
+INSERT INTO partitioned_tables (name, constraints)
+	VALUES ('job_history', 'PRIMARY KEY (job, start_time)');
+UPDATE partitioned_tables SET constraints = 'PRIMARY KEY (id, start_time); '
+	'FOREIGN KEY (user_id) REFERENCES ioatlas.users (id); '
+	'FOREIGN KEY (exe_id) REFERENCES ioatlas.executables (id)' WHERE name = 'jobs';
+UPDATE partitioned_tables SET constraints = 'PRIMARY KEY (job, start_time, analysis, version)'
 	WHERE name = 'analysis_results';
-ALTER TABLE jobs DROP CONSTRAINT jobs_pkey;
+UPDATE partitioned_tables SET constraints = 'FOREIGN KEY (fs) REFERENCES ioatlas.file_systems (id)'
+	WHERE name = 'job_mounts';
+ALTER TABLE jobs DROP CONSTRAINT jobs_pkey, DROP CONSTRAINT jobs_user_id_fkey,
+	DROP CONSTRAINT jobs_exe_id_fkey;
 ALTER TABLE analysis_results DROP CONSTRAINT analysis_results_pkey;
+ALTER TABLE job_mounts DROP CONSTRAINT job_mounts_fs_fkey;
+
+-- The ALTER TABLE that gives a partition of table t its constraints (NULL: none).
+CREATE FUNCTION partition_constraints(p_table text, p_part text) RETURNS text
+LANGUAGE sql STABLE SET search_path = ioatlas, pg_catalog AS $$
+	SELECT format('ALTER TABLE ioatlas.%I ADD ', p_part) || replace(constraints, '; ', ', ADD ')
+	FROM partitioned_tables WHERE name = p_table AND constraints IS NOT NULL
+$$;
+
 DO $$
 DECLARE
 	t record;
 BEGIN
-	FOR t IN SELECT c.relname AS part, p.unique_key
+	FOR t IN SELECT partition_constraints(p.name, c.relname) AS ddl
 		 FROM partitioned_tables p
 		 JOIN pg_inherits i ON i.inhparent = format('ioatlas.%I', p.name)::regclass
 		 JOIN pg_class c ON c.oid = i.inhrelid
-		 WHERE p.unique_key IS NOT NULL AND c.relkind = 'r' LOOP
-		EXECUTE format('ALTER TABLE ioatlas.%I ADD PRIMARY KEY (%s)', t.part, t.unique_key);
+		 WHERE p.constraints IS NOT NULL AND c.relkind = 'r' LOOP
+		EXECUTE t.ddl;
 	END LOOP;
 END
 $$;
 
 -- A month has its partitions when every partitioned table has one (a table
 -- added later gets its partitions for the months that exist already), each
--- with its table's key.
+-- with its table's constraints.
 CREATE OR REPLACE FUNCTION ensure_partitions(ts timestamptz) RETURNS void
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = ioatlas, pg_catalog AS $$
 DECLARE
@@ -151,14 +168,14 @@ BEGIN
 		RETURN;
 	END IF;
 	PERFORM pg_advisory_xact_lock(hashtext('ioatlas.ensure_partitions'));
-	FOR t IN SELECT name, unique_key FROM partitioned_tables ORDER BY name LOOP
+	FOR t IN SELECT name, partition_constraints(name, name || '_' || suffix) AS ddl
+		 FROM partitioned_tables ORDER BY name LOOP
 		IF to_regclass(format('ioatlas.%I', t.name || '_' || suffix)) IS NULL THEN
 			EXECUTE format('CREATE TABLE ioatlas.%I PARTITION OF ioatlas.%I '
 				       'FOR VALUES FROM (%L) TO (%L)',
 				       t.name || '_' || suffix, t.name, month, month + interval '1 month');
-			IF t.unique_key IS NOT NULL THEN
-				EXECUTE format('ALTER TABLE ioatlas.%I ADD PRIMARY KEY (%s)',
-					       t.name || '_' || suffix, t.unique_key);
+			IF t.ddl IS NOT NULL THEN
+				EXECUTE t.ddl;
 			END IF;
 		END IF;
 	END LOOP;
