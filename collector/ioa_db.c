@@ -63,7 +63,9 @@ PGconn *ioa_db_connect(const char *conninfo, const char *app, struct ioa_buf *er
 				NULL};
 	PGconn *conn;
 
-	/* expand_dbname: conninfo may be keywords or a URI; what it sets wins over app and options.
+	/*
+	 * expand_dbname: conninfo may be keywords or a URI; app and options,
+	 * later in the arrays, win over what it sets.
 	 */
 	conn = IOA_FAULT("db-connect") ? NULL : PQconnectdbParams(keys, values, 1);
 	if (!conn) {

@@ -318,8 +318,7 @@ static void insight_prevalence(struct dash *d, struct html *p, const struct peri
 static void changes(struct dash *d, struct html *p, const char *days)
 {
 	static const char sql[] =
-		"SELECT c.app_id, a.name, u.name, c.start_time::text, c.job, c.metric, c.kind, "
-		"c.before, c.after, c.p_value, c.previous_job FROM history_changes c "
+		"SELECT a.id, a.name, u.name, c." REPORT_CHANGE_COLUMNS "FROM history_changes c "
 		"JOIN applications a ON a.id = c.app_id JOIN users u ON u.id = a.user_id "
 		"WHERE c.found_at >= now() - make_interval(days => $1::integer) "
 		"ORDER BY c.found_at DESC, c.id DESC LIMIT 50";
@@ -333,21 +332,8 @@ static void changes(struct dash *d, struct html *p, const char *days)
 	if (res && !PQntuples(res))
 		html_put(p, "<p>None found.</p>\n");
 	for (i = 0; res && i < PQntuples(res); i++) {
-		json_object *c = json_object_new_object(), *h;
-		double pv = strtod(PQgetvalue(res, i, 9), NULL);
+		json_object *c = report_history_change_json(res, i, 3), *h;
 
-		json_object_object_add(
-			c, "job", json_object_new_int64(strtoll(PQgetvalue(res, i, 4), NULL, 10)));
-		json_object_object_add(c, "metric", json_object_new_string(PQgetvalue(res, i, 5)));
-		json_object_object_add(c, "kind", json_object_new_string(PQgetvalue(res, i, 6)));
-		json_object_object_add(c, "before",
-				       json_object_new_double(strtod(PQgetvalue(res, i, 7), NULL)));
-		json_object_object_add(c, "after",
-				       json_object_new_double(strtod(PQgetvalue(res, i, 8), NULL)));
-		json_object_object_add(c, "confidence", json_object_new_double(1 - pv));
-		json_object_object_add(
-			c, "previous_job",
-			json_object_new_int64(strtoll(PQgetvalue(res, i, 10), NULL, 10)));
 		html_put(p, "<p><b>");
 		html_esc(p, PQgetvalue(res, i, 1));
 		html_put(p, "</b> (");
@@ -361,9 +347,9 @@ static void changes(struct dash *d, struct html *p, const char *days)
 			;
 		if (k < i || plots >= 20)
 			continue;
-		h = report_history_app(d->conn, PQgetvalue(res, i, 0), PQgetvalue(res, i, 3));
+		h = report_history_app(d->conn, PQgetvalue(res, i, 0), PQgetvalue(res, i, 10));
 		if (h)
-			report_history_plot(p, h, strtoll(PQgetvalue(res, i, 4), NULL, 10));
+			report_history_plot(p, h, strtoll(PQgetvalue(res, i, 3), NULL, 10));
 		json_object_put(h);
 		plots++;
 	}
@@ -629,17 +615,20 @@ static int write_page(FILE *out, void *arg)
 		"FROM jobs j JOIN executables e ON e.id = j.exe_id "
 		"WHERE j.start_time >= now() - make_interval(days => $1::integer) "
 		"GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 20";
+	/* The period's jobs, then their records by job (indexes on both). */
 	static const char sql_fs_bytes[] =
 		"SELECT coalesce(fs.display, '(unknown)'), count(DISTINCT r.job), "
-		"coalesce(sum(r.bytes_read + r.bytes_written), 0) FROM records r "
+		"coalesce(sum(r.bytes_read + r.bytes_written), 0) FROM jobs j "
+		"JOIN records r ON r.job = j.id AND r.start_time = j.start_time "
 		"LEFT JOIN file_systems fs ON fs.id = r.fs WHERE r.module IN (0, 1) "
-		"AND r.start_time >= now() - make_interval(days => $1::integer) "
+		"AND j.start_time >= now() - make_interval(days => $1::integer) "
 		"GROUP BY 1 ORDER BY 3 DESC, 1 LIMIT 20";
 	static const char sql_fs_jobs[] =
 		"SELECT coalesce(fs.display, '(unknown)'), count(DISTINCT r.job), "
-		"coalesce(sum(r.bytes_read + r.bytes_written), 0) FROM records r "
+		"coalesce(sum(r.bytes_read + r.bytes_written), 0) FROM jobs j "
+		"JOIN records r ON r.job = j.id AND r.start_time = j.start_time "
 		"LEFT JOIN file_systems fs ON fs.id = r.fs WHERE r.module IN (0, 1) "
-		"AND r.start_time >= now() - make_interval(days => $1::integer) "
+		"AND j.start_time >= now() - make_interval(days => $1::integer) "
 		"GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 20";
 	struct page_arg *a = arg;
 	struct html p = {out, 0};

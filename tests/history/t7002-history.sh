@@ -151,6 +151,27 @@ ok "the dashboard" run_timeout 120 "$IOA_BUILD_DIR/libexec/ioatlas/ioatlas-dashb
 ok "lists the regression" grep -q '<b>dd</b> (.*Regression</b>: I/O time per byte' www/index.html
 ok "with dd's runs plotted" grep -q '<svg[^>]*class="history"' www/index.html
 
+# Every query of the dashboard (its pages, its users' pages and reports) and
+# of ioatlas history is served by an index: with sequential scans priced out
+# (enable_seqscan off), PostgreSQL's auto_explain logs each plan, and none
+# reads a per-job table, the ledger or the changes whole.
+psql -X -q -c 'CREATE ROLE explainer LOGIN IN ROLE ioatlas_reader' \
+	-c "ALTER ROLE explainer SET session_preload_libraries = 'auto_explain'" \
+	-c 'ALTER ROLE explainer SET auto_explain.log_min_duration = 0' \
+	-c 'ALTER ROLE explainer SET auto_explain.log_nested_statements = on' \
+	-c 'ALTER ROLE explainer SET enable_seqscan = off'
+logged=$(wc -l <"$PG_ROOT/server.log")
+ok "the dashboard, its plans logged" run_timeout 120 env IOATLAS_WAREHOUSE_CONNINFO=user=explainer \
+	"$IOA_BUILD_DIR/libexec/ioatlas/ioatlas-dashboard" --out www-explained
+for what in dd "-u $(id -un)" --changes --apps; do
+	ok "ioatlas history $what, its plans logged" env IOATLAS_WAREHOUSE_CONNINFO=user=explainer \
+		"$history" $what
+done
+plans=$(tail -n +"$logged" "$PG_ROOT/server.log")
+like "$plans" 'Scan (using|on) jobs_[0-9]+_start_time_idx' "the plans were logged, the periods' by the jobs' start time"
+whole=$(grep -oE 'Seq Scan on (jobs|records|time_bins|failures|hints|traces|job_mounts|analysis_results|job_history)_[0-9]+|Seq Scan on (ingest_ledger|history_changes|job_kernels)\b' <<<"$plans" | sort -u)
+is "${whole:-none}" none "no plan reads a per-job table, the ledger or the changes whole"
+
 # Every history query is served by an index (planned without sequential scans).
 explain() { psql -X -t -A -U ioatlas -c "SET enable_seqscan = off; EXPLAIN $1"; }
 like "$(explain "SELECT * FROM application_history WHERE app_id = 1

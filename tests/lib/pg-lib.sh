@@ -43,6 +43,21 @@ pg_as_owner() {
 	fi
 }
 
+# pg_initdb ROOT: a cluster's data under ROOT/data, its superuser ioatlas,
+# trusting local connections (its log in ROOT/initdb.log).
+pg_initdb() {
+	pg_as_owner "$PG_BINDIR/initdb" -D "$1/data" -U ioatlas --auth=trust \
+		--no-locale -E UTF8 --no-sync >"$1/initdb.log" 2>&1
+}
+
+# pg_ctl_start ROOT: starts the cluster of ROOT/data, listening only on its
+# socket in ROOT/sock (its log in ROOT/server.log); 0 when it accepts queries.
+pg_ctl_start() {
+	pg_as_owner "$PG_BINDIR/pg_ctl" -D "$1/data" -l "$1/server.log" -w -t 60 \
+		-o "-c listen_addresses='' -c unix_socket_directories='$1/sock' -c fsync=off -c max_connections=40" \
+		start >/dev/null 2>&1
+}
+
 # pg_start: initialises and starts the cluster; 0 when it accepts queries.
 pg_start() {
 	local bindir
@@ -61,16 +76,13 @@ pg_start() {
 	pg_as_owner mkdir -m 700 "$PG_ROOT/data" || return 1
 	pg_as_owner mkdir -m 755 "$PG_ROOT/sock" || return 1
 
-	pg_as_owner "$PG_BINDIR/initdb" -D "$PG_ROOT/data" -U ioatlas --auth=trust \
-		--no-locale -E UTF8 --no-sync >"$PG_ROOT/initdb.log" 2>&1 || {
+	pg_initdb "$PG_ROOT" || {
 		diag "pg_start: initdb failed:"
 		sed 's/^/#   /' "$PG_ROOT/initdb.log"
 		return 1
 	}
 	at_exit "pg_stop"
-	pg_as_owner "$PG_BINDIR/pg_ctl" -D "$PG_ROOT/data" -l "$PG_ROOT/server.log" -w -t 60 \
-		-o "-c listen_addresses='' -c unix_socket_directories='$PG_ROOT/sock' -c fsync=off -c max_connections=40" \
-		start >/dev/null 2>&1 || {
+	pg_ctl_start "$PG_ROOT" || {
 		diag "pg_start: the server did not start:"
 		sed -n '1,40p' "$PG_ROOT/server.log" | sed 's/^/#   /'
 		return 1
@@ -88,9 +100,7 @@ pg_watchdog() {
 
 # pg_resume: starts the cluster again after pg_stop (the same data).
 pg_resume() {
-	pg_as_owner "$PG_BINDIR/pg_ctl" -D "$PG_ROOT/data" -l "$PG_ROOT/server.log" -w -t 60 \
-		-o "-c listen_addresses='' -c unix_socket_directories='$PG_ROOT/sock' -c fsync=off -c max_connections=40" \
-		start >/dev/null 2>&1
+	pg_ctl_start "$PG_ROOT"
 }
 
 # pg_warehouse: a throwaway cluster (pg_start) with the warehouse migrated
@@ -120,17 +130,14 @@ pg_more_start() {
 		pg_as_owner "$PG_BINDIR/pg_basebackup" -h "$PG_ROOT/sock" -U ioatlas -D "$root/data" \
 			-R -X stream -c fast >"$root/basebackup.log" 2>&1
 	else
-		pg_as_owner "$PG_BINDIR/initdb" -D "$root/data" -U ioatlas --auth=trust \
-			--no-locale -E UTF8 --no-sync >"$root/initdb.log" 2>&1
+		pg_initdb "$root"
 	fi || {
 		diag "pg_more_start $1: $how failed:"
 		sed 's/^/#   /' "$root"/*.log
 		return 1
 	}
 	at_exit "pg_as_owner '$PG_BINDIR/pg_ctl' -D '$root/data' -m fast -w -t 30 stop >/dev/null 2>&1"
-	pg_as_owner "$PG_BINDIR/pg_ctl" -D "$root/data" -l "$root/server.log" -w -t 60 \
-		-o "-c listen_addresses='' -c unix_socket_directories='$root/sock' -c fsync=off -c max_connections=40" \
-		start >/dev/null 2>&1 || {
+	pg_ctl_start "$root" || {
 		diag "pg_more_start $1: the server did not start:"
 		sed -n '1,40p' "$root/server.log" | sed 's/^/#   /'
 		return 1

@@ -19,8 +19,9 @@
  * more; the planted changes are written to DIR/planted.txt (tab-separated:
  * application, its user's uid, the first changed run's start in ns, its
  * run number,
- * the application's runs) for the benchmark to score the nightly's
- * detection against.  Builds change now and then (new build ids).
+ * the application's runs, and how many times slower per byte the change
+ * makes its runs) for the benchmark to score the nightly's detection
+ * against.  Builds change now and then (new build ids).
  * The logs record the users by name; the collector must trust their owner
  * (collector.trusted_user) to take those names.
  *
@@ -42,6 +43,9 @@
 
 #define USERS 50
 #define APPS  250
+
+#define LATENCY	  20e-6 /* seconds per call, the median */
+#define BANDWIDTH 1.5e9 /* bytes per second and rank, the median */
 
 enum kind { CHECKPOINT, FPP, SCRIPT, POST };
 
@@ -266,7 +270,7 @@ static int job_records(struct ioa_log_writer *w, struct app *p, double *seconds)
 		char name[160];
 		uint64_t id = next();
 		double fbytes = bytes / files, ops = ceil(fbytes / transfer);
-		double bw = 1.5e9 * lognormal(0.15), lat = 20e-6 * lognormal(0.15);
+		double bw = BANDWIDTH * lognormal(0.15), lat = LATENCY * lognormal(0.15);
 		double secs = ops * lat + fbytes / bw, meta = 2e-4 * lognormal(0.3) * p->ranks;
 		int32_t rank = p->kind == FPP ? i : -1;
 
@@ -321,6 +325,18 @@ static int job_records(struct ioa_log_writer *w, struct app *p, double *seconds)
 	ioa_buf_release(&names);
 	*seconds = io + 30 * lognormal(0.1); /* its I/O, and half a minute of compute */
 	return rc;
+}
+
+/*
+ * How much a change makes a run of p slower, in I/O time per byte, by the
+ * model's medians: 32 times the calls, each with its latency, for the same
+ * bytes at the same bandwidth.
+ */
+static double effect(const struct app *p)
+{
+	double per_byte = LATENCY / p->transfer + 1 / BANDWIDTH;
+
+	return (32 * LATENCY / p->transfer + 1 / BANDWIDTH) / per_byte;
 }
 
 int main(int argc, char **argv)
@@ -406,10 +422,10 @@ int main(int argc, char **argv)
 	planted = fopen(path, "w");
 	for (a = 0; planted && a < APPS; a++)
 		if (apps[a].change_at >= 0 && apps[a].change_ns)
-			fprintf(planted, "%s%s\t%d\t%" PRIu64 "\t%ld\t%ld\n",
+			fprintf(planted, "%s%s\t%d\t%" PRIu64 "\t%ld\t%ld\t%.3f\n",
 				apps[a].kind == SCRIPT ? "python3.11 " : "", apps[a].name,
 				20000 + apps[a].user, apps[a].change_ns, apps[a].change_at,
-				apps[a].runs);
+				apps[a].runs, effect(&apps[a]));
 	if (!planted || fclose(planted)) {
 		fprintf(stderr, "gen-jobs: cannot write '%s'\n", path);
 		return 1;

@@ -22,6 +22,8 @@ CREATE TABLE applications (
 	UNIQUE (user_id, name)
 );
 
+CREATE INDEX applications_name ON applications (name);
+
 CREATE TABLE application_builds (
 	user_id integer NOT NULL REFERENCES users (id),
 	build_id text NOT NULL,
