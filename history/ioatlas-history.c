@@ -218,6 +218,8 @@ static json_object *rows_json(PGresult *rows, PGresult *changes)
 				       json_tokener_parse(PQgetvalue(rows, i, 16)));
 		json_object_object_add(o, "layer_bytes",
 				       json_tokener_parse(PQgetvalue(rows, i, 12)));
+		json_object_object_add(o, "layer_bandwidth",
+				       json_tokener_parse(PQgetvalue(rows, i, 19)));
 		json_object_object_add(
 			o, "bandwidth",
 			PQgetisnull(rows, i, 13)
@@ -250,7 +252,8 @@ static int show(struct query *q, struct ioa_buf *err)
 		"h.layer_seconds, "
 		"array_to_json(ARRAY[h.layer_bytes_read, h.layer_bytes_written]), h.bandwidth, "
 		"'{' || array_to_string(h.codes, ',') || '}', h.user_name, "
-		"array_to_json(h.layer_seconds), h.meta_seconds, array_to_json(h.codes) "
+		"array_to_json(h.layer_seconds), h.meta_seconds, array_to_json(h.codes), "
+		"array_to_json(h.layer_bandwidth) "
 		"FROM application_history h "
 		"WHERE (h.app_id = ANY ($1::integer[]) OR ($1::integer[] IS NULL AND h.user_name = "
 		"$2)) "

@@ -132,6 +132,9 @@ ok "as JSON" run_timeout 60 "$history" --json dd
 is "$(jq '.jobs | length' "$TEST_TMP/last.out")" 21 "every run"
 is "$(jq '[.jobs[] | .layer_seconds | length] | unique | .[0]' "$TEST_TMP/last.out")" 3 \
 	"with its time per layer"
+is "$(jq '[.jobs[] | (.layer_bandwidth[0] / .bandwidth - 1 | fabs < 1e-9) and
+	.layer_bandwidth[2] == null] | unique' -c "$TEST_TMP/last.out")" '[true]' \
+	"and its bandwidth per layer: dd's all POSIX's, none at MPI-IO"
 ok "a user's history" run_timeout 60 "$history" --user "$(id -un)" -n 30
 is "$(grep -c '^20[0-9-]* [0-9:]* ' "$TEST_TMP/last.out")" 30 "the latest 30 jobs, every program"
 fails "an application nobody ran" "$history" nosuchapp

@@ -302,6 +302,9 @@ SELECT h.job, h.start_time, a.id AS app_id, a.name AS application, u.name AS use
        -- bytes over the time spent reading and writing them (metadata apart)
        (h.bytes_read + h.bytes_written) / nullif(h.io_seconds - h.meta_seconds, 0) AS bandwidth,
        h.layer_seconds, h.layer_bytes_read, h.layer_bytes_written, h.layer_ops,
+       ARRAY(SELECT (h.layer_bytes_read[i] + h.layer_bytes_written[i]) /
+		    nullif(h.layer_seconds[i] - h.layer_meta_seconds[i], 0)
+	     FROM generate_series(1, 3) AS i ORDER BY i) AS layer_bandwidth,
        ARRAY(SELECT DISTINCT f->>'code'
 	     FROM analysis_results r, jsonb_array_elements(r.result->'findings') AS f
 	     WHERE r.job = h.job AND r.start_time = h.start_time AND r.analysis = 'insights'

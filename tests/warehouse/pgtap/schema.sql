@@ -4,7 +4,7 @@
 BEGIN;
 CREATE EXTENSION IF NOT EXISTS pgtap;
 SET search_path = ioatlas, public;
-SELECT plan(68);
+SELECT plan(71);
 
 -- The schema and its tables.
 SELECT has_schema('ioatlas');
@@ -28,6 +28,9 @@ SELECT has_index('ioatlas', 'ingest_ledger', 'ingest_ledger_path', 'a log path i
 SELECT has_index('ioatlas', 'ingest_ledger', 'ingest_ledger_content', 'content is ingested once');
 SELECT has_index('ioatlas', 'jobs', 'jobs_user', 'jobs of a user');
 SELECT has_index('ioatlas', 'records', 'records_file', 'jobs that touched a file');
+SELECT has_index('ioatlas', 'jobs', 'jobs_start', 'jobs of a period (the dashboard)');
+SELECT has_index('ioatlas', 'job_history', 'job_history_app', 'an application''s runs in order');
+SELECT has_index('ioatlas', 'job_history', 'job_history_user', 'a user''s runs in order');
 
 -- Partitions appear on demand, and twice is harmless.
 SELECT lives_ok($$SELECT ensure_partitions('2026-03-15 12:00+00')$$, 'partitions for a month');
