@@ -29,8 +29,7 @@
 	{                                                                                          \
 		{"logdir", IOA_SET_TEXT, &(s)->logdir, IOATLAS_LOGDIR,                             \
 		 "root of the log tree (LOGDIR/YYYY/MM/DD/*.ioa)"},                                \
-			{"warehouse.conninfo", IOA_SET_TEXT, &(s)->conninfo, "",                   \
-			 "libpq connection string (secrets in .pgpass or a service file)"},        \
+			IOA_DB_SETTINGS(&(s)->db),                                                 \
 			{"collector.quarantine", IOA_SET_TEXT, &(s)->quarantine, "",               \
 			 "folder for logs that fail validation (empty: LOGDIR/quarantine)"},       \
 			{"collector.trusted_user", IOA_SET_TEXT, &(s)->trusted_user, "",           \

@@ -13,9 +13,11 @@
 
 #include "ingest.h"
 #include "ioa_buf.h"
+#include "ioa_db.h"
 
 struct collector_settings {
-	char *logdir, *conninfo, *quarantine, *trusted_user, *log_level;
+	char *logdir, *quarantine, *trusted_user, *log_level;
+	struct ioa_db_settings db; /* the warehouse.* settings */
 	double rescan, summary, retry_max, unreadable_wait, recover_after;
 	long long rescan_days, region_cap_mib;
 	/* derived by collector_settings_apply() */

@@ -1436,7 +1436,8 @@ static int ledger(struct load *l, const char *status, const char *path, const ch
 		"partial_until_first = $32::timestamptz, partial_until_last = $33::timestamptz, "
 		"source = $34, io_libraries = string_to_array($35, ' '), clock_base = $36, "
 		"clock_uncertainty_ns = $37::bigint, clock_drift_ns = $38::bigint, build_id = $39, "
-		"app_id = job_application(user_id, exe_id, args_display, $39, $34::text IS NOT NULL) "
+		"app_id = job_application(user_id, exe_id, args_display, $39, $34::text IS NOT "
+		"NULL) "
 		"WHERE id = $11::bigint AND start_time = $15::timestamptz";
 	char size[24], mtime[48], hostpid[300], host[256] = "", rd[24], wr[24];
 	char signal_text[16], abort_code[16], until_first[48], until_last[48], libs[64];

@@ -85,9 +85,10 @@ PGconn *ioa_db_connect(const char *conninfo, const char *app, struct ioa_buf *er
 static PGresult *checked(PGconn *conn, PGresult *res, struct ioa_buf *err, int *rc,
 			 char sqlstate[6]);
 
-PGconn *ioa_db_connect_read(const char *read_conninfo, const char *conninfo, const char *app,
-			    double wait_s, struct ioa_buf *err)
+PGconn *ioa_db_connect_read(const struct ioa_db_settings *s, const char *app, double wait_s,
+			    struct ioa_buf *err)
 {
+	const char *read_conninfo = s->read_conninfo, *conninfo = s->conninfo;
 	struct ioa_buf ignore = IOA_BUF_INIT(IOA_LOG_LINE_MAX);
 	PGconn *primary, *replica;
 	char lsn[64] = "";

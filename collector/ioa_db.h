@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "ioa_buf.h"
+#include "ioa_conf.h"
 
 /* The schema every table lives in. */
 #define IOA_DB_SCHEMA "ioatlas"
@@ -26,16 +27,43 @@
 PGconn *ioa_db_connect(const char *conninfo, const char *app, struct ioa_buf *err);
 
 /*
+ * The warehouse's settings (ioatlas.conf(5), "The warehouse").  A program
+ * refuses a key under one of its own prefixes that it does not know, so
+ * every program that reads one of them lists them all: IOA_DB_SETTINGS(s)
+ * in its settings table.
+ */
+struct ioa_db_settings {
+	char *conninfo;		/* the warehouse (the primary) */
+	char *read_conninfo;	/* a streaming read replica for the readers, or "" */
+	char *archive_server;	/* the postgres_fdw server of the archive, or "" */
+	char *archive_conninfo; /* the archive's database, for `warehouse archive` */
+};
+
+/* One key a line, as the settings' checks find them (tests/packaging/t9006). */
+/* clang-format off */
+#define IOA_DB_SETTINGS(s)                                                                   \
+	{"warehouse.conninfo", IOA_SET_TEXT, &(s)->conninfo, "",                             \
+	 "libpq connection string (secrets in .pgpass or a service file)"},                  \
+	{"warehouse.read_conninfo", IOA_SET_TEXT, &(s)->read_conninfo, "",                   \
+	 "libpq connection string of a streaming read replica the readers (dashboard, "      \
+	 "reports, history) use; empty: warehouse.conninfo"},                                \
+	{"warehouse.archive_server", IOA_SET_TEXT, &(s)->archive_server, "",                 \
+	 "the postgres_fdw server (on the warehouse) of the archive's database"},            \
+	{"warehouse.archive_conninfo", IOA_SET_TEXT, &(s)->archive_conninfo, "",             \
+	 "libpq connection string of the archive's database, for `archive`"}
+/* clang-format on */
+
+/*
  * The connection a reader uses (dashboard, reports, history): to
- * read_conninfo, a streaming replica, when it is set, else to conninfo.  On
+ * s->read_conninfo, a streaming replica, when it is set, else to s->conninfo.  On
  * a replica it first waits, up to wait_s seconds, until the replica has
  * replayed what the primary (conninfo) had written when asked, so that
  * what the nightly just stored is there to read; with the primary out of
  * reach, or the wait over, the replica serves what it has (said once).
  * NULL with err set when the connection fails.
  */
-PGconn *ioa_db_connect_read(const char *read_conninfo, const char *conninfo, const char *app,
-			    double wait_s, struct ioa_buf *err);
+PGconn *ioa_db_connect_read(const struct ioa_db_settings *s, const char *app, double wait_s,
+			    struct ioa_buf *err);
 
 /*
  * Runs sql with n text parameters (NULL for SQL NULL).  Returns the result

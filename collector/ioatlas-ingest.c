@@ -55,7 +55,7 @@ static int ingest_one(struct ingest_db *db, const struct collector_settings *set
 
 	for (;;) {
 		if (!ingest_connected(db) &&
-		    ingest_connect(db, set->conninfo, "ioatlas ingest", &err) == -EPERM) {
+		    ingest_connect(db, set->db.conninfo, "ioatlas ingest", &err) == -EPERM) {
 			ioa_error("%s", ioa_buf_str(&err));
 			break;
 		}
@@ -149,7 +149,7 @@ static int status(const struct collector_settings *set)
 {
 	struct ioa_buf err = IOA_BUF_INIT(IOA_LOG_LINE_MAX);
 	struct discover d = {.logdir = set->logdir, .inotify = -1};
-	PGconn *conn = ioa_db_connect(set->conninfo, "ioatlas ingest", &err);
+	PGconn *conn = ioa_db_connect(set->db.conninfo, "ioatlas ingest", &err);
 	size_t found;
 	int rc = 0;
 

@@ -27,15 +27,10 @@
 #include "ioa_parse.h"
 #include "wh_archive.h"
 
-static char *conninfo, *archive_server, *archive_conninfo;
+static struct ioa_db_settings db;
 
 static const struct ioa_setting settings[] = {
-	{"warehouse.conninfo", IOA_SET_TEXT, &conninfo, "",
-	 "libpq connection string of the warehouse (secrets belong in .pgpass or a service file)"},
-	{"warehouse.archive_server", IOA_SET_TEXT, &archive_server, "",
-	 "the postgres_fdw server (on the warehouse) of the archive's database"},
-	{"warehouse.archive_conninfo", IOA_SET_TEXT, &archive_conninfo, "",
-	 "libpq connection string of the archive's database, for `archive`"},
+	IOA_DB_SETTINGS(&db),
 };
 
 static void usage(FILE *out)
@@ -228,14 +223,14 @@ int main(int argc, char **argv)
 		ioa_error("%s", ioa_buf_str(&err));
 		goto out;
 	}
-	conn = ioa_db_connect(conninfo, "ioatlas warehouse", &err);
+	conn = ioa_db_connect(db.conninfo, "ioatlas warehouse", &err);
 	if (!conn) {
 		ioa_error("%s", ioa_buf_str(&err));
 		goto out;
 	}
 	if (!strcmp(what, "archive")) {
-		archive = ioa_db_connect(archive_conninfo, "ioatlas warehouse archive", &err);
-		rc = archive ? wh_archive(conn, archive, archive_server, argv[optind + 1], &err)
+		archive = ioa_db_connect(db.archive_conninfo, "ioatlas warehouse archive", &err);
+		rc = archive ? wh_archive(conn, archive, db.archive_server, argv[optind + 1], &err)
 			     : -EIO;
 	} else {
 		rc = !strcmp(what, "migrate")  ? migrate(conn, &err)

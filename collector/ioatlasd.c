@@ -87,7 +87,7 @@ static int connect_db(struct collector *c)
 		ioa_buf_release(&err);
 		return 0;
 	}
-	rc = ingest_connect(&c->db, c->set.conninfo, "ioatlasd", &err);
+	rc = ingest_connect(&c->db, c->set.db.conninfo, "ioatlasd", &err);
 	if (rc == -EPERM) {
 		/* Not something waiting mends: the collector stops and says what to do. */
 		ioa_error("%s", ioa_buf_str(&err));

@@ -14,11 +14,7 @@ struct counts {
 
 #define SETTINGS_TABLE(s, c)                                                                    \
 	{                                                                                       \
-		{"warehouse.conninfo", IOA_SET_TEXT, &(s)->conninfo, "",                        \
-		 "libpq connection string (secrets in .pgpass or a service file)"},             \
-			{"warehouse.read_conninfo", IOA_SET_TEXT, &(s)->read_conninfo, "",      \
-			 "libpq connection string of a streaming read replica the readers "     \
-			 "(dashboard, reports, history) use; empty: warehouse.conninfo"},       \
+		IOA_DB_SETTINGS(&(s)->db),                                                      \
 			{"history.after", IOA_SET_COUNT, &(c)->after, "3",                      \
 			 "runs after a change that must show it (1 to 6)"},                     \
 			{"history.min_before", IOA_SET_COUNT, &(c)->min_before, "10",           \

@@ -9,10 +9,10 @@
 
 #include "hist_detect.h"
 #include "ioa_buf.h"
+#include "ioa_db.h"
 
 struct hist_site {
-	char *conninfo;
-	char *read_conninfo; /* a read replica for showing, or "" */
+	struct ioa_db_settings db; /* the warehouse.* settings */
 	struct hist_settings detect;
 	long long runs;	     /* an application's latest runs looked at for changes */
 	double min_seconds;  /* I/O times below this are noise (history_metric_value()) */

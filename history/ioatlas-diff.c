@@ -48,8 +48,7 @@ static int load(const char *what, PGconn **conn, const struct an_settings *set, 
 			an_unknown_counters(job);
 		return rc;
 	}
-	if (!*conn && !(*conn = ioa_db_connect_read(set->read_conninfo, set->conninfo,
-						    "ioatlas diff", 10, err)))
+	if (!*conn && !(*conn = ioa_db_connect_read(&set->db, "ioatlas diff", 10, err)))
 		return -EIO;
 	res = ioa_db_query(*conn, "SELECT start_time::text FROM jobs WHERE id = $1", 1,
 			   (const char *const[]){what}, err, &rc, NULL);

@@ -47,7 +47,8 @@ static void usage(FILE *out)
 		"  -n, --limit COUNT  the latest COUNT jobs (default 50)\n"
 		"  -j, --json         as JSON\n"
 		"      --apps         list the applications (name, user, runs, last run)\n"
-		"      --changes      the changes found in the last -d DAYS days (default 30)\n"
+		"      --changes      the changes found in the last days\n"
+		"  -d, --days DAYS    with --changes: that many days (default 30)\n"
 		"      --update       find the changes in the applications with new runs and\n"
 		"                     run the history.hook for each change not yet told (the\n"
 		"                     nightly's history step); --all: every application\n"
@@ -696,9 +697,8 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	/* Showing reads from the read replica, if any; --update writes to the primary. */
-	q.conn = mode == OPT_UPDATE ? ioa_db_connect(site.conninfo, "ioatlas history", &err)
-				    : ioa_db_connect_read(site.read_conninfo, site.conninfo,
-							  "ioatlas history", 10, &err);
+	q.conn = mode == OPT_UPDATE ? ioa_db_connect(site.db.conninfo, "ioatlas history", &err)
+				    : ioa_db_connect_read(&site.db, "ioatlas history", 10, &err);
 	if (!q.conn) {
 		ioa_error("%s", ioa_buf_str(&err));
 		goto out;

@@ -28,11 +28,7 @@ const size_t an_nanalyses = sizeof(an_analyses) / sizeof(an_analyses[0]);
 
 #define SETTINGS_TABLE(s)                                                                          \
 	{                                                                                          \
-		{"warehouse.conninfo", IOA_SET_TEXT, &(s)->conninfo, "",                           \
-		 "libpq connection string (secrets in .pgpass or a service file)"},                \
-			{"warehouse.read_conninfo", IOA_SET_TEXT, &(s)->read_conninfo, "",         \
-			 "libpq connection string of a streaming read replica the readers "        \
-			 "(dashboard, reports, history) use; empty: warehouse.conninfo"},          \
+		IOA_DB_SETTINGS(&(s)->db),                                                         \
 			{"analyze.max_events", IOA_SET_COUNT, &(s)->max_events, "4000000",         \
 			 "trace events read per job (past it, the trace counts as partial)"},      \
 			{"analyze.phase_min_gap", IOA_SET_SECONDS, &(s)->phase_min_gap, "0.1",     \

@@ -20,6 +20,7 @@
 
 #include "ioa_buf.h"
 #include "ioa_counters.h"
+#include "ioa_db.h"
 #include "an_findings.h"
 #include "ioa_parse.h"
 #include "ioa_partial.h"
@@ -27,8 +28,7 @@
 
 /* The site's thresholds (settings analyze.*, documented in docs/analyses.md). */
 struct an_settings {
-	char *conninfo;
-	char *read_conninfo;	    /* a read replica for the readers, or "" */
+	struct ioa_db_settings db;  /* the warehouse.* settings */
 	long long max_events;	    /* trace events expanded per job */
 	double phase_min_gap;	    /* seconds of quiet that can separate write phases, at most */
 	double phase_min_gap_share; /* ... at least this share of the run (and 1 ms) */

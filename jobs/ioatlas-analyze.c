@@ -368,7 +368,7 @@ int main(int argc, char **argv)
 		ioa_error("%s", ioa_buf_str(&err));
 		goto out;
 	}
-	run.conn = ioa_db_connect(run.set.conninfo, "ioatlas analyze", &err);
+	run.conn = ioa_db_connect(run.set.db.conninfo, "ioatlas analyze", &err);
 	if (!run.conn) {
 		ioa_error("%s", ioa_buf_str(&err));
 		goto out;

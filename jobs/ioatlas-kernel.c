@@ -287,12 +287,12 @@ static int gen(int argc, char **argv)
  * The kernel.* settings, one table for every verb that reads them: a key
  * under kernel. that one verb did not know would be refused as a typo.
  */
-static char *conninfo, *repo_path, *repo_url, *runtime_path, *key_setting;
+static struct ioa_db_settings db;
+static char *repo_path, *repo_url, *runtime_path, *key_setting;
 static long long ndays, ntop;
 static double stall_timeout_s;
 static const struct ioa_setting settings[] = {
-	{"warehouse.conninfo", IOA_SET_TEXT, &conninfo, "",
-	 "libpq connection string (secrets in .pgpass or a service file)"},
+	IOA_DB_SETTINGS(&db),
 	{"kernel.repository", IOA_SET_TEXT, &repo_path, "",
 	 "the site kernel repository the nightly kernels are published into"},
 	{"kernel.repository_url", IOA_SET_TEXT, &repo_url, "",
@@ -580,7 +580,7 @@ static int nightly(int argc, char **argv)
 		ioa_error("no libioatlas.so beside this program: name it with --runtime");
 		goto out;
 	}
-	if (!(conn = ioa_db_connect(conninfo, "ioatlas kernel", &err))) {
+	if (!(conn = ioa_db_connect(db.conninfo, "ioatlas kernel", &err))) {
 		ioa_error("%s", ioa_buf_str(&err));
 		goto out;
 	}

@@ -780,8 +780,7 @@ int main(int argc, char **argv)
 	site_mode = !d.set.private_reports ? 0644 : d.site_group != (gid_t)-1 ? 0640 : 0600;
 	if (out_folder(d.out) || out_folder(path_of(path, sizeof(path), d.out, "users")))
 		goto out;
-	d.conn = ioa_db_connect_read(d.an.read_conninfo, d.an.conninfo, "ioatlas dashboard", 60,
-				     &err);
+	d.conn = ioa_db_connect_read(&d.an.db, "ioatlas dashboard", 60, &err);
 	if (!d.conn) {
 		ioa_error("%s", ioa_buf_str(&err));
 		goto out;

@@ -105,12 +105,12 @@ int main(int argc, char **argv)
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	static char *key_setting, *conninfo;
+	static char *key_setting;
+	static struct ioa_db_settings db;
 	static const struct ioa_setting settings[] = {
 		{"export.key_file", IOA_SET_TEXT, &key_setting, "",
 		 "the site's key for anonymized exports"},
-		{"warehouse.conninfo", IOA_SET_TEXT, &conninfo, "",
-		 "libpq connection string of the warehouse"},
+		IOA_DB_SETTINGS(&db),
 	};
 	struct ioa_buf err = IOA_BUF_INIT(4096), output = IOA_BUF_INIT(8192);
 	struct ioa_buf out = IOA_BUF_INIT((size_t)4 << 30);
@@ -176,7 +176,7 @@ int main(int argc, char **argv)
 	if (!ioa_parse_i64(log, &job) && job > 0 && access(log, F_OK)) {
 		if (!output.len && ioa_buf_addf(&output, "job-%" PRId64 ".darshan", job))
 			return 1;
-		rc = open_job(conninfo, job, &r, &err);
+		rc = open_job(db.conninfo, job, &r, &err);
 		if (rc) {
 			ioa_error("%s", ioa_buf_str(&err));
 			return 1;

@@ -530,8 +530,7 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if (!logs) {
-		conn = ioa_db_connect_read(set.read_conninfo, set.conninfo, "ioatlas jobs", 10,
-					   &err);
+		conn = ioa_db_connect_read(&set.db, "ioatlas jobs", 10, &err);
 		rc = conn ? check_role(conn, &err) : -EIO;
 		if (!rc)
 			rc = from_warehouse(conn, days, limit,

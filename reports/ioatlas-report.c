@@ -85,8 +85,7 @@ int main(int argc, char **argv)
 	if (!ioa_parse_i64(what, &id) && id > 0) {
 		PGresult *res;
 
-		conn = ioa_db_connect_read(set.read_conninfo, set.conninfo, "ioatlas report", 10,
-					   &err);
+		conn = ioa_db_connect_read(&set.db, "ioatlas report", 10, &err);
 		if (!conn) {
 			ioa_error("%s", ioa_buf_str(&err));
 			goto out;

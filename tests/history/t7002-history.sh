@@ -171,7 +171,7 @@ for what in dd "-u $(id -un)" --changes --apps; do
 		"$history" $what
 done
 plans=$(tail -n +"$logged" "$PG_ROOT/server.log")
-like "$plans" 'Scan (using|on) jobs_[0-9]+_start_time_idx' "the plans were logged, the periods' by the jobs' start time"
+like "$plans" 'Scan( Backward)? (using|on) jobs_[0-9]+_start_time_idx' "the plans were logged, the periods' by the jobs' start time"
 whole=$(grep -oE 'Seq Scan on (jobs|records|time_bins|failures|hints|traces|job_mounts|analysis_results|job_history)_[0-9]+|Seq Scan on (ingest_ledger|history_changes|job_kernels)\b' <<<"$plans" | sort -u)
 is "${whole:-none}" none "no plan reads a per-job table, the ledger or the changes whole"
 

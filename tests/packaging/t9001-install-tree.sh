@@ -19,7 +19,9 @@ programs="bin/ioatlas
 bin/ioatlas-config
 libexec/ioatlas/ioatlas-analyze
 libexec/ioatlas/ioatlas-dashboard
+libexec/ioatlas/ioatlas-diff
 libexec/ioatlas/ioatlas-export
+libexec/ioatlas/ioatlas-history
 libexec/ioatlas/ioatlas-ingest
 libexec/ioatlas/ioatlas-jobs
 libexec/ioatlas/ioatlas-kernel
