@@ -71,6 +71,8 @@ static void uniq(char **list, size_t *n)
 {
 	size_t i, k = 0;
 
+	if (!*n)
+		return;
 	qsort(list, *n, sizeof(*list), cmp_str);
 	for (i = 0; i < *n; i++) {
 		if (k && !strcmp(list[k - 1], list[i])) {
