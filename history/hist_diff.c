@@ -24,10 +24,15 @@ struct layer {
 	double opens;
 };
 
-/* A file of one job: its name, bytes and size (the highest byte written, plus one). */
+/*
+ * A file of one job: its name, bytes and size (the highest byte written,
+ * plus one); whether it has an MPI-IO record (its POSIX calls are then
+ * MPI-IO's beneath), whether any layer moved bytes of it.
+ */
 struct file {
 	const char *name;
 	double bytes, size;
+	int mpiio, moved;
 };
 
 struct side {
@@ -94,17 +99,6 @@ static double fpos(double v)
 	return v > 0 ? v : 0;
 }
 
-/* Whether file has an MPI-IO record in job (then its POSIX calls are MPI-IO's beneath). */
-static int has_mpiio(const struct an_job *job, int32_t file)
-{
-	size_t i;
-
-	for (i = 0; i < job->nrecs; i++)
-		if (job->recs[i].file == file && job->recs[i].module == IOA_MOD_MPIIO)
-			return 1;
-	return 0;
-}
-
 static int side_load(struct side *s, const struct an_job *j)
 {
 	double per = j->nprocs > 0 ? 1.0 / j->nprocs : 1;
@@ -117,6 +111,9 @@ static int side_load(struct side *s, const struct an_job *j)
 		return -1;
 	for (i = 0; i < j->nfiles; i++)
 		s->files[i].name = j->files[i].name;
+	for (i = 0; i < j->nrecs; i++)
+		if (j->recs[i].module == IOA_MOD_MPIIO && j->recs[i].file >= 0)
+			s->files[j->recs[i].file].mpiio = 1;
 	for (i = 0; i < j->nrecs; i++) {
 		const struct an_record *r = &j->recs[i];
 		struct layer *l;
@@ -166,17 +163,19 @@ static int side_load(struct side *s, const struct an_job *j)
 		l->t[META] += t[META] * per;
 		l->bytes[RD] += bytes[RD];
 		l->bytes[WR] += bytes[WR];
-		if (r->module != IOA_MOD_POSIX || r->file < 0 || !has_mpiio(j, r->file)) {
+		if (r->module != IOA_MOD_POSIX || r->file < 0 || !s->files[r->file].mpiio) {
 			s->io += (t[RD] + t[WR] + t[META]) * per;
 			s->meta += t[META] * per;
 			if (r->file >= 0)
 				s->files[r->file].bytes += bytes[RD] + bytes[WR];
 		}
-		if (r->file >= 0 && bytes[RD] + bytes[WR] > 0 && j->files[r->file].fs_type &&
-		    add_str(&s->fs, &s->nfs, j->files[r->file].fs_type,
-			    strlen(j->files[r->file].fs_type)))
-			return -1;
+		if (r->file >= 0 && bytes[RD] + bytes[WR] > 0)
+			s->files[r->file].moved = 1;
 	}
+	for (i = 0; i < j->nfiles; i++)
+		if (s->files[i].moved && j->files[i].fs_type &&
+		    add_str(&s->fs, &s->nfs, j->files[i].fs_type, strlen(j->files[i].fs_type)))
+			return -1;
 	uniq(s->fs, &s->nfs);
 	for (i = 0; i < j->nhints; i++) {
 		const char *p = j->hints[i].text, *nl;
