@@ -4,6 +4,7 @@
 #include "history.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -58,4 +59,26 @@ const char *history_metric_format(const char *name, double v, char *buf, size_t 
 	else
 		snprintf(buf, len, "%.0f", v);
 	return buf;
+}
+
+json_object *history_change_json(PGresult *res, int row, int col)
+{
+	json_object *c = json_object_new_object();
+	double pv = strtod(PQgetvalue(res, row, col + 5), NULL);
+
+	json_object_object_add(c, "job",
+			       json_object_new_int64(strtoll(PQgetvalue(res, row, col), NULL, 10)));
+	json_object_object_add(c, "metric", json_object_new_string(PQgetvalue(res, row, col + 1)));
+	json_object_object_add(c, "kind", json_object_new_string(PQgetvalue(res, row, col + 2)));
+	json_object_object_add(c, "before",
+			       json_object_new_double(strtod(PQgetvalue(res, row, col + 3), NULL)));
+	json_object_object_add(c, "after",
+			       json_object_new_double(strtod(PQgetvalue(res, row, col + 4), NULL)));
+	json_object_object_add(c, "confidence", json_object_new_double(1 - pv));
+	json_object_object_add(
+		c, "previous_job",
+		json_object_new_int64(strtoll(PQgetvalue(res, row, col + 6), NULL, 10)));
+	json_object_object_add(c, "start_time",
+			       json_object_new_string(PQgetvalue(res, row, col + 7)));
+	return c;
 }

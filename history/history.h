@@ -7,6 +7,8 @@
 #ifndef HISTORY_H
 #define HISTORY_H
 
+#include <json-c/json.h>
+#include <libpq-fe.h>
 #include <stddef.h>
 
 struct history_metric {
@@ -33,5 +35,15 @@ const char *history_metric_title(const char *name);
 
 /* v in the metric's unit ("3.2 s/GiB", "410 MB/s"); returns buf. */
 const char *history_metric_format(const char *name, double v, char *buf, size_t len);
+
+/*
+ * A change found (a row of history_changes) as JSON: {job (its first run),
+ * metric, kind, before, after (medians), confidence, previous_job,
+ * start_time}, from the columns HISTORY_CHANGE_COLUMNS, which start at
+ * column col of res's row.
+ */
+#define HISTORY_CHANGE_COLUMNS \
+	"job, metric, kind, before, after, p_value, previous_job, start_time::text "
+json_object *history_change_json(PGresult *res, int row, int col);
 
 #endif

@@ -72,7 +72,7 @@ static void print_change_line(PGresult *res, int i, const char *indent)
 	const char *metric = PQgetvalue(res, i, 1);
 	double before = strtod(PQgetvalue(res, i, 3), NULL);
 	double after = strtod(PQgetvalue(res, i, 4), NULL);
-	double p = strtod(PQgetvalue(res, i, 7), NULL);
+	double p = strtod(PQgetvalue(res, i, 5), NULL);
 
 	printf("%s%s %s (%s): %s %s -> %s (x%.3g) from job %s (%s) on; %s runs before, %s "
 	       "after; p = %.2g, confidence %.2f%%; compare: ioatlas diff %s %s\n",
@@ -80,38 +80,30 @@ static void print_change_line(PGresult *res, int i, const char *indent)
 	       PQgetvalue(res, i, 10), PQgetvalue(res, i, 11), history_metric_title(metric),
 	       history_metric_format(metric, before, a, sizeof(a)),
 	       history_metric_format(metric, after, b, sizeof(b)), before > 0 ? after / before : 0,
-	       PQgetvalue(res, i, 0), minute(PQgetvalue(res, i, 9), t, sizeof(t)),
-	       PQgetvalue(res, i, 5), PQgetvalue(res, i, 6), p, 100 * (1 - p),
-	       PQgetvalue(res, i, 8), PQgetvalue(res, i, 0));
+	       PQgetvalue(res, i, 0), minute(PQgetvalue(res, i, 7), t, sizeof(t)),
+	       PQgetvalue(res, i, 8), PQgetvalue(res, i, 9), p, 100 * (1 - p),
+	       PQgetvalue(res, i, 6), PQgetvalue(res, i, 0));
 }
 
-/* The columns print_change_line() and change_json() read, of history_changes c, a, u. */
-#define CHANGE_COLUMNS                                                                         \
-	"c.job, c.metric, c.kind, c.before, c.after, c.runs_before, c.runs_after, c.p_value, " \
-	"c.previous_job, c.start_time, a.name, u.name, c.found_at, c.app_id "
+/*
+ * The columns print_change_line(), change_json() and the hook read, of
+ * history_changes c, applications a, users u: history_change_json()'s,
+ * then these.
+ */
+#define CHANGE_COLUMNS                                                                \
+	"c." HISTORY_CHANGE_COLUMNS ", c.runs_before, c.runs_after, a.name, u.name, " \
+	"c.found_at, c.app_id "
 
 static json_object *change_json(PGresult *res, int i)
 {
-	json_object *o = json_object_new_object();
-	double p = strtod(PQgetvalue(res, i, 7), NULL);
+	json_object *o = history_change_json(res, i, 0);
 
 	json_object_object_add(o, "application", json_object_new_string(PQgetvalue(res, i, 10)));
 	json_object_object_add(o, "user", json_object_new_string(PQgetvalue(res, i, 11)));
-	json_object_object_add(o, "metric", json_object_new_string(PQgetvalue(res, i, 1)));
-	json_object_object_add(o, "kind", json_object_new_string(PQgetvalue(res, i, 2)));
-	json_object_object_add(o, "job",
-			       json_object_new_int64(strtoll(PQgetvalue(res, i, 0), NULL, 10)));
-	json_object_object_add(o, "start_time", json_object_new_string(PQgetvalue(res, i, 9)));
-	json_object_object_add(o, "previous_job",
-			       json_object_new_int64(strtoll(PQgetvalue(res, i, 8), NULL, 10)));
-	json_object_object_add(o, "before",
-			       json_object_new_double(strtod(PQgetvalue(res, i, 3), NULL)));
-	json_object_object_add(o, "after",
-			       json_object_new_double(strtod(PQgetvalue(res, i, 4), NULL)));
-	json_object_object_add(o, "runs_before", json_object_new_int(atoi(PQgetvalue(res, i, 5))));
-	json_object_object_add(o, "runs_after", json_object_new_int(atoi(PQgetvalue(res, i, 6))));
-	json_object_object_add(o, "p_value", json_object_new_double(p));
-	json_object_object_add(o, "confidence", json_object_new_double(1 - p));
+	json_object_object_add(o, "runs_before", json_object_new_int(atoi(PQgetvalue(res, i, 8))));
+	json_object_object_add(o, "runs_after", json_object_new_int(atoi(PQgetvalue(res, i, 9))));
+	json_object_object_add(o, "p_value",
+			       json_object_new_double(strtod(PQgetvalue(res, i, 5), NULL)));
 	json_object_object_add(o, "found_at", json_object_new_string(PQgetvalue(res, i, 12)));
 	return o;
 }
@@ -502,9 +494,9 @@ static int run_hook(const struct hist_site *site, PGresult *res, int i)
 	static const char *const names[] = {
 		"IOATLAS_CHANGE_JOB",	       "IOATLAS_CHANGE_METRIC",
 		"IOATLAS_CHANGE_KIND",	       "IOATLAS_CHANGE_BEFORE",
-		"IOATLAS_CHANGE_AFTER",	       "IOATLAS_CHANGE_RUNS_BEFORE",
-		"IOATLAS_CHANGE_RUNS_AFTER",   "IOATLAS_CHANGE_P_VALUE",
+		"IOATLAS_CHANGE_AFTER",	       "IOATLAS_CHANGE_P_VALUE",
 		"IOATLAS_CHANGE_PREVIOUS_JOB", "IOATLAS_CHANGE_START_TIME",
+		"IOATLAS_CHANGE_RUNS_BEFORE",  "IOATLAS_CHANGE_RUNS_AFTER",
 		"IOATLAS_CHANGE_APPLICATION",  "IOATLAS_CHANGE_USER",
 	};
 	double waited = 0;

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "history.h"
 #include "html.h"
 #include "ioa_conf.h"
 #include "ioa_db.h"
@@ -318,7 +319,7 @@ static void insight_prevalence(struct dash *d, struct html *p, const struct peri
 static void changes(struct dash *d, struct html *p, const char *days)
 {
 	static const char sql[] =
-		"SELECT a.id, a.name, u.name, c." REPORT_CHANGE_COLUMNS "FROM history_changes c "
+		"SELECT a.id, a.name, u.name, c." HISTORY_CHANGE_COLUMNS "FROM history_changes c "
 		"JOIN applications a ON a.id = c.app_id JOIN users u ON u.id = a.user_id "
 		"WHERE c.found_at >= now() - make_interval(days => $1::integer) "
 		"ORDER BY c.found_at DESC, c.id DESC LIMIT 50";
@@ -332,7 +333,7 @@ static void changes(struct dash *d, struct html *p, const char *days)
 	if (res && !PQntuples(res))
 		html_put(p, "<p>None found.</p>\n");
 	for (i = 0; res && i < PQntuples(res); i++) {
-		json_object *c = report_history_change_json(res, i, 3), *h;
+		json_object *c = history_change_json(res, i, 3), *h;
 
 		html_put(p, "<p><b>");
 		html_esc(p, PQgetvalue(res, i, 1));

@@ -87,15 +87,6 @@ json_object *report_rank_files(const struct an_job *job, json_object *findings);
  */
 json_object *report_history(PGconn *conn, const struct an_job *job);
 
-/*
- * A change of the application as the report's history holds it, from the
- * columns REPORT_CHANGE_COLUMNS of history_changes, which start at column
- * col of res's row.
- */
-#define REPORT_CHANGE_COLUMNS \
-	"job, metric, kind, before, after, p_value, previous_job, start_time::text "
-json_object *report_history_change_json(PGresult *res, int row, int col);
-
 /* The same runs and changes of application app (its id) around start. */
 json_object *report_history_app(PGconn *conn, const char *app, const char *start);
 

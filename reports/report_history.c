@@ -69,34 +69,12 @@ static json_object *app_runs(PGconn *conn, const char *app, const char *start, s
 	return runs;
 }
 
-json_object *report_history_change_json(PGresult *res, int row, int col)
-{
-	json_object *c = json_object_new_object();
-	double pv = strtod(PQgetvalue(res, row, col + 5), NULL);
-
-	json_object_object_add(c, "job",
-			       json_object_new_int64(strtoll(PQgetvalue(res, row, col), NULL, 10)));
-	json_object_object_add(c, "metric", json_object_new_string(PQgetvalue(res, row, col + 1)));
-	json_object_object_add(c, "kind", json_object_new_string(PQgetvalue(res, row, col + 2)));
-	json_object_object_add(c, "before",
-			       json_object_new_double(strtod(PQgetvalue(res, row, col + 3), NULL)));
-	json_object_object_add(c, "after",
-			       json_object_new_double(strtod(PQgetvalue(res, row, col + 4), NULL)));
-	json_object_object_add(c, "confidence", json_object_new_double(1 - pv));
-	json_object_object_add(
-		c, "previous_job",
-		json_object_new_int64(strtoll(PQgetvalue(res, row, col + 6), NULL, 10)));
-	json_object_object_add(c, "start_time",
-			       json_object_new_string(PQgetvalue(res, row, col + 7)));
-	return c;
-}
-
 /* The application's changes that began at or before start, the latest first. */
 static json_object *app_changes(PGconn *conn, const char *app, const char *start,
 				struct ioa_buf *err)
 {
 	static const char sql[] =
-		"SELECT " REPORT_CHANGE_COLUMNS "FROM history_changes WHERE app_id = $1::integer "
+		"SELECT " HISTORY_CHANGE_COLUMNS "FROM history_changes WHERE app_id = $1::integer "
 		"AND start_time <= $2::timestamptz ORDER BY start_time DESC, metric LIMIT 8";
 	const char *p[] = {app, start};
 	json_object *list;
@@ -108,7 +86,7 @@ static json_object *app_changes(PGconn *conn, const char *app, const char *start
 		return NULL;
 	list = json_object_new_array();
 	for (i = 0; i < PQntuples(res); i++)
-		json_object_array_add(list, report_history_change_json(res, i, 0));
+		json_object_array_add(list, history_change_json(res, i, 0));
 	PQclear(res);
 	return list;
 }
