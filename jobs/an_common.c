@@ -627,9 +627,14 @@ int an_write_phases(const struct an_job *job, const struct an_settings *set, str
 			out->bin_width = job->wbins[i].end - job->wbins[i].start;
 	rank_bursts(iv, n, gap, bursts, &nb);
 	rc = phases_of_bursts(job, bursts, nb, gap, out);
-	/* A phase over several bins may be phases closer than a bin or two. */
+	/*
+	 * A phase over several bins may be phases closer than a bin or two; over
+	 * two bins already when the quiet that separates phases is one bin: two
+	 * phases in adjacent bins then look like one.
+	 */
 	for (i = 0; !rc && out->bin_width > 0 && i < out->n; i++)
-		if (out->p[i].end - out->p[i].start >= 3 * out->bin_width)
+		if (out->p[i].end - out->p[i].start >=
+		    (gap < 2 * out->bin_width ? 1.5 : 3) * out->bin_width)
 			out->coarse = 1;
 	/*
 	 * Their contents, from the application's writes: in the phase of the

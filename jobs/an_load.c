@@ -316,11 +316,16 @@ static int load_files(PGconn *conn, struct an_job *job, const char *id, struct i
 	return rc;
 }
 
+/*
+ * Rows in a stated order, like every loader here: a partition read through
+ * postgres_fdw or a replica returns them in its own order, and sums over
+ * them, ties in rankings and the report's lists must not depend on that.
+ */
 static int load_records(PGconn *conn, struct an_job *job, const char *id, struct ioa_buf *err)
 {
 	static const char sql[] =
 		"SELECT module, rank, record_id, counters, fcounters, flags FROM records "
-		"WHERE job = $1 AND start_time = $2";
+		"WHERE job = $1 AND start_time = $2 ORDER BY module, rank, record_id";
 	int i, rc;
 	PGresult *res = query(conn, sql, id, job->start_time, err, &rc);
 	size_t n, per = (IOA_MAX_COUNTERS * sizeof(int64_t) + IOA_MAX_FCOUNTERS * sizeof(double));
@@ -357,9 +362,11 @@ static int load_records(PGconn *conn, struct an_job *job, const char *id, struct
 static int load_failures(PGconn *conn, struct an_job *job, const char *id, struct ioa_buf *err)
 {
 	static const char sql[] = "SELECT module, rank, record_id, op, errno, count FROM failures "
-				  "WHERE job = $1 AND start_time = $2";
+				  "WHERE job = $1 AND start_time = $2 "
+				  "ORDER BY module, rank, record_id, op, errno";
 	static const char sql_hints[] = "SELECT rank, record_id, hints FROM hints "
-					"WHERE job = $1 AND start_time = $2";
+					"WHERE job = $1 AND start_time = $2 "
+					"ORDER BY rank, record_id, hints";
 	int i, rc;
 	PGresult *res = query(conn, sql, id, job->start_time, err, &rc);
 
@@ -646,7 +653,8 @@ static int load_bins(PGconn *conn, struct an_job *job, const char *id, struct io
 	static const char sql[] =
 		"SELECT rank, record_id, extract(epoch FROM bin_start - start_time), bin_seconds, "
 		"array_to_string(write_bytes, ','), array_to_string(write_ops, ','), module "
-		"FROM time_bins WHERE job = $1 AND start_time = $2";
+		"FROM time_bins WHERE job = $1 AND start_time = $2 "
+		"ORDER BY module, rank, record_id, bin_start";
 	size_t cap = 0;
 	int i, rc;
 	PGresult *res = query(conn, sql, id, job->start_time, err, &rc);

@@ -252,7 +252,8 @@ struct an_phases {
 	/*
 	 * From time bins: their width, and whether they are too coarse to
 	 * say which phase a tenth of the bytes or more belong to (bins that
-	 * overlap two phases or none; or a phase over three bins or more, which may
+	 * overlap two phases or none; or a phase over three bins or more (one
+	 * and a half when the quiet between phases is under two), which may
 	 * hide phases closer than that).
 	 */
 	double bin_width;

@@ -135,7 +135,12 @@ like "$(q "SELECT f->'evidence'->>'inputs' FROM analysis_results,
 # Without a trace, the time bins show the checkpoints (with less confidence).
 j=${id[untraced]}
 is "$(r "$j" checkpoints '{source}')" "time bins" "untraced: the phases come from the time bins"
-is "$(r "$j" checkpoints '{checkpoints}')" 4 "untraced: the same four checkpoints"
+# The quiet between checkpoints is a bin or two: two checkpoints may fall in adjacent bins,
+# which must then be said (tests/jobs/t4102-phases), never one checkpoint short in silence.
+got=$(r "$j" checkpoints '{checkpoints}')
+[ "$got" != 4 ] && [ "$(codes "$j" checkpoints | grep -o coarse_time_bins)" ] &&
+	got="$got (the time bins too coarse to tell, and said so)"
+like "$got" '^(4|[1-3] \(the time bins too coarse.*)$' "untraced: the same four checkpoints"
 # Ranks launched apart (by hundreds of ms under the sanitizers) have bin grids apart too: the
 # bins may then be too coarse to tell, which the analyses must say, never a wrong verdict.
 cls=$(r "$j" amr '{classification}')
