@@ -1,4 +1,4 @@
-# t4006-findings-table — the table of findings (jobs/an_findings.h, printed
+# t4006-findings-table — the table of findings (jobs/analyses/an_findings.h, printed
 # by `ioatlas analyze --findings`) and docs/analyses.md agree both ways:
 # every code of the table is documented, every code the page's tables name
 # is in the table; codes are unique; every insight has advice (at least

@@ -1,0 +1,138 @@
+/*
+ * kgen_int — what the generator's files share, for them only: a rank's
+ * trace as walked (its nodes), the state of one generation (struct gen), a
+ * part's function being written (struct gfun), and the functions one file
+ * gives the others.  kgen.c reads the log and writes the program;
+ * kgen_parts.c walks the groups' traces and merges them into parts;
+ * kgen_calls.c writes one call; kgen_rank.c writes a number as an
+ * expression of the rank; kgen_text.c holds the helpers every kernel
+ * carries.
+ */
+#ifndef KGEN_INT_H
+#define KGEN_INT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ioa_buf.h"
+#include "ioa_trace.h"
+#include "kgen.h"
+#include "kmerge.h"
+
+#define REGION_CAP	 ((size_t)1 << 30)
+#define MAX_DEPTH	 IOA_TRACE_MAX_DEPTH
+#define KGEN_ORDER_FLOOR 1e-4 /* seconds: gaps in order closer than this replay as their mean */
+
+/* One node of a rank's tree, as walked. */
+struct node {
+	int kind; /* 0 loop, 1 end of loop, 2 call */
+	unsigned depth;
+	uint64_t count;
+	const struct ioa_trace_sig *sig;
+	struct ioa_trace_model model[IOA_TRACE_NVALUES];
+	double gap, dur;	      /* mean seconds */
+	struct ioa_trace_order order; /* of the gaps (the rank's trace stays open) */
+};
+
+struct walked {
+	struct node *n;
+	size_t len, cap;
+	double spt; /* seconds per tick */
+	int hdf5;   /* the kernel calls HDF5 (kgen_options.level) */
+};
+
+/* The kernel's file numbers: record id -> f<number>, in the order ranks first use them. */
+struct files {
+	uint64_t *id;
+	size_t n, cap;
+};
+
+struct gen {
+	FILE *out;
+	const struct kgen_options *o;
+	struct kgen_summary *sum;
+	struct ioa_trace t;
+	struct files files;
+	uint32_t *file_ranks; /* per kernel file: the ranks that use it */
+	uint64_t *file_mark;  /* per kernel file: the last rank counted, + 1 */
+	size_t cap_file_ranks;
+	uint32_t nprocs;
+	/*
+	 * files the job read, record id -> size, and those a record says the
+	 * job created (size K_MADE): inputs are the files read and never made
+	 */
+	uint64_t *input_id;
+	int64_t *input_size;
+	size_t ninputs;
+	/* the kernel calls HDF5; its files' access properties and datasets' files */
+	int hdf5;
+	struct h5rec {
+		uint64_t id;
+		int module;
+		int64_t v[4]; /* H5F: MPI-IO driver, collective metadata, alignment; H5D: file id */
+	} * h5;
+	size_t nh5;
+	/* names of the log (record id -> name), for --keep-names */
+	uint64_t *name_id;
+	char **name;
+	size_t nnames;
+	/* why the kernel's numbers hold for its rank count only (NULL: any count) */
+	const char *tied;
+	/* the file tables written so far (their rows and dimensions), for parts to share */
+	char **ftab;
+	size_t nftab;
+	int failed;
+};
+
+/*
+ * Emits the expression of one number of a call (value pos of node k) over
+ * the group's ranks: base and strides, each fitted, or tables.  out gets
+ * text; tables go to the file before the function (prelude).
+ */
+struct gfun {
+	struct gen *g;
+	unsigned id;
+	struct walked *w; /* per rank in the group */
+	const uint32_t *ranks;
+	uint32_t m;
+	struct ioa_buf pre, body;
+	unsigned ntables;
+	int files_shared;  /* every rank's slots name the same kernel files: one row */
+	unsigned files_id; /* the table FILE_OF reads: files<files_id> */
+	double carry;	   /* gap of calls not replayed, for the next call */
+};
+
+/* One function of the kernel: a run of items that the same ranks make together. */
+struct part {
+	uint32_t *ranks; /* ascending */
+	uint32_t m;
+};
+
+/* kgen.c */
+void kgen_put(struct gen *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The file's kernel number (added in order of first use), or -1 out of memory. */
+int kgen_file_number(struct files *f, uint64_t id);
+
+/* kgen_parts.c */
+/* Writes the groups' parts (their functions); the parts' ranks in *parts, for run(). */
+int kgen_emit_parts(struct gen *g, struct part **parts, size_t *nparts);
+/* The step between ranks (ascending) when they are evenly spaced, else 0. */
+uint32_t kgen_rank_step(const uint32_t *ranks, uint32_t m);
+
+/* kgen_calls.c */
+/* Writes node k of the part's walk (a call) at indent, or notes it left out. */
+int kgen_emit_call(struct gfun *f, size_t k, const char *indent);
+/* The one way text from a log enters a kernel: len bytes as a C string literal. */
+int kgen_literal(struct ioa_buf *b, const unsigned char *s, size_t len);
+
+/* kgen_rank.c */
+/* Value pos of node k over the part's ranks, as a C expression into out (tables to f->pre). */
+int kgen_number(struct gfun *f, size_t k, unsigned pos, struct ioa_buf *out);
+
+/* kgen_text.c: the kernel's headers, helpers (HDF5's too; NULL-ended) and main(). */
+extern const char kgen_includes[];
+extern const char *const kgen_prologue[];
+extern const char *const kgen_prologue_h5[];
+extern const char kgen_epilogue[];
+
+#endif
