@@ -5,7 +5,9 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,6 +97,14 @@ int ioa_conf_parse(enum ioa_setting_type type, const char *text, void *field)
 		return 0;
 	case IOA_SET_BOOL:
 		return parse_bool(text, field);
+	case IOA_SET_SIZE: {
+		uint64_t v;
+
+		if (ioa_parse_size(text, &v) || v > (uint64_t)LLONG_MAX)
+			return -EINVAL;
+		*(long long *)field = (long long)v;
+		return 0;
+	}
 	}
 	return -EINVAL;
 }
@@ -110,6 +120,8 @@ static const char *type_hint(enum ioa_setting_type type)
 		return " (a non-negative integer)";
 	case IOA_SET_BOOL:
 		return " (yes or no)";
+	case IOA_SET_SIZE:
+		return " (a size: 4096, 64k, 2MiB, 1G)";
 	default:
 		return "";
 	}

@@ -35,6 +35,7 @@ enum ioa_setting_type {
 	IOA_SET_NUMBER,	 /* double: a number >= 0 ("0.25") */
 	IOA_SET_COUNT,	 /* long long: a non-negative integer */
 	IOA_SET_BOOL,	 /* int: 1/0, yes/no, true/false, on/off */
+	IOA_SET_SIZE,	 /* long long: bytes, "4096", "64k", "2MiB", "1G" (ioa_parse_size) */
 };
 
 struct ioa_setting {

@@ -46,7 +46,8 @@ static void usage(FILE *out)
 	fprintf(out,
 		"usage: ioatlas kernel gen LOG [-o DIR] [--keep-names] [--level auto|hdf5|mpiio]\n"
 		"       ioatlas kernel validate DIR LOG [--runtime LIB] [--timeout S]\n"
-		"                                       [--mode causal|think|fast]\n"
+		"                                       [--mode causal|think|fast] [--bytes-scale "
+		"X]\n"
 		"       ioatlas kernel publish DIR LOG --repo PATH --name NAME [--version V]\n"
 		"       ioatlas kernel list|search [TERM] --from URL\n"
 		"       ioatlas kernel pull NAME[@VERSION] --from URL [-o DIR]\n"
@@ -67,8 +68,10 @@ static void usage(FILE *out)
 		"calls the kernel leaves out and the replay time error.  Exits 1 when a\n"
 		"counter differs or a call is left out.  --mode: how the kernel replays\n"
 		"(causal, the default; think: gaps as fixed, no synchronization; fast: no\n"
-		"gaps).  LOG may be another run of the same job, e.g. on the storage the\n"
-		"kernel is to be judged on.\n"
+		"gaps).  --bytes-scale X: every transfer, offset and size times X; the calls\n"
+		"must still be the job's, its bytes X times the job's within a byte a call.\n"
+		"LOG may be another run of the same job, e.g. on the storage the kernel is to\n"
+		"be judged on.\n"
 		"publish: validates the kernel, then adds it to the site repository at PATH\n"
 		"(index.json, kernels/NAME/VERSION/ with meta.json and SHA256SUMS).\n"
 		"list, search, pull: read a repository over file://, http:// or https://;\n"
@@ -78,12 +81,19 @@ static void usage(FILE *out)
 		"--anonymize sends it fit to leave the site: its file names, name and job log\n"
 		"as tokens keyed with the site's key (--key-file, or export.key_file).\n"
 		"nightly: for the --top executables (5) by bytes over the last --days (1), the\n"
-		"job of each that moved the most: kernel generated, validated, published as\n"
-		"PROGRAM@JOB into PATH, recorded in the warehouse (its report links to --url).\n"
+		"job of each that moved the most within kernel.nightly_max_ranks: kernel\n"
+		"generated, validated, published as PROGRAM@JOB into PATH, recorded in the\n"
+		"warehouse (its report links to --url).  A job that moved more than\n"
+		"kernel.nightly_max_bytes is replayed with its bytes scaled down to that (at\n"
+		"MPI-IO's level); each step of a replay stops after kernel.nightly_timeout.\n"
+		"A kernel that fails is said and the others still made: the nightly fails\n"
+		"only when it cannot run at all.\n"
 		"\n"
 		"Settings (ioatlas.conf(5)): warehouse.conninfo, kernel.repository,\n"
-		"kernel.repository_url, kernel.nightly_top, kernel.nightly_days, kernel.runtime,\n"
-		"kernel.stall_timeout (list, search, pull, push); the options override them.\n");
+		"kernel.repository_url, kernel.nightly_top, kernel.nightly_days,\n"
+		"kernel.nightly_max_ranks, kernel.nightly_max_bytes, kernel.nightly_timeout,\n"
+		"kernel.runtime, kernel.stall_timeout (list, search, pull, push); the options\n"
+		"override them.\n");
 }
 
 /* libioatlas.so beside this program: installed, or in the build tree. */
@@ -113,6 +123,7 @@ static int validate(int argc, char **argv)
 		{"runtime", required_argument, NULL, 'R'},
 		{"timeout", required_argument, NULL, 'T'},
 		{"mode", required_argument, NULL, 'M'},
+		{"bytes-scale", required_argument, NULL, 'B'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -121,6 +132,14 @@ static int validate(int argc, char **argv)
 		if (c == 'h') {
 			usage(stdout);
 			return IOA_EXIT_OK;
+		} else if (c == 'B') {
+			char *end;
+
+			o.bytes_scale = strtod(optarg, &end);
+			if (end == optarg || *end || !(o.bytes_scale > 0) || o.bytes_scale > 1e6) {
+				ioa_error("--bytes-scale: not a factor above 0: '%s'", optarg);
+				return IOA_EXIT_USAGE;
+			}
 		} else if (c == 'R') {
 			o.runtime = optarg;
 		} else if (c == 'T') {
@@ -289,8 +308,8 @@ static int gen(int argc, char **argv)
  */
 static struct ioa_db_settings db;
 static char *repo_path, *repo_url, *runtime_path, *key_setting;
-static long long ndays, ntop;
-static double stall_timeout_s;
+static long long ndays, ntop, max_ranks, max_bytes;
+static double stall_timeout_s, nightly_timeout_s;
 static const struct ioa_setting settings[] = {
 	IOA_DB_SETTINGS(&db),
 	{"kernel.repository", IOA_SET_TEXT, &repo_path, "",
@@ -301,6 +320,14 @@ static const struct ioa_setting settings[] = {
 	 "executables with the most bytes that get a kernel each night"},
 	{"kernel.nightly_days", IOA_SET_COUNT, &ndays, "1",
 	 "days of jobs the nightly kernels are chosen from"},
+	{"kernel.nightly_max_ranks", IOA_SET_COUNT, &max_ranks, "16",
+	 "the most ranks a nightly kernel is replayed with on this host (a larger job is "
+	 "passed over for a smaller run of its program)"},
+	{"kernel.nightly_max_bytes", IOA_SET_SIZE, &max_bytes, "1GiB",
+	 "the most bytes a nightly replay moves: a job that moved more is replayed scaled "
+	 "down to it"},
+	{"kernel.nightly_timeout", IOA_SET_SECONDS, &nightly_timeout_s, "10m",
+	 "each step of a nightly replay (build, prepare, run) is stopped after this"},
 	{"kernel.runtime", IOA_SET_TEXT, &runtime_path, "",
 	 "the runtime the kernels are validated under (empty: the one installed here)"},
 	{"kernel.stall_timeout", IOA_SET_SECONDS, &stall_timeout_s, "30s",
@@ -486,15 +513,18 @@ static void rm_tree(const char *dir)
 
 /*
  * The nightly kernels: for the executables that moved the most bytes over
- * the last days, the job of each that moved the most and whose log (with
- * its trace) is still where the collector found it, a kernel generated,
- * validated and published as EXE-NAME@JOB-ID, and recorded in the
- * warehouse (job_kernels) so that the job's report links to it.
+ * the last days, the job of each that moved the most within the rank cap
+ * and whose log (with its trace) is still where the collector found it, a
+ * kernel generated, validated and published as EXE-NAME@JOB-ID, and
+ * recorded in the warehouse (job_kernels) so that the job's report links
+ * to it.  The replay is kept within the site's caps (ranks, bytes: scaled
+ * down, time per step); a kernel that fails is said, and the others made.
  */
 static int nightly(int argc, char **argv)
 {
 	static const char sql[] =
-		"SELECT DISTINCT ON (e.id) j.id, j.start_time::text, l.path, e.display "
+		"SELECT DISTINCT ON (e.id) j.id, j.start_time::text, l.path, e.display, j.nprocs, "
+		"j.bytes_read + j.bytes_written "
 		"FROM jobs j JOIN executables e ON e.id = j.exe_id JOIN ingest_ledger l ON l.id = "
 		"j.ledger "
 		"WHERE j.start_time >= now() - make_interval(days => $1::integer) "
@@ -504,17 +534,19 @@ static int nightly(int argc, char **argv)
 		"$2) "
 		"AND EXISTS (SELECT 1 FROM traces t WHERE t.job = j.id AND t.start_time = "
 		"j.start_time) "
-		"ORDER BY e.id, j.bytes_read + j.bytes_written DESC, j.id DESC";
+		"ORDER BY e.id, j.nprocs <= $3::integer DESC, "
+		"CASE WHEN j.nprocs <= $3::integer THEN 0 ELSE j.nprocs END, "
+		"j.bytes_read + j.bytes_written DESC, j.id DESC";
 	static const char sql_record[] =
 		"INSERT INTO job_kernels (job, start_time, name, version, url) "
 		"VALUES ($1, $2, $3, $4, $5) ON CONFLICT (job, start_time, name, version) "
 		"DO UPDATE SET url = EXCLUDED.url, published_at = now()";
 	struct kvalidate_options o = {.timeout = 600};
 	struct ioa_buf err = IOA_BUF_INIT(IOA_LOG_LINE_MAX);
-	char lib[PATH_MAX], days[24], top[24];
+	char lib[PATH_MAX], days[24], top[24], ranks_cap[24];
 	PGconn *conn = NULL;
 	PGresult *res = NULL;
-	int i, c, done = 0, failed = 0, status = IOA_EXIT_FAIL;
+	int i, c, done = 0, failed = 0, passed = 0, status = IOA_EXIT_FAIL;
 	static const struct option longs[] = {
 		{"repo", required_argument, NULL, 'P'},
 		{"url", required_argument, NULL, 'U'},
@@ -565,15 +597,21 @@ static int nightly(int argc, char **argv)
 		status = IOA_EXIT_USAGE;
 		goto out;
 	}
-	if (!repo_path || !*repo_path || ndays <= 0 || ntop <= 0) {
+	if (!repo_path || !*repo_path || ndays <= 0 || ntop <= 0 || max_ranks <= 0 ||
+	    max_ranks > INT32_MAX || max_bytes <= 0 || nightly_timeout_s < 1) {
 		ioa_error(!repo_path || !*repo_path
 				  ? "no kernel repository: kernel.repository or --repo"
-				  : "--days and --top count from 1");
+			  : ndays <= 0 || ntop <= 0
+				  ? "--days and --top count from 1"
+				  : "kernel.nightly_max_ranks, kernel.nightly_max_bytes "
+				    "and kernel.nightly_timeout (1 s) must be at least 1");
 		status = IOA_EXIT_USAGE;
 		goto out;
 	}
+	o.timeout = nightly_timeout_s > INT32_MAX ? INT32_MAX : (int)nightly_timeout_s;
 	snprintf(days, sizeof(days), "%lld", ndays);
 	snprintf(top, sizeof(top), "%lld", ntop);
+	snprintf(ranks_cap, sizeof(ranks_cap), "%lld", max_ranks);
 	if (!o.runtime && *runtime_path)
 		o.runtime = runtime_path;
 	if (!o.runtime && !(o.runtime = runtime_lib(lib, sizeof(lib)))) {
@@ -584,7 +622,8 @@ static int nightly(int argc, char **argv)
 		ioa_error("%s", ioa_buf_str(&err));
 		goto out;
 	}
-	res = ioa_db_query(conn, sql, 2, (const char *const[]){days, top}, &err, NULL, NULL);
+	res = ioa_db_query(conn, sql, 3, (const char *const[]){days, top, ranks_cap}, &err, NULL,
+			   NULL);
 	if (!res) {
 		ioa_error("%s", ioa_buf_str(&err));
 		goto out;
@@ -595,6 +634,8 @@ static int nightly(int argc, char **argv)
 		const char *exe = strrchr(PQgetvalue(res, i, 3), '/');
 		char name[128], dir[PATH_MAX], where[PATH_MAX + 300];
 		struct gen_arg a = {.log = log, .err = IOA_BUF_INIT(IOA_LOG_LINE_MAX)};
+		long long nprocs = atoll(PQgetvalue(res, i, 4));
+		double bytes = atof(PQgetvalue(res, i, 5));
 		size_t k;
 		int rc, published;
 
@@ -607,6 +648,22 @@ static int nightly(int argc, char **argv)
 				name[k] = '_';
 		if (!kpkg_safe_name(name))
 			snprintf(name, sizeof(name), "job");
+		ioa_progress_step((unsigned long long)i + 1);
+		/* Every run of the program is over the rank cap (this is its smallest). */
+		if (nprocs > max_ranks) {
+			ioa_progress_clear();
+			printf("job %s: no kernel: %s's smallest run had %lld ranks, over "
+			       "kernel.nightly_max_ranks (%lld)\n",
+			       id, name, nprocs, max_ranks);
+			passed++;
+			ioa_buf_release(&a.err);
+			continue;
+		}
+		/* Its bytes scaled down to the cap, at MPI-IO's level (HDF5's datasets keep
+		 * theirs). */
+		o.bytes_scale = bytes > (double)max_bytes ? (double)max_bytes / bytes : 1;
+		if (o.bytes_scale < 1)
+			a.o.level = KGEN_MPIIO;
 		/* Made and validated in a scratch folder, removed after. */
 		snprintf(dir, sizeof(dir), "%s/ioatlas-kernel-XXXXXX",
 			 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
@@ -649,14 +706,19 @@ static int nightly(int argc, char **argv)
 			failed++;
 		} else {
 			ioa_progress_clear();
-			printf("job %s: kernel %s@%s published\n", id, name, id);
+			if (o.bytes_scale < 1)
+				printf("job %s: kernel %s@%s published (replayed with its bytes "
+				       "scaled by %.3g)\n",
+				       id, name, id, o.bytes_scale);
+			else
+				printf("job %s: kernel %s@%s published\n", id, name, id);
 			done++;
 		}
-		ioa_progress_step((unsigned long long)i + 1);
 	}
 	ioa_progress_end();
-	printf("ioatlas kernel nightly: %d kernels published, %d failed\n", done, failed);
-	status = failed ? 1 : 0;
+	printf("ioatlas kernel nightly: %d kernels published, %d failed, %d over the caps\n", done,
+	       failed, passed);
+	status = IOA_EXIT_OK;
 out:
 	PQclear(res);
 	if (conn)

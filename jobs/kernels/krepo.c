@@ -461,6 +461,8 @@ int krepo_publish(const char *dir, const char *log, const char *repo, const char
 	json_object_object_add(val, "job_seconds", json_object_new_double(res.job_seconds));
 	json_object_object_add(val, "kernel_seconds", json_object_new_double(res.kernel_seconds));
 	json_object_object_add(val, "time_error", json_object_new_double(res.time_error));
+	json_object_object_add(val, "bytes_scale",
+			       json_object_new_double(vo->bytes_scale > 0 ? vo->bytes_scale : 1));
 	json_object_object_add(meta, "validation", val);
 	json_object_object_add(io, "bytes_read", json_object_new_int64(res.bytes_read));
 	json_object_object_add(io, "bytes_written", json_object_new_int64(res.bytes_written));

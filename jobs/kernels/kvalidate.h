@@ -20,6 +20,13 @@ struct kvalidate_options {
 	int timeout;	     /* seconds for each step */
 	const char *mode;    /* the kernel's --mode (NULL: causal) */
 	int progress;	     /* the kernel's run on the progress line (no other one drawn) */
+	/*
+	 * The kernel's --bytes-scale (0 or 1: none).  Scaled, a replay's counts
+	 * of calls must still be the job's, its bytes (and furthest offsets)
+	 * the job's times the scale within a byte a call; the access sizes and
+	 * the counters of order that rounding moves are not compared.
+	 */
+	double bytes_scale;
 };
 
 struct kvalidate_result {

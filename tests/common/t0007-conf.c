@@ -14,7 +14,7 @@
 
 static char *quarantine, *conninfo;
 static double rescan, share;
-static long long batch;
+static long long batch, spill;
 static int follow;
 
 static const struct ioa_setting settings[] = {
@@ -23,6 +23,7 @@ static const struct ioa_setting settings[] = {
 	{"collector.batch", IOA_SET_COUNT, &batch, "100", "logs per batch"},
 	{"collector.follow", IOA_SET_BOOL, &follow, "yes", "watch for new logs"},
 	{"collector.share", IOA_SET_NUMBER, &share, "0.25", "a fraction"},
+	{"collector.spill", IOA_SET_SIZE, &spill, "64MiB", "a size"},
 	{"warehouse.conninfo", IOA_SET_TEXT, &conninfo, "", "libpq connection string"},
 };
 #define N (sizeof(settings) / sizeof(settings[0]))
@@ -55,7 +56,7 @@ int main(void)
 	close(fd);
 	setenv("IOATLAS_CONF", path, 1);
 	unsetenv("IOATLAS_COLLECTOR_BATCH");
-	tap_plan(22);
+	tap_plan(28);
 
 	is_int(load_with("", &err), 0, "an empty file loads");
 	is_str(quarantine, "/q", "defaults apply");
@@ -63,6 +64,7 @@ int main(void)
 	is_int(batch, 100, "a count default");
 	is_int(follow, 1, "a boolean default");
 	ok(share == 0.25, "a number default");
+	ok(spill == 64 << 20, "a size default in MiB");
 
 	is_int(load_with("# site file\nlogdir = /lustre/logs  # the runtime's\n"
 			 "memory = 8MiB\nreports.out = /srv/www\n"
@@ -93,6 +95,14 @@ int main(void)
 	ok(share == 0.1, "reads as written");
 	is_int(load_with("collector.share = 0.5s\n", &err), -22, "a number takes no unit");
 	is_int(load_with("collector.share = -1\n", &err), -22, "nor a sign");
+	is_int(load_with("collector.spill = 1g\n", &err), 0, "a size in G");
+	ok(spill == 1LL << 30, "is 2^30 bytes");
+	is_int(load_with("collector.spill = 3 pages\n", &err), -22,
+	       "a size in no unit we know is refused");
+	ok(strstr(ioa_buf_str(&err), "(a size: 4096, 64k, 2MiB, 1G)") != NULL,
+	   "and said how to write one");
+	is_int(load_with("collector.spill = 99999999999T\n", &err), -22,
+	       "a size past 2^63 is refused");
 
 	ioa_conf_free(settings, N);
 	ioa_buf_release(&err);

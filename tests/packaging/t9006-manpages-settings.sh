@@ -53,7 +53,7 @@ is "$(sed -n '/^\.SH OPTIONS/,/^\.SH [^O]/p' "$man8" | long_options)" \
 # Every key: the runtime's table and each program's.
 keys=$({
 	sed -n 's/^[[:space:]]*X(\([a-z_]*\), [A-Z0-9]*,.*/\1/p' "$IOA_SOURCE_DIR/runtime/rt_config.h"
-	cat "$IOA_SOURCE_DIR"/collector/*.[ch] "$IOA_SOURCE_DIR"/jobs/*.c "$IOA_SOURCE_DIR"/reports/*.c \
+	cat "$IOA_SOURCE_DIR"/collector/*.[ch] "$IOA_SOURCE_DIR"/jobs/*.c "$IOA_SOURCE_DIR"/jobs/*/*.c "$IOA_SOURCE_DIR"/reports/*.c \
 		"$IOA_SOURCE_DIR"/history/*.c "$IOA_SOURCE_DIR"/cli/*.c |
 		grep -oE '\{"[a-z_]+(\.[a-z_]+)?", *IOA_SET_' | sed 's/{"\([^"]*\)".*/\1/'
 } | sort -u)
