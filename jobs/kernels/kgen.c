@@ -75,15 +75,17 @@ static int h5_record(struct gen *g, const struct ioa_log_record *rec)
 }
 
 /*
- * Files read but not created by the job: the kernel's --prepare makes them,
- * of this size.  A file is made by the job when any of its records says so
- * (MPI-IO's records do not: the POSIX open under it does).
+ * Files read or written but not created by the job: they were there before
+ * it, so the kernel's --prepare makes them, of the size its reads need (an
+ * output that was there, written only, empty).  A file is made by the job
+ * when any of its records says so (MPI-IO's records do not: the POSIX open
+ * under it does).
  */
 #define K_MADE (-2)
 static int on_record(const struct ioa_log_record *rec, void *arg)
 {
 	struct gen *g = arg;
-	int64_t read, last;
+	int64_t read, last, written;
 	uint64_t *ids;
 	int64_t *sizes;
 
@@ -92,16 +94,19 @@ static int on_record(const struct ioa_log_record *rec, void *arg)
 	if (rec->module == IOA_MOD_POSIX) {
 		read = rec->counters[POSIX_BYTES_READ];
 		last = rec->counters[POSIX_MAX_BYTE_READ];
+		written = rec->counters[POSIX_BYTES_WRITTEN];
 	} else if (rec->module == IOA_MOD_STDIO) {
 		read = rec->counters[STDIO_BYTES_READ];
 		last = rec->counters[STDIO_MAX_BYTE_READ];
+		written = rec->counters[STDIO_BYTES_WRITTEN];
 	} else if (rec->module == IOA_MOD_MPIIO) {
 		read = rec->counters[MPIIO_BYTES_READ];
 		last = 0;
+		written = rec->counters[MPIIO_BYTES_WRITTEN];
 	} else {
 		return 0; /* HDF5, PnetCDF: their files' POSIX or MPI-IO records say it */
 	}
-	if (read <= 0 && !(rec->flags & IOA_REC_CREATED))
+	if (read <= 0 && written <= 0 && !(rec->flags & IOA_REC_CREATED))
 		return 0;
 	if (!(ids = realloc(g->input_id, (g->ninputs + 1) * sizeof(*ids))))
 		return -ENOMEM;
@@ -111,6 +116,7 @@ static int on_record(const struct ioa_log_record *rec, void *arg)
 	g->input_size = sizes;
 	g->input_id[g->ninputs] = rec->id;
 	g->input_size[g->ninputs++] = rec->flags & IOA_REC_CREATED ? K_MADE
+				      : read <= 0		   ? 0
 				      : last + 1 > read		   ? last + 1
 								   : read;
 	return 0;
@@ -406,7 +412,8 @@ static void emit_files(struct gen *g)
 			 g->nprocs > 1 && i < g->cap_file_ranks && g->file_ranks[i] == g->nprocs);
 	kgen_put(g, "%s0};\n#define COMM_OF(f) (collective[f] ? MPI_COMM_WORLD : MPI_COMM_SELF)\n",
 		 g->files.n ? ", " : "");
-	kgen_put(g, "/* Inputs: files the job read without making them (--prepare makes them). */\n"
+	kgen_put(g, "/* Files there before the job, of the size its reads need (--prepare makes "
+		    "them). */\n"
 		    "static const int64_t input_size[NFILES + 1] = {");
 	for (i = 0; i < g->files.n; i++) {
 		int64_t size = -1;

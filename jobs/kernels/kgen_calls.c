@@ -555,7 +555,9 @@ int kgen_emit_call(struct gfun *f, size_t k, const char *indent)
 		rc = ioa_buf_addf(b, "k_ftruncate(FILE_OF(%s), %s);", F, L);
 		break;
 	case K_FOPEN:
-		rc = ioa_buf_addf(b, "k_fopen(FILE_OF(%s));", F);
+		/* One that failed fails again: the file is not made. */
+		rc = ioa_buf_addf(b, "k_fopen(FILE_OF(%s), %d);", F,
+				  !(n->sig->flags & IOA_TR_FAILED));
 		break;
 	case K_FCLOSE:
 		rc = ioa_buf_addf(b, "k_fclose(FILE_OF(%s));", F);

@@ -98,8 +98,9 @@ const char *const kgen_prologue[] = {
 	"static inline void k_ftruncate(int f, int64_t n)\n{\n"
 	"\tif (ftruncate(FD(f), (off_t)ks(n)))\n\t\treturn;\n}\n",
 	"#define FP(f) ((f) >= 0 && (f) < NFILES ? fps[f] : NULL)\n"
-	"static inline void k_fopen(int f)\n{\n\tif (f >= 0 && f < NFILES && !fps[f])\n"
-	"\t\tfps[f] = fopen(path(f), \"a+\");\n}\n"
+	"/* create: 1 made if need be, 0 an existing file only (the job's fopen failed). */\n"
+	"static inline void k_fopen(int f, int create)\n{\n\tif (f >= 0 && f < NFILES && !fps[f])\n"
+	"\t\tfps[f] = fopen(path(f), create ? \"a+\" : \"r\");\n}\n"
 	"static inline void k_fclose(int f)\n{\n\tif (FP(f)) {\n\t\tfclose(fps[f]);\n\t\tfps[f] = "
 	"NULL;\n"
 	"\t}\n}\n"

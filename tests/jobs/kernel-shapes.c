@@ -58,7 +58,11 @@
  *	                               with ftell first; then 4 passes of 10 ms of
  *	                               compute and reads of every other record (fseek,
  *	                               fread), a rewind and a read of the first; a
- *	                               remove at the end
+ *	                               remove at the end.  First, rank 0 fopens
+ *	                               DIR/missing.in, which is not there (the call
+ *	                               fails), and appends a 1 KiB record to
+ *	                               DIR/there.log, which must be there before the
+ *	                               job (opened without O_CREAT)
  *
  *	kernel-shapes MODE DIR SCALE [sync]
  *	                               the same SCALE times over (checkpoints, rounds,
@@ -388,8 +392,17 @@ static int stdio_scratch(const char *dir)
 	long where[8];
 	char path[4096];
 	FILE *f;
-	int i, pass, rc = 0;
+	int i, pass, rc = 0, fd;
 
+	if (!rank) {
+		snprintf(path, sizeof(path), "%s/missing.in", dir);
+		if ((f = fopen(path, "r")))
+			return 1;
+		snprintf(path, sizeof(path), "%s/there.log", dir);
+		if ((fd = open(path, O_WRONLY | O_APPEND)) < 0 || write(fd, buf, KIB) != KIB ||
+		    close(fd))
+			return 1;
+	}
 	snprintf(path, sizeof(path), "%s/scr.%d", dir, rank);
 	if (!(f = fopen(path, "w+")))
 		return 1;

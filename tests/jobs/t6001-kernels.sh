@@ -27,6 +27,8 @@ runtime=$(ioa_preload_list "$IOA_RUNTIME_SO")
 job() {
 	local program=$1 mode=$2 logs="$TEST_TMP/logs-$2"
 	mkdir -p "$logs" "$TEST_TMP/data-$mode"
+	# stdio's log file is there before the job; its input is not.
+	[ "$mode" != stdio ] || : >"$TEST_TMP/data-stdio/there.log"
 	ioa_mpi_preload "$logs" 4 120 "$program" "$mode" "$TEST_TMP/data-$mode" >/dev/null || return 1
 	ioa_only_log "$logs"
 }
@@ -103,9 +105,21 @@ in_kernel gather 'k_allgatherv\(\(16 \* R \+ 64\), 0\); /\* Allgatherv' \
 	"Allgatherv: each rank's own count"
 is "$(grep -c 'not replayed' "$TEST_TMP/k-gather/kernel.c")" 0 \
 	"gather: no call left out (MPI_Init the kernel makes itself)"
-in_kernel stdio 'k_ftell\(FILE_OF\([0-9]+\)\); /\* ftell' "ftell replayed (a seek to STDIO's counters)"
-in_kernel stdio 'k_remove\(FILE_OF\([0-9]+\)\); /\* remove' "remove replayed"
+in_kernel stdio 'k_ftell\(FILE_OF\([^;]+\)\); /\* ftell' "ftell replayed (a seek to STDIO's counters)"
+in_kernel stdio 'k_remove\(FILE_OF\([^;]+\)\); /\* remove' "remove replayed"
 is "$(grep -c 'not replayed' "$TEST_TMP/k-stdio/kernel.c")" 0 "stdio: no call left out"
+# A failed fopen of a missing input fails again; a file the job found there is made first.
+in_kernel stdio 'k_fopen\(FILE_OF\([^;]+\), 0\); /\* fopen' "the failed fopen replayed as one (no create)"
+is "$(ls "$TEST_TMP/data-stdio")" "there.log" "stdio: the job left its log, and no input it lacked"
+mkdir -p "$TEST_TMP/k-stdio/again"
+ok "stdio: the kernel prepares its run" run_timeout 120 "$IOA_MPIEXEC" -n 4 \
+	"$TEST_TMP/k-stdio/kernel" --prepare --data-dir "$TEST_TMP/k-stdio/again"
+is "$(find "$TEST_TMP/k-stdio/again" -type f -printf '%s\n')" 0 \
+	"stdio: --prepare makes the log the job found there (empty), nothing else"
+ok "stdio: the kernel runs" run_timeout 120 "$IOA_MPIEXEC" -n 4 \
+	"$TEST_TMP/k-stdio/kernel" --data-dir "$TEST_TMP/k-stdio/again"
+is "$(find "$TEST_TMP/k-stdio/again" -type f -printf '%s\n')" 1024 \
+	"stdio: and leaves the job's files: the log, 1 KiB appended, no input made by its failed fopen"
 in_kernel view3d 'k_view_type\(2, 8, 3\);' "the file view's filetype, a 3-D subarray of 8-byte elements"
 in_kernel view3d 'k_view_dim\(16, 8, \(0 \+ 8 \* \(R / 2\)\)\);' \
 	"each rank's start in it found from its block"
