@@ -190,12 +190,12 @@ ok "growing: the compressed view says the gaps rose, from the first to the last 
 	awk -v r="$rise" 'BEGIN { split(r, g, " "); exit !(g[1] > 0 && g[2] >= 2 * g[1]) }'
 # More writes than runs: runs of writes (about five each here) keep their
 # mean, in order; a write's own gap differs from its run's mean by the
-# jitter of its sleep, which a loaded machine makes 10-15% (ignoring the
-# order gives 100%).
+# jitter of its sleep, which a loaded machine makes 10-15%, and 25% seen
+# with CI's tests and a build on both cores (ignoring the order gives 100%).
 run growing 1 300
 err=$(in_order 1)
-ok "growing: 300 writes, the gaps come back in order (90% within 25%: $err)" \
-	awk -v e="$err" 'BEGIN { exit !(e <= 0.25) }'
+ok "growing: 300 writes, the gaps come back in order (90% within 40%: $err)" \
+	awk -v e="$err" 'BEGIN { exit !(e <= 0.40) }'
 
 # --- random writes beyond a small budget: the trace keeps the first calls
 # exactly and summarises the rest (t1070 does it at scale); counters stay exact
