@@ -159,8 +159,10 @@ static int user_report(struct dash *d, const char *id, const char *start, const 
 	all = report_analyses(d->conn, &job, &d->an);
 	kernels = report_kernels(d->conn, &job);
 	model = report_model(&job, all, kernels, "warehouse");
-	if (model)
+	if (model) {
 		json_object_object_add(model, "history", report_history(d->conn, &job));
+		json_object_object_add(model, "whatif", report_whatif(d->conn, &job));
+	}
 	rc = model ? ioa_file_write(path, fmode, user_uid(uid_text), d->group, report_page, model)
 		   : -ENOMEM;
 	if (rc)

@@ -123,8 +123,10 @@ int main(int argc, char **argv)
 		ioa_error("out of memory");
 		goto out;
 	}
-	if (conn)
+	if (conn) {
 		json_object_object_add(model, "history", report_history(conn, &job));
+		json_object_object_add(model, "whatif", report_whatif(conn, &job));
+	}
 	out = out ? out : out_buf;
 	rc = strcmp(out, "-") ? ioa_file_write(out, 0600, (uid_t)-1, (gid_t)-1,
 					       as_json ? report_json : report_page, model)

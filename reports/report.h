@@ -116,6 +116,13 @@ json_object *report_analyses(PGconn *conn, const struct an_job *job, const struc
 /* The job's published kernels (job_kernels), as report_model() takes them. */
 json_object *report_kernels(PGconn *conn, const struct an_job *job);
 
+/*
+ * The what-if replays of the job's kernel (job_whatif), the model's
+ * "whatif": each change, the finding it answers, the medians as the job ran
+ * and with the change.  An empty array when none, or when unreadable (said).
+ */
+json_object *report_whatif(PGconn *conn, const struct an_job *job);
+
 /* Writers for ioa_file_write(): the model (a json_object *) as the page, or as JSON. */
 int report_page(FILE *out, void *model);
 int report_json(FILE *out, void *model);

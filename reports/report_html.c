@@ -295,6 +295,35 @@ static void evidence_value(struct html *p, const char *key, json_object *v, json
 	}
 }
 
+/*
+ * A what-if replay: "--hint cb_nodes=4: 1.23 s -> 0.98 s (-20.3%), medians of
+ * 5 runs of the kernel".  code: those answering this finding only (NULL: all).
+ */
+static void whatif_lines(struct html *p, json_object *m, const char *code)
+{
+	json_object *list = get(m, "whatif");
+	size_t i;
+
+	for (i = 0; i < report_len(list); i++) {
+		json_object *w = json_object_array_get_idx(list, i);
+		double base = getd(w, "base_seconds"), changed = getd(w, "changed_seconds");
+
+		if (code && strcmp(code, gets(w, "finding")))
+			continue;
+		html_put(p, "<div class=\"whatif\">What-if on the job's kernel (");
+		html_esc(p, gets(w, "kernel"));
+		html_put(p, "), <code>");
+		html_esc(p, gets(w, "change"));
+		html_put(p, "</code>: %.3g s &rarr; %.3g s", base, changed);
+		if (base > 0)
+			html_put(p, " (%+.1f%%, %s)", (changed - base) / base * 100,
+				 changed < base	  ? "faster"
+				 : changed > base ? "slower"
+						  : "the same");
+		html_put(p, ", medians of %d runs each</div>", (int)getd(w, "runs"));
+	}
+}
+
 static void findings(struct html *p, json_object *m)
 {
 	json_object *list = get(m, "findings");
@@ -322,6 +351,8 @@ static void findings(struct html *p, json_object *m)
 			html_esc(p, gets(f, "recommendation"));
 			html_put(p, "</div>");
 		}
+		if (gets(f, "code")[0])
+			whatif_lines(p, m, gets(f, "code"));
 		html_put(p,
 			 "<details><summary class=\"muted\">evidence (confidence "
 			 "%.2f)</summary>",
@@ -346,14 +377,14 @@ static void kernels(struct html *p, json_object *m)
 	json_object *list = get(m, "kernels");
 	size_t i;
 
-	if (!report_len(list))
+	if (!report_len(list) && !report_len(get(m, "whatif")))
 		return;
 	html_put(p, "<h2>I/O kernel</h2>\n<p class=\"muted\">A small program that does this "
-		    "job's I/O, with its compute and synchronization gaps.</p>\n<ul>\n");
+		    "job's I/O, with its compute and synchronization gaps.</p>\n");
 	for (i = 0; i < report_len(list); i++) {
 		json_object *k = json_object_array_get_idx(list, i);
 
-		html_put(p, "<li>");
+		html_put(p, "%s<li>", i ? "" : "<ul>\n");
 		if (safe_url(gets(k, "url"))) {
 			html_put(p, "<a href=\"");
 			html_esc(p, gets(k, "url"));
@@ -367,9 +398,10 @@ static void kernels(struct html *p, json_object *m)
 			html_esc(p, gets(k, "url"));
 			html_put(p, ")");
 		}
-		html_put(p, "</li>\n");
+		html_put(p, "</li>\n%s", i + 1 == report_len(list) ? "</ul>\n" : "");
 	}
-	html_put(p, "</ul>\n");
+	/* Every what-if replay, those that answer a finding also beside it. */
+	whatif_lines(p, m, NULL);
 }
 
 static void cost(struct html *p, json_object *m)

@@ -89,6 +89,41 @@ json_object *report_kernels(PGconn *conn, const struct an_job *job)
 	return all;
 }
 
+json_object *report_whatif(PGconn *conn, const struct an_job *job)
+{
+	struct ioa_buf err = IOA_BUF_INIT(IOA_LOG_LINE_MAX);
+	json_object *all = json_object_new_array();
+	PGresult *res;
+	char id[24];
+	int i;
+
+	snprintf(id, sizeof(id), "%" PRId64, job->id);
+	res = ioa_db_query(conn,
+			   "SELECT change, coalesce(finding, ''), kernel, runs, base_seconds, "
+			   "changed_seconds FROM job_whatif WHERE job = $1 AND start_time = $2 "
+			   "ORDER BY run_at, change",
+			   2, (const char *const[]){id, job->start_time}, &err, NULL, NULL);
+	if (!res)
+		ioa_warning("job %" PRId64 ": its what-if replays not read: %s", job->id,
+			    ioa_buf_str(&err));
+	for (i = 0; res && i < PQntuples(res); i++) {
+		json_object *w = json_object_new_object();
+
+		json_object_object_add(w, "change", json_object_new_string(PQgetvalue(res, i, 0)));
+		json_object_object_add(w, "finding", json_object_new_string(PQgetvalue(res, i, 1)));
+		json_object_object_add(w, "kernel", json_object_new_string(PQgetvalue(res, i, 2)));
+		json_object_object_add(w, "runs", json_object_new_int(atoi(PQgetvalue(res, i, 3))));
+		json_object_object_add(w, "base_seconds",
+				       json_object_new_double(atof(PQgetvalue(res, i, 4))));
+		json_object_object_add(w, "changed_seconds",
+				       json_object_new_double(atof(PQgetvalue(res, i, 5))));
+		json_object_array_add(all, w);
+	}
+	PQclear(res);
+	ioa_buf_release(&err);
+	return all;
+}
+
 int report_page(FILE *out, void *model)
 {
 	return report_html(model, out);

@@ -14,6 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <json-c/json.h>
+
 #include "ioa_conf.h"
 #include "ioa_db.h"
 #include "ioa_file.h"
@@ -30,6 +32,7 @@ static const char makefile[] =
 	"# The I/O kernel: make (MPICC: your MPI C compiler wrapper), then\n"
 	"#   mpiexec -n RANKS ./kernel [--iterations N] [--compute-scale X] [--data-dir DIR]\n"
 	"#                             [--mode causal|think|fast] [--ranks N] [--prepare]\n"
+	"#                             [--bytes-scale X] (./kernel --help: every option)\n"
 	"MPICC ?= mpicc\nCFLAGS ?= -O2\n%s\n"
 	"kernel: kernel.c\n\t$(MPICC) $(CFLAGS) -o kernel kernel.c $(LIBS)\n\n"
 	"clean:\n\trm -f kernel\n\n.PHONY: clean\n";
@@ -48,6 +51,9 @@ static void usage(FILE *out)
 		"       ioatlas kernel validate DIR LOG [--runtime LIB] [--timeout S]\n"
 		"                                       [--mode causal|think|fast] [--bytes-scale "
 		"X]\n"
+		"       ioatlas kernel what-if DIR [--hint KEY=VALUE]... [--transfer-size N]\n"
+		"                              [--align N] [--runs N] [--mode causal|think|fast]\n"
+		"                              [--timeout S] [--json] [--job ID [--finding CODE]]\n"
 		"       ioatlas kernel publish DIR LOG --repo PATH --name NAME [--version V]\n"
 		"       ioatlas kernel list|search [TERM] --from URL\n"
 		"       ioatlas kernel pull NAME[@VERSION] --from URL [-o DIR]\n"
@@ -72,6 +78,13 @@ static void usage(FILE *out)
 		"must still be the job's, its bytes X times the job's within a byte a call.\n"
 		"LOG may be another run of the same job, e.g. on the storage the kernel is to\n"
 		"be judged on.\n"
+		"what-if: builds the kernel in DIR, then runs it --runs times (5) as the job ran\n"
+		"and as many with a change, alternating, each in a fresh folder prepared first:\n"
+		"--hint KEY=VALUE at every MPI_File_open (over the job's own), POSIX transfers\n"
+		"of --transfer-size bytes at most, explicit offsets rounded up to --align\n"
+		"bytes; prints the runs' seconds, their medians and the difference.  With\n"
+		"--job, records the result for the job's report, beside the finding --finding\n"
+		"names (a finding's code, as ioatlas analyze lists them).\n"
 		"publish: validates the kernel, then adds it to the site repository at PATH\n"
 		"(index.json, kernels/NAME/VERSION/ with meta.json and SHA256SUMS).\n"
 		"list, search, pull: read a repository over file://, http:// or https://;\n"
@@ -301,7 +314,6 @@ static int gen(int argc, char **argv)
 	return 0;
 }
 
-#ifdef IOATLAS_HAVE_CURL
 /*
  * The kernel.* settings, one table for every verb that reads them: a key
  * under kernel. that one verb did not know would be refused as a typo.
@@ -337,6 +349,224 @@ static const struct ioa_setting settings[] = {
 };
 static const size_t nsettings = sizeof(settings) / sizeof(settings[0]);
 
+/* A what-if's result as JSON, on standard output. */
+static void json_printf_whatif(const char *dir, const char *change,
+			       const struct kvalidate_whatif_result *r, double diff)
+{
+	json_object *o = json_object_new_object(), *base = json_object_new_array(),
+		    *changed = json_object_new_array();
+
+	for (int i = 0; i < r->runs; i++) {
+		json_object_array_add(base, json_object_new_double(r->base[i]));
+		json_object_array_add(changed, json_object_new_double(r->changed[i]));
+	}
+	json_object_object_add(o, "kernel", json_object_new_string(dir));
+	json_object_object_add(o, "change", json_object_new_string(change));
+	json_object_object_add(o, "runs", json_object_new_int(r->runs));
+	json_object_object_add(o, "base_seconds", base);
+	json_object_object_add(o, "changed_seconds", changed);
+	json_object_object_add(o, "base_median", json_object_new_double(r->base_median));
+	json_object_object_add(o, "changed_median", json_object_new_double(r->changed_median));
+	json_object_object_add(o, "difference", json_object_new_double(diff));
+	puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+						       JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(o);
+}
+
+/* Records a what-if replay for its job (job_whatif), for the job's report. */
+static int whatif_record(const char *job, const char *finding, const char *change,
+			 const char *kernel, const struct kvalidate_whatif_result *r,
+			 struct ioa_buf *err)
+{
+	static const char sql[] =
+		"INSERT INTO job_whatif (job, start_time, change, finding, kernel, runs, "
+		"base_seconds, changed_seconds) "
+		"SELECT id, start_time, $2, $3, $4, $5::integer, $6::double precision, "
+		"$7::double precision FROM jobs WHERE id = $1::bigint "
+		"ON CONFLICT (job, start_time, change) DO UPDATE SET finding = EXCLUDED.finding, "
+		"kernel = EXCLUDED.kernel, runs = EXCLUDED.runs, base_seconds = "
+		"EXCLUDED.base_seconds, changed_seconds = EXCLUDED.changed_seconds, run_at = now() "
+		"RETURNING job";
+	char runs[16], base[32], changed[32];
+	const char *p[] = {job, change, finding, kernel, runs, base, changed};
+	PGconn *conn;
+	PGresult *res;
+	int rc = 0;
+
+	if (ioa_conf_load(settings, nsettings, err))
+		return -EINVAL;
+	snprintf(runs, sizeof(runs), "%d", r->runs);
+	snprintf(base, sizeof(base), "%.9g", r->base_median);
+	snprintf(changed, sizeof(changed), "%.9g", r->changed_median);
+	if (!(conn = ioa_db_connect(db.conninfo, "ioatlas kernel", err))) {
+		ioa_conf_free(settings, nsettings);
+		return -ECONNREFUSED;
+	}
+	res = ioa_db_query(conn, sql, 7, p, err, NULL, NULL);
+	if (!res)
+		rc = -EIO;
+	else if (PQntuples(res) != 1) {
+		ioa_buf_addf(err, "no job %s in the warehouse", job);
+		rc = -ENOENT;
+	}
+	PQclear(res);
+	PQfinish(conn);
+	ioa_conf_free(settings, nsettings);
+	return rc;
+}
+
+/*
+ * what-if: the kernel replayed as the job ran and with one change, runs
+ * alternating, medians compared; with --job, recorded for its report.
+ */
+static int whatif(int argc, char **argv)
+{
+	struct kvalidate_options o = {.timeout = 600};
+	struct kvalidate_whatif w = {.runs = 5};
+	struct kvalidate_whatif_result r;
+	struct ioa_buf err = IOA_BUF_INIT(IOA_LOG_LINE_MAX), what = IOA_BUF_INIT(256);
+	const char *job = NULL, *finding = NULL;
+	char *change[2 * 16 + 1];
+	int c, n = 0, json = 0, rc, i;
+	double diff;
+	static const struct option longs[] = {
+		{"hint", required_argument, NULL, 'H'},
+		{"transfer-size", required_argument, NULL, 'S'},
+		{"align", required_argument, NULL, 'A'},
+		{"runs", required_argument, NULL, 'n'},
+		{"mode", required_argument, NULL, 'M'},
+		{"timeout", required_argument, NULL, 'T'},
+		{"job", required_argument, NULL, 'J'},
+		{"finding", required_argument, NULL, 'F'},
+		{"json", no_argument, NULL, 'j'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+
+	while ((c = ioa_getopt(argc, argv, "hj", longs)) != -1) {
+		uint64_t v = 0;
+		int bad = 0;
+
+		if (c == 'h') {
+			usage(stdout);
+			return IOA_EXIT_OK;
+		} else if (c == 'H' || c == 'S' || c == 'A') {
+			const char *key = c == 'H'   ? "--hint"
+					  : c == 'S' ? "--transfer-size"
+						     : "--align";
+
+			/* A hint is KEY=VALUE, printable and without the kernel's separators. */
+			if (c == 'H')
+				for (i = 0, bad = !strchr(optarg, '=') || *optarg == '='; optarg[i];
+				     i++)
+					bad |= optarg[i] <= ' ' || optarg[i] > '~' ||
+					       optarg[i] == ';';
+			else
+				bad = ioa_parse_size(optarg, &v) || v == 0 || v > INT32_MAX;
+			if (bad) {
+				ioa_error("%s: not %s: '%s'", key,
+					  c == 'H' ? "KEY=VALUE (printable, no ';')"
+						   : "a size from 1 byte to 2 GiB",
+					  optarg);
+				return IOA_EXIT_USAGE;
+			}
+			if (n >= 2 * 16) {
+				ioa_error("at most 16 changes at once");
+				return IOA_EXIT_USAGE;
+			}
+			change[n++] = (char *)key;
+			change[n++] = optarg;
+			if (c != 'H') { /* the kernel reads bytes, in digits */
+				char *digits = malloc(24);
+
+				if (!digits)
+					return 1;
+				snprintf(digits, 24, "%" PRIu64, v);
+				change[n - 1] = digits;
+			}
+		} else if (c == 'n') {
+			if (ioa_parse_int(optarg, 1, KVALIDATE_WHATIF_RUNS, &w.runs)) {
+				ioa_error("--runs: 1 to %d: '%s'", KVALIDATE_WHATIF_RUNS, optarg);
+				return IOA_EXIT_USAGE;
+			}
+		} else if (c == 'M') {
+			o.mode = optarg;
+		} else if (c == 'T') {
+			if (ioa_parse_int(optarg, 1, INT32_MAX, &o.timeout)) {
+				ioa_error("--timeout: not a number of seconds: '%s'", optarg);
+				return IOA_EXIT_USAGE;
+			}
+		} else if (c == 'J') {
+			job = optarg;
+		} else if (c == 'F') {
+			finding = optarg;
+		} else if (c == 'j') {
+			json = 1;
+		} else {
+			usage(stderr);
+			return IOA_EXIT_USAGE;
+		}
+	}
+	if (argc - optind != 1 || !n || (finding && !job) ||
+	    (o.mode && strcmp(o.mode, "causal") && strcmp(o.mode, "think") &&
+	     strcmp(o.mode, "fast"))) {
+		if (!n && argc - optind == 1)
+			ioa_error("no change asked (--hint, --transfer-size, --align)");
+		else if (finding && !job)
+			ioa_error("--finding needs --job");
+		usage(stderr);
+		return IOA_EXIT_USAGE;
+	}
+	if (job) {
+		int64_t id;
+
+		if (ioa_parse_i64(job, &id) || id <= 0) {
+			ioa_error("--job: not a job id: '%s'", job);
+			return IOA_EXIT_USAGE;
+		}
+	}
+	change[n] = NULL;
+	for (i = 0; i < n; i += 2)
+		ioa_buf_addf(&what, "%s%s %s", i ? " " : "", change[i], change[i + 1]);
+	w.change = change;
+	rc = kvalidate_whatif(argv[optind], &o, &w, json ? stderr : stdout, &r, &err);
+	if (!rc && job)
+		rc = whatif_record(job, finding, ioa_buf_str(&what), argv[optind], &r, &err);
+	if (rc) {
+		ioa_error("%s", err.len ? ioa_buf_str(&err) : ioa_strerror(rc));
+	} else {
+		diff = r.base_median > 0 ? (r.changed_median - r.base_median) / r.base_median : 0;
+		if (json) {
+			json_printf_whatif(argv[optind], ioa_buf_str(&what), &r, diff);
+		} else {
+			printf("what-if: %s, %d run%s of each, alternating (seconds)\n",
+			       argv[optind], r.runs, r.runs == 1 ? "" : "s");
+			printf("%-40s %10s   runs\n", "", "median");
+			for (int k = 0; k < 2; k++) {
+				const double *v = k ? r.changed : r.base;
+
+				printf("%-40.40s %10.4f  ",
+				       k ? ioa_buf_str(&what) : "as the job ran",
+				       k ? r.changed_median : r.base_median);
+				for (i = 0; i < r.runs; i++)
+					printf(" %.4f", v[i]);
+				printf("\n");
+			}
+			printf("the change: %+.1f%% (%s)\n", diff * 100,
+			       diff < 0	  ? "faster"
+			       : diff > 0 ? "slower"
+					  : "the same");
+		}
+	}
+	for (i = 1; i < n; i += 2)
+		if (strcmp(change[i - 1], "--hint"))
+			free(change[i]);
+	ioa_buf_release(&what);
+	ioa_buf_release(&err);
+	return rc ? 1 : 0;
+}
+
+#ifdef IOATLAS_HAVE_CURL
 static int publish(int argc, char **argv)
 {
 	struct kvalidate_options o = {.timeout = 600};
@@ -741,6 +971,8 @@ int main(int argc, char **argv)
 		return gen(argc - 1, argv + 1);
 	if (argc >= 2 && !strcmp(argv[1], "validate"))
 		return validate(argc - 1, argv + 1);
+	if (argc >= 2 && !strcmp(argv[1], "what-if"))
+		return whatif(argc - 1, argv + 1);
 	if (argc >= 2 && (!strcmp(argv[1], "publish") || !strcmp(argv[1], "list") ||
 			  !strcmp(argv[1], "search") || !strcmp(argv[1], "pull") ||
 			  !strcmp(argv[1], "push") || !strcmp(argv[1], "nightly"))) {

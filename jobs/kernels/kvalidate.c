@@ -400,7 +400,6 @@ static const char *in_path(const char *name, char *buf, size_t len)
 	return NULL;
 }
 
-/* hdf5: the kernel calls HDF5, whose records are compared too. */
 /* Under --bytes-scale: a counter compared exactly (0), as bytes (1), or not (2). */
 static int scaled_kind(int module, int k)
 {
@@ -450,6 +449,7 @@ static int counter_matches(const struct rec *x, int k, int64_t y, double scale)
 	       (kind == 1 ? fabs((double)y - want) <= (double)rw_calls(x) + 2 : x->c[k] == y);
 }
 
+/* hdf5: the kernel calls HDF5, whose records are compared too. */
 static int compare(const struct side *a, const struct side *b, int hdf5, double scale, FILE *report,
 		   unsigned *checked)
 {
@@ -747,4 +747,148 @@ int kvalidate(const char *dir, const char *log, const struct kvalidate_options *
 		free(kern.table[i]);
 	free(kern.table);
 	return rc;
+}
+
+/* The kernel's rank count, from its NPROCS; 0 when kernel.c has none. */
+static unsigned kernel_nprocs(const char *dir)
+{
+	char path[PATH_MAX + 16], line[256];
+	unsigned n = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/kernel.c", dir);
+	if (!(f = fopen(path, "r")))
+		return 0;
+	while (!n && fgets(line, sizeof(line), f))
+		if (sscanf(line, "#define NPROCS %u", &n) != 1)
+			n = 0;
+	fclose(f);
+	return n;
+}
+
+static int by_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double median(const double *v, int n)
+{
+	double s[KVALIDATE_WHATIF_RUNS];
+
+	memcpy(s, v, (size_t)n * sizeof(*s));
+	qsort(s, (size_t)n, sizeof(*s), by_double);
+	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+}
+
+/* One timed run in a fresh data folder: prepared, run, its seconds in *t. */
+static int whatif_run(const char *dir, const char *mpiexec, const char *ranks,
+		      const struct kvalidate_options *o, char *const *change, FILE *report,
+		      double *t, struct ioa_buf *err)
+{
+	char data[PATH_MAX + 16], kernel[PATH_MAX + 16], tfile[PATH_MAX + 16], *argv[48];
+	char *rm[] = {"rm", "-rf", data, NULL};
+	int n = 0, rc;
+	FILE *f;
+
+	snprintf(data, sizeof(data), "%s/whatif/data", dir);
+	snprintf(kernel, sizeof(kernel), "%s/kernel", dir);
+	snprintf(tfile, sizeof(tfile), "%s/whatif/seconds", dir);
+	rc = run(rm, NULL, 60, 0, report);
+	if (!rc && mkdir(data, 0755))
+		rc = -errno;
+	argv[n++] = (char *)mpiexec;
+	argv[n++] = "-n";
+	argv[n++] = (char *)ranks;
+	argv[n++] = kernel;
+	argv[n++] = "--data-dir";
+	argv[n++] = data;
+	argv[n++] = "--prepare";
+	argv[n] = NULL;
+	rc = rc ? rc : run(argv, NULL, o->timeout, 0, report);
+	n--; /* the run: --prepare off, the mode, the time, the change */
+	argv[n++] = "--mode";
+	argv[n++] = (char *)(o->mode ? o->mode : "causal");
+	argv[n++] = "--time-file";
+	argv[n++] = tfile;
+	for (int i = 0; change && change[i] && n < 47; i++)
+		argv[n++] = change[i];
+	argv[n] = NULL;
+	unlink(tfile);
+	rc = rc ? rc : run(argv, NULL, o->timeout, 0, report);
+	if (rc) {
+		ioa_buf_addf(err, "the kernel's run failed%s", change ? " with the change" : "");
+		return rc;
+	}
+	if (!(f = fopen(tfile, "r")) || fscanf(f, "%lf", t) != 1 || !(*t >= 0)) {
+		ioa_buf_addf(err, "the kernel wrote no time in %s", tfile);
+		rc = -EPROTO;
+	}
+	if (f)
+		fclose(f);
+	return rc;
+}
+
+int kvalidate_whatif(const char *dir, const struct kvalidate_options *o,
+		     const struct kvalidate_whatif *w, FILE *report,
+		     struct kvalidate_whatif_result *res, struct ioa_buf *err)
+{
+	char mpicc[PATH_MAX], mpiexec[PATH_MAX], make_arg[PATH_MAX + 8], buf[PATH_MAX], ranks[16],
+		wdir[PATH_MAX + 16], abs_dir[PATH_MAX];
+	unsigned nprocs;
+	int rc, i;
+
+	memset(res, 0, sizeof(*res));
+	if (!realpath(dir, abs_dir)) {
+		ioa_buf_addf(err, "%s: %s", dir, strerror(errno));
+		return -errno;
+	}
+	dir = abs_dir;
+	if (!(nprocs = kernel_nprocs(dir))) {
+		ioa_buf_addf(err, "%s/kernel.c: not a kernel (no NPROCS)", dir);
+		return -EINVAL;
+	}
+	if (w->runs < 1 || w->runs > KVALIDATE_WHATIF_RUNS) {
+		ioa_buf_addf(err, "runs: 1 to %d", KVALIDATE_WHATIF_RUNS);
+		return -EINVAL;
+	}
+	snprintf(ranks, sizeof(ranks), "%u", nprocs);
+	snprintf(mpicc, sizeof(mpicc), "%s",
+		 getenv("MPICC")			    ? getenv("MPICC")
+		 : in_path("mpicc.mpich", buf, sizeof(buf)) ? buf
+							    : "mpicc");
+	snprintf(mpiexec, sizeof(mpiexec), "%s",
+		 o->mpiexec				      ? o->mpiexec
+		 : in_path("mpiexec.mpich", buf, sizeof(buf)) ? buf
+							      : "mpiexec");
+	snprintf(make_arg, sizeof(make_arg), "MPICC=%s", mpicc);
+	snprintf(wdir, sizeof(wdir), "%s/whatif", dir);
+	{
+		char *make[] = {"make", "-s", "-B", "-C", (char *)dir, make_arg, NULL};
+
+		fprintf(report, "building %s/kernel.c with %s\n", dir, mpicc);
+		rc = run(make, NULL, o->timeout, 0, report);
+		if (rc) {
+			ioa_buf_addf(err, "the kernel does not build (make -C %s)", dir);
+			return rc;
+		}
+	}
+	if (mkdir(wdir, 0755) && errno != EEXIST) {
+		ioa_buf_addf(err, "%s: %s", wdir, strerror(errno));
+		return -errno;
+	}
+	/* Alternating, so that the machine's drift falls on both alike. */
+	for (i = 0, rc = 0; i < w->runs && !rc; i++) {
+		rc = whatif_run(dir, mpiexec, ranks, o, NULL, report, &res->base[i], err);
+		rc = rc ? rc
+			: whatif_run(dir, mpiexec, ranks, o, w->change, report, &res->changed[i],
+				     err);
+		res->runs = rc ? i : i + 1;
+	}
+	if (rc)
+		return rc;
+	res->base_median = median(res->base, res->runs);
+	res->changed_median = median(res->changed, res->runs);
+	return 0;
 }

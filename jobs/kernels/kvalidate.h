@@ -47,4 +47,29 @@ struct kvalidate_result {
 int kvalidate(const char *dir, const char *log, const struct kvalidate_options *o, FILE *report,
 	      struct kvalidate_result *res, struct ioa_buf *err);
 
+/* A what-if replay: the change, as the kernel's own options. */
+#define KVALIDATE_WHATIF_RUNS 15
+struct kvalidate_whatif {
+	char *const *change; /* e.g. {"--hint", "cb_buffer_size=4096", NULL} */
+	int runs;	     /* of each, alternating (at most KVALIDATE_WHATIF_RUNS) */
+};
+
+struct kvalidate_whatif_result {
+	double base[KVALIDATE_WHATIF_RUNS], changed[KVALIDATE_WHATIF_RUNS]; /* seconds */
+	double base_median, changed_median;
+	int runs;
+};
+
+/*
+ * What-if: builds the kernel in dir afresh, then runs it alternately as the
+ * job ran and with w->change, w->runs times each (o->mode, o->mpiexec,
+ * o->timeout a step; not under the runtime), each run in a fresh data
+ * folder under dir/whatif made by the kernel's --prepare first; the seconds
+ * of each run (the kernel's --time-file: all ranks' start to their end)
+ * and their medians in res.  0, or -errno with err set.
+ */
+int kvalidate_whatif(const char *dir, const struct kvalidate_options *o,
+		     const struct kvalidate_whatif *w, FILE *report,
+		     struct kvalidate_whatif_result *res, struct ioa_buf *err);
+
 #endif

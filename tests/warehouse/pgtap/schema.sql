@@ -4,7 +4,7 @@
 BEGIN;
 CREATE EXTENSION IF NOT EXISTS pgtap;
 SET search_path = ioatlas, public;
-SELECT plan(71);
+SELECT plan(72);
 
 -- The schema and its tables.
 SELECT has_schema('ioatlas');
@@ -14,7 +14,7 @@ SELECT tables_are('ioatlas', ARRAY['schema_migrations', 'ingest_ledger', 'users'
 	'file_names', 'file_systems', 'counter_names', 'modules', 'jobs', 'records', 'time_bins',
 	'failures', 'hints', 'traces', 'job_mounts', 'analysis_results', 'partitioned_tables',
 	'job_kernels', 'applications', 'application_builds', 'job_history', 'history_changes',
-	'history_checked', 'archived_months'], 'the warehouse has exactly its tables (partitions come later)');
+	'history_checked', 'archived_months', 'job_whatif'], 'the warehouse has exactly its tables (partitions come later)');
 SELECT col_type_is('ioatlas', 'file_names', 'name', 'bytea', 'file names are bytes, not text');
 SELECT col_type_is('ioatlas', 'executables', 'path', 'bytea', 'executable paths are bytes');
 SELECT col_type_is('ioatlas', 'records', 'counters', 'bigint[]', 'counters are 64-bit');
@@ -78,6 +78,8 @@ INSERT INTO records SELECT j.id, j.start_time, 0, 0, 7, f.sha256, NULL, 0, 0, 10
 	JOIN file_names f ON (j.id = 1 AND f.display = '/a/data') OR (j.id = 2 AND f.display LIKE '/b/%');
 INSERT INTO job_kernels (job, start_time, name, version, url)
 	SELECT id, start_time, 'k' || id, '1', 'https://kernels.example/k' || id FROM jobs;
+INSERT INTO job_whatif (job, start_time, change, finding, kernel, runs, base_seconds, changed_seconds)
+	SELECT id, start_time, '--hint cb_nodes=' || id, 'aggregation', 'k' || id, 3, 1, 0.5 FROM jobs;
 INSERT INTO counter_names VALUES (0, 'counter', 1, 'POSIX_OPENS'), (0, 'counter', 2, 'POSIX_FILENOS'),
 	(0, 'fcounter', 1, 'POSIX_F_OPEN_START_TIMESTAMP');
 
@@ -113,6 +115,7 @@ SELECT results_eq('SELECT display FROM file_names', ARRAY['/a/data'], 'and only 
 SELECT results_eq('SELECT display FROM executables', ARRAY['/a/app'], 'and only her programs');
 SELECT results_eq('SELECT name FROM users', ARRAY['alice'], 'and only herself among the users');
 SELECT results_eq('SELECT name FROM job_kernels', ARRAY['k1'], 'and only her jobs'' kernels');
+SELECT results_eq('SELECT kernel FROM job_whatif', ARRAY['k1'], 'and only her jobs'' what-if replays');
 SELECT results_eq('SELECT job_id FROM job_overview', ARRAY['j1'],
 		  'views show her only her jobs too (security_invoker)');
 SELECT results_eq('SELECT file_name FROM job_file_names', ARRAY['/a/data'], 'and her files');
