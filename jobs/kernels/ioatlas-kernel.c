@@ -49,64 +49,69 @@ static void usage(FILE *out)
 	fprintf(out,
 		"usage: ioatlas kernel gen LOG [-o DIR] [--keep-names] [--level auto|hdf5|mpiio]\n"
 		"       ioatlas kernel validate DIR LOG [--runtime LIB] [--timeout S]\n"
-		"                                       [--mode causal|think|fast] [--bytes-scale "
-		"X]\n"
+		"                                       [--mode causal|think|fast]\n"
+		"                                       [--bytes-scale X] [--mpiexec PATH]\n"
 		"       ioatlas kernel what-if DIR [--hint KEY=VALUE]... [--transfer-size N]\n"
 		"                              [--align N] [--runs N] [--mode causal|think|fast]\n"
-		"                              [--timeout S] [--json] [--job ID [--finding CODE]]\n"
+		"                              [--timeout S] [--mpiexec PATH] [--json]\n"
+		"                              [--job ID [--finding CODE]]\n"
 		"       ioatlas kernel publish DIR LOG --repo PATH --name NAME [--version V]\n"
 		"       ioatlas kernel list|search [TERM] --from URL\n"
 		"       ioatlas kernel pull NAME[@VERSION] --from URL [-o DIR]\n"
 		"       ioatlas kernel push DIR --to URL [--netrc FILE] [--anonymize [--key-file "
 		"F]]\n"
 		"       ioatlas kernel nightly [--repo PATH] [--url URL] [--days N] [--top N]\n"
-		"\n"
-		"gen: writes the job's I/O kernel into DIR (default: kernel): kernel.c, a small\n"
-		"MPI program that makes the job's I/O calls with its compute gaps and its\n"
-		"synchronization, and a Makefile.  File names are anonymous (f0, f1, ...) unless\n"
-		"--keep-names.  A job that called HDF5 gets a kernel that calls HDF5 (its files,\n"
-		"datasets, selections and transfer modes; the Makefile links pkg-config's\n"
-		"$(HDF5), hdf5-mpich by default) unless --level mpiio: then the MPI-IO and POSIX\n"
-		"calls HDF5 made.\n"
-		"validate: builds the kernel in DIR, runs it under the runtime with the job's\n"
-		"rank count (MPICC, mpiexec.mpich), and compares its log with the job's, file by\n"
-		"file and counter by counter; prints each layer's reads, writes and bytes, the\n"
-		"calls the kernel leaves out and the replay time error.  Exits 1 when a\n"
-		"counter differs or a call is left out.  --mode: how the kernel replays\n"
-		"(causal, the default; think: gaps as fixed, no synchronization; fast: no\n"
-		"gaps).  --bytes-scale X: every transfer, offset and size times X; the calls\n"
-		"must still be the job's, its bytes X times the job's within a byte a call.\n"
-		"LOG may be another run of the same job, e.g. on the storage the kernel is to\n"
-		"be judged on.\n"
-		"what-if: builds the kernel in DIR, then runs it --runs times (5) as the job ran\n"
-		"and as many with a change, alternating, each in a fresh folder prepared first:\n"
-		"--hint KEY=VALUE at every MPI_File_open (over the job's own), POSIX transfers\n"
-		"of --transfer-size bytes at most, explicit offsets rounded up to --align\n"
-		"bytes; prints the runs' seconds, their medians and the difference.  With\n"
-		"--job, records the result for the job's report, beside the finding --finding\n"
-		"names (a finding's code, as ioatlas analyze lists them).\n"
-		"publish: validates the kernel, then adds it to the site repository at PATH\n"
-		"(index.json, kernels/NAME/VERSION/ with meta.json and SHA256SUMS).\n"
-		"list, search, pull: read a repository over file://, http:// or https://;\n"
-		"pull verifies checksums and lands whole or not at all.  push sends a\n"
-		"published kernel (a repository's kernels/NAME/VERSION, or a pull) to a\n"
-		"central repository: HTTP PUT with credentials from a netrc file, or file://;\n"
-		"--anonymize sends it fit to leave the site: its file names, name and job log\n"
-		"as tokens keyed with the site's key (--key-file, or export.key_file).\n"
-		"nightly: for the --top executables (5) by bytes over the last --days (1), the\n"
-		"job of each that moved the most within kernel.nightly_max_ranks: kernel\n"
-		"generated, validated, published as PROGRAM@JOB into PATH, recorded in the\n"
-		"warehouse (its report links to --url).  A job that moved more than\n"
-		"kernel.nightly_max_bytes is replayed with its bytes scaled down to that (at\n"
-		"MPI-IO's level); each step of a replay stops after kernel.nightly_timeout.\n"
-		"A kernel that fails is said and the others still made: the nightly fails\n"
-		"only when it cannot run at all.\n"
-		"\n"
-		"Settings (ioatlas.conf(5)): warehouse.conninfo, kernel.repository,\n"
-		"kernel.repository_url, kernel.nightly_top, kernel.nightly_days,\n"
-		"kernel.nightly_max_ranks, kernel.nightly_max_bytes, kernel.nightly_timeout,\n"
-		"kernel.runtime, kernel.stall_timeout (list, search, pull, push); the options\n"
-		"override them.\n");
+		"\n");
+	/* In pieces: C compilers bound a literal's length. */
+	fputs("gen: writes the job's I/O kernel into DIR (default: kernel): kernel.c, a small\n"
+	      "MPI program that makes the job's I/O calls with its compute gaps and its\n"
+	      "synchronization, and a Makefile.  File names are anonymous (f0, f1, ...) unless\n"
+	      "--keep-names.  A job that called HDF5 gets a kernel that calls HDF5 (its files,\n"
+	      "datasets, selections and transfer modes; the Makefile links pkg-config's\n"
+	      "$(HDF5), hdf5-mpich by default) unless --level mpiio: then the MPI-IO and POSIX\n"
+	      "calls HDF5 made.\n"
+	      "validate: builds the kernel in DIR, runs it under the runtime with the job's\n"
+	      "rank count (MPICC and mpiexec.mpich, or --mpiexec: Open MPI's, mpiexec.openmpi,\n"
+	      "with MPICC or mpicc.openmpi), and compares its log with the job's, file by\n"
+	      "file and counter by counter; prints each layer's reads, writes and bytes, the\n"
+	      "calls the kernel leaves out and the replay time error.  Exits 1 when a\n"
+	      "counter differs or a call is left out.  --mode: how the kernel replays\n"
+	      "(causal, the default; think: gaps as fixed, no synchronization; fast: no\n"
+	      "gaps).  --bytes-scale X: every transfer, offset and size times X; the calls\n"
+	      "must still be the job's, its bytes X times the job's within a byte a call.\n"
+	      "LOG may be another run of the same job, e.g. on the storage the kernel is to\n"
+	      "be judged on.\n",
+	      out);
+	fputs("what-if: builds the kernel in DIR, then runs it --runs times (5) as the job ran\n"
+	      "and as many with a change, alternating, each in a fresh folder prepared first:\n"
+	      "--hint KEY=VALUE at every MPI_File_open (over the job's own), POSIX transfers\n"
+	      "of --transfer-size bytes at most, explicit offsets rounded up to --align\n"
+	      "bytes; prints the runs' seconds, their medians and the difference.  With\n"
+	      "--job, records the result for the job's report, beside the finding --finding\n"
+	      "names (a finding's code, as ioatlas analyze lists them).\n"
+	      "publish: validates the kernel, then adds it to the site repository at PATH\n"
+	      "(index.json, kernels/NAME/VERSION/ with meta.json and SHA256SUMS).\n"
+	      "list, search, pull: read a repository over file://, http:// or https://;\n"
+	      "pull verifies checksums and lands whole or not at all.  push sends a\n"
+	      "published kernel (a repository's kernels/NAME/VERSION, or a pull) to a\n"
+	      "central repository: HTTP PUT with credentials from a netrc file, or file://;\n"
+	      "--anonymize sends it fit to leave the site: its file names, name and job log\n"
+	      "as tokens keyed with the site's key (--key-file, or export.key_file).\n"
+	      "nightly: for the --top executables (5) by bytes over the last --days (1), the\n"
+	      "job of each that moved the most within kernel.nightly_max_ranks: kernel\n"
+	      "generated, validated, published as PROGRAM@JOB into PATH, recorded in the\n"
+	      "warehouse (its report links to --url).  A job that moved more than\n"
+	      "kernel.nightly_max_bytes is replayed with its bytes scaled down to that (at\n"
+	      "MPI-IO's level); each step of a replay stops after kernel.nightly_timeout.\n"
+	      "A kernel that fails is said and the others still made: the nightly fails\n"
+	      "only when it cannot run at all.\n"
+	      "\n"
+	      "Settings (ioatlas.conf(5)): warehouse.conninfo, kernel.repository,\n"
+	      "kernel.repository_url, kernel.nightly_top, kernel.nightly_days,\n"
+	      "kernel.nightly_max_ranks, kernel.nightly_max_bytes, kernel.nightly_timeout,\n"
+	      "kernel.runtime, kernel.stall_timeout (list, search, pull, push); the options\n"
+	      "override them.\n",
+	      out);
 }
 
 /* libioatlas.so beside this program: installed, or in the build tree. */
@@ -137,6 +142,7 @@ static int validate(int argc, char **argv)
 		{"timeout", required_argument, NULL, 'T'},
 		{"mode", required_argument, NULL, 'M'},
 		{"bytes-scale", required_argument, NULL, 'B'},
+		{"mpiexec", required_argument, NULL, 'X'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -145,6 +151,8 @@ static int validate(int argc, char **argv)
 		if (c == 'h') {
 			usage(stdout);
 			return IOA_EXIT_OK;
+		} else if (c == 'X') {
+			o.mpiexec = optarg;
 		} else if (c == 'B') {
 			char *end;
 
@@ -438,6 +446,7 @@ static int whatif(int argc, char **argv)
 		{"timeout", required_argument, NULL, 'T'},
 		{"job", required_argument, NULL, 'J'},
 		{"finding", required_argument, NULL, 'F'},
+		{"mpiexec", required_argument, NULL, 'X'},
 		{"json", no_argument, NULL, 'j'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
@@ -500,6 +509,8 @@ static int whatif(int argc, char **argv)
 			job = optarg;
 		} else if (c == 'F') {
 			finding = optarg;
+		} else if (c == 'X') {
+			o.mpiexec = optarg;
 		} else if (c == 'j') {
 			json = 1;
 		} else {

@@ -111,6 +111,12 @@ struct side {
 	uint64_t *name_id; /* the kernel's log: record id -> file */
 	int *name_file;
 	size_t nnames;
+	/*
+	 * The job's side: file i's base name in the job's log (nids of them, NULL
+	 * where it names none); the kernel's: the job's side's, to find the files
+	 * the MPI library names after a file of the job ("abi.dat.locktest.0").
+	 */
+	char **base;
 	double seconds;
 	uint64_t start_ns, end_ns;
 };
@@ -135,6 +141,36 @@ static int file_of(const struct side *s, uint64_t id)
 	return -1;
 }
 
+/*
+ * A file of the kernel's log named after a file of the table and a suffix
+ * ("f2.locktest.0": Open MPI's MPI-IO tests locking on "FILE.locktest.RANK"
+ * within MPI_File_open), as the job's file named the same way after the
+ * job's: its number, or ntable.
+ */
+static size_t derived_file(const struct side *s, const char *tail)
+{
+	size_t k, best = s->ntable, best_len = 0, m;
+	char want[512];
+
+	for (k = 0; k < s->ntable; k++) {
+		size_t n = strlen(s->table[k]);
+
+		if (n > best_len && n < strlen(tail) && !strncmp(tail, s->table[k], n)) {
+			best = k;
+			best_len = n;
+		}
+	}
+	if (best == s->ntable || best >= s->nids || !s->base || !s->base[best])
+		return s->ntable;
+	if ((size_t)snprintf(want, sizeof(want), "%s%s", s->base[best], tail + best_len) >=
+	    sizeof(want))
+		return s->ntable;
+	for (m = 0; m < s->nids && m < s->ntable; m++)
+		if (s->base[m] && !strcmp(s->base[m], want))
+			return m;
+	return s->ntable;
+}
+
 static int on_name(uint64_t id, const unsigned char *name, uint32_t len, void *arg)
 {
 	struct side *s = arg;
@@ -146,12 +182,22 @@ static int on_name(uint64_t id, const unsigned char *name, uint32_t len, void *a
 
 	while (base > name && base[-1] != '/')
 		base--;
-	if ((size_t)(name + len - base) >= sizeof(tail))
+	if ((size_t)(name + len - base) >= sizeof(tail) ||
+	    memchr(base, '\0', (size_t)(name + len - base)))
 		return 0;
 	memcpy(tail, base, (size_t)(name + len - base));
 	tail[name + len - base] = '\0';
+	/* The job's side: each of its files' base name. */
+	if (!s->kernel) {
+		for (num = 0; num < s->nids; num++)
+			if (s->ids[num] == id && !s->base[num] && !(s->base[num] = strdup(tail)))
+				return -ENOMEM;
+		return 0;
+	}
 	for (num = 0; num < s->ntable && strcmp(s->table[num], tail); num++)
 		;
+	if (num == s->ntable)
+		num = derived_file(s, tail);
 	if (num == s->ntable)
 		return 0;
 	if (!(ids = realloc(s->name_id, (s->nnames + 1) * sizeof(*ids))))
@@ -267,7 +313,7 @@ static int read_side(const char *path, struct side *s, struct ioa_buf *err)
 			rc = ioa_logr_read_region(&r, i, &raw);
 			if (!rc && type == IOA_REGION_JOB)
 				rc = ioa_logr_each_job_entry(&r, &raw, on_job, s);
-			else if (!rc && type == IOA_REGION_NAMES && s->kernel)
+			else if (!rc && type == IOA_REGION_NAMES)
 				rc = ioa_logr_each_name(&r, &raw, on_name, s);
 			else if (!rc && pass == 1)
 				rc = ioa_logr_each_record(&r, i, &raw, on_record, s);
@@ -398,6 +444,77 @@ static const char *in_path(const char *name, char *buf, size_t len)
 		p = colon ? colon + 1 : NULL;
 	}
 	return NULL;
+}
+
+/*
+ * The MPI the kernel is built and run with: MPICC and o->mpiexec, else
+ * MPICH's (mpicc.mpich, mpiexec.mpich); Open MPI's when the launcher is
+ * (its name, or what it links to, says openmpi, orterun or prterun).
+ */
+struct mpi_tools {
+	char mpicc[PATH_MAX], mpiexec[PATH_MAX];
+	int openmpi;
+};
+
+static void mpi_tools(const struct kvalidate_options *o, struct mpi_tools *t)
+{
+	char buf[PATH_MAX], real[PATH_MAX];
+	const char *base;
+
+	snprintf(t->mpiexec, sizeof(t->mpiexec), "%s",
+		 o->mpiexec				      ? o->mpiexec
+		 : in_path("mpiexec.mpich", buf, sizeof(buf)) ? buf
+							      : "mpiexec");
+	if (!strchr(t->mpiexec, '/') && in_path(t->mpiexec, buf, sizeof(buf)))
+		snprintf(real, sizeof(real), "%s", buf);
+	else
+		snprintf(real, sizeof(real), "%s", t->mpiexec);
+	t->openmpi = strstr(t->mpiexec, "openmpi") != NULL;
+	if (realpath(real, buf)) {
+		base = strrchr(buf, '/') ? strrchr(buf, '/') + 1 : buf;
+		t->openmpi |= strstr(base, "openmpi") || strstr(base, "orterun") ||
+			      strstr(base, "prterun");
+	}
+	snprintf(t->mpicc, sizeof(t->mpicc), "%s",
+		 getenv("MPICC") ? getenv("MPICC")
+		 : in_path(t->openmpi ? "mpicc.openmpi" : "mpicc.mpich", buf, sizeof(buf))
+			 ? buf
+			 : "mpicc");
+}
+
+/*
+ * The launch of ranks processes into argv (room for 12), with LD_PRELOAD
+ * and IOATLAS_LOGDIR set in them when preload is given: MPICH's -genv, or
+ * Open MPI's -x (with --oversubscribe, and --allow-run-as-root for root).
+ * Returns the arguments used.
+ */
+static int launch(char **argv, const struct mpi_tools *t, char *ranks, char *preload,
+		  char *preload_env, char *logs, char *logs_env)
+{
+	int n = 0;
+
+	argv[n++] = (char *)t->mpiexec;
+	if (t->openmpi) {
+		argv[n++] = "--oversubscribe";
+		if (!geteuid())
+			argv[n++] = "--allow-run-as-root";
+	}
+	argv[n++] = "-n";
+	argv[n++] = ranks;
+	if (preload && t->openmpi) {
+		argv[n++] = "-x";
+		argv[n++] = preload_env;
+		argv[n++] = "-x";
+		argv[n++] = logs_env;
+	} else if (preload) {
+		argv[n++] = "-genv";
+		argv[n++] = "LD_PRELOAD";
+		argv[n++] = preload;
+		argv[n++] = "-genv";
+		argv[n++] = "IOATLAS_LOGDIR";
+		argv[n++] = logs;
+	}
+	return n;
 }
 
 /* Under --bytes-scale: a counter compared exactly (0), as bytes (1), or not (2). */
@@ -609,9 +726,10 @@ int kvalidate(const char *dir, const char *log, const struct kvalidate_options *
 	struct kgen_options go = {0};
 	struct kgen_summary sum;
 	struct side job = {0}, kern = {.kernel = 1};
-	char mpicc[PATH_MAX], mpiexec[PATH_MAX], run_dir[PATH_MAX + 16], data[PATH_MAX + 16],
-		logs[PATH_MAX + 16], kernel[PATH_MAX + 16], ranks[16], make_arg[PATH_MAX + 8],
-		preload[PATH_MAX + 16], logdir[PATH_MAX + 48], buf[PATH_MAX], abs_dir[PATH_MAX];
+	struct mpi_tools t;
+	char run_dir[PATH_MAX + 16], data[PATH_MAX + 16], logs[PATH_MAX + 16],
+		kernel[PATH_MAX + 16], ranks[16], make_arg[PATH_MAX + 8], preload[PATH_MAX + 16],
+		logdir[PATH_MAX + 48], abs_dir[PATH_MAX];
 	FILE *null = fopen("/dev/null", "w");
 	double scale = o->bytes_scale > 0 ? o->bytes_scale : 1;
 	char scale_arg[32];
@@ -643,17 +761,11 @@ int kvalidate(const char *dir, const char *log, const struct kvalidate_options *
 			sum.calls_exact, sum.calls_total);
 	job.ids = kern.ids = sum.file_ids;
 	job.nids = kern.nids = sum.files;
-	rc = read_table(dir, &kern, err);
+	job.base = kern.base = calloc(sum.files + 1, sizeof(*job.base));
+	rc = job.base ? read_table(dir, &kern, err) : -ENOMEM;
 	rc = rc ? rc : read_side(log, &job, err);
-	snprintf(mpicc, sizeof(mpicc), "%s",
-		 getenv("MPICC")			    ? getenv("MPICC")
-		 : in_path("mpicc.mpich", buf, sizeof(buf)) ? buf
-							    : "mpicc");
-	snprintf(mpiexec, sizeof(mpiexec), "%s",
-		 o->mpiexec				      ? o->mpiexec
-		 : in_path("mpiexec.mpich", buf, sizeof(buf)) ? buf
-							      : "mpiexec");
-	snprintf(make_arg, sizeof(make_arg), "MPICC=%s", mpicc);
+	mpi_tools(o, &t);
+	snprintf(make_arg, sizeof(make_arg), "MPICC=%s", t.mpicc);
 	snprintf(run_dir, sizeof(run_dir), "%s/run", dir);
 	snprintf(data, sizeof(data), "%s/run/data", dir);
 	snprintf(logs, sizeof(logs), "%s/run/logs", dir);
@@ -667,7 +779,7 @@ int kvalidate(const char *dir, const char *log, const struct kvalidate_options *
 		char *make[] = {"make", "-s", "-B", "-C", (char *)dir, make_arg, NULL};
 		char *rm[] = {"rm", "-rf", run_dir, NULL};
 
-		fprintf(report, "building %s/kernel.c with %s\n", dir, mpicc);
+		fprintf(report, "building %s/kernel.c with %s\n", dir, t.mpicc);
 		rc = run(make, NULL, o->timeout, 0, report);
 		if (rc)
 			ioa_buf_addf(err, "the kernel does not build (make -C %s)", dir);
@@ -676,32 +788,33 @@ int kvalidate(const char *dir, const char *log, const struct kvalidate_options *
 			rc = -errno;
 	}
 	if (!rc) {
-		char *prep[] = {mpiexec,      "-n", ranks,	     kernel,	"--prepare",
-				"--data-dir", data, "--bytes-scale", scale_arg, NULL};
+		char *prep[24];
+		int n = launch(prep, &t, ranks, NULL, NULL, NULL, NULL);
 
+		prep[n++] = kernel;
+		prep[n++] = "--prepare";
+		prep[n++] = "--data-dir";
+		prep[n++] = data;
+		prep[n++] = "--bytes-scale";
+		prep[n++] = scale_arg;
+		prep[n] = NULL;
 		rc = run(prep, NULL, o->timeout, 0, report);
 		if (rc)
 			ioa_buf_addf(err, "the kernel's --prepare failed");
 	}
 	if (!rc) {
-		char *k[] = {mpiexec,
-			     "-n",
-			     ranks,
-			     "-genv",
-			     "LD_PRELOAD",
-			     (char *)o->runtime,
-			     "-genv",
-			     "IOATLAS_LOGDIR",
-			     logs,
-			     kernel,
-			     "--data-dir",
-			     data,
-			     "--mode",
-			     (char *)(o->mode ? o->mode : "causal"),
-			     "--bytes-scale",
-			     scale_arg,
-			     NULL};
+		char *k[32];
+		int n = launch(k, &t, ranks, (char *)o->runtime, preload, logs, logdir);
 		char *env[] = {logdir, NULL};
+
+		k[n++] = kernel;
+		k[n++] = "--data-dir";
+		k[n++] = data;
+		k[n++] = "--mode";
+		k[n++] = (char *)(o->mode ? o->mode : "causal");
+		k[n++] = "--bytes-scale";
+		k[n++] = scale_arg;
+		k[n] = NULL;
 
 		fprintf(report, "running it on %s ranks under %s%s%s\n", ranks, o->runtime,
 			scale != 1 ? ", its bytes scaled by " : "", scale != 1 ? scale_arg : "");
@@ -743,6 +856,9 @@ int kvalidate(const char *dir, const char *log, const struct kvalidate_options *
 	free(kern.r);
 	free(kern.name_id);
 	free(kern.name_file);
+	for (size_t i = 0; job.base && i < job.nids; i++)
+		free(job.base[i]);
+	free(job.base);
 	for (size_t i = 0; i < kern.ntable; i++)
 		free(kern.table[i]);
 	free(kern.table);
@@ -783,7 +899,7 @@ static double median(const double *v, int n)
 }
 
 /* One timed run in a fresh data folder: prepared, run, its seconds in *t. */
-static int whatif_run(const char *dir, const char *mpiexec, const char *ranks,
+static int whatif_run(const char *dir, const struct mpi_tools *tools, char *ranks,
 		      const struct kvalidate_options *o, char *const *change, FILE *report,
 		      double *t, struct ioa_buf *err)
 {
@@ -798,9 +914,7 @@ static int whatif_run(const char *dir, const char *mpiexec, const char *ranks,
 	rc = run(rm, NULL, 60, 0, report);
 	if (!rc && mkdir(data, 0755))
 		rc = -errno;
-	argv[n++] = (char *)mpiexec;
-	argv[n++] = "-n";
-	argv[n++] = (char *)ranks;
+	n = launch(argv, tools, ranks, NULL, NULL, NULL, NULL);
 	argv[n++] = kernel;
 	argv[n++] = "--data-dir";
 	argv[n++] = data;
@@ -834,8 +948,8 @@ int kvalidate_whatif(const char *dir, const struct kvalidate_options *o,
 		     const struct kvalidate_whatif *w, FILE *report,
 		     struct kvalidate_whatif_result *res, struct ioa_buf *err)
 {
-	char mpicc[PATH_MAX], mpiexec[PATH_MAX], make_arg[PATH_MAX + 8], buf[PATH_MAX], ranks[16],
-		wdir[PATH_MAX + 16], abs_dir[PATH_MAX];
+	struct mpi_tools t;
+	char make_arg[PATH_MAX + 8], ranks[16], wdir[PATH_MAX + 16], abs_dir[PATH_MAX];
 	unsigned nprocs;
 	int rc, i;
 
@@ -854,20 +968,13 @@ int kvalidate_whatif(const char *dir, const struct kvalidate_options *o,
 		return -EINVAL;
 	}
 	snprintf(ranks, sizeof(ranks), "%u", nprocs);
-	snprintf(mpicc, sizeof(mpicc), "%s",
-		 getenv("MPICC")			    ? getenv("MPICC")
-		 : in_path("mpicc.mpich", buf, sizeof(buf)) ? buf
-							    : "mpicc");
-	snprintf(mpiexec, sizeof(mpiexec), "%s",
-		 o->mpiexec				      ? o->mpiexec
-		 : in_path("mpiexec.mpich", buf, sizeof(buf)) ? buf
-							      : "mpiexec");
-	snprintf(make_arg, sizeof(make_arg), "MPICC=%s", mpicc);
+	mpi_tools(o, &t);
+	snprintf(make_arg, sizeof(make_arg), "MPICC=%s", t.mpicc);
 	snprintf(wdir, sizeof(wdir), "%s/whatif", dir);
 	{
 		char *make[] = {"make", "-s", "-B", "-C", (char *)dir, make_arg, NULL};
 
-		fprintf(report, "building %s/kernel.c with %s\n", dir, mpicc);
+		fprintf(report, "building %s/kernel.c with %s\n", dir, t.mpicc);
 		rc = run(make, NULL, o->timeout, 0, report);
 		if (rc) {
 			ioa_buf_addf(err, "the kernel does not build (make -C %s)", dir);
@@ -880,10 +987,9 @@ int kvalidate_whatif(const char *dir, const struct kvalidate_options *o,
 	}
 	/* Alternating, so that the machine's drift falls on both alike. */
 	for (i = 0, rc = 0; i < w->runs && !rc; i++) {
-		rc = whatif_run(dir, mpiexec, ranks, o, NULL, report, &res->base[i], err);
+		rc = whatif_run(dir, &t, ranks, o, NULL, report, &res->base[i], err);
 		rc = rc ? rc
-			: whatif_run(dir, mpiexec, ranks, o, w->change, report, &res->changed[i],
-				     err);
+			: whatif_run(dir, &t, ranks, o, w->change, report, &res->changed[i], err);
 		res->runs = rc ? i : i + 1;
 	}
 	if (rc)
