@@ -43,6 +43,7 @@ enum callkind {
 	K_FSEEK,
 	K_FFLUSH,
 	K_FTELL,
+	K_FILENO, /* a stream's descriptor asked: an open in POSIX's counters, as Darshan's */
 	K_MOPEN,
 	K_MCLOSE,
 	K_MSYNC,
@@ -161,6 +162,7 @@ static const struct call calls[] = {
 	{IOA_MOD_POSIX, "rmdir", K_RMDIR, NULL},
 	{IOA_MOD_POSIX, "mkdir", K_MKDIR, NULL},
 	{IOA_MOD_POSIX, "access", K_ACCESS, NULL},
+	{IOA_MOD_POSIX, "fileno", K_FILENO, NULL},
 	{IOA_MOD_POSIX, "ftruncate", K_FTRUNCATE, NULL},
 	{IOA_MOD_STDIO, "fopen", K_FOPEN, NULL},
 	{IOA_MOD_STDIO, "fopen64", K_FOPEN, NULL},
@@ -576,6 +578,9 @@ int kgen_emit_call(struct gfun *f, size_t k, const char *indent)
 		break;
 	case K_FTELL:
 		rc = ioa_buf_addf(b, "k_ftell(FILE_OF(%s));", F);
+		break;
+	case K_FILENO:
+		rc = ioa_buf_addf(b, "k_fileno(FILE_OF(%s));", F);
 		break;
 	case K_MOPEN: {
 		uint32_t r = f->ranks[0];

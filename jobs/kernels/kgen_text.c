@@ -136,6 +136,8 @@ const char *const kgen_prologue[] = {
 	"\t\tfseeko(fps[f], (off_t)ks(o), SEEK_SET);\n}\n"
 	"static inline void k_fflush(int f)\n{\n\tif (FP(f))\n\t\tfflush(fps[f]);\n}\n"
 	"static inline void k_ftell(int f)\n{\n\tif (FP(f) && ftell(fps[f]) < 0)\n\t\treturn;\n}\n"
+	"static inline void k_fileno(int f)\n{\n\tif (FP(f) && fileno(fps[f]) < "
+	"0)\n\t\treturn;\n}\n"
 	"static MPI_Comm k_comm_of(int64_t comm, int f);\n"
 	"/* \"key=value;...\" into info. */\n"
 	"static void k_info(MPI_Info info, const char *hints)\n{\n"

@@ -62,7 +62,9 @@
  *	                               DIR/missing.in, which is not there (the call
  *	                               fails), and appends a 1 KiB record to
  *	                               DIR/there.log, which must be there before the
- *	                               job (opened without O_CREAT)
+ *	                               job (opened without O_CREAT); each rank asks its
+ *	                               scratch stream's descriptor (fileno: an open in
+ *	                               POSIX's counters)
  *
  *	kernel-shapes MODE DIR SCALE [sync]
  *	                               the same SCALE times over (checkpoints, rounds,
@@ -404,7 +406,7 @@ static int stdio_scratch(const char *dir)
 			return 1;
 	}
 	snprintf(path, sizeof(path), "%s/scr.%d", dir, rank);
-	if (!(f = fopen(path, "w+")))
+	if (!(f = fopen(path, "w+")) || fileno(f) < 0)
 		return 1;
 	for (i = 0; i < 8 && !rc; i++)
 		rc = (where[i] = ftell(f)) < 0 || fwrite(buf, 1, 4 * KIB, f) != 4 * KIB;

@@ -107,6 +107,7 @@ is "$(grep -c 'not replayed' "$TEST_TMP/k-gather/kernel.c")" 0 \
 	"gather: no call left out (MPI_Init the kernel makes itself)"
 in_kernel stdio 'k_ftell\(FILE_OF\([^;]+\)\); /\* ftell' "ftell replayed (a seek to STDIO's counters)"
 in_kernel stdio 'k_remove\(FILE_OF\([^;]+\)\); /\* remove' "remove replayed"
+in_kernel stdio 'k_fileno\(FILE_OF\([^;]+\)\); /\* fileno' "fileno replayed (an open in POSIX's counters)"
 is "$(grep -c 'not replayed' "$TEST_TMP/k-stdio/kernel.c")" 0 "stdio: no call left out"
 # A failed fopen of a missing input fails again; a file the job found there is made first.
 in_kernel stdio 'k_fopen\(FILE_OF\([^;]+\), 0\); /\* fopen' "the failed fopen replayed as one (no create)"
