@@ -434,7 +434,7 @@ static int whatif(int argc, char **argv)
 	struct kvalidate_whatif_result r;
 	struct ioa_buf err = IOA_BUF_INIT(IOA_LOG_LINE_MAX), what = IOA_BUF_INIT(256);
 	const char *job = NULL, *finding = NULL;
-	char *change[2 * 16 + 1];
+	char *change[2 * 16 + 1], digits[16][24];
 	int c, n = 0, json = 0, rc, i;
 	double diff;
 	static const struct option longs[] = {
@@ -486,12 +486,8 @@ static int whatif(int argc, char **argv)
 			change[n++] = (char *)key;
 			change[n++] = optarg;
 			if (c != 'H') { /* the kernel reads bytes, in digits */
-				char *digits = malloc(24);
-
-				if (!digits)
-					return 1;
-				snprintf(digits, 24, "%" PRIu64, v);
-				change[n - 1] = digits;
+				snprintf(digits[n / 2 - 1], sizeof(digits[0]), "%" PRIu64, v);
+				change[n - 1] = digits[n / 2 - 1];
 			}
 		} else if (c == 'n') {
 			if (ioa_parse_int(optarg, 1, KVALIDATE_WHATIF_RUNS, &w.runs)) {
@@ -569,9 +565,6 @@ static int whatif(int argc, char **argv)
 					  : "the same");
 		}
 	}
-	for (i = 1; i < n; i += 2)
-		if (strcmp(change[i - 1], "--hint"))
-			free(change[i]);
 	ioa_buf_release(&what);
 	ioa_buf_release(&err);
 	return rc ? 1 : 0;

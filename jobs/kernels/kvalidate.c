@@ -905,7 +905,7 @@ static int whatif_run(const char *dir, const struct mpi_tools *tools, char *rank
 {
 	char data[PATH_MAX + 16], kernel[PATH_MAX + 16], tfile[PATH_MAX + 16], *argv[48];
 	char *rm[] = {"rm", "-rf", data, NULL};
-	int n = 0, rc;
+	int n, rc;
 	FILE *f;
 
 	snprintf(data, sizeof(data), "%s/whatif/data", dir);
