@@ -295,8 +295,11 @@ void rt_posix_open(const char *op, int dirfd, const char *path, int flags, mode_
 	struct rt_record *rec = unnamed ? fd_path_record(fd) : path_record(dirfd, path);
 	struct rt_desc *d;
 
-	if (!rec)
+	if (!rec) {
+		/* The number may still name a file recorded before, closed unseen. */
+		desc_unref(fd);
 		return;
+	}
 	created |= unnamed;
 	if (fd < 0) {
 		rt_record_failure(rec, IOA_MOD_POSIX, op, err);
@@ -337,6 +340,13 @@ void rt_posix_open(const char *op, int dirfd, const char *path, int flags, mode_
 		d->append = (flags & O_APPEND) != 0;
 		desc_attach(fd, d);
 	}
+}
+
+void rt_posix_fd_gone(int fd)
+{
+	rt_lock();
+	desc_unref(fd);
+	rt_unlock();
 }
 
 struct rt_record *rt_posix_close_begin(int fd)
@@ -610,8 +620,12 @@ void rt_posix_dup(const char *op, int oldfd, int newfd, int err, double t0, doub
 {
 	struct rt_desc *d = desc_of(oldfd);
 
-	if (!d)
+	if (!d) {
+		/* dup2 onto a recorded descriptor closes it, for a file not recorded. */
+		if (newfd != oldfd)
+			desc_unref(newfd);
 		return;
+	}
 	if (newfd < 0) {
 		rt_record_failure(d->rec, IOA_MOD_POSIX, op, err);
 		rt_trace_io(op, IOA_MOD_POSIX, d->rec, IOA_TR_FAILED, 0, 0, 0, err, t0, t1);

@@ -107,4 +107,13 @@ int rt_path_is_dir(const char *path);
 /* The record an open descriptor refers to, or NULL. */
 struct rt_record *rt_posix_fd_record(int fd);
 
+/*
+ * Forgets descriptor fd: closed where the POSIX layer does not see it (a
+ * stream's fclose closes the descriptor fileno or fdopen made known), or
+ * handed out anew for a file not recorded.  A descriptor number is reused:
+ * what the program does with the next one is not the old file's.  Takes
+ * the runtime's lock.
+ */
+void rt_posix_fd_gone(int fd);
+
 #endif

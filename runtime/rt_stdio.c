@@ -193,6 +193,8 @@ struct rt_record *rt_stdio_close_begin(FILE *stream)
 	struct rt_stream *s;
 	struct rt_record *rec = NULL;
 
+	/* The stream's descriptor goes with it, without a close the POSIX layer sees. */
+	rt_posix_fd_gone(stream ? fileno(stream) : -1);
 	rt_lock();
 	s = stream_find(stream);
 	if (s) {

@@ -291,6 +291,9 @@ static int rt_resolve(const char *name, void *slot)
 #define RT_OPEN_POSITION(stream, mode_e) \
 	int64_t position = (stream) && (mode_e) && (mode_e)[0] == 'a' ? (int64_t)ftello(stream) : 0
 
+/* A stream opened anew has a descriptor anew: the number's past is forgotten. */
+#define RT_NEW_STREAM(stream) rt_posix_fd_gone((stream) ? fileno(stream) : -1)
+
 /*
  * Whether fopen created its file, learned as open's is (RT_OPEN_CALL): a
  * mode that may create ("w", "a") is first tried with "x" added, through
@@ -322,7 +325,8 @@ static int rt_resolve(const char *name, void *slot)
 	RT_WRAP_FULL(ret, name, args, rt_begin_own(RT_LAYER),                                \
 		     how = rt_stdio_create_mode(mode_e, excl, sizeof(excl)),                 \
 		     RT_FOPEN_CALL(RT_REAL(name)(path_e, excl), RT_REAL(name) args, path_e), \
-		     RT_OPEN_POSITION(r, mode_e),                                            \
+		     RT_OPEN_POSITION(r, mode_e);                                            \
+		     RT_NEW_STREAM(r),                                                       \
 		     rt_stdio_open(#name, path_e, mode_e, created, r, position, err, t0, t1))
 
 /*
@@ -338,8 +342,8 @@ static int rt_resolve(const char *name, void *slot)
 		     RT_KEEP_ERRNO(closing = rt_stdio_close_begin(stream_e);                      \
 				   how = rt_stdio_create_mode(mode_e, NULL, 0);                   \
 				   missing = how == RT_FMODE_CREATES && rt_path_missing(path_e)), \
-		     r = RT_REAL(name) args, RT_OPEN_POSITION(r, mode_e),                         \
-		     rt_stdio_close(#name, closing, 0, 0, t0, t0);                                \
+		     r = RT_REAL(name) args, RT_OPEN_POSITION(r, mode_e);                         \
+		     RT_NEW_STREAM(r), rt_stdio_close(#name, closing, 0, 0, t0, t0);              \
 		     rt_stdio_open(#name, path_e, mode_e, r && (how == RT_FMODE_EXCL || missing), \
 				   r, position, err, t0, t1))
 
@@ -347,6 +351,7 @@ static int rt_resolve(const char *name, void *slot)
 #define RT_BODY_TMPFILE(ret, name, args, stream_e)                                               \
 	char tmp_name[PATH_MAX];                                                                 \
 	RT_WRAP_FULL(ret, name, args, rt_begin_own(RT_LAYER), (void)0, r = RT_REAL(name) args,   \
+		     RT_NEW_STREAM(stream_e);                                                    \
 		     size_t tmp_len =                                                            \
 			     stream_e ? rt_fd_path(fileno(stream_e), tmp_name, sizeof(tmp_name)) \
 				      : 0,                                                       \

@@ -8,7 +8,7 @@ ops="$IOA_BUILD_DIR/tests/workloads/posix-ops"
 work="$TEST_TMP/work"
 mkdir -p "$work"
 
-plan 50
+plan 54
 
 # --- basic: writes, a rewrite in place, strided reads, stats, a temporary file
 logs=$(ioa_logdir)
@@ -94,6 +94,18 @@ is "$(v POSIX_WRITES):$(v POSIX_BYTES_WRITTEN)" 3:407 "writev, pwritev and a wri
 is "$(v POSIX_MAX_BYTE_WRITTEN)" 1099 "pwritev's offset counts"
 is "$(v POSIX_DUPS):$(v POSIX_OPENS)" 1:2 "dup counts as a dup and an open"
 is "$(v POSIX_OVERWRITES)" 0 "adjacent writes are no rewrite"
+
+# --- a descriptor's number closed unseen (a stream's fclose; a raw system call) and
+# reused for what is not recorded (a pipe, /proc): nothing done on it is the file's
+logs=$(ioa_logdir)
+ok "the reuse pattern runs unchanged (each number is taken again)" \
+	ioa_preload "$logs" "$ops" reuse "$work"
+log=$(ioa_only_log "$logs")
+for f in r1 r2 r3; do
+	r() { ioa_counter "$log" POSIX 0 "$work/$f" "$1"; }
+	is "$(r POSIX_OPENS):$(r POSIX_READS):$(r POSIX_WRITES):$(r POSIX_BYTES_READ)" 1:0:0:0 \
+		"$f: opened once, no read or write of what took its number after"
+done
 
 # --- errno and results untouched
 logs=$(ioa_logdir)

@@ -37,6 +37,13 @@
  *	                         opened O_APPEND again: 2 x 1000; a second O_APPEND
  *	                         descriptor writes 100, then the first 100 more: every
  *	                         write lands at the end (0, 1000, 2000, 3000, 3100)
+ *	posix-ops reuse DIR      descriptor numbers closed where the POSIX layer does
+ *	                         not see it, then reused: fopen DIR/r1 "w", fileno,
+ *	                         fclose; open DIR/r2, fdopen, fclose; open DIR/r3,
+ *	                         close it by syscall; after each, the number is
+ *	                         taken again (a pipe, a pipe, /proc/self/stat) and
+ *	                         100 bytes written to and read from it: DIR/r1, r2
+ *	                         and r3 are read and written nothing
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -50,6 +57,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
@@ -524,6 +532,32 @@ static void errno_kept(void)
 	CHECK(unlink(in_dir("e")) == 0);
 }
 
+/* Takes number fd again with a pipe (not a file the runtime records), 100 bytes through it. */
+static void pipe_on(int fd)
+{
+	int p[2];
+
+	CHECK(pipe(p) == 0 && p[0] == fd);
+	CHECK(write(p[1], block, 100) == 100 && read(p[0], block, 100) == 100);
+	CHECK(close(p[0]) == 0 && close(p[1]) == 0);
+}
+
+static void reuse(void)
+{
+	FILE *f = fopen(in_dir("r1"), "w");
+	int fd;
+
+	CHECK(f && (fd = fileno(f)) >= 0 && fclose(f) == 0);
+	pipe_on(fd);
+	CHECK((fd = open(in_dir("r2"), O_RDWR | O_CREAT, 0644)) >= 0);
+	CHECK((f = fdopen(fd, "r+")) && fclose(f) == 0);
+	pipe_on(fd);
+	CHECK((fd = open(in_dir("r3"), O_RDWR | O_CREAT, 0644)) >= 0);
+	CHECK(syscall(SYS_close, fd) == 0);
+	CHECK(open("/proc/self/stat", O_RDONLY) == fd && read(fd, block, 100) == 100);
+	CHECK(close(fd) == 0);
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 2 ? argv[1] : "";
@@ -555,10 +589,12 @@ int main(int argc, char **argv)
 		every_call();
 	else if (!strcmp(mode, "append"))
 		append();
+	else if (!strcmp(mode, "reuse"))
+		reuse();
 	else {
 		fprintf(stderr,
 			"usage: posix-ops basic|failures|vectors|stdio|threads|fork|many|errno|"
-			"append DIR [N]\n");
+			"append|reuse DIR [N]\n");
 		return 2;
 	}
 	return 0;
