@@ -75,9 +75,11 @@ static int h5_record(struct gen *g, const struct ioa_log_record *rec)
 }
 
 /*
- * Files read or written but not created by the job: they were there before
- * it, so the kernel's --prepare makes them, of the size its reads need (an
- * output that was there, written only, empty).  A file is made by the job
+ * Files read, written, opened or looked at (a stat that found it) but not
+ * created by the job: they were there before it, so the kernel's --prepare
+ * makes them, of the size its reads need (an output that was there, written
+ * only, empty; a path only looked at, an empty file: a stat finds it as it
+ * found the job's, a folder or not).  A file is made by the job
  * when any of its records says so (MPI-IO's records do not: the POSIX open
  * under it does).
  */
@@ -85,7 +87,7 @@ static int h5_record(struct gen *g, const struct ioa_log_record *rec)
 static int on_record(const struct ioa_log_record *rec, void *arg)
 {
 	struct gen *g = arg;
-	int64_t read, last, written;
+	int64_t read, last, written, seen = 0;
 	uint64_t *ids;
 	int64_t *sizes;
 
@@ -95,10 +97,12 @@ static int on_record(const struct ioa_log_record *rec, void *arg)
 		read = rec->counters[POSIX_BYTES_READ];
 		last = rec->counters[POSIX_MAX_BYTE_READ];
 		written = rec->counters[POSIX_BYTES_WRITTEN];
+		seen = rec->counters[POSIX_OPENS] + rec->counters[POSIX_STATS];
 	} else if (rec->module == IOA_MOD_STDIO) {
 		read = rec->counters[STDIO_BYTES_READ];
 		last = rec->counters[STDIO_MAX_BYTE_READ];
 		written = rec->counters[STDIO_BYTES_WRITTEN];
+		seen = rec->counters[STDIO_OPENS];
 	} else if (rec->module == IOA_MOD_MPIIO) {
 		read = rec->counters[MPIIO_BYTES_READ];
 		last = 0;
@@ -106,7 +110,7 @@ static int on_record(const struct ioa_log_record *rec, void *arg)
 	} else {
 		return 0; /* HDF5, PnetCDF: their files' POSIX or MPI-IO records say it */
 	}
-	if (read <= 0 && written <= 0 && !(rec->flags & IOA_REC_CREATED))
+	if (read <= 0 && written <= 0 && seen <= 0 && !(rec->flags & IOA_REC_CREATED))
 		return 0;
 	if (!(ids = realloc(g->input_id, (g->ninputs + 1) * sizeof(*ids))))
 		return -ENOMEM;
@@ -514,6 +518,11 @@ int kgen_log(const char *path, const struct kgen_options *o, FILE *out, struct k
 			kgen_put(&g, "\"%s\";\n", g.tied);
 		else
 			kgen_put(&g, "NULL;\n");
+		kgen_put(&g,
+			 "/* The job's compute before its first call (a rank's mean): an "
+			 "interpreter starting. */\n"
+			 "static const double start_gap = %.6f;\n",
+			 g.start_n ? g.start_sum / g.start_n : 0);
 		emit_names(&g);
 		emit_files(&g);
 		for (i = 0; kgen_prologue[i]; i++)

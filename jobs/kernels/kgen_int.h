@@ -78,6 +78,9 @@ struct gen {
 	size_t nnames;
 	/* why the kernel's numbers hold for its rank count only (NULL: any count) */
 	const char *tied;
+	/* the ranks' compute before their first call (their traces' start), summed */
+	double start_sum;
+	uint32_t start_n;
 	/* the file tables written so far (their rows and dimensions), for parts to share */
 	char **ftab;
 	size_t nftab;

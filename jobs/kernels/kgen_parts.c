@@ -263,7 +263,7 @@ static int describe_loop(struct gfun *f, size_t k, const char *indent)
 	return rc;
 }
 
-/* Compute left by calls not replayed at the end of a loop body or function. */
+/* Compute left by calls not replayed: before a loop, at the end of a loop body or function. */
 static int emit_carry(struct gfun *f, const char *indent)
 {
 	double gap = f->carry;
@@ -341,6 +341,9 @@ static int walk_shape(struct gen *g, const struct ioa_trace_group *grp, struct s
 		if (!rc) {
 			g->sum->calls_exact += (uint64_t)sh->tr[i].header[IOA_TRH_EVENTS_TRACED];
 			g->sum->calls_total += (uint64_t)sh->tr[i].header[IOA_TRH_EVENTS_TOTAL];
+			g->start_sum += (double)sh->tr[i].header[IOA_TRH_START_TICKS] *
+					grp->ns_per_tick * 1e-9;
+			g->start_n++;
 		}
 		if (rc == -EINVAL) /* a malformed tree, not ranks that differ */
 			rc = -EBADMSG;
@@ -514,8 +517,13 @@ static int emit_part(struct gen *g, unsigned id, struct shape *const *sh, const 
 		memset(indent, '\t', sizeof(indent));
 		indent[d + 1 < sizeof(indent) ? d + 1 : sizeof(indent) - 1] = '\0';
 		if (n->kind == 0) {
+			/*
+			 * Compute left by calls not replayed before the loop is spent once,
+			 * before it (in its body it would be spent on every pass).
+			 */
+			rc = emit_carry(&f, indent + 1);
 			/* Phases and their steps; deeper loops say what they are themselves. */
-			rc = n->depth <= 1 ? describe_loop(&f, k, indent) : 0;
+			rc = rc ? rc : n->depth <= 1 ? describe_loop(&f, k, indent) : 0;
 			rc = rc ? rc
 				: ioa_buf_addf(&f.body,
 					       "%sfor (i%u = 0; i%u < %" PRIu64 "; i%u++) {\n",
