@@ -127,8 +127,8 @@ is "$(find "$TEST_TMP/k-stdio/again" -type f -printf '%s\n' | sort -n)" "0
 # 200 ms before MPI_Init, after the kernel's MPI_Init, once: not on each pass of the loop of
 # stats that comes first (3 times 200 ms).
 err=$(sed -n 's/^replay time: .* error \([-+][0-9.]*\)%$/\1/p' "$TEST_TMP/validate-stdio.out")
-ok "stdio: the kernel takes the job's time, within 20% (error ${err:-none}%)" \
-	awk -v e="${err:-999}" 'BEGIN { exit !(e > -20 && e < 20) }' 
+ok "stdio: the kernel takes the job's time, within 30% (error ${err:-none}%)" \
+	awk -v e="${err:-999}" 'BEGIN { exit !(e > -30 && e < 30) }' 
 in_kernel view3d 'k_view_type\(2, 8, 3\);' "the file view's filetype, a 3-D subarray of 8-byte elements"
 in_kernel view3d 'k_view_dim\(16, 8, \(0 \+ 8 \* \(R / 2\)\)\);' \
 	"each rank's start in it found from its block"

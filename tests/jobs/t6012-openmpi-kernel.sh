@@ -7,6 +7,13 @@
 # kernel's MPI_File_open makes them after its own names, and validation
 # pairs them with the job's.  Every counter of every layer is the job's.
 # The what-if replay runs on Open MPI too.
+#
+# Then the same job through mpi4py (Debian's python3-mpi4py, built with Open
+# MPI), which nobody here wrote the I/O of: Python looks for its library
+# folders, reads its script on a descriptor it asks its stream for (fileno,
+# fstat, lseek, read), reads mpi4py's bytecode on the number the script's
+# stream had, and computes 40-odd ms before its first call.  Its kernel gives
+# every counter of every layer, and its time within 10% (2 ranks, 2 cores).
 . "$IOA_SOURCE_DIR/tests/lib/test-lib.sh"
 . "$IOA_SOURCE_DIR/tests/lib/runtime-lib.sh"
 require_mpi
@@ -41,4 +48,33 @@ like "$out" "MPI-IO +4 +4 +16384 +16384" "MPI-IO: the job's 4 calls and 16 KiB, 
 ok "what-if on Open MPI" run_timeout 300 "$kernel" what-if "$TEST_TMP/k" --mpiexec mpiexec.openmpi \
 	--hint cb_nodes=1 --runs 1 --mode fast
 like "$(cat "$TEST_TMP/last.out")" "--hint cb_nodes=1 +[0-9.]+" "times the kernel with the hint"
+
+python=/usr/bin/python3
+"$python" -c 'import mpi4py' 2>/dev/null || { ok "mpi4py for $python (python3-mpi4py)" false; done_testing; exit; }
+logs=$(ioa_logdir)
+ok "the mpi4py job runs on Open MPI under the runtime" \
+	ioa_ompi_preload "$logs" 2 120 "$python" "$IOA_SOURCE_DIR/tests/workloads/mpi-io-abi.py" \
+	"$TEST_TMP/data/py.dat"
+log=$(ioa_only_log "$logs")
+script="$IOA_SOURCE_DIR/tests/workloads/mpi-io-abi.py"
+# Ground truth: what the ranks read of their script, by strace of the same job without the
+# runtime (-yy names the file of each descriptor read).
+mkdir -p "$TEST_TMP/py.strace"
+ompi_run 2 120 strace -ff -yy -s 0 -e trace=read,pread64,readv -o "$TEST_TMP/py.strace/t" \
+	"$python" "$script" "$TEST_TMP/data/py2.dat" >/dev/null
+truth=$(cat "$TEST_TMP"/py.strace/t.* | awk -v p="<$script>" \
+	'/^(read|pread64|readv)\(/ && index($0, p) && $NF > 0 { bytes += $NF } END { print bytes + 0 }')
+# The system calls include those stdio made for Python's stream (STDIO's bytes, not POSIX's).
+posix_read=$(ioa_counter "$log" POSIX -1 "$script" POSIX_BYTES_READ)
+ok "POSIX read of the script no more than the system read of it ($posix_read <= $truth; not mpi4py's bytecode)" \
+	test "${posix_read:-0}" -gt 0 -a "${posix_read:-0}" -le "$truth"
+ok "its kernel is generated" "$kernel" gen "$log" -o "$TEST_TMP/kpy"
+ok "built, run and validated on Open MPI" run_timeout 300 "$kernel" validate "$TEST_TMP/kpy" "$log" \
+	--runtime "$runtime" --mpiexec mpiexec.openmpi
+out=$(cat "$TEST_TMP/last.out")
+like "$out" "counters compared: identical" "mpi4py: every counter of every layer the job's"
+like "$out" "MPI-IO +4 +4 +16384 +16384" "mpi4py: MPI-IO's 4 calls and 16 KiB"
+err=$(printf '%s\n' "$out" | sed -n 's/^replay time: .* error \([-+][0-9.]*\)%$/\1/p')
+ok "mpi4py: the kernel takes the job's time within 10% (error ${err:-none}%)" \
+	awk -v e="${err:-999}" 'BEGIN { exit !(e > -10 && e < 10) }'
 done_testing
