@@ -133,16 +133,18 @@ void rt_stdio_open(const char *op, const char *path, const char *mode, int creat
 	char abs[PATH_MAX];
 	size_t len = rt_abs_path(AT_FDCWD, path, abs, sizeof(abs));
 	struct rt_record *rec, *posix;
+	/* The trace's aux: 0x1 to append ("a"), 0x2 emptied ("w"), 0x4 neither ("r"). */
+	int64_t how = !mode ? 0 : mode[0] == 'a' ? 1 : mode[0] == 'w' ? 2 : mode[0] == 'r' ? 4 : 0;
 
 	if (!len || !rt_config_path_recorded(&rt.config, abs))
 		return;
 	rec = rt_record_get(IOA_MOD_STDIO, abs, len);
 	if (!stream) {
 		rt_record_failure(rec, IOA_MOD_STDIO, op, err);
-		rt_trace_io(op, IOA_MOD_STDIO, rec, IOA_TR_FAILED, 0, 0, 0, err, t0, t1);
+		rt_trace_io(op, IOA_MOD_STDIO, rec, IOA_TR_FAILED, 0, 0, how, err, t0, t1);
 		return;
 	}
-	rt_trace_io(op, IOA_MOD_STDIO, rec, created ? IOA_TR_CREATE : 0, 0, 0, 0, 0, t0, t1);
+	rt_trace_io(op, IOA_MOD_STDIO, rec, created ? IOA_TR_CREATE : 0, 0, 0, how, 0, t0, t1);
 	opened(rec, stream, offset, STDIO_OPENS, t0, t1);
 	rec->flags &= ~IOA_REC_REMOVED;
 	if (created)

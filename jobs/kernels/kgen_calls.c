@@ -73,6 +73,7 @@ enum callkind {
 	K_WAITALL,
 	K_COMM_SPLIT,
 	K_COMM_DUP,
+	K_COMM_CREATE,
 	K_VIEW_TYPE,
 	K_VIEW_DIM,
 	K_MSETVIEW,
@@ -243,6 +244,8 @@ static const struct call calls[] = {
 	{IOA_TRACE_MPI, "Testall", K_WAITALL, NULL},
 	{IOA_TRACE_MPI, "Comm_split", K_COMM_SPLIT, NULL},
 	{IOA_TRACE_MPI, "Comm_dup", K_COMM_DUP, NULL},
+	/* Its members are the ranks it gave a communicator to (the others got MPI_COMM_NULL). */
+	{IOA_TRACE_MPI, "Comm_create", K_COMM_CREATE, NULL},
 	/* A file view: its filetype's shape as the runtime recorded it, then the view. */
 	{IOA_TRACE_MPI, "File_view_type", K_VIEW_TYPE, NULL},
 	{IOA_TRACE_MPI, "File_view_dim0", K_VIEW_DIM, NULL},
@@ -316,18 +319,6 @@ int kgen_literal(struct ioa_buf *b, const unsigned char *s, size_t len)
 			     ? ioa_buf_addf(b, "\\%03o", s[i])
 			     : ioa_buf_addf(b, "%c", s[i]);
 	return rc ? rc : ioa_buf_addstr(b, "\"");
-}
-
-/* The executions a call's lists hold (the same for the group's ranks: one shape). */
-static uint64_t list_len(const struct gfun *f, size_t k)
-{
-	uint64_t n = 1;
-	unsigned pos;
-
-	for (pos = 0; pos < IOA_TRACE_NVALUES; pos++)
-		if (f->w[0].n[k].model[pos].explicit_list && f->w[0].n[k].model[pos].n > n)
-			n = f->w[0].n[k].model[pos].n;
-	return n;
 }
 
 /*
@@ -557,9 +548,11 @@ int kgen_emit_call(struct gfun *f, size_t k, const char *indent)
 		rc = ioa_buf_addf(b, "k_ftruncate(FILE_OF(%s), %s);", F, L);
 		break;
 	case K_FOPEN:
-		/* One that failed fails again: the file is not made. */
-		rc = ioa_buf_addf(b, "k_fopen(FILE_OF(%s), %d);", F,
-				  !(n->sig->flags & IOA_TR_FAILED));
+		/* One that failed fails again: the file is not made.  aux: the job's mode. */
+		rc = kgen_number(f, k, 2, &aux);
+		rc = rc ? rc
+			: ioa_buf_addf(b, "k_fopen(FILE_OF(%s), %d, %s);", F,
+				       !(n->sig->flags & IOA_TR_FAILED), ioa_buf_str(&aux));
 		break;
 	case K_FCLOSE:
 		rc = ioa_buf_addf(b, "k_fclose(FILE_OF(%s));", F);
@@ -674,6 +667,9 @@ int kgen_emit_call(struct gfun *f, size_t k, const char *indent)
 	case K_COMM_DUP:
 		rc = ioa_buf_addf(b, "k_comm_dup(%s, %s);", F, ioa_buf_str(&aux));
 		break;
+	case K_COMM_CREATE:
+		rc = ioa_buf_addf(b, "k_comm_create(%s, %s);", F, ioa_buf_str(&aux));
+		break;
 	case K_VIEW_TYPE:
 	case K_VIEW_DIM:
 		rc = ioa_buf_addf(b, "k_view_%s(%s, %s, %s);", kind == K_VIEW_TYPE ? "type" : "dim",
@@ -721,7 +717,7 @@ int kgen_emit_call(struct gfun *f, size_t k, const char *indent)
 	rc = rc ? rc : ioa_buf_addf(b, " /* %s */\n", call->name);
 	if (!rc && listed)
 		rc = ioa_buf_addf(b, "%sX%u_%zu = (X%u_%zu + 1) %% %" PRIu64 ";\n", indent, f->id,
-				  k, f->id, k, list_len(f, k));
+				  k, f->id, k, kgen_list_len(f, k));
 out:
 	ioa_buf_release(&off);
 	ioa_buf_release(&len);

@@ -131,6 +131,8 @@ int kgen_literal(struct ioa_buf *b, const unsigned char *s, size_t len);
 /* kgen_rank.c */
 /* Value pos of node k over the part's ranks, as a C expression into out (tables to f->pre). */
 int kgen_number(struct gfun *f, size_t k, unsigned pos, struct ioa_buf *out);
+/* The executions node k's lists hold: its loops' passes, or a rank's longer list. */
+uint64_t kgen_list_len(const struct gfun *f, size_t k);
 
 /* kgen_text.c: the kernel's headers, helpers (HDF5's too; NULL-ended) and main(). */
 extern const char kgen_includes[];

@@ -175,6 +175,61 @@ static int64_t rank_coef(const int64_t *v, const uint32_t *ranks, uint32_t m)
 	return a;
 }
 
+/*
+ * The counts of the loops around node k (outermost first, at most
+ * IOA_TRACE_MAX_DEPTH), the same at every rank of the part (one shape);
+ * returns how many.
+ */
+static unsigned enclosing_loops(const struct gfun *f, size_t k, uint64_t *count)
+{
+	unsigned d = 0;
+	size_t j;
+
+	for (j = 0; j < k; j++)
+		if (f->w[0].n[j].kind == 0 && d < IOA_TRACE_MAX_DEPTH)
+			count[d++] = f->w[0].n[j].count;
+		else if (f->w[0].n[j].kind == 1 && d > 0)
+			d--;
+	return d;
+}
+
+uint64_t kgen_list_len(const struct gfun *f, size_t k)
+{
+	uint64_t count[IOA_TRACE_MAX_DEPTH], n = 1;
+	unsigned d = enclosing_loops(f, k, count), pos;
+	uint32_t i;
+
+	while (d > 0)
+		n *= count[--d];
+	for (i = 0; i < f->m; i++)
+		for (pos = 0; pos < IOA_TRACE_NVALUES; pos++)
+			if (f->w[i].n[k].model[pos].explicit_list && f->w[i].n[k].model[pos].n > n)
+				n = f->w[i].n[k].model[pos].n;
+	return n;
+}
+
+/*
+ * A model's value at execution j of node k (its loops' indices in row-major
+ * order, the innermost fastest): a rank whose value follows its loops, in a
+ * list beside ranks whose values do not.
+ */
+static int64_t value_at(const struct gfun *f, size_t k, const struct ioa_trace_model *m, uint64_t j)
+{
+	uint64_t count[IOA_TRACE_MAX_DEPTH], idx;
+	unsigned d = enclosing_loops(f, k, count), s;
+	int64_t v = m->base;
+
+	if (m->explicit_list)
+		return m->n ? m->list[j % m->n] : 0;
+	for (s = 0; s < d; s++) {
+		idx = j % count[d - 1 - s];
+		j /= count[d - 1 - s];
+		if (s < m->nstrides)
+			v += m->stride[s] * (int64_t)idx;
+	}
+	return v;
+}
+
 int kgen_number(struct gfun *f, size_t k, unsigned pos, struct ioa_buf *out)
 {
 	int64_t *v = malloc((f->m + 1) * sizeof(*v));
@@ -191,21 +246,20 @@ int kgen_number(struct gfun *f, size_t k, unsigned pos, struct ioa_buf *out)
 		    f->w[i].n[k].model[pos].nstrides != m0->nstrides)
 			break;
 	if (!rc && i < f->m) {
-		uint64_t n = 0, j;
+		/* Every rank's row holds every execution, a rank whose value is affine too. */
+		uint64_t n = kgen_list_len(f, k), j;
 
-		for (i = 0; i < f->m; i++)
-			n = f->w[i].n[k].model[pos].n > n ? f->w[i].n[k].model[pos].n : n;
 		f->g->tied = "a number is a list per rank";
 		rc = ioa_buf_addf(&f->pre, "static const int64_t l%u_%zu_%u[%u][%" PRIu64 "] = {",
-				  f->id, k, pos, f->m, n ? n : 1);
+				  f->id, k, pos, f->m, n);
 		for (i = 0; i < f->m && !rc; i++) {
 			const struct ioa_trace_model *mi = &f->w[i].n[k].model[pos];
 
 			rc = ioa_buf_addstr(&f->pre, i ? ",\n\t{" : "\n\t{");
-			for (j = 0; j < mi->n && !rc; j++)
+			for (j = 0; j < n && !rc; j++)
 				rc = ioa_buf_addf(&f->pre, "%s%" PRId64, j ? ", " : "",
-						  mi->explicit_list ? mi->list[j] : mi->base);
-			rc = rc ? rc : ioa_buf_addstr(&f->pre, mi->n ? "}" : "0}");
+						  value_at(f, k, mi, j));
+			rc = rc ? rc : ioa_buf_addstr(&f->pre, "}");
 		}
 		rc = rc ? rc : ioa_buf_addstr(&f->pre, "};\n");
 		rc = rc ? rc : ioa_buf_addf(out, "l%u_%zu_%u[G][X%u_%zu]", f->id, k, pos, f->id, k);

@@ -55,7 +55,9 @@
  *	kernel-shapes stdio DIR        a Fortran-style scratch file per rank, as NWChem
  *	                               keeps its integrals: DIR/scr.R written in 8 records
  *	                               of 4 KiB with fwrite, each record's place asked
- *	                               with ftell first; then 4 passes of 10 ms of
+ *	                               with ftell first (opened "w+"), closed and opened
+ *	                               "r+" to rewrite the third and fourth in place (ftell
+ *	                               between); then 4 passes of 10 ms of
  *	                               compute and reads of every other record (fseek,
  *	                               fread), a rewind and a read of the first; a
  *	                               remove at the end.  First, rank 0 fopens
@@ -69,6 +71,9 @@
  *	                               100 ms of compute, a stat of DIR/lib (a folder
  *	                               there before the job), 200 ms of compute, then
  *	                               MPI_Init, then 3 stats of DIR/lib
+ *
+ *	kernel-shapes lists DIR        3 writes into DIR/l.R: rank 0's of 4, 4 and 8 KiB,
+ *	                               the others' of 4 KiB each
  *
  *	kernel-shapes MODE DIR SCALE [sync]
  *	                               the same SCALE times over (checkpoints, rounds,
@@ -435,6 +440,11 @@ static int stdio_scratch(const char *dir)
 		return 1;
 	for (i = 0; i < 8 && !rc; i++)
 		rc = (where[i] = ftell(f)) < 0 || fwrite(buf, 1, 4 * KIB, f) != 4 * KIB;
+	/* Reopened to update records in place ("r+": no append, no emptying). */
+	if (rc || fclose(f) || !(f = fopen(path, "r+")) || fseek(f, where[2], SEEK_SET) ||
+	    fwrite(buf, 1, 4 * KIB, f) != 4 * KIB || ftell(f) != where[3] ||
+	    fwrite(buf, 1, 4 * KIB, f) != 4 * KIB)
+		return 1;
 	for (pass = 0; pass < 4 * scale && !rc; pass++) {
 		compute(0.01);
 		for (i = pass % 2; i < 8 && !rc; i += 2)
@@ -443,6 +453,22 @@ static int stdio_scratch(const char *dir)
 		rc = rc || fread(buf, 1, 4 * KIB, f) != 4 * KIB;
 	}
 	return fclose(f) || remove(path) || rc;
+}
+
+/* Rank 0's sizes follow no stride (a list); the other ranks' are one size (a constant). */
+static int lists(const char *dir)
+{
+	static const int kib[3] = {4, 4, 8};
+	char path[4096];
+	int fd, i;
+
+	snprintf(path, sizeof(path), "%s/l.%d", dir, rank);
+	if ((fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0644)) < 0)
+		return 1;
+	for (i = 0; i < 3; i++)
+		if (write(fd, buf, (size_t)(rank ? 4 : kib[i]) * KIB) != (rank ? 4 : kib[i]) * KIB)
+			return 1;
+	return close(fd) != 0;
 }
 
 static int fpp(const char *dir)
@@ -483,6 +509,7 @@ int main(int argc, char **argv)
 		{"self", self_opens},
 		{"gather", gather_steps},
 		{"stdio", stdio_scratch},
+		{"lists", lists},
 	};
 	size_t m;
 	int rc = 2;
