@@ -491,14 +491,15 @@ RT_HOT void rt_posix_seek(const char *op, int fd, int64_t ret, int err, double t
 }
 
 /* The record a successful call on fd counted on, or NULL. */
-static struct rt_record *fd_meta(const char *op, int fd, int counter, int failed, int err,
-				 double t0, double t1)
+/* length: the trace's (a truncate's new size; 0 for the other calls). */
+static struct rt_record *fd_meta(const char *op, int fd, int counter, int64_t length, int failed,
+				 int err, double t0, double t1)
 {
 	struct rt_desc *d = desc_of(fd);
 
 	if (!d)
 		return NULL;
-	rt_trace_io(op, IOA_MOD_POSIX, d->rec, failed ? IOA_TR_FAILED : 0, 0, 0, 0,
+	rt_trace_io(op, IOA_MOD_POSIX, d->rec, failed ? IOA_TR_FAILED : 0, 0, length, 0,
 		    failed ? err : 0, t0, t1);
 	if (failed) {
 		rt_record_failure(d->rec, IOA_MOD_POSIX, op, err);
@@ -516,12 +517,12 @@ static struct rt_record *fd_meta(const char *op, int fd, int counter, int failed
 void rt_posix_fd_meta(const char *op, int fd, int counter, int failed, int err, double t0,
 		      double t1)
 {
-	fd_meta(op, fd, counter, failed, err, t0, t1);
+	fd_meta(op, fd, counter, 0, failed, err, t0, t1);
 }
 
 /* The record a successful call on path counted on, or NULL. */
 static struct rt_record *path_meta(const char *op, int dirfd, const char *path, int counter,
-				   int failed, int err, double t0, double t1)
+				   int64_t length, int failed, int err, double t0, double t1)
 {
 	struct rt_record *rec = path_record(dirfd, path);
 
@@ -536,7 +537,7 @@ static struct rt_record *path_meta(const char *op, int dirfd, const char *path, 
 		    counter == POSIX_UNLINKS || counter == POSIX_RMDIRS ? IOA_TR_REMOVE
 		    : counter == POSIX_MKDIRS				? IOA_TR_CREATE
 									: 0,
-		    0, 0, 0, 0, t0, t1);
+		    0, length, 0, 0, t0, t1);
 	rec->counters[counter]++;
 	rt_add_time(&rec->fcounters[POSIX_F_META_TIME], &rec->meta_end, t0, t1);
 	if (counter == POSIX_UNLINKS || counter == POSIX_RMDIRS)
@@ -549,13 +550,13 @@ static struct rt_record *path_meta(const char *op, int dirfd, const char *path, 
 void rt_posix_path_meta(const char *op, int dirfd, const char *path, int counter, int failed,
 			int err, double t0, double t1)
 {
-	path_meta(op, dirfd, path, counter, failed, err, t0, t1);
+	path_meta(op, dirfd, path, counter, 0, failed, err, t0, t1);
 }
 
 void rt_posix_ftruncate(const char *op, int fd, int64_t length, int failed, int err, double t0,
 			double t1)
 {
-	struct rt_record *rec = fd_meta(op, fd, POSIX_TRUNCATES, failed, err, t0, t1);
+	struct rt_record *rec = fd_meta(op, fd, POSIX_TRUNCATES, length, failed, err, t0, t1);
 
 	if (rec)
 		rt_extents_cut(&rec->written, length);
@@ -564,7 +565,8 @@ void rt_posix_ftruncate(const char *op, int fd, int64_t length, int failed, int 
 void rt_posix_truncate(const char *op, const char *path, int64_t length, int failed, int err,
 		       double t0, double t1)
 {
-	struct rt_record *rec = path_meta(op, AT_FDCWD, path, POSIX_TRUNCATES, failed, err, t0, t1);
+	struct rt_record *rec =
+		path_meta(op, AT_FDCWD, path, POSIX_TRUNCATES, length, failed, err, t0, t1);
 
 	if (rec)
 		rt_extents_cut(&rec->written, length);
@@ -587,7 +589,7 @@ void rt_posix_mkdtemp(const char *op, const char *path, int err, double t0, doub
 		rt_record_failure(NULL, IOA_MOD_POSIX, op, err);
 		return;
 	}
-	path_meta(op, AT_FDCWD, path, POSIX_MKDIRS, 0, 0, t0, t1);
+	path_meta(op, AT_FDCWD, path, POSIX_MKDIRS, 0, 0, 0, t0, t1);
 }
 
 void rt_posix_fileno(const char *op, const char *name, int fd, double t0, double t1)

@@ -73,7 +73,8 @@
  *	                               MPI_Init, then 3 stats of DIR/lib
  *
  *	kernel-shapes lists DIR        3 writes into DIR/l.R: rank 0's of 4, 4 and 8 KiB,
- *	                               the others' of 4 KiB each
+ *	                               the others' of 4 KiB each; then ftruncate to 4 KiB
+ *	                               and a rewrite of those 4 KiB in place
  *
  *	kernel-shapes MODE DIR SCALE [sync]
  *	                               the same SCALE times over (checkpoints, rounds,
@@ -468,7 +469,8 @@ static int lists(const char *dir)
 	for (i = 0; i < 3; i++)
 		if (write(fd, buf, (size_t)(rank ? 4 : kib[i]) * KIB) != (rank ? 4 : kib[i]) * KIB)
 			return 1;
-	return close(fd) != 0;
+	/* Cut to its first 4 KiB, which are then rewritten in place (NWChem's runtime database). */
+	return ftruncate(fd, 4 * KIB) || pwrite(fd, buf, 4 * KIB, 0) != 4 * KIB || close(fd);
 }
 
 static int fpp(const char *dir)
