@@ -523,6 +523,12 @@ int kgen_log(const char *path, const struct kgen_options *o, FILE *out, struct k
 			 "interpreter starting. */\n"
 			 "static const double start_gap = %.6f;\n",
 			 g.start_n ? g.start_sum / g.start_n : 0);
+		/* Up to 1 GiB made first; a longer transfer gets its buffer when it comes. */
+		kgen_put(&g,
+			 "/* The longest transfer: its buffer is made (its pages touched) before "
+			 "the run. */\n"
+			 "static const int64_t max_transfer = %" PRId64 ";\n",
+			 g.max_transfer < (INT64_C(1) << 30) ? g.max_transfer : INT64_C(1) << 30);
 		emit_names(&g);
 		emit_files(&g);
 		for (i = 0; kgen_prologue[i]; i++)

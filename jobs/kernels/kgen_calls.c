@@ -452,6 +452,12 @@ int kgen_emit_call(struct gfun *f, size_t k, const char *indent)
 			  : ioa_buf_addf(b, "%s/* a call not replayed (%s) */\n", indent, layer);
 	}
 	f->g->sum->calls++;
+	if (n->sig->module == IOA_TRACE_MPI || (n->sig->flags & (IOA_TR_READ | IOA_TR_WRITE))) {
+		int64_t longest = kgen_max_value(f, k, 1);
+
+		if (longest > f->g->max_transfer)
+			f->g->max_transfer = longest;
+	}
 	carry = f->carry;
 	f->carry = 0;
 	rc = gap_order(f, k, gap, &order);

@@ -81,6 +81,8 @@ struct gen {
 	/* the ranks' compute before their first call (their traces' start), summed */
 	double start_sum;
 	uint32_t start_n;
+	/* the longest transfer (I/O or MPI bytes), the buffer made before the run */
+	int64_t max_transfer;
 	/* the file tables written so far (their rows and dimensions), for parts to share */
 	char **ftab;
 	size_t nftab;
@@ -133,6 +135,8 @@ int kgen_literal(struct ioa_buf *b, const unsigned char *s, size_t len);
 int kgen_number(struct gfun *f, size_t k, unsigned pos, struct ioa_buf *out);
 /* The executions node k's lists hold: its loops' passes, or a rank's longer list. */
 uint64_t kgen_list_len(const struct gfun *f, size_t k);
+/* The greatest value pos of node k takes at the part's ranks (0 at least). */
+int64_t kgen_max_value(const struct gfun *f, size_t k, unsigned pos);
 
 /* kgen_text.c: the kernel's headers, helpers (HDF5's too; NULL-ended) and main(). */
 extern const char kgen_includes[];

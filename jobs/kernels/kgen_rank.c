@@ -230,6 +230,30 @@ static int64_t value_at(const struct gfun *f, size_t k, const struct ioa_trace_m
 	return v;
 }
 
+int64_t kgen_max_value(const struct gfun *f, size_t k, unsigned pos)
+{
+	uint64_t count[IOA_TRACE_MAX_DEPTH], j;
+	unsigned d = enclosing_loops(f, k, count), s;
+	int64_t hi = 0, v;
+	uint32_t i;
+
+	for (i = 0; i < f->m; i++) {
+		const struct ioa_trace_model *m = &f->w[i].n[k].model[pos];
+
+		if (m->explicit_list) {
+			for (j = 0; j < m->n; j++)
+				hi = m->list[j] > hi ? m->list[j] : hi;
+			continue;
+		}
+		v = m->base;
+		for (s = 0; s < d && s < m->nstrides; s++)
+			if (m->stride[s] > 0 && count[d - 1 - s] > 1)
+				v += m->stride[s] * (int64_t)(count[d - 1 - s] - 1);
+		hi = v > hi ? v : hi;
+	}
+	return hi;
+}
+
 int kgen_number(struct gfun *f, size_t k, unsigned pos, struct ioa_buf *out)
 {
 	int64_t *v = malloc((f->m + 1) * sizeof(*v));
