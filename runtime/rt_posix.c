@@ -490,8 +490,10 @@ RT_HOT void rt_posix_seek(const char *op, int fd, int64_t ret, int err, double t
 	rt_add_time(&d->rec->fcounters[POSIX_F_META_TIME], &d->rec->meta_end, t0, t1);
 }
 
-/* The record a successful call on fd counted on, or NULL. */
-/* length: the trace's (a truncate's new size; 0 for the other calls). */
+/*
+ * The record a successful call on fd counted on, or NULL.  length: the
+ * trace's (a truncate's new size; 0 for the other calls).
+ */
 static struct rt_record *fd_meta(const char *op, int fd, int counter, int64_t length, int failed,
 				 int err, double t0, double t1)
 {

@@ -105,6 +105,8 @@ struct gfun {
 	int files_shared;  /* every rank's slots name the same kernel files: one row */
 	unsigned files_id; /* the table FILE_OF reads: files<files_id> */
 	double carry;	   /* gap of calls not replayed, for the next call */
+	/* the counts of the loops open at the node being written, by depth */
+	uint64_t loops[IOA_TRACE_MAX_DEPTH];
 };
 
 /* One function of the kernel: a run of items that the same ranks make together. */

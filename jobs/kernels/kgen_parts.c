@@ -522,6 +522,8 @@ static int emit_part(struct gen *g, unsigned id, struct shape *const *sh, const 
 			 * before it (in its body it would be spent on every pass).
 			 */
 			rc = emit_carry(&f, indent + 1);
+			if (n->depth < IOA_TRACE_MAX_DEPTH)
+				f.loops[n->depth] = n->count;
 			/* Phases and their steps; deeper loops say what they are themselves. */
 			rc = rc ? rc : n->depth <= 1 ? describe_loop(&f, k, indent) : 0;
 			rc = rc ? rc

@@ -176,20 +176,16 @@ static int64_t rank_coef(const int64_t *v, const uint32_t *ranks, uint32_t m)
 }
 
 /*
- * The counts of the loops around node k (outermost first, at most
- * IOA_TRACE_MAX_DEPTH), the same at every rank of the part (one shape);
- * returns how many.
+ * The counts of the loops around node k, the node being written (outermost
+ * first, at most IOA_TRACE_MAX_DEPTH), the same at every rank of the part
+ * (one shape); returns how many.
  */
 static unsigned enclosing_loops(const struct gfun *f, size_t k, uint64_t *count)
 {
-	unsigned d = 0;
-	size_t j;
+	unsigned d =
+		f->w[0].n[k].depth < IOA_TRACE_MAX_DEPTH ? f->w[0].n[k].depth : IOA_TRACE_MAX_DEPTH;
 
-	for (j = 0; j < k; j++)
-		if (f->w[0].n[j].kind == 0 && d < IOA_TRACE_MAX_DEPTH)
-			count[d++] = f->w[0].n[j].count;
-		else if (f->w[0].n[j].kind == 1 && d > 0)
-			d--;
+	memcpy(count, f->loops, d * sizeof(*count));
 	return d;
 }
 
@@ -209,19 +205,20 @@ uint64_t kgen_list_len(const struct gfun *f, size_t k)
 }
 
 /*
- * A model's value at execution j of node k (its loops' indices in row-major
- * order, the innermost fastest): a rank whose value follows its loops, in a
- * list beside ranks whose values do not.
+ * A model's value at execution j inside d loops of count[] passes (their
+ * indices in row-major order, the innermost fastest): a rank whose value
+ * follows its loops, in a list beside ranks whose values do not.
  */
-static int64_t value_at(const struct gfun *f, size_t k, const struct ioa_trace_model *m, uint64_t j)
+static int64_t value_at(const struct ioa_trace_model *m, const uint64_t *count, unsigned d,
+			uint64_t j)
 {
-	uint64_t count[IOA_TRACE_MAX_DEPTH], idx;
-	unsigned d = enclosing_loops(f, k, count), s;
+	uint64_t idx;
+	unsigned s;
 	int64_t v = m->base;
 
 	if (m->explicit_list)
 		return m->n ? m->list[j % m->n] : 0;
-	for (s = 0; s < d; s++) {
+	for (s = 0; s < d && count[d - 1 - s] > 0; s++) {
 		idx = j % count[d - 1 - s];
 		j /= count[d - 1 - s];
 		if (s < m->nstrides)
@@ -271,7 +268,8 @@ int kgen_number(struct gfun *f, size_t k, unsigned pos, struct ioa_buf *out)
 			break;
 	if (!rc && i < f->m) {
 		/* Every rank's row holds every execution, a rank whose value is affine too. */
-		uint64_t n = kgen_list_len(f, k), j;
+		uint64_t n = kgen_list_len(f, k), j, count[IOA_TRACE_MAX_DEPTH];
+		unsigned d = enclosing_loops(f, k, count);
 
 		f->g->tied = "a number is a list per rank";
 		rc = ioa_buf_addf(&f->pre, "static const int64_t l%u_%zu_%u[%u][%" PRIu64 "] = {",
@@ -282,7 +280,7 @@ int kgen_number(struct gfun *f, size_t k, unsigned pos, struct ioa_buf *out)
 			rc = ioa_buf_addstr(&f->pre, i ? ",\n\t{" : "\n\t{");
 			for (j = 0; j < n && !rc; j++)
 				rc = ioa_buf_addf(&f->pre, "%s%" PRId64, j ? ", " : "",
-						  value_at(f, k, mi, j));
+						  value_at(mi, count, d, j));
 			rc = rc ? rc : ioa_buf_addstr(&f->pre, "}");
 		}
 		rc = rc ? rc : ioa_buf_addstr(&f->pre, "};\n");

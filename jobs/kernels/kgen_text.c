@@ -38,7 +38,7 @@ const char *const kgen_prologue[] = {
 	"/*\n * The transfer buffer, filled as a program fills its data before writing it:\n"
 	" * its pages are there (a write from untouched memory faults a page in at a\n"
 	" * time: NWChem's 16 MB write took 3 times its time), and not zeros (which\n"
-	" * some file systems store as holes or compress).  Made before the run, for\n"
+	" * some storage keeps as holes or compresses).  Made before the run, for\n"
 	" * the longest transfer (max_transfer), as the program had its data.\n */\n"
 	"static void *kbuf(int64_t n)\n{\n"
 	"\tif (n > (int64_t)buf_len) {\n\t\tfree(buf);\n\t\tbuf_len = (size_t)n;\n"
