@@ -12,7 +12,9 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ioa_errname.h"
@@ -168,6 +170,235 @@ static int64_t rt_named_size(MPI_Datatype t)
 	return size;
 }
 
+/* A type Type_get_contents gave: the caller's to free when derived (never a named one). */
+static void rt_mpi_type_done(MPI_Datatype *t)
+{
+	int ni, na, nd, comb;
+
+	if (rt_pmpi.Type_get_envelope(*t, &ni, &na, &nd, &comb) == MPI_SUCCESS &&
+	    comb != MPI_COMBINER_NAMED)
+		rt_pmpi.Type_free(t);
+}
+
+/*
+ * A filetype flattened into the byte runs of its type map (rt_view kind
+ * 3): adjacent runs join, and the walk gives up (kind -1) past
+ * RT_VIEW_MAX_RUNS runs, RT_FLAT_MAX_STEPS elements, RT_FLAT_MAX_DEPTH
+ * nested types, a combiner it does not know (darray) or an offset that
+ * overflows.  A block of elements whose type has no holes is one run.
+ */
+#define RT_FLAT_MAX_STEPS (1L << 20)
+#define RT_FLAT_MAX_DEPTH 16
+struct rt_flat {
+	int64_t (*run)[2];
+	int n, failed;
+	long steps;
+};
+
+static void rt_flat_add(struct rt_flat *fl, int64_t off, int64_t len)
+{
+	int64_t *last = fl->n ? fl->run[fl->n - 1] : NULL;
+
+	if (len <= 0 || fl->failed)
+		return;
+	if (last && last[0] + last[1] == off && last[1] + len <= INT32_MAX) {
+		last[1] += len;
+	} else if (fl->n == RT_VIEW_MAX_RUNS || len > INT32_MAX) {
+		fl->failed = 1;
+	} else {
+		fl->run[fl->n][0] = off;
+		fl->run[fl->n++][1] = len;
+	}
+}
+
+/* base + i * unit, or 0 with the walk failed when it overflows. */
+static int64_t rt_flat_at(struct rt_flat *fl, int64_t base, int64_t i, int64_t unit)
+{
+	int64_t r;
+
+	if (__builtin_mul_overflow(i, unit, &r) || __builtin_add_overflow(base, r, &r)) {
+		fl->failed = 1;
+		return 0;
+	}
+	return r;
+}
+
+static void rt_flat_type(struct rt_flat *fl, MPI_Datatype t, int64_t off, int depth);
+
+/* count elements of type t from off, one extent apart. */
+static void rt_flat_block(struct rt_flat *fl, MPI_Datatype t, int64_t off, int64_t count, int depth)
+{
+	MPI_Aint lb = 0, extent = 0, true_lb = 0, true_extent = 0;
+	int size = 0;
+	int64_t i;
+
+	if (rt_pmpi.Type_get_extent(t, &lb, &extent) != MPI_SUCCESS ||
+	    rt_pmpi.Type_get_true_extent(t, &true_lb, &true_extent) != MPI_SUCCESS ||
+	    rt_pmpi.Type_size(t, &size) != MPI_SUCCESS) {
+		fl->failed = 1;
+		return;
+	}
+	/* No holes, no bounds moved: the elements are one run (a filetype's map never goes back).
+	 */
+	if (size == extent && lb == true_lb && extent == true_extent) {
+		rt_flat_add(fl, rt_flat_at(fl, off, 1, lb), rt_flat_at(fl, 0, count, size));
+		return;
+	}
+	for (i = 0; i < count && !fl->failed; i++)
+		rt_flat_type(fl, t, rt_flat_at(fl, off, i, extent), depth + 1);
+}
+
+static void rt_flat_subarray(struct rt_flat *fl, const int *ints, MPI_Datatype t, int64_t off,
+			     int depth)
+{
+	int n = ints[0], i;
+	const int *sizes = ints + 1, *subs = ints + 1 + n, *starts = ints + 1 + 2 * n;
+	int fortran = ints[1 + 3 * n] == MPI_ORDER_FORTRAN;
+	int64_t idx[RT_FLAT_MAX_DEPTH] = {0};
+	MPI_Aint lb, extent;
+
+	if (n < 1 || n > RT_FLAT_MAX_DEPTH ||
+	    rt_pmpi.Type_get_extent(t, &lb, &extent) != MPI_SUCCESS) {
+		fl->failed = 1;
+		return;
+	}
+	for (i = 0; i < n; i++)
+		if (subs[i] <= 0)
+			return;
+	/* Rows along the fastest dimension, each a block; the others counted like an odometer. */
+	while (!fl->failed) {
+		int64_t linear = 0;
+
+		for (i = 0; i < n; i++) {
+			int d = fortran ? n - 1 - i : i;
+
+			linear = rt_flat_at(fl, starts[d] + idx[d], linear, sizes[d]);
+		}
+		rt_flat_block(fl, t, rt_flat_at(fl, off, linear, extent), subs[fortran ? 0 : n - 1],
+			      depth);
+		for (i = n - 2; i >= 0; i--) {
+			int d = fortran ? n - 1 - i : i;
+
+			if (++idx[d] < subs[d])
+				break;
+			idx[d] = 0;
+		}
+		if (i < 0)
+			break;
+	}
+}
+
+static void rt_flat_type(struct rt_flat *fl, MPI_Datatype t, int64_t off, int depth)
+{
+	int ni, na, nd, comb, i, j, *ints = NULL;
+	MPI_Aint *a = NULL;
+	MPI_Datatype *types = NULL;
+	MPI_Aint lb, extent = 0;
+
+	if (fl->failed || ++fl->steps > RT_FLAT_MAX_STEPS || depth > RT_FLAT_MAX_DEPTH ||
+	    rt_pmpi.Type_get_envelope(t, &ni, &na, &nd, &comb) != MPI_SUCCESS) {
+		fl->failed = 1;
+		return;
+	}
+	if (comb == MPI_COMBINER_NAMED) {
+		rt_flat_block(fl, t, off, 1, depth);
+		return;
+	}
+	ints = malloc(((size_t)ni + 1) * sizeof(*ints));
+	a = malloc(((size_t)na + 1) * sizeof(*a));
+	types = malloc(((size_t)nd + 1) * sizeof(*types));
+	if (!ints || !a || !types || nd < 1 ||
+	    rt_pmpi.Type_get_contents(t, ni, na, nd, ints, a, types) != MPI_SUCCESS) {
+		fl->failed = 1;
+		goto out;
+	}
+	if (rt_pmpi.Type_get_extent(types[0], &lb, &extent) != MPI_SUCCESS)
+		fl->failed = 1;
+	switch (comb) {
+	case MPI_COMBINER_DUP:
+	case MPI_COMBINER_RESIZED: /* its bounds only place the next tile */
+		rt_flat_type(fl, types[0], off, depth + 1);
+		break;
+	case MPI_COMBINER_CONTIGUOUS:
+		rt_flat_block(fl, types[0], off, ints[0], depth);
+		break;
+	case MPI_COMBINER_VECTOR:
+	case MPI_COMBINER_HVECTOR:
+		for (i = 0; i < ints[0] && !fl->failed; i++)
+			rt_flat_block(fl, types[0],
+				      comb == MPI_COMBINER_VECTOR
+					      ? rt_flat_at(fl, off, (int64_t)i * ints[2], extent)
+					      : rt_flat_at(fl, off, i, a[0]),
+				      ints[1], depth);
+		break;
+	case MPI_COMBINER_INDEXED:
+	case MPI_COMBINER_HINDEXED:
+		for (i = 0; i < ints[0] && !fl->failed; i++)
+			rt_flat_block(fl, types[0],
+				      comb == MPI_COMBINER_INDEXED
+					      ? rt_flat_at(fl, off, ints[1 + ints[0] + i], extent)
+					      : rt_flat_at(fl, off, 1, a[i]),
+				      ints[1 + i], depth);
+		break;
+	case MPI_COMBINER_INDEXED_BLOCK:
+	case MPI_COMBINER_HINDEXED_BLOCK:
+		for (i = 0; i < ints[0] && !fl->failed; i++)
+			rt_flat_block(fl, types[0],
+				      comb == MPI_COMBINER_INDEXED_BLOCK
+					      ? rt_flat_at(fl, off, ints[2 + i], extent)
+					      : rt_flat_at(fl, off, 1, a[i]),
+				      ints[1], depth);
+		break;
+	case MPI_COMBINER_STRUCT:
+		for (i = 0; i < ints[0] && i < nd && !fl->failed; i++)
+			rt_flat_block(fl, types[i], rt_flat_at(fl, off, 1, a[i]), ints[1 + i],
+				      depth);
+		break;
+	case MPI_COMBINER_SUBARRAY:
+		rt_flat_subarray(fl, ints, types[0], off, depth);
+		break;
+	default: /* darray and the Fortran types: not flattened */
+		fl->failed = 1;
+		break;
+	}
+	/* The derived types get_contents gave back are the caller's to free. */
+	for (j = 0; j < nd; j++)
+		rt_mpi_type_done(&types[j]);
+out:
+	free(ints);
+	free(a);
+	free(types);
+}
+
+/* Frees what rt_mpi_view() took. */
+static void rt_mpi_view_done(struct rt_view *v)
+{
+	free(v->runs);
+	v->runs = NULL;
+}
+
+/* Kind 3: the filetype as runs, or kind -1 left. */
+static void rt_mpi_view_flat(struct rt_view *v, MPI_Datatype ftype)
+{
+	struct rt_flat fl = {.run = malloc(RT_VIEW_MAX_RUNS * sizeof(*fl.run))};
+	MPI_Aint lb, extent;
+
+	if (fl.run && rt_pmpi.Type_get_extent(ftype, &lb, &extent) == MPI_SUCCESS) {
+		rt_flat_type(&fl, ftype, 0, 0);
+		if (!fl.failed && fl.n > 0 && extent > 0) {
+			v->kind = 3;
+			v->base_size = 1;
+			v->ndims = 1;
+			v->dim[0][0] = lb;
+			v->dim[0][1] = extent;
+			v->dim[0][2] = fl.n;
+			v->runs = fl.run;
+			return;
+		}
+	}
+	free(fl.run);
+}
+
 /* A view's shape, for the kernels (rt_mpiio.h): outside the lock, before the call. */
 static void rt_mpi_view(struct rt_view *v, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype ftype)
 {
@@ -189,11 +420,14 @@ static void rt_mpi_view(struct rt_view *v, MPI_Offset disp, MPI_Datatype etype, 
 	}
 	if ((comb != MPI_COMBINER_VECTOR && comb != MPI_COMBINER_SUBARRAY) || nd != 1 || na > 1 ||
 	    ni > (int)(sizeof(ints) / sizeof(ints[0])) ||
-	    rt_pmpi.Type_get_contents(ftype, ni, na, nd, ints, addrs, base) != MPI_SUCCESS)
+	    rt_pmpi.Type_get_contents(ftype, ni, na, nd, ints, addrs, base) != MPI_SUCCESS) {
+		rt_mpi_view_flat(v, ftype);
 		return;
+	}
 	v->base_size = rt_named_size(base[0]);
 	if (!v->base_size) {
-		rt_pmpi.Type_free(&base[0]); /* a derived base type is the caller's to free */
+		rt_mpi_type_done(&base[0]);
+		rt_mpi_view_flat(v, ftype);
 		return;
 	}
 	n = ints[0];
@@ -342,7 +576,8 @@ static inline void rt_note_above(void)
 	RT_MPI_WRAP(name, args, rt_mpi_view(&view, disp_e, etype_e, ftype_e);                      \
 		    rt_mpiio_current = rt_mpiio_record_of(fh_e),                                   \
 		    rt_mpiio_view(#name, fh_e, &view, (info_e) != MPI_INFO_NULL, r != MPI_SUCCESS, \
-				  rt_mpi_err(r), t0, t1))
+				  rt_mpi_err(r), t0, t1);                                          \
+		    rt_mpi_view_done(&view))
 
 #define RT_MPI_BODY_IO(name, args, op, is_write, cls, fh_e, offset_e, count_e, dt_e)               \
 	int type_size = 0;                                                                         \

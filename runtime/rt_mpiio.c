@@ -156,7 +156,9 @@ void rt_mpiio_meta(const char *op, const void *handle, int counter, int64_t offs
  * (File_view_type: kind, base type size, dimensions; File_view_dim0, 1, 2:
  * one per dimension, each a call of its own so that they do not fold into a
  * loop), so that the numbers that differ between ranks (a subarray's
- * starts) fit in the rank like offsets.
+ * starts) fit in the rank like offsets.  A flattened filetype's runs follow
+ * as File_view_run calls (offset, length), which fold into loops like
+ * other calls: a regular pattern costs the trace a few nodes.
  */
 void rt_mpiio_view(const char *op, const void *handle, const struct rt_view *v, int info_given,
 		   int failed, int err, double t0, double t1)
@@ -174,6 +176,9 @@ void rt_mpiio_view(const char *op, const void *handle, const struct rt_view *v, 
 		for (i = 0; i < v->ndims && i < RT_VIEW_MAX_DIMS; i++)
 			rt_trace_mpi(dim_call[i], RT_TRACE_NO_COMM, 0, 0, v->dim[i][0],
 				     v->dim[i][1], v->dim[i][2], t0, t0);
+		for (i = 0; v->kind == 3 && i < v->dim[0][2]; i++)
+			rt_trace_mpi("File_view_run", RT_TRACE_NO_COMM, 0, 0, v->runs[i][0],
+				     v->runs[i][1], 0, t0, t0);
 	}
 	rt_trace_io(op, IOA_MOD_MPIIO, rec, failed ? IOA_TR_FAILED : 0, v->disp, v->etype_size, 0,
 		    failed ? err : 0, t0, t1);

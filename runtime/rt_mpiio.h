@@ -46,14 +46,19 @@ void rt_mpiio_meta(const char *op, const void *handle, int counter, int64_t offs
  * A file view as the kernels replay it: its displacement and etype size,
  * and the filetype's shape over a predefined base type (kind 0: the base
  * type itself; 1: a vector, dim[0] = count, block length, stride; 2: a
- * subarray, per dimension in C order size, subsize, start; -1: another
- * filetype, not kept).
+ * subarray, per dimension in C order size, subsize, start; 3: any other
+ * type, flattened: dim[0] = lower bound, extent, number of runs, and its
+ * bytes as runs of (offset, length) in its type map's order; -1: a
+ * filetype not kept, one that cannot be flattened or has more than
+ * RT_VIEW_MAX_RUNS runs).
  */
 #define RT_VIEW_MAX_DIMS 3
+#define RT_VIEW_MAX_RUNS 4096
 struct rt_view {
 	int kind, ndims;
 	int64_t disp, etype_size, base_size;
 	int64_t dim[RT_VIEW_MAX_DIMS][3];
+	int64_t (*runs)[2]; /* kind 3: dim[0][2] of them, the caller's to free */
 };
 /* info_given: as at open. */
 void rt_mpiio_view(const char *op, const void *handle, const struct rt_view *v, int info_given,

@@ -29,6 +29,8 @@
 	X(Type_get_envelope, (MPI_Datatype, int *, int *, int *, int *))                        \
 	X(Type_get_contents, (MPI_Datatype, int, int, int, int *, MPI_Aint *, MPI_Datatype *))  \
 	X(Type_free, (MPI_Datatype *))                                                          \
+	X(Type_get_extent, (MPI_Datatype, MPI_Aint *, MPI_Aint *))                              \
+	X(Type_get_true_extent, (MPI_Datatype, MPI_Aint *, MPI_Aint *))                         \
 	X(Info_get_nkeys, (MPI_Info, int *))                                                    \
 	X(Info_get_nthkey, (MPI_Info, int, char *))                                             \
 	X(Info_get, (MPI_Info, const char *, int, char *, int *))                               \

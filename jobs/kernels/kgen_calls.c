@@ -76,6 +76,7 @@ enum callkind {
 	K_COMM_CREATE,
 	K_VIEW_TYPE,
 	K_VIEW_DIM,
+	K_VIEW_RUN,
 	K_MSETVIEW,
 	K_H5FCREATE,
 	K_H5FOPEN,
@@ -251,6 +252,7 @@ static const struct call calls[] = {
 	{IOA_TRACE_MPI, "File_view_dim0", K_VIEW_DIM, NULL},
 	{IOA_TRACE_MPI, "File_view_dim1", K_VIEW_DIM, NULL},
 	{IOA_TRACE_MPI, "File_view_dim2", K_VIEW_DIM, NULL},
+	{IOA_TRACE_MPI, "File_view_run", K_VIEW_RUN, NULL},
 	{IOA_MOD_MPIIO, "File_set_view", K_MSETVIEW, NULL},
 	MRW("", "", "K_INDEP"),
 	MRW("", "_at", "K_INDEP"),
@@ -452,6 +454,23 @@ int kgen_emit_call(struct gfun *f, size_t k, const char *indent)
 			  : ioa_buf_addf(b, "%s/* a call not replayed (%s) */\n", indent, layer);
 	}
 	f->g->sum->calls++;
+	/* A filetype the runtime could not keep (kind -1): the view is set from its displacement.
+	 */
+	if (kind == K_VIEW_TYPE) {
+		int64_t lo, hi;
+
+		kgen_value_bounds(f, k, 0, &lo, &hi);
+		if (lo < 0) {
+			f->g->sum->skipped++;
+			rc = note_skip(f->g->sum, ioa_modules[IOA_MOD_MPIIO].name,
+				       "File_set_view's filetype");
+			rc = rc ? rc
+				: ioa_buf_addf(b,
+					       "%s/* a filetype not kept: the view from its "
+					       "displacement only */\n",
+					       indent);
+		}
+	}
 	if (n->sig->module == IOA_TRACE_MPI || (n->sig->flags & (IOA_TR_READ | IOA_TR_WRITE))) {
 		int64_t longest = kgen_max_value(f, k, 1);
 
@@ -460,7 +479,7 @@ int kgen_emit_call(struct gfun *f, size_t k, const char *indent)
 	}
 	carry = f->carry;
 	f->carry = 0;
-	rc = gap_order(f, k, gap, &order);
+	rc = rc ? rc : gap_order(f, k, gap, &order);
 	rc = rc ? rc : kgen_number(f, k, 0, &off);
 	rc = rc ? rc : kgen_number(f, k, 1, &len);
 	/* The file's slot, or an MPI call's communicator slot (and aux: request, new slot). */
@@ -680,6 +699,9 @@ int kgen_emit_call(struct gfun *f, size_t k, const char *indent)
 	case K_VIEW_DIM:
 		rc = ioa_buf_addf(b, "k_view_%s(%s, %s, %s);", kind == K_VIEW_TYPE ? "type" : "dim",
 				  O, L, ioa_buf_str(&aux));
+		break;
+	case K_VIEW_RUN:
+		rc = ioa_buf_addf(b, "k_view_run(%s, %s);", O, L);
 		break;
 	case K_MSETVIEW:
 		rc = ioa_buf_addf(b, "k_mpi_set_view(FILE_OF(%s), %s, %s);", F, O, L);

@@ -137,6 +137,8 @@ int kgen_literal(struct ioa_buf *b, const unsigned char *s, size_t len);
 int kgen_number(struct gfun *f, size_t k, unsigned pos, struct ioa_buf *out);
 /* The executions node k's lists hold: its loops' passes, or a rank's longer list. */
 uint64_t kgen_list_len(const struct gfun *f, size_t k);
+/* The least and greatest values pos of node k takes at the part's ranks. */
+void kgen_value_bounds(const struct gfun *f, size_t k, unsigned pos, int64_t *lo, int64_t *hi);
 /* The greatest value pos of node k takes at the part's ranks (0 at least). */
 int64_t kgen_max_value(const struct gfun *f, size_t k, unsigned pos);
 

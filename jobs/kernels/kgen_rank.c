@@ -227,28 +227,43 @@ static int64_t value_at(const struct ioa_trace_model *m, const uint64_t *count, 
 	return v;
 }
 
-int64_t kgen_max_value(const struct gfun *f, size_t k, unsigned pos)
+void kgen_value_bounds(const struct gfun *f, size_t k, unsigned pos, int64_t *lo, int64_t *hi)
 {
 	uint64_t count[IOA_TRACE_MAX_DEPTH], j;
 	unsigned d = enclosing_loops(f, k, count), s;
-	int64_t hi = 0, v;
+	int64_t low, high;
 	uint32_t i;
 
+	*lo = INT64_MAX;
+	*hi = INT64_MIN;
 	for (i = 0; i < f->m; i++) {
 		const struct ioa_trace_model *m = &f->w[i].n[k].model[pos];
 
 		if (m->explicit_list) {
-			for (j = 0; j < m->n; j++)
-				hi = m->list[j] > hi ? m->list[j] : hi;
+			for (j = 0; j < m->n; j++) {
+				*lo = m->list[j] < *lo ? m->list[j] : *lo;
+				*hi = m->list[j] > *hi ? m->list[j] : *hi;
+			}
 			continue;
 		}
-		v = m->base;
+		low = high = m->base;
 		for (s = 0; s < d && s < m->nstrides; s++)
-			if (m->stride[s] > 0 && count[d - 1 - s] > 1)
-				v += m->stride[s] * (int64_t)(count[d - 1 - s] - 1);
-		hi = v > hi ? v : hi;
+			if (count[d - 1 - s] > 1) {
+				int64_t step = m->stride[s] * (int64_t)(count[d - 1 - s] - 1);
+
+				*(step > 0 ? &high : &low) += step;
+			}
+		*lo = low < *lo ? low : *lo;
+		*hi = high > *hi ? high : *hi;
 	}
-	return hi;
+}
+
+int64_t kgen_max_value(const struct gfun *f, size_t k, unsigned pos)
+{
+	int64_t lo, hi;
+
+	kgen_value_bounds(f, k, pos, &lo, &hi);
+	return hi > 0 ? hi : 0;
 }
 
 int kgen_number(struct gfun *f, size_t k, unsigned pos, struct ioa_buf *out)

@@ -76,6 +76,21 @@
  *	                               the others' of 4 KiB each; then ftruncate to 4 KiB
  *	                               and a rewrite of those 4 KiB in place
  *
+ *	kernel-shapes types DIR        file views of derived types other than a vector or
+ *	                               a subarray, into DIR/t.dat, 2 writes through each
+ *	                               (the second in the filetype's next tile): an
+ *	                               indexed type of MPI_INT, blocks of 1, 3 and 2 at
+ *	                               rank-dependent places, written independently
+ *	                               with data sieving off (ROMIO writes each block);
+ *	                               a 2-D column block (hvector of a vector of
+ *	                               MPI_DOUBLE) resized to leave a gap after it,
+ *	                               written collectively; a struct of an MPI_INT and
+ *	                               2 MPI_DOUBLEs at byte places, independently
+ *
+ *	kernel-shapes darray DIR       a view of a distributed array (MPI_Type_create_darray,
+ *	                               block-cyclic 2-D ints), one collective write into
+ *	                               DIR/d.dat: a filetype the runtime does not flatten
+ *
  *	kernel-shapes MODE DIR SCALE [sync]
  *	                               the same SCALE times over (checkpoints, rounds,
  *	                               writes); with "sync", each write phase ends with
@@ -300,6 +315,71 @@ static int view3d(const char *dir)
 	return MPI_File_close(&fh) || rc;
 }
 
+/* One view of filetype t from disp, then two writes of count elements of etype e. */
+static int view_writes(MPI_File fh, MPI_Offset disp, MPI_Datatype e, MPI_Datatype t, int count,
+		       int collective)
+{
+	int i, rc = MPI_Type_commit(&t) ||
+		    MPI_File_set_view(fh, disp, e, t, "native", MPI_INFO_NULL);
+
+	for (i = 0; i < 2 * scale && !rc; i++)
+		rc = collective ? MPI_File_write_all(fh, buf, count, e, MPI_STATUS_IGNORE)
+				: MPI_File_write(fh, buf, count, e, MPI_STATUS_IGNORE);
+	return MPI_Type_free(&t) || rc;
+}
+
+static int types(const char *dir)
+{
+	int lens[3] = {1, 3, 2}, displs[3] = {rank, 8 + 2 * rank, 24 + 3 * rank};
+	int slens[2] = {1, 2};
+	MPI_Aint sdispls[2] = {16 * rank, 16 * rank + 64 * nprocs};
+	MPI_Datatype indexed, column, columns, cols, parts, stypes[2] = {MPI_INT, MPI_DOUBLE};
+	MPI_Info info;
+	MPI_File fh;
+	char path[4096];
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/t.dat", dir);
+	MPI_Info_create(&info);
+	MPI_Info_set(info, "romio_ds_write", "disable");
+	if (MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_WRONLY, info, &fh))
+		return 1;
+	MPI_Info_free(&info);
+	/* Blocks of 1, 3 and 2 ints; the type's extent is its last block's end (tiles follow). */
+	rc = MPI_Type_indexed(3, lens, displs, MPI_INT, &indexed) ||
+	     view_writes(fh, 0, MPI_INT, indexed, 6, 0);
+	/* Rank r's 2 columns of an 8 x (2 * ranks) matrix of doubles: 8 rows of 2, a gap after. */
+	rc = rc || MPI_Type_vector(2, 1, 1, MPI_DOUBLE, &column) ||
+	     MPI_Type_create_hvector(8, 1, (MPI_Aint)(2 * nprocs * sizeof(double)), column,
+				     &columns) ||
+	     MPI_Type_create_resized(columns, 0, (MPI_Aint)(8 * 2 * nprocs + 4) * sizeof(double),
+				     &cols) ||
+	     MPI_Type_free(&column) || MPI_Type_free(&columns) ||
+	     view_writes(fh, 4096 + 2 * rank * (MPI_Offset)sizeof(double), MPI_DOUBLE, cols, 16, 1);
+	/* An int and 2 doubles at byte places of their own. */
+	rc = rc || MPI_Type_create_struct(2, slens, sdispls, stypes, &parts) ||
+	     view_writes(fh, 65536, MPI_BYTE, parts, 20, 0);
+	return MPI_File_close(&fh) || rc;
+}
+
+static int darray(const char *dir)
+{
+	int gsizes[2] = {8, 8 * nprocs},
+	    distribs[2] = {MPI_DISTRIBUTE_BLOCK, MPI_DISTRIBUTE_CYCLIC};
+	int dargs[2] = {MPI_DISTRIBUTE_DFLT_DARG, 2}, psizes[2] = {1, nprocs};
+	MPI_Datatype t;
+	MPI_File fh;
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/d.dat", dir);
+	if (MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL,
+			  &fh) ||
+	    MPI_Type_create_darray(nprocs, rank, 2, gsizes, distribs, dargs, psizes, MPI_ORDER_C,
+				   MPI_INT, &t))
+		return 1;
+	return view_writes(fh, 0, MPI_INT, t, 64, 1) || MPI_File_close(&fh);
+}
+
 static int halo(const char *dir)
 {
 	static char in[8 * KIB];
@@ -512,6 +592,8 @@ int main(int argc, char **argv)
 		{"gather", gather_steps},
 		{"stdio", stdio_scratch},
 		{"lists", lists},
+		{"types", types},
+		{"darray", darray},
 	};
 	size_t m;
 	int rc = 2;
