@@ -8,7 +8,8 @@
 # the end each log is in the warehouse exactly once or quarantined with a
 # reason, never both, and a good log is never quarantined for the
 # collector's own failure.  The points are read from the sources, so a new
-# one is swept without touching this test.  One cluster for the sweep.
+# one is swept without touching this test.  One cluster for the sweep, two
+# points swept at once, each on trees of its own.
 . "$IOA_SOURCE_DIR/tests/lib/test-lib.sh"
 . "$IOA_SOURCE_DIR/tests/lib/runtime-lib.sh"
 require_pg
@@ -80,23 +81,33 @@ check_run() {
 	done
 }
 
-fired_points=""
-started=$(date +%s)
-k=0
-for point in $points; do
-	bad_runs=""
+# stage K: tree t.K, with the Kth posix-ops and touch logs of the pool
+# (each tree its own) and a corrupt one; the good logs' paths in t.K/goods.
+mapfile -t pool_ops < <(ioa_logs "$pool" | grep posix-ops)
+mapfile -t pool_touch < <(ioa_logs "$pool" | grep touch)
+stage() {
+	local tree="$TEST_TMP/t.$1" good1=${pool_ops[$1 - 1]} good2=${pool_touch[$1 - 1]}
+	mkdir -p "$tree/2026/01/01"
+	mv "$good1" "$good2" "$tree/2026/01/01/"
+	cp "$template" "$tree/2026/01/01/corrupt.ioa"
+	printf 'XXXXXXXX' | dd of="$tree/2026/01/01/corrupt.ioa" bs=1 seek=$((size / 2)) \
+		conv=notrunc 2>/dev/null
+	printf '%s\n' "$tree/2026/01/01/$(basename "$good1")" "$tree/2026/01/01/$(basename "$good2")" \
+		>"$tree/goods"
+}
+
+# sweep_point POINT K: the runs of one point over trees t.K, t.K+1 ... (one
+# per count), each tree its own, so that two points are swept at once (the
+# collector mostly waits on the server, and on its retry and unreadable
+# waits).  What went wrong goes to sweep.POINT.bad, the diagnostics to
+# sweep.POINT.out, and sweep.POINT.fired is made when the point fired.
+sweep_point() {
+	local point=$1 k=$2 after tree g1 g2 armed done_armed clean problems bad_runs=""
 	for after in $counts; do
-		k=$((k + 1))
 		tree="$TEST_TMP/t.$k"
-		mkdir -p "$tree/2026/01/01"
-		good1=$(ioa_logs "$pool" | grep posix-ops | head -n 1)
-		good2=$(ioa_logs "$pool" | grep touch | head -n 1)
-		mv "$good1" "$good2" "$tree/2026/01/01/"
-		cp "$template" "$tree/2026/01/01/corrupt.ioa"
-		printf 'XXXXXXXX' | dd of="$tree/2026/01/01/corrupt.ioa" bs=1 seek=$((size / 2)) \
-			conv=notrunc 2>/dev/null
-		g1="$tree/2026/01/01/$(basename "$good1")"
-		g2="$tree/2026/01/01/$(basename "$good2")"
+		stage "$k"
+		k=$((k + 1))
+		{ read -r g1 && read -r g2; } <"$tree/goods"
 
 		IOATLAS_LOGDIR=$tree IOATLAS_FAULT="$point:$after" IOATLAS_COLLECTOR_RETRY_MAX=0.2 \
 			IOATLAS_COLLECTOR_UNREADABLE_WAIT=0.5 run_timeout 60 "$daemon" --once \
@@ -114,7 +125,7 @@ for point in $points; do
 			problems="$problems sanitizer report;"
 		[ "$clean" = 0 ] || problems="$problems second run: status $clean;"
 		if grep -q "fault point '$point' fired" "$tree/armed.out"; then
-			fired_points="$fired_points $point"
+			: >"$TEST_TMP/sweep.$point.fired"
 			# Whatever failed is said, unless nothing was lost by it.
 			grep -E '^ioatlasd: ' "$tree/armed.out" | grep -qvE '^ioatlasd: (info|debug):' ||
 				[ "$(grep -c "^ioatlasd: info: ingested '" "$tree/armed.out")" = 2 ] ||
@@ -127,8 +138,33 @@ after $after:$problems"
 			diag "--- $point:$after, armed run:" "$(sed -n '1,15p' "$tree/armed.out")" \
 				"--- second run:" "$(sed -n '1,10p' "$tree/clean.out")"
 		fi
+	done >"$TEST_TMP/sweep.$point.out"
+	printf '%s' "$bad_runs" >"$TEST_TMP/sweep.$point.bad"
+}
+
+# sweep_lane N: every other point, from the Nth (0 or 1).
+sweep_lane() {
+	local i=0 k=1 point
+	for point in $points; do
+		[ $((i % 2)) != "$1" ] || sweep_point "$point" "$k"
+		i=$((i + 1))
+		k=$((k + $(echo $counts | wc -w)))
 	done
-	is "$bad_runs" "" "fault point $point, after $counts passes: no crash, said, each log once"
+}
+
+started=$(date +%s)
+sweep_lane 0 &
+lane0=$!
+sweep_lane 1 &
+lane1=$!
+at_exit "kill $lane0 $lane1 2>/dev/null"
+wait "$lane0" "$lane1"
+fired_points=""
+for point in $points; do
+	cat "$TEST_TMP/sweep.$point.out" 2>/dev/null
+	[ -e "$TEST_TMP/sweep.$point.fired" ] && fired_points="$fired_points $point"
+	is "$(cat "$TEST_TMP/sweep.$point.bad" 2>/dev/null || echo "the sweep did not finish")" "" \
+		"fault point $point, after $counts passes: no crash, said, each log once"
 done
 took=$(($(date +%s) - started))
 diag "swept $npoints points x $(echo $counts | wc -w) counts in $took s"
