@@ -183,11 +183,15 @@ static void rt_mpi_type_done(MPI_Datatype *t)
 /*
  * A filetype flattened into the byte runs of its type map (rt_view kind
  * 3): adjacent runs join, and the walk gives up (kind -1) past
- * RT_VIEW_MAX_RUNS runs, RT_FLAT_MAX_STEPS elements, RT_FLAT_MAX_DEPTH
- * nested types, a combiner it does not know (darray) or an offset that
+ * RT_VIEW_MAX_RUNS runs, RT_FLAT_MAX_STEPS types and blocks walked (runs
+ * that keep joining, as a subarray of whole planes, still end the walk),
+ * RT_FLAT_MAX_DEPTH nested types, a type of more arguments than
+ * RT_FLAT_MAX_ARGS, a combiner it does not know (darray) or an offset that
  * overflows.  A block of elements whose type has no holes is one run.
+ * Only when the trace is on: the runs are for it.
  */
 #define RT_FLAT_MAX_STEPS (1L << 20)
+#define RT_FLAT_MAX_ARGS  (8 * RT_VIEW_MAX_RUNS) /* a type's arguments: more make too many runs */
 #define RT_FLAT_MAX_DEPTH 16
 struct rt_flat {
 	int64_t (*run)[2];
@@ -232,7 +236,8 @@ static void rt_flat_block(struct rt_flat *fl, MPI_Datatype t, int64_t off, int64
 	int size = 0;
 	int64_t i;
 
-	if (rt_pmpi.Type_get_extent(t, &lb, &extent) != MPI_SUCCESS ||
+	if (++fl->steps > RT_FLAT_MAX_STEPS ||
+	    rt_pmpi.Type_get_extent(t, &lb, &extent) != MPI_SUCCESS ||
 	    rt_pmpi.Type_get_true_extent(t, &true_lb, &true_extent) != MPI_SUCCESS ||
 	    rt_pmpi.Type_size(t, &size) != MPI_SUCCESS) {
 		fl->failed = 1;
@@ -296,7 +301,8 @@ static void rt_flat_type(struct rt_flat *fl, MPI_Datatype t, int64_t off, int de
 	MPI_Aint lb, extent = 0;
 
 	if (fl->failed || ++fl->steps > RT_FLAT_MAX_STEPS || depth > RT_FLAT_MAX_DEPTH ||
-	    rt_pmpi.Type_get_envelope(t, &ni, &na, &nd, &comb) != MPI_SUCCESS) {
+	    rt_pmpi.Type_get_envelope(t, &ni, &na, &nd, &comb) != MPI_SUCCESS ||
+	    ni > RT_FLAT_MAX_ARGS || na > RT_FLAT_MAX_ARGS || nd > RT_FLAT_MAX_ARGS) {
 		fl->failed = 1;
 		return;
 	}
@@ -380,7 +386,7 @@ static void rt_mpi_view_done(struct rt_view *v)
 /* Kind 3: the filetype as runs, or kind -1 left. */
 static void rt_mpi_view_flat(struct rt_view *v, MPI_Datatype ftype)
 {
-	struct rt_flat fl = {.run = malloc(RT_VIEW_MAX_RUNS * sizeof(*fl.run))};
+	struct rt_flat fl = {.run = rt_tracing ? malloc(RT_VIEW_MAX_RUNS * sizeof(*fl.run)) : NULL};
 	MPI_Aint lb, extent;
 
 	if (fl.run && rt_pmpi.Type_get_extent(ftype, &lb, &extent) == MPI_SUCCESS) {

@@ -89,7 +89,10 @@
  *
  *	kernel-shapes darray DIR       a view of a distributed array (MPI_Type_create_darray,
  *	                               block-cyclic 2-D ints), one collective write into
- *	                               DIR/d.dat: a filetype the runtime does not flatten
+ *	                               DIR/d.dat: a filetype the runtime does not flatten;
+ *	                               then a view of a 4-D subarray of 2^36 bytes, all of
+ *	                               it, 2^30 rows that flatten into one run: too long a
+ *	                               walk to flatten either
  *
  *	kernel-shapes MODE DIR SCALE [sync]
  *	                               the same SCALE times over (checkpoints, rounds,
@@ -377,7 +380,14 @@ static int darray(const char *dir)
 	    MPI_Type_create_darray(nprocs, rank, 2, gsizes, distribs, dargs, psizes, MPI_ORDER_C,
 				   MPI_INT, &t))
 		return 1;
-	return view_writes(fh, 0, MPI_INT, t, 64, 1) || MPI_File_close(&fh);
+	int sizes[4] = {1024, 1024, 1024, 64}, starts[4] = {0};
+	MPI_Datatype whole;
+
+	return view_writes(fh, 0, MPI_INT, t, 64, 1) ||
+	       MPI_Type_create_subarray(4, sizes, sizes, starts, MPI_ORDER_C, MPI_BYTE, &whole) ||
+	       MPI_Type_commit(&whole) ||
+	       MPI_File_set_view(fh, 0, MPI_BYTE, whole, "native", MPI_INFO_NULL) ||
+	       MPI_Type_free(&whole) || MPI_File_close(&fh);
 }
 
 static int halo(const char *dir)
