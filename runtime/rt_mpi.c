@@ -386,6 +386,7 @@ static void rt_mpi_view_done(struct rt_view *v)
 /* Kind 3: the filetype as runs, or kind -1 left. */
 static void rt_mpi_view_flat(struct rt_view *v, MPI_Datatype ftype)
 {
+	int saved_errno = errno; /* the program's, whatever malloc and MPI leave */
 	struct rt_flat fl = {.run = rt_tracing ? malloc(RT_VIEW_MAX_RUNS * sizeof(*fl.run)) : NULL};
 	MPI_Aint lb, extent;
 
@@ -399,10 +400,12 @@ static void rt_mpi_view_flat(struct rt_view *v, MPI_Datatype ftype)
 			v->dim[0][1] = extent;
 			v->dim[0][2] = fl.n;
 			v->runs = fl.run;
+			errno = saved_errno;
 			return;
 		}
 	}
 	free(fl.run);
+	errno = saved_errno;
 }
 
 /* A view's shape, for the kernels (rt_mpiio.h): outside the lock, before the call. */
