@@ -421,6 +421,74 @@ void kgen_summary_release(struct kgen_summary *sum)
 	sum->nskips = 0;
 }
 
+/* A call's file slots at one rank: marked as having had a call, its kernel file if first removed.
+ */
+struct first_call {
+	struct gen *g;
+	const struct ioa_trace_rank *tr;
+	unsigned char *touched; /* the rank's slots */
+	int removes;		/* the call removed its file */
+};
+
+static int mark_first(void *arg, int64_t slot)
+{
+	struct first_call *c = arg;
+	struct gen *g = c->g;
+	int num;
+
+	if (slot < 0 || slot >= (int64_t)c->tr->nfiles || c->touched[slot])
+		return 0;
+	c->touched[slot] = 1;
+	if (!c->removes)
+		return 0;
+	if ((num = kgen_file_number(&g->files, c->tr->files[slot])) < 0)
+		return -ENOMEM;
+	if ((size_t)num >= g->cap_file_first) {
+		size_t cap = ((size_t)num + 1) * 2;
+		unsigned char *more = realloc(g->file_first, cap);
+
+		if (!more)
+			return -ENOMEM;
+		memset(more + g->cap_file_first, 0, cap - g->cap_file_first);
+		g->file_first = more;
+		g->cap_file_first = cap;
+	}
+	g->file_first[num] = 2;
+	return 0;
+}
+
+/*
+ * The files a rank's first call on removed were there before the job (an
+ * old output deleted before it is written again): marked for --prepare.
+ * Per rank, in its own order (the parts' merged order is not the order of
+ * calls between ranks that only point-to-point messages order).
+ */
+static int note_first_calls(struct gfun *f, size_t k)
+{
+	const struct ioa_trace_sig *sig = f->w[0].n[k].sig;
+	struct first_call c = {f->g, NULL, NULL,
+			       (sig->flags & (IOA_TR_REMOVE | IOA_TR_FAILED)) == IOA_TR_REMOVE};
+	uint32_t i;
+	int rc = 0;
+
+	if (sig->module == IOA_TRACE_MPI)
+		return 0;
+	if (!f->g->touched && !(f->g->touched = calloc(f->g->nprocs + 1, sizeof(*f->g->touched))))
+		return -ENOMEM;
+	for (i = 0; i < f->m && !rc; i++) {
+		unsigned char **t = &f->g->touched[f->ranks[i]];
+
+		c.tr = f->tr[i];
+		if (f->ranks[i] >= f->g->nprocs || !c.tr->nfiles)
+			continue;
+		if (!*t && !(*t = calloc(c.tr->nfiles, 1)))
+			return -ENOMEM;
+		c.touched = *t;
+		rc = kgen_each_value(f, k, i, IOA_TRACE_SLOT, mark_first, &c);
+	}
+	return rc;
+}
+
 int kgen_emit_call(struct gfun *f, size_t k, const char *indent)
 {
 	const struct node *n = &f->w[0].n[k];
@@ -434,6 +502,8 @@ int kgen_emit_call(struct gfun *f, size_t k, const char *indent)
 	uint32_t i;
 	int rc = 0, listed;
 
+	if ((rc = note_first_calls(f, k)))
+		return rc;
 	for (i = 0; i < f->m; i++)
 		gap += f->w[i].n[k].gap / f->m;
 	if (kind == K_SELF) {

@@ -56,6 +56,14 @@ struct gen {
 	uint32_t *file_ranks; /* per kernel file: the ranks that use it */
 	uint64_t *file_mark;  /* per kernel file: the last rank counted, + 1 */
 	size_t cap_file_ranks;
+	/*
+	 * per kernel file: 2 when a rank's first call on it removed it (an old
+	 * output deleted first: it was there before the job); per rank (NULL
+	 * until it has a call on a file), its file slots that had a call
+	 */
+	unsigned char *file_first;
+	size_t cap_file_first;
+	unsigned char **touched;
 	uint32_t nprocs;
 	/*
 	 * files the job read, record id -> size, and those a record says the
@@ -107,6 +115,7 @@ struct gfun {
 	double carry;	   /* gap of calls not replayed, for the next call */
 	/* the counts of the loops open at the node being written, by depth */
 	uint64_t loops[IOA_TRACE_MAX_DEPTH];
+	struct ioa_trace_rank *const *tr; /* per rank in the group: its trace (its files) */
 };
 
 /* One function of the kernel: a run of items that the same ranks make together. */
@@ -139,6 +148,13 @@ int kgen_number(struct gfun *f, size_t k, unsigned pos, struct ioa_buf *out);
 uint64_t kgen_list_len(const struct gfun *f, size_t k);
 /* The least and greatest values pos of node k takes at the part's ranks. */
 void kgen_value_bounds(const struct gfun *f, size_t k, unsigned pos, int64_t *lo, int64_t *hi);
+/*
+ * Calls fn with each value pos of node k takes at the part's i-th rank,
+ * each once or more, none of them dropped (a loop whose stride is 0 for pos
+ * is not walked); stops at the first fn that does not return 0.
+ */
+int kgen_each_value(const struct gfun *f, size_t k, uint32_t i, unsigned pos,
+		    int (*fn)(void *arg, int64_t v), void *arg);
 /* The greatest value pos of node k takes at the part's ranks (0 at least). */
 int64_t kgen_max_value(const struct gfun *f, size_t k, unsigned pos);
 

@@ -504,6 +504,7 @@ static int emit_part(struct gen *g, unsigned id, struct shape *const *sh, const 
 			rc = -EINVAL; /* two items' signatures collided */
 	}
 	f.ranks = ranks;
+	f.tr = tr;
 	f.m = m;
 	rc = rc ? rc : file_table(&f, tr);
 	if (!rc && m != g->nprocs && !(m == 1 && ranks[0] == 0))

@@ -227,6 +227,39 @@ static int64_t value_at(const struct ioa_trace_model *m, const uint64_t *count, 
 	return v;
 }
 
+int kgen_each_value(const struct gfun *f, size_t k, uint32_t i, unsigned pos,
+		    int (*fn)(void *arg, int64_t v), void *arg)
+{
+	const struct ioa_trace_model *m = &f->w[i].n[k].model[pos];
+	uint64_t count[IOA_TRACE_MAX_DEPTH], idx[IOA_TRACE_MAX_DEPTH] = {0}, j;
+	unsigned d = enclosing_loops(f, k, count), s;
+	int rc = 0;
+
+	if (m->explicit_list) {
+		for (j = 0; j < m->n && !rc; j++)
+			rc = fn(arg, m->list[j]);
+		return rc;
+	}
+	/* The loops (innermost first) whose index moves the value, walked like an odometer. */
+	for (;;) {
+		int64_t v = m->base;
+
+		for (s = 0; s < d && s < m->nstrides; s++)
+			v += m->stride[s] * (int64_t)idx[s];
+		if ((rc = fn(arg, v)))
+			return rc;
+		for (s = 0; s < d && s < m->nstrides; s++) {
+			if (!m->stride[s] || count[d - 1 - s] < 2)
+				continue;
+			if (++idx[s] < count[d - 1 - s])
+				break;
+			idx[s] = 0;
+		}
+		if (s == d || s == m->nstrides)
+			return 0;
+	}
+}
+
 void kgen_value_bounds(const struct gfun *f, size_t k, unsigned pos, int64_t *lo, int64_t *hi)
 {
 	uint64_t count[IOA_TRACE_MAX_DEPTH], j;

@@ -5,7 +5,10 @@
 # the individual file pointer after MPI_File_seek, sizing the file with
 # MPI_File_get_size; its kernel made only 13 of its writes' offsets right
 # and left 20 collectives out.  Now every call but MPI_Init is replayed and
-# the kernel gives the job's counters, layer by layer, exactly.
+# the kernel gives the job's counters, layer by layer, exactly.  Run again in
+# the same folder, the writer first removes its last output: the kernel of
+# that run makes the file before it starts, so that its unlink works as the
+# job's did (it failed before: POSIX_UNLINKS 0 against 1).
 . "$IOA_SOURCE_DIR/tests/lib/test-lib.sh"
 . "$IOA_SOURCE_DIR/tests/lib/runtime-lib.sh"
 require_mpi
@@ -14,7 +17,7 @@ adex=/usr/share/doc/libadios-examples/examples/C/global-array-time
 [ -r "$adex/adios_globaltime.c" ] || skip_all "no $adex (libadios-examples)"
 pkg-config --exists adios-mpich || skip_all "no adios-mpich.pc (libadios-mpich-dev)"
 
-plan 12
+plan 17
 
 kernel="$IOA_BUILD_DIR/libexec/ioatlas/ioatlas-kernel"
 export IOATLAS_CONF=/dev/null
@@ -48,4 +51,16 @@ is "$(grep -c 'not replayed' "$work/k/kernel.c")" 0 \
 ok "built, run on 4 ranks and validated: the job's counters" \
 	run_timeout 300 "$kernel" validate "$work/k" "$log" --runtime "$runtime"
 like "$(cat "$TEST_TMP/last.out")" "counters compared: identical" "identical, per file and layer"
+
+# Again in the same folder: the writer first removes its last output (an unlink that
+# works), which the kernel's --prepare must make for its unlink to work as well.
+logs=$(ioa_logdir)
+ok "it runs again in the same folder, its last output there" run_job
+log=$(ioa_only_log "$logs") || log=/nonexistent
+like "$("$IOA_CMD" trace "$log")" "POSIX unlink .*adios_globaltime\.bp .*\[remove\]" \
+	"that run removed the last output first"
+ok "its kernel is generated" "$kernel" gen "$log" -o "$work/k2"
+ok "built, run and validated: the output there before it, removed as the job removed it" \
+	run_timeout 300 "$kernel" validate "$work/k2" "$log" --runtime "$runtime"
+like "$(cat "$TEST_TMP/last.out")" "counters compared: identical" "identical, the unlink's count too"
 done_testing
