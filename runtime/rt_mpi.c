@@ -175,8 +175,10 @@ static void rt_mpi_type_done(MPI_Datatype *t)
 {
 	int ni, na, nd, comb;
 
+	/* The Fortran 90 parametrized types are predefined too: Open MPI aborts freeing one. */
 	if (rt_pmpi.Type_get_envelope(*t, &ni, &na, &nd, &comb) == MPI_SUCCESS &&
-	    comb != MPI_COMBINER_NAMED)
+	    comb != MPI_COMBINER_NAMED && comb != MPI_COMBINER_F90_REAL &&
+	    comb != MPI_COMBINER_F90_COMPLEX && comb != MPI_COMBINER_F90_INTEGER)
 		rt_pmpi.Type_free(t);
 }
 
@@ -307,7 +309,14 @@ static void rt_flat_type(struct rt_flat *fl, MPI_Datatype t, int64_t off, int de
 		return;
 	}
 	if (comb == MPI_COMBINER_NAMED) {
-		rt_flat_block(fl, t, off, 1, depth);
+		int size = 0;
+
+		/* One run; a predefined pair type with a hole (MPI_DOUBLE_INT) is not flattened. */
+		if (rt_pmpi.Type_size(t, &size) != MPI_SUCCESS ||
+		    rt_pmpi.Type_get_extent(t, &lb, &extent) != MPI_SUCCESS || size != extent)
+			fl->failed = 1;
+		else
+			rt_flat_add(fl, rt_flat_at(fl, off, 1, lb), size);
 		return;
 	}
 	ints = malloc(((size_t)ni + 1) * sizeof(*ints));
@@ -386,7 +395,6 @@ static void rt_mpi_view_done(struct rt_view *v)
 /* Kind 3: the filetype as runs, or kind -1 left. */
 static void rt_mpi_view_flat(struct rt_view *v, MPI_Datatype ftype)
 {
-	int saved_errno = errno; /* the program's, whatever malloc and MPI leave */
 	struct rt_flat fl = {.run = rt_tracing ? malloc(RT_VIEW_MAX_RUNS * sizeof(*fl.run)) : NULL};
 	MPI_Aint lb, extent;
 
@@ -400,16 +408,15 @@ static void rt_mpi_view_flat(struct rt_view *v, MPI_Datatype ftype)
 			v->dim[0][1] = extent;
 			v->dim[0][2] = fl.n;
 			v->runs = fl.run;
-			errno = saved_errno;
 			return;
 		}
 	}
 	free(fl.run);
-	errno = saved_errno;
 }
 
 /* A view's shape, for the kernels (rt_mpiio.h): outside the lock, before the call. */
-static void rt_mpi_view(struct rt_view *v, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype ftype)
+static void rt_mpi_view_shape(struct rt_view *v, MPI_Offset disp, MPI_Datatype etype,
+			      MPI_Datatype ftype)
 {
 	int ints[3 * RT_VIEW_MAX_DIMS + 2], ni, na, nd, comb, size = 0, n, i;
 	MPI_Aint addrs[1];
@@ -457,6 +464,15 @@ static void rt_mpi_view(struct rt_view *v, MPI_Offset disp, MPI_Datatype etype, 
 			v->dim[i][2] = ints[1 + 2 * n + d];
 		}
 	}
+}
+
+/* The same, the program's errno kept whatever malloc and the MPI library leave. */
+static void rt_mpi_view(struct rt_view *v, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype ftype)
+{
+	int saved_errno = errno;
+
+	rt_mpi_view_shape(v, disp, etype, ftype);
+	errno = saved_errno;
 }
 
 /* An MPI-IO call inside an HDF5 call counts there too, and says the file goes through MPI-IO. */

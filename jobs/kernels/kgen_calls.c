@@ -466,8 +466,12 @@ static int mark_first(void *arg, int64_t slot)
 static int note_first_calls(struct gfun *f, size_t k)
 {
 	const struct ioa_trace_sig *sig = f->w[0].n[k].sig;
+	const struct call *call = call_of(sig);
+	/* An unlink or remove that worked (an rmdir's folder, a rename's source: not files to
+	 * make). */
 	struct first_call c = {f->g, NULL, NULL,
-			       (sig->flags & (IOA_TR_REMOVE | IOA_TR_FAILED)) == IOA_TR_REMOVE};
+			       call && (call->kind == K_UNLINK || call->kind == K_REMOVE) &&
+				       !(sig->flags & IOA_TR_FAILED)};
 	uint32_t i;
 	int rc = 0;
 
@@ -476,11 +480,12 @@ static int note_first_calls(struct gfun *f, size_t k)
 	if (!f->g->touched && !(f->g->touched = calloc(f->g->nprocs + 1, sizeof(*f->g->touched))))
 		return -ENOMEM;
 	for (i = 0; i < f->m && !rc; i++) {
-		unsigned char **t = &f->g->touched[f->ranks[i]];
+		unsigned char **t;
 
 		c.tr = f->tr[i];
 		if (f->ranks[i] >= f->g->nprocs || !c.tr->nfiles)
 			continue;
+		t = &f->g->touched[f->ranks[i]];
 		if (!*t && !(*t = calloc(c.tr->nfiles, 1)))
 			return -ENOMEM;
 		c.touched = *t;
@@ -541,7 +546,9 @@ int kgen_emit_call(struct gfun *f, size_t k, const char *indent)
 					       indent);
 		}
 	}
-	if (n->sig->module == IOA_TRACE_MPI || (n->sig->flags & (IOA_TR_READ | IOA_TR_WRITE))) {
+	/* A view's shape is no transfer (its extent, a run's length): not the buffer's size. */
+	if ((n->sig->module == IOA_TRACE_MPI || (n->sig->flags & (IOA_TR_READ | IOA_TR_WRITE))) &&
+	    kind != K_VIEW_TYPE && kind != K_VIEW_DIM && kind != K_VIEW_RUN) {
 		int64_t longest = kgen_max_value(f, k, 1);
 
 		if (longest > f->g->max_transfer)

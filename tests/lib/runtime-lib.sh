@@ -197,25 +197,31 @@ print(eval(sys.argv[3]))' "$@"
 # truth_cached NAME DIR KEY COMMAND...: ground truth that nothing of the
 # tree under test takes part in (a program nobody here wrote, under ltrace,
 # without the runtime) is the same in both passes of .ci/run, as HDF5
-# 1.14's build is (t1019): COMMAND, which writes DIR, runs once per machine
-# and KEY (the caller's checksum of the programs, their settings and the
-# tools' versions); later runs get that run's DIR back, the first run's
-# folder in its files made theirs.  Where the cache cannot be written,
+# 1.14's build is (t1019): COMMAND, which writes DIR and checks what it
+# wrote, runs once per machine and KEY (the caller's checksum of the
+# programs, their settings, how they are run and the tools' versions);
+# later runs get that run's DIR back, the first run's folder in its files
+# made theirs.  An entry is staged and renamed into place whole (two runs
+# at once: the first rename wins).  Where the cache cannot be written,
 # COMMAND runs each time.  Says which on stdout; fails when COMMAND does.
 truth_cached() {
-	local name=$1 dir=$2 key=$3 cache
+	local name=$1 dir=$2 key=$3 root=/var/cache/ioatlas/truth cache stage
 	shift 3
-	cache=/var/cache/ioatlas/truth/$name-$key
-	if [ -f "$cache/done" ] && [ -d "$cache/out" ]; then
+	cache=$root/$name-$key
+	if [ -f "$cache/work" ] && [ -d "$cache/out" ]; then
 		mkdir -p "$dir" && cp -R "$cache/out/." "$dir/" &&
 			find "$dir" -type f -exec sed -i "s|$(cat "$cache/work")|$TEST_TMP|g" {} + &&
 			echo "$cache: this machine's run, kept"
 		return
 	fi
 	"$@" || return
-	if mkdir -p "$cache" 2>/dev/null && rm -rf "$cache/out" && cp -R "$dir" "$cache/out" &&
-		printf '%s' "$TEST_TMP" >"$cache/work"; then
-		: >"$cache/done"
+	if mkdir -p "$root" 2>/dev/null && stage=$(mktemp -d "$root/.stage.XXXXXX" 2>/dev/null); then
+		if cp -R "$dir" "$stage/out" && printf '%s' "$TEST_TMP" >"$stage/work" &&
+			mv -T "$stage" "$cache" 2>/dev/null; then
+			echo "run, kept in $cache"
+			return 0
+		fi
+		rm -rf "$stage"
 	fi
-	echo "run, kept in $cache"
+	echo "run (not kept)"
 }
