@@ -431,10 +431,9 @@ static void emit_files(struct gen *g)
 			}
 		/* A file the job made after removing it first was there before it: empty will do.
 		 */
-		if (i < g->cap_file_first && g->file_first[i] == 2 && size < 0)
-			size = 0;
-		kgen_put(g, "%s%" PRId64, i ? ", " : "",
-			 made && !(i < g->cap_file_first && g->file_first[i] == 2) ? -1 : size);
+		if (i < g->cap_file_ranks && g->removed_first[i])
+			made = 0, size = size < 0 ? 0 : size;
+		kgen_put(g, "%s%" PRId64, i ? ", " : "", made ? -1 : size);
 	}
 	kgen_put(g, "%s-1};\n", g->files.n ? ", " : "");
 	emit_comms(g);
@@ -597,7 +596,7 @@ int kgen_log(const char *path, const struct kgen_options *o, FILE *out, struct k
 	free(g.files.id);
 	free(g.file_ranks);
 	free(g.file_mark);
-	free(g.file_first);
+	free(g.removed_first);
 	for (i = 0; g.touched && i < g.nprocs; i++)
 		free(g.touched[i]);
 	free(g.touched);

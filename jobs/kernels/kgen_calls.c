@@ -441,19 +441,11 @@ static int mark_first(void *arg, int64_t slot)
 	c->touched[slot] = 1;
 	if (!c->removes)
 		return 0;
-	if ((num = kgen_file_number(&g->files, c->tr->files[slot])) < 0)
+	/* Every rank's files are numbered before the parts (count_files()). */
+	num = kgen_file_number(&g->files, c->tr->files[slot]);
+	if (num < 0 || (size_t)num >= g->cap_file_ranks)
 		return -ENOMEM;
-	if ((size_t)num >= g->cap_file_first) {
-		size_t cap = ((size_t)num + 1) * 2;
-		unsigned char *more = realloc(g->file_first, cap);
-
-		if (!more)
-			return -ENOMEM;
-		memset(more + g->cap_file_first, 0, cap - g->cap_file_first);
-		g->file_first = more;
-		g->cap_file_first = cap;
-	}
-	g->file_first[num] = 2;
+	g->removed_first[num] = 1;
 	return 0;
 }
 

@@ -55,14 +55,13 @@ struct gen {
 	struct files files;
 	uint32_t *file_ranks; /* per kernel file: the ranks that use it */
 	uint64_t *file_mark;  /* per kernel file: the last rank counted, + 1 */
-	size_t cap_file_ranks;
 	/*
-	 * per kernel file: 2 when a rank's first call on it removed it (an old
-	 * output deleted first: it was there before the job); per rank (NULL
-	 * until it has a call on a file), its file slots that had a call
+	 * per kernel file: a rank's first call on it removed it (an old output
+	 * deleted first: it was there before the job)
 	 */
-	unsigned char *file_first;
-	size_t cap_file_first;
+	unsigned char *removed_first;
+	size_t cap_file_ranks; /* of the three above */
+	/* per rank (NULL until it has a call on a file): its file slots that had a call */
 	unsigned char **touched;
 	uint32_t nprocs;
 	/*

@@ -407,6 +407,7 @@ static int count_files(struct gen *g, const struct shape *sh)
 				size_t cap = ((size_t)num + 1) * 2;
 				uint32_t *more = realloc(g->file_ranks, cap * sizeof(*more));
 				uint64_t *marks;
+				unsigned char *removed;
 
 				if (!more)
 					return -ENOMEM;
@@ -414,10 +415,14 @@ static int count_files(struct gen *g, const struct shape *sh)
 				if (!(marks = realloc(g->file_mark, cap * sizeof(*marks))))
 					return -ENOMEM;
 				g->file_mark = marks;
+				if (!(removed = realloc(g->removed_first, cap)))
+					return -ENOMEM;
+				g->removed_first = removed;
 				memset(more + g->cap_file_ranks, 0,
 				       (cap - g->cap_file_ranks) * sizeof(*more));
 				memset(marks + g->cap_file_ranks, 0,
 				       (cap - g->cap_file_ranks) * sizeof(*marks));
+				memset(removed + g->cap_file_ranks, 0, cap - g->cap_file_ranks);
 				g->cap_file_ranks = cap;
 			}
 			/* A rank counts once per file (its POSIX and MPI-IO slots name the same
