@@ -312,11 +312,15 @@ static struct rt_record *nc_file_of(int ncid)
 /*
  * ncmpi_close, ncmpi_abort: the bytes the library moved for the file (its
  * header's too), asked before; the id is gone even when the call failed.
+ * It is forgotten before the call, while it is still this file's: once the
+ * call returns, another thread's ncmpi_create or ncmpi_open may be handed
+ * it, and its handles are then that file's.
  */
-#define RT_NC_BODY_FCLOSE(name, params, args, ncid_e)                                        \
-	long long moved[2] = {0, 0};                                                         \
-	RT_NC_WRAP(name, params, args, nc_moved(ncid_e, moved), rt_rec = nc_file_of(ncid_e), \
-		   (void)0, nc_forget(ncid_e), nc_file_close(rt_rec, moved, t0, t1))
+#define RT_NC_BODY_FCLOSE(name, params, args, ncid_e)                                  \
+	long long moved[2] = {0, 0};                                                   \
+	RT_NC_WRAP(name, params, args, nc_moved(ncid_e, moved),                        \
+		   (rt_rec = nc_file_of(ncid_e), nc_forget(ncid_e)), (void)0, (void)0, \
+		   nc_file_close(rt_rec, moved, t0, t1))
 
 #define RT_NC_BODY_FMETA(name, params, args, ncid_e, counter)                                  \
 	RT_NC_WRAP(name, params, args, (void)0, rt_rec = nc_file_of(ncid_e), (void)0, (void)0, \
