@@ -7,6 +7,10 @@
 #   - 1.14's parallel example (HDF5Examples/C/H5PAR/ph5example.c) on 4
 #     MPICH ranks.  ltrace, run on the same program without the runtime,
 #     says which HDF5 calls each rank made (tests/lib/hdf5_truth.py).
+#     Nothing of the tree under test takes part in ltrace's runs (of HDF5's
+#     programs built without sanitizers): they run once per machine for the
+#     same programs and tools, the sanitizer pass of .ci/run taking the
+#     first pass's (truth_cached).
 #   - HDF5's own test of 1.14's multi-dataset calls (testpar/t_pmulti_dset.c:
 #     H5Dwrite_multi and H5Dread_multi of up to 5 datasets, and H5Dwrite and
 #     H5Dread, with random shapes and selections), its random seed fixed so
@@ -60,8 +64,9 @@ ok "HDF5 1.14.5 builds from Debian's source (parallel, MPICH, shared)" sh -c "
 	touch '$cache/built'" || diag "$(tail -n 20 cmake.log ninja.log)"
 h5cflags="-I$S/src -I$S/src/H5FDsubfiling -I$B/src $(pkg-config --cflags mpich)"
 h5libs="-L$B/bin -lhdf5 $(pkg-config --libs mpich) -Wl,-rpath,$B/bin"
-ok "ph5example of 1.14 builds against it" \
-	sh -c "gcc $san $h5cflags -o ph5 '$S/HDF5Examples/C/H5PAR/ph5example.c' $h5libs"
+ok "ph5example of 1.14 builds against it" sh -c "
+	gcc $san $h5cflags -o ph5 '$S/HDF5Examples/C/H5PAR/ph5example.c' $h5libs &&
+	gcc $h5cflags -o ph5-plain '$S/HDF5Examples/C/H5PAR/ph5example.c' $h5libs"
 ok "ground truth: it loads HDF5 1.14.5" sh -c "ldd ph5 | grep -q '$B/bin/libhdf5.so.310' &&
 	grep -aq 'HDF5 library version: 1.14.5' '$B/bin/libhdf5.so.310'"
 
@@ -76,8 +81,18 @@ ltraced() {
 		-F '$IOA_SOURCE_DIR/tests/lib/hdf5.ltrace.conf' -e '$calls' -o '$out.'\$PMI_RANK $*" \
 		>"$out.out" 2>&1)
 }
-ok "ph5example runs under ltrace on 4 ranks" ltraced 4 "$work/traced" "$work/lt" \
-	"$work/ph5" -c -f "$work/traced/"
+# truth_key PROGRAM...: the key of ltrace's runs of these programs (truth_cached).
+truth_key() {
+	(sha256sum "$@" "$B/bin/libhdf5.so.310" "$IOA_SOURCE_DIR/tests/lib/hdf5.ltrace.conf"
+		echo "$calls"; declare -f ltraced; ltrace -V
+		dpkg-query -W ltrace mpich libmpich-dev 2>/dev/null) | sha256sum | cut -c1-16
+}
+ph5_traced() {
+	mkdir -p "$work/lt" && ltraced 4 "$work/traced" "$work/lt/lt" "$work/ph5-plain" -c -f "$work/traced/" &&
+		[ "$(ls "$work"/lt/lt.[0-3] | wc -l)" = 4 ]
+}
+ok "ph5example runs under ltrace on 4 ranks" truth_cached t1019-ph5 "$work/lt" "$(truth_key ph5-plain)" ph5_traced
+diag "$(cat "$TEST_TMP/last.out")"
 ok "and without anything" sh -c "cd '$work/plain' && timeout 120 mpiexec.mpich -n 4 \
 	-outfile-pattern '$work/plain.out.%r' '$work/ph5' -c -f '$work/plain/'"
 logs=$(ioa_logdir)
@@ -88,7 +103,7 @@ ok "it checks what it wrote and read back" grep -q "PHDF5 example finished with 
 said() { for r in 0 1 2 3; do sed "s#$work/$1/#DIR/#" "$1.out.$r"; done; }
 is "$(said ioatlas)" "$(said plain)" "what each rank prints is what it prints without the runtime"
 log=$(ioa_only_log "$logs")
-"$python" "$IOA_SOURCE_DIR/tests/lib/hdf5_truth.py" lt.[0-9] >truth.txt
+"$python" "$IOA_SOURCE_DIR/tests/lib/hdf5_truth.py" lt/lt.[0-9] >truth.txt
 diag "what ltrace saw:" "$(cat truth.txt)"
 like "$(cat truth.txt)" '^ParaEg1.h5:/Data1 [0-9]+ [1-9][0-9]* [1-9][0-9]* [1-9]' \
 	"ground truth: ltrace saw collective reads and writes of ParaEg1.h5:/Data1"
@@ -131,7 +146,12 @@ ok "t_pmulti_dset builds against HDF5 1.14 and its test library" sh -c "
 		gcc \$2 $h5cflags -I'$S/test' -I'$S/testpar' -o \$1 pmulti.c -lhdf5_test $h5libs || exit 1
 	done"
 mkdir -p pm-traced pm-plain pm-ioatlas
-ok "it runs under ltrace on 2 ranks" ltraced 2 "$work/pm-traced" "$work/pmlt" "$work/pmulti-plain"
+pm_traced() {
+	mkdir -p "$work/pmlt" && ltraced 2 "$work/pm-traced" "$work/pmlt/lt" "$work/pmulti-plain" &&
+		[ "$(ls "$work"/pmlt/lt.[01] | wc -l)" = 2 ]
+}
+ok "it runs under ltrace on 2 ranks" truth_cached t1019-pmulti "$work/pmlt" "$(truth_key pmulti-plain)" pm_traced
+diag "$(cat "$TEST_TMP/last.out")"
 ok "and without anything" sh -c "cd '$work/pm-plain' && timeout 120 mpiexec.mpich -n 2 \
 	'$work/pmulti-plain' >'$work/pm-plain.out' 2>&1"
 logs=$(ioa_logdir)
@@ -141,10 +161,10 @@ ok "and under ioatlas" sh -c "cd '$work/pm-ioatlas' && timeout 120 mpiexec.mpich
 like "$(cat pm-ioatlas.out)" "Parallel multi dataset tests finished with no errors" \
 	"it checks what it wrote and read back"
 is "$(cat pm-ioatlas.out)" "$(cat pm-plain.out)" "what it prints is what it prints without the runtime"
-"$python" "$IOA_SOURCE_DIR/tests/lib/hdf5_truth.py" pmlt.[0-9] | grep -v '^access' >pm-truth.txt
-is "$(grep -c 'H5D\(write\|read\)_multi([2-9]' pmlt.0)" "$(grep -c 'H5D\(write\|read\)_multi([2-9]' pmlt.1)" \
+"$python" "$IOA_SOURCE_DIR/tests/lib/hdf5_truth.py" pmlt/lt.[0-9] | grep -v '^access' >pm-truth.txt
+is "$(grep -c 'H5D\(write\|read\)_multi([2-9]' pmlt/lt.0)" "$(grep -c 'H5D\(write\|read\)_multi([2-9]' pmlt/lt.1)" \
 	"ground truth: both ranks made the same multi-dataset calls of 2 datasets or more"
-like "$(grep -c 'H5D\(write\|read\)_multi([2-9]' pmlt.0)" '^[1-9][0-9]+$' \
+like "$(grep -c 'H5D\(write\|read\)_multi([2-9]' pmlt/lt.0)" '^[1-9][0-9]+$' \
 	"and made tens of them or more"
 log=$(ioa_only_log "$logs")
 is "$(ioa_h5_records "$log" "$work/pm-ioatlas" | awk '{ print $1, $2, $3, $4 }')" \
