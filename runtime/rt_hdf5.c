@@ -43,6 +43,7 @@
 #define H5_MPIO_COLLECTIVE 1
 #define H5_MAX_RANK	   32
 #define H5_I_DATASET	   5 /* H5I_DATASET, an identifier's type */
+#define H5_P_DEFAULT	   0 /* H5P_DEFAULT: the default property list */
 /* H5S_ALL is 0; 1.14's H5S_BLOCK and H5S_PLIST are 1 and 2: none is a dataspace of its own. */
 #define H5_ALL		0
 #define H5_PLIST	2
@@ -584,17 +585,25 @@ static void dataset_facts(struct h5_asking *a, rt_hid_t dset, int all, int64_t *
 	}
 }
 
-/* The file-access properties in force, asked after the file opened; 1 when they were. */
-static int file_facts(struct h5_asking *a, rt_hid_t file, int64_t *c)
+/*
+ * The file-access properties in force, asked after the file opened; 1 when
+ * they were.  Asked of the list the program opened it with (given), not of
+ * the file's (H5Fget_access_plist): that is a copy, and copying a list of
+ * the MPI-IO driver duplicates its communicator, a collective call that
+ * would hold every rank until all had made it (3 ms an open on 2 ranks).
+ * The file's only for H5P_DEFAULT, whose driver has no communicator.
+ */
+static int file_facts(struct h5_asking *a, rt_hid_t file, rt_hid_t given, int64_t *c)
 {
 	rt_hsize_t threshold, alignment;
 	size_t slots, bytes;
 	double w0;
 	int mdc;
 	bool on;
-	rt_hid_t fapl;
+	rt_hid_t fapl = given;
 
-	if (!ASKABLE(a, H5Fget_access_plist) || (fapl = RT_H5_ASK(H5Fget_access_plist)(file)) < 0)
+	if (given == H5_P_DEFAULT &&
+	    (!ASKABLE(a, H5Fget_access_plist) || (fapl = RT_H5_ASK(H5Fget_access_plist)(file)) < 0))
 		return 0;
 	if (ASKABLE(a, H5Pget_all_coll_metadata_ops) &&
 	    RT_H5_ASK(H5Pget_all_coll_metadata_ops)(fapl, &on) >= 0)
@@ -612,7 +621,7 @@ static int file_facts(struct h5_asking *a, rt_hid_t file, int64_t *c)
 		c[H5F_CHUNK_CACHE_SLOTS] = (int64_t)slots;
 		c[H5F_CHUNK_CACHE_BYTES] = (int64_t)bytes;
 	}
-	if (ASKABLE(a, H5Pclose))
+	if (fapl != given && ASKABLE(a, H5Pclose))
 		RT_H5_ASK(H5Pclose)(fapl);
 	return 1;
 }
@@ -774,7 +783,7 @@ static int64_t h5_fapl_comm(rt_hid_t fapl)
 				 ? rt_record_get(IOA_MOD_H5F, fname, flen)                  \
 				 : NULL,                                                    \
 		{                                                                           \
-			RT_H5_ASKING(name, asked = file_facts(&asking, r, facts));          \
+			RT_H5_ASKING(name, asked = file_facts(&asking, r, fapl_e, facts));  \
 			rt_ev.v[0] = (int64_t)(flags_e);                                    \
 			rt_ev.v[2] = h5_fapl_comm(fapl_e);                                  \
 		},                                                                          \

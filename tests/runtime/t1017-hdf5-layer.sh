@@ -34,7 +34,7 @@ python=/usr/bin/python3
 H5PY_ALWAYS_USE_MPI=1 "$python" -c 'import sys, h5py; sys.exit(not h5py.get_config().mpi)' \
 	2>/dev/null || skip_all "no h5py with MPI for $python (python3-h5py-mpi)"
 
-plan 55
+plan 57
 
 work="$TEST_TMP/work"
 mkdir -p "$work/plain" "$work/traced" "$work/ioatlas"
@@ -62,6 +62,25 @@ ok "and under ioatlas" sh -c "cd '$work/ioatlas' && IOATLAS_LOGDIR='$logs' timeo
 ok "it checks what it wrote and read back" grep -q "PHDF5 tests finished with no errors" ioatlas.out.0
 said() { for r in 0 1 2 3; do sed "s#$work/$1/#DIR/#" "$1.out.$r"; done; }
 is "$(said ioatlas)" "$(said plain)" "what each rank prints is what it prints without the runtime"
+# What HDF5 asks of MPI is what it asks without the runtime: the runtime's
+# own questions make no MPI call (a copy of an MPI-IO file's access list,
+# H5Fget_access_plist, would duplicate its communicator: a collective call
+# at every open, every rank held until all had made it).  Counted by a tool
+# preloaded before the runtime (tests/workloads/count-shim.c).
+shim="$IOA_BUILD_DIR/tests/workloads/libcount-shim.so"
+dups() {
+	sed -n 's/^count-shim: [0-9]* writes, \([0-9]*\) Comm_dup$/\1/p' "$1" | awk '{ n += $1 } END { print n + 0 }'
+}
+mkdir -p "$work/shim" "$work/shim-ioatlas"
+(cd "$work/shim" && timeout 120 mpiexec.mpich -n 4 -genv LD_PRELOAD "$(ioa_preload_list "$shim")" \
+	"$work/ph5shared" -c -f "$work/shim/" >/dev/null 2>"$work/shim.err")
+(cd "$work/shim-ioatlas" && timeout 120 mpiexec.mpich -n 4 \
+	-genv LD_PRELOAD "$(ioa_preload_list "$shim" "$IOA_RUNTIME_SO")" -genv IOATLAS_LOGDIR "$(ioa_logdir)" \
+	"$work/ph5shared" -c -f "$work/shim-ioatlas/" >/dev/null 2>"$work/shim-ioatlas.err")
+like "$(dups "$work/shim.err")" '^[1-9][0-9]*$' \
+	"ground truth: ph5example's HDF5 duplicates communicators (MPI_Comm_dup, counted in front of it)"
+is "$(dups "$work/shim-ioatlas.err")" "$(dups "$work/shim.err")" \
+	"as many under the runtime: its questions to HDF5 at each open make no MPI call"
 for f in ParaEg0.h5 ParaEg1.h5; do
 	ok "$f holds what it holds without the runtime" \
 		"$python" -c 'import sys, h5py, numpy
