@@ -790,16 +790,21 @@ static int64_t h5_fapl_comm(rt_hid_t fapl)
 		h5_file_open(rt_rec, r, asked ? facts : NULL, t0, t1))
 
 /*
- * H5Pset_fapl_mpio: made whatever the runtime's state; after a success the
- * list's communicator is remembered for the files it opens.
+ * H5Pset_fapl_mpio: made whatever the runtime's state, the MPI calls it
+ * makes (its copy of the communicator) traced as HDF5's, underneath, as
+ * those of the calls that open the file; after a success the list's
+ * communicator is remembered for the files it opens.
  */
 #define RT_H5_BODY_FAPL(ret, name, args, op, fapl_e, comm_e)                         \
 	ret r;                                                                       \
 	int err;                                                                     \
+	unsigned under = rt_trace_under;                                             \
 	if (!RT_H5_RESOLVED(name))                                                   \
 		return (ret)-1;                                                      \
+	rt_trace_under = IOA_TR_UNDER;                                               \
 	r = __atomic_load_n(&h5_copies, __ATOMIC_RELAXED) ? RT_H5_CALLERS(name) args \
 							  : RT_H5_REAL(name) args;   \
+	rt_trace_under = under;                                                      \
 	if (r >= 0 && h5_layer_on(RT_H5_SLOT(name)) && rt_begin(RT_IN_HDF5)) {       \
 		err = errno;                                                         \
 		rt_lock();                                                           \

@@ -34,7 +34,7 @@ python=/usr/bin/python3
 H5PY_ALWAYS_USE_MPI=1 "$python" -c 'import sys, h5py; sys.exit(not h5py.get_config().mpi)' \
 	2>/dev/null || skip_all "no h5py with MPI for $python (python3-h5py-mpi)"
 
-plan 57
+plan 59
 
 work="$TEST_TMP/work"
 mkdir -p "$work/plain" "$work/traced" "$work/ioatlas"
@@ -90,6 +90,9 @@ sys.exit(sorted(a) != sorted(b) or any(not numpy.array_equal(a[k][()], b[k][()])
 done
 log=$(ioa_only_log "$logs")
 ok "the job leaves one log" test -n "$log"
+is "$(grep -c 'MPI_Comm_dup' ph5example.c)" 0 "ground truth: ph5example duplicates no communicator itself (its source)"
+is "$("$IOA_CMD" trace --expand "$log" | awk '$3 == "MPI" && $4 == "Comm_dup" && $10 !~ /under/' | wc -l)" 0 \
+	"every copy HDF5 made (H5Pset_fapl_mpio's too, outside any traced call) traced as HDF5's, underneath"
 
 # truth: per file and dataset what ltrace saw over all ranks (tests/lib/hdf5_truth.py).
 "$python" "$IOA_SOURCE_DIR/tests/lib/hdf5_truth.py" lt.* >truth.txt
