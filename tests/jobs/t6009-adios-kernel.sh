@@ -17,7 +17,7 @@ adex=/usr/share/doc/libadios-examples/examples/C/global-array-time
 [ -r "$adex/adios_globaltime.c" ] || skip_all "no $adex (libadios-examples)"
 pkg-config --exists adios-mpich || skip_all "no adios-mpich.pc (libadios-mpich-dev)"
 
-plan 17
+plan 19
 
 kernel="$IOA_BUILD_DIR/libexec/ioatlas/ioatlas-kernel"
 export IOATLAS_CONF=/dev/null
@@ -51,6 +51,31 @@ is "$(grep -c 'not replayed' "$work/k/kernel.c")" 0 \
 ok "built, run on 4 ranks and validated: the job's counters" \
 	run_timeout 300 "$kernel" validate "$work/k" "$log" --runtime "$runtime"
 like "$(cat "$TEST_TMP/last.out")" "counters compared: identical" "identical, per file and layer"
+
+# ADIOS makes a communicator a time step (MPI_Comm_dup) and frees it.  The
+# trace keeps no free, but gives a communicator the slot of one freed
+# before it: the kernel frees what a slot held before it makes the next
+# there.  It held every one, and MPICH, past a few tens, found each new
+# communicator's context the slow way: 3 ms twice a run, its ranks waiting
+# on each other.  Ground truth: the handles MPI_Comm_dup handed out, counted
+# in front of each program (tests/workloads/count-shim.c; MPICH hands a
+# freed communicator's handle out again).
+shim=$(ioa_preload_list "$IOA_BUILD_DIR/tests/workloads/libcount-shim.so")
+distinct() {
+	sed -n 's/^count-shim: [0-9]* writes, [0-9]* Comm_dup (\([0-9]*\) distinct)$/\1/p' "$1" |
+		awk '{ n += $1 } END { print n + 0 }'
+}
+dups() { sed -n 's/^count-shim: [0-9]* writes, \([0-9]*\) Comm_dup .*/\1/p' "$1" | awk '{ n += $1 } END { print n + 0 }'; }
+mkdir -p "$work/kdata"
+(cd job && run_timeout 120 mpiexec.mpich -n 4 -genv LD_PRELOAD "$shim" "$work/adios_globaltime") \
+	>/dev/null 2>shim-job.err
+run_timeout 120 mpiexec.mpich -n 4 "$work/k/kernel" --prepare --data-dir "$work/kdata" >/dev/null 2>&1
+run_timeout 120 mpiexec.mpich -n 4 -genv LD_PRELOAD "$shim" "$work/k/kernel" --data-dir "$work/kdata" \
+	>/dev/null 2>shim-kernel.err
+ok "ground truth: the job duplicates communicators, one at a time ($(dups shim-job.err) duplicates, $(distinct shim-job.err) handles over 4 ranks)" \
+	test "$(dups shim-job.err)" -gt "$(distinct shim-job.err)" -a "$(distinct shim-job.err)" -gt 0
+is "$(dups shim-kernel.err) $(distinct shim-kernel.err)" "$(dups shim-job.err) $(distinct shim-job.err)" \
+	"its kernel makes as many, as many at a time: those the job freed, freed"
 
 # Again in the same folder: the writer first removes its last output (an unlink that
 # works), which the kernel's --prepare must make for its unlink to work as well.

@@ -69,7 +69,7 @@ is "$(said ioatlas)" "$(said plain)" "what each rank prints is what it prints wi
 # preloaded before the runtime (tests/workloads/count-shim.c).
 shim="$IOA_BUILD_DIR/tests/workloads/libcount-shim.so"
 dups() {
-	sed -n 's/^count-shim: [0-9]* writes, \([0-9]*\) Comm_dup$/\1/p' "$1" | awk '{ n += $1 } END { print n + 0 }'
+	sed -n 's/^count-shim: [0-9]* writes, \([0-9]*\) Comm_dup ([0-9]* distinct)$/\1/p' "$1" | awk '{ n += $1 } END { print n + 0 }'
 }
 mkdir -p "$work/shim" "$work/shim-ioatlas"
 (cd "$work/shim" && timeout 120 mpiexec.mpich -n 4 -genv LD_PRELOAD "$(ioa_preload_list "$shim")" \
