@@ -49,8 +49,10 @@ uint64_t rt_trace_next_id(void);
 
 /*
  * IOA_TR_UNDER while this thread is inside a layer's call that is traced
- * (HDF5): the calls it makes underneath are marked so, for kernels at
- * either level to tell them from the program's own.  Needs no lock.
+ * (HDF5), or inside H5Pset_fapl_mpio (whose copy of the communicator the
+ * files the list opens are then opened on): the calls it makes underneath
+ * are marked so, for kernels at either level to tell them from the
+ * program's own.  Needs no lock.
  */
 extern _Thread_local unsigned rt_trace_under __attribute__((tls_model("initial-exec")));
 

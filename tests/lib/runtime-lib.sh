@@ -194,6 +194,18 @@ f = lambda c: [x for x in r["findings"] if x["code"] == c][0]
 print(eval(sys.argv[3]))' "$@"
 }
 
+# shim_dups FILE, shim_handles FILE: what tests/workloads/count-shim.c
+# printed to FILE from every process it was preloaded in, summed: the
+# MPI_Comm_dup calls, and the distinct handles they got in each process.
+shim_dups() {
+	sed -n 's/^count-shim: [0-9]* writes, \([0-9]*\) Comm_dup ([0-9]* distinct)$/\1/p' "$1" |
+		awk '{ n += $1 } END { print n + 0 }'
+}
+shim_handles() {
+	sed -n 's/^count-shim: [0-9]* writes, [0-9]* Comm_dup (\([0-9]*\) distinct)$/\1/p' "$1" |
+		awk '{ n += $1 } END { print n + 0 }'
+}
+
 # truth_cached NAME DIR KEY COMMAND...: ground truth that nothing of the
 # tree under test takes part in (a program nobody here wrote, under ltrace,
 # without the runtime) is the same in both passes of .ci/run, as HDF5

@@ -28,7 +28,7 @@ src=/var/cache/ioatlas/sources/pnetcdf_1.12.3.orig.tar.xz
 [ -r /usr/include/pnetcdf.h ] || skip_all "no pnetcdf.h (libpnetcdf-dev)"
 python=/usr/bin/python3
 
-plan 38
+plan 39
 
 work="$TEST_TMP/work"
 mkdir -p "$work/plain" "$work/traced" "$work/ioatlas" "$work/lt"
@@ -340,8 +340,8 @@ is "$(ioa_report_files report.json PNETCDF_VAR "$work/ioatlas")" \
 # runtime (tests/workloads/pnetcdf-ids-lock.c).  Without it, two threads
 # are at times handed one id, and the program crashes.
 mpicc.openmpi -O2 -o pthread "$ex/C/pthread.c" -lpnetcdf -lpthread
-mpicc.openmpi -O2 -shared -fPIC -o libids-lock.so "$IOA_SOURCE_DIR/tests/workloads/pnetcdf-ids-lock.c" \
-	-ldl -lpthread
+ok "the lock builds" mpicc.openmpi -O2 -shared -fPIC -o libids-lock.so \
+	"$IOA_SOURCE_DIR/tests/workloads/pnetcdf-ids-lock.c" -ldl -lpthread
 mkdir -p "$work/threads" "$work/threads-plain" "$work/logs/threads"
 ompi_run 4 120 -x LD_PRELOAD="$work/libids-lock.so" ./pthread "$work/threads-plain/t.nc" \
 	>threads-plain.out 2>&1

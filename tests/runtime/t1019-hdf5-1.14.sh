@@ -84,12 +84,17 @@ ltraced() {
 # truth_key PROGRAM...: the key of ltrace's runs of these programs (truth_cached).
 truth_key() {
 	(sha256sum "$@" "$B/bin/libhdf5.so.310" "$IOA_SOURCE_DIR/tests/lib/hdf5.ltrace.conf"
-		echo "$calls"; declare -f ltraced; ltrace -V
+		echo "$calls"; declare -f ltraced ph5_traced pm_traced; ltrace -V
 		dpkg-query -W ltrace mpich libmpich-dev 2>/dev/null) | sha256sum | cut -c1-16
 }
 ph5_traced() {
 	mkdir -p "$work/lt" && ltraced 4 "$work/traced" "$work/lt/lt" "$work/ph5-plain" -c -f "$work/traced/" &&
 		[ "$(ls "$work"/lt/lt.[0-3] | wc -l)" = 4 ]
+}
+# t_pmulti_dset's, later.
+pm_traced() {
+	mkdir -p "$work/pmlt" && ltraced 2 "$work/pm-traced" "$work/pmlt/lt" "$work/pmulti-plain" &&
+		[ "$(ls "$work"/pmlt/lt.[01] | wc -l)" = 2 ]
 }
 ok "ph5example runs under ltrace on 4 ranks" truth_cached t1019-ph5 "$work/lt" "$(truth_key ph5-plain)" ph5_traced
 diag "$(cat "$TEST_TMP/last.out")"
@@ -146,10 +151,6 @@ ok "t_pmulti_dset builds against HDF5 1.14 and its test library" sh -c "
 		gcc \$2 $h5cflags -I'$S/test' -I'$S/testpar' -o \$1 pmulti.c -lhdf5_test $h5libs || exit 1
 	done"
 mkdir -p pm-traced pm-plain pm-ioatlas
-pm_traced() {
-	mkdir -p "$work/pmlt" && ltraced 2 "$work/pm-traced" "$work/pmlt/lt" "$work/pmulti-plain" &&
-		[ "$(ls "$work"/pmlt/lt.[01] | wc -l)" = 2 ]
-}
 ok "it runs under ltrace on 2 ranks" truth_cached t1019-pmulti "$work/pmlt" "$(truth_key pmulti-plain)" pm_traced
 diag "$(cat "$TEST_TMP/last.out")"
 ok "and without anything" sh -c "cd '$work/pm-plain' && timeout 120 mpiexec.mpich -n 2 \

@@ -39,16 +39,19 @@ ssize_t write(int fd, const void *buf, size_t count)
 int MPI_Comm_dup(void *comm, void *newcomm)
 {
 	static int (*real)(void *, void *);
+	uint32_t h;
+	unsigned i;
+	int r;
 
 	if (!real) {
 		void *sym = dlsym(RTLD_NEXT, "MPI_Comm_dup");
 
 		memcpy(&real, &sym, sizeof(sym));
 	}
-	int r = real(comm, newcomm);
-	uint32_t h;
-	unsigned i;
-
+	if (!real)
+		return 1; /* no MPI after this one in the search order: an error (not MPI_SUCCESS)
+			   */
+	r = real(comm, newcomm);
 	__atomic_add_fetch(&dups, 1, __ATOMIC_RELAXED);
 	if (r != 0 || !newcomm)
 		return r;

@@ -5,9 +5,12 @@
  * ncmpi_abort take it back, is then shared by threads unguarded, and two
  * threads creating files at once can be handed the same id (PnetCDF's own
  * pthread.c example then crashes or writes one file twice).  Preloaded
- * after libioatlas, it holds one mutex over each of those four calls as
- * PnetCDF's thread-safe build does over the table, and nothing else: the
- * runtime's own wrappers, before it, still run concurrently.
+ * after libioatlas, it holds one mutex over each of those four calls, and
+ * nothing else: the runtime's own wrappers, before it, still run
+ * concurrently.  Over the whole call (PnetCDF's thread-safe build locks
+ * only the table), MPI_File_open and MPI_File_close included: collective
+ * calls, which a lock across threads could deadlock but on MPI_COMM_SELF,
+ * the only communicator pthread.c opens its files on.
  *
  * Built by the test that preloads it, with mpicc.openmpi -shared.
  */
