@@ -194,16 +194,13 @@ f = lambda c: [x for x in r["findings"] if x["code"] == c][0]
 print(eval(sys.argv[3]))' "$@"
 }
 
-# shim_dups FILE, shim_handles FILE: what tests/workloads/count-shim.c
-# printed to FILE from every process it was preloaded in, summed: the
-# MPI_Comm_dup calls, and the distinct handles they got in each process.
-shim_dups() {
-	sed -n 's/^count-shim: [0-9]* writes, \([0-9]*\) Comm_dup ([0-9]* distinct)$/\1/p' "$1" |
-		awk '{ n += $1 } END { print n + 0 }'
-}
-shim_handles() {
-	sed -n 's/^count-shim: [0-9]* writes, [0-9]* Comm_dup (\([0-9]*\) distinct)$/\1/p' "$1" |
-		awk '{ n += $1 } END { print n + 0 }'
+# shim_count FILE dups|handles: what tests/workloads/count-shim.c printed to
+# FILE ("count-shim: N writes, M Comm_dup (D distinct)") from every process
+# it was preloaded in, summed: the MPI_Comm_dup calls (M), or the distinct
+# handles they got in each process (D).
+shim_count() {
+	awk -v d="$([ "$2" = dups ] && echo 4 || echo 6)" '$1 == "count-shim:" && $5 == "Comm_dup" {
+		gsub(/[()]/, ""); n += $d } END { print n + 0 }' "$1"
 }
 
 # truth_cached NAME DIR KEY COMMAND...: ground truth that nothing of the

@@ -74,9 +74,9 @@ mkdir -p "$work/shim" "$work/shim-ioatlas"
 (cd "$work/shim-ioatlas" && timeout 120 mpiexec.mpich -n 4 \
 	-genv LD_PRELOAD "$(ioa_preload_list "$shim" "$IOA_RUNTIME_SO")" -genv IOATLAS_LOGDIR "$(ioa_logdir)" \
 	"$work/ph5shared" -c -f "$work/shim-ioatlas/" >/dev/null 2>"$work/shim-ioatlas.err")
-like "$(shim_dups "$work/shim.err")" '^[1-9][0-9]*$' \
+like "$(shim_count "$work/shim.err" dups)" '^[1-9][0-9]*$' \
 	"ground truth: ph5example's HDF5 duplicates communicators (MPI_Comm_dup, counted in front of it)"
-is "$(shim_dups "$work/shim-ioatlas.err")" "$(shim_dups "$work/shim.err")" \
+is "$(shim_count "$work/shim-ioatlas.err" dups)" "$(shim_count "$work/shim.err" dups)" \
 	"as many under the runtime: its questions to HDF5 at each open make no MPI call"
 for f in ParaEg0.h5 ParaEg1.h5; do
 	ok "$f holds what it holds without the runtime" \
