@@ -1823,6 +1823,9 @@ struct tr_expand {
 	uint64_t seq, limit;
 	double now, sec_per_tick;
 	double top;		   /* end of the last call that is not a sub-call */
+	double sub_first;	   /* start of the first sub-call since then */
+	int64_t sub_parent;	   /* and the id of the MPI-IO call it was made in */
+	int subs;		   /* whether a sub-call came since then */
 	uint32_t index;		   /* the rank's index in its group */
 	double picked[TR_CLASSES]; /* first pass: the distributions' times, summed */
 	double scale[TR_CLASSES];  /* second pass: the rank's totals over those */
@@ -1954,12 +1957,29 @@ static int expand_range(struct tr_expand *x, size_t from, size_t to, unsigned de
 				e.duration *= x->sec_per_tick;
 				e.start = x->now + e.gap;
 				x->now = e.start + e.duration;
+				if (!x->subs || e.aux != x->sub_parent) {
+					x->sub_first = e.start;
+					x->sub_parent = e.aux;
+					x->subs = 1;
+				}
 				rc = x->fn(x->arg, &e);
 			} else if (x->fn) {
 				/* Gaps of the program's own calls run from the last of them. */
 				e.gap *= x->scale[TR_COMPUTE] * x->sec_per_tick;
 				e.duration *= x->scale[cls] * x->sec_per_tick;
 				e.start = x->top + e.gap;
+				/*
+				 * An MPI-IO call spans the calls it made underneath, whose
+				 * times its own do not order (each is spread apart).
+				 */
+				if (x->subs && e.sig->flags & IOA_TR_ID && e.aux == x->sub_parent) {
+					double end = e.start + e.duration;
+
+					end = end > x->now ? end : x->now;
+					e.start = e.start < x->sub_first ? e.start : x->sub_first;
+					e.duration = end - e.start;
+				}
+				x->subs = 0;
 				x->top = e.start + e.duration;
 				x->now = x->top > x->now ? x->top : x->now;
 				rc = x->fn(x->arg, &e);

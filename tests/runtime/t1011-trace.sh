@@ -10,7 +10,7 @@ require_mpi
 
 ops="$IOA_BUILD_DIR/tests/workloads/trace-ops"
 
-plan 50
+plan 51
 
 # MPICH's own shared-memory files (/dev/shm) are left out so that ranks
 # doing the same thing look the same.
@@ -116,6 +116,28 @@ aggregators=$(printf '%s\n' "$expanded" | awk '
 is "$aggregators" "2 196608" \
 	"collective: two aggregators issue all the POSIX writes beneath the collective calls"
 like "$expanded" 'File_open .* hints="[^"]*cb_nodes=2' "collective: the hints given at open are in the trace"
+# Each MPI-IO call (id in the aux column) spans the calls it made underneath
+# (sub: that id), though the trace orders their times apart: rank 0 waited
+# in its writes 60, 30 and 0 ms, and its aggregator's writes came that late.
+spans=$(printf '%s\n' "$expanded" | awk '
+	$1 ~ /^[0-9]+$/ && $10 ~ /(^|,)sub(,|$)/ {
+		k = $1 " " $7
+		if (!(k in lo) || $8 + 0 < lo[k])
+			lo[k] = $8 + 0
+		if (!(k in hi) || $8 + $9 > hi[k])
+			hi[k] = $8 + $9
+	}
+	$1 ~ /^[0-9]+$/ && $3 == "MPI-IO" && $10 ~ /(^|,)id(,|$)/ && (($1 " " $7) in lo) {
+		k = $1 " " $7
+		calls++
+		if (lo[k] < $8 - 1e-6 || hi[k] > $8 + $9 + 1e-6)
+			outside++
+		delete lo[k]
+		delete hi[k]
+	}
+	END { print calls + 0, outside + 0 }')
+like "$spans" '^[1-9][0-9]* 0$' \
+	"collective: every MPI-IO call spans the calls it made underneath (calls, outside: $spans)"
 
 run mixed 2
 same_calls mixed 2
