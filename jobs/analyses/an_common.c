@@ -681,6 +681,32 @@ out:
 	return rc;
 }
 
+const struct an_phases *an_job_phases(const struct an_job *job, const struct an_settings *set,
+				      int *rc)
+{
+	struct an_phases_memo *m = job->phases;
+
+	if (!m) {
+		*rc = -EINVAL;
+		return NULL;
+	}
+	if (m->made &&
+	    (m->min_gap != set->phase_min_gap || m->min_gap_share != set->phase_min_gap_share ||
+	     m->gap_ratio != set->phase_gap_ratio)) {
+		an_phases_free(&m->ph);
+		m->made = 0;
+	}
+	if (!m->made) {
+		m->rc = an_write_phases(job, set, &m->ph);
+		m->min_gap = set->phase_min_gap;
+		m->min_gap_share = set->phase_min_gap_share;
+		m->gap_ratio = set->phase_gap_ratio;
+		m->made = 1;
+	}
+	*rc = m->rc;
+	return m->rc ? NULL : &m->ph;
+}
+
 void an_phases_free(struct an_phases *ph)
 {
 	size_t i;

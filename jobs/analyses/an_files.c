@@ -502,14 +502,15 @@ int an_header_updates(const struct an_job *job, const struct an_settings *set, j
 			       json_object_new_int64((int64_t)nspecific));
 	/* Per checkpoint: how many updates follow each write phase. */
 	{
-		struct an_phases ph;
+		int prc;
+		const struct an_phases *ph = an_job_phases(job, set, &prc);
 
-		if (!an_write_phases(job, set, &ph)) {
+		if (ph) {
 			json_object *per = json_object_new_array();
 
-			for (k = 0; k < ph.n; k++) {
-				double from = ph.p[k].start,
-				       to = k + 1 < ph.n ? ph.p[k + 1].start : 1e300;
+			for (k = 0; k < ph->n; k++) {
+				double from = ph->p[k].start,
+				       to = k + 1 < ph->n ? ph->p[k + 1].start : 1e300;
 				int64_t n = 0;
 
 				for (i = 0; i < nup; i++)
@@ -517,7 +518,6 @@ int an_header_updates(const struct an_job *job, const struct an_settings *set, j
 				json_object_array_add(per, json_object_new_int64(n));
 			}
 			json_object_object_add(res, "per_phase", per);
-			an_phases_free(&ph);
 		}
 	}
 	if (nup) {

@@ -726,6 +726,8 @@ int an_load(PGconn *conn, const struct an_settings *set, int64_t id, const char 
 	rc = rc ? rc : an_bound_ranks(job, map_len);
 	if (!rc)
 		an_unknown_counters(job);
+	if (!rc && !(job->phases = calloc(1, sizeof(*job->phases))))
+		rc = -ENOMEM;
 	if (rc == -ENOMEM) {
 		ioa_buf_reset(err);
 		ioa_buf_addstr(err, "out of memory");
@@ -765,5 +767,8 @@ void an_free(struct an_job *job)
 	free(job->sigs);
 	free(job->ev);
 	free(job->wbins);
+	if (job->phases)
+		an_phases_free(&job->phases->ph);
+	free(job->phases);
 	memset(job, 0, sizeof(*job));
 }

@@ -404,6 +404,11 @@ int an_load_log(const char *path, const struct an_settings *set, struct an_job *
 		rc = rc ? rc : an_bound_ranks(job, l.map_len);
 		if (!rc)
 			an_unknown_counters(job);
+		if (!rc && !(job->phases = calloc(1, sizeof(*job->phases)))) {
+			ioa_buf_reset(err);
+			ioa_buf_addf(err, "%s: out of memory", path);
+			rc = -ENOMEM;
+		}
 	}
 	ioa_trace_free(&t);
 	for (i = 0; i < l.nmounts; i++) {

@@ -142,34 +142,32 @@ static json_object *coarse_finding(const struct an_job *job, const struct an_pha
 int an_checkpoints(const struct an_job *job, const struct an_settings *set, json_object *res,
 		   double *confidence)
 {
-	struct an_phases ph;
 	json_object *phases = json_object_new_array(), *findings = json_object_new_array();
 	size_t *idx, n, i;
 	char text[512], size[32];
-	int rc = an_write_phases(job, set, &ph);
+	int rc;
+	const struct an_phases *ph = an_job_phases(job, set, &rc);
 
 	json_object_object_add(res, "findings", findings);
 	json_object_object_add(res, "phases", phases);
 	if (rc)
 		return rc;
-	json_object_object_add(res, "source", json_object_new_string(ph.source));
-	json_object_object_add(res, "separating_gap", an_num(ph.gap));
+	json_object_object_add(res, "source", json_object_new_string(ph->source));
+	json_object_object_add(res, "separating_gap", an_num(ph->gap));
 	json_object_object_add(res, "trace_partial", json_object_new_boolean(job->trace_partial));
-	idx = malloc((ph.n + 1) * sizeof(*idx));
-	if (!idx) {
-		an_phases_free(&ph);
+	idx = malloc((ph->n + 1) * sizeof(*idx));
+	if (!idx)
 		return -ENOMEM;
-	}
-	n = major_phases(job, &ph, idx);
-	for (i = 0; i < ph.n && i < MAX_LISTED_PHASES; i++) {
+	n = major_phases(job, ph, idx);
+	for (i = 0; i < ph->n && i < MAX_LISTED_PHASES; i++) {
 		size_t k;
 		int major = 0;
 
 		for (k = 0; k < n; k++)
 			major |= idx[k] == i;
-		json_object_array_add(phases, phase_json(job, &ph.p[i], major));
+		json_object_array_add(phases, phase_json(job, &ph->p[i], major));
 	}
-	json_object_object_add(res, "phases_total", json_object_new_int64((int64_t)ph.n));
+	json_object_object_add(res, "phases_total", json_object_new_int64((int64_t)ph->n));
 	json_object_object_add(res, "checkpoints", json_object_new_int64((int64_t)n));
 	if (!job->traced_ranks && !job->nwbins) {
 		json_object_array_add(
@@ -184,11 +182,11 @@ int an_checkpoints(const struct an_job *job, const struct an_settings *set, json
 		json_object *ev = json_object_new_object(), *bytes = json_object_new_array();
 
 		for (i = 0; i < n; i++) {
-			mean_bytes += (double)ph.p[idx[i]].bytes / (double)n;
+			mean_bytes += (double)ph->p[idx[i]].bytes / (double)n;
 			json_object_array_add(bytes,
-					      json_object_new_int64((int64_t)ph.p[idx[i]].bytes));
+					      json_object_new_int64((int64_t)ph->p[idx[i]].bytes));
 			if (iv && i + 1 < n)
-				iv[i] = ph.p[idx[i + 1]].start - ph.p[idx[i]].start;
+				iv[i] = ph->p[idx[i + 1]].start - ph->p[idx[i]].start;
 		}
 		if (iv) {
 			cv = an_cv(iv, n - 1, NULL);
@@ -210,9 +208,9 @@ int an_checkpoints(const struct an_job *job, const struct an_settings *set, json
 		json_object *ev = json_object_new_object();
 
 		json_object_object_add(ev, "bytes",
-				       json_object_new_int64((int64_t)ph.p[idx[0]].bytes));
+				       json_object_new_int64((int64_t)ph->p[idx[0]].bytes));
 		snprintf(text, sizeof(text), "one write phase (%s): no recurring checkpoint",
-			 ioa_format_bytes((double)ph.p[idx[0]].bytes, size, sizeof(size)));
+			 ioa_format_bytes((double)ph->p[idx[0]].bytes, size, sizeof(size)));
 		json_object_array_add(findings, an_finding(job, AN_F_SINGLE_WRITE_PHASE, text, ev));
 		*confidence = 0.7;
 	} else {
@@ -223,12 +221,11 @@ int an_checkpoints(const struct an_job *job, const struct an_settings *set, json
 	/* Time bins are coarse (16 per record over the run) and see the file system's writers. */
 	if (job->trace_partial || !job->traced_ranks)
 		*confidence *= 0.7;
-	if (ph.coarse) {
-		json_object_array_add(findings, coarse_finding(job, &ph));
+	if (ph->coarse) {
+		json_object_array_add(findings, coarse_finding(job, ph));
 		*confidence *= 0.3;
 	}
 	free(idx);
-	an_phases_free(&ph);
 	return 0;
 }
 
@@ -328,7 +325,6 @@ static double redistribution(const struct an_job *job, const struct an_phases *p
 int an_amr(const struct an_job *job, const struct an_settings *set, json_object *res,
 	   double *confidence)
 {
-	struct an_phases ph;
 	json_object *findings = json_object_new_array(), *sizes = json_object_new_array(),
 		    *cvs = json_object_new_array(), *ev;
 	size_t *idx = NULL, n = 0, i;
@@ -336,7 +332,8 @@ int an_amr(const struct an_job *job, const struct an_settings *set, json_object 
 	enum an_finding_id cls;
 	const char *shape = "unknown";
 	char text[512];
-	int varying, uneven, rc = an_write_phases(job, set, &ph);
+	int varying, uneven, rc;
+	const struct an_phases *ph = an_job_phases(job, set, &rc);
 	int32_t head = -1;
 	double moved;
 
@@ -346,30 +343,30 @@ int an_amr(const struct an_job *job, const struct an_settings *set, json_object 
 	json_object_object_add(res, "rank_cv", cvs);
 	if (rc)
 		return rc;
-	idx = malloc((ph.n + 1) * sizeof(*idx));
-	s = malloc((ph.n + 1) * sizeof(*s));
-	c = malloc((ph.n + 1) * sizeof(*c));
+	idx = malloc((ph->n + 1) * sizeof(*idx));
+	s = malloc((ph->n + 1) * sizeof(*s));
+	c = malloc((ph->n + 1) * sizeof(*c));
 	if (!idx || !s || !c) {
 		rc = -ENOMEM;
 		goto out;
 	}
-	n = major_phases(job, &ph, idx);
-	head = head_writer(job, &ph, idx, n);
+	n = major_phases(job, ph, idx);
+	head = head_writer(job, ph, idx, n);
 	for (i = 0; i < n; i++) {
-		json_object *spread = rank_spread(job, &ph.p[idx[i]], head, &c[i]);
+		json_object *spread = rank_spread(job, &ph->p[idx[i]], head, &c[i]);
 
 		json_object_put(spread);
-		s[i] = (double)ph.p[idx[i]].bytes -
-		       (head >= 0 ? (double)ph.p[idx[i]].rank_bytes[head] : 0);
+		s[i] = (double)ph->p[idx[i]].bytes -
+		       (head >= 0 ? (double)ph->p[idx[i]].rank_bytes[head] : 0);
 		lo = !i || s[i] < lo ? s[i] : lo;
 		hi = !i || s[i] > hi ? s[i] : hi;
-		json_object_array_add(sizes, json_object_new_int64((int64_t)ph.p[idx[i]].bytes));
+		json_object_array_add(sizes, json_object_new_int64((int64_t)ph->p[idx[i]].bytes));
 		json_object_array_add(cvs, an_num(c[i]));
 	}
 	json_object_object_add(res, "checkpoints", json_object_new_int64((int64_t)n));
-	if (ph.coarse) {
+	if (ph->coarse) {
 		json_object_object_add(res, "classification", json_object_new_string("unknown"));
-		json_object_array_add(findings, coarse_finding(job, &ph));
+		json_object_array_add(findings, coarse_finding(job, ph));
 		*confidence = 0.1;
 		goto out;
 	}
@@ -385,7 +382,7 @@ int an_amr(const struct an_job *job, const struct an_settings *set, json_object 
 	change = hi > 0 ? (hi - lo) / hi : 0;
 	shape = size_shape(s, n, set->amr_size_change);
 	cv_med = an_median(c, n);
-	moved = redistribution(job, &ph, idx, n, head);
+	moved = redistribution(job, ph, idx, n, head);
 	varying = change >= set->amr_size_change || moved >= set->amr_size_change;
 	uneven = job->nprocs > 1 && cv_med >= set->amr_rank_cv;
 	/* One rank has no per-rank spread: its sizes alone cannot say AMR. */
@@ -446,6 +443,5 @@ out:
 	free(idx);
 	free(s);
 	free(c);
-	an_phases_free(&ph);
 	return rc;
 }

@@ -161,7 +161,8 @@ struct an_job {
 	struct an_wbin *wbins; /* POSIX, STDIO and MPI-IO write bins, loaded only without a trace */
 	size_t nwbins;
 
-	void *pool; /* counters of every record */
+	void *pool;		       /* counters of every record */
+	struct an_phases_memo *phases; /* an_job_phases()'s, made by the loaders */
 };
 
 /* Loads job (id, start_time as the warehouse prints it) through conn. */
@@ -262,6 +263,23 @@ struct an_phases {
 
 int an_write_phases(const struct an_job *job, const struct an_settings *set, struct an_phases *out);
 void an_phases_free(struct an_phases *ph);
+
+/* A job's write phases, found at the first ask (an_job_phases()). */
+struct an_phases_memo {
+	int made, rc;
+	double min_gap, min_gap_share, gap_ratio; /* the settings they were found with */
+	struct an_phases ph;
+};
+
+/*
+ * The job's write phases as an_write_phases() finds them, found once per
+ * job and settings: the analyses that need them (checkpoints, amr,
+ * header_updates) share them, and on a long trace finding them is most of
+ * the analyses' time.  The job keeps them (an_free() frees them).  NULL
+ * with *rc set (-ENOMEM; -EINVAL for a job no loader made).
+ */
+const struct an_phases *an_job_phases(const struct an_job *job, const struct an_settings *set,
+				      int *rc);
 
 /*
  * The job's I/O time, seconds summed over ranks: each layer's own
