@@ -34,7 +34,7 @@
 	X(P##_SIZE_##WHAT##_1G_PLUS, "accesses of more than 1 GiB")
 
 #define IOA_COMMON_VALUES(X, P)                                             \
-	X(P##_ACCESS1_ACCESS, "most common access size")                    \
+	X(P##_ACCESS1_ACCESS, "most common access size (never 0)")          \
 	X(P##_ACCESS2_ACCESS, "second most common access size")             \
 	X(P##_ACCESS3_ACCESS, "third most common access size")              \
 	X(P##_ACCESS4_ACCESS, "fourth most common access size")             \
@@ -84,10 +84,10 @@
 	X(POSIX_BYTES_WRITTEN, "bytes written")                                                    \
 	X(POSIX_MAX_BYTE_READ, "highest offset read (last byte)")                                  \
 	X(POSIX_MAX_BYTE_WRITTEN, "highest offset written (last byte)")                            \
-	X(POSIX_CONSEC_READS, "reads that start right after the previous read ends")               \
-	X(POSIX_CONSEC_WRITES, "writes that start right after the previous write ends")            \
-	X(POSIX_SEQ_READS, "reads that start past the previous read's end")                        \
-	X(POSIX_SEQ_WRITES, "writes that start past the previous write's end")                     \
+	X(POSIX_CONSEC_READS, "reads right after the previous read, since the last open")          \
+	X(POSIX_CONSEC_WRITES, "writes right after the previous write, since the last open")       \
+	X(POSIX_SEQ_READS, "reads past the previous read's end, since the last open")              \
+	X(POSIX_SEQ_WRITES, "writes past the previous write's end, since the last open")           \
 	X(POSIX_RW_SWITCHES, "switches between reading and writing")                               \
 	X(POSIX_MEM_NOT_ALIGNED, "accesses with a buffer not aligned to POSIX_MEM_ALIGNMENT")      \
 	X(POSIX_MEM_ALIGNMENT, "memory alignment in bytes")                                        \
@@ -100,7 +100,8 @@
 	IOA_SIZE_BINS(X, POSIX, WRITE)                                                             \
 	X(POSIX_STRIDE1_STRIDE,                                                                    \
 	  "most common stride: the gap between the end of the previous read (write) and the "      \
-	  "start of this one, when it is after it, not right after it, and not the first")         \
+	  "start of this one, when it is after it, not right after it, and not the first since "   \
+	  "the last open")                                                                         \
 	X(POSIX_STRIDE2_STRIDE, "second most common stride")                                       \
 	X(POSIX_STRIDE3_STRIDE, "third most common stride")                                        \
 	X(POSIX_STRIDE4_STRIDE, "fourth most common stride")                                       \

@@ -317,6 +317,12 @@ void rt_posix_open(const char *op, int dirfd, const char *path, int flags, mode_
 			rec->counters[POSIX_FILE_ALIGNMENT] = st.st_blksize;
 	}
 	rec->counters[POSIX_OPENS]++;
+	/*
+	 * As Darshan: an open (not a dup or fileno) starts the file's sequence
+	 * anew, so the first access after it is sequential and has no stride.
+	 */
+	rec->last_byte_read = 0;
+	rec->last_byte_written = 0;
 	/* As Darshan: the mode of the last open that gave one (an open without O_CREAT keeps it).
 	 */
 	if (flags & O_CREAT)
@@ -426,8 +432,8 @@ RT_HOT void rt_posix_io(const char *op, int is_write, int fd, int64_t offset, in
 	rt_size_bin(c, is_write ? POSIX_SIZE_WRITE_0_100 : POSIX_SIZE_READ_0_100, ret);
 	rt_values_add(&rec->access_sizes, ret);
 	rt_bins_add(rec, t0, is_write, ret);
-	if (stride > 0) /* as Darshan: an access with no gap before it has no stride */
-		rt_values_add(&rec->strides, stride);
+	/* As Darshan: stride 0 (no gap, or none yet) is counted among the values, never shown. */
+	rt_values_add(&rec->strides, stride);
 	if (!mem_aligned)
 		c[POSIX_MEM_NOT_ALIGNED]++;
 	/* Block sizes are powers of two but for odd file systems: mask when we can. */

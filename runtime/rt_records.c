@@ -224,10 +224,8 @@ RT_HOT void rt_values_add_n(struct rt_values *v, int64_t value, int64_t n)
 			return;
 		}
 	}
-	if (v->used == RT_VALUE_SLOTS) {
-		v->dropped = ioa_counter_sat_add(v->dropped, n);
+	if (v->used == RT_VALUE_SLOTS)
 		return;
-	}
 	v->value[v->used] = value;
 	v->count[v->used++] = n;
 }
@@ -246,7 +244,7 @@ void rt_values_top4(const struct rt_values *v, int64_t *values, int64_t *counts)
 		int best = -1;
 
 		for (i = 0; i < v->used; i++)
-			if (!taken[i] &&
+			if (!taken[i] && v->value[i] != 0 &&
 			    (best < 0 || v->count[i] > v->count[best] ||
 			     (v->count[i] == v->count[best] && v->value[i] > v->value[best])))
 				best = (int)i;

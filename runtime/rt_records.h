@@ -20,13 +20,18 @@
 #include "ioa_counters.h"
 #include "ioa_logfmt.h"
 
-/* A small exact counter of distinct values (access sizes, strides). */
-#define RT_VALUE_SLOTS 16
+/*
+ * A small exact counter of distinct values (access sizes, strides), as
+ * Darshan keeps them: the first 32 distinct values a file shows, 0
+ * included, each counted exactly; later values are not counted.  The four
+ * most common are then the four largest counts of those, a larger value
+ * first among equal counts, never the value 0.
+ */
+#define RT_VALUE_SLOTS 32
 struct rt_values {
 	int64_t value[RT_VALUE_SLOTS];
 	int64_t count[RT_VALUE_SLOTS];
 	unsigned used;
-	int64_t dropped; /* occurrences of values that found no free slot */
 };
 
 /*
@@ -158,7 +163,7 @@ void rt_accesses_add(struct rt_accesses *t, const int64_t *key, int64_t n);
  */
 void rt_accesses_top4(const struct rt_accesses *t, int64_t *access1, int64_t *count1);
 
-/* Writes the four most common values and their counts (Darshan's ACCESS1..4 layout). */
+/* Writes the four most common values but 0 and their counts (Darshan's ACCESS1..4 layout). */
 void rt_values_top4(const struct rt_values *v, int64_t *values, int64_t *counts);
 
 /*

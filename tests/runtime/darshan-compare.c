@@ -265,7 +265,8 @@ static int read_ours(struct side *s, const char *path, const char *rundir)
 		if (json_object_object_get_ex(jr, "counters", &counters)) {
 			json_object_object_foreach(counters, key, val)
 			{
-				/* A record id (POSIX_RENAMED_FROM) is its digits, as the record's own. */
+				/* A record id (POSIX_RENAMED_FROM) is its digits, as the record's
+				 * own. */
 				counter_add(r, key)->value =
 					json_object_is_type(val, json_type_string)
 						? (int64_t)json_object_get_uint64(val)
@@ -308,13 +309,33 @@ static int relation_holds(enum dd_relation rel, const struct counter *ours,
 }
 
 /*
+ * A record only we may have: the file was never opened (no open, dup or
+ * fileno succeeded) and no byte moved, so Darshan, which makes a record at
+ * an open, had no occasion to.
+ */
+static int never_opened(struct record *r)
+{
+	static const char *const used[] = {"POSIX_OPENS", "POSIX_DUPS",	  "POSIX_FILENOS",
+					   "POSIX_READS", "POSIX_WRITES", NULL};
+	size_t k;
+
+	for (k = 0; used[k]; k++) {
+		const struct counter *c = counter_find(r, used[k]);
+
+		if (!c || c->value != 0)
+			return 0;
+	}
+	return 1;
+}
+
+/*
  * One difference in record r: a counter whose values (oc, tc; printed as ours and
  * theirs) differ, a counter Darshan has and we lack (oc NULL), or, with counter
  * DD_RECORD, a record only we have.  Listed when an entry selects it and its
  * relation holds.
  */
-static void report(const struct record *r, const char *counter, const char *ours,
-		   const char *theirs, const struct counter *oc, const struct counter *tc)
+static void report(struct record *r, const char *counter, const char *ours, const char *theirs,
+		   const struct counter *oc, const struct counter *tc)
 {
 	int only_ours = !strcmp(counter, DD_RECORD);
 	size_t i;
@@ -324,7 +345,7 @@ static void report(const struct record *r, const char *counter, const char *ours
 	for (i = 0; i < ENTRY_COUNT; i++) {
 		if (!entry_selects(&entries[i], r, counter))
 			continue;
-		if (only_ours ? entries[i].relation == DD_ONLY_OURS
+		if (only_ours ? entries[i].relation == DD_ONLY_OURS && never_opened(r)
 			      : oc && tc && relation_holds(entries[i].relation, oc, tc)) {
 			printf("listed\t%zu\t%s\t%d\t%s\t%s\t%s\t%s\n", i, r->module, r->rank,
 			       r->name, counter, ours, theirs);
