@@ -230,11 +230,6 @@ RT_HOT void rt_values_add_n(struct rt_values *v, int64_t value, int64_t n)
 	v->count[v->used++] = n;
 }
 
-RT_HOT void rt_values_add(struct rt_values *v, int64_t value)
-{
-	rt_values_add_n(v, value, 1);
-}
-
 void rt_values_top4(const struct rt_values *v, int64_t *values, int64_t *counts)
 {
 	int taken[RT_VALUE_SLOTS] = {0};

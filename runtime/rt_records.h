@@ -148,11 +148,17 @@ struct rt_folded {
 	uint64_t dropped;
 };
 
-/* Counts one occurrence of value. */
-void rt_values_add(struct rt_values *v, int64_t value);
-
 /* Counts n occurrences of value at once (saturating). */
 void rt_values_add_n(struct rt_values *v, int64_t value, int64_t n);
+
+/* Counts one occurrence of value: inline when it is the first value seen (a file's usual). */
+static inline void rt_values_add(struct rt_values *v, int64_t value)
+{
+	if (v->used && v->value[0] == value && v->count[0] < INT64_MAX)
+		v->count[0]++;
+	else
+		rt_values_add_n(v, value, 1);
+}
 
 /* Counts n occurrences of an access (key: RT_ACCESS_KEY values). */
 void rt_accesses_add(struct rt_accesses *t, const int64_t *key, int64_t n);
