@@ -75,6 +75,8 @@ static const char *kind_name(enum dd_kind kind)
 		return "always";
 	case DD_TIMING:
 		return "timing";
+	case DD_PROGRAM:
+		return "program";
 	case DD_MACHINE:
 		break;
 	}
@@ -93,7 +95,9 @@ static void differences(void)
 	       "`tests/data/darshan` holds logs written by Darshan 3.5.0 with darshan-parser's\n"
 	       "output and the programs that wrote them; `t1050-darshan-counters` runs those\n"
 	       "programs under ioatlas with the same ranks and compares every Darshan-named\n"
-	       "counter of every record (per rank and shared; POSIX, STDIO, MPI-IO). Records\n"
+	       "counter of every record (per rank and shared; POSIX, STDIO, MPI-IO), and\n"
+	       "`t1093-fio-darshan` and `t1094-nwchem-darshan` do the same for two real\n"
+	       "programs, fio and NWChem, run under both Darshan 3.5.0 and ioatlas. Records\n"
 	       "match one to one by module, rank and path; integer counters must be equal;\n"
 	       "floating-point counters (times, timestamps) cannot be equal across runs, so\n"
 	       "each must be zero exactly where Darshan's prints as zero, with our start\n"
@@ -101,8 +105,9 @@ static void differences(void)
 	       "Darshan's); a record id (`POSIX_RENAMED_FROM`) is compared as the file it\n"
 	       "names. Every other difference is one of these (from\n"
 	       "`common/darshan-differences.h`, the table the test reads). \"always\" ones\n"
-	       "show in every run, and the test fails when one stops showing; \"timing\" and\n"
-	       "\"machine\" ones depend on the run's timing or the machine. Files are relative\n"
+	       "show in every run of t1050, and the test fails when one stops showing;\n"
+	       "\"timing\" and \"machine\" ones depend on the run's timing or the machine,\n"
+	       "\"program\" ones on the program (how it was built). Files are relative\n"
 	       "to the run's folder. Where a fix is named, the difference is a bug that the\n"
 	       "fix removes, together with its entry.\n\n"
 	       "| module | counters | records | difference | shows | why |\n"

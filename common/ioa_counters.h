@@ -142,7 +142,7 @@
 	X(STDIO_FDOPENS, "fdopen calls")                                                          \
 	X(STDIO_READS, "read calls that returned data (fread, fgets, fgetc, getc, getw, fscanf)") \
 	X(STDIO_WRITES, "write calls that wrote data (fwrite, fputs, fputc, putc, putw, printf)") \
-	X(STDIO_SEEKS, "fseek, fseeko, fsetpos, ftell and rewind calls")                          \
+	X(STDIO_SEEKS, "fseek, fseeko, fsetpos and rewind calls")                                 \
 	X(STDIO_FLUSHES, "fflush calls")                                                          \
 	X(STDIO_BYTES_WRITTEN, "bytes written")                                                   \
 	X(STDIO_BYTES_READ, "bytes read")                                                         \

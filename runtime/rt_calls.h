@@ -169,7 +169,7 @@
  *	FDOPEN fd, mode
  *	FCLOSE stream
  *	SIO is_write, stream, bytes, failed   bytes and failed may use `r`
- *	SSEEK stream, failed
+ *	SSEEK stream, failed, moves     moves: 0 for ftell (in the trace, counted nowhere)
  *	SFLUSH stream
  *	FILENO stream                   the descriptor joins the stream's file (POSIX)
  *	VA_FORWARD vfunc                variadic call, forwarded to its v-form's wrapper
@@ -235,15 +235,16 @@
 	X(int, __isoc99_fscanf, (FILE * stream, const char *fmt, ...), (stream, fmt, ap),          \
 	  VA_FORWARD, __isoc99_vfscanf)                                                            \
 	X(int, fseek, (FILE * stream, long offset, int whence), (stream, offset, whence), SSEEK,   \
-	  stream, r < 0)                                                                           \
+	  stream, r < 0, 1)                                                                        \
 	X(int, fseeko, (FILE * stream, off_t offset, int whence), (stream, offset, whence), SSEEK, \
-	  stream, r < 0)                                                                           \
+	  stream, r < 0, 1)                                                                        \
 	X(int, fseeko64, (FILE * stream, off64_t offset, int whence), (stream, offset, whence),    \
-	  SSEEK, stream, r < 0)                                                                    \
-	X(long, ftell, (FILE * stream), (stream), SSEEK, stream, r < 0)                            \
-	X(int, fsetpos, (FILE * stream, const fpos_t *pos), (stream, pos), SSEEK, stream, r != 0)  \
+	  SSEEK, stream, r < 0, 1)                                                                 \
+	X(long, ftell, (FILE * stream), (stream), SSEEK, stream, r < 0, 0)                         \
+	X(int, fsetpos, (FILE * stream, const fpos_t *pos), (stream, pos), SSEEK, stream, r != 0,  \
+	  1)                                                                                       \
 	X(int, fsetpos64, (FILE * stream, const fpos64_t *pos), (stream, pos), SSEEK, stream,      \
-	  r != 0)                                                                                  \
+	  r != 0, 1)                                                                               \
 	X(void, rewind, (FILE * stream), (stream), SREWIND, stream)                                \
 	X(int, fflush, (FILE * stream), (stream), SFLUSH, stream)                                  \
 	X(int, fileno, (FILE * stream), (stream), FILENO, stream)

@@ -61,11 +61,16 @@ static struct rt_stream *stream_add(FILE *stream, struct rt_record *rec, int64_t
 	return NULL;
 }
 
-/* The stream's entry; the standard streams are entered on first use. */
+/*
+ * The stream's entry; the standard streams are entered on first use, each
+ * counted as opened once (as Darshan counts them, opened before the
+ * program's first instruction: no open time).
+ */
 static struct rt_stream *stream_find(FILE *stream)
 {
 	size_t i, slot = slot_of(stream);
 	const char *name = NULL;
+	struct rt_record *rec;
 
 	if (!streams || !stream)
 		return NULL;
@@ -85,7 +90,10 @@ static struct rt_stream *stream_find(FILE *stream)
 		name = "<STDERR>";
 	if (!name)
 		return NULL;
-	return stream_add(stream, rt_record_get(IOA_MOD_STDIO, name, strlen(name)), 0);
+	rec = rt_record_get(IOA_MOD_STDIO, name, strlen(name));
+	if (rec && !rec->counters[STDIO_OPENS])
+		rec->counters[STDIO_OPENS] = 1;
+	return stream_add(stream, rec, 0);
 }
 
 const char *rt_stdio_name(FILE *stream)
@@ -258,8 +266,8 @@ RT_HOT void rt_stdio_io(const char *op, int is_write, FILE *stream, int64_t byte
 	}
 }
 
-void rt_stdio_seek(const char *op, FILE *stream, int failed, int64_t position, int err, double t0,
-		   double t1)
+void rt_stdio_seek(const char *op, FILE *stream, int moved, int failed, int64_t position, int err,
+		   double t0, double t1)
 {
 	struct rt_stream *s = stream_find(stream);
 
@@ -273,6 +281,9 @@ void rt_stdio_seek(const char *op, FILE *stream, int failed, int64_t position, i
 	if (position >= 0)
 		s->offset = position;
 	rt_trace_io(op, IOA_MOD_STDIO, s->rec, 0, s->offset, 0, 0, 0, t0, t1);
+	/* As Darshan: ftell, which moves nothing, is in the trace only. */
+	if (!moved)
+		return;
 	s->rec->counters[STDIO_SEEKS]++;
 	rt_add_time(&s->rec->fcounters[STDIO_F_META_TIME], &s->rec->meta_end, t0, t1);
 }
@@ -289,6 +300,9 @@ void rt_stdio_flush(const char *op, FILE *stream, int failed, int err, double t0
 		rt_record_failure(s->rec, IOA_MOD_STDIO, op, err);
 		return;
 	}
+	/* As Darshan: a flush writes what the stream holds, its time is write time. */
 	s->rec->counters[STDIO_FLUSHES]++;
-	rt_add_time(&s->rec->fcounters[STDIO_F_META_TIME], &s->rec->meta_end, t0, t1);
+	rt_set_first(&s->rec->fcounters[STDIO_F_WRITE_START_TIMESTAMP], t0);
+	rt_set_last(&s->rec->fcounters[STDIO_F_WRITE_END_TIMESTAMP], t1);
+	rt_add_time(&s->rec->fcounters[STDIO_F_WRITE_TIME], &s->rec->write_end, t0, t1);
 }

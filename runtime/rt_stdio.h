@@ -62,8 +62,9 @@ void rt_stdio_close(const char *op, struct rt_record *rec, int failed, int err, 
 		    double t1);
 void rt_stdio_io(const char *op, int is_write, FILE *stream, int64_t bytes, int failed, int err,
 		 double t0, double t1);
-void rt_stdio_seek(const char *op, FILE *stream, int failed, int64_t position, int err, double t0,
-		   double t1);
+/* A seek (moved) or ftell (not moved, in the trace only) on stream, now at position. */
+void rt_stdio_seek(const char *op, FILE *stream, int moved, int failed, int64_t position, int err,
+		   double t0, double t1);
 void rt_stdio_flush(const char *op, FILE *stream, int failed, int err, double t0, double t1);
 
 #endif

@@ -375,10 +375,10 @@ static int rt_resolve(const char *name, void *slot)
 		     rt_stdio_io(#name, is_write, stream_e, bytes, failed, err, t0, t1))
 
 /* The position after a seek, asked before the lock. */
-#define RT_BODY_SSEEK(ret, name, args, stream_e, failed_e)                       \
+#define RT_BODY_SSEEK(ret, name, args, stream_e, failed_e, moves)                \
 	RT_WRAP_POST(ret, name, args, int failed = failed_e;                     \
 		     int64_t position = failed ? -1 : (int64_t)ftello(stream_e), \
-		     rt_stdio_seek(#name, stream_e, failed, position, err, t0, t1))
+		     rt_stdio_seek(#name, stream_e, moves, failed, position, err, t0, t1))
 
 #define RT_BODY_SFLUSH(ret, name, args, stream_e) \
 	RT_WRAP(ret, name, args, rt_stdio_flush(#name, stream_e, r == EOF, err, t0, t1))
@@ -389,23 +389,23 @@ static int rt_resolve(const char *name, void *slot)
 		     (void)0, rt_posix_fileno(#name, rt_stdio_name(stream_e), r, t0, t1))
 
 /* rewind returns nothing: time it and count it as a seek. */
-#define RT_BODY_SREWIND(ret, name, args, stream_e)       \
-	double t0, t1;                                   \
-	int err;                                         \
-	if (!RT_RESOLVED(name))                          \
-		return;                                  \
-	if (!rt_begin(RT_LAYER)) {                       \
-		RT_REAL(name) args;                      \
-		return;                                  \
-	}                                                \
-	t0 = rt_now();                                   \
-	RT_REAL(name) args;                              \
-	err = errno;                                     \
-	t1 = rt_now();                                   \
-	rt_lock();                                       \
-	rt_stdio_seek(#name, stream_e, 0, 0, 0, t0, t1); \
-	rt_unlock();                                     \
-	rt_end(RT_LAYER);                                \
+#define RT_BODY_SREWIND(ret, name, args, stream_e)          \
+	double t0, t1;                                      \
+	int err;                                            \
+	if (!RT_RESOLVED(name))                             \
+		return;                                     \
+	if (!rt_begin(RT_LAYER)) {                          \
+		RT_REAL(name) args;                         \
+		return;                                     \
+	}                                                   \
+	t0 = rt_now();                                      \
+	RT_REAL(name) args;                                 \
+	err = errno;                                        \
+	t1 = rt_now();                                      \
+	rt_lock();                                          \
+	rt_stdio_seek(#name, stream_e, 1, 0, 0, 0, t0, t1); \
+	rt_unlock();                                        \
+	rt_end(RT_LAYER);                                   \
 	errno = err;
 
 /*

@@ -464,7 +464,7 @@ static void compare_record(struct side *ours, struct side *theirs, struct record
 
 static void print_entries(void)
 {
-	static const char *const kinds[] = {"always", "timing", "machine"};
+	static const char *const kinds[] = {"always", "timing", "machine", "program"};
 	size_t i;
 
 	for (i = 0; i < ENTRY_COUNT; i++)
