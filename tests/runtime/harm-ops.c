@@ -107,8 +107,8 @@ static void *seeker(void *arg)
 }
 
 /*
- * Counts: DIR/locked STDIO_SEEKS N (holder's ftell) + 2 x 2N (ftell and
- * fseek; ftello is not intercepted), STDIO_WRITES N + 2N; DIR/posix
+ * Counts: DIR/locked STDIO_SEEKS 2 x N (fseek), ftell in the trace N
+ * (holder's) + 2 x N (ftello is not intercepted), STDIO_WRITES N + 2N; DIR/posix
  * POSIX_WRITES N + 2N, POSIX_READS N; DIR/other STDIO_WRITES N.
  */
 static void locks(int n)

@@ -9,7 +9,7 @@ ops="$IOA_BUILD_DIR/tests/workloads/posix-ops"
 work="$TEST_TMP/work"
 mkdir -p "$work"
 
-plan 34
+plan 35
 
 logs=$(ioa_logdir)
 ok "a program calling every intercepted POSIX and STDIO function runs unchanged" \
@@ -63,7 +63,9 @@ is "$(s STDIO_WRITES):$(s STDIO_BYTES_WRITTEN)" 9:28 \
 	"fwrite, fputs, fputc, putc, vfprintf, fprintf, __fprintf_chk, __vfprintf_chk, putw"
 is "$(s STDIO_READS):$(s STDIO_BYTES_READ)" 11:28 \
 	"fread, fgets, fgetc, getc, the scanf forms, __fgets_chk, __fread_chk, getw"
-is "$(s STDIO_SEEKS)" 7 "fseek, fseeko, fseeko64, ftell, rewind, fsetpos, fsetpos64"
+is "$(s STDIO_SEEKS)" 6 "fseek, fseeko, fseeko64, rewind, fsetpos, fsetpos64 (ftell is no seek)"
+is "$("$IOA_CMD" trace --expand "$log" | awk -v f="$work/s" '$4 == "ftell" && $NF == f' | wc -l)" 1 \
+	"ftell, in the trace"
 out=$(ioa_counter "$log" STDIO 0 '<STDOUT>' STDIO_WRITES):$(ioa_counter "$log" STDIO 0 '<STDOUT>' STDIO_BYTES_WRITTEN)
 is "$out" 4:8 "printf, vprintf, __printf_chk, __vprintf_chk on stdout"
 is "$(s STDIO_FLUSHES)" 1 "fflush"
