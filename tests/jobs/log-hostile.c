@@ -9,7 +9,10 @@
  * settings, host names, scheduler, version), the mount and error tables,
  * the MPI-IO hints, and the trace's hints get the HOSTILE text appended; a
  * file name becomes NAME + HOSTILE + "/" + a leaf of hostile bytes, so its
- * basename (what a kernel keeps) is the leaf.  With --calls the trace's
+ * basename (what a kernel keeps) is the leaf; but for the standard streams'
+ * names (<STDIN>, <STDOUT>, <STDERR>: streams without a file, which a
+ * kernel replays on its own streams; renamed, they would be files the job
+ * opened, and prepared as its inputs).  With --calls the trace's
  * call names get HOSTILE too (calls a kernel then cannot know).  Prints
  * per file name the old and the new basename, NUL-terminated, for the test
  * to compare what a kernel replays with.
@@ -67,6 +70,17 @@ struct names {
 	unsigned n;
 };
 
+static int is_std_stream(const unsigned char *name, uint32_t len)
+{
+	static const char *const std[] = {"<STDIN>", "<STDOUT>", "<STDERR>"};
+	size_t k;
+
+	for (k = 0; k < sizeof(std) / sizeof(std[0]); k++)
+		if (len == strlen(std[k]) && !memcmp(name, std[k], len))
+			return 1;
+	return 0;
+}
+
 static int on_name(uint64_t id, const unsigned char *name, uint32_t len, void *arg)
 {
 	struct names *a = arg;
@@ -76,6 +90,13 @@ static int on_name(uint64_t id, const unsigned char *name, uint32_t len, void *a
 	int rc;
 
 	snprintf(num, sizeof(num), "-%u", a->n++);
+	if (is_std_stream(name, len)) {
+		fwrite(name, 1, len, stdout);
+		putchar(0);
+		fwrite(name, 1, len, stdout);
+		putchar(0);
+		return ioa_enc_name(a->b, id, name, len);
+	}
 	rc = add_hostile(&t, name, len);
 	rc = rc ? rc : ioa_buf_addf(&t, "/%s%s", leaf, num);
 	rc = rc ? rc : ioa_enc_name(a->b, id, t.data, t.len);
