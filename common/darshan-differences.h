@@ -20,7 +20,8 @@
  *   counters  fnmatch(3) pattern on counter names, or DD_RECORD for a record
  *             that only one side has;
  *   relation  what the difference is (ours against Darshan's; DD_ONLY_OURS only for
- *             records no open, dup or fileno of which succeeded, and that moved no byte);
+ *             POSIX records no open, dup or fileno of which succeeded, and that moved
+ *             no byte, and for STDIO records that read nothing);
  *   kind      DD_ALWAYS: every run of t1050 shows it somewhere; DD_TIMING or
  *             DD_MACHINE: it depends on timing or on the machine and may not show;
  *             DD_PROGRAM: only some programs show it (the real programs of t1093
@@ -65,6 +66,13 @@ enum dd_kind { DD_ALWAYS, DD_TIMING, DD_MACHINE, DD_PROGRAM };
 	  "a program built with _FORTIFY_SOURCE (as Debian builds NWChem) calls __printf_chk, "   \
 	  "__fprintf_chk and their v-forms in place of printf and fprintf: ioatlas counts "       \
 	  "those writes, Darshan 3.5 does not intercept them")                                    \
+	X("STDIO", DD_ANY, "<STD*>", DD_RECORD, DD_ONLY_OURS, DD_PROGRAM, "",                     \
+	  "Darshan drops a standard stream's record when it saw neither a read nor a write on "   \
+	  "it, and the writes of fortified printf (above) are ones it does not see")              \
+	X("*", DD_SHARED, "*", "*_ACCESS?_*", DD_DIFFERS, DD_PROGRAM, "",                         \
+	  "a shared file's four most common access sizes are merged from each rank's four; "      \
+	  "when more than four sizes compete, which survive depends on the order the ranks' "     \
+	  "records are combined (ours in rank order, Darshan's in MPI_Reduce's tree)")            \
 	X("*", DD_ANY, "*", "*_MAX_*_TIME_SIZE", DD_DIFFERS, DD_TIMING, "",                       \
 	  "which read or write was the slowest, and so its size, depends on the run's timing "    \
 	  "when a file sees requests of several sizes")                                           \

@@ -5,6 +5,8 @@
 # MPICH ranks under the runtime and, for ground truth, under Darshan 3.5
 # (the team's build in shared/tools).  Asserted against what the programs
 # are (nm, ldd), what they print, and what Darshan counted:
+#   - every Darshan-named counter of every record of both programs is
+#     Darshan's, or differs as common/darshan-differences.h lists;
 #   - the I/O library each program used is recorded (io_libraries), linked
 #     statically (h5pcc's default; ADIOS 1 is only static) or shared
 #     (h5pcc -shlib), and the insights' advice is for that library;
@@ -32,10 +34,10 @@ pkg-config --exists adios-mpich || skip_all "no adios-mpich.pc (libadios-mpich-d
 tools=${IOATLAS_DARSHAN_TOOLS:-$IOA_SOURCE_DIR/../shared/tools}/darshan-3.5.0-debian12-mpich.tar.gz
 [ -r "$tools" ] || skip_all "no Darshan build to check against ($tools)"
 
-plan 32
+plan 34
 
 work="$TEST_TMP/work"
-mkdir -p "$work/darshan" "$work/h5" "$work/h5shared" "$work/adios" "$work/dh5" "$work/dadios"
+mkdir -p "$work/darshan" "$work/h5" "$work/h5shared" "$work/adios" "$work/d5" "$work/dadios"
 cd "$work" || exit 1
 export IOATLAS_CONF=/dev/null
 ok "Darshan 3.5.0's tools unpack" tar -xzf "$tools" -C "$work/darshan"
@@ -82,12 +84,26 @@ under() {
 ok "ph5example runs under ioatlas" under ioatlas "$work/h5" "$work/ph5example" -c -f "$work/h5/"
 ok "ph5example (shared HDF5) runs under ioatlas" \
 	under ioatlas "$work/h5shared" "$work/ph5shared" -c -f "$work/h5shared/"
-ok "ph5example runs under Darshan" under darshan "$work/dh5" "$work/ph5example" -c -f "$work/dh5/"
+# (d5 as long a name as h5: ph5example prints its files' paths.)
+ok "ph5example runs under Darshan" under darshan "$work/d5" "$work/ph5example" -c -f "$work/d5/"
 ok "adios_globaltime runs under ioatlas" under ioatlas "$work/adios" "$work/adios/adios_globaltime"
 cp adios/adios_globaltime.xml dadios/
 ok "adios_globaltime runs under Darshan" \
 	under darshan "$work/dadios" "$work/adios/adios_globaltime"
 ok "ph5example checks what it wrote and read back" grep -q "PHDF5 tests finished with no errors" h5.out
+
+# Every Darshan-named counter of every record, as t1050 compares them (darshan-compare):
+# equal to darshan-parser's, or different as common/darshan-differences.h lists.
+for pair in h5:d5 adios:dadios; do
+	ours=${pair%%:*} theirs=${pair#*:}
+	"$IOA_CMD" parse --json "$(cat "$ours.log")" >"$ours.parse.json"
+	dparser "$theirs.darshan" >"$theirs.parser.txt"
+	"$IOA_BUILD_DIR/tests/runtime/darshan-compare" "$ours.parse.json" "$work/$ours" \
+		"$theirs.parser.txt" "$work/$theirs" >"$ours.diff" 2>&1
+	status=$?
+	is "$status $(grep -v '^listed\|^compared' "$ours.diff")" "0 " \
+		"$ours: every Darshan counter agrees, or differs as listed ($(grep '^compared' "$ours.diff" | cut -f2- | tr '\t' ' '))"
+done
 
 libs() { "$IOA_CMD" parse "$(cat "$1.log")" | sed -n 's/^# io_libraries: //p'; }
 like "$(libs h5)" '(^| )hdf5( |$)' "ph5example: HDF5 recorded among the I/O libraries"
@@ -107,16 +123,16 @@ osum() { "$IOA_CMD" parse "$(cat "$1")" | awk -v c="$2" -v f="$3" '$4 == c && $6
 # --- ph5example: which file saw collective MPI-IO, by Darshan
 indep_only= with_coll=
 for n in 0 1; do
-	file="$work/dh5/ParaEg$n.h5"
-	coll=$(($(dsum dh5.darshan MPIIO_COLL_WRITES "$file") + $(dsum dh5.darshan MPIIO_COLL_READS "$file")))
-	indep=$(($(dsum dh5.darshan MPIIO_INDEP_WRITES "$file") + $(dsum dh5.darshan MPIIO_INDEP_READS "$file")))
+	file="$work/d5/ParaEg$n.h5"
+	coll=$(($(dsum d5.darshan MPIIO_COLL_WRITES "$file") + $(dsum d5.darshan MPIIO_COLL_READS "$file")))
+	indep=$(($(dsum d5.darshan MPIIO_INDEP_WRITES "$file") + $(dsum d5.darshan MPIIO_INDEP_READS "$file")))
 	if [ "$coll" -eq 0 ] && [ "$indep" -ge 16 ]; then indep_only=ParaEg$n.h5; else with_coll=ParaEg$n.h5; fi
 done
 ok "ground truth: Darshan saw one file only independently, the other with collective calls" \
 	test -n "$indep_only" -a -n "$with_coll"
 for c in MPIIO_INDEP_WRITES MPIIO_COLL_WRITES MPIIO_INDEP_READS MPIIO_COLL_READS POSIX_BYTES_WRITTEN; do
 	ours="$(osum h5.log "$c" "$work/h5/ParaEg0.h5") $(osum h5.log "$c" "$work/h5/ParaEg1.h5")"
-	theirs="$(dsum dh5.darshan "$c" "$work/dh5/ParaEg0.h5") $(dsum dh5.darshan "$c" "$work/dh5/ParaEg1.h5")"
+	theirs="$(dsum d5.darshan "$c" "$work/d5/ParaEg0.h5") $(dsum d5.darshan "$c" "$work/d5/ParaEg1.h5")"
 	is "$ours" "$theirs" "ph5example: $c of both files as Darshan counted"
 done
 is "$(result h5 insights "[x['file'].rsplit('/', 1)[1] for x in f('no_collective_io')['evidence']['files']]")" \

@@ -309,14 +309,17 @@ static int relation_holds(enum dd_relation rel, const struct counter *ours,
 }
 
 /*
- * A record only we may have: the file was never opened (no open, dup or
- * fileno succeeded) and no byte moved, so Darshan, which makes a record at
- * an open, had no occasion to.
+ * A record only we may have: a POSIX file never opened (no open, dup or
+ * fileno succeeded) on which no byte moved, so Darshan, which makes a
+ * record at an open, had no occasion to; a stream Darshan saw no read or
+ * write on (it saw none of our writes: fortified printf).
  */
 static int never_opened(struct record *r)
 {
-	static const char *const used[] = {"POSIX_OPENS", "POSIX_DUPS",	  "POSIX_FILENOS",
-					   "POSIX_READS", "POSIX_WRITES", NULL};
+	static const char *const posix[] = {"POSIX_OPENS", "POSIX_DUPS",   "POSIX_FILENOS",
+					    "POSIX_READS", "POSIX_WRITES", NULL};
+	static const char *const stdio[] = {"STDIO_READS", NULL};
+	const char *const *used = !strcmp(r->module, "STDIO") ? stdio : posix;
 	size_t k;
 
 	for (k = 0; used[k]; k++) {
