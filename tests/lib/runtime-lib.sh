@@ -122,6 +122,33 @@ ioa_counter() {
 		'$1 == m && $2 == r && $6 == f && $4 == c { print $5; exit }'
 }
 
+# ioa_darshan_compare LOG RUNDIR DARSHAN_LOG DARSHAN_RUNDIR DARSHAN_DIR: four
+# checks of one program run under ioatlas (LOG, in RUNDIR) and under Darshan
+# (DARSHAN_LOG, in DARSHAN_RUNDIR; its tools in DARSHAN_DIR): both logs read,
+# every Darshan-named counter of every record agrees or differs as
+# common/darshan-differences.h lists (darshan-compare, as t1050), and every
+# record of Darshan's is compared.  darshan-compare's lines are left in
+# $TEST_TMP/diff, darshan-parser's output in $TEST_TMP/theirs.txt.
+ioa_darshan_compare() {
+	local status records
+	"$IOA_CMD" parse --json "$1" >"$TEST_TMP/ours.json"
+	ok "ioatlas parse --json reads its log" test -s "$TEST_TMP/ours.json"
+	LD_LIBRARY_PATH="$5/lib" "$5/bin/darshan-parser" "$3" >"$TEST_TMP/theirs.txt"
+	ok "darshan-parser reads Darshan's log" grep -q '^POSIX' "$TEST_TMP/theirs.txt"
+	"$IOA_BUILD_DIR/tests/runtime/darshan-compare" "$TEST_TMP/ours.json" "$2" \
+		"$TEST_TMP/theirs.txt" "$4" >"$TEST_TMP/diff" 2>&1
+	status=$?
+	is "$status $(grep -v '^listed\|^compared' "$TEST_TMP/diff")" "0 " \
+		"every Darshan counter agrees, or differs as listed"
+	diag "$(grep -c '^listed' "$TEST_TMP/diff") listed differences; $(grep '^compared' \
+		"$TEST_TMP/diff" | cut -f2- | tr '\t' ' ')"
+	records=$(awk -F '\t' '/^(POSIX|STDIO|MPI-IO)\t/ { print $1, $2, $3 }' "$TEST_TMP/theirs.txt" |
+		sort -u | wc -l)
+	like "$(grep '^compared' "$TEST_TMP/diff")" \
+		"^compared	$records records	[0-9]+ counters	[1-9][0-9]+ agree" \
+		"all $records of Darshan's records are compared, counter by counter"
+}
+
 # ioa_records LOG MODULE: the file names of the module's records, sorted.
 ioa_records() {
 	"$IOA_CMD" parse "$1" | awk -F '\t' -v m="$2" '$1 == m { print $2 "\t" $6 }' |

@@ -72,22 +72,8 @@ ok "fio runs under Darshan" sh -c "cd '$TEST_TMP/theirs' && exec timeout 120 env
 	>'$TEST_TMP/fio-theirs.json'"
 
 log=$(ioa_only_log "$logs") || log=/nonexistent
-"$IOA_CMD" parse --json "$log" >"$TEST_TMP/ours.json"
-ok "ioatlas parse --json reads its log" test -s "$TEST_TMP/ours.json"
 dlog=$(find "$TEST_TMP/dlogs" -name '*.darshan' | head -n 1)
-LD_LIBRARY_PATH="$D/lib" "$D/bin/darshan-parser" "${dlog:-/nonexistent}" >"$TEST_TMP/theirs.txt"
-ok "darshan-parser reads Darshan's log" grep -q '^POSIX' "$TEST_TMP/theirs.txt"
-
-"$IOA_BUILD_DIR/tests/runtime/darshan-compare" "$TEST_TMP/ours.json" "$TEST_TMP/ours" \
-	"$TEST_TMP/theirs.txt" "$TEST_TMP/theirs" >"$TEST_TMP/diff" 2>&1
-status=$?
-is "$status $(grep -v '^listed\|^compared' "$TEST_TMP/diff")" "0 " \
-	"every Darshan counter agrees, or differs as listed"
-diag "$(grep -c '^listed' "$TEST_TMP/diff") listed differences; $(grep '^compared' "$TEST_TMP/diff" | cut -f2- | tr '\t' ' ')"
-# Darshan's records (the nine data files and the job file), each met by one of ours.
-records=$(awk -F '\t' '/^(POSIX|STDIO)\t/ { print $1, $3 }' "$TEST_TMP/theirs.txt" | sort -u | wc -l)
-like "$(grep '^compared' "$TEST_TMP/diff")" "^compared	$records records	[0-9]+ counters	[1-9][0-9]+ agree" \
-	"all $records of Darshan's records are compared, counter by counter"
+ioa_darshan_compare "$log" "$TEST_TMP/ours" "${dlog:-/nonexistent}" "$TEST_TMP/theirs" "$D"
 like "$(awk -F '\t' '$1 == "listed" && $6 ~ /STRIDE|SEQ_|CONSEC_/' "$TEST_TMP/diff")" '^$' \
 	"strides and sequential counts agree, none excused"
 

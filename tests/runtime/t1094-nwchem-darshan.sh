@@ -45,21 +45,8 @@ ok "NWChem runs under Darshan on 2 ranks" sh -c "cd '$TEST_TMP/theirs-darsh/work
 	-genv ARMCI_USE_WIN_ALLOCATE 0 nwchem.mpich h2o.nw >../out 2>&1"
 
 log=$(ioa_only_log "$logs") || log=/nonexistent
-"$IOA_CMD" parse --json "$log" >"$TEST_TMP/ours.json"
-ok "ioatlas parse --json reads its log" test -s "$TEST_TMP/ours.json"
 dlog=$(find "$TEST_TMP/dlogs" -name '*.darshan' | head -n 1)
-LD_LIBRARY_PATH="$D/lib" "$D/bin/darshan-parser" "${dlog:-/nonexistent}" >"$TEST_TMP/theirs.txt"
-ok "darshan-parser reads Darshan's log" grep -q '^STDIO' "$TEST_TMP/theirs.txt"
-
-"$IOA_BUILD_DIR/tests/runtime/darshan-compare" "$TEST_TMP/ours.json" "$TEST_TMP/ours-ioatlas" \
-	"$TEST_TMP/theirs.txt" "$TEST_TMP/theirs-darsh" >"$TEST_TMP/diff" 2>&1
-status=$?
-is "$status $(grep -v '^listed\|^compared' "$TEST_TMP/diff")" "0 " \
-	"every Darshan counter agrees, or differs as listed"
-diag "$(grep -c '^listed' "$TEST_TMP/diff") listed differences; $(grep '^compared' "$TEST_TMP/diff" | cut -f2- | tr '\t' ' ')"
-records=$(awk -F '\t' '/^(POSIX|STDIO|MPI-IO)\t/ { print $1, $2, $3 }' "$TEST_TMP/theirs.txt" | sort -u | wc -l)
-like "$(grep '^compared' "$TEST_TMP/diff")" "^compared	$records records	[0-9]+ counters	[1-9][0-9]+ agree" \
-	"all $records of Darshan's records are compared, counter by counter"
+ioa_darshan_compare "$log" "$TEST_TMP/ours-ioatlas" "${dlog:-/nonexistent}" "$TEST_TMP/theirs-darsh" "$D"
 like "$(awk -F '\t' '$1 == "listed" && $6 ~ /SEEKS|OPENS|META_TIME/' "$TEST_TMP/diff")" '^$' \
 	"seeks, opens and metadata times agree, none excused"
 # The case in point: the database's ftell calls, in the trace, are not among its seeks.
