@@ -164,7 +164,7 @@ static struct counter *counter_add(struct record *r, const char *name)
 	return c;
 }
 
-static struct counter *counter_find(struct record *r, const char *name)
+static struct counter *counter_find(const struct record *r, const char *name)
 {
 	size_t i;
 
@@ -265,8 +265,7 @@ static int read_ours(struct side *s, const char *path, const char *rundir)
 		if (json_object_object_get_ex(jr, "counters", &counters)) {
 			json_object_object_foreach(counters, key, val)
 			{
-				/* A record id (POSIX_RENAMED_FROM) is its digits, as the record's
-				 * own. */
+				/* A record id (POSIX_RENAMED_FROM) is its digits, as the record's own. */
 				counter_add(r, key)->value =
 					json_object_is_type(val, json_type_string)
 						? (int64_t)json_object_get_uint64(val)
@@ -314,7 +313,7 @@ static int relation_holds(enum dd_relation rel, const struct counter *ours,
  * record at an open, had no occasion to; a stream Darshan saw no read or
  * write on (it saw none of our writes: fortified printf).
  */
-static int never_opened(struct record *r)
+static int may_be_ours_only(const struct record *r)
 {
 	static const char *const posix[] = {"POSIX_OPENS", "POSIX_DUPS",   "POSIX_FILENOS",
 					    "POSIX_READS", "POSIX_WRITES", NULL};
@@ -337,8 +336,8 @@ static int never_opened(struct record *r)
  * DD_RECORD, a record only we have.  Listed when an entry selects it and its
  * relation holds.
  */
-static void report(struct record *r, const char *counter, const char *ours, const char *theirs,
-		   const struct counter *oc, const struct counter *tc)
+static void report(const struct record *r, const char *counter, const char *ours,
+		   const char *theirs, const struct counter *oc, const struct counter *tc)
 {
 	int only_ours = !strcmp(counter, DD_RECORD);
 	size_t i;
@@ -348,7 +347,7 @@ static void report(struct record *r, const char *counter, const char *ours, cons
 	for (i = 0; i < ENTRY_COUNT; i++) {
 		if (!entry_selects(&entries[i], r, counter))
 			continue;
-		if (only_ours ? entries[i].relation == DD_ONLY_OURS && never_opened(r)
+		if (only_ours ? entries[i].relation == DD_ONLY_OURS && may_be_ours_only(r)
 			      : oc && tc && relation_holds(entries[i].relation, oc, tc)) {
 			printf("listed\t%zu\t%s\t%d\t%s\t%s\t%s\t%s\n", i, r->module, r->rank,
 			       r->name, counter, ours, theirs);
@@ -390,8 +389,8 @@ static const char *id_name(struct side *s, int64_t value)
 
 static void check_order(const struct record *r, const char *first, const char *second)
 {
-	const struct counter *a = counter_find((struct record *)r, first);
-	const struct counter *b = counter_find((struct record *)r, second);
+	const struct counter *a = counter_find(r, first);
+	const struct counter *b = counter_find(r, second);
 
 	if (a && b && a->fvalue != 0 && b->fvalue != 0 && a->fvalue > b->fvalue) {
 		printf("bad\t%s\t%d\t%s\t%s=%.9f > %s=%.9f\n", r->module, r->rank, r->name, first,
