@@ -225,11 +225,28 @@ extern int rt_lock_word;
 
 void rt_lock_wait(void);
 
-static inline void rt_lock(void)
+/*
+ * Calls whose records wait in a queue (rt_posix.c: reads, writes, seeks):
+ * the count waiting (NULL before the tables exist), and what applies them
+ * to the records and the trace, in order.  Under the lock.
+ */
+extern uint32_t *rt_queued;
+void rt_apply_queued(void);
+
+/* The lock alone, for the wrappers that queue their calls. */
+static inline void rt_lock_only(void)
 {
 	rt_inside |= RT_IN_LOCK;
 	if (__atomic_exchange_n(&rt_lock_word, 1, __ATOMIC_ACQUIRE))
 		rt_lock_wait();
+}
+
+/* The lock, and every record current under it: the queued calls applied. */
+static inline void rt_lock(void)
+{
+	rt_lock_only();
+	if (rt_queued && *rt_queued)
+		rt_apply_queued();
 }
 
 static inline void rt_unlock(void)

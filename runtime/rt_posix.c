@@ -37,16 +37,75 @@ struct rt_desc {
 static struct rt_desc **fds;
 static struct rt_desc *free_descs;
 
+/*
+ * Reads, writes and seeks are recorded in two steps.  The wrapper only
+ * queues the call (its descriptor, result, errno and times); the queue is
+ * applied to the records and the trace, in order, when it is full and
+ * whenever anything else takes the lock (rt_lock()), so that under the lock
+ * every record is current.  Where the kernel isolates its page tables
+ * without PCID, the system call between two calls flushes the TLB, and each
+ * page a wrapper touches after it costs a page walk: a queued call touches
+ * the queue's page instead of the dozen pages of its record, the trace and
+ * their tables, which the queue's calls then walk once
+ * (docs/performance.md, "Calls recorded in batches").  The queue is in the
+ * arena: a job killed with calls waiting has them applied by
+ * `ioatlas recover`.  Calls that cannot wait are applied at once, after the
+ * queue: inside an MPI-IO or HDF5 call (tied to it by thread-local state),
+ * and writes to a file opened O_APPEND (whose offset is asked of the kernel
+ * at the call).
+ */
+#define RT_QUEUE_CALLS 64
+
+enum { CALL_READ, CALL_WRITE, CALL_SEEK };
+
+struct rt_posix_call {
+	int64_t offset; /* RT_AT_CURRENT: the description's position */
+	int64_t ret;	/* bytes, or a seek's new offset; -1 failed */
+	double t0, t1;
+	int32_t fd, err;
+	uint16_t op; /* enum rt_posix_op */
+	uint8_t kind, mem_aligned;
+};
+
+struct rt_posix_queue {
+	uint32_t n;    /* calls queued */
+	uint32_t done; /* of them, applied (a process killed while applying them) */
+	struct rt_posix_call call[RT_QUEUE_CALLS];
+};
+
+static struct rt_posix_queue *queue;
+uint32_t *rt_queued;
+
+/* The calls' names, for the records and the trace. */
+#define RT_POSIX_NAME(ret, name, ...) #name,
+static const char *const op_names[RT_POSIX_NOPS] = {RT_POSIX_CALLS(RT_POSIX_NAME)};
+#undef RT_POSIX_NAME
+
 void rt_posix_forget(void)
 {
 	fds = NULL;
 	free_descs = NULL;
+	queue = NULL;
+	rt_queued = NULL;
 }
 
 int rt_posix_init(void)
 {
 	fds = rt_arena_alloc(&rt.arena, RT_MAX_FDS * sizeof(*fds));
-	return fds ? 0 : -1;
+	queue = rt_arena_alloc_aligned(&rt.arena, sizeof(*queue), 64);
+	if (!fds || !queue)
+		return -1;
+	rt_live->posix_fds = fds;
+	rt_live->posix_queue = queue;
+	rt_queued = &queue->n;
+	return 0;
+}
+
+void rt_posix_adopt(void)
+{
+	fds = rt_live->posix_fds;
+	queue = rt_live->posix_queue;
+	rt_queued = queue ? &queue->n : NULL;
 }
 
 RT_HOT int rt_mem_aligned(const void *buf)
@@ -382,22 +441,20 @@ void rt_posix_close(const char *op, struct rt_record *rec, int ret, int err, dou
 	rt_add_time(&rec->fcounters[POSIX_F_META_TIME], &rec->meta_end, t0, t1);
 }
 
-RT_HOT void rt_posix_io(const char *op, int is_write, int fd, int64_t offset, int64_t ret, int err,
-			int mem_aligned, double t0, double t1)
+/* A read or write, on its description d. */
+RT_HOT static void io_apply(struct rt_desc *d, const struct rt_posix_call *call)
 {
-	struct rt_desc *d = desc_of(fd);
-	struct rt_record *rec;
-	int64_t *c, this_offset, *last, stride;
-	double elapsed = t1 - t0;
+	const char *op = op_names[call->op];
+	struct rt_record *rec = d->rec;
+	int64_t *c = rec->counters, this_offset, *last, stride;
+	int64_t offset = call->offset, ret = call->ret;
+	int is_write = call->kind == CALL_WRITE, err = call->err;
+	double t0 = call->t0, t1 = call->t1, elapsed = t1 - t0;
 
-	if (!d)
-		return;
-	rec = d->rec;
-	c = rec->counters;
 	if (offset == RT_AT_CURRENT && is_write && d->append && ret > 0) {
 		/* Appended at the end of the file, wherever the position was: ask it. */
 		int saved = errno;
-		long pos = syscall(SYS_lseek, fd, 0L, SEEK_CUR);
+		long pos = syscall(SYS_lseek, call->fd, 0L, SEEK_CUR);
 
 		errno = saved;
 		if (pos >= ret)
@@ -434,7 +491,7 @@ RT_HOT void rt_posix_io(const char *op, int is_write, int fd, int64_t offset, in
 	rt_bins_add(rec, t0, is_write, ret);
 	/* As Darshan: stride 0 (no gap, or none yet) is counted among the values, never shown. */
 	rt_values_add(&rec->strides, stride);
-	if (!mem_aligned)
+	if (!call->mem_aligned)
 		c[POSIX_MEM_NOT_ALIGNED]++;
 	/* Block sizes are powers of two but for odd file systems: mask when we can. */
 	if (c[POSIX_FILE_ALIGNMENT] & (c[POSIX_FILE_ALIGNMENT] - 1)
@@ -479,21 +536,96 @@ RT_HOT void rt_posix_io(const char *op, int is_write, int fd, int64_t offset, in
 	}
 }
 
-RT_HOT void rt_posix_seek(const char *op, int fd, int64_t ret, int err, double t0, double t1)
+/* A seek, on its description d. */
+RT_HOT static void seek_apply(struct rt_desc *d, const struct rt_posix_call *call)
 {
-	struct rt_desc *d = desc_of(fd);
+	const char *op = op_names[call->op];
+	double t0 = call->t0, t1 = call->t1;
+
+	if (call->ret < 0) {
+		rt_record_failure(d->rec, IOA_MOD_POSIX, op, call->err);
+		rt_trace_io(op, IOA_MOD_POSIX, d->rec, IOA_TR_FAILED, d->offset, 0, 0, call->err,
+			    t0, t1);
+		return;
+	}
+	rt_trace_io(op, IOA_MOD_POSIX, d->rec, 0, call->ret, 0, 0, 0, t0, t1);
+	d->offset = call->ret;
+	d->rec->counters[POSIX_SEEKS]++;
+	rt_add_time(&d->rec->fcounters[POSIX_F_META_TIME], &d->rec->meta_end, t0, t1);
+}
+
+RT_HOT static void call_apply(const struct rt_posix_call *call)
+{
+	struct rt_desc *d = desc_of(call->fd);
 
 	if (!d)
 		return;
-	if (ret < 0) {
-		rt_record_failure(d->rec, IOA_MOD_POSIX, op, err);
-		rt_trace_io(op, IOA_MOD_POSIX, d->rec, IOA_TR_FAILED, d->offset, 0, 0, err, t0, t1);
+	if (call->kind == CALL_SEEK)
+		seek_apply(d, call);
+	else
+		io_apply(d, call);
+}
+
+/*
+ * Applies the queue.  Its calls were made outside any MPI-IO or HDF5 call,
+ * whatever the thread applying them is inside of now.
+ */
+RT_HOT void rt_apply_queued(void)
+{
+	uint64_t parent = rt_trace_parent;
+	unsigned under = rt_trace_under;
+
+	rt_trace_parent = 0;
+	rt_trace_under = 0;
+	for (; queue->done < queue->n; queue->done++)
+		call_apply(&queue->call[queue->done]);
+	queue->n = queue->done = 0;
+	rt_trace_parent = parent;
+	rt_trace_under = under;
+}
+
+/* Queues the call, or, when it cannot wait, applies the queue and then it. */
+RT_HOT static void call_add(const struct rt_posix_call *call)
+{
+	struct rt_desc *d = desc_of(call->fd);
+
+	if (!d)
+		return;
+	if (__builtin_expect(rt_trace_parent || rt_trace_under ||
+				     (d->append && call->kind == CALL_WRITE),
+			     0)) {
+		if (queue->n)
+			rt_apply_queued();
+		call_apply(call);
 		return;
 	}
-	rt_trace_io(op, IOA_MOD_POSIX, d->rec, 0, ret, 0, 0, 0, t0, t1);
-	d->offset = ret;
-	d->rec->counters[POSIX_SEEKS]++;
-	rt_add_time(&d->rec->fcounters[POSIX_F_META_TIME], &d->rec->meta_end, t0, t1);
+	queue->call[queue->n] = *call;
+	if (++queue->n == RT_QUEUE_CALLS)
+		rt_apply_queued();
+}
+
+RT_HOT void rt_posix_io(int op, int is_write, int fd, int64_t offset, int64_t ret, int err,
+			int mem_aligned, double t0, double t1)
+{
+	struct rt_posix_call call = {offset,
+				     ret,
+				     t0,
+				     t1,
+				     fd,
+				     ret < 0 ? err : 0,
+				     (uint16_t)op,
+				     (uint8_t)(is_write ? CALL_WRITE : CALL_READ),
+				     (uint8_t)(mem_aligned != 0)};
+
+	call_add(&call);
+}
+
+RT_HOT void rt_posix_seek(int op, int fd, int64_t ret, int err, double t0, double t1)
+{
+	struct rt_posix_call call = {0,		ret, t0, t1, fd, ret < 0 ? err : 0, (uint16_t)op,
+				     CALL_SEEK, 1};
+
+	call_add(&call);
 }
 
 /*

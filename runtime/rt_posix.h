@@ -18,8 +18,14 @@
 #include <sys/uio.h>
 
 #include "ioa_counters.h"
+#include "rt_calls.h"
 
 #define RT_AT_CURRENT ((int64_t)-1)
+
+/* The POSIX calls, numbered in the order of rt_calls.h (a queued call keeps its number). */
+#define RT_POSIX_OP(ret, name, ...) RT_OP_##name,
+enum rt_posix_op { RT_POSIX_CALLS(RT_POSIX_OP) RT_POSIX_NOPS };
+#undef RT_POSIX_OP
 
 /* Descriptors the module could not follow (numbered past its table, or no memory). */
 
@@ -37,9 +43,15 @@ void rt_posix_open(const char *op, int dirfd, const char *path, int flags, mode_
  */
 struct rt_record *rt_posix_close_begin(int fd);
 void rt_posix_close(const char *op, struct rt_record *rec, int ret, int err, double t0, double t1);
-void rt_posix_io(const char *op, int is_write, int fd, int64_t offset, int64_t ret, int err,
+/*
+ * Reads, writes and seeks (op an enum rt_posix_op) are queued, and applied
+ * to the records and the trace later, in order (rt_apply_queued(), rt_core.h).
+ */
+void rt_posix_io(int op, int is_write, int fd, int64_t offset, int64_t ret, int err,
 		 int mem_aligned, double t0, double t1);
-void rt_posix_seek(const char *op, int fd, int64_t ret, int err, double t0, double t1);
+void rt_posix_seek(int op, int fd, int64_t ret, int err, double t0, double t1);
+/* Takes the descriptor table and the queue from rt_live (a spill mapped to be recovered). */
+void rt_posix_adopt(void);
 void rt_posix_fd_meta(const char *op, int fd, int counter, int failed, int err, double t0,
 		      double t1);
 void rt_posix_path_meta(const char *op, int dirfd, const char *path, int counter, int failed,

@@ -24,6 +24,7 @@
 
 #include "ioa_logw.h"
 #include "rt_log.h"
+#include "rt_posix.h"
 #include "rt_trace.h"
 
 #define RECOVER_CPU_S	 20
@@ -274,6 +275,10 @@ void rt_recover_child(int fd, const struct rt_live *head, const struct rt_spill_
 	rt.arena.used = head->size; /* packing allocates nothing from it */
 	rt_live = p;
 	rt_trace_adopt();
+	/* Calls the process had queued: their records and trace as they would have been. */
+	rt_posix_adopt();
+	if (rt_queued && *rt_queued)
+		rt_apply_queued();
 	forget_shutdown();
 	until = recorded_until();
 	/* A shutdown that turned the times into seconds and then failed to write. */

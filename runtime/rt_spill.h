@@ -89,6 +89,7 @@ struct rt_live {
 	double bin_width, bin_per_tick; /* ticks per time bin, and its inverse */
 	double seconds_per_tick;	/* set once the records' times are seconds */
 	void *trace;			/* rt_trace's state */
+	void *posix_fds, *posix_queue;	/* rt_posix's descriptor table and queued calls */
 };
 
 extern struct rt_live *rt_live;

@@ -102,35 +102,39 @@ static int rt_resolve(const char *name, void *slot)
  * makes (rt_core.h, RT_IN_MPI): that one is only counted as the library's.
  * Whatever pre does to errno is
  * undone before the real call, whatever post does after it: the program
- * sees the errno of its own call, or the one it had.
+ * sees the errno of its own call, or the one it had.  lock is rt_lock(), or
+ * rt_lock_only() for the calls that are queued.
  */
-#define RT_WRAP_FULL(ret, name, args, begin, pre, call, post, handler) \
-	ret r;                                                         \
-	double t0, t1;                                                 \
-	int err;                                                       \
-	if (!RT_RESOLVED(name)) {                                      \
-		errno = ENOSYS;                                        \
-		return (ret)RT_NOSYS(r);                               \
-	}                                                              \
-	if (!(begin))                                                  \
-		return RT_REAL(name) args;                             \
-	pre;                                                           \
-	t0 = rt_now();                                                 \
-	call;                                                          \
-	err = errno;                                                   \
-	t1 = rt_now();                                                 \
-	post;                                                          \
-	rt_lock();                                                     \
-	if (rt_inside & RT_IN_MPI) {                                   \
-		RT_LIB_CALL(name);                                     \
-	} else {                                                       \
-		RT_NOTE_SUBCALL();                                     \
-		handler;                                               \
-	}                                                              \
-	rt_unlock();                                                   \
-	rt_end(RT_LAYER);                                              \
-	errno = err;                                                   \
+#define RT_WRAP_LOCK(ret, name, args, begin, pre, call, post, lock, handler) \
+	ret r;                                                               \
+	double t0, t1;                                                       \
+	int err;                                                             \
+	if (!RT_RESOLVED(name)) {                                            \
+		errno = ENOSYS;                                              \
+		return (ret)RT_NOSYS(r);                                     \
+	}                                                                    \
+	if (!(begin))                                                        \
+		return RT_REAL(name) args;                                   \
+	pre;                                                                 \
+	t0 = rt_now();                                                       \
+	call;                                                                \
+	err = errno;                                                         \
+	t1 = rt_now();                                                       \
+	post;                                                                \
+	lock();                                                              \
+	if (rt_inside & RT_IN_MPI) {                                         \
+		RT_LIB_CALL(name);                                           \
+	} else {                                                             \
+		RT_NOTE_SUBCALL();                                           \
+		handler;                                                     \
+	}                                                                    \
+	rt_unlock();                                                         \
+	rt_end(RT_LAYER);                                                    \
+	errno = err;                                                         \
 	return r;
+
+#define RT_WRAP_FULL(ret, name, args, begin, pre, call, post, handler) \
+	RT_WRAP_LOCK(ret, name, args, begin, pre, call, post, rt_lock, handler)
 
 /* Runs stmt and gives errno back its value from before. */
 #define RT_KEEP_ERRNO(stmt)                 \
@@ -229,12 +233,18 @@ static int rt_resolve(const char *name, void *slot)
 	RT_WRAP_OWN(ret, name, args, closing = rt_posix_close_begin(fd_e), \
 		    rt_posix_close(#name, closing, r, err, t0, t1))
 
-#define RT_BODY_IO(ret, name, args, is_write, fd_e, offset_e, aligned_e) \
-	RT_WRAP(ret, name, args,                                         \
-		rt_posix_io(#name, is_write, fd_e, offset_e, (int64_t)r, err, aligned_e, t0, t1))
+/* Reads, writes and seeks queue their calls (rt_posix.c): the lock alone. */
+#define RT_WRAP_QUEUED(ret, name, args, handler)                                           \
+	RT_WRAP_LOCK(ret, name, args, rt_begin(RT_LAYER), (void)0, r = RT_REAL(name) args, \
+		     (void)0, rt_lock_only, handler)
+
+#define RT_BODY_IO(ret, name, args, is_write, fd_e, offset_e, aligned_e)                    \
+	RT_WRAP_QUEUED(ret, name, args,                                                     \
+		       rt_posix_io(RT_OP_##name, is_write, fd_e, offset_e, (int64_t)r, err, \
+				   aligned_e, t0, t1))
 
 #define RT_BODY_SEEK(ret, name, args, fd_e) \
-	RT_WRAP(ret, name, args, rt_posix_seek(#name, fd_e, (int64_t)r, err, t0, t1))
+	RT_WRAP_QUEUED(ret, name, args, rt_posix_seek(RT_OP_##name, fd_e, (int64_t)r, err, t0, t1))
 
 #define RT_BODY_FD_META(ret, name, args, fd_e, counter) \
 	RT_WRAP(ret, name, args, rt_posix_fd_meta(#name, fd_e, counter, RT_FAILED(r), err, t0, t1))
