@@ -29,8 +29,6 @@ _Thread_local unsigned rt_inside __attribute__((tls_model("initial-exec")));
 _Thread_local struct rt_above rt_above __attribute__((tls_model("initial-exec")));
 struct rt_handles *rt_hdf5_handles, *rt_pnetcdf_handles;
 
-int rt_lock_word;
-
 void rt_mpi_library_call(unsigned layer, const char *op, int failed, int err)
 {
 	rt_live->mpi_library.calls++;
@@ -47,7 +45,7 @@ void rt_lock_wait(void)
 	unsigned spins = 0;
 
 	do {
-		while (__atomic_load_n(&rt_lock_word, __ATOMIC_RELAXED)) {
+		while (__atomic_load_n(&rt.lock_word, __ATOMIC_RELAXED)) {
 			if (++spins < 128) {
 #if defined(__x86_64__) || defined(__i386__)
 				__builtin_ia32_pause();
@@ -56,7 +54,7 @@ void rt_lock_wait(void)
 				sched_yield();
 			}
 		}
-	} while (__atomic_exchange_n(&rt_lock_word, 1, __ATOMIC_ACQUIRE));
+	} while (__atomic_exchange_n(&rt.lock_word, 1, __ATOMIC_ACQUIRE));
 }
 
 int rt_process_running(pid_t pid)
@@ -188,7 +186,7 @@ static void after_fork_child(void)
 {
 	int saved_errno = errno;
 
-	rt_lock_word = 0;
+	rt.lock_word = 0;
 	rt_inside &= ~RT_IN_LOCK;
 	if (rt.enabled && !restart_in_child()) {
 		/* fork() returns 0 in the child with the errno it had. */

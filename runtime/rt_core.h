@@ -31,7 +31,11 @@ struct rt_state {
 	/* What every call reads first, on one page: the settings come last. */
 	volatile int enabled; /* recording; cleared for good by rt_disable() */
 	uint64_t start_ticks; /* rt_ticks() at start-up */
-	struct rt_arena arena;
+	/* Calls waiting to be applied (rt_posix.c's queue), NULL before its tables. */
+	uint32_t *queued;
+	/* rt_lock()'s, on a cache line of its own: threads taking it leave the rest be. */
+	int lock_word __attribute__((aligned(64)));
+	struct rt_arena arena __attribute__((aligned(64)));
 	uint64_t start_mono_ns; /* CLOCK_MONOTONIC at start-up */
 	uint64_t start_real_ns; /* CLOCK_REALTIME at start-up */
 	pid_t pid;		/* the process's, to tell a vfork child (rt_begin_own()) */
@@ -221,23 +225,20 @@ double rt_seconds_per_tick(void);
  * inside the runtime first: a signal arriving while it holds the lock must
  * not wait for it.
  */
-extern int rt_lock_word;
-
 void rt_lock_wait(void);
 
 /*
- * Calls whose records wait in a queue (rt_posix.c: reads, writes, seeks):
- * the count waiting (NULL before the tables exist), and what applies them
- * to the records and the trace, in order.  Under the lock.
+ * Applies the calls whose records wait in a queue (rt.queued; rt_posix.c:
+ * reads, writes, seeks) to the records and the trace, in order.  Under the
+ * lock.
  */
-extern uint32_t *rt_queued;
 void rt_apply_queued(void);
 
 /* The lock alone, for the wrappers that queue their calls. */
 static inline void rt_lock_only(void)
 {
 	rt_inside |= RT_IN_LOCK;
-	if (__atomic_exchange_n(&rt_lock_word, 1, __ATOMIC_ACQUIRE))
+	if (__atomic_exchange_n(&rt.lock_word, 1, __ATOMIC_ACQUIRE))
 		rt_lock_wait();
 }
 
@@ -245,13 +246,13 @@ static inline void rt_lock_only(void)
 static inline void rt_lock(void)
 {
 	rt_lock_only();
-	if (rt_queued && *rt_queued)
+	if (rt.queued && *rt.queued)
 		rt_apply_queued();
 }
 
 static inline void rt_unlock(void)
 {
-	__atomic_store_n(&rt_lock_word, 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&rt.lock_word, 0, __ATOMIC_RELEASE);
 	rt_inside &= ~RT_IN_LOCK;
 }
 

@@ -45,7 +45,8 @@ static struct rt_desc *free_descs;
  * every record is current.  Where the kernel isolates its page tables
  * without PCID, the system call between two calls flushes the TLB, and each
  * page a wrapper touches after it costs a page walk: a queued call touches
- * the queue's page instead of the dozen pages of its record, the trace and
+ * the queue's page (which also says which descriptors' calls may wait)
+ * instead of the dozen pages of its descriptor, its record, the trace and
  * their tables, which the queue's calls then walk once
  * (docs/performance.md, "Calls recorded in batches").  The queue is in the
  * arena: a job killed with calls waiting has them applied by
@@ -67,14 +68,16 @@ struct rt_posix_call {
 	uint8_t kind, mem_aligned;
 };
 
+/* One page of the arena. */
 struct rt_posix_queue {
-	uint32_t n;    /* calls queued */
+	uint32_t n;    /* calls queued (first: rt.queued points here) */
 	uint32_t done; /* of them, applied (a process killed while applying them) */
+	/* Descriptors whose calls may wait: tracked, and not opened O_APPEND. */
+	uint64_t may_wait[RT_MAX_FDS / 64];
 	struct rt_posix_call call[RT_QUEUE_CALLS];
 };
 
 static struct rt_posix_queue *queue;
-uint32_t *rt_queued;
 
 /* The calls' names, for the records and the trace. */
 #define RT_POSIX_NAME(ret, name, ...) #name,
@@ -86,18 +89,18 @@ void rt_posix_forget(void)
 	fds = NULL;
 	free_descs = NULL;
 	queue = NULL;
-	rt_queued = NULL;
+	rt.queued = NULL;
 }
 
 int rt_posix_init(void)
 {
 	fds = rt_arena_alloc(&rt.arena, RT_MAX_FDS * sizeof(*fds));
-	queue = rt_arena_alloc_aligned(&rt.arena, sizeof(*queue), 64);
+	queue = rt_arena_alloc_aligned(&rt.arena, sizeof(*queue), 4096);
 	if (!fds || !queue)
 		return -1;
 	rt_live->posix_fds = fds;
 	rt_live->posix_queue = queue;
-	rt_queued = &queue->n;
+	rt.queued = &queue->n;
 	return 0;
 }
 
@@ -105,7 +108,18 @@ void rt_posix_adopt(void)
 {
 	fds = rt_live->posix_fds;
 	queue = rt_live->posix_queue;
-	rt_queued = queue ? &queue->n : NULL;
+	rt.queued = queue ? &queue->n : NULL;
+}
+
+/* Whether fd's calls may wait in the queue, as its description says. */
+static void may_wait(int fd, int yes)
+{
+	uint64_t bit = (uint64_t)1 << (fd & 63);
+
+	if (yes)
+		queue->may_wait[fd >> 6] |= bit;
+	else
+		queue->may_wait[fd >> 6] &= ~bit;
 }
 
 RT_HOT int rt_mem_aligned(const void *buf)
@@ -311,6 +325,7 @@ static void desc_unref(int fd)
 	if (!d)
 		return;
 	fds[fd] = NULL;
+	may_wait(fd, 0);
 	if (--d->refs == 0) {
 		d->next_free = free_descs;
 		free_descs = d;
@@ -343,6 +358,7 @@ static void desc_attach(int fd, struct rt_desc *d)
 	}
 	desc_unref(fd); /* a descriptor reused without our seeing its close */
 	fds[fd] = d;
+	may_wait(fd, !d->append);
 	d->refs++;
 }
 
@@ -584,24 +600,28 @@ RT_HOT void rt_apply_queued(void)
 	rt_trace_under = under;
 }
 
-/* Queues the call, or, when it cannot wait, applies the queue and then it. */
+/*
+ * Queues the call, or, when it cannot wait, applies the queue and then it
+ * (a descriptor not tracked: nothing).
+ */
 RT_HOT static void call_add(const struct rt_posix_call *call)
 {
-	struct rt_desc *d = desc_of(call->fd);
+	int fd = call->fd;
 
-	if (!d)
-		return;
-	if (__builtin_expect(rt_trace_parent || rt_trace_under ||
-				     (d->append && call->kind == CALL_WRITE),
-			     0)) {
-		if (queue->n)
+	if (__builtin_expect(fd >= 0 && fd < RT_MAX_FDS &&
+				     (queue->may_wait[fd >> 6] >> (fd & 63) & 1) &&
+				     !rt_trace_parent && !rt_trace_under,
+			     1)) {
+		queue->call[queue->n] = *call;
+		if (++queue->n == RT_QUEUE_CALLS)
 			rt_apply_queued();
-		call_apply(call);
 		return;
 	}
-	queue->call[queue->n] = *call;
-	if (++queue->n == RT_QUEUE_CALLS)
+	if (!desc_of(fd))
+		return;
+	if (queue->n)
 		rt_apply_queued();
+	call_apply(call);
 }
 
 RT_HOT void rt_posix_io(int op, int is_write, int fd, int64_t offset, int64_t ret, int err,

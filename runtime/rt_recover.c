@@ -270,6 +270,7 @@ void rt_recover_child(int fd, const struct rt_live *head, const struct rt_spill_
 	/* The process's state, as it was: its own copy of rt and the arena's root. */
 	rt = info->state;
 	rt.enabled = 0;
+	rt.lock_word = 0;
 	rt.arena.base = p;
 	rt.arena.size = head->size;
 	rt.arena.used = head->size; /* packing allocates nothing from it */
@@ -277,7 +278,7 @@ void rt_recover_child(int fd, const struct rt_live *head, const struct rt_spill_
 	rt_trace_adopt();
 	/* Calls the process had queued: their records and trace as they would have been. */
 	rt_posix_adopt();
-	if (rt_queued && *rt_queued)
+	if (rt.queued && *rt.queued)
 		rt_apply_queued();
 	forget_shutdown();
 	until = recorded_until();
