@@ -129,10 +129,11 @@ void rt_mpi_library_call(unsigned layer, const char *op, int failed, int err);
 
 /*
  * What runs on every read, write and seek: the wrappers of those calls and
- * the record and trace updates they make.  GCC gathers such functions in
- * one part of the text (.text.hot), so a call runs on a few pages of code
- * rather than on pages spread over the library: each page is one more
- * TLB miss per call where the kernel flushes the TLB at every system call
+ * the queueing of their records (rt_posix.c; the records and the trace are
+ * updated later, a queue at a time).  GCC gathers such functions in one
+ * part of the text (.text.hot), so a call runs on a page or two of code
+ * rather than on pages spread over the library: each page is one more TLB
+ * miss per call where the kernel flushes the TLB at every system call
  * (page-table isolation without PCID).
  */
 #define RT_HOT __attribute__((hot))

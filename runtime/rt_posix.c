@@ -458,7 +458,7 @@ void rt_posix_close(const char *op, struct rt_record *rec, int ret, int err, dou
 }
 
 /* A read or write, on its description d. */
-RT_HOT static void io_apply(struct rt_desc *d, const struct rt_posix_call *call)
+static void io_apply(struct rt_desc *d, const struct rt_posix_call *call)
 {
 	const char *op = op_names[call->op];
 	struct rt_record *rec = d->rec;
@@ -553,7 +553,7 @@ RT_HOT static void io_apply(struct rt_desc *d, const struct rt_posix_call *call)
 }
 
 /* A seek, on its description d. */
-RT_HOT static void seek_apply(struct rt_desc *d, const struct rt_posix_call *call)
+static void seek_apply(struct rt_desc *d, const struct rt_posix_call *call)
 {
 	const char *op = op_names[call->op];
 	double t0 = call->t0, t1 = call->t1;
@@ -570,7 +570,7 @@ RT_HOT static void seek_apply(struct rt_desc *d, const struct rt_posix_call *cal
 	rt_add_time(&d->rec->fcounters[POSIX_F_META_TIME], &d->rec->meta_end, t0, t1);
 }
 
-RT_HOT static void call_apply(const struct rt_posix_call *call)
+static void call_apply(const struct rt_posix_call *call)
 {
 	struct rt_desc *d = desc_of(call->fd);
 
@@ -586,7 +586,7 @@ RT_HOT static void call_apply(const struct rt_posix_call *call)
  * Applies the queue.  Its calls were made outside any MPI-IO or HDF5 call,
  * whatever the thread applying them is inside of now.
  */
-RT_HOT void rt_apply_queued(void)
+void rt_apply_queued(void)
 {
 	uint64_t parent = rt_trace_parent;
 	unsigned under = rt_trace_under;
@@ -606,20 +606,22 @@ RT_HOT void rt_apply_queued(void)
  */
 RT_HOT static void call_add(const struct rt_posix_call *call)
 {
+	/* Through rt.queued, on the page every call reads: the same queue. */
+	struct rt_posix_queue *q = (struct rt_posix_queue *)(void *)rt.queued;
 	int fd = call->fd;
 
 	if (__builtin_expect(fd >= 0 && fd < RT_MAX_FDS &&
-				     (queue->may_wait[fd >> 6] >> (fd & 63) & 1) &&
+				     (q->may_wait[fd >> 6] >> (fd & 63) & 1) &&
 				     !rt_trace_parent && !rt_trace_under,
 			     1)) {
-		queue->call[queue->n] = *call;
-		if (++queue->n == RT_QUEUE_CALLS)
+		q->call[q->n] = *call;
+		if (++q->n == RT_QUEUE_CALLS)
 			rt_apply_queued();
 		return;
 	}
 	if (!desc_of(fd))
 		return;
-	if (queue->n)
+	if (q->n)
 		rt_apply_queued();
 	call_apply(call);
 }

@@ -184,7 +184,7 @@ static void bins_widen(void)
 	rt_live->bin_per_tick = 1 / rt_live->bin_width;
 }
 
-RT_HOT void rt_bins_add(struct rt_record *rec, double t, int is_write, int64_t bytes)
+void rt_bins_add(struct rt_record *rec, double t, int is_write, int64_t bytes)
 {
 	struct rt_bin *bin;
 	uint64_t index;
@@ -214,7 +214,7 @@ RT_HOT void rt_bins_add(struct rt_record *rec, double t, int is_write, int64_t b
 	}
 }
 
-RT_HOT void rt_values_add_n(struct rt_values *v, int64_t value, int64_t n)
+void rt_values_add_n(struct rt_values *v, int64_t value, int64_t n)
 {
 	unsigned i;
 
@@ -293,7 +293,7 @@ static int extents_grow(struct rt_extents *e)
 	return 0;
 }
 
-RT_HOT int64_t rt_extents_add_any(struct rt_extents *e, int64_t start, int64_t end,
+int64_t rt_extents_add_any(struct rt_extents *e, int64_t start, int64_t end,
 				  int64_t *untracked)
 {
 	uint32_t first, last, lo, hi;
@@ -400,7 +400,7 @@ size_t rt_failures(const struct rt_failure **table)
 }
 
 /* The bounds as immediates, not a table: a call reads no page of constants. */
-RT_HOT void rt_size_bin(int64_t *counters, int first_bin, int64_t len)
+void rt_size_bin(int64_t *counters, int first_bin, int64_t len)
 {
 	int bin = len <= 100	      ? 0
 		  : len <= 1024	      ? 1

@@ -1603,7 +1603,7 @@ static inline __attribute__((always_inline)) uint32_t sig_find(const char *op, u
 }
 
 /* Folds one raw event into the tree (or the window); 1 when the call was kept exactly. */
-RT_HOT static int feed(const struct tr_raw *e, uint64_t arrival)
+static int feed(const struct tr_raw *e, uint64_t arrival)
 {
 	uint32_t sig = sig_find(e->op, e->module, e->flags, e->err);
 
@@ -1829,7 +1829,7 @@ continue_fast(const char *op, unsigned module, const struct rt_record *rec, unsi
 }
 
 /* Only through rt_trace_io(), whose test of rt_tracing is the trace's on. */
-RT_HOT void rt_trace_io_on(const char *op, enum ioa_module module, struct rt_record *rec,
+void rt_trace_io_on(const char *op, enum ioa_module module, struct rt_record *rec,
 			   unsigned flags, int64_t offset, int64_t length, int64_t aux, int err,
 			   double t0, double t1)
 {

@@ -444,13 +444,14 @@ static int rt_resolve(const char *name, void *slot)
 				 t0, t1))
 
 /*
- * The wrappers of the calls a program makes most, reads, writes and seeks
- * (kinds IO, SEEK and SIO), are RT_HOT: RT_HOT_KIND(kind) is RT_HOT for
+ * The wrappers of the system calls a program makes most, reads, writes and
+ * seeks (kinds IO and SEEK), are RT_HOT: RT_HOT_KIND(kind) is RT_HOT for
  * them, nothing for the others (RT_HOT_PROBE_<kind> names the hot kinds).
+ * A stream's reads and writes (SIO) seldom make a system call: the pages
+ * they touch stay in the TLB.
  */
 #define RT_HOT_PROBE_IO	     ~, RT_HOT
 #define RT_HOT_PROBE_SEEK    ~, RT_HOT
-#define RT_HOT_PROBE_SIO     ~, RT_HOT
 #define RT_SECOND(a, b, ...) b
 #define RT_HOT_PICK(...)     RT_SECOND(__VA_ARGS__)
 #define RT_HOT_KIND(kind)    RT_HOT_PICK(RT_HOT_PROBE_##kind, , )
