@@ -33,9 +33,12 @@ struct rt_state {
 	uint64_t start_ticks; /* rt_ticks() at start-up */
 	/* Calls waiting to be applied (rt_posix.c's queue), NULL before its tables. */
 	uint32_t *queued;
-	/* rt_lock()'s, on a cache line of its own: threads taking it leave the rest be. */
-	int lock_word __attribute__((aligned(64)));
-	struct rt_arena arena __attribute__((aligned(64)));
+	/*
+	 * rt_lock()'s word.  (Not aligned to a cache line of its own: rt is
+	 * copied into the spill's header, which holds nothing so aligned.)
+	 */
+	int lock_word;
+	struct rt_arena arena;
 	uint64_t start_mono_ns; /* CLOCK_MONOTONIC at start-up */
 	uint64_t start_real_ns; /* CLOCK_REALTIME at start-up */
 	pid_t pid;		/* the process's, to tell a vfork child (rt_begin_own()) */
