@@ -76,8 +76,13 @@ struct rt_posix_queue {
 	uint64_t may_wait[RT_MAX_FDS / 64];
 	struct rt_posix_call call[RT_QUEUE_CALLS];
 };
+_Static_assert(sizeof(struct rt_posix_queue) <= 4096, "the queue is one page");
 
-static struct rt_posix_queue *queue;
+/* The queue, through rt.queued: on the page every call reads. */
+static inline struct rt_posix_queue *queue_of(void)
+{
+	return (struct rt_posix_queue *)(void *)rt.queued;
+}
 
 /* The calls' names, for the records and the trace. */
 #define RT_POSIX_NAME(ret, name, ...) #name,
@@ -88,12 +93,13 @@ void rt_posix_forget(void)
 {
 	fds = NULL;
 	free_descs = NULL;
-	queue = NULL;
 	rt.queued = NULL;
 }
 
 int rt_posix_init(void)
 {
+	struct rt_posix_queue *queue;
+
 	fds = rt_arena_alloc(&rt.arena, RT_MAX_FDS * sizeof(*fds));
 	queue = rt_arena_alloc_aligned(&rt.arena, sizeof(*queue), 4096);
 	if (!fds || !queue)
@@ -106,8 +112,9 @@ int rt_posix_init(void)
 
 void rt_posix_adopt(void)
 {
+	struct rt_posix_queue *queue = rt_live->posix_queue;
+
 	fds = rt_live->posix_fds;
-	queue = rt_live->posix_queue;
 	rt.queued = queue ? &queue->n : NULL;
 }
 
@@ -117,9 +124,9 @@ static void may_wait(int fd, int yes)
 	uint64_t bit = (uint64_t)1 << (fd & 63);
 
 	if (yes)
-		queue->may_wait[fd >> 6] |= bit;
+		queue_of()->may_wait[fd >> 6] |= bit;
 	else
-		queue->may_wait[fd >> 6] &= ~bit;
+		queue_of()->may_wait[fd >> 6] &= ~bit;
 }
 
 RT_HOT int rt_mem_aligned(const void *buf)
@@ -588,6 +595,7 @@ static void call_apply(const struct rt_posix_call *call)
  */
 void rt_apply_queued(void)
 {
+	struct rt_posix_queue *queue = queue_of();
 	uint64_t parent = rt_trace_parent;
 	unsigned under = rt_trace_under;
 
@@ -606,13 +614,12 @@ void rt_apply_queued(void)
  */
 RT_HOT static void call_add(const struct rt_posix_call *call)
 {
-	/* Through rt.queued, on the page every call reads: the same queue. */
-	struct rt_posix_queue *q = (struct rt_posix_queue *)(void *)rt.queued;
+	struct rt_posix_queue *q = queue_of();
 	int fd = call->fd;
 
 	if (__builtin_expect(fd >= 0 && fd < RT_MAX_FDS &&
-				     (q->may_wait[fd >> 6] >> (fd & 63) & 1) &&
-				     !rt_trace_parent && !rt_trace_under,
+				     (q->may_wait[fd >> 6] >> (fd & 63) & 1) && !rt_trace_parent &&
+				     !rt_trace_under,
 			     1)) {
 		q->call[q->n] = *call;
 		if (++q->n == RT_QUEUE_CALLS)
