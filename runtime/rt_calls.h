@@ -161,6 +161,11 @@
 	X(int, access, (const char *path, int mode), (path, mode), PATH_META, AT_FDCWD, path,      \
 	  POSIX_ACCESS_CHECKS)
 
+/* The POSIX calls, numbered in the table's order (a queued call keeps its number). */
+#define RT_POSIX_OP(ret, name, ...) RT_OP_##name,
+enum rt_posix_op { RT_POSIX_CALLS(RT_POSIX_OP) RT_POSIX_NOPS };
+#undef RT_POSIX_OP
+
 /*
  * STDIO kinds:
  *	FOPEN path, mode                the stream is the result

@@ -24,9 +24,8 @@
 #include "rt_stdio.h"
 #include "rt_trace.h"
 
-struct rt_state rt = {.nprocs = 1};
-_Thread_local unsigned rt_inside __attribute__((tls_model("initial-exec")));
-_Thread_local struct rt_above rt_above __attribute__((tls_model("initial-exec")));
+struct rt_state rt __attribute__((aligned(4096))) = {.nprocs = 1};
+_Thread_local struct rt_thread rt_thread_tls __attribute__((tls_model("initial-exec")));
 struct rt_handles *rt_hdf5_handles, *rt_pnetcdf_handles;
 
 void rt_mpi_library_call(unsigned layer, const char *op, int failed, int err)
@@ -78,10 +77,10 @@ int rt_process_running(pid_t pid)
 
 int rt_begin_after_vfork(unsigned layer)
 {
-	if ((rt_inside & (layer | RT_IN_RUNTIME | RT_IN_LOCK)) || getpid() != rt.pid)
+	if ((rt_self()->inside & (layer | RT_IN_RUNTIME | RT_IN_LOCK)) || getpid() != rt.pid)
 		return 0;
 	/* The parent, its child gone (exec'd or exited): record again. */
-	rt_inside = (rt_inside & ~RT_IN_VFORK) | layer;
+	rt_self()->inside = (rt_self()->inside & ~RT_IN_VFORK) | layer;
 	return 1;
 }
 
@@ -154,9 +153,9 @@ static int restart_in_child(void)
 	rt_live = NULL;
 	rt_posix_forget();
 	rt_stdio_forget();
-	rt_mpiio_current = NULL;
-	rt_trace_parent = 0;
-	rt_above = (struct rt_above){NULL, NULL, NULL};
+	rt_self()->mpiio_current = NULL;
+	rt_self()->trace_parent = 0;
+	rt_self()->above = (struct rt_above){NULL, NULL, NULL};
 	rt_hdf5_handles = rt_pnetcdf_handles = NULL;
 	why = start_tables();
 	if (why) {
@@ -187,7 +186,7 @@ static void after_fork_child(void)
 	int saved_errno = errno;
 
 	rt.lock_word = 0;
-	rt_inside &= ~RT_IN_LOCK;
+	rt_self()->inside &= ~RT_IN_LOCK;
 	if (rt.enabled && !restart_in_child()) {
 		/* fork() returns 0 in the child with the errno it had. */
 		errno = saved_errno;
@@ -199,6 +198,16 @@ static void after_fork_child(void)
 	rt.log_written = true;
 }
 
+void rt_self_start(void)
+{
+#if defined(__x86_64__) && defined(__SEG_FS)
+	uintptr_t tp = *(uintptr_t __seg_fs *)0; /* the thread pointer, the TCB's first word */
+
+	rt.self_at = (intptr_t)((uintptr_t)&rt_thread_tls - tp);
+	rt.errno_at = (intptr_t)((uintptr_t)&errno - tp);
+#endif
+}
+
 void rt_init(void)
 {
 	static int initialised;
@@ -208,11 +217,12 @@ void rt_init(void)
 	if (initialised)
 		return;
 	initialised = 1;
+	rt_self_start();
 	rt.start_ticks = rt_ticks();
 	rt.start_mono_ns = clock_ns(CLOCK_MONOTONIC);
 	rt.start_real_ns = clock_ns(CLOCK_REALTIME);
 	rt.pid = getpid();
-	rt_inside |= RT_IN_RUNTIME;
+	rt_self()->inside |= RT_IN_RUNTIME;
 	rt_config_load(&rt.config);
 	n = readlink("/proc/self/exe", rt.exe, sizeof(rt.exe) - 1);
 	rt.exe[n > 0 ? n : 0] = '\0';
@@ -241,7 +251,7 @@ void rt_init(void)
 		if (rt.config.debug)
 			fprintf(stderr, "ioatlas: runtime off: %s\n", rt.disabled_reason);
 	}
-	rt_inside &= ~RT_IN_RUNTIME;
+	rt_self()->inside &= ~RT_IN_RUNTIME;
 	/* The program starts with the errno it would have had without us. */
 	errno = saved_errno;
 }

@@ -15,7 +15,9 @@
 #ifndef RT_CORE_H
 #define RT_CORE_H
 
+#include <errno.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <time.h>
@@ -25,12 +27,15 @@
 #endif
 
 #include "rt_arena.h"
+#include "rt_calls.h"
 #include "rt_config.h"
 
 struct rt_state {
 	/* What every call reads first, on one page: the settings come last. */
 	volatile int enabled; /* recording; cleared for good by rt_disable() */
 	uint64_t start_ticks; /* rt_ticks() at start-up */
+	/* Where rt_self() and rt_errno() are from the thread pointer (rt_self_start()). */
+	intptr_t self_at, errno_at;
 	/* Calls waiting to be applied (rt_posix.c's queue), NULL before its tables. */
 	uint32_t *queued;
 	/*
@@ -38,6 +43,12 @@ struct rt_state {
 	 * copied into the spill's header, which holds nothing so aligned.)
 	 */
 	int lock_word;
+	/*
+	 * The POSIX layer's real functions (rt_wrappers.c, found at their
+	 * first call), on the page of what every call reads: rt is aligned to
+	 * a page, and the settings come last.
+	 */
+	void (*posix_real[RT_POSIX_NOPS])(void);
 	struct rt_arena arena;
 	uint64_t start_mono_ns; /* CLOCK_MONOTONIC at start-up */
 	uint64_t start_real_ns; /* CLOCK_REALTIME at start-up */
@@ -68,7 +79,9 @@ struct rt_state {
 };
 
 extern struct rt_state rt;
-/* Layers a thread can be inside of (bits of rt_inside). */
+_Static_assert(offsetof(struct rt_state, arena) <= 4096,
+	       "rt's first page holds what every call reads");
+/* Layers a thread can be inside of (bits of rt_self()->inside). */
 #define RT_IN_POSIX   0x1u
 #define RT_IN_STDIO   0x2u
 #define RT_IN_MPIIO   0x4u
@@ -78,8 +91,6 @@ extern struct rt_state rt;
 #define RT_IN_VFORK   0x40u /* called vfork(): in its child until getpid() says otherwise */
 #define RT_IN_HDF5    0x80u
 #define RT_IN_PNETCDF 0x100u
-
-extern _Thread_local unsigned rt_inside __attribute__((tls_model("initial-exec")));
 
 /*
  * The layer above MPI-IO this thread is inside (an HDF5 call, rt_hdf5.c, or
@@ -91,7 +102,66 @@ extern _Thread_local unsigned rt_inside __attribute__((tls_model("initial-exec")
 struct rt_above {
 	int64_t *mpiio_subcalls, *posix_subcalls, *use_mpiio;
 };
-extern _Thread_local struct rt_above rt_above __attribute__((tls_model("initial-exec")));
+
+struct rt_record;
+
+/* What the runtime keeps per thread (rt_self()). */
+struct rt_thread {
+	unsigned inside; /* the layers it is inside: RT_IN_* bits */
+	/*
+	 * IOA_TR_UNDER while it is inside a layer's call that is traced
+	 * (HDF5), or inside H5Pset_fapl_mpio (whose copy of the communicator
+	 * the files the list opens are then opened on): the calls it makes
+	 * underneath are marked so, for kernels at either level to tell them
+	 * from the program's own.  Needs no lock.
+	 */
+	unsigned trace_under;
+	/*
+	 * The MPI-IO call it is inside, 1-based (0: none): POSIX calls traced
+	 * while it is set are tied to it (IOA_TR_SUB).  Set by the MPI-IO
+	 * wrappers from rt_trace_next_id(), which needs no lock.
+	 */
+	uint64_t trace_parent;
+	struct rt_record *mpiio_current; /* the record of that MPI-IO call, or NULL */
+	struct rt_above above;
+};
+extern _Thread_local struct rt_thread rt_thread_tls __attribute__((tls_model("initial-exec")));
+
+/*
+ * This thread's struct rt_thread, and its errno.  A shared library finds a
+ * thread-local variable through an entry of its global offset table, and
+ * libc's errno through a call (__errno_location()) that reads libc's: two
+ * pages more for every call to touch, each a page walk where the kernel
+ * flushes the TLB at every system call (page-table isolation without
+ * PCID).  On x86-64 both are at a fixed distance from the thread pointer
+ * in every thread (the initial-exec model's static TLS): rt_self_start()
+ * keeps the distances in rt's first line, which every call reads anyway,
+ * and the accesses go through %fs.  Only reached once rt_self_start() has
+ * run: at start-up, before rt.enabled is set, and in `ioatlas recover`.
+ */
+void rt_self_start(void);
+
+#if defined(__x86_64__) && defined(__SEG_FS)
+static inline struct rt_thread __seg_fs *rt_self(void)
+{
+	return (struct rt_thread __seg_fs *)(uintptr_t)rt.self_at;
+}
+
+static inline int __seg_fs *rt_errno(void)
+{
+	return (int __seg_fs *)(uintptr_t)rt.errno_at;
+}
+#else
+static inline struct rt_thread *rt_self(void)
+{
+	return &rt_thread_tls;
+}
+
+static inline int *rt_errno(void)
+{
+	return &errno;
+}
+#endif
 
 /*
  * The tables of open handles of the layers above MPI-IO (rt_handles.h),
@@ -146,15 +216,16 @@ int rt_begin_after_vfork(unsigned layer);
 
 static inline int rt_begin(unsigned layer)
 {
-	if (!rt.enabled || (rt_inside & (layer | RT_IN_RUNTIME | RT_IN_LOCK | RT_IN_VFORK)))
-		return rt.enabled && (rt_inside & RT_IN_VFORK) ? rt_begin_after_vfork(layer) : 0;
-	rt_inside |= layer;
+	if (!rt.enabled || (rt_self()->inside & (layer | RT_IN_RUNTIME | RT_IN_LOCK | RT_IN_VFORK)))
+		return rt.enabled && (rt_self()->inside & RT_IN_VFORK) ? rt_begin_after_vfork(layer)
+								       : 0;
+	rt_self()->inside |= layer;
 	return 1;
 }
 
 static inline void rt_end(unsigned layer)
 {
-	rt_inside &= ~layer;
+	rt_self()->inside &= ~layer;
 }
 
 /*
@@ -241,7 +312,7 @@ void rt_apply_queued(void);
 /* The lock alone, for the wrappers that queue their calls. */
 static inline void rt_lock_only(void)
 {
-	rt_inside |= RT_IN_LOCK;
+	rt_self()->inside |= RT_IN_LOCK;
 	if (__atomic_exchange_n(&rt.lock_word, 1, __ATOMIC_ACQUIRE))
 		rt_lock_wait();
 }
@@ -257,7 +328,7 @@ static inline void rt_lock(void)
 static inline void rt_unlock(void)
 {
 	__atomic_store_n(&rt.lock_word, 0, __ATOMIC_RELEASE);
-	rt_inside &= ~RT_IN_LOCK;
+	rt_self()->inside &= ~RT_IN_LOCK;
 }
 
 /* Stops recording for the rest of the process; why is a string literal. */

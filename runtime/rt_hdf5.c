@@ -302,7 +302,7 @@ static void ask_begin(struct h5_asking *a, const void *real_slot)
 
 	a->err = errno;
 	a->on = a->v1 = 0;
-	rt_inside |= RT_IN_RUNTIME;
+	rt_self()->inside |= RT_IN_RUNTIME;
 	if (!h5_layer_on(real_slot) || RT_H5_ASK(H5Eauto_is_v2)(0, &v2) < 0)
 		return;
 	if (v2)
@@ -319,7 +319,7 @@ static void ask_end(struct h5_asking *a)
 		RT_H5_ASK(H5Eset_auto1)(a->func, a->data);
 	else if (a->on)
 		RT_H5_ASK(H5Eset_auto2)(0, a->func, a->data);
-	rt_inside &= ~RT_IN_RUNTIME;
+	rt_self()->inside &= ~RT_IN_RUNTIME;
 	errno = a->err;
 }
 
@@ -630,13 +630,13 @@ static int file_facts(struct h5_asking *a, rt_hid_t file, rt_hid_t given, int64_
 static void above_set(struct rt_record *rec, struct rt_record *file)
 {
 	if (rec && rec->module == IOA_MOD_H5D)
-		rt_above = (struct rt_above){&rec->counters[H5D_MPIIO_SUBCALLS],
-					     &rec->counters[H5D_POSIX_SUBCALLS],
-					     file ? &file->counters[H5F_USE_MPIIO] : NULL};
+		rt_self()->above = (struct rt_above){&rec->counters[H5D_MPIIO_SUBCALLS],
+						     &rec->counters[H5D_POSIX_SUBCALLS],
+						     file ? &file->counters[H5F_USE_MPIIO] : NULL};
 	else if (rec)
-		rt_above = (struct rt_above){&rec->counters[H5F_MPIIO_SUBCALLS],
-					     &rec->counters[H5F_POSIX_SUBCALLS],
-					     &rec->counters[H5F_USE_MPIIO]};
+		rt_self()->above = (struct rt_above){&rec->counters[H5F_MPIIO_SUBCALLS],
+						     &rec->counters[H5F_POSIX_SUBCALLS],
+						     &rec->counters[H5F_USE_MPIIO]};
 }
 
 static void meta_time(struct rt_record *rec, double t0, double t1)
@@ -721,14 +721,14 @@ static int64_t h5_fapl_comm(rt_hid_t fapl)
 	mark = rt_trace_mark();                                                                 \
 	rt_unlock();                                                                            \
 	above_set(rt_rec, rt_file);                                                             \
-	rt_trace_under = rt_rec ? IOA_TR_UNDER : 0;                                             \
+	rt_self()->trace_under = rt_rec ? IOA_TR_UNDER : 0;                                     \
 	errno = 0;                                                                              \
 	t0 = rt_now();                                                                          \
 	r = RT_H5_REAL(name) args;                                                              \
 	t1 = rt_now();                                                                          \
 	err = errno;                                                                            \
-	rt_trace_under = 0;                                                                     \
-	rt_above = (struct rt_above){NULL, NULL, NULL};                                         \
+	rt_self()->trace_under = 0;                                                             \
+	rt_self()->above = (struct rt_above){NULL, NULL, NULL};                                 \
 	h5_event_start(&rt_ev, rt_rec);                                                         \
 	if (r >= 0 && rt_rec)                                                                   \
 		post;                                                                           \
@@ -798,13 +798,15 @@ static int64_t h5_fapl_comm(rt_hid_t fapl)
 #define RT_H5_BODY_FAPL(ret, name, args, op, fapl_e, comm_e)                         \
 	ret r;                                                                       \
 	int err;                                                                     \
-	unsigned under = rt_trace_under;                                             \
+	unsigned under;                                                              \
 	if (!RT_H5_RESOLVED(name))                                                   \
 		return (ret)-1;                                                      \
-	rt_trace_under = IOA_TR_UNDER;                                               \
+	rt_init(); /* rt_self(): (from a library's constructor run before ours) */   \
+	under = rt_self()->trace_under;                                              \
+	rt_self()->trace_under = IOA_TR_UNDER;                                       \
 	r = __atomic_load_n(&h5_copies, __ATOMIC_RELAXED) ? RT_H5_CALLERS(name) args \
 							  : RT_H5_REAL(name) args;   \
-	rt_trace_under = under;                                                      \
+	rt_self()->trace_under = under;                                              \
 	if (r >= 0 && h5_layer_on(RT_H5_SLOT(name)) && rt_begin(RT_IN_HDF5)) {       \
 		err = errno;                                                         \
 		rt_lock();                                                           \

@@ -4,7 +4,7 @@
  * plus what Darshan leaves out: the file-access properties in force
  * (collective metadata, alignment, chunk cache), failed calls, and the
  * MPI-IO and POSIX calls each file's and dataset's HDF5 calls issued
- * underneath (rt_core.h, rt_above).
+ * underneath (rt_core.h, rt_self()->above).
  *
  * No build-time dependency on HDF5: the wrappers (rt_hdf5_calls.h) use the
  * ABI's types of HDF5 1.10 to 1.14 below, find the real functions at the

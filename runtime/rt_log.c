@@ -723,7 +723,7 @@ static void *mkdir_unmasked(void *arg)
 {
 	struct rt_mkdir *m = arg;
 
-	rt_inside |= RT_IN_RUNTIME;
+	rt_self()->inside |= RT_IN_RUNTIME;
 	if (unshare(CLONE_FS) == 0) {
 		umask(0);
 		m->rc = mkdir(m->path, RT_TREE_MODE) ? -errno : 0;

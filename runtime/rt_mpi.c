@@ -478,10 +478,10 @@ static void rt_mpi_view(struct rt_view *v, MPI_Offset disp, MPI_Datatype etype, 
 /* An MPI-IO call inside an HDF5 call counts there too, and says the file goes through MPI-IO. */
 static inline void rt_note_above(void)
 {
-	if (rt_above.mpiio_subcalls)
-		++*rt_above.mpiio_subcalls;
-	if (rt_above.use_mpiio)
-		*rt_above.use_mpiio = 1;
+	if (rt_self()->above.mpiio_subcalls)
+		++*rt_self()->above.mpiio_subcalls;
+	if (rt_self()->above.use_mpiio)
+		*rt_self()->above.use_mpiio = 1;
 }
 
 #define RT_MPI_WRAP(name, args, pre, handler)              \
@@ -492,16 +492,16 @@ static inline void rt_note_above(void)
 	if (!rt.mpi_initialized || !rt_begin(RT_IN_MPIIO)) \
 		return RT_PMPI(name) args;                 \
 	pre;                                               \
-	rt_trace_parent = rt_trace_next_id();              \
+	rt_self()->trace_parent = rt_trace_next_id();      \
 	t0 = rt_now();                                     \
 	r = RT_PMPI(name) args;                            \
 	t1 = rt_now();                                     \
-	rt_mpiio_current = NULL;                           \
+	rt_self()->mpiio_current = NULL;                   \
 	rt_lock();                                         \
 	handler;                                           \
 	rt_note_above();                                   \
 	rt_unlock();                                       \
-	rt_trace_parent = 0;                               \
+	rt_self()->trace_parent = 0;                       \
 	rt_end(RT_IN_MPIIO);                               \
 	return r;
 
@@ -514,12 +514,12 @@ static inline void rt_note_above(void)
  * itself, as one synchronizing call.  MPI_Finalize writes the log first;
  * what the library does after that is no log's.
  */
-#define RT_MPI_LIBRARY_CALL(r, call)                                  \
-	do {                                                          \
-		unsigned rt_was_inside = rt_inside & RT_IN_MPI;       \
-		rt_inside |= RT_IN_MPI;                               \
-		r = call;                                             \
-		rt_inside = (rt_inside & ~RT_IN_MPI) | rt_was_inside; \
+#define RT_MPI_LIBRARY_CALL(r, call)                                                  \
+	do {                                                                          \
+		unsigned rt_was_inside = rt_self()->inside & RT_IN_MPI;               \
+		rt_self()->inside |= RT_IN_MPI;                                       \
+		r = call;                                                             \
+		rt_self()->inside = (rt_self()->inside & ~RT_IN_MPI) | rt_was_inside; \
 	} while (0)
 
 #define RT_MPI_BODY_INIT(name, args, unused)                                \
@@ -527,6 +527,7 @@ static inline void rt_note_above(void)
 	double t0, t1;                                                      \
 	if (!RT_PMPI_RESOLVED(name))                                        \
 		return MPI_ERR_INTERN;                                      \
+	rt_init(); /* (from a library's constructor run before ours) */     \
 	t0 = rt_now();                                                      \
 	RT_MPI_LIBRARY_CALL(r, RT_PMPI(name) args);                         \
 	if (r == MPI_SUCCESS) {                                             \
@@ -578,11 +579,11 @@ static inline void rt_note_above(void)
 #define RT_MPI_BODY_CLOSE(name, args, fh_e)                              \
 	struct rt_record *closing = NULL;                                \
 	RT_MPI_WRAP(name, args, closing = rt_mpiio_close_begin(*(fh_e)); \
-		    rt_mpiio_current = closing,                          \
+		    rt_self()->mpiio_current = closing,                  \
 		    rt_mpiio_close(#name, closing, r != MPI_SUCCESS, rt_mpi_err(r), t0, t1))
 
 #define RT_MPI_BODY_META(name, args, fh_e, counter)                                                \
-	RT_MPI_WRAP(name, args, rt_mpiio_current = rt_mpiio_record_of(fh_e),                       \
+	RT_MPI_WRAP(name, args, rt_self()->mpiio_current = rt_mpiio_record_of(fh_e),               \
 		    rt_mpiio_meta(#name, fh_e, counter, 0, 0, r != MPI_SUCCESS, rt_mpi_err(r), t0, \
 				  t1))
 
@@ -592,14 +593,14 @@ static inline void rt_note_above(void)
 
 /* No counter (Darshan has none): traced, whence as its length. */
 #define RT_MPI_BODY_SEEK(name, args, fh_e, offset_e, whence_e)                                   \
-	RT_MPI_WRAP(name, args, rt_mpiio_current = rt_mpiio_record_of(fh_e),                     \
+	RT_MPI_WRAP(name, args, rt_self()->mpiio_current = rt_mpiio_record_of(fh_e),             \
 		    rt_mpiio_meta(#name, fh_e, -1, (int64_t)(offset_e), RT_MPI_WHENCE(whence_e), \
 				  r != MPI_SUCCESS, rt_mpi_err(r), t0, t1))
 
 #define RT_MPI_BODY_VIEW(name, args, fh_e, disp_e, etype_e, ftype_e, info_e)                       \
 	struct rt_view view;                                                                       \
 	RT_MPI_WRAP(name, args, rt_mpi_view(&view, disp_e, etype_e, ftype_e);                      \
-		    rt_mpiio_current = rt_mpiio_record_of(fh_e),                                   \
+		    rt_self()->mpiio_current = rt_mpiio_record_of(fh_e),                           \
 		    rt_mpiio_view(#name, fh_e, &view, (info_e) != MPI_INFO_NULL, r != MPI_SUCCESS, \
 				  rt_mpi_err(r), t0, t1);                                          \
 		    rt_mpi_view_done(&view))
@@ -607,13 +608,13 @@ static inline void rt_note_above(void)
 #define RT_MPI_BODY_IO(name, args, op, is_write, cls, fh_e, offset_e, count_e, dt_e)               \
 	int type_size = 0;                                                                         \
 	RT_MPI_WRAP(name, args, rt_pmpi.Type_size(dt_e, &type_size);                               \
-		    rt_mpiio_current = rt_mpiio_record_of(fh_e),                                   \
+		    rt_self()->mpiio_current = rt_mpiio_record_of(fh_e),                           \
 		    rt_mpiio_io(op, is_write, RT_MPIIO_##cls, fh_e, (int64_t)(offset_e),           \
 				(int64_t)(count_e)*type_size, r != MPI_SUCCESS, rt_mpi_err(r), t0, \
 				t1))
 
-#define RT_MPI_BODY_END(name, args, is_write, fh_e)                          \
-	RT_MPI_WRAP(name, args, rt_mpiio_current = rt_mpiio_record_of(fh_e), \
+#define RT_MPI_BODY_END(name, args, is_write, fh_e)                                  \
+	RT_MPI_WRAP(name, args, rt_self()->mpiio_current = rt_mpiio_record_of(fh_e), \
 		    rt_mpiio_end(#name, is_write, fh_e, t0, t1))
 
 #define RT_MPI_DEFINE(name, params, args, kind, ...)        \
@@ -719,22 +720,22 @@ static int64_t rt_bytes(int count, MPI_Datatype dt)
  * Communication calls are traced only when the application makes them:
  * not from inside MPI-IO (ROMIO's own), the runtime or another wrapper.
  */
-#define RT_MPI_SYNC(name, args, pre, post, handler)                                   \
-	int r;                                                                        \
-	double t0, t1;                                                                \
-	if (!RT_PMPI_RESOLVED(name))                                                  \
-		return MPI_ERR_INTERN;                                                \
-	if (!rt.mpi_initialized || (rt_inside & RT_IN_MPIIO) || !rt_begin(RT_IN_MPI)) \
-		return RT_PMPI(name) args;                                            \
-	pre;                                                                          \
-	t0 = rt_now();                                                                \
-	r = RT_PMPI(name) args;                                                       \
-	t1 = rt_now();                                                                \
-	post;                                                                         \
-	rt_lock();                                                                    \
-	handler;                                                                      \
-	rt_unlock();                                                                  \
-	rt_end(RT_IN_MPI);                                                            \
+#define RT_MPI_SYNC(name, args, pre, post, handler)                                           \
+	int r;                                                                                \
+	double t0, t1;                                                                        \
+	if (!RT_PMPI_RESOLVED(name))                                                          \
+		return MPI_ERR_INTERN;                                                        \
+	if (!rt.mpi_initialized || (rt_self()->inside & RT_IN_MPIIO) || !rt_begin(RT_IN_MPI)) \
+		return RT_PMPI(name) args;                                                    \
+	pre;                                                                                  \
+	t0 = rt_now();                                                                        \
+	r = RT_PMPI(name) args;                                                               \
+	t1 = rt_now();                                                                        \
+	post;                                                                                 \
+	rt_lock();                                                                            \
+	handler;                                                                              \
+	rt_unlock();                                                                          \
+	rt_end(RT_IN_MPI);                                                                    \
 	return r;
 
 /* A call's flags and error class, as rt_trace_mpi() takes them. */

@@ -24,7 +24,6 @@ struct rt_handle {
 };
 
 static struct rt_handle *handles;
-_Thread_local struct rt_record *rt_mpiio_current __attribute__((tls_model("initial-exec")));
 
 int rt_mpiio_init(void)
 {

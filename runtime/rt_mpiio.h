@@ -15,9 +15,6 @@ enum rt_mpiio_class { RT_MPIIO_INDEP, RT_MPIIO_COLL, RT_MPIIO_SPLIT, RT_MPIIO_NB
 
 int rt_mpiio_init(void);
 
-/* The record of the MPI-IO call this thread is inside, or NULL. */
-extern _Thread_local struct rt_record *rt_mpiio_current __attribute__((tls_model("initial-exec")));
-
 /* handle is the MPI_File value (a pointer in MPICH's ABI). */
 struct rt_record *rt_mpiio_record_of(const void *handle);
 

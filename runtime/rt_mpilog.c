@@ -63,7 +63,7 @@ void rt_mpilog_init(void)
 {
 	int ok = 1;
 
-	rt_inside |= RT_IN_RUNTIME;
+	rt_self()->inside |= RT_IN_RUNTIME;
 #ifdef RT_STATIC
 #define RT_PMPI_SET(name, params) rt_pmpi.name = PMPI_##name;
 #else
@@ -86,7 +86,7 @@ void rt_mpilog_init(void)
 	} else if (rt.enabled) {
 		rt_disable("the MPI library lacks PMPI entry points");
 	}
-	rt_inside &= ~RT_IN_RUNTIME;
+	rt_self()->inside &= ~RT_IN_RUNTIME;
 }
 
 /* --------------------------------------------------------- helpers */
@@ -764,7 +764,7 @@ void rt_mpilog_write(void)
 	if (!rt.mpi_initialized || rt.log_written)
 		return;
 	rt.log_written = true;
-	rt_inside |= RT_IN_RUNTIME;
+	rt_self()->inside |= RT_IN_RUNTIME;
 	if (recording) {
 		rt_stop_recording();
 		job.ns_per_tick = rt_seconds_per_tick() * 1e9;
@@ -805,7 +805,7 @@ void rt_mpilog_write(void)
 	free(job.rank_nodes);
 	ioa_trace_free(&job.trace);
 	ioa_buf_release(&job.hosts);
-	rt_inside &= ~RT_IN_RUNTIME;
+	rt_self()->inside &= ~RT_IN_RUNTIME;
 	/* The program's MPI_Finalize returns with the errno it had. */
 	errno = saved_errno;
 }

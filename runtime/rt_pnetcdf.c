@@ -99,13 +99,13 @@ static int ask_begin(void)
 {
 	int saved_errno = errno;
 
-	rt_inside |= RT_IN_RUNTIME;
+	rt_self()->inside |= RT_IN_RUNTIME;
 	return saved_errno;
 }
 
 static void ask_end(int saved_errno)
 {
-	rt_inside &= ~RT_IN_RUNTIME;
+	rt_self()->inside &= ~RT_IN_RUNTIME;
 	errno = saved_errno;
 }
 
@@ -231,11 +231,13 @@ static struct rt_record *nc_var_of(int ncid, int varid, struct rt_record **file,
 static void above_set(struct rt_record *rec)
 {
 	if (rec && rec->module == IOA_MOD_PNETCDF_VAR)
-		rt_above = (struct rt_above){&rec->counters[PNETCDF_VAR_MPIIO_SUBCALLS],
-					     &rec->counters[PNETCDF_VAR_POSIX_SUBCALLS], NULL};
+		rt_self()->above =
+			(struct rt_above){&rec->counters[PNETCDF_VAR_MPIIO_SUBCALLS],
+					  &rec->counters[PNETCDF_VAR_POSIX_SUBCALLS], NULL};
 	else if (rec)
-		rt_above = (struct rt_above){&rec->counters[PNETCDF_FILE_MPIIO_SUBCALLS],
-					     &rec->counters[PNETCDF_FILE_POSIX_SUBCALLS], NULL};
+		rt_self()->above =
+			(struct rt_above){&rec->counters[PNETCDF_FILE_MPIIO_SUBCALLS],
+					  &rec->counters[PNETCDF_FILE_POSIX_SUBCALLS], NULL};
 }
 
 static void meta_time(struct rt_record *rec, double t0, double t1)
@@ -280,7 +282,7 @@ static struct rt_record *nc_file_of(int ncid)
 	r = real args;                                                   \
 	t1 = rt_now();                                                   \
 	err = errno;                                                     \
-	rt_above = (struct rt_above){NULL, NULL, NULL};                  \
+	rt_self()->above = (struct rt_above){NULL, NULL, NULL};          \
 	if (r == NC_OK && rt_rec)                                        \
 		post;                                                    \
 	rt_lock();                                                       \
@@ -595,7 +597,7 @@ static void nc_io_end(struct nc_io *io, int r, const char *name, int ncid, int v
 	double t1 = rt_now();
 	int err = errno;
 
-	rt_above = (struct rt_above){NULL, NULL, NULL};
+	rt_self()->above = (struct rt_above){NULL, NULL, NULL};
 	nc_io_record(io, r, name, ncid, varid, op, collective, s, filetype, t1);
 	rt_end(RT_IN_PNETCDF);
 	errno = err;
@@ -638,7 +640,7 @@ static void nc_m_end(int r, const char *name, int ncid, int num, const int *vari
 	double t1 = rt_now(), share = num > 0 ? (t1 - t0) / num : 0;
 	int err = errno, i;
 
-	rt_above = (struct rt_above){NULL, NULL, NULL};
+	rt_self()->above = (struct rt_above){NULL, NULL, NULL};
 	if (r != NC_OK) {
 		struct rt_record *file;
 

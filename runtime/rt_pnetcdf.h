@@ -3,7 +3,7 @@
  * and PNETCDF_VAR counters per variable (named "<file's absolute
  * path>:<variable>"), plus what Darshan leaves out: failed calls (with
  * PnetCDF's error code) and the MPI-IO and POSIX calls each file's and
- * variable's PnetCDF calls issued underneath (rt_core.h, rt_above).
+ * variable's PnetCDF calls issued underneath (rt_core.h, rt_self()->above).
  *
  * No build-time dependency on PnetCDF: the wrappers (rt_pnetcdf_calls.h)
  * use the ABI's types below and find the real functions at the first call

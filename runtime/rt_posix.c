@@ -596,16 +596,16 @@ static void call_apply(const struct rt_posix_call *call)
 void rt_apply_queued(void)
 {
 	struct rt_posix_queue *queue = queue_of();
-	uint64_t parent = rt_trace_parent;
-	unsigned under = rt_trace_under;
+	uint64_t parent = rt_self()->trace_parent;
+	unsigned under = rt_self()->trace_under;
 
-	rt_trace_parent = 0;
-	rt_trace_under = 0;
+	rt_self()->trace_parent = 0;
+	rt_self()->trace_under = 0;
 	for (; queue->done < queue->n; queue->done++)
 		call_apply(&queue->call[queue->done]);
 	queue->n = queue->done = 0;
-	rt_trace_parent = parent;
-	rt_trace_under = under;
+	rt_self()->trace_parent = parent;
+	rt_self()->trace_under = under;
 }
 
 /*
@@ -618,8 +618,8 @@ RT_HOT static void call_add(const struct rt_posix_call *call)
 	int fd = call->fd;
 
 	if (__builtin_expect(fd >= 0 && fd < RT_MAX_FDS &&
-				     (q->may_wait[fd >> 6] >> (fd & 63) & 1) && !rt_trace_parent &&
-				     !rt_trace_under,
+				     (q->may_wait[fd >> 6] >> (fd & 63) & 1) &&
+				     !rt_self()->trace_parent && !rt_self()->trace_under,
 			     1)) {
 		q->call[q->n] = *call;
 		if (++q->n == RT_QUEUE_CALLS)

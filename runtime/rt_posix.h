@@ -22,11 +22,6 @@
 
 #define RT_AT_CURRENT ((int64_t)-1)
 
-/* The POSIX calls, numbered in the order of rt_calls.h (a queued call keeps its number). */
-#define RT_POSIX_OP(ret, name, ...) RT_OP_##name,
-enum rt_posix_op { RT_POSIX_CALLS(RT_POSIX_OP) RT_POSIX_NOPS };
-#undef RT_POSIX_OP
-
 /* Descriptors the module could not follow (numbered past its table, or no memory). */
 
 int rt_posix_init(void);

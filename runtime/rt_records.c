@@ -293,8 +293,7 @@ static int extents_grow(struct rt_extents *e)
 	return 0;
 }
 
-int64_t rt_extents_add_any(struct rt_extents *e, int64_t start, int64_t end,
-				  int64_t *untracked)
+int64_t rt_extents_add_any(struct rt_extents *e, int64_t start, int64_t end, int64_t *untracked)
 {
 	uint32_t first, last, lo, hi;
 	int64_t overlap = 0;
@@ -357,10 +356,10 @@ void rt_extents_cut(struct rt_extents *e, int64_t length)
 void rt_record_failure(struct rt_record *rec, enum ioa_module module, const char *op, int err)
 {
 	uint64_t id = rec ? rec->id : 0;
-	int library = module != IOA_MOD_MPIIO && (rt_inside & (RT_IN_MPI | RT_IN_MPIIO));
+	int library = module != IOA_MOD_MPIIO && (rt_self()->inside & (RT_IN_MPI | RT_IN_MPIIO));
 	size_t i;
 
-	if (library && (rt_inside & RT_IN_MPIIO))
+	if (library && (rt_self()->inside & RT_IN_MPIIO))
 		rt_live->mpi_library.failed_mpiio++;
 	if (rec && !library) {
 		static const int failed_counter[IOA_MOD_COUNT] = {

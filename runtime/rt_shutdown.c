@@ -490,7 +490,7 @@ void rt_shutdown_at_exit(void)
 	 * the runtime's lock (or waited for it): the lock would never come, and the
 	 * records are halfway through an update.  No log, rather than a hang.
 	 */
-	if (rt_inside & RT_IN_LOCK) {
+	if (rt_self()->inside & RT_IN_LOCK) {
 		static const char why[] = "ioatlas: no log: the process exited from a signal "
 					  "handler during a record update\n";
 
@@ -500,7 +500,7 @@ void rt_shutdown_at_exit(void)
 		errno = saved_errno;
 		return;
 	}
-	rt_inside |= RT_IN_RUNTIME;
+	rt_self()->inside |= RT_IN_RUNTIME;
 	/* An MPI root's records went to its job's log, turned into seconds there. */
 	if (!rt.mpi_initialized) {
 		rt_stop_recording();
@@ -526,7 +526,7 @@ void rt_shutdown_at_exit(void)
 	else if (rt.config.debug)
 		fprintf(stderr, "ioatlas: cannot write the log under '%s': %s\n", rt.config.logdir,
 			strerror(-rc));
-	rt_inside &= ~RT_IN_RUNTIME;
+	rt_self()->inside &= ~RT_IN_RUNTIME;
 	/* Other exit handlers may still look at errno. */
 	errno = saved_errno;
 }

@@ -230,8 +230,8 @@ void rt_stdio_close(const char *op, struct rt_record *rec, int failed, int err, 
 	rt_add_time(&rec->fcounters[STDIO_F_META_TIME], &rec->meta_end, t0, t1);
 }
 
-void rt_stdio_io(const char *op, int is_write, FILE *stream, int64_t bytes, int failed,
-			int err, double t0, double t1)
+void rt_stdio_io(const char *op, int is_write, FILE *stream, int64_t bytes, int failed, int err,
+		 double t0, double t1)
 {
 	struct rt_stream *s = stream_find(stream);
 	struct rt_record *rec;

@@ -266,9 +266,6 @@ struct tr_state {
 static struct tr_state *tr;
 int rt_tracing;
 
-_Thread_local uint64_t rt_trace_parent __attribute__((tls_model("initial-exec")));
-_Thread_local unsigned rt_trace_under __attribute__((tls_model("initial-exec")));
-
 /* ------------------------------------------------------------ pool */
 
 static unsigned size_class(size_t n)
@@ -1829,16 +1826,15 @@ continue_fast(const char *op, unsigned module, const struct rt_record *rec, unsi
 }
 
 /* Only through rt_trace_io(), whose test of rt_tracing is the trace's on. */
-void rt_trace_io_on(const char *op, enum ioa_module module, struct rt_record *rec,
-			   unsigned flags, int64_t offset, int64_t length, int64_t aux, int err,
-			   double t0, double t1)
+void rt_trace_io_on(const char *op, enum ioa_module module, struct rt_record *rec, unsigned flags,
+		    int64_t offset, int64_t length, int64_t aux, int err, double t0, double t1)
 {
 	/* The MPI-IO call in progress: its own id, or its sub-calls' parent. */
-	if (rt_trace_parent) {
+	if (rt_self()->trace_parent) {
 		flags |= module == IOA_MOD_MPIIO ? IOA_TR_ID : IOA_TR_SUB;
-		aux = (int64_t)rt_trace_parent - 1;
+		aux = (int64_t)rt_self()->trace_parent - 1;
 	}
-	flags |= rt_trace_under;
+	flags |= rt_self()->trace_under;
 	if (continue_fast(op, module, rec, flags, offset, length, aux, err, t0, t1))
 		return;
 	io_event(op, module, rec, flags, offset, length, aux, err, t0, t1, TR_NO_MARK);
@@ -1861,8 +1857,8 @@ void rt_trace_mpi(const char *op, uint32_t comm, unsigned flags, int err, int64_
 		  int64_t length, int64_t aux, double t0, double t1)
 {
 	if (tr->on)
-		append(op, comm, IOA_TRACE_MPI, flags | rt_trace_under, err, offset, length, aux,
-		       t0, t1, TR_NO_MARK);
+		append(op, comm, IOA_TRACE_MPI, flags | rt_self()->trace_under, err, offset, length,
+		       aux, t0, t1, TR_NO_MARK);
 }
 
 int64_t rt_trace_hints(const char *hints)

@@ -38,30 +38,15 @@ struct ioa_log_writer;
 /* Carves the trace's pool from the arena (budget 0: no trace).  0 or -ENOMEM. */
 int rt_trace_init(uint64_t budget);
 
-/*
- * The MPI-IO call this thread is inside, 1-based (0: none): POSIX calls
- * traced while it is set are tied to it (IOA_TR_SUB).  Set by the MPI-IO
- * wrappers from rt_trace_next_id(), which needs no lock.
- */
-extern _Thread_local uint64_t rt_trace_parent __attribute__((tls_model("initial-exec")));
-
+/* An id for an MPI-IO call (struct rt_thread's trace_parent); needs no lock. */
 uint64_t rt_trace_next_id(void);
-
-/*
- * IOA_TR_UNDER while this thread is inside a layer's call that is traced
- * (HDF5), or inside H5Pset_fapl_mpio (whose copy of the communicator the
- * files the list opens are then opened on): the calls it makes underneath
- * are marked so, for kernels at either level to tell them from the
- * program's own.  Needs no lock.
- */
-extern _Thread_local unsigned rt_trace_under __attribute__((tls_model("initial-exec")));
 
 /* Takes the trace's state from rt_live (a spill mapped to be recovered). */
 void rt_trace_adopt(void);
 
 /*
  * An I/O call on rec (NULL: nothing is traced); flags IOA_TR_*, times from
- * rt_now().  Inside an MPI-IO call (rt_trace_parent set) aux becomes the
+ * rt_now().  Inside an MPI-IO call (rt_self()->trace_parent set) aux becomes the
  * call's id: an MPI-IO event's own, a POSIX event's parent.
  */
 void rt_trace_io_on(const char *op, enum ioa_module module, struct rt_record *rec, unsigned flags,

@@ -45,9 +45,22 @@
 #define RT_REAL(name)			__real_##name
 #else
 #define RT_SYM(name)			#name
-#define RT_REAL_DECL(ret, name, params) __attribute__((unused)) static ret(*rt_real_##name) params;
-#define RT_RESOLVED(name)		(rt_real_##name || rt_resolve(#name, (void *)&rt_real_##name))
-#define RT_REAL(name)			rt_real_##name
+/*
+ * Where a call's real function is kept, by the table it is in (RT_TABLE): a
+ * POSIX call's in rt.posix_real (rt_core.h: on the page every call reads),
+ * a stream call's in a pointer of its own (RT_REAL_DECL).
+ */
+#define RT_CAT_(a, b)			a##b
+#define RT_CAT(a, b)			RT_CAT_(a, b)
+#define RT_REAL_DECL(ret, name, params) RT_CAT(RT_REAL_DECL_, RT_TABLE)(ret, name, params)
+#define RT_REAL_DECL_POSIX(ret, name, params)
+#define RT_REAL_DECL_STDIO(ret, name, params) \
+	__attribute__((unused)) static ret(*rt_real_##name) params;
+#define RT_REAL_SLOT(name)	 RT_CAT(RT_REAL_SLOT_, RT_TABLE)(name)
+#define RT_REAL_SLOT_POSIX(name) rt.posix_real[RT_OP_##name]
+#define RT_REAL_SLOT_STDIO(name) rt_real_##name
+#define RT_RESOLVED(name)	 (RT_REAL_SLOT(name) || rt_resolve(#name, (void *)&RT_REAL_SLOT(name)))
+#define RT_REAL(name)		 ((__typeof__(&rt_wrapper_##name))RT_REAL_SLOT(name))
 
 /* Finds the next definition of name; 1 when found. */
 static int rt_resolve(const char *name, void *slot)
@@ -66,12 +79,12 @@ static int rt_resolve(const char *name, void *slot)
  * and inside an HDF5 call on the HDF5 record (multi-layer attribution); the
  * rest of the runtime sees it as any call.
  */
-#define RT_NOTE_SUBCALL()                                                   \
-	do {                                                                \
-		if (RT_LAYER == RT_IN_POSIX && rt_mpiio_current)            \
-			rt_mpiio_current->counters[MPIIO_POSIX_SUBCALLS]++; \
-		if (RT_LAYER == RT_IN_POSIX && rt_above.posix_subcalls)     \
-			++*rt_above.posix_subcalls;                         \
+#define RT_NOTE_SUBCALL()                                                           \
+	do {                                                                        \
+		if (RT_LAYER == RT_IN_POSIX && rt_self()->mpiio_current)            \
+			rt_self()->mpiio_current->counters[MPIIO_POSIX_SUBCALLS]++; \
+		if (RT_LAYER == RT_IN_POSIX && rt_self()->above.posix_subcalls)     \
+			++*rt_self()->above.posix_subcalls;                         \
 	} while (0)
 
 /* The library hides everything but the wrappers. */
@@ -118,11 +131,11 @@ static int rt_resolve(const char *name, void *slot)
 	pre;                                                                 \
 	t0 = rt_now();                                                       \
 	call;                                                                \
-	err = errno;                                                         \
+	err = *rt_errno();                                                   \
 	t1 = rt_now();                                                       \
 	post;                                                                \
 	lock();                                                              \
-	if (rt_inside & RT_IN_MPI) {                                         \
+	if (rt_self()->inside & RT_IN_MPI) {                                 \
 		RT_LIB_CALL(name);                                           \
 	} else {                                                             \
 		RT_NOTE_SUBCALL();                                           \
@@ -130,7 +143,7 @@ static int rt_resolve(const char *name, void *slot)
 	}                                                                    \
 	rt_unlock();                                                         \
 	rt_end(RT_LAYER);                                                    \
-	errno = err;                                                         \
+	*rt_errno() = err;                                                   \
 	return r;
 
 #define RT_WRAP_FULL(ret, name, args, begin, pre, call, post, handler) \
@@ -466,10 +479,14 @@ static int rt_resolve(const char *name, void *slot)
 	}
 
 #define RT_LAYER RT_IN_POSIX
+#define RT_TABLE POSIX
 RT_POSIX_CALLS(RT_DEFINE)
+#undef RT_TABLE
 #undef RT_LAYER
 #define RT_LAYER RT_IN_STDIO
+#define RT_TABLE STDIO
 RT_STDIO_CALLS(RT_DEFINE)
+#undef RT_TABLE
 #undef RT_LAYER
 
 /*
@@ -495,7 +512,7 @@ __attribute__((used)) void *rt_vfork_prepare(void)
 		errno = saved_errno;
 	}
 	if (rt.enabled && real)
-		rt_inside |= RT_IN_VFORK;
+		rt_self()->inside |= RT_IN_VFORK;
 	return real;
 }
 
@@ -574,7 +591,7 @@ __attribute__((constructor)) static void rt_find_exit(void)
 
 RT_EXPORT void rt_wrapper__exit(int status)
 {
-	if (rt.tree[0] && !rt.log_written && !rt_inside)
+	if (rt.tree[0] && !rt.log_written && !rt_self()->inside)
 		rt_shutdown_at_exit();
 	if (rt_real__exit)
 		rt_real__exit(status);
