@@ -16,6 +16,12 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#if defined(__has_include)
+#if __has_include(<sys/single_threaded.h>) /* glibc 2.32 and later */
+#include <sys/single_threaded.h>
+#define RT_SINGLE_THREADED 1
+#endif
+#endif
 
 #include "rt_libs.h"
 #include "rt_mpiio.h"
@@ -218,6 +224,9 @@ void rt_init(void)
 		return;
 	initialised = 1;
 	rt_self_start();
+#ifdef RT_SINGLE_THREADED
+	rt.alone = &__libc_single_threaded;
+#endif
 	rt.start_ticks = rt_ticks();
 	rt.start_mono_ns = clock_ns(CLOCK_MONOTONIC);
 	rt.start_real_ns = clock_ns(CLOCK_REALTIME);

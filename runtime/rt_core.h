@@ -44,6 +44,13 @@ struct rt_state {
 	 */
 	int lock_word;
 	/*
+	 * Non-zero while the process has a single thread (glibc's
+	 * __libc_single_threaded, reached from here rather than through the
+	 * library's GOT; NULL before start-up and without it): then no other
+	 * thread can take the lock, and rt_lock_only() need not write it.
+	 */
+	const volatile char *alone;
+	/*
 	 * The POSIX layer's real functions (rt_wrappers.c, found at their
 	 * first call), on the page of what every call reads: rt is aligned to
 	 * a page, and the settings come last.
@@ -287,7 +294,7 @@ static inline uint64_t rt_ticks(void)
 /* Ticks since start-up, as a double for the records. */
 static inline double rt_now(void)
 {
-	return (double)(rt_ticks() - rt.start_ticks);
+	return (double)(int64_t)(rt_ticks() - rt.start_ticks);
 }
 
 /* Seconds per tick over the run so far (at shutdown). */
@@ -309,10 +316,18 @@ void rt_lock_wait(void);
  */
 void rt_apply_queued(void);
 
-/* The lock alone, for the wrappers that queue their calls. */
+/*
+ * The lock alone, for the wrappers that queue their calls.  A process of
+ * one thread skips the atomic exchange (6 ns of a call's cost here): a
+ * second thread only starts from pthread_create(), which this thread, in
+ * the runtime, is not in, and which clears rt.alone for good before that
+ * thread runs; a signal handler's calls pass (RT_IN_LOCK).
+ */
 static inline void rt_lock_only(void)
 {
 	rt_self()->inside |= RT_IN_LOCK;
+	if (rt.alone && *rt.alone)
+		return;
 	if (__atomic_exchange_n(&rt.lock_word, 1, __ATOMIC_ACQUIRE))
 		rt_lock_wait();
 }
