@@ -202,12 +202,10 @@ static void common_values_keep(struct rt_values *set, const int64_t *values, con
 {
 	int k;
 
-	set->used = 0;
+	*set = (struct rt_values){0};
 	for (k = 0; k < 4; k++)
-		if (counts[k] > 0) {
-			set->value[set->used] = values[k];
-			set->count[set->used++] = counts[k];
-		}
+		if (counts[k] > 0)
+			rt_values_add_n(set, values[k], counts[k]);
 }
 
 void rt_combine_finish(struct rt_combined *cmb)

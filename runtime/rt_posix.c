@@ -609,24 +609,34 @@ void rt_apply_queued(void)
 }
 
 /*
- * Queues the call, or, when it cannot wait, applies the queue and then it
- * (a descriptor not tracked: nothing).
+ * Where a call on fd goes: the queue's next slot when it may wait, else
+ * (inside an MPI-IO or HDF5 call, or a descriptor that may not wait) the
+ * caller's own, made in place either way.
  */
-RT_HOT static void call_add(const struct rt_posix_call *call)
+RT_HOT static inline struct rt_posix_call *call_slot(struct rt_posix_queue *q, int fd,
+						     struct rt_posix_call *own)
 {
-	struct rt_posix_queue *q = queue_of();
-	int fd = call->fd;
-
 	if (__builtin_expect(fd >= 0 && fd < RT_MAX_FDS &&
 				     (q->may_wait[fd >> 6] >> (fd & 63) & 1) &&
 				     !rt_self()->trace_parent && !rt_self()->trace_under,
-			     1)) {
-		q->call[q->n] = *call;
+			     1))
+		return &q->call[q->n];
+	return own;
+}
+
+/*
+ * The call made in its slot: queued, or, when it could not wait, applied
+ * after the queue (a descriptor not tracked: nothing).
+ */
+RT_HOT static inline void call_made(struct rt_posix_queue *q, const struct rt_posix_call *call,
+				    const struct rt_posix_call *own)
+{
+	if (__builtin_expect(call != own, 1)) {
 		if (++q->n == RT_QUEUE_CALLS)
 			rt_apply_queued();
 		return;
 	}
-	if (!desc_of(fd))
+	if (!desc_of(call->fd))
 		return;
 	if (q->n)
 		rt_apply_queued();
@@ -636,25 +646,29 @@ RT_HOT static void call_add(const struct rt_posix_call *call)
 RT_HOT void rt_posix_io(int op, int is_write, int fd, int64_t offset, int64_t ret, int err,
 			int mem_aligned, double t0, double t1)
 {
-	struct rt_posix_call call = {offset,
-				     ret,
-				     t0,
-				     t1,
-				     fd,
-				     ret < 0 ? err : 0,
-				     (uint16_t)op,
-				     (uint8_t)(is_write ? CALL_WRITE : CALL_READ),
-				     (uint8_t)(mem_aligned != 0)};
+	struct rt_posix_queue *q = queue_of();
+	struct rt_posix_call own, *call = call_slot(q, fd, &own);
 
-	call_add(&call);
+	*call = (struct rt_posix_call){offset,
+				       ret,
+				       t0,
+				       t1,
+				       fd,
+				       ret < 0 ? err : 0,
+				       (uint16_t)op,
+				       (uint8_t)(is_write ? CALL_WRITE : CALL_READ),
+				       (uint8_t)(mem_aligned != 0)};
+	call_made(q, call, &own);
 }
 
 RT_HOT void rt_posix_seek(int op, int fd, int64_t ret, int err, double t0, double t1)
 {
-	struct rt_posix_call call = {0,		ret, t0, t1, fd, ret < 0 ? err : 0, (uint16_t)op,
-				     CALL_SEEK, 1};
+	struct rt_posix_queue *q = queue_of();
+	struct rt_posix_call own, *call = call_slot(q, fd, &own);
 
-	call_add(&call);
+	*call = (struct rt_posix_call){0,	  ret, t0, t1, fd, ret < 0 ? err : 0, (uint16_t)op,
+				       CALL_SEEK, 1};
+	call_made(q, call, &own);
 }
 
 /*

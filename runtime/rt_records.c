@@ -216,8 +216,17 @@ void rt_bins_add(struct rt_record *rec, double t, int is_write, int64_t bytes)
 
 void rt_values_add_n(struct rt_values *v, int64_t value, int64_t n)
 {
-	unsigned i;
+	unsigned i, h = (unsigned)(((uint64_t)value * 0x9e3779b97f4a7c15u) >> 57);
+	uint64_t bit = (uint64_t)1 << (h & 63);
 
+	if (!(v->seen[h >> 6] & bit)) {
+		if (v->used == RT_VALUE_SLOTS)
+			return;
+		v->seen[h >> 6] |= bit;
+		v->value[v->used] = value;
+		v->count[v->used++] = n;
+		return;
+	}
 	for (i = 0; i < v->used; i++) {
 		if (v->value[i] == value) {
 			v->count[i] = ioa_counter_sat_add(v->count[i], n);

@@ -31,6 +31,13 @@
 struct rt_values {
 	int64_t value[RT_VALUE_SLOTS];
 	int64_t count[RT_VALUE_SLOTS];
+	/*
+	 * A filter of the values kept: the bit of each value's hash
+	 * (rt_values_add_n()).  A value whose bit is clear is not among them,
+	 * which a file of random strides, its 32 slots full, learns without
+	 * looking at them.
+	 */
+	uint64_t seen[2];
 	unsigned used;
 };
 
