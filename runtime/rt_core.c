@@ -206,8 +206,10 @@ static void after_fork_child(void)
 
 void rt_self_start(void)
 {
-#if defined(__x86_64__) && defined(__SEG_FS)
-	uintptr_t tp = *(uintptr_t __seg_fs *)0; /* the thread pointer, the TCB's first word */
+#ifdef RT_SELF_FS
+	uintptr_t tp; /* the thread pointer: the TCB's first word holds it */
+
+	__asm__("mov %%fs:0, %0" : "=r"(tp));
 
 	rt.self_at = (intptr_t)((uintptr_t)&rt_thread_tls - tp);
 	rt.errno_at = (intptr_t)((uintptr_t)&errno - tp);
