@@ -14,6 +14,11 @@
  * The _chk and __open*_2 forms are what programs built with _FORTIFY_SOURCE
  * call instead of the plain functions.
  *
+ * The wrappers are laid out in the table's order; those of reads, writes
+ * and seeks are hot code (rt_core.h, RT_HOT), which starts on a page
+ * (rt_posix_io()): the calls programs make most, read, write, pread,
+ * pwrite and lseek, come first, so that their wrappers share that page.
+ *
  * POSIX kinds:
  *	OPEN_VA dirfd, path, flags      open-style with a variadic mode
  *	OPEN dirfd, path, flags, mode   open-style with a fixed mode
@@ -65,6 +70,8 @@
 	  (fd, buf, count, offset), IO, 0, fd, offset, rt_mem_aligned(buf))                        \
 	X(ssize_t, pwrite, (int fd, const void *buf, size_t count, off_t offset),                  \
 	  (fd, buf, count, offset), IO, 1, fd, offset, rt_mem_aligned(buf))                        \
+	X(off_t, lseek, (int fd, off_t offset, int whence), (fd, offset, whence), SEEK, fd)        \
+	X(off64_t, lseek64, (int fd, off64_t offset, int whence), (fd, offset, whence), SEEK, fd)  \
 	X(ssize_t, pread64, (int fd, void *buf, size_t count, off64_t offset),                     \
 	  (fd, buf, count, offset), IO, 0, fd, offset, rt_mem_aligned(buf))                        \
 	X(ssize_t, __read_chk, (int fd, void *buf, size_t count, size_t buflen),                   \
@@ -84,8 +91,6 @@
 	  (fd, iov, iovcnt, offset), IO, 0, fd, offset, rt_iov_aligned(iov, iovcnt))               \
 	X(ssize_t, pwritev, (int fd, const struct iovec *iov, int iovcnt, off_t offset),           \
 	  (fd, iov, iovcnt, offset), IO, 1, fd, offset, rt_iov_aligned(iov, iovcnt))               \
-	X(off_t, lseek, (int fd, off_t offset, int whence), (fd, offset, whence), SEEK, fd)        \
-	X(off64_t, lseek64, (int fd, off64_t offset, int whence), (fd, offset, whence), SEEK, fd)  \
 	X(int, stat, (const char *path, struct stat *st), (path, st), PATH_META, AT_FDCWD, path,   \
 	  POSIX_STATS)                                                                             \
 	X(int, lstat, (const char *path, struct stat *st), (path, st), PATH_META, AT_FDCWD, path,  \

@@ -72,7 +72,11 @@ void rt_posix_rename(const char *op, int olddirfd, const char *old, int newdirfd
 		     int exchange, int ret, int err, double t0, double t1);
 
 /* Buffer alignment checks used by the call table's IO lines. */
-int rt_mem_aligned(const void *buf);
+static inline int rt_mem_aligned(const void *buf)
+{
+	return ((uintptr_t)buf & 7) == 0;
+}
+
 int rt_iov_aligned(const struct iovec *iov, int iovcnt);
 
 /*
