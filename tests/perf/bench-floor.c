@@ -6,8 +6,8 @@
  * no records, no lock, no reentrancy guard, no errno kept.  run-bench-trace
  * runs bench-patterns under it beside ioatlas and Darshan (the "floor"
  * configuration), so a target such as "half of Darshan's cost" can be set
- * against what the clock reads alone cost on the machine.  x86-64 and
- * AArch64 (elsewhere the monotonic clock).
+ * against what the clock reads alone cost on the machine.  Its clock is
+ * the runtime's (rt_ticks()).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -17,9 +17,8 @@
 #include <sys/types.h>
 #include <time.h>
 #include <unistd.h>
-#if defined(__x86_64__) || defined(__i386__)
-#include <x86intrin.h>
-#endif
+
+#include "rt_core.h" /* rt_ticks(), the runtime's clock */
 
 #define EXPORT __attribute__((visibility("default")))
 
@@ -32,23 +31,6 @@ struct call {
 /* Not static, so that the stores stay: nothing here reads them.  One thread. */
 struct call bench_floor_ring[64];
 static unsigned next;
-
-static inline uint64_t ticks(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	return __rdtsc();
-#elif defined(__aarch64__)
-	uint64_t v;
-
-	__asm__ __volatile__("mrs %0, cntvct_el0" : "=r"(v));
-	return v;
-#else
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-#endif
-}
 
 static inline void keep(int fd, int64_t ret, uint64_t t0, uint64_t t1)
 {
@@ -63,10 +45,10 @@ static inline void keep(int fd, int64_t ret, uint64_t t0, uint64_t t1)
 		memcpy(&real, &sym, sizeof(sym));    \
 	}
 
-#define TIMED(fd, call)                    \
-	uint64_t t0 = ticks();             \
-	__typeof__(call) r = call;         \
-	keep(fd, (int64_t)r, t0, ticks()); \
+#define TIMED(fd, call)                       \
+	uint64_t t0 = rt_ticks();             \
+	__typeof__(call) r = call;            \
+	keep(fd, (int64_t)r, t0, rt_ticks()); \
 	return r;
 
 EXPORT ssize_t read(int fd, void *buf, size_t n){REAL(ssize_t, read, (int, void *, size_t))
