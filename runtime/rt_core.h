@@ -144,7 +144,9 @@ extern _Thread_local struct rt_thread rt_thread_tls __attribute__((tls_model("in
  * in every thread (the initial-exec model's static TLS): rt_self_start()
  * keeps the distances in rt's first line, which every call reads anyway,
  * and the accesses go through %fs.  Only reached once rt_self_start() has
- * run: at start-up, before rt.enabled is set, and in `ioatlas recover`.
+ * run: at start-up, before rt.enabled is set, and in `ioatlas recover`
+ * (the wrappers of MPI_Init and H5Pset_fapl_mpio, which a library's
+ * constructor may call before the runtime's, start the runtime first).
  */
 void rt_self_start(void);
 
@@ -324,9 +326,10 @@ void rt_apply_queued(void);
 /*
  * The lock alone, for the wrappers that queue their calls.  A process of
  * one thread skips the atomic exchange (6 ns of a call's cost here): a
- * second thread only starts from pthread_create(), which this thread, in
- * the runtime, is not in, and which clears rt.alone for good before that
- * thread runs; a signal handler's calls pass (RT_IN_LOCK).
+ * second thread only starts from pthread_create(), which clears rt.alone
+ * for good before that thread runs, and which nothing under the lock
+ * calls (the runtime's own code and libc's; MPI and HDF5 are asked
+ * outside it); a signal handler's calls pass (RT_IN_LOCK).
  */
 static inline void rt_lock_only(void)
 {
