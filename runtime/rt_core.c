@@ -206,6 +206,9 @@ static void after_fork_child(void)
 
 void rt_self_start(void)
 {
+#ifdef RT_SINGLE_THREADED
+	rt.alone = &__libc_single_threaded;
+#endif
 #ifdef RT_SELF_FS
 	uintptr_t tp; /* the thread pointer: the TCB's first word holds it */
 
@@ -226,9 +229,6 @@ void rt_init(void)
 		return;
 	initialised = 1;
 	rt_self_start();
-#ifdef RT_SINGLE_THREADED
-	rt.alone = &__libc_single_threaded;
-#endif
 	rt.start_ticks = rt_ticks();
 	rt.start_mono_ns = clock_ns(CLOCK_MONOTONIC);
 	rt.start_real_ns = clock_ns(CLOCK_REALTIME);

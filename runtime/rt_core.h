@@ -46,7 +46,8 @@ struct rt_state {
 	/*
 	 * Non-zero while the process has a single thread (glibc's
 	 * __libc_single_threaded, reached from here rather than through the
-	 * library's GOT; NULL before start-up and without it): then no other
+	 * library's GOT; set by rt_self_start(), NULL before it and without
+	 * it): then no other
 	 * thread can take the lock, and rt_lock_only() need not write it.
 	 */
 	const volatile char *alone;
@@ -143,7 +144,8 @@ extern _Thread_local struct rt_thread rt_thread_tls __attribute__((tls_model("in
  * PCID).  On x86-64 both are at a fixed distance from the thread pointer
  * in every thread (the initial-exec model's static TLS): rt_self_start()
  * keeps the distances in rt's first line, which every call reads anyway,
- * and the accesses go through %fs.  Only reached once rt_self_start() has
+ * and the accesses go through %fs.  rt_self_start() also points rt.alone
+ * at this process's libc.  Only reached once rt_self_start() has
  * run: at start-up, before rt.enabled is set, and in `ioatlas recover`
  * (the wrappers of MPI_Init and H5Pset_fapl_mpio, which a library's
  * constructor may call before the runtime's, start the runtime first).

@@ -269,7 +269,7 @@ void rt_recover_child(int fd, const struct rt_live *head, const struct rt_spill_
 
 	/* The process's state, as it was: its own copy of rt and the arena's root. */
 	rt = info->state;
-	rt_self_start(); /* the dead process's distances are not ours */
+	rt_self_start(); /* the dead process's addresses are not ours */
 	rt.enabled = 0;
 	rt.lock_word = 0;
 	rt.arena.base = p;
