@@ -468,7 +468,9 @@ int kgen_log(const char *path, const struct kgen_options *o, FILE *out, struct k
 	size_t nparts = 0;
 	FILE *body = NULL;
 	char *text = NULL;
-	size_t text_len = 0, i;
+	char *head = NULL;
+	size_t text_len = 0, head_len = 0, i, nused = 0;
+	const char *used[64];
 	int rc;
 
 	memset(sum, 0, sizeof(*sum));
@@ -512,8 +514,13 @@ int kgen_log(const char *path, const struct kgen_options *o, FILE *out, struct k
 				 " calls exactly (the first of each\n * rank; the rest it "
 				 "summarised or dropped): the kernel replays those only.\n */\n",
 				 sum->calls_exact, sum->calls_total);
-		kgen_put(&g, "%s%s#define NPROCS %u\n", kgen_includes,
-			 g.hdf5 ? "#include <hdf5.h>\n\n" : "", g.nprocs);
+		kgen_put(&g, "%s%s", kgen_includes, g.hdf5 ? "#include <hdf5.h>\n\n" : "");
+		/* The program's tables, cut with the helpers: those nothing uses are left out. */
+		if (!(g.out = open_memstream(&head, &head_len))) {
+			g.out = out;
+			g.failed = 1;
+		}
+		kgen_put(&g, "#define NPROCS %u\n", g.nprocs);
 		kgen_put(&g,
 			 "/* Why the kernel runs with NPROCS ranks only (NULL: --ranks may change "
 			 "it). */\n"
@@ -535,8 +542,17 @@ int kgen_log(const char *path, const struct kgen_options *o, FILE *out, struct k
 			 g.max_transfer < (INT64_C(1) << 30) ? g.max_transfer : INT64_C(1) << 30);
 		emit_names(&g);
 		emit_files(&g);
-		for (i = 0; kgen_prologue[i]; i++)
-			kgen_put(&g, "%s", kgen_prologue[i]);
+		/* The helpers the parts, main() and HDF5's helpers call. */
+		used[nused++] = text ? text : "";
+		used[nused++] = kgen_epilogue;
+		for (i = 0; g.hdf5 && kgen_prologue_h5[i] && nused < sizeof(used) / sizeof(used[0]);
+		     i++)
+			used[nused++] = kgen_prologue_h5[i];
+		if (g.out != out && fclose(g.out))
+			g.failed = 1;
+		g.out = out;
+		if (kgen_put_helpers(&g, head ? head : "", used, nused))
+			g.failed = 1;
 		for (i = 0; g.hdf5 && kgen_prologue_h5[i]; i++)
 			kgen_put(&g, "%s", kgen_prologue_h5[i]);
 		kgen_put(&g, "%s", text ? text : "");
@@ -586,6 +602,7 @@ int kgen_log(const char *path, const struct kgen_options *o, FILE *out, struct k
 				     : strerror(-rc));
 	}
 	free(text);
+	free(head);
 	for (i = 0; i < nparts; i++)
 		free(parts[i].ranks);
 	free(parts);

@@ -162,5 +162,10 @@ extern const char kgen_includes[];
 extern const char *const kgen_prologue[];
 extern const char *const kgen_prologue_h5[];
 extern const char kgen_epilogue[];
+/*
+ * Writes the tables (head) and helpers that the kernel's other text
+ * (nused strings) uses, and those they use; the others are left out.
+ */
+int kgen_put_helpers(struct gen *g, const char *head, const char *const *used, size_t nused);
 
 #endif

@@ -729,3 +729,232 @@ const char kgen_epilogue[] =
 	"\tfree(buf);\n\tMPI_Finalize();\n\treturn 0;\n}\n";
 
 /* An HDF5 file's access properties (any rank's say them), a dataset's file. */
+
+/* ------------------------------------------------------------ helpers by need */
+
+/* A top-level piece of the helpers: a definition with the comment above it. */
+struct piece {
+	size_t from, to;
+	unsigned nnames, kept;
+	struct ioa_buf names; /* the functions and macros it defines, NUL-separated */
+};
+
+static int ident_start(int c)
+{
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+static int ident_char(int c)
+{
+	return ident_start(c) || (c >= '0' && c <= '9');
+}
+
+static int add_name(struct piece *p, const char *s, size_t len)
+{
+	p->nnames++;
+	return ioa_buf_add(&p->names, s, len) || ioa_buf_add(&p->names, "", 1) ? -ENOMEM : 0;
+}
+
+/*
+ * The variables a declaration names: each identifier outside brackets
+ * followed by '[', '=', ';' or ',', up to an initializer or a body.
+ */
+static int decl_names(const char *s, const char *end, struct piece *p)
+{
+	int nest = 0, rc = 0;
+
+	while (s < end && !rc && *s != '=' && *s != '{') {
+		const char *e, *next;
+
+		if (*s == '[' || *s == ']') {
+			nest += *s++ == '[' ? 1 : -1;
+			continue;
+		}
+		if (!ident_start((unsigned char)*s)) {
+			s++;
+			continue;
+		}
+		for (e = s; e < end && ident_char((unsigned char)*e); e++)
+			;
+		for (next = e; next < end && *next == ' '; next++)
+			;
+		if (!nest && next < end && strchr("[=;,", *next))
+			rc = add_name(p, s, (size_t)(e - s));
+		s = e;
+	}
+	return rc;
+}
+
+/*
+ * The names a top-level line defines: a macro's, a function's (before its
+ * '('), a declaration's variables.
+ */
+static int line_name(const char *s, size_t len, struct piece *p)
+{
+	const char *line = s, *end, *open, *e, *c;
+
+	/* Its code only: a comment after it may name a function. */
+	for (c = s; c + 1 < s + len && !(c[0] == '/' && c[1] == '*'); c++)
+		;
+	len = c + 1 < s + len ? (size_t)(c - s) : len;
+	end = s + len;
+	if (len > 8 && !strncmp(s, "#define ", 8)) {
+		for (s += 8, e = s; e < end && ident_char((unsigned char)*e); e++)
+			;
+		return e > s ? add_name(p, s, (size_t)(e - s)) : 0;
+	}
+	if (len <= 7 || strncmp(s, "static ", 7))
+		return 0;
+	open = memchr(s, '(', len);
+	for (c = s; c < (open ? open : end) && !strchr("=[;", *c); c++)
+		;
+	if (!open || c < open)
+		return decl_names(s + 7, end, p);
+	for (e = open; e > line && e[-1] == ' '; e--)
+		;
+	for (s = e; s > line && ident_char((unsigned char)s[-1]); s--)
+		;
+	return e > s ? add_name(p, s, (size_t)(e - s)) : 0;
+}
+
+/*
+ * Cuts the helpers' text into pieces: one ends where a line brings the
+ * braces back to the top level, or with a top-level declaration or macro
+ * (a comment goes with what follows it).
+ */
+static int cut_pieces(const char *t, size_t len, struct piece **out, size_t *n)
+{
+	size_t at = 0, cap = 0;
+	int depth = 0, comment = 0, macro = 0, rc = 0;
+	struct piece *p = NULL;
+
+	*n = 0;
+	while (at < len && !rc) {
+		const char *nl = memchr(t + at, '\n', len - at);
+		size_t end = nl ? (size_t)(nl - t) + 1 : len, i;
+		int top = depth == 0 && !comment, code = 0,
+		    cont = end - at > 1 && t[end - 2] == '\\';
+		char last = 0;
+
+		if (!*n || p[*n - 1].to != SIZE_MAX) {
+			if (*n == cap) {
+				struct piece *more =
+					realloc(p, (cap = cap * 2 + 32) * sizeof(*more));
+
+				if (!more) {
+					rc = -ENOMEM;
+					break;
+				}
+				p = more;
+			}
+			p[*n] = (struct piece){.from = at, .to = SIZE_MAX};
+			ioa_buf_init(&p[*n].names, 1 << 16);
+			++*n;
+		}
+		for (i = at; i < end; i++) {
+			char c = t[i];
+
+			if (comment) {
+				if (c == '*' && i + 1 < end && t[i + 1] == '/')
+					comment = 0, i++;
+				continue;
+			}
+			if (c == '/' && i + 1 < end && t[i + 1] == '*') {
+				comment = 1, i++;
+				continue;
+			}
+			if (c == '"' || c == '\'') { /* a literal: to its closing quote */
+				for (i++; i < end && t[i] != c; i++)
+					i += t[i] == '\\';
+				code = 1, last = c;
+				continue;
+			}
+			depth += (c == '{') - (c == '}');
+			if (c != ' ' && c != '\t' && c != '\n')
+				code = 1, last = c;
+		}
+		if (top && code)
+			rc = line_name(t + at, end - at, &p[*n - 1]);
+		/* A piece ends with its body's last brace, a declaration or a macro's last line. */
+		if (top && t[at] == '#')
+			macro = 1;
+		if (macro ? !cont : code && depth == 0 && !comment && (last == '}' || last == ';'))
+			p[*n - 1].to = end;
+		/* A structure's variables, after its body ("} view;"). */
+		if (!top && depth == 0 && !rc && t[at] == '}' && p[*n - 1].to == end)
+			rc = decl_names(t + at + 1, t + end, &p[*n - 1]);
+		macro &= cont;
+		at = end;
+	}
+	if (*n && p[*n - 1].to == SIZE_MAX)
+		p[*n - 1].to = len;
+	*out = p;
+	return rc;
+}
+
+/* Marks the pieces whose names text holds as identifiers; how many it marked. */
+static unsigned mark_named(struct piece *p, size_t n, const char *t, size_t len)
+{
+	size_t i = 0, j;
+	unsigned marked = 0;
+
+	while (i < len) {
+		size_t s;
+
+		if (!ident_start((unsigned char)t[i]) ||
+		    (i && ident_char((unsigned char)t[i - 1]))) {
+			i++;
+			continue;
+		}
+		for (s = i; i < len && ident_char((unsigned char)t[i]); i++)
+			;
+		for (j = 0; j < n; j++) {
+			const char *name = p[j].names.data;
+			unsigned k;
+
+			for (k = 0; !p[j].kept && k < p[j].nnames; k++, name += strlen(name) + 1)
+				if (strlen(name) == i - s && !memcmp(name, t + s, i - s)) {
+					p[j].kept = 2; /* kept, its own text not read yet */
+					marked++;
+					break;
+				}
+		}
+	}
+	return marked;
+}
+
+int kgen_put_helpers(struct gen *g, const char *head, const char *const *used, size_t nused)
+{
+	struct ioa_buf all = IOA_BUF_INIT((size_t)1 << 30);
+	struct piece *p = NULL;
+	size_t n = 0, i;
+	unsigned more;
+	int rc = ioa_buf_addstr(&all, head);
+
+	for (i = 0; kgen_prologue[i] && !rc; i++)
+		rc = ioa_buf_addstr(&all, kgen_prologue[i]);
+	rc = rc ? rc : cut_pieces(all.data, all.len, &p, &n);
+	for (i = 0; i < n && !rc; i++)
+		p[i].kept = p[i].nnames ? 0 : 2; /* declarations always */
+	for (i = 0; i < nused && !rc; i++)
+		mark_named(p, n, used[i], strlen(used[i]));
+	/* What the kept pieces call, until nothing more is kept. */
+	do {
+		more = 0;
+		for (i = 0; i < n && !rc; i++)
+			if (p[i].kept == 2) {
+				p[i].kept = 1;
+				more += mark_named(p, n, all.data + p[i].from,
+						   p[i].to - p[i].from) +
+					1;
+			}
+	} while (more && !rc);
+	for (i = 0; i < n && !rc; i++)
+		if (p[i].kept)
+			kgen_put(g, "%.*s", (int)(p[i].to - p[i].from), all.data + p[i].from);
+	for (i = 0; i < n; i++)
+		ioa_buf_release(&p[i].names);
+	free(p);
+	ioa_buf_release(&all);
+	return rc;
+}
