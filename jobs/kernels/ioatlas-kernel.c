@@ -253,19 +253,39 @@ static int kernel_level(const char *s)
 
 static int gen(int argc, char **argv)
 {
-	struct gen_arg a = {.err = IOA_BUF_INIT(IOA_LOG_LINE_MAX)};
+	struct gen_arg a = {.o.max_size = KGEN_MAX_SIZE, .err = IOA_BUF_INIT(IOA_LOG_LINE_MAX)};
 	const char *dir = "kernel";
+	uint64_t size;
+	int epochs;
 	char path[PATH_MAX];
 	struct stat st;
 	int c, rc;
 	static const struct option longs[] = {
 		{"keep-names", no_argument, NULL, 'K'},
 		{"level", required_argument, NULL, 'L'},
+		{"max-size", required_argument, NULL, 'M'},
+		{"epochs", required_argument, NULL, 'E'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 
 	while ((c = ioa_getopt(argc, argv, "o:h", longs)) != -1) {
+		if (c == 'M' && (ioa_parse_size(optarg, &size) || size > SIZE_MAX)) {
+			ioa_error("--max-size: '%s' is not a size (bytes, 64k; 0: no bound)",
+				  optarg);
+			return IOA_EXIT_USAGE;
+		} else if (c == 'M') {
+			a.o.max_size = (size_t)size;
+			continue;
+		}
+		if (c == 'E' && ioa_parse_int(optarg, 1, KGEN_EPOCHS_MAX, &epochs)) {
+			ioa_error("--epochs: '%s' is not a number of epochs from 1 to %d", optarg,
+				  KGEN_EPOCHS_MAX);
+			return IOA_EXIT_USAGE;
+		} else if (c == 'E') {
+			a.o.epochs = (unsigned)epochs;
+			continue;
+		}
 		if (c == 'h') {
 			usage(stdout);
 			return IOA_EXIT_OK;
@@ -312,6 +332,11 @@ static int gen(int argc, char **argv)
 	       path, a.sum.ranks, a.sum.groups, a.sum.groups == 1 ? "" : "s", a.sum.parts,
 	       a.sum.parts == 1 ? "" : "s", a.sum.calls, a.sum.loops, a.sum.files, a.sum.tables,
 	       a.sum.skipped, (long long)st.st_size);
+	if (a.sum.epochs)
+		printf("%s: compact, in %u epochs: %" PRIu64 " stream calls as %" PRIu64
+		       " totals, %" PRIu64 " MPI calls as the time they took\n",
+		       path, a.sum.epochs, a.sum.stdio_summed, a.sum.stdio_totals,
+		       a.sum.mpi_as_time);
 	if (a.sum.calls_exact < a.sum.calls_total)
 		printf("%s: covers the %" PRIu64
 		       " calls the trace kept exactly, of the job's %" PRIu64
@@ -867,7 +892,9 @@ static int nightly(int argc, char **argv)
 		const char *id = PQgetvalue(res, i, 0), *log = PQgetvalue(res, i, 2);
 		const char *exe = strrchr(PQgetvalue(res, i, 3), '/');
 		char name[128], dir[PATH_MAX], where[PATH_MAX + 300];
-		struct gen_arg a = {.log = log, .err = IOA_BUF_INIT(IOA_LOG_LINE_MAX)};
+		struct gen_arg a = {.log = log,
+				    .o.max_size = KGEN_MAX_SIZE,
+				    .err = IOA_BUF_INIT(IOA_LOG_LINE_MAX)};
 		long long nprocs = atoll(PQgetvalue(res, i, 4));
 		double bytes = atof(PQgetvalue(res, i, 5));
 		size_t k;

@@ -460,8 +460,9 @@ static int traced_hdf5(struct gen *g)
 	return yes;
 }
 
-int kgen_log(const char *path, const struct kgen_options *o, FILE *out, struct kgen_summary *sum,
-	     struct ioa_buf *err)
+/* The kernel, exact (epochs 0) or as epochs (kgen_compact.c). */
+static int gen_once(const char *path, const struct kgen_options *o, unsigned epochs, FILE *out,
+		    struct kgen_summary *sum, struct ioa_buf *err)
 {
 	struct gen g = {.out = out, .o = o, .sum = sum};
 	struct part *parts = NULL;
@@ -490,7 +491,9 @@ int kgen_log(const char *path, const struct kgen_options *o, FILE *out, struct k
 	if (!rc && !body)
 		rc = -ENOMEM;
 	g.out = body;
-	rc = rc ? rc : kgen_emit_parts(&g, &parts, &nparts);
+	if (!rc)
+		rc = epochs ? kgen_emit_compact(&g, epochs, &parts, &nparts)
+			    : kgen_emit_parts(&g, &parts, &nparts);
 	if (body && fclose(body))
 		rc = rc ? rc : -ENOMEM;
 	g.out = out;
@@ -514,7 +517,20 @@ int kgen_log(const char *path, const struct kgen_options *o, FILE *out, struct k
 				 " calls exactly (the first of each\n * rank; the rest it "
 				 "summarised or dropped): the kernel replays those only.\n */\n",
 				 sum->calls_exact, sum->calls_total);
+		if (epochs)
+			kgen_put(
+				&g,
+				"/*\n * Compact: the job in %u epochs, each ended by a barrier "
+				"where "
+				"every rank made\n * a collective.  Its I/O calls' counters are "
+				"the "
+				"job's: POSIX's calls one by\n * one, a stream's reads, writes and "
+				"seeks between its other calls as their\n * totals (k_fagg).  Its "
+				"other MPI calls are the time they took.\n */\n",
+				epochs);
 		kgen_put(&g, "%s%s", kgen_includes, g.hdf5 ? "#include <hdf5.h>\n\n" : "");
+		if (epochs)
+			kgen_put(&g, KGEN_EPOCHS_LINE "%u\n", epochs);
 		/* The program's tables, cut with the helpers: those nothing uses are left out. */
 		if (!(g.out = open_memstream(&head, &head_len))) {
 			g.out = out;
@@ -628,6 +644,58 @@ int kgen_log(const char *path, const struct kgen_options *o, FILE *out, struct k
 	free(g.name);
 	free(g.name_id);
 	ioa_trace_free(&g.t);
+	return rc;
+}
+
+int kgen_log(const char *path, const struct kgen_options *o, FILE *out, struct kgen_summary *sum,
+	     struct ioa_buf *err)
+{
+	char *text = NULL;
+	size_t len = 0;
+	unsigned e;
+	FILE *mem;
+	int rc;
+
+	if (o->epochs || !o->max_size)
+		return gen_once(path, o, o->epochs, out, sum, err);
+	if (!(mem = open_memstream(&text, &len)))
+		return -ENOMEM;
+	rc = gen_once(path, o, 0, mem, sum, err);
+	if (fclose(mem))
+		rc = rc ? rc : -ENOMEM;
+	/* Too long: as epochs, the most that fit, else the shortest. */
+	for (e = KGEN_EPOCHS_MAX; !rc && len > o->max_size && e >= 1; e /= 2) {
+		struct kgen_summary cs;
+		struct ioa_buf cerr = IOA_BUF_INIT(1 << 16);
+		char *ct = NULL;
+		size_t cl = 0;
+		int crc = (mem = open_memstream(&ct, &cl)) ? gen_once(path, o, e, mem, &cs, &cerr)
+							   : -ENOMEM;
+
+		if (mem && fclose(mem))
+			crc = crc ? crc : -ENOMEM;
+		ioa_buf_release(&cerr);
+		if (!crc && cl < len) {
+			free(text);
+			text = ct, len = cl;
+			kgen_summary_release(sum);
+			*sum = cs;
+			continue;
+		}
+		free(ct);
+		if (mem)
+			kgen_summary_release(&cs);
+		/* A job a compact kernel cannot replay keeps its exact kernel. */
+		if (crc == -ENOMEM)
+			rc = crc;
+		if (crc)
+			break;
+	}
+	if (!rc && (fwrite(text, 1, len, out) != len || fflush(out)))
+		rc = -EIO;
+	if (rc)
+		kgen_summary_release(sum);
+	free(text);
 	return rc;
 }
 

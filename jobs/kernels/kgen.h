@@ -35,7 +35,21 @@ enum kgen_level {
 struct kgen_options {
 	int keep_names; /* the job's file names instead of f0, f1, ... */
 	int level;	/* enum kgen_level */
+	/*
+	 * A kernel longer than this (bytes of C; 0: no bound) is written as
+	 * epochs instead (kgen_compact.c), as many as fit, when the job allows
+	 * it and that is shorter.
+	 */
+	size_t max_size;
+	unsigned epochs; /* > 0: as that many epochs, whatever its size */
 };
+
+/* The longest kernel ioatlas kernel gen and the nightly write before compacting it. */
+#define KGEN_MAX_SIZE 40960
+/* The most epochs a compact kernel is tried with. */
+#define KGEN_EPOCHS_MAX 64
+/* The line that says a kernel.c is compact, and in how many epochs. */
+#define KGEN_EPOCHS_LINE "#define K_EPOCHS "
 
 /* What kgen_log() made, for the caller to say. */
 struct kgen_summary {
@@ -47,6 +61,13 @@ struct kgen_summary {
 	 * has no order to replay).
 	 */
 	uint64_t calls_exact, calls_total;
+	/*
+	 * A compact kernel: its epochs (0: an exact kernel), the MPI calls it
+	 * replays as the time they took, the stream calls it replays as totals
+	 * and how many totals.
+	 */
+	unsigned epochs;
+	uint64_t mpi_as_time, stdio_summed, stdio_totals;
 	int hdf5;	    /* the kernel calls HDF5 (its Makefile must link it) */
 	uint64_t *file_ids; /* the log's record id of each kernel file f<i> */
 	/*

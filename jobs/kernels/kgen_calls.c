@@ -15,81 +15,6 @@
 #include "ioa_logr.h"
 #include "kgen_int.h"
 
-enum callkind {
-	K_SKIP,
-	K_SELF, /* made by the kernel itself, in its place (MPI_Init) */
-	K_OPEN,
-	K_CREAT,
-	K_CLOSE,
-	K_WRITE,
-	K_PWRITE,
-	K_READ,
-	K_PREAD,
-	K_LSEEK,
-	K_FSYNC,
-	K_FDATASYNC,
-	K_STAT,
-	K_FSTAT,
-	K_UNLINK,
-	K_REMOVE,
-	K_RMDIR,
-	K_MKDIR,
-	K_ACCESS,
-	K_FTRUNCATE,
-	K_FOPEN,
-	K_FCLOSE,
-	K_FWRITE,
-	K_FREAD,
-	K_FSEEK,
-	K_FFLUSH,
-	K_FTELL,
-	K_FILENO, /* a stream's descriptor asked: an open in POSIX's counters, as Darshan's */
-	K_MOPEN,
-	K_MCLOSE,
-	K_MSYNC,
-	K_MSETSIZE,
-	K_MSEEK,
-	K_MGETSIZE,
-	K_MRW,
-	K_BARRIER,
-	K_BCAST,
-	K_ALLREDUCE,
-	K_REDUCE,
-	K_SEND,
-	K_RECV,
-	K_SENDRECV,
-	K_ALLGATHER,
-	K_ALLTOALL,
-	K_GATHER,
-	K_GATHERV,
-	K_SCATTER,
-	K_SCATTERV,
-	K_ALLGATHERV,
-	K_SCAN,
-	K_EXSCAN,
-	K_ISEND,
-	K_IRECV,
-	K_WAIT,
-	K_WAITALL,
-	K_COMM_SPLIT,
-	K_COMM_DUP,
-	K_COMM_CREATE,
-	K_VIEW_TYPE,
-	K_VIEW_DIM,
-	K_VIEW_RUN,
-	K_MSETVIEW,
-	K_H5FCREATE,
-	K_H5FOPEN,
-	K_H5DIM,
-	K_H5DCREATE,
-	K_H5DOPEN,
-	K_H5SEL,
-	K_H5BLOCK,
-	K_H5RW,
-	K_H5FLUSH,
-	K_H5CLOSE,
-};
-
 /*
  * The calls a kernel replays, by module and name.  Only these names are
  * ever written into a kernel (in the comment after each call): the log's
@@ -305,6 +230,13 @@ static const struct call *call_of(const struct ioa_trace_sig *sig)
 	return NULL;
 }
 
+int kgen_call_kind(const struct ioa_trace_sig *sig)
+{
+	const struct call *call = call_of(sig);
+
+	return call ? (int)call->kind : K_SKIP;
+}
+
 /*
  * The one way text from a log enters a kernel: as a C string literal of
  * its len bytes.  Every byte outside printable ASCII, and '"', '\\' and '?'
@@ -392,7 +324,7 @@ static int uses_list(const struct ioa_buf *v)
 }
 
 /* One more place where the call (layer, name) is not replayed. */
-static int note_skip(struct kgen_summary *sum, const char *layer, const char *name)
+int kgen_note_skip(struct kgen_summary *sum, const char *layer, const char *name)
 {
 	struct kgen_skip *more;
 	unsigned i;
@@ -516,7 +448,7 @@ int kgen_emit_call(struct gfun *f, size_t k, const char *indent)
 		/* Compute before a call not replayed goes before the next one. */
 		f->carry += gap;
 		f->g->sum->skipped++;
-		rc = note_skip(f->g->sum, layer, n->sig->name);
+		rc = kgen_note_skip(f->g->sum, layer, n->sig->name);
 		return rc ? rc
 			  : ioa_buf_addf(b, "%s/* a call not replayed (%s) */\n", indent, layer);
 	}
@@ -529,8 +461,8 @@ int kgen_emit_call(struct gfun *f, size_t k, const char *indent)
 		kgen_value_bounds(f, k, 0, &lo, &hi);
 		if (lo < 0) {
 			f->g->sum->skipped++;
-			rc = note_skip(f->g->sum, ioa_modules[IOA_MOD_MPIIO].name,
-				       "File_set_view's filetype");
+			rc = kgen_note_skip(f->g->sum, ioa_modules[IOA_MOD_MPIIO].name,
+					    "File_set_view's filetype");
 			rc = rc ? rc
 				: ioa_buf_addf(b,
 					       "%s/* a filetype not kept: the view from its "

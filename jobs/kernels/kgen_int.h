@@ -133,8 +133,105 @@ int kgen_file_number(struct files *f, uint64_t id);
 int kgen_emit_parts(struct gen *g, struct part **parts, size_t *nparts);
 /* The step between ranks (ascending) when they are evenly spaced, else 0. */
 uint32_t kgen_rank_step(const uint32_t *ranks, uint32_t m);
+/* Numbers the files in the order the ranks first use them, and counts each file's ranks. */
+int kgen_count_files(struct gen *g, const uint32_t *ranks, const struct ioa_trace_rank *tr,
+		     uint32_t n);
+/*
+ * Per rank of the part: its slots' kernel file numbers, as a table
+ * files<p>[G][slot] (one row when they are the same for every rank).
+ */
+int kgen_file_table(struct gfun *f, struct ioa_trace_rank *const *tr);
+
+/* What a traced call becomes in a kernel (kgen_calls.c). */
+enum callkind {
+	K_SKIP,
+	K_SELF, /* made by the kernel itself, in its place (MPI_Init) */
+	K_OPEN,
+	K_CREAT,
+	K_CLOSE,
+	K_WRITE,
+	K_PWRITE,
+	K_READ,
+	K_PREAD,
+	K_LSEEK,
+	K_FSYNC,
+	K_FDATASYNC,
+	K_STAT,
+	K_FSTAT,
+	K_UNLINK,
+	K_REMOVE,
+	K_RMDIR,
+	K_MKDIR,
+	K_ACCESS,
+	K_FTRUNCATE,
+	K_FOPEN,
+	K_FCLOSE,
+	K_FWRITE,
+	K_FREAD,
+	K_FSEEK,
+	K_FFLUSH,
+	K_FTELL,
+	K_FILENO, /* a stream's descriptor asked: an open in POSIX's counters, as Darshan's */
+	K_MOPEN,
+	K_MCLOSE,
+	K_MSYNC,
+	K_MSETSIZE,
+	K_MSEEK,
+	K_MGETSIZE,
+	K_MRW,
+	K_BARRIER,
+	K_BCAST,
+	K_ALLREDUCE,
+	K_REDUCE,
+	K_SEND,
+	K_RECV,
+	K_SENDRECV,
+	K_ALLGATHER,
+	K_ALLTOALL,
+	K_GATHER,
+	K_GATHERV,
+	K_SCATTER,
+	K_SCATTERV,
+	K_ALLGATHERV,
+	K_SCAN,
+	K_EXSCAN,
+	K_ISEND,
+	K_IRECV,
+	K_WAIT,
+	K_WAITALL,
+	K_COMM_SPLIT,
+	K_COMM_DUP,
+	K_COMM_CREATE,
+	K_VIEW_TYPE,
+	K_VIEW_DIM,
+	K_VIEW_RUN,
+	K_MSETVIEW,
+	K_H5FCREATE,
+	K_H5FOPEN,
+	K_H5DIM,
+	K_H5DCREATE,
+	K_H5DOPEN,
+	K_H5SEL,
+	K_H5BLOCK,
+	K_H5RW,
+	K_H5FLUSH,
+	K_H5CLOSE,
+};
 
 /* kgen_calls.c */
+/* What the kernel makes of a traced call: an enum callkind. */
+int kgen_call_kind(const struct ioa_trace_sig *sig);
+/* One more place a call (layer, name) is left out in. */
+int kgen_note_skip(struct kgen_summary *sum, const char *layer, const char *name);
+
+/* kgen_compact.c */
+/*
+ * Writes the kernel as epochs (at most epochs of them): its ranks' texts,
+ * one part per text; -ENOTSUP for a job a compact kernel cannot replay
+ * (MPI-IO or HDF5 calls, ranks without common collectives to end epochs
+ * at), -E2BIG past its events' bound.
+ */
+int kgen_emit_compact(struct gen *g, unsigned epochs, struct part **parts, size_t *nparts);
 /* Writes node k of the part's walk (a call) at indent, or notes it left out. */
 int kgen_emit_call(struct gfun *f, size_t k, const char *indent);
 /* The one way text from a log enters a kernel: len bytes as a C string literal. */

@@ -114,7 +114,7 @@ static int same_shape(const struct walked *a, const struct walked *b)
  * count_files()), as a table files<p>[G][slot]; one row when they are the
  * same for every rank.
  */
-static int file_table(struct gfun *f, struct ioa_trace_rank *const *tr)
+int kgen_file_table(struct gfun *f, struct ioa_trace_rank *const *tr)
 {
 	struct ioa_buf rows = IOA_BUF_INIT((size_t)1 << 30), row = IOA_BUF_INIT((size_t)1 << 20);
 	uint32_t i, j, nslots = 0;
@@ -392,14 +392,14 @@ static void shape_free(struct shape *sh)
 	free(sh->sig);
 }
 
-/* Numbers the files in the order the ranks first use them, and counts each file's ranks. */
-static int count_files(struct gen *g, const struct shape *sh)
+int kgen_count_files(struct gen *g, const uint32_t *ranks, const struct ioa_trace_rank *tr,
+		     uint32_t n)
 {
 	uint32_t i, j;
 
-	for (i = 0; i < sh->nranks; i++)
-		for (j = 0; j < sh->tr[i].nfiles; j++) {
-			int num = kgen_file_number(&g->files, sh->tr[i].files[j]);
+	for (i = 0; i < n; i++)
+		for (j = 0; j < tr[i].nfiles; j++) {
+			int num = kgen_file_number(&g->files, tr[i].files[j]);
 
 			if (num < 0)
 				return -ENOMEM;
@@ -427,8 +427,8 @@ static int count_files(struct gen *g, const struct shape *sh)
 			}
 			/* A rank counts once per file (its POSIX and MPI-IO slots name the same
 			 * file). */
-			if (g->file_mark[num] != (uint64_t)sh->ranks[i] + 1) {
-				g->file_mark[num] = (uint64_t)sh->ranks[i] + 1;
+			if (g->file_mark[num] != (uint64_t)ranks[i] + 1) {
+				g->file_mark[num] = (uint64_t)ranks[i] + 1;
 				g->file_ranks[num]++;
 			}
 		}
@@ -511,7 +511,7 @@ static int emit_part(struct gen *g, unsigned id, struct shape *const *sh, const 
 	f.ranks = ranks;
 	f.tr = tr;
 	f.m = m;
-	rc = rc ? rc : file_table(&f, tr);
+	rc = rc ? rc : kgen_file_table(&f, tr);
 	if (!rc && m != g->nprocs && !(m == 1 && ranks[0] == 0))
 		g->tied = "some ranks make calls that the others do not";
 	if (!rc && !f.files_shared)
@@ -619,7 +619,7 @@ int kgen_emit_parts(struct gen *g, struct part **parts, size_t *nparts)
 	*parts = NULL;
 	for (j = 0; j < ng && !rc; j++) {
 		rc = walk_shape(g, &g->t.groups[j], &sh[j]);
-		rc = rc ? rc : count_files(g, &sh[j]);
+		rc = rc ? rc : kgen_count_files(g, sh[j].ranks, sh[j].tr, sh[j].nranks);
 		seq[j] = (struct kmerge_rank){sh[j].sig, sh[j].nitems};
 	}
 	g->sum->groups = (unsigned)ng;

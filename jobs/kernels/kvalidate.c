@@ -704,20 +704,29 @@ static void not_replayed(const struct kgen_summary *sum, FILE *report)
 	ioa_buf_release(&name);
 }
 
-/* Whether the kernel.c in dir calls HDF5 (kgen includes its header then). */
-static int kernel_calls_hdf5(const char *dir)
+/*
+ * How gen made the kernel.c in dir, from its first lines: at HDF5's level
+ * (it includes HDF5's header), compact in how many epochs.
+ */
+static void kernel_made(const char *dir, struct kgen_options *go)
 {
 	char path[PATH_MAX + 16], line[256];
 	FILE *f;
-	int yes = 0;
+	int epochs;
 
+	go->level = KGEN_MPIIO;
 	snprintf(path, sizeof(path), "%s/kernel.c", dir);
 	if (!(f = fopen(path, "r")))
-		return 0;
-	while (!yes && fgets(line, sizeof(line), f) && strncmp(line, "#define NPROCS", 14))
-		yes = !strcmp(line, "#include <hdf5.h>\n");
+		return;
+	while (fgets(line, sizeof(line), f) && strncmp(line, "#define NPROCS", 14)) {
+		if (!strcmp(line, "#include <hdf5.h>\n"))
+			go->level = KGEN_HDF5;
+		if (!strncmp(line, KGEN_EPOCHS_LINE, strlen(KGEN_EPOCHS_LINE)) &&
+		    (epochs = atoi(line + strlen(KGEN_EPOCHS_LINE))) > 0 &&
+		    epochs <= KGEN_EPOCHS_MAX)
+			go->epochs = (unsigned)epochs;
+	}
 	fclose(f);
-	return yes;
 }
 
 int kvalidate(const char *dir, const char *log, const struct kvalidate_options *o, FILE *report,
@@ -744,7 +753,7 @@ int kvalidate(const char *dir, const char *log, const struct kvalidate_options *
 	}
 	dir = abs_dir;
 	/* The kernel's file numbering, as gen made it, at the level it was made at. */
-	go.level = kernel_calls_hdf5(dir) ? KGEN_HDF5 : KGEN_MPIIO;
+	kernel_made(dir, &go);
 	rc = null ? kgen_log(log, &go, null, &sum, err) : -errno;
 	if (null)
 		fclose(null);
@@ -753,6 +762,11 @@ int kvalidate(const char *dir, const char *log, const struct kvalidate_options *
 			kgen_summary_release(&sum);
 		return rc;
 	}
+	if (sum.epochs)
+		fprintf(report,
+			"compact kernel: %u epochs; %" PRIu64 " stream calls made as %" PRIu64
+			" totals, %" PRIu64 " MPI calls as the time they took\n",
+			sum.epochs, sum.stdio_summed, sum.stdio_totals, sum.mpi_as_time);
 	if (sum.calls_exact < sum.calls_total)
 		fprintf(report,
 			"the trace kept %" PRIu64 " of the job's %" PRIu64
