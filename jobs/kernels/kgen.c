@@ -612,6 +612,12 @@ static int gen_once(const char *path, const struct kgen_options *o, unsigned epo
 		ioa_buf_addf(err, "%s: %s", path,
 			     rc == -EINVAL    ? "ranks of one group differ in shape"
 			     : rc == -EBADMSG ? "its operation trace is malformed"
+			     : epochs && rc == -ENOTSUP
+				     ? "no kernel as epochs: those replay jobs of POSIX and STDIO "
+				       "calls whose ranks all made the same collectives"
+			     : epochs && rc == -E2BIG
+				     ? "no kernel as epochs: its ranks made more calls than those "
+				       "are written from (2^24)"
 			     : rc == -E2BIG
 				     ? "its trace claims more ranks than a kernel can be made "
 				       "from (their traces would take over 1 GiB)"

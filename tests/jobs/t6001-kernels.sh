@@ -11,7 +11,8 @@
 # job's I/O counters exactly; compute that grows step by step is replayed
 # step by step (tests/workloads/trace-ops growing); kernels carry no path
 # or program name of the job unless asked; their knobs work; a log without
-# a trace is a clear error.
+# a trace is a clear error.  Kernels as epochs (--epochs, the form of one
+# longer than --max-size) give the same counters; an MPI-IO job has none.
 . "$IOA_SOURCE_DIR/tests/lib/test-lib.sh"
 . "$IOA_SOURCE_DIR/tests/lib/runtime-lib.sh"
 require_mpi
@@ -242,6 +243,26 @@ ok "the collective kernel runs as a 2-rank job (--ranks 2)" \
 	--data-dir "$TEST_TMP/run8"
 is "$(stat -c %s "$TEST_TMP"/run8/f*)" $((3 * 2 * 262144)) \
 	"and writes what 2 ranks of the job would have written"
+# As epochs (kgen_compact.c, the form of a kernel too long for --max-size):
+# a stream's calls between its other calls as their totals (stdio: in-place
+# updates, reads after a rewind), MPI calls as their time but a barrier per
+# epoch (interleaved, token, barriers) give the same I/O counters.
+for mode in stdio interleaved token barriers; do
+	elog=$(ioa_only_log "$TEST_TMP/logs-$mode")
+	ok "$mode as epochs: generated" "$kernel" gen "$elog" --epochs 3 -o "$TEST_TMP/e-$mode"
+	like "$(cat "$TEST_TMP/last.out")" "compact, in 3 epochs" "$mode as epochs: it says so"
+	ok "$mode as epochs: built, run and validated" \
+		run_timeout 300 "$kernel" validate "$TEST_TMP/e-$mode" "$elog" --runtime "$runtime"
+	like "$(cat "$TEST_TMP/last.out")" "counters compared: identical" "$mode as epochs: the same counters"
+done
+like "$(cat "$TEST_TMP/e-stdio/kernel.c")" 'k_fagg\(FILE_OF\(' "stdio as epochs: its stream calls as totals"
+fails "an MPI-IO job is not written as epochs" \
+	"$kernel" gen "$(ioa_only_log "$TEST_TMP/logs-mpiio")" --epochs 3 -o "$TEST_TMP/e-mpiio"
+like "$(cat "$TEST_TMP/last.out")" "no kernel as epochs: those replay jobs of POSIX and STDIO" \
+	"... and says why"
+fails "--epochs out of range" "$kernel" gen "$log" --epochs 65 -o "$TEST_TMP/e-bad"
+fails "--max-size not a size" "$kernel" gen "$log" --max-size lots -o "$TEST_TMP/e-bad"
+
 ok "--keep-names" "$kernel" gen "$log" -o "$TEST_TMP/k-named" --keep-names
 like "$(cat "$TEST_TMP/k-named/kernel.c")" '"fpp\.0",' "keeps the files' own names"
 
