@@ -48,6 +48,7 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: ioatlas kernel gen LOG [-o DIR] [--keep-names] [--level auto|hdf5|mpiio]\n"
+		"                              [--max-size BYTES] [--epochs N]\n"
 		"       ioatlas kernel validate DIR LOG [--runtime LIB] [--timeout S]\n"
 		"                                       [--mode causal|think|fast]\n"
 		"                                       [--bytes-scale X] [--mpiexec PATH]\n"
@@ -69,7 +70,10 @@ static void usage(FILE *out)
 	      "--keep-names.  A job that called HDF5 gets a kernel that calls HDF5 (its files,\n"
 	      "datasets, selections and transfer modes; the Makefile links pkg-config's\n"
 	      "$(HDF5), hdf5-mpich by default) unless --level mpiio: then the MPI-IO and POSIX\n"
-	      "calls HDF5 made.\n"
+	      "calls HDF5 made.  A kernel longer than --max-size (40k; 0: no bound) is\n"
+	      "written as epochs, the most that fit (--epochs N: that many): a stream's calls\n"
+	      "between its other calls as their totals, MPI calls as the time they took, a\n"
+	      "barrier ending each epoch; its I/O counters stay the job's.\n"
 	      "validate: builds the kernel in DIR, runs it under the runtime with the job's\n"
 	      "rank count (MPICC and mpiexec.mpich, or --mpiexec: Open MPI's, mpiexec.openmpi,\n"
 	      "with MPICC or mpicc.openmpi), and compares its log with the job's, file by\n"

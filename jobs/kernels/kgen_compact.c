@@ -34,8 +34,8 @@
 #include "kgen_int.h"
 
 #define COMPACT_GAP 1e-3 /* seconds */
-/* Events a compact kernel expands at most over all ranks (~1.2 GiB). */
-#define COMPACT_MAX_EVENTS ((uint64_t)1 << 24)
+/* Events a compact kernel expands at most over all ranks (~330 MiB). */
+#define COMPACT_MAX_EVENTS ((uint64_t)1 << 22)
 
 enum { C_SUB, C_SYNC, C_MPI, C_AGG, C_EXACT };
 
@@ -44,6 +44,9 @@ struct crank {
 	int opened;
 	struct ioa_trace_event *e;
 	size_t n, cap;
+	int *kind;	    /* per signature: kgen_call_kind() */
+	unsigned char *std; /* per file slot: a standard stream */
+	signed char *cls;   /* per event: classify(), once */
 };
 
 static int on_event(void *arg, const struct ioa_trace_event *e)
@@ -100,16 +103,22 @@ static int collective(int kind)
 }
 
 /* What one call becomes; -ENOTSUP for a call of a layer compact kernels leave to exact ones. */
-static int classify(const struct gen *g, const struct crank *c, const struct ioa_trace_event *e)
+static int kind_of(const struct crank *c, const struct ioa_trace_sig *sig)
+{
+	return sig >= c->tr.sigs && sig < c->tr.sigs + c->tr.nsigs ? c->kind[sig - c->tr.sigs]
+								   : kgen_call_kind(sig);
+}
+
+static int classify(const struct crank *c, const struct ioa_trace_event *e, uint32_t nprocs)
 {
 	const struct ioa_trace_sig *sig = e->sig;
-	int kind = kgen_call_kind(sig);
+	int kind = kind_of(c, sig);
 
 	if (sig->flags & IOA_TR_SUB)
 		return C_SUB;
 	if (sig->module == IOA_TRACE_MPI) {
 		if (collective(kind) && e->slot >= 0 && (uint64_t)e->slot < c->tr.ncomms &&
-		    c->tr.comms[e->slot].size == (int64_t)g->nprocs)
+		    c->tr.comms[e->slot].size == (int64_t)nprocs)
 			return C_SYNC;
 		return C_MPI;
 	}
@@ -119,10 +128,29 @@ static int classify(const struct gen *g, const struct crank *c, const struct ioa
 	if (sig->module == IOA_MOD_STDIO && !(sig->flags & IOA_TR_FAILED) && e->slot >= 0 &&
 	    (uint64_t)e->slot < c->tr.nfiles &&
 	    (kind == K_FTELL || kind == K_FFLUSH ||
-	     (!is_std_stream(g, c->tr.files[e->slot]) &&
+	     (!c->std[e->slot] &&
 	      (kind == K_FSEEK || ((kind == K_FREAD || kind == K_FWRITE) && e->length > 0)))))
 		return C_AGG;
 	return C_EXACT;
+}
+
+/* Each event's class, through each signature's kind and each file's being a standard stream. */
+static int classify_all(const struct gen *g, struct crank *c)
+{
+	size_t i;
+
+	c->kind = calloc(c->tr.nsigs + 1, sizeof(*c->kind));
+	c->std = calloc(c->tr.nfiles + 1, 1);
+	c->cls = calloc(c->n + 1, 1);
+	if (!c->kind || !c->std || !c->cls)
+		return -ENOMEM;
+	for (i = 0; i < c->tr.nsigs; i++)
+		c->kind[i] = kgen_call_kind(&c->tr.sigs[i]);
+	for (i = 0; i < c->tr.nfiles; i++)
+		c->std[i] = (unsigned char)is_std_stream(g, c->tr.files[i]);
+	for (i = 0; i < c->n; i++)
+		c->cls[i] = (signed char)classify(c, &c->e[i], g->nprocs);
+	return 0;
 }
 
 /* A stream's calls since its last other call, as totals. */
@@ -183,7 +211,7 @@ static int exact_call(struct emit *x, size_t i)
 {
 	const struct ioa_trace_event *e = &x->c->e[i];
 	struct node *n;
-	int kind = kgen_call_kind(e->sig), rc;
+	int kind = kind_of(x->c, e->sig), rc;
 
 	if (x->w.len == x->w.cap) {
 		size_t cap = x->w.cap ? x->w.cap * 2 : 64;
@@ -242,7 +270,7 @@ static int flush_seg(struct emit *x, int64_t slot)
 	}
 	if (needed > s->seeks) {
 		for (i = s->first; i <= s->last && !rc; i++)
-			if (x->c->e[i].slot == slot && classify(x->g, x->c, &x->c->e[i]) == C_AGG)
+			if (x->c->e[i].slot == slot && x->c->cls[i] == C_AGG)
 				rc = exact_call(x, i);
 		x->pos[slot] = -1;
 		return rc;
@@ -257,10 +285,11 @@ static int flush_seg(struct emit *x, int64_t slot)
 			       s->seeks - needed, s->flushes, s->tells, s->took);
 	if (s->nw || s->nr)
 		x->pos[slot] = at;
-	if (s->bw > x->g->max_transfer)
-		x->g->max_transfer = s->bw;
-	if (s->br > x->g->max_transfer)
-		x->g->max_transfer = s->br;
+	/* The longest call of the totals: the even share, rounded up. */
+	if (s->nw && (s->bw + s->nw - 1) / s->nw > x->g->max_transfer)
+		x->g->max_transfer = (s->bw + s->nw - 1) / s->nw;
+	if (s->nr && (s->br + s->nr - 1) / s->nr > x->g->max_transfer)
+		x->g->max_transfer = (s->br + s->nr - 1) / s->nr;
 	x->totals++;
 	return rc;
 }
@@ -283,7 +312,7 @@ static int emit_rank(struct emit *x)
 
 	for (i = 0; i < x->c->n && !rc; i++) {
 		const struct ioa_trace_event *e = &x->c->e[i];
-		int cls = classify(x->g, x->c, e);
+		int cls = x->c->cls[i];
 
 		x->carry += e->gap;
 		if (cls == C_SUB)
@@ -295,12 +324,12 @@ static int emit_rank(struct emit *x)
 			x->barriers++;
 		} else if (cls == C_SYNC || cls == C_MPI) {
 			/* Not MPI_Init's: the kernel makes its own, before its time starts. */
-			if (kgen_call_kind(e->sig) != K_SELF)
+			if (kind_of(x->c, e->sig) != K_SELF)
 				x->carry += e->duration;
 			x->folded++;
 		} else if (cls == C_AGG) {
 			struct seg *s = &x->seg[e->slot];
-			int kind = kgen_call_kind(e->sig);
+			int kind = kind_of(x->c, e->sig);
 			int64_t end = e->offset + e->length;
 
 			if (!s->open)
@@ -346,7 +375,7 @@ static int pick_boundaries(struct gen *g, struct crank *c, unsigned epochs,
 
 		for (i = 0; i < c[r].n; i++) {
 			const struct ioa_trace_event *e = &c[r].e[i];
-			int cls = classify(g, &c[r], e);
+			int cls = c[r].cls[i];
 
 			if (cls < 0)
 				return cls;
@@ -366,7 +395,7 @@ static int pick_boundaries(struct gen *g, struct crank *c, unsigned epochs,
 		return -ENOMEM;
 	}
 	for (i = 0; i < r0->n; i++)
-		if (classify(g, r0, &r0->e[i]) == C_SYNC)
+		if (r0->cls[i] == C_SYNC)
 			at[k++] = r0->e[i].start;
 	for (j = 1, k = 0; j < epochs && k < n; j++) {
 		double moment = end * (double)j / epochs;
@@ -469,6 +498,7 @@ int kgen_emit_compact(struct gen *g, unsigned epochs, struct part **parts, size_
 		rc = rc ? rc
 			: ioa_trace_expand(&c[r].tr, COMPACT_MAX_EVENTS - events, on_event, &c[r]);
 		events += c[r].n;
+		rc = rc ? rc : classify_all(g, &c[r]);
 		if (!rc) {
 			g->sum->calls_exact += (uint64_t)c[r].tr.header[IOA_TRH_EVENTS_TRACED];
 			g->sum->calls_total += (uint64_t)c[r].tr.header[IOA_TRH_EVENTS_TOTAL];
@@ -557,6 +587,9 @@ int kgen_emit_compact(struct gen *g, unsigned epochs, struct part **parts, size_
 		if (c[r].opened)
 			ioa_trace_rank_close(&c[r].tr);
 		free(c[r].e);
+		free(c[r].kind);
+		free(c[r].std);
+		free(c[r].cls);
 	}
 	free(c);
 	free(all);
