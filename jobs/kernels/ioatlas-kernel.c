@@ -70,7 +70,7 @@ static void usage(FILE *out)
 	      "--keep-names.  A job that called HDF5 gets a kernel that calls HDF5 (its files,\n"
 	      "datasets, selections and transfer modes; the Makefile links pkg-config's\n"
 	      "$(HDF5), hdf5-mpich by default) unless --level mpiio: then the MPI-IO and POSIX\n"
-	      "calls HDF5 made.  A kernel longer than --max-size (40k; 0: no bound) is\n"
+	      "calls HDF5 made.  A kernel longer than --max-size (40000 bytes; 0: no bound) is\n"
 	      "written as epochs, the most that fit (--epochs N: that many): a stream's calls\n"
 	      "between its other calls as their totals, MPI calls as the time they took, a\n"
 	      "barrier ending each epoch; its I/O counters stay the job's.\n"

@@ -617,7 +617,7 @@ static int gen_once(const char *path, const struct kgen_options *o, unsigned epo
 				       "calls whose ranks all made the same collectives"
 			     : epochs && rc == -E2BIG
 				     ? "no kernel as epochs: its ranks made more calls than those "
-				       "are written from (2^24)"
+				       "are written from (2^22)"
 			     : rc == -E2BIG
 				     ? "its trace claims more ranks than a kernel can be made "
 				       "from (their traces would take over 1 GiB)"
@@ -664,6 +664,7 @@ int kgen_log(const char *path, const struct kgen_options *o, FILE *out, struct k
 
 	if (o->epochs || !o->max_size)
 		return gen_once(path, o, o->epochs, out, sum, err);
+	memset(sum, 0, sizeof(*sum));
 	if (!(mem = open_memstream(&text, &len)))
 		return -ENOMEM;
 	rc = gen_once(path, o, 0, mem, sum, err);

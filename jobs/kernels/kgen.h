@@ -45,7 +45,7 @@ struct kgen_options {
 };
 
 /* The longest kernel ioatlas kernel gen and the nightly write before compacting it. */
-#define KGEN_MAX_SIZE 40960
+#define KGEN_MAX_SIZE 40000
 /* The most epochs a compact kernel is tried with. */
 #define KGEN_EPOCHS_MAX 64
 /* The line that says a kernel.c is compact, and in how many epochs. */

@@ -428,8 +428,9 @@ int kgen_emit_call(struct gfun *f, size_t k, const char *indent)
 		       file = IOA_BUF_INIT(1 << 16), aux = IOA_BUF_INIT(1 << 16),
 		       order = IOA_BUF_INIT(1 << 16);
 	double gap = 0, carry;
+	size_t at;
 	uint32_t i;
-	int rc = 0, listed;
+	int rc = 0, listed, named;
 
 	if ((rc = note_first_calls(f, k)))
 		return rc;
@@ -500,6 +501,7 @@ int kgen_emit_call(struct gfun *f, size_t k, const char *indent)
 	else if (gap + carry > 1e-6)
 		rc = ioa_buf_addf(b, "%sk_gap(%.6f);\n", indent, gap + carry);
 	rc = rc ? rc : ioa_buf_addstr(b, indent);
+	at = b->len;
 #define F ioa_buf_str(&file)
 #define O ioa_buf_str(&off)
 #define L ioa_buf_str(&len)
@@ -743,7 +745,12 @@ int kgen_emit_call(struct gfun *f, size_t k, const char *indent)
 #undef F
 #undef O
 #undef L
-	rc = rc ? rc : ioa_buf_addf(b, " /* %s */\n", call->name);
+	/* The job's call named where the helper's name does not say it (k_reduce: Allreduce). */
+	named = !rc && b->len > at + 2 + strlen(call->name) &&
+		!strncmp(b->data + at + 2, call->name, strlen(call->name)) &&
+		b->data[at + 2 + strlen(call->name)] == '(';
+	if (!rc)
+		rc = named ? ioa_buf_addstr(b, "\n") : ioa_buf_addf(b, " /* %s */\n", call->name);
 	if (!rc && listed)
 		rc = ioa_buf_addf(b, "%sX%u_%zu = (X%u_%zu + 1) %% %" PRIu64 ";\n", indent, f->id,
 				  k, f->id, k, kgen_list_len(f, k));

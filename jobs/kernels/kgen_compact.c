@@ -17,8 +17,10 @@
  *   except those that end an epoch.  The k-th collective each rank makes
  *   on a communicator of all the ranks is one moment of the job in every
  *   rank; the epochs end at such moments spread evenly over the job's
- *   time, with a barrier.  So every rank keeps its compute and its waits
- *   where they were, to within an epoch.
+ *   time, with a barrier, and at the first after a rank's call on a file
+ *   other ranks use (what they do with it after that collective comes
+ *   after it in the kernel too).  So every rank keeps its compute and its
+ *   waits where they were, to within an epoch.
  * - Compute shorter than COMPACT_GAP waits for the next call's.
  * Every other call (POSIX's, fopen, fclose, a failed call, the standard
  * streams' reads, writes and seeks) is made as the exact kernel makes it (kgen_emit_call()).  A
@@ -158,7 +160,8 @@ struct seg {
 	int open;
 	size_t first, last; /* events */
 	int64_t seeks, tells, flushes, nw, bw, ew, nr, br, er;
-	double took; /* the calls' time in the job */
+	int64_t from, to; /* where the job's stream was before and after them, -1 not known */
+	double took;	  /* the calls' time in the job */
 };
 
 /*
@@ -190,8 +193,10 @@ struct emit {
 	struct walked w;
 	const unsigned char *boundary; /* per collective of all ranks: an epoch ends there */
 	uint64_t nsync;
-	struct seg *seg; /* per file slot */
-	int64_t *pos;	 /* per file slot: where the kernel's stream is, -1 not known */
+	struct seg *seg;       /* per file slot */
+	int64_t *pos;	       /* per file slot: where the kernel's stream is, -1 not known */
+	int64_t *jpos;	       /* per file slot: where the job's stream was, -1 not known */
+	unsigned char *append; /* per file slot: a stream opened to append (writes at its end) */
 	double carry;
 	uint64_t folded, summed, totals, barriers;
 };
@@ -204,6 +209,42 @@ static int put_gap(struct emit *x, double least)
 		return 0;
 	x->carry = 0;
 	return ioa_buf_addf(&x->f.body, "\tk_gap(%.6f);\n", gap);
+}
+
+/*
+ * Where the job's stream is after a call of its: after the bytes it read
+ * or wrote, where it sought or told, at the start of a stream opened to
+ * read or write in place (at its end, not known here, when to append).
+ */
+static void job_moved(struct emit *x, const struct ioa_trace_event *e, int kind)
+{
+	int64_t *at = &x->jpos[e->slot];
+
+	if (e->sig->flags & IOA_TR_FAILED) {
+		if (kind == K_FOPEN || kind == K_FREAD || kind == K_FWRITE || kind == K_FSEEK)
+			*at = -1;
+		return;
+	}
+	switch (kind) {
+	case K_FOPEN:
+		x->append[e->slot] = e->aux == 1 || e->aux == 0; /* 0: not known, opened "a+" */
+		*at = x->append[e->slot] ? -1 : 0;
+		break;
+	case K_FCLOSE:
+		x->append[e->slot] = 0;
+		*at = -1;
+		break;
+	case K_FREAD:
+	case K_FWRITE:
+		*at = x->append[e->slot] && kind == K_FWRITE ? -1 : e->offset + e->length;
+		break;
+	case K_FSEEK:
+	case K_FTELL:
+		*at = e->offset;
+		break;
+	default:
+		break;
+	}
 }
 
 /* Event i as the exact kernel makes it. */
@@ -234,10 +275,21 @@ static int exact_call(struct emit *x, size_t i)
 	n->dur = e->duration;
 	rc = put_gap(x, COMPACT_GAP);
 	rc = rc ? rc : kgen_emit_call(&x->f, x->w.len - 1, "\t");
-	/* Where the stream is after it: at the start when opened to read or write in place. */
+	/*
+	 * Where the stream is after it: at the start when opened to read or
+	 * write in place; as the job's after a call that moved it from where
+	 * the job's was; else not known.
+	 */
 	if (!rc && e->sig->module == IOA_MOD_STDIO && e->slot >= 0 &&
-	    (uint64_t)e->slot < x->c->tr.nfiles && kind != K_FTELL && kind != K_FFLUSH)
-		x->pos[e->slot] = kind == K_FOPEN && e->aux != 1 ? 0 : -1;
+	    (uint64_t)e->slot < x->c->tr.nfiles && kind != K_FTELL && kind != K_FFLUSH) {
+		int64_t was = x->jpos[e->slot];
+
+		job_moved(x, e, kind);
+		x->pos[e->slot] = kind == K_FOPEN ? x->jpos[e->slot]
+				  : x->pos[e->slot] >= 0 && x->pos[e->slot] == was
+					  ? x->jpos[e->slot]
+					  : -1;
+	}
 	return rc;
 }
 
@@ -269,10 +321,13 @@ static int flush_seg(struct emit *x, int64_t slot)
 		at = s->er;
 	}
 	if (needed > s->seeks) {
+		/* One by one, from where the job's stream was (exact_call() follows it). */
+		x->jpos[slot] = s->from;
 		for (i = s->first; i <= s->last && !rc; i++)
-			if (x->c->e[i].slot == slot && x->c->cls[i] == C_AGG)
+			if (x->c->e[i].slot == slot && x->c->cls[i] == C_AGG) {
 				rc = exact_call(x, i);
-		x->pos[slot] = -1;
+				x->summed--;
+			}
 		return rc;
 	}
 	rc = put_gap(x, COMPACT_GAP);
@@ -280,10 +335,19 @@ static int flush_seg(struct emit *x, int64_t slot)
 		: ioa_buf_addf(&x->f.body,
 			       "\tk_fagg(FILE_OF(%" PRId64 "), %" PRId64 ", %" PRId64 ", %" PRId64
 			       ", %" PRId64 ", %" PRId64 ", %" PRId64 ", %d, %" PRId64 ", %" PRId64
-			       ", %" PRId64 ", %.6f);\n",
+			       ", %" PRId64 ", %" PRId64 ", %.6f);\n",
 			       slot, s->nw, s->bw, s->ew, s->nr, s->br, s->er, seek,
-			       s->seeks - needed, s->flushes, s->tells, s->took);
-	if (s->nw || s->nr)
+			       s->seeks - needed, s->flushes, s->tells, s->to, s->took);
+	/*
+	 * The last seek left over (after one between writes and reads, when
+	 * no flush is there for it) goes where the job's stream was after them.
+	 */
+	if (s->seeks - needed -
+			    (s->nw && s->nr && !(seek & 2) && !s->flushes && s->seeks > needed) >
+		    0 &&
+	    s->to >= 0)
+		x->pos[slot] = s->to;
+	else if (s->nw || s->nr)
 		x->pos[slot] = at;
 	/* The longest call of the totals: the even share, rounded up. */
 	if (s->nw && (s->bw + s->nw - 1) / s->nw > x->g->max_transfer)
@@ -327,14 +391,16 @@ static int emit_rank(struct emit *x)
 			if (kind_of(x->c, e->sig) != K_SELF)
 				x->carry += e->duration;
 			x->folded++;
-		} else if (cls == C_AGG) {
+		} else if (cls == C_AGG && !x->append[e->slot]) {
 			struct seg *s = &x->seg[e->slot];
 			int kind = kind_of(x->c, e->sig);
 			int64_t end = e->offset + e->length;
 
 			if (!s->open)
-				*s = (struct seg){.open = 1, .first = i};
+				*s = (struct seg){.open = 1, .first = i, .from = x->jpos[e->slot]};
 			s->last = i;
+			job_moved(x, e, kind);
+			s->to = x->jpos[e->slot];
 			s->took += e->duration;
 			s->seeks += kind == K_FSEEK;
 			s->tells += kind == K_FTELL;
@@ -345,6 +411,7 @@ static int emit_rank(struct emit *x)
 				s->nr++, s->br += e->length, s->er = end > s->er ? end : s->er;
 			x->summed++;
 		} else {
+			/* A stream opened to append: where its bytes land is not the kernel's. */
 			rc = e->slot >= 0 && (uint64_t)e->slot < x->c->tr.nfiles &&
 					     e->sig->module != IOA_TRACE_MPI
 				     ? flush_seg(x, e->slot)
@@ -354,6 +421,17 @@ static int emit_rank(struct emit *x)
 	}
 	rc = rc ? rc : flush_all(x);
 	return rc ? rc : put_gap(x, 1e-6);
+}
+
+/* Whether more than one rank uses the file of a record. */
+static int shared_file(const struct gen *g, uint64_t id)
+{
+	size_t j;
+
+	for (j = 0; j < g->files.n && j < g->cap_file_ranks; j++)
+		if (g->files.id[j] == id)
+			return g->file_ranks[j] > 1;
+	return 0;
 }
 
 /*
@@ -394,6 +472,37 @@ static int pick_boundaries(struct gen *g, struct crank *c, unsigned epochs,
 		free(at);
 		return -ENOMEM;
 	}
+	/*
+	 * A file of several ranks: the first collective after a rank's call on
+	 * it ends an epoch, so that what another rank does with it after that
+	 * collective comes after it in the kernel too (the MPI calls between
+	 * are only time).
+	 */
+	for (r = 0; r < g->nprocs; r++) {
+		unsigned char *shared = calloc(c[r].tr.nfiles + 1, 1);
+		int pending = 0;
+
+		if (!shared) {
+			free(at);
+			return -ENOMEM;
+		}
+		for (i = 0; i < c[r].tr.nfiles; i++)
+			shared[i] = (unsigned char)shared_file(g, c[r].tr.files[i]);
+		for (i = 0, k = 0; i < c[r].n; i++) {
+			const struct ioa_trace_event *e = &c[r].e[i];
+			int cls = c[r].cls[i];
+
+			if ((cls == C_AGG || cls == C_EXACT) && e->slot >= 0 &&
+			    (uint64_t)e->slot < c[r].tr.nfiles && e->sig->module != IOA_TRACE_MPI)
+				pending |= shared[e->slot];
+			if (cls == C_SYNC) {
+				(*boundary)[k++] |= (unsigned char)pending;
+				pending = 0;
+			}
+		}
+		free(shared);
+	}
+	k = 0;
 	for (i = 0; i < r0->n; i++)
 		if (r0->cls[i] == C_SYNC)
 			at[k++] = r0->e[i].start;
@@ -493,10 +602,10 @@ int kgen_emit_compact(struct gen *g, unsigned epochs, struct part **parts, size_
 		all[r] = r;
 		rc = ioa_trace_rank_open(&g->t, r, &c[r].tr);
 		c[r].opened = !rc;
-		if (rc == -EINVAL)
-			rc = -EBADMSG;
 		rc = rc ? rc
 			: ioa_trace_expand(&c[r].tr, COMPACT_MAX_EVENTS - events, on_event, &c[r]);
+		if (rc == -EINVAL) /* a malformed tree, not ranks that differ */
+			rc = -EBADMSG;
 		events += c[r].n;
 		rc = rc ? rc : classify_all(g, &c[r]);
 		if (!rc) {
@@ -517,10 +626,12 @@ int kgen_emit_compact(struct gen *g, unsigned epochs, struct part **parts, size_
 
 		x.seg = calloc(c[r].tr.nfiles + 1, sizeof(*x.seg));
 		x.pos = malloc((c[r].tr.nfiles + 1) * sizeof(*x.pos));
-		if (!x.seg || !x.pos)
+		x.jpos = malloc((c[r].tr.nfiles + 1) * sizeof(*x.jpos));
+		x.append = calloc(c[r].tr.nfiles + 1, 1);
+		if (!x.seg || !x.pos || !x.jpos || !x.append)
 			rc = -ENOMEM;
 		for (i = 0; !rc && i < c[r].tr.nfiles; i++)
-			x.pos[i] = -1;
+			x.pos[i] = x.jpos[i] = -1;
 		x.f = (struct gfun){.g = g,
 				    .id = (unsigned)nk,
 				    .w = &x.w,
@@ -557,6 +668,8 @@ int kgen_emit_compact(struct gen *g, unsigned epochs, struct part **parts, size_
 		kgen_summary_release(&mine);
 		free(x.seg);
 		free(x.pos);
+		free(x.jpos);
+		free(x.append);
 		free(x.w.n);
 		ioa_buf_release(&x.f.pre);
 		ioa_buf_release(&x.f.body);
@@ -570,7 +683,8 @@ int kgen_emit_compact(struct gen *g, unsigned epochs, struct part **parts, size_
 	if (!rc && nk > 1)
 		g->tied = "some ranks make calls that the others do not";
 	if (!rc) {
-		g->sum->epochs = epochs;
+		for (i = 0, g->sum->epochs = 1; i < nsync; i++)
+			g->sum->epochs += boundary[i];
 		g->sum->parts = (unsigned)nk;
 		g->sum->groups = (unsigned)g->t.ngroups;
 		g->sum->mpi_as_time = folded;

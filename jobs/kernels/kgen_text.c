@@ -181,12 +181,13 @@ const char *const kgen_prologue[] = {
 	"/*\n"
 	" * nw writes of bw bytes up to ew, then nr reads of br bytes up to er (seek: bit\n"
 	" * 0 the writes' first run seeks, bit 1 the reads'); seeks more seeks where the\n"
-	" * stream is, then flushes and tells; in the time the job's calls took (took\n"
+	" * stream is, then flushes and tells, the last seek to where the job's stream\n"
+	" * was after them (to; -1 not known); in the time the job's calls took (took\n"
 	" * seconds) at least, as fewer calls take less.\n"
 	" */\n"
 	"static void k_fagg(int f, int64_t nw, int64_t bw, int64_t ew, int64_t nr, int64_t br,\n"
 	"\t\t   int64_t er, int seek, int64_t seeks, int64_t flushes, int64_t tells,\n"
-	"\t\t   double took)\n"
+	"\t\t   int64_t to, double took)\n"
 	"{\n"
 	"\tFILE *fp = FP(f);\n"
 	"\tstruct timespec t0, t;\n\n"
@@ -197,9 +198,10 @@ const char *const kgen_prologue[] = {
 	"\tif (nw && nr && !(seek & 2) && flushes > 0)\n\t\tfflush(fp), flushes--;\n"
 	"\telse if (nw && nr && !(seek & 2) && seeks > 0)\n\t\tfseeko(fp, 0, SEEK_CUR), seeks--;\n"
 	"\tk_fruns(fp, nr, br, er, seek & 2, 0);\n"
-	"\twhile (seeks-- > 0)\n\t\tfseeko(fp, 0, SEEK_CUR);\n"
+	"\twhile (seeks-- > (to >= 0))\n\t\tfseeko(fp, 0, SEEK_CUR);\n"
 	"\twhile (flushes-- > 0)\n\t\tfflush(fp);\n"
 	"\twhile (tells-- > 0 && ftell(fp) >= 0)\n\t\t;\n"
+	"\tif (seeks == 0)\n\t\tfseeko(fp, (off_t)ks(to), SEEK_SET);\n"
 	"\tdo\n\t\tclock_gettime(CLOCK_MONOTONIC, &t);\n"
 	"\twhile (mode != 2 && (double)(t.tv_sec - t0.tv_sec) + (t.tv_nsec - t0.tv_nsec) * "
 	"1e-9 < took);\n"
@@ -938,7 +940,11 @@ static int cut_pieces(const char *t, size_t len, struct piece **out, size_t *n)
 	return rc;
 }
 
-/* Marks the pieces whose names text holds as identifiers; how many it marked. */
+/*
+ * Marks the pieces whose names text's code holds as identifiers (not in
+ * its comments or literals: a file named "comms" uses no table); how many
+ * it marked.
+ */
 static unsigned mark_named(struct piece *p, size_t n, const char *t, size_t len)
 {
 	size_t i = 0, j;
@@ -947,6 +953,20 @@ static unsigned mark_named(struct piece *p, size_t n, const char *t, size_t len)
 	while (i < len) {
 		size_t s;
 
+		if (t[i] == '/' && i + 1 < len && t[i + 1] == '*') {
+			for (i += 2; i + 1 < len && !(t[i] == '*' && t[i + 1] == '/'); i++)
+				;
+			i += 2;
+			continue;
+		}
+		if (t[i] == '"' || t[i] == '\'') {
+			char q = t[i];
+
+			for (i++; i < len && t[i] != q; i++)
+				i += t[i] == '\\';
+			i++;
+			continue;
+		}
 		if (!ident_start((unsigned char)t[i]) ||
 		    (i && ident_char((unsigned char)t[i - 1]))) {
 			i++;

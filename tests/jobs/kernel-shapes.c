@@ -72,6 +72,11 @@
  *	                               there before the job), 200 ms of compute, then
  *	                               MPI_Init, then 3 stats of DIR/lib
  *
+ *	kernel-shapes handoff DIR      rank 0 writes DIR/h.dat (4 fwrites of 1 KiB) and
+ *	                               flushes it, then a Bcast; the other ranks fopen
+ *	                               it, read 64 bytes, rewind, fstat it on fileno's
+ *	                               descriptor and read its 4 KiB; a barrier, fclose
+ *
  *	kernel-shapes lists DIR        3 writes into DIR/l.R: rank 0's of 4, 4 and 8 KiB,
  *	                               the others' of 4 KiB each; then ftruncate to 4 KiB
  *	                               and a rewrite of those 4 KiB in place
@@ -546,6 +551,38 @@ static int stdio_scratch(const char *dir)
 	return fclose(f) || remove(path) || rc;
 }
 
+/*
+ * A file handed over by a Bcast: rank 0 writes it with fwrite and flushes
+ * it; after the Bcast the other ranks read it, rewind, ask its size on the
+ * stream's descriptor and read it whole again.
+ */
+static int handoff(const char *dir)
+{
+	char path[4096];
+	struct stat st;
+	int i, go = 0, rc = 0;
+	FILE *f = NULL;
+
+	snprintf(path, sizeof(path), "%s/h.dat", dir);
+	if (!rank) {
+		rc = !(f = fopen(path, "w"));
+		for (i = 0; i < 4 && !rc; i++)
+			rc = fwrite(buf, 1, KIB, f) != KIB;
+		rc = rc || fflush(f);
+		go = !rc;
+	}
+	MPI_Bcast(&go, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	compute(0.01);
+	if (rank && go && (f = fopen(path, "r"))) {
+		rc = fread(buf, 1, 64, f) != 64;
+		rewind(f);
+		rc = rc || fstat(fileno(f), &st) || st.st_size != 4 * KIB ||
+		     fread(buf, 1, 4 * KIB, f) != 4 * KIB;
+	}
+	MPI_Barrier(MPI_COMM_WORLD);
+	return !f || fclose(f) || rc;
+}
+
 /* Rank 0's sizes follow no stride (a list); the other ranks' are one size (a constant). */
 static int lists(const char *dir)
 {
@@ -602,6 +639,7 @@ int main(int argc, char **argv)
 		{"gather", gather_steps},
 		{"stdio", stdio_scratch},
 		{"lists", lists},
+		{"handoff", handoff},
 		{"types", types},
 		{"darray", darray},
 	};

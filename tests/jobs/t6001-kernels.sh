@@ -35,10 +35,10 @@ job() {
 }
 
 for mode in fixed amr collective fpp temp header interleaved barriers compute token block3d mpiio halo view3d \
-	self gather stdio lists; do
+	self gather stdio lists handoff; do
 	program=$gt
 	case $mode in
-	interleaved | barriers | compute | token | block3d | mpiio | halo | view3d | self | gather | stdio | lists)
+	interleaved | barriers | compute | token | block3d | mpiio | halo | view3d | self | gather | stdio | lists | handoff)
 		program=$shapes ;;
 	esac
 	log=$(job "$program" "$mode") || { ok "the $mode job runs" false; continue; }
@@ -107,15 +107,15 @@ in_kernel gather 'k_allgatherv\(\(16 \* R \+ 64\), 0\); /\* Allgatherv' \
 	"Allgatherv: each rank's own count"
 is "$(grep -c 'not replayed' "$TEST_TMP/k-gather/kernel.c")" 0 \
 	"gather: no call left out (MPI_Init the kernel makes itself)"
-in_kernel stdio 'k_ftell\(FILE_OF\([^;]+\)\); /\* ftell' "ftell replayed (a seek to STDIO's counters)"
-in_kernel stdio 'k_remove\(FILE_OF\([^;]+\)\); /\* remove' "remove replayed"
-in_kernel stdio 'k_fileno\(FILE_OF\([^;]+\)\); /\* fileno' "fileno replayed (an open in POSIX's counters)"
+in_kernel stdio 'k_ftell\(FILE_OF\([^;]+\)\);$' "ftell replayed (a seek to STDIO's counters)"
+in_kernel stdio 'k_remove\(FILE_OF\([^;]+\)\);$' "remove replayed"
+in_kernel stdio 'k_fileno\(FILE_OF\([^;]+\)\);$' "fileno replayed (an open in POSIX's counters)"
 is "$(grep -c 'not replayed' "$TEST_TMP/k-stdio/kernel.c")" 0 "stdio: no call left out"
 # A failed fopen of a missing input fails again; a file the job found there is made first.
-in_kernel stdio 'k_fopen\(FILE_OF\([^;]+\), 0, 4\); /\* fopen' "the failed fopen replayed as one (no create)"
+in_kernel stdio 'k_fopen\(FILE_OF\([^;]+\), 0, 4\);$' "the failed fopen replayed as one (no create)"
 # Streams opened in the job's modes: "w+" empties, "r+" rewrites in place (not "a+": at the end).
-in_kernel stdio 'k_fopen\(FILE_OF\([^;]+\), 1, 2\); /\* fopen' "the scratch file opened to be emptied (\"w+\")"
-in_kernel stdio 'k_fopen\(FILE_OF\([^;]+\), 1, 4\); /\* fopen' "and again to rewrite a record in place (\"r+\")"
+in_kernel stdio 'k_fopen\(FILE_OF\([^;]+\), 1, 2\);$' "the scratch file opened to be emptied (\"w+\")"
+in_kernel stdio 'k_fopen\(FILE_OF\([^;]+\), 1, 4\);$' "and again to rewrite a record in place (\"r+\")"
 is "$(ls "$TEST_TMP/data-stdio")" "lib
 there.log" "stdio: the job left its log and folder, and no input it lacked"
 mkdir -p "$TEST_TMP/k-stdio/again"
@@ -250,12 +250,22 @@ is "$(stat -c %s "$TEST_TMP"/run8/f*)" $((3 * 2 * 262144)) \
 for mode in stdio interleaved token barriers; do
 	elog=$(ioa_only_log "$TEST_TMP/logs-$mode")
 	ok "$mode as epochs: generated" "$kernel" gen "$elog" --epochs 3 -o "$TEST_TMP/e-$mode"
-	like "$(cat "$TEST_TMP/last.out")" "compact, in 3 epochs" "$mode as epochs: it says so"
+	like "$(cat "$TEST_TMP/last.out")" "compact, in [0-9]+ epochs" "$mode as epochs: it says so"
 	ok "$mode as epochs: built, run and validated" \
 		run_timeout 300 "$kernel" validate "$TEST_TMP/e-$mode" "$elog" --runtime "$runtime"
 	like "$(cat "$TEST_TMP/last.out")" "counters compared: identical" "$mode as epochs: the same counters"
 done
 like "$(cat "$TEST_TMP/e-stdio/kernel.c")" 'k_fagg\(FILE_OF\(' "stdio as epochs: its stream calls as totals"
+# One epoch asked: the Bcast after rank 0's writes to the file the others
+# read still ends one (the MPI calls between are only time), and the
+# readers' stream is where the job's was after its totals (a rewind, then
+# an fstat on its descriptor, then a read of the whole file).
+elog=$(ioa_only_log "$TEST_TMP/logs-handoff")
+ok "handoff as one epoch: generated" "$kernel" gen "$elog" --epochs 1 -o "$TEST_TMP/e-handoff"
+like "$(cat "$TEST_TMP/e-handoff/kernel.c")" 'k_barrier\(0\)' "a barrier where the file was handed over"
+ok "handoff as one epoch: validated" \
+	run_timeout 300 "$kernel" validate "$TEST_TMP/e-handoff" "$elog" --runtime "$runtime"
+like "$(cat "$TEST_TMP/last.out")" "counters compared: identical" "handoff as one epoch: the same counters"
 fails "an MPI-IO job is not written as epochs" \
 	"$kernel" gen "$(ioa_only_log "$TEST_TMP/logs-mpiio")" --epochs 3 -o "$TEST_TMP/e-mpiio"
 like "$(cat "$TEST_TMP/last.out")" "no kernel as epochs: those replay jobs of POSIX and STDIO" \
