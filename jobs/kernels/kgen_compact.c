@@ -251,20 +251,11 @@ static void job_moved(struct emit *x, const struct ioa_trace_event *e, int kind)
 static int exact_call(struct emit *x, size_t i)
 {
 	const struct ioa_trace_event *e = &x->c->e[i];
-	struct node *n;
+	struct node *n = kgen_push_node(&x->w);
 	int kind = kind_of(x->c, e->sig), rc;
 
-	if (x->w.len == x->w.cap) {
-		size_t cap = x->w.cap ? x->w.cap * 2 : 64;
-		struct node *more = realloc(x->w.n, cap * sizeof(*more));
-
-		if (!more)
-			return -ENOMEM;
-		x->w.n = more;
-		x->w.cap = cap;
-	}
-	n = &x->w.n[x->w.len++];
-	memset(n, 0, sizeof(*n));
+	if (!n)
+		return -ENOMEM;
 	n->kind = 2;
 	n->count = 1;
 	n->sig = e->sig;
@@ -526,15 +517,6 @@ struct klass {
 	struct ioa_trace_rank **tr;
 };
 
-static uint64_t hash_text(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 0x100000001b3ull;
-	return h;
-}
-
 /* The skips and counts of one rank's text, added to the kernel's. */
 static int add_summary(struct kgen_summary *to, const struct kgen_summary *from)
 {
@@ -646,7 +628,7 @@ int kgen_emit_compact(struct gen *g, unsigned epochs, struct part **parts, size_
 		rc = rc ? rc : emit_rank(&x);
 		g->sum = real;
 		rc = rc ? rc : ioa_buf_add(&x.f.pre, x.f.body.data, x.f.body.len);
-		h = rc ? 0 : hash_text(ioa_buf_str(&x.f.pre));
+		h = rc ? 0 : kgen_fnv(0xcbf29ce484222325ull, x.f.pre.data, x.f.pre.len);
 		for (i = 0; !rc && i < nk; i++)
 			if (k[i].hash == h && !strcmp(k[i].text, ioa_buf_str(&x.f.pre)))
 				break;

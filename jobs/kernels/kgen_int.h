@@ -129,6 +129,10 @@ void kgen_put(struct gen *g, const char *fmt, ...) __attribute__((format(printf,
 int kgen_file_number(struct files *f, uint64_t id);
 
 /* kgen_parts.c */
+/* A zeroed node at the end of w, or NULL out of memory. */
+struct node *kgen_push_node(struct walked *w);
+/* FNV-1a of n bytes, on from h (0xcbf29ce484222325 to start). */
+uint64_t kgen_fnv(uint64_t h, const void *p, size_t n);
 /* Writes the groups' parts (their functions); the parts' ranks in *parts, for run(). */
 int kgen_emit_parts(struct gen *g, struct part **parts, size_t *nparts);
 /* The step between ranks (ascending) when they are evenly spaced, else 0. */

@@ -17,7 +17,7 @@
 
 /* A rank's trace, walked into nodes. */
 
-static struct node *push(struct walked *w)
+struct node *kgen_push_node(struct walked *w)
 {
 	if (w->len == w->cap) {
 		size_t cap = w->cap ? w->cap * 2 : 64;
@@ -34,7 +34,7 @@ static struct node *push(struct walked *w)
 
 static int on_loop_begin(void *arg, unsigned depth, uint64_t count)
 {
-	struct node *n = push(arg);
+	struct node *n = kgen_push_node(arg);
 
 	if (!n)
 		return -ENOMEM;
@@ -46,7 +46,7 @@ static int on_loop_begin(void *arg, unsigned depth, uint64_t count)
 
 static int on_loop_end(void *arg, unsigned depth)
 {
-	struct node *n = push(arg);
+	struct node *n = kgen_push_node(arg);
 
 	if (!n)
 		return -ENOMEM;
@@ -66,7 +66,7 @@ static int on_leaf(void *arg, unsigned depth, const struct ioa_trace_leaf *leaf)
 	/* HDF5's calls, or those it made underneath: one level is replayed, not both. */
 	if (w->hdf5 ? (leaf->sig->flags & IOA_TR_UNDER) != 0 : ioa_trace_layer_call(leaf->sig))
 		return 0;
-	if (!(n = push(w)))
+	if (!(n = kgen_push_node(w)))
 		return -ENOMEM;
 	n->kind = 2;
 	n->depth = depth;
@@ -283,7 +283,7 @@ struct shape {
 	size_t nitems, next;
 };
 
-static uint64_t fnv(uint64_t h, const void *p, size_t n)
+uint64_t kgen_fnv(uint64_t h, const void *p, size_t n)
 {
 	const unsigned char *c = p;
 
@@ -299,13 +299,13 @@ static uint64_t item_sig(const struct node *n, size_t len)
 	size_t k;
 
 	for (k = 0; k < len; k++) {
-		h = fnv(h, &n[k].kind, sizeof(n[k].kind));
-		h = fnv(h, &n[k].count, sizeof(n[k].count));
+		h = kgen_fnv(h, &n[k].kind, sizeof(n[k].kind));
+		h = kgen_fnv(h, &n[k].count, sizeof(n[k].count));
 		if (n[k].kind == 2) {
-			h = fnv(h, n[k].sig->name, strlen(n[k].sig->name));
-			h = fnv(h, &n[k].sig->module, sizeof(n[k].sig->module));
-			h = fnv(h, &n[k].sig->flags, sizeof(n[k].sig->flags));
-			h = fnv(h, &n[k].sig->err, sizeof(n[k].sig->err));
+			h = kgen_fnv(h, n[k].sig->name, strlen(n[k].sig->name));
+			h = kgen_fnv(h, &n[k].sig->module, sizeof(n[k].sig->module));
+			h = kgen_fnv(h, &n[k].sig->flags, sizeof(n[k].sig->flags));
+			h = kgen_fnv(h, &n[k].sig->err, sizeof(n[k].sig->err));
 		}
 	}
 	return h;
