@@ -822,6 +822,20 @@ void rt_posix_dup(const char *op, int oldfd, int newfd, int err, double t0, doub
 	desc_attach(newfd, d);
 }
 
+void rt_posix_setfl(int fd, int flags)
+{
+	struct rt_desc *d = desc_of(fd);
+	int i;
+
+	if (!d || d->append == ((flags & O_APPEND) != 0))
+		return;
+	/* The calls queued before were made in the old mode: they were applied under the lock. */
+	d->append = (flags & O_APPEND) != 0;
+	for (i = 0; i < RT_MAX_FDS; i++)
+		if (fds[i] == d)
+			may_wait(i, !d->append);
+}
+
 void rt_posix_rename(const char *op, int olddirfd, const char *old, int newdirfd, const char *new,
 		     int exchange, int ret, int err, double t0, double t1)
 {

@@ -298,7 +298,10 @@ static int rt_resolve(const char *name, void *slot)
 		rt_posix_rename(#name, olddir_e, old_e, newdir_e, new_e, exchange_e, r, err, t0, \
 				t1))
 
-/* fcntl passes its optional argument on as glibc does: one pointer-sized word. */
+/*
+ * fcntl passes its optional argument on as glibc does: one pointer-sized
+ * word.  A dup makes a descriptor; F_SETFL may set or clear O_APPEND.
+ */
 #define RT_BODY_FCNTL_VA(ret, name, args, fd_e, cmd_e)                                      \
 	void *arg;                                                                          \
 	va_list ap;                                                                         \
@@ -308,7 +311,9 @@ static int rt_resolve(const char *name, void *slot)
 	int is_dup = (cmd_e) == F_DUPFD || (cmd_e) == F_DUPFD_CLOEXEC;                      \
 	RT_WRAP_FULL(ret, name, args, is_dup ? rt_begin_own(RT_LAYER) : rt_begin(RT_LAYER), \
 		     (void)0, r = RT_REAL(name) args, (void)0,                              \
-		     if (is_dup) rt_posix_dup(#name, fd_e, r, err, t0, t1))
+		     if (is_dup) rt_posix_dup(#name, fd_e, r, err, t0, t1);                 \
+		     else if ((cmd_e) == F_SETFL && r == 0)                                 \
+			     rt_posix_setfl(fd_e, (int)(intptr_t)arg))
 
 /* A stream opened to append starts at the end: its position, asked once. */
 #define RT_OPEN_POSITION(stream, mode_e) \

@@ -8,7 +8,7 @@ ops="$IOA_BUILD_DIR/tests/workloads/posix-ops"
 work="$TEST_TMP/work"
 mkdir -p "$work"
 
-plan 54
+plan 55
 
 # --- basic: writes, a rewrite in place, strided reads, stats, a temporary file
 logs=$(ioa_logdir)
@@ -76,14 +76,18 @@ logs=$(ioa_logdir)
 ok "the append pattern runs unchanged" ioa_preload "$logs" "$ops" append "$work"
 log=$(ioa_only_log "$logs")
 a() { ioa_counter "$log" POSIX 0 "$work/log" "$1"; }
-is "$(a POSIX_BYTES_WRITTEN)" 3200 "appended bytes"
-is "$(a POSIX_MAX_BYTE_WRITTEN)" 3199 "the highest byte is the end of the file"
-is "$(a POSIX_OVERWRITES)" 0 "appends rewrite nothing"
+is "$(a POSIX_BYTES_WRITTEN)" 3600 "appended bytes, and the 100 rewritten"
+is "$(a POSIX_MAX_BYTE_WRITTEN)" 3499 "the highest byte is the end of the file"
+is "$(a POSIX_OVERWRITES) $(a POSIX_OVERWRITE_BYTES)" "1 100" \
+	"appends rewrite nothing, also once set by fcntl; the write after it is unset does"
 # As Darshan counts, an open starts the sequence anew: of the writes at 1000 (after
-# the second open), 2000, 3000 (after the third) and 3100, two follow the one before.
-is "$(a POSIX_CONSEC_WRITES)" 2 "each append after the first since an open follows the one before"
+# the second open), 2000, 3000 (after the third), 3100, 3200 (after the fourth),
+# 3400 and 0, three follow the one before.
+is "$(a POSIX_CONSEC_WRITES)" 3 "each append after the first since an open follows the one before"
 like "$("$IOA_CMD" trace --expand "$log")" "POSIX +write +3100 +100 " \
 	"the trace has the offset the last write landed at"
+like "$("$IOA_CMD" trace --expand "$log" | awk '$4 == "write" { print $5, $6 }' | tail -n 3 | tr '\n' ' ')" \
+	"^3200 200 3400 100 0 100 $" "writes after fcntl(F_SETFL) land where the description's mode put them"
 like "$("$IOA_CMD" trace "$log" | grep -F 'POSIX open ' | head -1)" " aux=1 " \
 	"and says the file was opened to append"
 

@@ -36,7 +36,12 @@
  *	posix-ops append DIR     DIR/log opened O_APPEND (created): 1000 bytes; closed,
  *	                         opened O_APPEND again: 2 x 1000; a second O_APPEND
  *	                         descriptor writes 100, then the first 100 more: every
- *	                         write lands at the end (0, 1000, 2000, 3000, 3100)
+ *	                         write lands at the end (0, 1000, 2000, 3000, 3100);
+ *	                         then opened without O_APPEND and dup'ed, the
+ *	                         description set to append (fcntl F_SETFL) through
+ *	                         one number: 200 through the other, 100 through the
+ *	                         first (at 3200, 3400); set back, a seek to 0 and 100
+ *	                         more through the dup rewrite the start (3500 bytes)
  *	posix-ops reuse DIR      descriptor numbers closed where the POSIX layer does
  *	                         not see it, then reused: fopen DIR/r1 "w", fileno,
  *	                         fclose; open DIR/r2, fdopen, fclose; open DIR/r3,
@@ -136,6 +141,12 @@ static void append(void)
 	CHECK(fd >= 0 && write(fd, block, 1000) == 1000 && write(fd, block, 1000) == 1000);
 	fd2 = open(in_dir("log"), O_WRONLY | O_APPEND);
 	CHECK(fd2 >= 0 && write(fd2, block, 100) == 100 && write(fd, block, 100) == 100);
+	CHECK(close(fd2) == 0 && close(fd) == 0);
+	fd = open(in_dir("log"), O_WRONLY);
+	CHECK(fd >= 0 && (fd2 = dup(fd)) >= 0 && fcntl(fd, F_SETFL, O_APPEND) == 0);
+	CHECK(write(fd2, block, 200) == 200 && write(fd, block, 100) == 100);
+	CHECK(fcntl(fd2, F_SETFL, 0) == 0 && lseek(fd, 0, SEEK_SET) == 0);
+	CHECK(write(fd2, block, 100) == 100 && lseek(fd, 0, SEEK_END) == 3500);
 	CHECK(close(fd2) == 0 && close(fd) == 0);
 }
 
