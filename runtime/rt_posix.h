@@ -22,8 +22,7 @@
 
 #define RT_AT_CURRENT ((int64_t)-1)
 
-/* Descriptors the module could not follow (numbered past its table, or no memory). */
-
+/* The descriptor table and the queue, in the arena: 0, or -1 without memory. */
 int rt_posix_init(void);
 /* Forgets the descriptor table (a forked child of a tree, before rt_posix_init()). */
 void rt_posix_forget(void);
