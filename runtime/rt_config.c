@@ -416,6 +416,9 @@ static size_t names_match(const char *pattern, const char *path)
 {
 	const char *p = pattern, *s = path;
 
+	/* Most paths differ from a pattern at its first name's first byte: no scan then. */
+	if (*p != '*' && *p != '?' && *p != *s)
+		return 0;
 	for (;;) {
 		size_t plen = strcspn(p, "/"), slen = strcspn(s, "/");
 

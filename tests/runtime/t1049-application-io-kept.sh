@@ -18,7 +18,7 @@ require_cmd mpicc.openmpi
 require_cmd mpiexec.openmpi
 [ -d /dev/shm ] && [ -w /dev/shm ] || skip_all "no writable /dev/shm"
 
-plan 31
+plan 32
 
 src="$IOA_SOURCE_DIR/tests/workloads/mpi-noise.c"
 ok "mpi-noise builds with mpicc.mpich" mpicc.mpich -o "$TEST_TMP/noise-mpich" "$src"
@@ -135,3 +135,13 @@ is "$(written "$log" "$work/") $(written "$log" "$shm-env" | wc -l)" " 2" \
 like "$("$IOA_CMD" parse "$log" | grep '^# exclusions: ')" \
 	"^# exclusions: paths not recorded: /proc:/sys:$work/mine\\.\\* " \
 	"ioatlas parse states the exclusion with \$TMPDIR replaced"
+
+# A pattern's name may start with a wildcard.
+work="$TEST_TMP/work-wild"
+mkdir -p "$work/mine.d"
+logs=$(ioa_logdir)
+IOATLAS_EXCLUDE_PATHS="/proc:/sys:$work/?ine.*" \
+	job mpich "$logs" scratch "$shm-wild" "$work/mine.d" >"$work/out" 2>&1
+log=$(ioa_only_log "$logs")
+is "$(written "$log" "$work/") $(written "$log" "$shm-wild" | wc -l)" " 2" \
+	"a pattern whose name starts with a wildcard (?ine.*) keeps out the files under mine.d"
