@@ -36,6 +36,12 @@ int ioa_enc_uvar(struct ioa_buf *b, uint64_t v)
 {
 	unsigned char tmp[10];
 
+	/* Room for the longest varint and the NUL, within the cap: written in place. */
+	if (b->data && b->alloc - b->len > 10 && b->cap - b->len >= 10) {
+		b->len += ioa_uvar_put((unsigned char *)b->data + b->len, v);
+		b->data[b->len] = '\0';
+		return 0;
+	}
 	return ioa_buf_add(b, tmp, ioa_uvar_put(tmp, v));
 }
 

@@ -1,6 +1,7 @@
 /*
  * t0001-buf — the capped growable buffer: content, growth, the cap, and
- * all-or-nothing appends when memory runs out.
+ * all-or-nothing appends when memory runs out; varints written into it
+ * read back, and stop whole at the cap.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -9,6 +10,8 @@
 
 #include "ioa_buf.h"
 #include "ioa_fault.h"
+#include "ioa_logfmt.h"
+#include "ioa_trace.h"
 #include "tap.h"
 
 static void test_empty(void)
@@ -152,6 +155,43 @@ static void test_escaped(void)
 	}
 }
 
+/* Varints of every length, signed and not, in place or grown into; at a cap, whole or not at all.
+ */
+static void test_varints(void)
+{
+	static const int64_t values[] = {0,	    1,	       -1,	  63,	    -64,
+					 64,	    127,       128,	  16383,    16384,
+					 INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN};
+	const size_t n = sizeof(values) / sizeof(values[0]);
+	struct ioa_buf b = IOA_BUF_INIT(4096), capped = IOA_BUF_INIT(20);
+	struct ioa_cursor c;
+	size_t i, whole = 0, last = 0;
+	int rc = 0, same = 1;
+
+	for (i = 0; i < n && !rc; i++) {
+		rc = ioa_enc_uvar(&b, (uint64_t)values[i]);
+		rc = rc ? rc : ioa_enc_svar(&b, values[i]);
+	}
+	is_int(rc, 0, "varints of 1 to 10 bytes are written");
+	c = (struct ioa_cursor){(const unsigned char *)b.data, b.len, 0};
+	for (i = 0; i < n; i++) {
+		same &= ioa_cursor_uvar(&c) == (uint64_t)values[i];
+		same &= ioa_cursor_svar(&c) == values[i];
+	}
+	ok(same && !c.overrun && c.left == 0, "and read back as they were, nothing after them");
+	is_int(b.data[b.len], '\0', "the buffer stays terminated");
+	/* 10-byte varints into a 20-byte cap: two fit, the third is refused and leaves nothing. */
+	for (i = 0; i < 3; i++) {
+		last = capped.len;
+		rc = ioa_enc_uvar(&capped, UINT64_MAX);
+		whole += rc == 0;
+	}
+	ok(whole == 2 && rc == -ENOBUFS && capped.len == last && last == 20,
+	   "at the cap a varint is refused whole: %zu of 3 fit, %zu bytes held", whole, capped.len);
+	ioa_buf_release(&b);
+	ioa_buf_release(&capped);
+}
+
 int main(void)
 {
 	test_empty();
@@ -161,5 +201,6 @@ int main(void)
 	test_out_of_memory();
 	test_detach();
 	test_escaped();
+	test_varints();
 	return tap_done();
 }
