@@ -176,6 +176,7 @@ enum callkind {
 	K_FFLUSH,
 	K_FTELL,
 	K_FILENO, /* a stream's descriptor asked: an open in POSIX's counters, as Darshan's */
+	K_DUP,	  /* another descriptor on a file's open description */
 	K_MOPEN,
 	K_MCLOSE,
 	K_MSYNC,

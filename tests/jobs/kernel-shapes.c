@@ -79,7 +79,11 @@
  *
  *	kernel-shapes lists DIR        3 writes into DIR/l.R: rank 0's of 4, 4 and 8 KiB,
  *	                               the others' of 4 KiB each; then ftruncate to 4 KiB
- *	                               and a rewrite of those 4 KiB in place
+ *	                               and a rewrite of those 4 KiB in place, through a
+ *	                               duplicate of the descriptor (dup, lseek to 0,
+ *	                               write), closed first; 1 KiB more through the
+ *	                               first descriptor lands after them (the position
+ *	                               is shared)
  *
  *	kernel-shapes types DIR        file views of derived types other than a vector or
  *	                               a subarray, into DIR/t.dat, 2 writes through each
@@ -588,7 +592,7 @@ static int lists(const char *dir)
 {
 	static const int kib[3] = {4, 4, 8};
 	char path[4096];
-	int fd, i;
+	int fd, copy, i;
 
 	snprintf(path, sizeof(path), "%s/l.%d", dir, rank);
 	if ((fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0644)) < 0)
@@ -597,7 +601,10 @@ static int lists(const char *dir)
 		if (write(fd, buf, (size_t)(rank ? 4 : kib[i]) * KIB) != (rank ? 4 : kib[i]) * KIB)
 			return 1;
 	/* Cut to its first 4 KiB, which are then rewritten in place (NWChem's runtime database). */
-	return ftruncate(fd, 4 * KIB) || pwrite(fd, buf, 4 * KIB, 0) != 4 * KIB || close(fd);
+	if (ftruncate(fd, 4 * KIB) || (copy = dup(fd)) < 0 || lseek(copy, 0, SEEK_SET) != 0 ||
+	    write(copy, buf, 4 * KIB) != 4 * KIB || close(copy))
+		return 1;
+	return write(fd, buf, KIB) != KIB || lseek(fd, 0, SEEK_CUR) != 5 * KIB || close(fd);
 }
 
 static int fpp(const char *dir)
