@@ -13,7 +13,8 @@
 # folders, reads its script on a descriptor it asks its stream for (fileno,
 # fstat, lseek, read), reads mpi4py's bytecode on the number the script's
 # stream had, and computes 40-odd ms before its first call.  Its kernel gives
-# every counter of every layer, and its time within 10% (2 ranks, 2 cores).
+# every counter of every layer, and its time within 10% (2 ranks, 2 cores; the
+# median of three rounds).
 . "$IOA_SOURCE_DIR/tests/lib/test-lib.sh"
 . "$IOA_SOURCE_DIR/tests/lib/runtime-lib.sh"
 require_mpi
@@ -74,7 +75,19 @@ ok "built, run and validated on Open MPI" run_timeout 300 "$kernel" validate "$T
 out=$(cat "$TEST_TMP/last.out")
 like "$out" "counters compared: identical" "mpi4py: every counter of every layer the job's"
 like "$out" "MPI-IO +4 +4 +16384 +16384" "mpi4py: MPI-IO's 4 calls and 16 KiB"
-err=$(printf '%s\n' "$out" | sed -n 's/^replay time: .* error \([-+][0-9.]*\)%$/\1/p')
-ok "mpi4py: the kernel takes the job's time within 10% (error ${err:-none}%)" \
+# Time: the median error of three rounds, each the job run anew under the runtime, its
+# kernel generated and validated (single runs of 0.4 s move by up to 20% on this machine).
+error_of() { sed -n 's/^replay time: .* error \([-+][0-9.]*\)%$/\1/p' "$1"; }
+errs=$(error_of "$TEST_TMP/last.out")
+for round in 2 3; do
+	logs=$(ioa_logdir)
+	ioa_ompi_preload "$logs" 2 120 "$python" "$script" "$TEST_TMP/data/py$round.dat" >/dev/null &&
+		"$kernel" gen "$(ioa_only_log "$logs")" -o "$TEST_TMP/kpy$round" >/dev/null &&
+		run_timeout 300 "$kernel" validate "$TEST_TMP/kpy$round" "$(ioa_only_log "$logs")" \
+			--runtime "$runtime" --mpiexec mpiexec.openmpi >"$TEST_TMP/py$round.out" 2>&1
+	errs="$errs $(error_of "$TEST_TMP/py$round.out")"
+done
+err=$(printf '%s\n' $errs | sort -g | awk '{ e[NR] = $1 } END { if (NR == 3) print e[2] }')
+ok "mpi4py: the kernel takes the job's time within 10% (median error ${err:-none}% of: $errs)" \
 	awk -v e="${err:-999}" 'BEGIN { exit !(e > -10 && e < 10) }'
 done_testing
