@@ -822,15 +822,20 @@ void rt_posix_dup(const char *op, int oldfd, int newfd, int err, double t0, doub
 	desc_attach(newfd, d);
 }
 
-void rt_posix_setfl(int fd, int flags)
+void rt_posix_setfl(const char *op, int fd, int flags, double t0, double t1)
 {
 	struct rt_desc *d = desc_of(fd);
-	int i;
+	int append = (flags & O_APPEND) != 0, i;
 
-	if (!d || d->append == ((flags & O_APPEND) != 0))
+	if (!d)
+		return;
+	/* A kernel sets the flag again (docs/log-format.md): the later calls land as the job's did.
+	 */
+	rt_trace_io(op, IOA_MOD_POSIX, d->rec, 0, F_SETFL, append, 0, 0, t0, t1);
+	if (d->append == append)
 		return;
 	/* The calls queued before were made in the old mode: they were applied under the lock. */
-	d->append = (flags & O_APPEND) != 0;
+	d->append = append;
 	for (i = 0; i < RT_MAX_FDS; i++)
 		if (fds[i] == d)
 			may_wait(i, !d->append);

@@ -66,8 +66,11 @@ void rt_posix_mkdtemp(const char *op, const char *path, int err, double t0, doub
 /* fileno(stream) returned fd: fd now refers to the stream's file (name may be NULL). */
 void rt_posix_fileno(const char *op, const char *name, int fd, double t0, double t1);
 void rt_posix_dup(const char *op, int oldfd, int newfd, int err, double t0, double t1);
-/* fcntl(fd, F_SETFL, flags) succeeded: fd's description appends or not, as flags say. */
-void rt_posix_setfl(int fd, int flags);
+/*
+ * fcntl(fd, F_SETFL, flags) succeeded: fd's description appends or not, as
+ * flags say; traced with offset F_SETFL and length 1 when it appends.
+ */
+void rt_posix_setfl(const char *op, int fd, int flags, double t0, double t1);
 /* exchange: both names stay, each now on the other's file (RENAME_EXCHANGE). */
 void rt_posix_rename(const char *op, int olddirfd, const char *old, int newdirfd, const char *new,
 		     int exchange, int ret, int err, double t0, double t1);

@@ -313,7 +313,7 @@ static int rt_resolve(const char *name, void *slot)
 		     (void)0, r = RT_REAL(name) args, (void)0,                              \
 		     if (is_dup) rt_posix_dup(#name, fd_e, r, err, t0, t1);                 \
 		     else if ((cmd_e) == F_SETFL && r == 0)                                 \
-			     rt_posix_setfl(fd_e, (int)(intptr_t)arg))
+			     rt_posix_setfl(#name, fd_e, (int)(intptr_t)arg, t0, t1))
 
 /* A stream opened to append starts at the end: its position, asked once. */
 #define RT_OPEN_POSITION(stream, mode_e) \

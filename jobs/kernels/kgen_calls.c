@@ -90,12 +90,12 @@ static const struct call calls[] = {
 	{IOA_MOD_POSIX, "mkdir", K_MKDIR, NULL},
 	{IOA_MOD_POSIX, "access", K_ACCESS, NULL},
 	{IOA_MOD_POSIX, "fileno", K_FILENO, NULL},
-	/* fcntl is traced only when it duplicates (F_DUPFD, F_DUPFD_CLOEXEC). */
 	{IOA_MOD_POSIX, "dup", K_DUP, NULL},
 	{IOA_MOD_POSIX, "dup2", K_DUP, NULL},
 	{IOA_MOD_POSIX, "dup3", K_DUP, NULL},
-	{IOA_MOD_POSIX, "fcntl", K_DUP, NULL},
-	{IOA_MOD_POSIX, "fcntl64", K_DUP, NULL},
+	/* fcntl is traced when it duplicates (F_DUPFD, F_DUPFD_CLOEXEC) and at F_SETFL. */
+	{IOA_MOD_POSIX, "fcntl", K_FCNTL, NULL},
+	{IOA_MOD_POSIX, "fcntl64", K_FCNTL, NULL},
 	{IOA_MOD_POSIX, "ftruncate", K_FTRUNCATE, NULL},
 	{IOA_MOD_STDIO, "fopen", K_FOPEN, NULL},
 	{IOA_MOD_STDIO, "fopen64", K_FOPEN, NULL},
@@ -612,6 +612,11 @@ int kgen_emit_call(struct gfun *f, size_t k, const char *indent)
 	case K_DUP:
 		rc = ioa_buf_addf(b, "k_dup(FILE_OF(%s), %d);", F,
 				  !(n->sig->flags & IOA_TR_FAILED));
+		break;
+	case K_FCNTL:
+		/* offset: F_SETFL (then length: appends), else a duplicate (docs/log-format.md). */
+		rc = ioa_buf_addf(b, "k_fcntl(FILE_OF(%s), %d, %s, %s);", F,
+				  !(n->sig->flags & IOA_TR_FAILED), O, L);
 		break;
 	case K_MOPEN: {
 		uint32_t r = f->ranks[0];

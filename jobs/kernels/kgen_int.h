@@ -177,6 +177,7 @@ enum callkind {
 	K_FTELL,
 	K_FILENO, /* a stream's descriptor asked: an open in POSIX's counters, as Darshan's */
 	K_DUP,	  /* another descriptor on a file's open description */
+	K_FCNTL,  /* fcntl: a duplicate, or the file set to append or not (F_SETFL) */
 	K_MOPEN,
 	K_MCLOSE,
 	K_MSYNC,

@@ -83,7 +83,8 @@
  *	                               duplicate of the descriptor (dup, lseek to 0,
  *	                               write), closed first; 1 KiB more through the
  *	                               first descriptor lands after them (the position
- *	                               is shared)
+ *	                               is shared); then set to append (fcntl F_SETFL),
+ *	                               a seek to 0 and 1 KiB more, at the end
  *
  *	kernel-shapes types DIR        file views of derived types other than a vector or
  *	                               a subarray, into DIR/t.dat, 2 writes through each
@@ -592,7 +593,7 @@ static int lists(const char *dir)
 {
 	static const int kib[3] = {4, 4, 8};
 	char path[4096];
-	int fd, copy, i;
+	int fd, copy, fl, i;
 
 	snprintf(path, sizeof(path), "%s/l.%d", dir, rank);
 	if ((fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0644)) < 0)
@@ -604,7 +605,12 @@ static int lists(const char *dir)
 	if (ftruncate(fd, 4 * KIB) || (copy = dup(fd)) < 0 || lseek(copy, 0, SEEK_SET) != 0 ||
 	    write(copy, buf, 4 * KIB) != 4 * KIB || close(copy))
 		return 1;
-	return write(fd, buf, KIB) != KIB || lseek(fd, 0, SEEK_CUR) != 5 * KIB || close(fd);
+	if (write(fd, buf, KIB) != KIB || lseek(fd, 0, SEEK_CUR) != 5 * KIB)
+		return 1;
+	/* Set to append after its open: the write lands at the end, not at the position. */
+	return (fl = fcntl(fd, F_GETFL)) < 0 || fcntl(fd, F_SETFL, fl | O_APPEND) ||
+	       lseek(fd, 0, SEEK_SET) != 0 || write(fd, buf, KIB) != KIB ||
+	       lseek(fd, 0, SEEK_CUR) != 6 * KIB || close(fd);
 }
 
 static int fpp(const char *dir)

@@ -8,7 +8,7 @@ ops="$IOA_BUILD_DIR/tests/workloads/posix-ops"
 work="$TEST_TMP/work"
 mkdir -p "$work"
 
-plan 55
+plan 56
 
 # --- basic: writes, a rewrite in place, strided reads, stats, a temporary file
 logs=$(ioa_logdir)
@@ -88,6 +88,9 @@ like "$("$IOA_CMD" trace --expand "$log")" "POSIX +write +3100 +100 " \
 	"the trace has the offset the last write landed at"
 like "$("$IOA_CMD" trace --expand "$log" | awk '$4 == "write" { print $5, $6 }' | tail -n 3 | tr '\n' ' ')" \
 	"^3200 200 3400 100 0 100 $" "writes after fcntl(F_SETFL) land where the description's mode put them"
+like "$("$IOA_CMD" trace --expand "$log" | awk '$4 == "write" || $4 == "fcntl" { print $4, $5, $6 }' |
+	tail -n 6 | tr '\n' ' ')" "^write 3100 100 fcntl 4 1 write 3200 200 write 3400 100 fcntl 4 0 write 0 100 $" \
+	"the trace has each fcntl(F_SETFL) where it was made: F_SETFL (4), and whether it appends"
 like "$("$IOA_CMD" trace "$log" | grep -F 'POSIX open ' | head -1)" " aux=1 " \
 	"and says the file was opened to append"
 
