@@ -53,7 +53,8 @@ static struct rt_desc *free_descs;
  * `ioatlas recover`.  Calls that cannot wait are applied at once, after the
  * queue: inside an MPI-IO or HDF5 call (tied to it by thread-local state),
  * and writes to a file opened O_APPEND (whose offset is asked of the kernel
- * at the call).
+ * at the call).  A run of alike calls in the queue moves the counters once
+ * (io_apply_run()).
  */
 #define RT_QUEUE_CALLS 64
 
@@ -459,6 +460,15 @@ void rt_posix_close(const char *op, struct rt_record *rec, int ret, int err, dou
 	rt_add_time(&rec->fcounters[POSIX_F_META_TIME], &rec->meta_end, t0, t1);
 }
 
+/* Whether an access at offset starts off the file's alignment (Darshan's test). */
+static inline int file_not_aligned(const int64_t *c, int64_t offset)
+{
+	/* Block sizes are powers of two but for odd file systems: mask when we can. */
+	return (c[POSIX_FILE_ALIGNMENT] & (c[POSIX_FILE_ALIGNMENT] - 1)
+			? offset % c[POSIX_FILE_ALIGNMENT]
+			: offset & (c[POSIX_FILE_ALIGNMENT] - 1)) != 0;
+}
+
 /* A read or write, on its description d. */
 static void io_apply(struct rt_desc *d, const struct rt_posix_call *call)
 {
@@ -511,11 +521,7 @@ static void io_apply(struct rt_desc *d, const struct rt_posix_call *call)
 	rt_values_add(&rec->strides, stride);
 	if (!call->mem_aligned)
 		c[POSIX_MEM_NOT_ALIGNED]++;
-	/* Block sizes are powers of two but for odd file systems: mask when we can. */
-	if (c[POSIX_FILE_ALIGNMENT] & (c[POSIX_FILE_ALIGNMENT] - 1)
-		    ? this_offset % c[POSIX_FILE_ALIGNMENT]
-		    : this_offset & (c[POSIX_FILE_ALIGNMENT] - 1))
-		c[POSIX_FILE_NOT_ALIGNED]++;
+	c[POSIX_FILE_NOT_ALIGNED] += file_not_aligned(c, this_offset);
 	if (rec->last_io == (is_write ? 1 : 2))
 		c[POSIX_RW_SWITCHES]++;
 	rec->last_io = is_write ? 2 : 1;
@@ -552,6 +558,104 @@ static void io_apply(struct rt_desc *d, const struct rt_posix_call *call)
 			c[POSIX_MAX_READ_TIME_SIZE] = ret;
 		}
 	}
+}
+
+/*
+ * How many of the queue's calls after call i continue it: the same read or
+ * write on the same descriptor, of the same size, each where the one before
+ * ended (a file read or written in order: most of what a queue holds).
+ */
+static uint32_t run_after(const struct rt_posix_queue *q, uint32_t i)
+{
+	const struct rt_posix_call *c = &q->call[i];
+	uint32_t j;
+
+	if (c->kind == CALL_SEEK || c->ret <= 0 || c->ret > (INT64_MAX >> 8))
+		return 0;
+	for (j = i + 1; j < q->n; j++) {
+		const struct rt_posix_call *x = &q->call[j];
+
+		if (x->fd != c->fd || x->kind != c->kind || x->op != c->op || x->ret != c->ret ||
+		    x->mem_aligned != c->mem_aligned ||
+		    (c->offset == RT_AT_CURRENT ? x->offset != RT_AT_CURRENT
+						: x->offset != x[-1].offset + c->ret))
+			break;
+	}
+	return j - i - 1;
+}
+
+/*
+ * The n calls that continue the one just applied on d (run_after()): as n
+ * io_apply() calls, but what they all do to the counters is done once.
+ * Each starts where the one before ended: sequential, consecutive, of
+ * stride 0.  A write rewrites nothing when the file's written ranges end
+ * where the run starts (else each call is applied alone).  Their times,
+ * alignment and trace go call by call, their time bins too when they span
+ * more than one.
+ */
+static void io_apply_run(struct rt_desc *d, const struct rt_posix_call *call, uint32_t n)
+{
+	struct rt_record *rec = d->rec;
+	struct rt_extents *e = &rec->written;
+	int64_t *c = rec->counters, ret = call->ret, start, end;
+	int is_write = call->kind == CALL_WRITE;
+	double *first_ts, *last_ts, *total, *total_end, *max, t_lo, t_hi;
+	uint32_t i;
+
+	start = call->offset == RT_AT_CURRENT ? d->offset : call->offset;
+	if (is_write && !(rec->flags & IOA_REC_FOLDED) &&
+	    !(e->used && e->x[e->used - 1].end == start)) {
+		for (i = 0; i < n; i++)
+			io_apply(d, &call[i]);
+		return;
+	}
+	end = start + (int64_t)n * ret;
+	first_ts = &rec->fcounters[is_write ? POSIX_F_WRITE_START_TIMESTAMP
+					    : POSIX_F_READ_START_TIMESTAMP];
+	last_ts = &rec->fcounters[is_write ? POSIX_F_WRITE_END_TIMESTAMP
+					   : POSIX_F_READ_END_TIMESTAMP];
+	total = &rec->fcounters[is_write ? POSIX_F_WRITE_TIME : POSIX_F_READ_TIME];
+	total_end = is_write ? &rec->write_end : &rec->read_end;
+	max = &rec->fcounters[is_write ? POSIX_F_MAX_WRITE_TIME : POSIX_F_MAX_READ_TIME];
+	t_lo = t_hi = call[0].t0;
+	rt_trace_run(op_names[call->op], rec, is_write ? IOA_TR_WRITE : IOA_TR_READ, start, ret, n,
+		     &call->t0, &call->t1, sizeof(*call));
+	for (i = 0; i < n; i++) {
+		int64_t offset = start + (int64_t)i * ret;
+		double t0 = call[i].t0, t1 = call[i].t1;
+
+		t_lo = t0 < t_lo ? t0 : t_lo;
+		t_hi = t0 > t_hi ? t0 : t_hi;
+		c[POSIX_FILE_NOT_ALIGNED] += file_not_aligned(c, offset);
+		rt_set_first(first_ts, t0);
+		rt_set_last(last_ts, t1);
+		rt_add_time(total, total_end, t0, t1);
+		if (*max < t1 - t0) {
+			*max = t1 - t0;
+			c[is_write ? POSIX_MAX_WRITE_TIME_SIZE : POSIX_MAX_READ_TIME_SIZE] = ret;
+		}
+	}
+	if (!rt_bins_add_n(rec, t_lo, t_hi, is_write, ret, n))
+		for (i = 0; i < n; i++)
+			rt_bins_add(rec, call[i].t0, is_write, ret);
+	if (call->offset == RT_AT_CURRENT)
+		d->offset = end;
+	c[is_write ? POSIX_SEQ_WRITES : POSIX_SEQ_READS] += n;
+	c[is_write ? POSIX_CONSEC_WRITES : POSIX_CONSEC_READS] += n;
+	*(is_write ? &rec->last_byte_written : &rec->last_byte_read) = end - 1;
+	if (c[is_write ? POSIX_MAX_BYTE_WRITTEN : POSIX_MAX_BYTE_READ] < end - 1)
+		c[is_write ? POSIX_MAX_BYTE_WRITTEN : POSIX_MAX_BYTE_READ] = end - 1;
+	c[is_write ? POSIX_BYTES_WRITTEN : POSIX_BYTES_READ] += end - start;
+	c[is_write ? POSIX_WRITES : POSIX_READS] += n;
+	rt_size_bin_n(c, is_write ? POSIX_SIZE_WRITE_0_100 : POSIX_SIZE_READ_0_100, ret, n);
+	rt_values_add_n(&rec->access_sizes, ret, n);
+	rt_values_add_n(&rec->strides, 0, n);
+	if (!call->mem_aligned)
+		c[POSIX_MEM_NOT_ALIGNED] += n;
+	if (is_write && (rec->flags & IOA_REC_FOLDED))
+		c[POSIX_OVERWRITE_UNTRACKED_BYTES] += end - start;
+	else if (is_write)
+		e->x[e->used - 1].end = end;
 }
 
 /* A seek, on its description d. */
@@ -596,8 +700,16 @@ void rt_apply_queued(void)
 
 	rt_self()->trace_parent = 0;
 	rt_self()->trace_under = 0;
-	for (; queue->done < queue->n; queue->done++)
-		call_apply(&queue->call[queue->done]);
+	while (queue->done < queue->n) {
+		uint32_t i = queue->done, n = run_after(queue, i);
+		struct rt_desc *d;
+
+		call_apply(&queue->call[i]);
+		queue->done = i + 1;
+		if (n && (d = desc_of(queue->call[i].fd)))
+			io_apply_run(d, &queue->call[i + 1], n);
+		queue->done = i + 1 + n;
+	}
 	queue->n = queue->done = 0;
 	rt_self()->trace_parent = parent;
 	rt_self()->trace_under = under;

@@ -184,18 +184,15 @@ static void bins_widen(void)
 	rt_live->bin_per_tick = 1 / rt_live->bin_width;
 }
 
-void rt_bins_add(struct rt_record *rec, double t, int is_write, int64_t bytes)
+/* The bin of time t (ticks) in rec's bins, widening them to reach it; NULL when none. */
+static struct rt_bin *bin_at(struct rt_record *rec, double t)
 {
-	struct rt_bin *bin;
 	uint64_t index;
 
-	if (!rec->bins && !(rec->flags & IOA_REC_FOLDED)) {
+	if (!rec->bins && !(rec->flags & IOA_REC_FOLDED))
 		rec->bins = rt_arena_alloc(&rt.arena, RT_BINS * sizeof(*rec->bins));
-		if (!rec->bins)
-			return;
-	}
 	if (!rec->bins || t < 0)
-		return;
+		return NULL;
 	/*
 	 * A multiplication, not a division, on every access, compared as an
 	 * integer (a floating constant would be one more page read): a bin is
@@ -204,14 +201,38 @@ void rt_bins_add(struct rt_record *rec, double t, int is_write, int64_t bytes)
 	 */
 	while ((index = (uint64_t)(int64_t)(t * rt_live->bin_per_tick)) >= RT_BINS)
 		bins_widen();
-	bin = &rec->bins[index];
+	return &rec->bins[index];
+}
+
+static void bin_add(struct rt_bin *bin, int is_write, int64_t bytes, int64_t n)
+{
 	if (is_write) {
 		bin->write_bytes += (uint64_t)bytes;
-		bin->write_ops++;
+		bin->write_ops += (uint32_t)n;
 	} else {
 		bin->read_bytes += (uint64_t)bytes;
-		bin->read_ops++;
+		bin->read_ops += (uint32_t)n;
 	}
+}
+
+void rt_bins_add(struct rt_record *rec, double t, int is_write, int64_t bytes)
+{
+	struct rt_bin *bin = bin_at(rec, t);
+
+	if (bin)
+		bin_add(bin, is_write, bytes, 1);
+}
+
+int rt_bins_add_n(struct rt_record *rec, double t_lo, double t_hi, int is_write, int64_t bytes,
+		  int64_t n)
+{
+	/* The later first: widening for it can only bring the earlier one closer. */
+	struct rt_bin *hi = bin_at(rec, t_hi), *lo = t_lo < 0 ? NULL : bin_at(rec, t_lo);
+
+	if (lo != hi || !lo)
+		return !rec->bins;
+	bin_add(lo, is_write, bytes * n, n);
+	return 1;
 }
 
 void rt_values_add_n(struct rt_values *v, int64_t value, int64_t n)
@@ -408,7 +429,7 @@ size_t rt_failures(const struct rt_failure **table)
 }
 
 /* The bounds as immediates, not a table: a call reads no page of constants. */
-void rt_size_bin(int64_t *counters, int first_bin, int64_t len)
+void rt_size_bin_n(int64_t *counters, int first_bin, int64_t len, int64_t n)
 {
 	int bin = len <= 100	      ? 0
 		  : len <= 1024	      ? 1
@@ -421,7 +442,7 @@ void rt_size_bin(int64_t *counters, int first_bin, int64_t len)
 		  : len <= 1073741824 ? 8
 				      : 9;
 
-	counters[first_bin + bin]++;
+	counters[first_bin + bin] += n;
 }
 
 void rt_records_to_seconds(double seconds_per_tick)

@@ -139,6 +139,12 @@ uint64_t rt_record_id(const char *path, size_t len);
 
 /* Adds an access at time t (ticks) to rec's bins. */
 void rt_bins_add(struct rt_record *rec, double t, int is_write, int64_t bytes);
+/*
+ * Adds n accesses of bytes each, made from t_lo to t_hi, when one bin
+ * takes them all: 1 when added, 0 when they span bins (add each).
+ */
+int rt_bins_add_n(struct rt_record *rec, double t_lo, double t_hi, int is_write, int64_t bytes,
+		  int64_t n);
 
 /*
  * The files that folded into an overflow record, by (module, record id):
@@ -262,8 +268,12 @@ static inline void rt_set_last(double *stamp, double t)
 		*stamp = t;
 }
 
-/* Sorts the size histogram bin for len into counters[first_bin..first_bin+9]. */
-void rt_size_bin(int64_t *counters, int first_bin, int64_t len);
+/* Counts n accesses of len bytes in their size bin, of counters[first_bin..first_bin+9]. */
+void rt_size_bin_n(int64_t *counters, int first_bin, int64_t len, int64_t n);
+static inline void rt_size_bin(int64_t *counters, int first_bin, int64_t len)
+{
+	rt_size_bin_n(counters, first_bin, len, 1);
+}
 
 /*
  * A read or write of a dataset or variable (H5D, PNETCDF_VAR) that moved

@@ -1840,6 +1840,22 @@ void rt_trace_io_on(const char *op, enum ioa_module module, struct rt_record *re
 	io_event(op, module, rec, flags, offset, length, aux, err, t0, t1, TR_NO_MARK);
 }
 
+/* Only through rt_trace_run(): rt_trace_io_on() without its look at the thread's state. */
+void rt_trace_run_on(const char *op, struct rt_record *rec, unsigned flags, int64_t offset,
+		     int64_t length, uint32_t n, const double *t0, const double *t1, size_t step)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++, offset += length) {
+		double s = *(const double *)(const void *)((const char *)t0 + i * step);
+		double f = *(const double *)(const void *)((const char *)t1 + i * step);
+
+		if (!continue_fast(op, IOA_MOD_POSIX, rec, flags, offset, length, 0, 0, s, f))
+			io_event(op, IOA_MOD_POSIX, rec, flags, offset, length, 0, 0, s, f,
+				 TR_NO_MARK);
+	}
+}
+
 uint64_t rt_trace_mark(void)
 {
 	return rt_tracing ? tr->top_end : 0;

@@ -64,6 +64,22 @@ static inline void rt_trace_io(const char *op, enum ioa_module module, struct rt
 }
 
 /*
+ * A run of n POSIX calls op on rec (rt_posix's queue), made outside any
+ * MPI-IO or HDF5 call: the i-th at offset + i * length, its times at
+ * t0 + i * step and t1 + i * step bytes.
+ */
+void rt_trace_run_on(const char *op, struct rt_record *rec, unsigned flags, int64_t offset,
+		     int64_t length, uint32_t n, const double *t0, const double *t1, size_t step);
+
+static inline void rt_trace_run(const char *op, struct rt_record *rec, unsigned flags,
+				int64_t offset, int64_t length, uint32_t n, const double *t0,
+				const double *t1, size_t step)
+{
+	if (rt_tracing && rec)
+		rt_trace_run_on(op, rec, flags, offset, length, n, t0, t1, step);
+}
+
+/*
  * A layer's call (HDF5: module IOA_MOD_H5F or IOA_MOD_H5D), traced after
  * it returned, so after the calls it made underneath; mark is
  * rt_trace_mark() taken before it began: its gap is the compute from the

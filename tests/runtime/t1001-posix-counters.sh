@@ -8,7 +8,7 @@ ops="$IOA_BUILD_DIR/tests/workloads/posix-ops"
 work="$TEST_TMP/work"
 mkdir -p "$work"
 
-plan 56
+plan 66
 
 # --- basic: writes, a rewrite in place, strided reads, stats, a temporary file
 logs=$(ioa_logdir)
@@ -115,6 +115,42 @@ for f in r1 r2 r3; do
 	is "$(r POSIX_OPENS):$(r POSIX_READS):$(r POSIX_WRITES):$(r POSIX_BYTES_READ)" 1:0:0:0 \
 		"$f: opened once, no read or write of what took its number after"
 done
+
+# --- runs of alike calls: applied together from the queue, as if one by one
+# runs_of LOGDIR: the integer counters of DIR/runs (but which size was slowest,
+# a matter of timing), then the trace's reads, writes and seeks.
+runs_of() {
+	local log
+	log=$(ioa_only_log "$1") || return 1
+	"$IOA_CMD" parse "$log" | awk -F '\t' -v f="$work/runs" \
+		'$6 == f && $4 !~ /_F_|MAX_(READ|WRITE)_TIME_SIZE/ { print $1, $2, $4, $5 }'
+	"$IOA_CMD" trace --expand "$log" | awk '$4 ~ /^(p?read|p?write|lseek)$/ { print $4, $5, $6 }'
+}
+logs=$(ioa_logdir)
+rm -f "$work/runs" "$work/other"
+ok "the runs pattern runs unchanged" ioa_preload "$logs" "$ops" runs "$work"
+together=$(runs_of "$logs")
+log=$(ioa_only_log "$logs")
+r() { ioa_counter "$log" POSIX 0 "$work/runs" "$1"; }
+is "$(r POSIX_WRITES) $(r POSIX_BYTES_WRITTEN) $(r POSIX_MAX_BYTE_WRITTEN)" "56 24528 20799" \
+	"runs: 44 writes of 512, 8 pwrites of 100, 4 writes of 300, up to byte 20799"
+is "$(r POSIX_OVERWRITES) $(r POSIX_OVERWRITE_BYTES)" "20 10240" \
+	"runs: the 20 writes after the seek to 0 rewrite, the 4 after them do not"
+# Darshan's orders: a write after the seek, the first pwrite and the first write
+# after the pwrites (below their end) are not consecutive; those two not sequential.
+is "$(r POSIX_SEQ_WRITES) $(r POSIX_CONSEC_WRITES)" "53 52" "runs: sequential and consecutive writes"
+is "$(r POSIX_READS) $(r POSIX_BYTES_READ) $(r POSIX_MAX_BYTE_READ)" "36 2560 1535" \
+	"runs: 32 reads of 64, 4 of 128, up to byte 1535"
+is "$(r POSIX_SEQ_READS) $(r POSIX_CONSEC_READS)" "34 34" \
+	"runs: every read but the first pread and the first read after the seek follows the last"
+is "$(r POSIX_MEM_NOT_ALIGNED) $(r POSIX_SIZE_WRITE_100_1K) $(r POSIX_SIZE_READ_100_1K)" "4 48 4" \
+	"runs: the 4 writes from an unaligned buffer; sizes in their bins"
+logs=$(ioa_logdir)
+rm -f "$work/runs" "$work/other"
+ok "the runs pattern runs unchanged, each call applied alone" ioa_preload "$logs" "$ops" runs "$work" 1
+apart=$(runs_of "$logs")
+is "$together" "$apart" "runs: the counters and the trace are those of each call applied alone"
+like "$together" "write 10240 512" "runs: (the trace was compared)"
 
 # --- errno and results untouched
 logs=$(ioa_logdir)

@@ -49,6 +49,14 @@
  *	                         taken again (a pipe, a pipe, /proc/self/stat) and
  *	                         100 bytes written to and read from it: DIR/r1, r2
  *	                         and r3 are read and written nothing
+ *	posix-ops runs DIR [1]   runs of alike calls on DIR/runs, as the runtime's
+ *	                         queue applies them together: 20 writes of 512
+ *	                         bytes, a seek to 0 and 24 more (20 rewrite, 4
+ *	                         extend), 8 pwrites of 100 at 20000 on, 4 writes
+ *	                         of 300 from an unaligned buffer at the position,
+ *	                         16 preads of 64 from 0 on, a seek to 0, 16 reads
+ *	                         of 64 and 4 of 128; with 1, an fstat of DIR/other
+ *	                         after each call, so that each is applied alone
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -569,6 +577,51 @@ static void reuse(void)
 	CHECK(close(fd) == 0);
 }
 
+static void runs(int apart)
+{
+	struct stat st;
+	char buf[512];
+	int fd, other, i;
+
+#define APART() CHECK(!apart || fstat(other, &st) == 0)
+	CHECK((other = open(in_dir("other"), O_CREAT | O_RDWR, 0644)) >= 0);
+	CHECK((fd = open(in_dir("runs"), O_CREAT | O_RDWR | O_TRUNC, 0644)) >= 0);
+	for (i = 0; i < 20; i++) {
+		CHECK(write(fd, block, 512) == 512);
+		APART();
+	}
+	CHECK(lseek(fd, 0, SEEK_SET) == 0);
+	APART();
+	for (i = 0; i < 24; i++) {
+		CHECK(write(fd, block, 512) == 512);
+		APART();
+	}
+	for (i = 0; i < 8; i++) {
+		CHECK(pwrite(fd, block, 100, 20000 + 100 * i) == 100);
+		APART();
+	}
+	for (i = 0; i < 4; i++) {
+		CHECK(write(fd, block + 1, 300) == 300);
+		APART();
+	}
+	for (i = 0; i < 16; i++) {
+		CHECK(pread(fd, buf, 64, 64 * i) == 64);
+		APART();
+	}
+	CHECK(lseek(fd, 0, SEEK_SET) == 0);
+	APART();
+	for (i = 0; i < 16; i++) {
+		CHECK(read(fd, buf, 64) == 64);
+		APART();
+	}
+	for (i = 0; i < 4; i++) {
+		CHECK(read(fd, buf, 128) == 128);
+		APART();
+	}
+#undef APART
+	CHECK(close(fd) == 0 && close(other) == 0);
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 2 ? argv[1] : "";
@@ -602,10 +655,12 @@ int main(int argc, char **argv)
 		append();
 	else if (!strcmp(mode, "reuse"))
 		reuse();
+	else if (!strcmp(mode, "runs"))
+		runs(n == 1);
 	else {
 		fprintf(stderr,
 			"usage: posix-ops basic|failures|vectors|stdio|threads|fork|many|errno|"
-			"append|reuse DIR [N]\n");
+			"append|reuse|runs DIR [N]\n");
 		return 2;
 	}
 	return 0;
