@@ -9,7 +9,7 @@
 # Built, run and validated under the runtime, it gives every counter of
 # every layer of the job, makes as many ftell and fflush calls as NWChem
 # (no counter holds them: the kernel's own trace says so), and takes its
-# time within 20% (2 ranks on 2 cores: run alone).  Before (exact kernels):
+# time within 20% (2 ranks on 2 cores: run alone; the median of three rounds).  Before (exact kernels):
 # it aborted in a Barrier that met a Bcast, wrote its runtime database at
 # the end where NWChem rewrote it in place, and wrote its 16 MB from
 # untouched memory (3 times NWChem's time; its buffer is now made before
@@ -61,7 +61,20 @@ calls() {
 klog=$(find "$TEST_TMP/k/run/logs" -type f -name '*.ioa' | head -n 1)
 want=$(calls "$log")
 is "$(calls "${klog:-/nonexistent}")" "$want" "its ftell and fflush calls are NWChem's ($want)"
-err=$(printf '%s\n' "$out" | sed -n 's/^replay time: .* error \([-+][0-9.]*\)%$/\1/p')
-ok "the kernel takes NWChem's time within 20% (error ${err:-none}%)" \
+# Time: the median error of three rounds, each NWChem run anew under the runtime, its
+# kernel generated and validated (one round moved past -20% once on a quiet machine).
+error_of() { sed -n 's/^replay time: .* error \([-+][0-9.]*\)%$/\1/p' "$1"; }
+errs=$(error_of "$TEST_TMP/last.out")
+for round in 2 3; do
+	logs=$(ioa_logdir)
+	rm -rf "$dir/scratch"/* "$dir/perm"/*
+	run_nwchem &&
+		"$kernel" gen "$(ioa_only_log "$logs")" -o "$TEST_TMP/k$round" >/dev/null &&
+		run_timeout 600 "$kernel" validate "$TEST_TMP/k$round" "$(ioa_only_log "$logs")" \
+			--runtime "$runtime" >"$TEST_TMP/round$round.out" 2>&1
+	errs="$errs $(error_of "$TEST_TMP/round$round.out")"
+done
+err=$(printf '%s\n' $errs | sort -g | awk '{ e[NR] = $1 } END { if (NR == 3) print e[2] }')
+ok "the kernel takes NWChem's time within 20% (median error ${err:-none}% of: $errs)" \
 	awk -v e="${err:-999}" 'BEGIN { exit !(e > -20 && e < 20) }'
 done_testing
