@@ -1844,16 +1844,47 @@ void rt_trace_io_on(const char *op, enum ioa_module module, struct rt_record *re
 void rt_trace_run_on(const char *op, struct rt_record *rec, unsigned flags, int64_t offset,
 		     int64_t length, uint32_t n, const double *t0, const double *t1, size_t step)
 {
-	uint32_t i;
+	uint32_t i = 0;
 
-	for (i = 0; i < n; i++, offset += length) {
-		double s = *(const double *)(const void *)((const char *)t0 + i * step);
-		double f = *(const double *)(const void *)((const char *)t1 + i * step);
+#define RUN_TIME(t) (*(const double *)(const void *)((const char *)(t) + i * step))
+	while (i < n) {
+		double s = RUN_TIME(t0), f = RUN_TIME(t1);
 
-		if (!continue_fast(op, IOA_MOD_POSIX, rec, flags, offset, length, 0, 0, s, f))
+		if (!continue_fast(op, IOA_MOD_POSIX, rec, flags, offset, length, 0, 0, s, f)) {
 			io_event(op, IOA_MOD_POSIX, rec, flags, offset, length, 0, 0, s, f,
 				 TR_NO_MARK);
+			i++, offset += length;
+			continue;
+		}
+		i++, offset += length;
+		/*
+		 * A one-call loop took it.  If the loop steps by the run's length
+		 * and keeps its other numbers, the run's next calls are its next
+		 * iterations (what continue_fast() would find, without its look at
+		 * each), until the grammar's periodic look or a pool that grew
+		 * needs the general path.
+		 */
+		if (tr->fast_nbody != 1 || tr->fast_stride[0][0] != length ||
+		    tr->fast_stride[0][1] || tr->fast_stride[0][2] ||
+		    tr->fast_stride[0][IOA_TRACE_SLOT])
+			continue;
+		while (i < n && tr->fast_loop && !tr->stopped &&
+		       tr->events_total + 1 < tr->check_at && tr->used <= tr->low_water) {
+			uint64_t a = ticks_of(RUN_TIME(t0)), b = ticks_of(RUN_TIME(t1)), gap,
+				 arrival;
+
+			tr->events_total++;
+			if (fast_room()) {
+				gap = clock_step(a, b, flags, TR_NO_MARK, &arrival);
+				fast_push(0, b > a ? b - a : 0, gap);
+				fast_iterated();
+				count_times(IOA_MOD_POSIX, !(flags & IOA_TR_SUB), gap,
+					    b > a ? b - a : 0);
+			}
+			i++, offset += length;
+		}
 	}
+#undef RUN_TIME
 }
 
 uint64_t rt_trace_mark(void)
