@@ -227,7 +227,7 @@ int rt_bins_add_n(struct rt_record *rec, double t_lo, double t_hi, int is_write,
 		  int64_t n)
 {
 	/* The later first: widening for it can only bring the earlier one closer. */
-	struct rt_bin *hi = bin_at(rec, t_hi), *lo = t_lo < 0 ? NULL : bin_at(rec, t_lo);
+	struct rt_bin *hi = bin_at(rec, t_hi), *lo = bin_at(rec, t_lo);
 
 	if (lo != hi || !lo)
 		return !rec->bins;

@@ -1784,6 +1784,23 @@ io_event(const char *op, enum ioa_module module, struct rt_record *rec, unsigned
 	append(op, rec->trace_slot - 1, module, flags, err, offset, length, aux, t0, t1, mark);
 }
 
+/* The top one-call loop's next iteration: a call continue_fast() took. */
+static inline __attribute__((always_inline)) void fast_take(unsigned module, unsigned flags,
+							    double t0, double t1)
+{
+	uint64_t s, f, gap, arrival;
+
+	tr->events_total++;
+	if (!fast_room())
+		return;
+	s = ticks_of(t0);
+	f = ticks_of(t1);
+	gap = clock_step(s, f, flags, TR_NO_MARK, &arrival);
+	fast_push(0, f > s ? f - s : 0, gap);
+	fast_iterated();
+	count_times(module, !(flags & IOA_TR_SUB), gap, f > s ? f - s : 0);
+}
+
 /*
  * A call that continues the top loop when its body is one call: what
  * append(), feed() and continue_top() would do with it, without building
@@ -1798,7 +1815,7 @@ continue_fast(const char *op, unsigned module, const struct rt_record *rec, unsi
 {
 	const int64_t *next = tr->fast_next[0];
 	const struct tr_sig_cache *c;
-	uint64_t key, s, f, gap, arrival;
+	uint64_t key;
 
 	/* Most calls that are not for it leave at the first test. */
 	if (!tr->fast_loop)
@@ -1813,15 +1830,7 @@ continue_fast(const char *op, unsigned module, const struct rt_record *rec, unsi
 	c = sig_slot(op, module, flags, err, &key);
 	if (c->op != op || c->key != key || c->sig != tr->fast_sig[0])
 		return 0;
-	tr->events_total++;
-	if (!fast_room())
-		return 1;
-	s = ticks_of(t0);
-	f = ticks_of(t1);
-	gap = clock_step(s, f, flags, TR_NO_MARK, &arrival);
-	fast_push(0, f > s ? f - s : 0, gap);
-	fast_iterated();
-	count_times(module, !(flags & IOA_TR_SUB), gap, f > s ? f - s : 0);
+	fast_take(module, flags, t0, t1);
 	return 1;
 }
 
@@ -1870,17 +1879,7 @@ void rt_trace_run_on(const char *op, struct rt_record *rec, unsigned flags, int6
 			continue;
 		while (i < n && tr->fast_loop && !tr->stopped &&
 		       tr->events_total + 1 < tr->check_at && tr->used <= tr->low_water) {
-			uint64_t a = ticks_of(RUN_TIME(t0)), b = ticks_of(RUN_TIME(t1)), gap,
-				 arrival;
-
-			tr->events_total++;
-			if (fast_room()) {
-				gap = clock_step(a, b, flags, TR_NO_MARK, &arrival);
-				fast_push(0, b > a ? b - a : 0, gap);
-				fast_iterated();
-				count_times(IOA_MOD_POSIX, !(flags & IOA_TR_SUB), gap,
-					    b > a ? b - a : 0);
-			}
+			fast_take(IOA_MOD_POSIX, flags, RUN_TIME(t0), RUN_TIME(t1));
 			i++, offset += length;
 		}
 	}
