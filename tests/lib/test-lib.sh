@@ -172,6 +172,18 @@ else
 	at_exit "rm -rf '$TEST_TMP'"
 fi
 
+# Open MPI 4 makes its session directory, ompi.HOST.UID, under /tmp with a
+# mkdir that fails when another test's mpiexec makes it at the same moment
+# (open-mpi/ompi#8510).  Each test gets its own base, named so that the
+# runtime's default exclusion of /tmp/ompi.* and $TMPDIR/ompi.* still keeps
+# Open MPI's own files out of the logs.
+OMPI_MCA_orte_tmpdir_base=$(mktemp -d "${TMPDIR:-/tmp}/ompi.ioatlas-test.XXXXXX") || {
+	echo "Bail out! cannot create Open MPI's session base under ${TMPDIR:-/tmp}"
+	exit 255
+}
+export OMPI_MCA_orte_tmpdir_base
+at_exit "rm -rf '$OMPI_MCA_orte_tmpdir_base'"
+
 # require_cmd NAME...: skips the whole test when a command is missing.
 require_cmd() {
 	local name
