@@ -197,36 +197,118 @@ static int read_names(struct gen *g, const char *path)
 	return rc;
 }
 
-/* The file names: anonymous (f<number>), or the job's basenames when asked. */
-static void emit_names(struct gen *g)
+/* The name file i had in the job, as the kernel may use it; NULL when it stays anonymous. */
+static const char *job_name(const struct gen *g, size_t i)
 {
-	size_t i, j;
+	const char *name = NULL;
+	size_t j;
 
-	kgen_put(g, "#define NFILES %zu\n" KGEN_NAMES_HEAD, g->files.n ? g->files.n : 1);
-	for (i = 0; i < g->files.n; i++) {
-		const char *name = NULL;
+	for (j = 0; j < g->nnames && !name; j++)
+		if (g->name_id[j] == g->files.id[i] &&
+		    (g->o->keep_names || !strcmp(g->name[j], "<STDOUT>") ||
+		     !strcmp(g->name[j], "<STDERR>") || !strcmp(g->name[j], "<STDIN>")))
+			name = g->name[j];
+	if (name && strrchr(name, '/'))
+		name = strrchr(name, '/') + 1;
+	/* A basename that names no file of the data folder stays anonymous. */
+	if (name && (!*name || !strcmp(name, ".") || !strcmp(name, "..")))
+		name = NULL;
+	return name;
+}
 
-		for (j = 0; j < g->nnames && !name; j++)
-			if (g->name_id[j] == g->files.id[i] &&
-			    (g->o->keep_names || !strcmp(g->name[j], "<STDOUT>") ||
-			     !strcmp(g->name[j], "<STDERR>") || !strcmp(g->name[j], "<STDIN>")))
-				name = g->name[j];
-		if (name && strrchr(name, '/'))
-			name = strrchr(name, '/') + 1;
-		/* A basename that names no file of the data folder stays anonymous. */
-		if (name && (!*name || !strcmp(name, ".") || !strcmp(name, "..")))
-			name = NULL;
-		if (name) {
-			struct ioa_buf b = IOA_BUF_INIT(1 << 16);
+/* A file's name and number, sorted by name (then number). */
+struct named {
+	const char *name;
+	size_t i;
+};
 
-			if (kgen_literal(&b, (const unsigned char *)name, strlen(name)))
-				g->failed = 1;
-			kgen_put(g, "\t%s,\n", ioa_buf_str(&b));
-			ioa_buf_release(&b);
-		} else {
-			kgen_put(g, "\t\"f%zu\",\n", i);
+static int by_name(const void *a, const void *b)
+{
+	const struct named *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : (x->i > y->i) - (x->i < y->i);
+}
+
+/*
+ * The kernel's names of its files, one each: f<number>, or the job's
+ * basename when asked.  Files of one basename in different folders of the
+ * job would be one file in the kernel's data folder: the first (in the
+ * kernel's order) keeps the name, each other one gets "f<number>_" before
+ * it, again until no two are alike (a job may have named a file so).
+ * NULL when out of memory.
+ */
+static char **kernel_names(const struct gen *g)
+{
+	size_t n = g->files.n, i, k, first;
+	char **names = calloc(n ? n : 1, sizeof(*names));
+	struct named *order = malloc((n ? n : 1) * sizeof(*order));
+	int renamed = 1;
+
+	if (!names || !order)
+		goto fail;
+	for (i = 0; i < n; i++) {
+		const char *name = job_name(g, i);
+		char anon[32];
+
+		snprintf(anon, sizeof(anon), "f%zu", i);
+		if (!(names[i] = strdup(name ? name : anon)))
+			goto fail;
+	}
+	while (renamed) {
+		renamed = 0;
+		for (i = 0; i < n; i++)
+			order[i] = (struct named){names[i], i};
+		qsort(order, n, sizeof(*order), by_name);
+		/* Each run of one name: its first keeps it (and is compared with the rest). */
+		for (first = 0, k = 1; k < n; k++) {
+			char *more;
+
+			if (strcmp(order[first].name, order[k].name)) {
+				first = k;
+				continue;
+			}
+			i = order[k].i;
+			more = malloc(strlen(names[i]) + 32);
+			if (!more)
+				goto fail;
+			sprintf(more, "f%zu_%s", i, names[i]);
+			free(names[i]);
+			names[i] = more;
+			renamed = 1;
 		}
 	}
+	free(order);
+	return names;
+fail:
+	for (i = 0; names && i < n; i++)
+		free(names[i]);
+	free(names);
+	free(order);
+	return NULL;
+}
+
+/* The table of the kernel's file names. */
+static void emit_names(struct gen *g)
+{
+	char **names = kernel_names(g);
+	size_t i;
+
+	if (!names) {
+		g->failed = 1;
+		return;
+	}
+	kgen_put(g, "#define NFILES %zu\n" KGEN_NAMES_HEAD, g->files.n ? g->files.n : 1);
+	for (i = 0; i < g->files.n; i++) {
+		struct ioa_buf b = IOA_BUF_INIT(1 << 16);
+
+		if (kgen_literal(&b, (const unsigned char *)names[i], strlen(names[i])))
+			g->failed = 1;
+		kgen_put(g, "\t%s,\n", ioa_buf_str(&b));
+		ioa_buf_release(&b);
+		free(names[i]);
+	}
+	free(names);
 	kgen_put(g, "\t\"unused\"};\n");
 }
 

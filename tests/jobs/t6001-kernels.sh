@@ -280,6 +280,22 @@ fails "--max-size not a size" "$kernel" gen "$log" --max-size lots -o "$TEST_TMP
 
 ok "--keep-names" "$kernel" gen "$log" -o "$TEST_TMP/k-named" --keep-names
 like "$(cat "$TEST_TMP/k-named/kernel.c")" '"fpp\.0",' "keeps the files' own names"
+# Files of one basename in different folders stay apart: GNU tar extracts
+# a/data.bin and b/data.bin, and the kernel names the second f<number>_data.bin.
+tar_dir="$TEST_TMP/tar"
+mkdir -p "$tar_dir/src/a" "$tar_dir/src/b" "$tar_dir/out" "$TEST_TMP/logs-tar"
+head -c 3000 /dev/urandom >"$tar_dir/src/a/data.bin"
+head -c 70000 /dev/urandom >"$tar_dir/src/b/data.bin"
+tar -cf "$tar_dir/in.tar" -C "$tar_dir/src" a b
+ok "tar: the job runs" env IOATLAS_NONMPI=1 IOATLAS_LOGDIR="$TEST_TMP/logs-tar" \
+	LD_PRELOAD="$runtime" tar -xf "$tar_dir/in.tar" -C "$tar_dir/out"
+log=$(ioa_only_log "$TEST_TMP/logs-tar") || log=/nonexistent
+ok "tar: a kernel with the job's names" "$kernel" gen "$log" --keep-names -o "$TEST_TMP/k-tar"
+like "$(tr -d '\n' <"$TEST_TMP/k-tar/kernel.c")" '"data\.bin",[[:space:]]*"f[0-9]+_data\.bin",' \
+	"tar: the second data.bin named apart"
+ok "tar: validated" run_timeout 300 "$kernel" validate "$TEST_TMP/k-tar" "$log" --runtime "$runtime"
+like "$(cat "$TEST_TMP/last.out")" "counters compared: identical" \
+	"tar: each data.bin written as the job wrote it"
 
 untraced=$(mkdir -p "$TEST_TMP/logs-u" "$TEST_TMP/data-u" &&
 	ioa_mpi_preload "$TEST_TMP/logs-u" 4 120 -genv IOATLAS_TRACE 0 "$gt" fpp "$TEST_TMP/data-u" \
