@@ -1823,6 +1823,8 @@ static uint32_t fast_take_run(unsigned flags, uint32_t m, const double *t0, cons
 		return 0;
 	/* Times waiting for the loop's call go first: the order of the gaps is kept. */
 	fast_apply();
+	if (tr->stopped)
+		return 0;
 	for (i = 0; i < m && !lost && tr->used <= tr->low_water; i++) {
 		uint64_t s = ticks_of(*(const double *)(const void *)((const char *)t0 + i * step));
 		uint64_t f = ticks_of(*(const double *)(const void *)((const char *)t1 + i * step));
