@@ -197,17 +197,26 @@ static int read_names(struct gen *g, const char *path)
 	return rc;
 }
 
-/* The name file i had in the job, as the kernel may use it; NULL when it stays anonymous. */
-static const char *job_name(const struct gen *g, size_t i)
+/* Whether a name is a standard stream's (the name the runtime gives it). */
+static int stream_name(const char *name)
+{
+	return !strcmp(name, "<STDOUT>") || !strcmp(name, "<STDERR>") || !strcmp(name, "<STDIN>");
+}
+
+/*
+ * The name file i had in the job, as the kernel may use it; NULL when it
+ * stays anonymous.  *stream: the file is a standard stream.
+ */
+static const char *job_name(const struct gen *g, size_t i, int *stream)
 {
 	const char *name = NULL;
 	size_t j;
 
 	for (j = 0; j < g->nnames && !name; j++)
 		if (g->name_id[j] == g->files.id[i] &&
-		    (g->o->keep_names || !strcmp(g->name[j], "<STDOUT>") ||
-		     !strcmp(g->name[j], "<STDERR>") || !strcmp(g->name[j], "<STDIN>")))
+		    (g->o->keep_names || stream_name(g->name[j])))
 			name = g->name[j];
+	*stream = name && stream_name(name);
 	if (name && strrchr(name, '/'))
 		name = strrchr(name, '/') + 1;
 	/* A basename that names no file of the data folder stays anonymous. */
@@ -216,10 +225,11 @@ static const char *job_name(const struct gen *g, size_t i)
 	return name;
 }
 
-/* A file's name and number, sorted by name (then number). */
+/* A file's name and number, sorted by name, then a standard stream first, then by number. */
 struct named {
 	const char *name;
 	size_t i;
+	int stream;
 };
 
 static int by_name(const void *a, const void *b)
@@ -227,6 +237,8 @@ static int by_name(const void *a, const void *b)
 	const struct named *x = a, *y = b;
 	int c = strcmp(x->name, y->name);
 
+	if (!c)
+		c = y->stream - x->stream;
 	return c ? c : (x->i > y->i) - (x->i < y->i);
 }
 
@@ -235,20 +247,22 @@ static int by_name(const void *a, const void *b)
  * basename when asked.  Files of one basename in different folders of the
  * job would be one file in the kernel's data folder: the first (in the
  * kernel's order) keeps the name, each other one gets "f<number>_" before
- * it, again until no two are alike (a job may have named a file so).
- * NULL when out of memory.
+ * it, again until no two are alike (a job may have named a file so).  A
+ * standard stream keeps its name before any file named like it.  NULL
+ * when out of memory.
  */
 static char **kernel_names(const struct gen *g)
 {
 	size_t n = g->files.n, i, k, first;
 	char **names = calloc(n ? n : 1, sizeof(*names));
 	struct named *order = malloc((n ? n : 1) * sizeof(*order));
+	int *stream = calloc(n ? n : 1, sizeof(*stream));
 	int renamed = 1;
 
-	if (!names || !order)
+	if (!names || !order || !stream)
 		goto fail;
 	for (i = 0; i < n; i++) {
-		const char *name = job_name(g, i);
+		const char *name = job_name(g, i, &stream[i]);
 		char anon[32];
 
 		snprintf(anon, sizeof(anon), "f%zu", i);
@@ -258,7 +272,7 @@ static char **kernel_names(const struct gen *g)
 	while (renamed) {
 		renamed = 0;
 		for (i = 0; i < n; i++)
-			order[i] = (struct named){names[i], i};
+			order[i] = (struct named){names[i], i, stream[i]};
 		qsort(order, n, sizeof(*order), by_name);
 		/* Each run of one name: its first keeps it (and is compared with the rest). */
 		for (first = 0, k = 1; k < n; k++) {
@@ -279,12 +293,14 @@ static char **kernel_names(const struct gen *g)
 		}
 	}
 	free(order);
+	free(stream);
 	return names;
 fail:
 	for (i = 0; names && i < n; i++)
 		free(names[i]);
 	free(names);
 	free(order);
+	free(stream);
 	return NULL;
 }
 

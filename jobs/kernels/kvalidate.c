@@ -112,11 +112,11 @@ struct side {
 	int *name_file;
 	size_t nnames;
 	/*
-	 * The job's side: file i's base name in the job's log (nids of them, NULL
+	 * The job's side: file i's name in the job's log (nids of them, NULL
 	 * where it names none); the kernel's: the job's side's, to find the files
 	 * the MPI library names after a file of the job ("abi.dat.locktest.0").
 	 */
-	char **base;
+	char **path;
 	double seconds;
 	uint64_t start_ns, end_ns;
 };
@@ -145,12 +145,13 @@ static int file_of(const struct side *s, uint64_t id)
  * A file of the kernel's log named after a file of the table and a suffix
  * ("f2.locktest.0": Open MPI's MPI-IO tests locking on "FILE.locktest.RANK"
  * within MPI_File_open), as the job's file named the same way after the
- * job's: its number, or ntable.
+ * job's (its whole name: files of one basename in different folders have
+ * such files of one basename too): its number, or ntable.
  */
 static size_t derived_file(const struct side *s, const char *tail)
 {
-	size_t k, best = s->ntable, best_len = 0, m;
-	char want[512];
+	size_t k, best = s->ntable, best_len = 0, m, len;
+	char *want;
 
 	for (k = 0; k < s->ntable; k++) {
 		size_t n = strlen(s->table[k]);
@@ -160,15 +161,17 @@ static size_t derived_file(const struct side *s, const char *tail)
 			best_len = n;
 		}
 	}
-	if (best == s->ntable || best >= s->nids || !s->base || !s->base[best])
+	if (best == s->ntable || best >= s->nids || !s->path || !s->path[best])
 		return s->ntable;
-	if ((size_t)snprintf(want, sizeof(want), "%s%s", s->base[best], tail + best_len) >=
-	    sizeof(want))
+	len = strlen(s->path[best]) + strlen(tail + best_len) + 1;
+	if (!(want = malloc(len)))
 		return s->ntable;
+	snprintf(want, len, "%s%s", s->path[best], tail + best_len);
 	for (m = 0; m < s->nids && m < s->ntable; m++)
-		if (s->base[m] && !strcmp(s->base[m], want))
-			return m;
-	return s->ntable;
+		if (s->path[m] && !strcmp(s->path[m], want))
+			break;
+	free(want);
+	return m < s->nids && m < s->ntable ? m : s->ntable;
 }
 
 static int on_name(uint64_t id, const unsigned char *name, uint32_t len, void *arg)
@@ -187,10 +190,11 @@ static int on_name(uint64_t id, const unsigned char *name, uint32_t len, void *a
 		return 0;
 	memcpy(tail, base, (size_t)(name + len - base));
 	tail[name + len - base] = '\0';
-	/* The job's side: each of its files' base name. */
+	/* The job's side: each of its files' name. */
 	if (!s->kernel) {
 		for (num = 0; num < s->nids; num++)
-			if (s->ids[num] == id && !s->base[num] && !(s->base[num] = strdup(tail)))
+			if (s->ids[num] == id && !s->path[num] &&
+			    !(s->path[num] = strndup((const char *)name, len)))
 				return -ENOMEM;
 		return 0;
 	}
@@ -775,8 +779,8 @@ int kvalidate(const char *dir, const char *log, const struct kvalidate_options *
 			sum.calls_exact, sum.calls_total);
 	job.ids = kern.ids = sum.file_ids;
 	job.nids = kern.nids = sum.files;
-	job.base = kern.base = calloc(sum.files + 1, sizeof(*job.base));
-	rc = job.base ? read_table(dir, &kern, err) : -ENOMEM;
+	job.path = kern.path = calloc(sum.files + 1, sizeof(*job.path));
+	rc = job.path ? read_table(dir, &kern, err) : -ENOMEM;
 	rc = rc ? rc : read_side(log, &job, err);
 	mpi_tools(o, &t);
 	snprintf(make_arg, sizeof(make_arg), "MPICC=%s", t.mpicc);
@@ -870,9 +874,9 @@ int kvalidate(const char *dir, const char *log, const struct kvalidate_options *
 	free(kern.r);
 	free(kern.name_id);
 	free(kern.name_file);
-	for (size_t i = 0; job.base && i < job.nids; i++)
-		free(job.base[i]);
-	free(job.base);
+	for (size_t i = 0; job.path && i < job.nids; i++)
+		free(job.path[i]);
+	free(job.path);
 	for (size_t i = 0; i < kern.ntable; i++)
 		free(kern.table[i]);
 	free(kern.table);

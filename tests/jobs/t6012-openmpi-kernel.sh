@@ -5,7 +5,9 @@
 # each, a close) under the runtime.  Open MPI's MPI-IO tests locking inside
 # MPI_File_open on files it names after the job's (FILE.locktest.RANK): the
 # kernel's MPI_File_open makes them after its own names, and validation
-# pairs them with the job's.  Every counter of every layer is the job's.
+# pairs them with the job's, also for two files of one basename in different
+# folders (the job run on a/abi.dat and b/abi.dat), under anonymous names
+# and the job's own.  Every counter of every layer is the job's.
 # The what-if replay runs on Open MPI too.
 #
 # Then the same job through mpi4py (Debian's python3-mpi4py, built with Open
@@ -46,6 +48,24 @@ like "$out" "building .* with [^ ]*mpicc\\.openmpi" "the kernel is built for Ope
 like "$out" "counters compared: identical" "every counter the job's"
 unlike "$out" "no record in the kernel's log" "the lock-test files paired with the job's"
 like "$out" "MPI-IO +4 +4 +16384 +16384" "MPI-IO: the job's 4 calls and 16 KiB, the kernel's the same"
+# Two files of one basename in different folders (a/abi.dat, b/abi.dat):
+# Open MPI's lock-test files of each are paired with the job's by their
+# whole names, anonymous or under the job's names (--keep-names).
+logs=$(ioa_logdir)
+mkdir -p "$TEST_TMP/data/a" "$TEST_TMP/data/b"
+ok "a job of a/abi.dat and b/abi.dat runs on Open MPI under the runtime" \
+	ioa_ompi_preload "$logs" 2 120 "$TEST_TMP/abi" "$TEST_TMP/data/a/abi.dat" "$TEST_TMP/data/b/abi.dat"
+twolog=$(ioa_only_log "$logs")
+for names in anonymous --keep-names; do
+	ok "two abi.dat, $names: a kernel" "$kernel" gen "$twolog" -o "$TEST_TMP/k2$names" \
+		${names#anonymous}
+	ok "two abi.dat, $names: validated" run_timeout 300 "$kernel" validate "$TEST_TMP/k2$names" \
+		"$twolog" --runtime "$runtime" --mpiexec mpiexec.openmpi
+	like "$(cat "$TEST_TMP/last.out")" "counters compared: identical" \
+		"two abi.dat, $names: every counter the job's"
+	unlike "$(cat "$TEST_TMP/last.out")" "no record in the kernel's log" \
+		"two abi.dat, $names: each lock-test file paired with its own"
+done
 ok "what-if on Open MPI" run_timeout 300 "$kernel" what-if "$TEST_TMP/k" --mpiexec mpiexec.openmpi \
 	--hint cb_nodes=1 --runs 1 --mode fast
 like "$(cat "$TEST_TMP/last.out")" "--hint cb_nodes=1 +[0-9.]+" "times the kernel with the hint"
