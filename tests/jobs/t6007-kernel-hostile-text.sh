@@ -9,7 +9,8 @@
 # holds no byte of the hostile text outside string literals, replays the
 # names byte for byte (compared with the program's own listing of what it
 # made, and with the crafted name table), and runs nothing else: no PWNED
-# file appears anywhere.
+# file appears anywhere.  A file named like a standard stream leaves the
+# stream its name.
 . "$IOA_SOURCE_DIR/tests/lib/test-lib.sh"
 . "$IOA_SOURCE_DIR/tests/lib/runtime-lib.sh"
 require_mpi
@@ -88,6 +89,24 @@ sys.exit(0 if len(made) == 10 and made <= set(os.listdir(sys.argv[2].encode())) 
 
 kernel_checks cp "$cplog" 1
 ok "cp: the copy's name replayed byte for byte" test -f "$TEST_TMP/data-cp/$copy"
+
+# A file named as the runtime names a standard stream ("<STDOUT>"), made
+# before the program writes to its standard output: in the kernel the
+# stream keeps the name, the file is named apart, and each gets its writes.
+mkdir -p "$TEST_TMP/logs-std" "$TEST_TMP/std"
+ok "python3 writes a file named <STDOUT>, then to its standard output" \
+	ioa_preload "$TEST_TMP/logs-std" "$py" -c 'import os, sys
+fd = os.open(os.path.join(sys.argv[1], "<STDOUT>"), os.O_CREAT | os.O_WRONLY, 0o644)
+os.write(fd, b"x" * 300)
+os.close(fd)
+os.write(1, b"to the stream\n")' "$TEST_TMP/std" >"$TEST_TMP/std.out"
+stdlog=$(ioa_only_log "$TEST_TMP/logs-std")
+ok "std: a kernel with the job's names" "$kernel" gen "$stdlog" --keep-names -o "$TEST_TMP/k-std"
+like "$(tr -d '\n\t' <"$TEST_TMP/k-std/kernel.c")" '"f[0-9]+_<STDOUT>",' "std: the file named apart"
+ok "std: validated" run_timeout 300 "$kernel" validate "$TEST_TMP/k-std" "$stdlog" \
+	--runtime "$(ioa_preload_list "$IOA_RUNTIME_SO")"
+like "$(cat "$TEST_TMP/last.out")" "counters compared: identical" \
+	"std: the file's writes on the file, the stream's on the stream"
 
 # --- crafted logs: every string field hostile
 mkdir -p "$TEST_TMP/logs-mpi" "$TEST_TMP/work"
