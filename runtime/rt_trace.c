@@ -1801,6 +1801,12 @@ static inline __attribute__((always_inline)) void fast_take(unsigned module, uns
 	count_times(module, !(flags & IOA_TR_SUB), gap, f > s ? f - s : 0);
 }
 
+/* Call i's time in a run's times, step bytes apart (rt_trace_run_on()). */
+static inline const double *run_at(const double *t, uint32_t i, size_t step)
+{
+	return (const double *)(const void *)((const char *)t + (size_t)i * step);
+}
+
 /*
  * Up to m calls of a run, the next iterations of the top one-call loop
  * (rt_trace_run_on()): what fast_take() would do with each, the clocks
@@ -1826,8 +1832,7 @@ static uint32_t fast_take_run(unsigned flags, uint32_t m, const double *t0, cons
 	if (tr->stopped)
 		return 0;
 	for (i = 0; i < m && !lost && tr->used <= tr->low_water; i++) {
-		uint64_t s = ticks_of(*(const double *)(const void *)((const char *)t0 + i * step));
-		uint64_t f = ticks_of(*(const double *)(const void *)((const char *)t1 + i * step));
+		uint64_t s = ticks_of(*run_at(t0, i, step)), f = ticks_of(*run_at(t1, i, step));
 		uint64_t gap = s > top ? s - top : 0, dur = f > s ? f - s : 0;
 
 		prev = s;
@@ -1912,16 +1917,13 @@ void rt_trace_run_on(const char *op, struct rt_record *rec, unsigned flags, int6
 {
 	uint32_t i = 0;
 
-#define RUN_TIME(t) (*(const double *)(const void *)((const char *)(t) + i * step))
 	while (i < n) {
-		double s = RUN_TIME(t0), f = RUN_TIME(t1);
+		double s = *run_at(t0, i, step), f = *run_at(t1, i, step);
+		int fast = continue_fast(op, IOA_MOD_POSIX, rec, flags, offset, length, 0, 0, s, f);
 
-		if (!continue_fast(op, IOA_MOD_POSIX, rec, flags, offset, length, 0, 0, s, f)) {
+		if (!fast)
 			io_event(op, IOA_MOD_POSIX, rec, flags, offset, length, 0, 0, s, f,
 				 TR_NO_MARK);
-			i++, offset += length;
-			continue;
-		}
 		i++, offset += length;
 		/*
 		 * A one-call loop took it.  If the loop steps by the run's length
@@ -1930,19 +1932,18 @@ void rt_trace_run_on(const char *op, struct rt_record *rec, unsigned flags, int6
 		 * each), until the grammar's periodic look or a pool that grew
 		 * needs the general path.
 		 */
-		if (tr->fast_nbody != 1 || tr->fast_stride[0][0] != length ||
+		if (!fast || tr->fast_nbody != 1 || tr->fast_stride[0][0] != length ||
 		    tr->fast_stride[0][1] || tr->fast_stride[0][2] ||
 		    tr->fast_stride[0][IOA_TRACE_SLOT])
 			continue;
 		if (i < n && tr->fast_loop && !tr->stopped && tr->events_total + 1 < tr->check_at) {
 			uint64_t room = tr->check_at - 1 - tr->events_total;
 			uint32_t m = fast_take_run(flags, n - i < room ? n - i : (uint32_t)room,
-						   &RUN_TIME(t0), &RUN_TIME(t1), step);
+						   run_at(t0, i, step), run_at(t1, i, step), step);
 
 			i += m, offset += (int64_t)m * length;
 		}
 	}
-#undef RUN_TIME
 }
 
 uint64_t rt_trace_mark(void)
